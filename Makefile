@@ -1,0 +1,126 @@
+# fctrace - build, test, bench, install.
+#
+#   make            build ./fctrace
+#   make deps       install the missing Debian packages (needs root)
+#   make run        deps + build + `fctrace run --workload fcp --files 60`
+#   make test       deps + build + every test (BPF tests need root)
+#   make bench      tracing overhead and workload fidelity (not part of test)
+#   make install    PREFIX=/usr/local
+#   V=1             show the commands
+
+OUTPUT   := .output
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+CC       ?= cc
+PREFIX   ?= /usr/local
+ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+
+# Debian packages the build, the tests and the reports need.
+DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev \
+	     pkg-config libjson-c-dev make gcc
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
+CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
+LDLIBS   := -lbpf -lelf -lz -ljson-c -lpthread -lm
+
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+WL_SRCS   := $(wildcard workloads/*.c)
+WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
+USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS))
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS),$(wildcard tests/*.c)))
+
+.PHONY: all deps run test bench install clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: fctrace
+
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+	    || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  [ "$$(id -u)" = 0 ] || { echo "fctrace: installing packages needs root (sudo make deps)"; exit 1; }; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+run: deps fctrace
+	./fctrace run --workload fcp --files 60
+
+test: deps fctrace $(TEST_BINS)
+	@sh tests/run.sh $(TEST_BINS)
+
+bench: deps fctrace
+	@sh tests/bench.sh
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/workloads $(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+# vmlinux.h comes from the running kernel's BTF, never from the repo.
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+		-I$(OUTPUT) -Ibpf -MMD -MP -c $< -o $@
+
+# Several BPF objects linked into one, then one skeleton for all of them.
+$(OUTPUT)/fctrace.bpf.o: $(BPF_OBJS)
+	$(call msg,BPFLINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/fctrace.skel.h: $(OUTPUT)/fctrace.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name fctrace_bpf > $@
+
+$(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/workloads/%.o: workloads/%.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/%.o: tests/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/libworkloads.a: $(WL_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(OUTPUT)/libfctrace.a: $(USER_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+fctrace: $(OUTPUT)/user/main.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+install: fctrace
+	install -D -m 0755 fctrace $(DESTDIR)$(PREFIX)/bin/fctrace
+
+clean:
+	$(Q)rm -rf $(OUTPUT) fctrace
+
+-include $(wildcard $(OUTPUT)/*/*.d)

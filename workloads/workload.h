@@ -1,0 +1,167 @@
+/*
+ * workload.h - the workloads as a small library, usable without BPF.
+ *
+ * A run: wl_run() creates the data files, sets the workload up, starts
+ * the threads together, times every operation and tears everything down.
+ * Each workload is one file that fills in a struct workload.
+ */
+#ifndef FCTRACE_WORKLOAD_H
+#define FCTRACE_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#define WL_MAX_THREADS	256
+#define WL_MAX_FILES	100000
+#define WL_HIST_SLOTS	40	/* log2 ns, op latency */
+#define WL_MAX_LOCKS	64	/* named locks one workload may report */
+
+enum wl_cache_mode { WL_CACHE_WARM, WL_CACHE_COLD };
+enum wl_handle_mode { WL_HANDLE_SHARED, WL_HANDLE_PER_THREAD };
+
+struct wl_config {
+	const char *workload;	/* "fc", "fcp", "fcp-fixed", "bcache", ... */
+	unsigned files;		/* active set size */
+	unsigned threads;
+	uint64_t ops;		/* per thread */
+	uint64_t file_size;
+	uint64_t chunk;		/* bytes per read */
+	unsigned pool;		/* fcp capacity */
+	uint64_t block;		/* bcache block size */
+	uint64_t cache_size;	/* bcache byte budget */
+	uint64_t seed;
+	bool shared_file;	/* every thread reads file 0 */
+	enum wl_handle_mode handle;
+	enum wl_cache_mode cache;
+	double pressure;	/* pages dropped per second by the evictor, 0 = off */
+	const char *dir;	/* parent of the mkdtemp data directory */
+};
+
+/* Fill cfg with seed 000's defaults. */
+void wl_config_defaults(struct wl_config *cfg);
+
+/* I/O seam: tests inject scripted fakes, production uses the syscalls. */
+struct wl_io {
+	int (*open)(void *ctx, const char *path, int flags);
+	ssize_t (*pread)(void *ctx, int fd, void *buf, size_t len, off_t off);
+	int (*close)(void *ctx, int fd);
+	int (*stat)(void *ctx, const char *path, struct stat *st);
+	void *ctx;
+};
+extern const struct wl_io wl_sys_io;
+
+/* One thread's own view of its run; phase times are from CLOCK_MONOTONIC. */
+struct wl_thread_stats {
+	pid_t tid;
+	unsigned index;
+	uint64_t ops;
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, = bpf_ktime_get_ns */
+	/* pools */
+	uint64_t lock_wait_ns;		/* waiting to take the workload lock */
+	uint64_t lock_hold_ns;		/* holding it */
+	uint64_t lock_acquires;
+	uint64_t lock_contended;	/* acquisitions where trylock failed */
+	uint64_t read_ns;		/* in the data read itself */
+	/* caches */
+	uint64_t lookup_ns;		/* cache lookups/inserts, lock included */
+	uint64_t miss_read_ns;		/* reading missed blocks from the file */
+	/* events this thread caused */
+	uint64_t hits, misses, evictions;
+	uint64_t syscalls_in_lock;	/* stat/open/close made holding the lock */
+	uint64_t bytes_read;		/* bytes handed back to the caller */
+	uint64_t verify_errors;
+	/* operation latency */
+	uint64_t lat_hist[WL_HIST_SLOTS];
+	uint64_t lat_min_ns, lat_max_ns, lat_total_ns;
+};
+
+/* Workload-wide totals (pool or cache), after the run. */
+struct wl_totals {
+	bool has_pool, has_cache;
+	uint64_t hits, misses, evictions;
+	uint64_t max_open;		/* most handles open at once (pools) */
+	uint64_t over_capacity;		/* times a pool exceeded capacity */
+	uint64_t cache_bytes;		/* bytes cached at the end (caches) */
+	uint64_t cache_blocks;
+};
+
+/* A lock the kernel view should be able to name: futex words inside
+ * [addr, addr + size) belong to it. */
+struct wl_lock_desc {
+	char name[32];			/* "fcp.pool", "bcache.lru", ... */
+	uint64_t addr;
+	uint64_t size;
+};
+
+struct wl_run;			/* one run's state, opaque outside workloads/ */
+struct wl_thread;		/* one worker's state */
+
+struct workload {
+	const char *name;
+	const char *summary;
+	/* which options it reads, for `fctrace list` */
+	const char *options;
+	int (*setup)(struct wl_run *run);
+	/* one operation: read cfg->chunk bytes of file `file` at `off` into buf */
+	int (*op)(struct wl_run *run, struct wl_thread *t, unsigned file,
+		  uint64_t off, void *buf);
+	void (*teardown)(struct wl_run *run);
+	void (*totals)(struct wl_run *run, struct wl_totals *out);
+	int (*locks)(struct wl_run *run, struct wl_lock_desc *out, int max);
+};
+
+const struct workload *wl_find(const char *name);
+/* NULL-terminated list of every workload */
+extern const struct workload *const wl_all[];
+
+/* Called around the measured window, from the thread that called wl_run. */
+struct wl_hooks {
+	/* all threads created and waiting; tids known */
+	int (*window_open)(void *arg, const struct wl_thread_stats *threads,
+			   unsigned n);
+	void (*window_close)(void *arg);
+	void *arg;
+};
+
+struct wl_result {
+	struct wl_config cfg;
+	char data_dir[4096];
+	uint64_t wall_ns;			/* first start to last end */
+	uint64_t start_ns, end_ns;
+	unsigned nthreads;
+	struct wl_thread_stats *threads;	/* nthreads, malloc'ed */
+	struct wl_totals totals;
+	struct wl_lock_desc locks[WL_MAX_LOCKS];
+	int nlocks;
+	uint64_t cold_pages_resident;		/* after the cold eviction */
+	uint64_t pressure_pages_dropped;
+	bool interrupted;			/* stopped by a signal: partial */
+};
+
+/* Run one workload; io may be NULL for the real syscalls. Returns 0 or
+ * -errno with a message already printed to stderr. */
+int wl_run(const struct wl_config *cfg, const struct wl_io *io,
+	   const struct wl_hooks *hooks, struct wl_result *out);
+void wl_result_free(struct wl_result *res);
+
+/* Ask a running wl_run to stop soon (async-signal-safe). */
+void wl_request_stop(void);
+
+/*
+ * The points where a worker's measured window begins and ends. They do
+ * nothing; fctrace attaches uprobes to them so the kernel account starts
+ * and ends on the same CLOCK_MONOTONIC instants as the thread's own.
+ */
+void fctrace_thread_begin(uint64_t now_ns, unsigned index);
+void fctrace_thread_end(uint64_t now_ns, unsigned index);
+
+/* log2 bucket of a value, shared by every histogram */
+static inline unsigned wl_log2_slot(uint64_t v, unsigned nslots)
+{
+	unsigned s = v ? 63u - (unsigned)__builtin_clzll(v) : 0;
+	return s < nslots ? s : nslots - 1;
+}
+
+#endif /* FCTRACE_WORKLOAD_H */
