@@ -1,0 +1,80 @@
+/*
+ * model.h - one run, joined: each worker's own timings next to what the
+ * kernel saw of it, plus the run-wide figures. explain.c and every
+ * reporter read only this.
+ */
+#ifndef FCTRACE_MODEL_H
+#define FCTRACE_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "workload.h"
+#include "kview.h"
+
+#define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
+
+/* Where a thread's wall time went; disjoint, as shares of its wall time. */
+enum acct_bucket {
+	ACCT_CPU_USER,		/* on CPU in user space */
+	ACCT_CPU_SYS,		/* on CPU in syscalls */
+	ACCT_LOCK_NAMED,	/* blocked in futex waits on the workload's named locks */
+	ACCT_FUTEX_OTHER,	/* other futex waits (join, barrier, condvars) */
+	ACCT_BLOCKED,		/* asleep outside futexes: I/O and the rest */
+	ACCT_RUNQ,		/* runnable, waiting for a CPU */
+	ACCT_N,
+};
+const char *acct_bucket_name(enum acct_bucket b);	/* JSON-stable ids */
+
+struct lock_use {		/* one thread's waits on one named lock */
+	char name[32];
+	uint64_t waits;
+	uint64_t wait_ns;
+	uint64_t max_ns;
+};
+
+struct thread_row {
+	struct wl_thread_stats user;	/* the thread's own timings */
+	bool has_kernel;		/* a kernel account was found by tid */
+	struct fct_thread k;		/* the kernel's account of it */
+	uint64_t acct_ns[ACCT_N];
+	double accounted_ratio;		/* sum(acct_ns) / user wall */
+	struct lock_use locks[MODEL_MAX_NAMED];
+	int nlocks;
+	uint64_t futex_other_waits, futex_other_ns;
+	uint64_t pagecache_hits, pagecache_misses;
+};
+
+/* run-wide totals for one named lock or kernel lock site */
+struct lock_total {
+	char name[96];			/* "fcp.pool", or "spinlock @ caller" */
+	bool kernel;
+	uint64_t waits, wait_ns, max_ns;
+	unsigned threads;		/* how many threads waited on it */
+};
+
+struct run_model {
+	struct wl_result *res;		/* the workload's result (not owned) */
+	const struct kview *kv;		/* NULL when timing-only */
+	unsigned groups;		/* probe groups that ran */
+	const char *probe_set;		/* "full", "light", "custom", "none" */
+	unsigned ncpus;
+	uint64_t wall_ns;
+	struct thread_row *rows;	/* one per worker, in index order */
+	unsigned nrows;
+	struct lock_total *locks;	/* named user locks, then kernel locks */
+	int nlocks;
+	struct fct_sc_stats sc_total[FCT_SC_N];	/* all workers summed */
+	uint64_t acct_total_ns[ACCT_N];	/* all workers summed */
+	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
+	uint64_t pagecache_hits, pagecache_misses;
+	uint64_t ops;
+};
+
+/* Build the joined model; kv may be NULL (timing-only). */
+int model_build(struct run_model *m, struct wl_result *res,
+		const struct kview *kv, unsigned groups);
+void model_free(struct run_model *m);
+
+const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
+
+#endif /* FCTRACE_MODEL_H */
