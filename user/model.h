@@ -76,5 +76,6 @@ int model_build(struct run_model *m, struct wl_result *res,
 void model_free(struct run_model *m);
 
 const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
+const char *klock_type(uint32_t flags);	/* "spinlock", "mutex", "rwsem:R", ... */
 
 #endif /* FCTRACE_MODEL_H */

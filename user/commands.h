@@ -1,0 +1,12 @@
+/* commands.h - one function per `fctrace COMMAND`; each returns the exit status. */
+#ifndef FCTRACE_COMMANDS_H
+#define FCTRACE_COMMANDS_H
+
+#include "options.h"
+
+int cmd_run(const struct options *o);
+int cmd_compare(const struct options *o);
+int cmd_sweep(const struct options *o);
+int cmd_list(const struct options *o);
+
+#endif

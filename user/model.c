@@ -1,0 +1,278 @@
+/*
+ * model.c - the join: each worker's own timings next to the kernel's
+ * account of the same thread (matched by tid), futex words named by the
+ * workload's lock ranges, and run-wide totals for explain and reporters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model.h"
+
+static const char *const acct_names[ACCT_N] = {
+	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
+};
+
+const char *acct_bucket_name(enum acct_bucket b)
+{
+	return b < ACCT_N ? acct_names[b] : "?";
+}
+
+static const char *const sc_names[FCT_SC_N] = {
+	"openat", "close", "pread64", "newfstatat", "statx", "futex", "other",
+};
+
+const char *sc_name(enum fct_sc sc)
+{
+	return sc < FCT_SC_N ? sc_names[sc] : "?";
+}
+
+/* The workload lock whose object holds this futex word, or NULL. */
+static const struct wl_lock_desc *lock_of(const struct wl_result *res, uint64_t uaddr)
+{
+	for (int i = 0; i < res->nlocks; i++)
+		if (uaddr >= res->locks[i].addr &&
+		    uaddr < res->locks[i].addr + res->locks[i].size)
+			return &res->locks[i];
+	return NULL;
+}
+
+static struct lock_use *row_lock(struct thread_row *r, const char *name)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (!strcmp(r->locks[i].name, name))
+			return &r->locks[i];
+	if (r->nlocks == MODEL_MAX_NAMED)
+		return NULL;
+	snprintf(r->locks[r->nlocks].name, sizeof(r->locks[0].name), "%s", name);
+	return &r->locks[r->nlocks++];
+}
+
+/* Split this thread's futex waits into named locks and the rest. */
+static void join_futex(struct thread_row *r, const struct wl_result *res,
+		       const struct kview *kv)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		const struct wl_lock_desc *d;
+		struct lock_use *u;
+
+		if (f->key.tid != (uint32_t)r->user.tid)
+			continue;
+		d = lock_of(res, f->key.uaddr);
+		u = d ? row_lock(r, d->name) : NULL;
+		if (!u) {
+			r->futex_other_waits += f->val.waits;
+			r->futex_other_ns += f->val.wait_ns;
+			continue;
+		}
+		u->waits += f->val.waits;
+		u->wait_ns += f->val.wait_ns;
+		if (f->val.max_ns > u->max_ns)
+			u->max_ns = f->val.max_ns;
+	}
+}
+
+static uint64_t named_wait_ns(const struct thread_row *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nlocks; i++)
+		sum += r->locks[i].wait_ns;
+	return sum;
+}
+
+/*
+ * Full probe set: the kernel's disjoint buckets, with its futex time split
+ * by lock. Without syscall hooks the futex time is hidden inside "blocked":
+ * the workload's own lock-wait clock says how much of it was the lock.
+ */
+static void fill_account(struct thread_row *r, unsigned groups)
+{
+	const struct fct_thread *k = &r->k;
+	uint64_t named = named_wait_ns(r);
+
+	r->acct_ns[ACCT_CPU_USER] = k->cpu_user_ns;
+	r->acct_ns[ACCT_CPU_SYS] = k->cpu_sys_ns;
+	r->acct_ns[ACCT_RUNQ] = k->runq_ns;
+	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns;
+	if (groups & PG_MASK(PG_SYSCALLS)) {
+		if (named > k->futex_wait_ns)
+			named = k->futex_wait_ns;
+		r->acct_ns[ACCT_LOCK_NAMED] = named;
+		r->acct_ns[ACCT_FUTEX_OTHER] = k->futex_wait_ns - named;
+		return;
+	}
+	named = r->user.lock_wait_ns < k->blocked_ns ? r->user.lock_wait_ns : k->blocked_ns;
+	r->acct_ns[ACCT_LOCK_NAMED] = named;
+	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
+}
+
+static void join_thread(struct thread_row *r, const struct wl_result *res,
+			const struct kview *kv, unsigned groups)
+{
+	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->user.tid) : NULL;
+	uint64_t wall = r->user.end_ns - r->user.start_ns, sum = 0;
+
+	if (!k)
+		return;
+	r->has_kernel = true;
+	r->k = *k;
+	if (groups & PG_MASK(PG_SYSCALLS))
+		join_futex(r, res, kv);
+	fill_account(r, groups);
+	for (int b = 0; b < ACCT_N; b++)
+		sum += r->acct_ns[b];
+	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
+	r->pagecache_misses = k->pages_added;
+	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
+}
+
+static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
+{
+	if (!src->count)
+		return;
+	if (!dst->count || src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->count += src->count;
+	dst->errors += src->errors;
+	dst->total_ns += src->total_ns;
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		dst->hist[i] += src->hist[i];
+}
+
+static struct lock_total *find_total(struct run_model *m, const char *name, bool kernel)
+{
+	struct lock_total *t;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].kernel == kernel && !strcmp(m->locks[i].name, name))
+			return &m->locks[i];
+	t = realloc(m->locks, sizeof(*t) * (m->nlocks + 1));
+	if (!t)
+		return NULL;
+	m->locks = t;
+	t = &m->locks[m->nlocks++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->kernel = kernel;
+	return t;
+}
+
+static void add_lock(struct lock_total *t, uint64_t waits, uint64_t ns, uint64_t max)
+{
+	if (!t)
+		return;
+	t->waits += waits;
+	t->wait_ns += ns;
+	if (max > t->max_ns)
+		t->max_ns = max;
+	t->threads++;
+}
+
+/* The kernel's lock type from contention_begin's LCB_F_* flags. */
+const char *klock_type(uint32_t flags)
+{
+	enum { SPIN = 1, READ = 2, WRITE = 4, RT = 8, PERCPU = 16, MUTEX = 32 };
+
+	if (flags & MUTEX)
+		return "mutex";
+	if (flags & RT)
+		return "rt-mutex";
+	if (flags & PERCPU)
+		return flags & WRITE ? "percpu-rwsem:W" : "percpu-rwsem:R";
+	if (flags & SPIN)
+		return flags & READ ? "rwlock:R" : flags & WRITE ? "rwlock:W" : "spinlock";
+	return flags & READ ? "rwsem:R" : flags & WRITE ? "rwsem:W" : "other";
+}
+
+static bool is_worker(const struct run_model *m, uint32_t tid)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if ((uint32_t)m->rows[i].user.tid == tid)
+			return true;
+	return false;
+}
+
+static void total_locks(struct run_model *m)
+{
+	char name[96];
+
+	for (unsigned i = 0; i < m->nrows; i++)
+		for (int j = 0; j < m->rows[i].nlocks; j++) {
+			const struct lock_use *u = &m->rows[i].locks[j];
+
+			add_lock(find_total(m, u->name, false), u->waits, u->wait_ns, u->max_ns);
+		}
+	for (int i = 0; m->kv && i < m->kv->nklock; i++) {
+		const struct kv_klock *k = &m->kv->klock[i];
+
+		if (!is_worker(m, k->key.tid))
+			continue;
+		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
+			 k->caller[0] ? k->caller : "?");
+		add_lock(find_total(m, name, true), k->val.waits, k->val.wait_ns, k->val.max_ns);
+	}
+}
+
+static void total_rows(struct run_model *m)
+{
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		m->ops += r->user.ops;
+		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
+		if (!r->has_kernel)
+			continue;
+		for (int s = 0; s < FCT_SC_N; s++)
+			add_sc(&m->sc_total[s], &r->k.sc[s]);
+		for (int b = 0; b < ACCT_N; b++)
+			m->acct_total_ns[b] += r->acct_ns[b];
+		m->pagecache_hits += r->pagecache_hits;
+		m->pagecache_misses += r->pagecache_misses;
+	}
+}
+
+static const char *probe_set_name(const struct kview *kv, unsigned groups)
+{
+	if (!kv)
+		return "none";
+	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
+		return "full";
+	return groups == PG_LIGHT ? "light" : "custom";
+}
+
+int model_build(struct run_model *m, struct wl_result *res,
+		const struct kview *kv, unsigned groups)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(m, 0, sizeof(*m));
+	m->res = res;
+	m->kv = kv;
+	m->groups = kv ? groups : 0;
+	m->probe_set = probe_set_name(kv, m->groups);
+	m->ncpus = cpus > 0 ? (unsigned)cpus : 1;
+	m->wall_ns = res->wall_ns;
+	m->nrows = res->nthreads;
+	m->rows = calloc(m->nrows ? m->nrows : 1, sizeof(*m->rows));
+	if (!m->rows)
+		return -1;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		m->rows[i].user = res->threads[i];
+		join_thread(&m->rows[i], res, kv, m->groups);
+	}
+	total_rows(m);
+	total_locks(m);
+	return 0;
+}
+
+void model_free(struct run_model *m)
+{
+	free(m->rows);
+	free(m->locks);
+	m->rows = NULL;
+	m->locks = NULL;
+}

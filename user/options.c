@@ -1,0 +1,376 @@
+/*
+ * options.c - argp for `fctrace COMMAND [OPTION...]`.
+ *
+ * Every mistake gets one line naming the option and what it accepts, and
+ * exit status 2: argp's own two-line messages are switched off
+ * (ARGP_NO_ERRS) and replaced by ours.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kview.h"
+#include "options.h"
+
+const char *argp_program_version = "fctrace 0.1";
+const char *argp_program_bug_address = NULL;
+
+enum {
+	O_FILES = 'f', O_THREADS = 't', O_WORKLOAD = 'w', O_JSON = 'j',
+	O_QUIET = 'q', O_VERBOSE = 'v',
+	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
+	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
+	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT,
+};
+
+static const struct argp_option option_table[] = {
+	{ NULL, 0, NULL, 0, "Workload:", 1 },
+	{ "workload", O_WORKLOAD, "NAME[,NAME]", 0,
+	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded (see `fctrace list`)", 1 },
+	{ "files", O_FILES, "N|LIST", 0, "active file set size (default 60; sweeps: 10,50,60,100)", 1 },
+	{ "threads", O_THREADS, "N|LIST", 0, "worker threads (default 8; sweeps: 1-8)", 1 },
+	{ "ops", O_OPS, "N", 0, "operations per thread (default 100000)", 1 },
+	{ "file-size", O_FILE_SIZE, "BYTES", 0, "size of each data file (default 100000)", 1 },
+	{ "chunk", O_CHUNK, "BYTES", 0, "bytes per read (default 10000)", 1 },
+	{ "pool", O_POOL, "N", 0, "fcp capacity in channels (default 50)", 1 },
+	{ "block", O_BLOCK, "BYTES", 0, "bcache block size (default 4096)", 1 },
+	{ "cache-size", O_CACHE_SIZE, "BYTES", 0, "bcache budget, K/M/G suffixes (default 64M)", 1 },
+	{ "seed", O_SEED, "N", 0, "seed of the per-thread random streams (default 1)", 1 },
+	{ "shared-file", O_SHARED, NULL, 0, "every thread reads one file (seed 003's shared test)", 1 },
+	{ "handle", O_HANDLE, "shared|per-thread", 0, "with --shared-file: one handle or one per thread", 1 },
+	{ "cache", O_CACHE, "warm|cold", 0, "cold: evict the data files from the page cache first", 1 },
+	{ "pressure", O_PRESSURE, "PAGES/S", 0, "drop data-file pages at this rate while running", 1 },
+	{ "dir", O_DIR, "DIR", 0, "where the data directory is made (default $TMPDIR or /tmp)", 1 },
+	{ NULL, 0, NULL, 0, "Tracing:", 2 },
+	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
+	{ "probes", O_PROBES, "SET", 0,
+	  "full (default), light, or a list of syscalls,sched,klock,pagecache,pc-lookups", 2 },
+	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 3 },
+	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 3 },
+	{ "html", O_HTML, "FILE", 0, "self-contained HTML report", 3 },
+	{ "compare", O_COMPARE, "WORKLOAD", 0, "run: also run WORKLOAD at the same settings and compare", 3 },
+	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
+	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 3 },
+	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 3 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"fctrace -- why a file-handle pool or a block cache is slow, from the kernel's view\v"
+	"Commands:\n"
+	"  run      run one workload with the kernel view and explain where time went\n"
+	"  sweep    run workloads over file-set sizes and thread counts (seed 000's table)\n"
+	"  compare  run two workloads at the same settings and compare them term by term\n"
+	"  list     the workloads and the options each one reads\n";
+
+static int bad(const char *opt, const char *what)
+{
+	fprintf(stderr, "fctrace: %s %s\n", opt, what);
+	return 2;
+}
+
+/* One number within [lo, hi], with K/M/G suffixes allowed. */
+static int num_opt(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+		   uint64_t *out)
+{
+	char what[96];
+
+	if (parse_size(arg, out) || *out < lo || *out > hi) {
+		snprintf(what, sizeof(what), "must be between %llu and %llu (got '%s')",
+			 (unsigned long long)lo, (unsigned long long)hi, arg);
+		return bad(opt, what);
+	}
+	return 0;
+}
+
+static int list_opt(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+		    struct numlist *l)
+{
+	char err[96], what[160];
+
+	if (numlist_parse(arg, lo, hi, l, err, sizeof(err)) == 0)
+		return 0;
+	snprintf(what, sizeof(what), "%s (got '%s')", err, arg);
+	return bad(opt, what);
+}
+
+static int workload_opt(struct options *o, char *arg)
+{
+	char *save = NULL, *name;
+
+	o->nworkloads = 0;
+	for (name = strtok_r(arg, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (!wl_find(name))
+			return bad("--workload", "must be one of fc, fcp, fcp-fixed, bcache, "
+				   "bcache-rw, bcache-sharded");
+		if (o->nworkloads == OPT_MAX_WORKLOADS)
+			return bad("--workload", "takes at most 8 names");
+		o->workloads[o->nworkloads++] = name;
+	}
+	return o->nworkloads ? 0 : bad("--workload", "needs a name");
+}
+
+static int choice_opt(const char *opt, const char *arg, const char *a,
+		      const char *b, int *out)
+{
+	char what[96];
+
+	if (!strcmp(arg, a) || !strcmp(arg, b)) {
+		*out = !strcmp(arg, b);
+		return 0;
+	}
+	snprintf(what, sizeof(what), "must be %s or %s (got '%s')", a, b, arg);
+	return bad(opt, what);
+}
+
+static int probes_opt(struct options *o, const char *arg)
+{
+	if (probe_groups_parse(arg, &o->probes))
+		return bad("--probes", "must be full, light, or a list of "
+			   "syscalls,sched,klock,pagecache,pc-lookups");
+	o->probe_set = !strcmp(arg, "full") ? "full" :
+		       !strcmp(arg, "light") ? "light" : "custom";
+	return 0;
+}
+
+static int size_or_fail(int rc, uint64_t v, uint64_t *dst)
+{
+	if (!rc)
+		*dst = v;
+	return rc;
+}
+
+/* The options that only carry a number into struct wl_config. */
+static int config_number(int key, const char *arg, struct options *o)
+{
+	struct wl_config *c = &o->wl;
+	uint64_t v = 0;
+	int rc;
+
+	switch (key) {
+	case O_OPS:
+		rc = num_opt("--ops", arg, 1, LIM_OPS, &v);
+		return size_or_fail(rc, v, &c->ops);
+	case O_FILE_SIZE:
+		rc = num_opt("--file-size", arg, 1, LIM_FILE_SIZE, &v);
+		return size_or_fail(rc, v, &c->file_size);
+	case O_CHUNK:
+		rc = num_opt("--chunk", arg, 1, LIM_FILE_SIZE, &v);
+		return size_or_fail(rc, v, &c->chunk);
+	case O_POOL:
+		rc = num_opt("--pool", arg, 1, LIM_POOL, &v);
+		c->pool = (unsigned)v;
+		return rc;
+	case O_BLOCK:
+		rc = num_opt("--block", arg, 512, 1 << 20, &v);
+		if (!rc && (v & (v - 1)))
+			return bad("--block", "must be a power of two between 512 and 1048576");
+		return size_or_fail(rc, v, &c->block);
+	case O_CACHE_SIZE:
+		rc = num_opt("--cache-size", arg, 4096, LIM_CACHE, &v);
+		return size_or_fail(rc, v, &c->cache_size);
+	case O_SEED:
+		rc = num_opt("--seed", arg, 0, UINT64_MAX, &v);
+		return size_or_fail(rc, v, &c->seed);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static int parse_pressure(const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out >= 0) || *out > LIM_PRESSURE)
+		return bad("--pressure", "must be a rate between 0 and 10000000 pages/s");
+	return 0;
+}
+
+static int parse_key(int key, char *arg, struct options *o)
+{
+	int pick = 0, rc;
+
+	switch (key) {
+	case O_WORKLOAD: return workload_opt(o, arg);
+	case O_FILES: return list_opt("--files", arg, 1, LIM_FILES, &o->files);
+	case O_THREADS: return list_opt("--threads", arg, 1, LIM_THREADS, &o->threads);
+	case O_SHARED: o->wl.shared_file = true; return 0;
+	case O_HANDLE:
+		rc = choice_opt("--handle", arg, "shared", "per-thread", &pick);
+		o->wl.handle = pick ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
+		return rc;
+	case O_CACHE:
+		rc = choice_opt("--cache", arg, "warm", "cold", &pick);
+		o->wl.cache = pick ? WL_CACHE_COLD : WL_CACHE_WARM;
+		return rc;
+	case O_PRESSURE: return parse_pressure(arg, &o->wl.pressure);
+	case O_DIR: o->wl.dir = arg; return 0;
+	case O_NO_BPF: o->no_bpf = true; return 0;
+	case O_PROBES: return probes_opt(o, arg);
+	case O_JSON: o->json = arg; return 0;
+	case O_CSV: o->csv = arg; return 0;
+	case O_HTML: o->html = arg; return 0;
+	case O_COMPARE:
+		o->compare_with = arg;
+		return wl_find(arg) ? 0 : bad("--compare", "must name a workload (see fctrace list)");
+	case O_PREDICT: o->predict = true; return 0;
+	case O_QUIET: o->quiet = true; return 0;
+	case O_VERBOSE: o->verbose = true; return 0;
+	}
+	return config_number(key, arg, o);
+}
+
+struct parse_ctx {
+	struct options *o;
+	int exit_code;		/* 2 once a message was printed */
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct parse_ctx *ctx = state->input;
+	int rc;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		ctx->exit_code = bad("unexpected argument", arg);
+		return EINVAL;
+	case ARGP_KEY_ERROR:
+		if (!ctx->exit_code)
+			ctx->exit_code = bad(state->argv[state->next > 1 ? state->next - 1 : 0],
+					     "is not a valid option here (see fctrace --help)");
+		return 0;
+	case ARGP_KEY_INIT: case ARGP_KEY_NO_ARGS: case ARGP_KEY_END:
+	case ARGP_KEY_SUCCESS: case ARGP_KEY_FINI: case ARGP_KEY_ARGS:
+		return ARGP_ERR_UNKNOWN;
+	}
+	rc = parse_key(key, arg, ctx->o);
+	if (rc == ARGP_ERR_UNKNOWN)
+		return rc;
+	if (rc) {
+		ctx->exit_code = 2;
+		return EINVAL;
+	}
+	return 0;
+}
+
+static const struct argp argp_def = { option_table, parse_opt, "COMMAND", doc,
+				      NULL, NULL, NULL };
+
+static int parse_command(const char *s, enum command *cmd)
+{
+	static const char *const names[] = { "run", "sweep", "compare", "list" };
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*cmd = (enum command)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void set_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	wl_config_defaults(&o->wl);
+	o->probes = PG_FULL;
+	o->probe_set = "full";
+}
+
+/* Fill what the user left out, per command. */
+static void fill_lists(struct options *o)
+{
+	char err[8];
+
+	if (!o->files.n)
+		numlist_parse(o->cmd == CMD_SWEEP ? "10,50,60,100" : "60", 1, LIM_FILES,
+			      &o->files, err, sizeof(err));
+	if (!o->threads.n)
+		numlist_parse(o->cmd == CMD_SWEEP ? "1-8" : "8", 1, LIM_THREADS,
+			      &o->threads, err, sizeof(err));
+	if (!o->nworkloads) {
+		o->workloads[o->nworkloads++] = "fcp";
+		if (o->cmd != CMD_RUN)
+			o->workloads[o->nworkloads++] = "fc";
+	}
+	o->wl.workload = o->workloads[0];
+	o->wl.files = (unsigned)o->files.v[0];
+	o->wl.threads = (unsigned)o->threads.v[0];
+}
+
+static int check_single_run(const struct options *o)
+{
+	if (o->cmd == CMD_SWEEP)
+		return 0;
+	if (o->files.n > 1)
+		return bad("--files", "takes one value here; lists are for `fctrace sweep`");
+	if (o->threads.n > 1)
+		return bad("--threads", "takes one value here; lists are for `fctrace sweep`");
+	if (o->cmd == CMD_RUN && o->nworkloads > 1)
+		return bad("--workload", "takes one name with run; use compare or sweep for more");
+	if (o->cmd == CMD_COMPARE && o->nworkloads + !!o->compare_with != 2)
+		return bad("--workload", "compare needs two names, e.g. --workload fcp,fc");
+	return 0;
+}
+
+static int check_sizes(const struct options *o)
+{
+	const struct wl_config *c = &o->wl;
+	uint64_t max_files = o->files.v[o->files.n - 1];
+
+	if (c->chunk > c->file_size)
+		return bad("--chunk", "must not be larger than --file-size");
+	if (c->cache_size < c->block)
+		return bad("--cache-size", "must hold at least one --block");
+	if (max_files * c->file_size > LIM_DATA)
+		return bad("--files", "x --file-size must stay within 8 GiB of data");
+	return 0;
+}
+
+static int check_combinations(const struct options *o)
+{
+	if (o->wl.handle == WL_HANDLE_PER_THREAD && !o->wl.shared_file)
+		return bad("--handle", "only applies with --shared-file");
+	if (o->no_bpf && strcmp(o->probe_set, "full"))
+		return bad("--probes", "cannot be combined with --no-bpf");
+	if (o->csv && o->cmd != CMD_SWEEP)
+		return bad("--csv", "only applies to `fctrace sweep`");
+	if (o->predict && o->cmd != CMD_SWEEP)
+		return bad("--predict", "only applies to `fctrace sweep`");
+	if (o->compare_with && o->cmd == CMD_SWEEP)
+		return bad("--compare", "does not apply to `fctrace sweep`");
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *o)
+{
+	struct parse_ctx ctx = { o, 0 };
+	char prog[32];
+	int rc;
+
+	set_defaults(o);
+	if (argc < 2 || argv[1][0] == '-') {
+		/* `fctrace --help`, `--version`, or nothing at all */
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
+				  !strcmp(argv[1], "--usage") || !strcmp(argv[1], "--version") ||
+				  !strcmp(argv[1], "-V"))) {
+			argp_parse(&argp_def, argc, argv, 0, NULL, &ctx);
+			return -1;
+		}
+		return bad("needs a command:", "run, sweep, compare or list (see fctrace --help)");
+	}
+	if (parse_command(argv[1], &o->cmd))
+		return bad(argv[1], "is not a command: use run, sweep, compare or list");
+	snprintf(prog, sizeof(prog), "fctrace %s", argv[1]);
+	argv[1] = prog;
+	rc = argp_parse(&argp_def, argc - 1, argv + 1, ARGP_NO_ERRS | ARGP_IN_ORDER,
+			NULL, &ctx);
+	if (ctx.exit_code || rc)
+		return ctx.exit_code ? ctx.exit_code : bad(argv[1], "could not parse its options");
+	fill_lists(o);
+	if ((rc = check_single_run(o)) || (rc = check_sizes(o)) || (rc = check_combinations(o)))
+		return rc;
+	return 0;
+}

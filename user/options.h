@@ -1,0 +1,42 @@
+/* options.h - the command line: one struct, filled by argp, validated once. */
+#ifndef FCTRACE_OPTIONS_H
+#define FCTRACE_OPTIONS_H
+
+#include <stdbool.h>
+#include "numlist.h"
+#include "workload.h"
+
+enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST };
+
+#define OPT_MAX_WORKLOADS 8
+
+struct options {
+	enum command cmd;
+	struct wl_config wl;		/* one run's settings */
+	const char *workloads[OPT_MAX_WORKLOADS];
+	unsigned nworkloads;
+	struct numlist files;		/* sweeps: every value; run: one */
+	struct numlist threads;
+	bool no_bpf;
+	unsigned probes;		/* PG_MASK bits */
+	const char *probe_set;		/* "full", "light" or "custom" */
+	const char *json, *csv, *html;
+	const char *compare_with;	/* run --compare W */
+	bool quiet, verbose, predict;
+};
+
+/* Parse argv; on bad input prints one line to stderr and returns 2.
+ * Returns 0 to go on, or -1 when --help/--usage already answered. */
+int options_parse(int argc, char **argv, struct options *o);
+
+/* Limits, shared with the error messages and the README. */
+#define LIM_FILES	WL_MAX_FILES
+#define LIM_THREADS	WL_MAX_THREADS
+#define LIM_OPS		1000000000ull
+#define LIM_FILE_SIZE	(1ull << 30)
+#define LIM_DATA	(8ull << 30)	/* files x file-size */
+#define LIM_CACHE	(16ull << 30)
+#define LIM_POOL	100000
+#define LIM_PRESSURE	10000000.0
+
+#endif

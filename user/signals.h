@@ -1,0 +1,11 @@
+/* signals.h - Ctrl-C and SIGTERM: stop the workload, then clean up normally. */
+#ifndef FCTRACE_SIGNALS_H
+#define FCTRACE_SIGNALS_H
+
+void signals_install(void);
+/* The signal that asked us to stop, or 0. */
+int signals_caught(void);
+/* 128 + signal, for the exit status of an interrupted run. */
+int signals_exit_code(void);
+
+#endif
