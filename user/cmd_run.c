@@ -1,0 +1,49 @@
+/* cmd_run.c - `fctrace run`: one workload, traced, reported and explained. */
+#include <stdio.h>
+#include <json-c/json.h>
+#include "commands.h"
+#include "compare.h"
+#include "report.h"
+#include "signals.h"
+
+static int write_json(const struct options *o, const struct session *s)
+{
+	struct json_object *doc;
+	int rc;
+
+	if (!o->json)
+		return 0;
+	doc = report_json_run(s);
+	rc = report_json_write(doc, o->json);
+	json_object_put(doc);
+	return rc ? 1 : 0;
+}
+
+int cmd_run(const struct options *o)
+{
+	struct session s, other;
+	struct wl_config cfg = o->wl;
+	int rc = session_check_privileges(o);
+
+	if (rc)
+		return rc;
+	rc = session_run(o, &o->wl, &s);
+	if (rc && !s.res.nthreads) {
+		session_free(&s);
+		return signals_caught() ? signals_exit_code() : rc;
+	}
+	if (!o->quiet)
+		report_table(stdout, &s);
+	if (o->compare_with && !signals_caught()) {
+		cfg.workload = o->compare_with;
+		if (session_run(o, &cfg, &other) == 0 && !o->quiet)
+			compare_print(stdout, &s, &other);
+		session_free(&other);
+	}
+	if (!rc)
+		rc = write_json(o, &s);
+	if (!rc && o->html)
+		rc = report_html_run(o->html, &s);
+	session_free(&s);
+	return signals_caught() ? signals_exit_code() : rc;
+}

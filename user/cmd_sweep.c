@@ -1,0 +1,47 @@
+/* cmd_sweep.c - `fctrace sweep`: seed 000's matrix, measured and explained. */
+#include <stdio.h>
+#include <json-c/json.h>
+#include "commands.h"
+#include "report.h"
+#include "signals.h"
+#include "sweep.h"
+
+static int write_outputs(const struct options *o, const struct sweep *sw)
+{
+	struct json_object *doc;
+	int rc = 0;
+
+	if (o->csv && sweep_write_csv(sw, o->csv))
+		rc = 1;
+	if (o->json) {
+		doc = sweep_json(sw);
+		if (report_json_write(doc, o->json))
+			rc = 1;
+		json_object_put(doc);
+	}
+	if (o->html && report_html_sweep(o->html, sw))
+		rc = 1;
+	return rc;
+}
+
+int cmd_sweep(const struct options *o)
+{
+	struct sweep sw;
+	int rc = session_check_privileges(o);
+
+	if (rc)
+		return rc;
+	rc = sweep_run(o, &sw);
+	if (o->predict)
+		sweep_predict(&sw);
+	if (!o->quiet && sw.n) {
+		sweep_print_table(stdout, &sw);
+		sweep_print_findings(stdout, &sw);
+		if (o->predict)
+			sweep_print_predictions(stdout, &sw);
+	}
+	if (sw.n && write_outputs(o, &sw))
+		rc = rc ? rc : 1;
+	sweep_free(&sw);
+	return signals_caught() ? signals_exit_code() : rc;
+}

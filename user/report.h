@@ -1,0 +1,24 @@
+/* report.h - the reporters: terminal tables and JSON, each in its own file. */
+#ifndef FCTRACE_REPORT_H
+#define FCTRACE_REPORT_H
+
+#include <stdio.h>
+#include "session.h"
+
+/* Terminal: header, per-thread account, syscalls, locks, page cache, probes, Why. */
+void report_table(FILE *f, const struct session *s);
+/* One run's JSON document (schema_version 1); caller frees with json_object_put. */
+struct json_object *report_json_run(const struct session *s);
+/* Write a JSON document to path ("-" = stdout); 0 or -1 with a message. */
+int report_json_write(struct json_object *doc, const char *path);
+
+/* Self-contained HTML (inline SVG and CSS); 0 or -1 with a message. */
+struct sweep;
+int report_html_run(const char *path, const struct session *s);
+int report_html_compare(const char *path, const struct session *a, const struct session *b);
+int report_html_sweep(const char *path, const struct sweep *sw);
+
+/* "fcp, 60 files, pool 50, 8 threads x 100000 ops" */
+void report_describe(char *buf, size_t n, const struct wl_config *c);
+
+#endif

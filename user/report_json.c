@@ -1,0 +1,282 @@
+/*
+ * report_json.c - one run as a JSON document (json-c). The key names are a
+ * contract documented in README.md and docs/fctrace.schema.json; bump
+ * REPORT_SCHEMA_VERSION on any incompatible change.
+ */
+#include <errno.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "hist.h"
+#include "report.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+static struct json_object *config_json(const struct wl_config *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_str(o, "workload", c->workload);
+	put_u64(o, "files", c->files);
+	put_u64(o, "threads", c->threads);
+	put_u64(o, "ops", c->ops);
+	put_u64(o, "file_size", c->file_size);
+	put_u64(o, "chunk", c->chunk);
+	put_u64(o, "pool", c->pool);
+	put_u64(o, "block", c->block);
+	put_u64(o, "cache_size", c->cache_size);
+	put_u64(o, "seed", c->seed);
+	json_object_object_add(o, "shared_file", json_object_new_boolean(c->shared_file));
+	put_str(o, "handle", c->handle == WL_HANDLE_PER_THREAD ? "per-thread" : "shared");
+	put_str(o, "cache", c->cache == WL_CACHE_COLD ? "cold" : "warm");
+	json_object_object_add(o, "pressure", json_object_new_double(c->pressure));
+	return o;
+}
+
+static struct json_object *sc_json(const struct fct_sc_stats *st)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "count", st->count);
+	put_u64(o, "errors", st->errors);
+	put_u64(o, "total_ns", st->total_ns);
+	put_u64(o, "mean_ns", st->count ? st->total_ns / st->count : 0);
+	put_u64(o, "min_ns", st->min_ns);
+	put_u64(o, "max_ns", st->max_ns);
+	put_u64(o, "p99_ns", hist32_percentile(st->hist, FCT_HIST_SLOTS, 0.99, st->max_ns));
+	return o;
+}
+
+static struct json_object *syscalls_json(const struct fct_sc_stats *sc)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int s = 0; s < FCT_SC_N; s++)
+		json_object_object_add(o, sc_name(s), sc_json(&sc[s]));
+	return o;
+}
+
+static struct json_object *latency_json(const struct wl_thread_stats *u)
+{
+	struct json_object *o = json_object_new_object(), *h = json_object_new_array();
+
+	put_u64(o, "min_ns", u->lat_min_ns);
+	put_u64(o, "mean_ns", u->ops ? u->lat_total_ns / u->ops : 0);
+	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns));
+	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns));
+	put_u64(o, "max_ns", u->lat_max_ns);
+	for (int i = 0; i < WL_HIST_SLOTS; i++)
+		json_object_array_add(h, json_object_new_uint64(u->lat_hist[i]));
+	json_object_object_add(o, "log2_hist", h);
+	return o;
+}
+
+static void own_clocks_json(struct json_object *o, const struct wl_thread_stats *u)
+{
+	put_u64(o, "tid", (uint64_t)u->tid);
+	put_u64(o, "index", u->index);
+	put_u64(o, "ops", u->ops);
+	put_u64(o, "wall_ns", u->end_ns - u->start_ns);
+	put_u64(o, "start_ns", u->start_ns);
+	put_u64(o, "end_ns", u->end_ns);
+	put_u64(o, "lock_wait_ns", u->lock_wait_ns);
+	put_u64(o, "lock_hold_ns", u->lock_hold_ns);
+	put_u64(o, "lock_acquires", u->lock_acquires);
+	put_u64(o, "lock_contended", u->lock_contended);
+	put_u64(o, "read_ns", u->read_ns);
+	put_u64(o, "lookup_ns", u->lookup_ns);
+	put_u64(o, "miss_read_ns", u->miss_read_ns);
+	put_u64(o, "hits", u->hits);
+	put_u64(o, "misses", u->misses);
+	put_u64(o, "evictions", u->evictions);
+	put_u64(o, "syscalls_in_lock", u->syscalls_in_lock);
+	put_u64(o, "verify_errors", u->verify_errors);
+	json_object_object_add(o, "latency", latency_json(u));
+}
+
+static struct json_object *locks_of_row(const struct thread_row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < r->nlocks; i++) {
+		struct json_object *l = json_object_new_object();
+
+		put_u64(l, "waits", r->locks[i].waits);
+		put_u64(l, "wait_ns", r->locks[i].wait_ns);
+		put_u64(l, "max_ns", r->locks[i].max_ns);
+		json_object_object_add(o, r->locks[i].name, l);
+	}
+	return o;
+}
+
+static struct json_object *account_json(const struct thread_row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int b = 0; b < ACCT_N; b++)
+		put_u64(o, acct_bucket_name(b), r->acct_ns[b]);
+	return o;
+}
+
+/* Kernel-side keys are present in every thread and null when not measured. */
+static void kernel_json(struct json_object *o, const struct thread_row *r, unsigned groups)
+{
+	const struct fct_thread *k = &r->k;
+	bool sc = r->has_kernel && (groups & PG_MASK(PG_SYSCALLS));
+	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
+	bool pc = r->has_kernel && (groups & PG_MASK(PG_PAGECACHE));
+	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
+
+	json_object_object_add(o, "syscalls", sc ? syscalls_json(k->sc) : NULL);
+	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(k->futex_wait_ns) : NULL);
+	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
+	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
+	json_object_object_add(o, "kernel_lock_wait_ns", kl ? json_object_new_uint64(k->klock_wait_ns) : NULL);
+	json_object_object_add(o, "kernel_lock_waits", kl ? json_object_new_uint64(k->klock_waits) : NULL);
+	json_object_object_add(o, "pages_asked", pc && sc ? json_object_new_uint64(k->pages_asked) : NULL);
+	json_object_object_add(o, "pagecache_hits", pc && sc ? json_object_new_uint64(r->pagecache_hits) : NULL);
+	json_object_object_add(o, "pagecache_misses", pc ? json_object_new_uint64(r->pagecache_misses) : NULL);
+	json_object_object_add(o, "oncpu_ns", sched ? json_object_new_uint64(k->oncpu_ns) : NULL);
+	json_object_object_add(o, "offcpu_ns", sched ? json_object_new_uint64(k->offcpu_ns) : NULL);
+	json_object_object_add(o, "runqueue_ns", sched ? json_object_new_uint64(k->runq_total_ns) : NULL);
+	json_object_object_add(o, "voluntary_switches", sched ? json_object_new_uint64(k->vol_switches) : NULL);
+	json_object_object_add(o, "involuntary_switches", sched ? json_object_new_uint64(k->invol_switches) : NULL);
+	json_object_object_add(o, "account_ns", sched ? account_json(r) : NULL);
+	json_object_object_add(o, "accounted_ratio", sched ? json_object_new_double(r->accounted_ratio) : NULL);
+}
+
+static struct json_object *threads_json(const struct run_model *m)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct json_object *o = json_object_new_object();
+
+		own_clocks_json(o, &m->rows[i].user);
+		kernel_json(o, &m->rows[i], m->groups);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *totals_json(const struct wl_totals *t)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t gets = t->hits + t->misses;
+
+	put_u64(o, "hits", t->hits);
+	put_u64(o, "misses", t->misses);
+	put_u64(o, "evictions", t->evictions);
+	json_object_object_add(o, "hit_ratio", json_object_new_double(gets ? (double)t->hits / gets : 0));
+	if (t->has_pool) {
+		put_u64(o, "max_open", t->max_open);
+		put_u64(o, "over_capacity", t->over_capacity);
+	} else {
+		put_u64(o, "cached_bytes", t->cache_bytes);
+		put_u64(o, "cached_blocks", t->cache_blocks);
+	}
+	return o;
+}
+
+static struct json_object *lock_totals_json(const struct run_model *m)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < m->nlocks; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "name", m->locks[i].name);
+		json_object_object_add(o, "kernel", json_object_new_boolean(m->locks[i].kernel));
+		put_u64(o, "waits", m->locks[i].waits);
+		put_u64(o, "wait_ns", m->locks[i].wait_ns);
+		put_u64(o, "max_ns", m->locks[i].max_ns);
+		put_u64(o, "threads", m->locks[i].threads);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *probes_json(const struct kview *kv)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < kv->nprobes; i++)
+		put_str(o, kv->probes[i].name, kv->probes[i].ok ? "ok" : kv->probes[i].reason);
+	return o;
+}
+
+static struct json_object *lost_json(const struct fct_lost *l)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "slot_full", l->slot_full);
+	put_u64(o, "futex_map_full", l->futex_map_full);
+	put_u64(o, "klock_map_full", l->klock_map_full);
+	put_u64(o, "pagecache_map_full", l->pc_map_full);
+	put_u64(o, "stack_lost", l->stack_lost);
+	put_u64(o, "ringbuf_drops", l->ringbuf_drops);
+	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
+		l->pc_map_full + l->stack_lost + l->ringbuf_drops);
+	return o;
+}
+
+static void tracing_json(struct json_object *doc, const struct session *s)
+{
+	const struct run_model *m = &s->model;
+
+	put_str(doc, "probe_set", m->probe_set);
+	json_object_object_add(doc, "probes", s->traced ? probes_json(&s->kv) : json_object_new_object());
+	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv.lost) : NULL);
+	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
+	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
+			       syscalls_json(m->sc_total) : NULL);
+}
+
+struct json_object *report_json_run(const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	struct json_object *doc = json_object_new_object();
+	const struct wl_totals *t = &s->res.totals;
+
+	put_u64(doc, "schema_version", REPORT_SCHEMA_VERSION);
+	put_str(doc, "tool", "fctrace");
+	json_object_object_add(doc, "config", config_json(&s->cfg));
+	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->res.interrupted));
+	put_u64(doc, "wall_ns", m->wall_ns);
+	put_u64(doc, "ops", m->ops);
+	put_u64(doc, "ncpus", m->ncpus);
+	tracing_json(doc, s);
+	json_object_object_add(doc, "threads", threads_json(m));
+	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
+	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
+	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "diagnosis", explain_to_json(&s->diag));
+	return doc;
+}
+
+int report_json_write(struct json_object *doc, const char *path)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%s\n", text);
+	if (f != stdout && fclose(f)) {
+		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

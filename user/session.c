@@ -1,0 +1,104 @@
+/*
+ * session.c - one measured run: probes, workload, maps, join, explain.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "loader.h"
+#include "session.h"
+#include "signals.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The counting window is open exactly while the workers run. */
+static int window_open(void *arg, const struct wl_thread_stats *threads, unsigned n)
+{
+	tracer_start(arg);
+	return 0;
+}
+
+static void window_close(void *arg)
+{
+	tracer_stop(arg);
+}
+
+int session_check_privileges(const struct options *o)
+{
+	const char *why;
+
+	if (o->no_bpf)
+		return 0;
+	why = tracer_unavailable_reason();
+	if (!why)
+		return 0;
+	fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
+		"or add --no-bpf for the threads' own timings only\n", why);
+	return 1;
+}
+
+static int prepare(const struct options *o, struct session *s, struct tracer **t)
+{
+	struct tracer_opts topts = {
+		.groups = o->probes, .tgid = getpid(), .verbose = o->verbose,
+	};
+	uint64_t t0 = now_ns();
+
+	if (tracer_prepare(t, &topts, &s->kv))
+		return 1;
+	s->prepare_ns = now_ns() - t0;
+	return 0;
+}
+
+static int run_workload(const struct wl_config *cfg, struct tracer *t,
+			struct session *s)
+{
+	struct wl_hooks hooks = { window_open, window_close, t };
+	int rc = wl_run(cfg, NULL, t ? &hooks : NULL, &s->res);
+
+	if (rc == -EINVAL)
+		return 2;
+	return rc ? 1 : 0;
+}
+
+int session_run(const struct options *o, const struct wl_config *cfg,
+		struct session *s)
+{
+	struct tracer *t = NULL;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	if (!o->no_bpf && (rc = prepare(o, s, &t)))
+		goto out;
+	rc = run_workload(cfg, t, s);
+	if (rc)
+		goto out;
+	if (t && tracer_read(t, &s->kv) == 0)
+		s->traced = true;
+	if (model_build(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups)) {
+		rc = 1;
+		goto out;
+	}
+	explain_run(&s->model, &s->diag);
+out:
+	if (t)
+		tracer_finish(t);
+	if (signals_caught())
+		s->res.interrupted = true;
+	return rc;
+}
+
+void session_free(struct session *s)
+{
+	model_free(&s->model);
+	kview_free(&s->kv);
+	wl_result_free(&s->res);
+}
