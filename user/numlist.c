@@ -77,7 +77,7 @@ static int parse_item(char *item, uint64_t lo, uint64_t hi, struct numlist *l,
 int numlist_parse(const char *s, uint64_t lo, uint64_t hi, struct numlist *l,
 		  char *err, unsigned errlen)
 {
-	char buf[512], *save = NULL, *item;
+	char buf[512], *rest = buf, *item;
 
 	l->n = 0;
 	if (!s || !*s || strlen(s) >= sizeof(buf)) {
@@ -85,12 +85,9 @@ int numlist_parse(const char *s, uint64_t lo, uint64_t hi, struct numlist *l,
 		return -1;
 	}
 	strcpy(buf, s);
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
+	/* strsep, not strtok: an empty item ("1,,2") is an error, not skipped */
+	while ((item = strsep(&rest, ",")))
 		if (parse_item(item, lo, hi, l, err, errlen))
 			return -1;
-	if (!l->n) {
-		snprintf(err, errlen, "expects at least one value");
-		return -1;
-	}
 	return 0;
 }

@@ -1,0 +1,153 @@
+/*
+ * test_options.c - the command line: good input parses to the expected
+ * settings; bad input gets exactly one line on stderr naming the option,
+ * and exit status 2.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "options.h"
+
+/* Parse a command line given as one string; capture what went to stderr. */
+static int parse_line(const char *line, struct options *o, char *err, size_t errlen)
+{
+	char buf[512], *argv[32], *save = NULL;
+	int argc = 0, saved = dup(STDERR_FILENO), rc;
+	FILE *tmp = tmpfile();
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "fctrace %s", line);
+	for (char *t = strtok_r(buf, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	rc = options_parse(argc, argv, o);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_defaults_are_seed_000(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.cmd, CMD_RUN);
+	assert_string_equal(o.wl.workload, "fcp");
+	assert_int_equal(o.wl.files, 60);
+	assert_int_equal(o.wl.threads, 8);
+	assert_int_equal(o.wl.ops, 100000);
+	assert_int_equal(o.wl.file_size, 100000);
+	assert_int_equal(o.wl.chunk, 10000);
+	assert_int_equal(o.wl.pool, 50);
+	assert_int_equal(o.wl.block, 4096);
+	assert_false(o.no_bpf);
+	assert_string_equal(err, "");
+}
+
+static void test_run_options(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("run --workload bcache-sharded --files 100 --threads 3 "
+				    "--ops 5k --cache-size 4M --block 8192 --cache cold "
+				    "--no-bpf --json -", &o, err, sizeof(err)), 0);
+	assert_string_equal(o.wl.workload, "bcache-sharded");
+	assert_int_equal(o.wl.files, 100);
+	assert_int_equal(o.wl.threads, 3);
+	assert_int_equal(o.wl.ops, 5 * 1024);
+	assert_int_equal(o.wl.cache_size, 4 << 20);
+	assert_int_equal(o.wl.block, 8192);
+	assert_int_equal(o.wl.cache, WL_CACHE_COLD);
+	assert_true(o.no_bpf);
+	assert_string_equal(o.json, "-");
+}
+
+static void test_sweep_lists(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("sweep --workload fc,fcp --files 10,50,60,100 --threads 1-8",
+				    &o, err, sizeof(err)), 0);
+	assert_int_equal(o.nworkloads, 2);
+	assert_int_equal(o.files.n, 4);
+	assert_int_equal(o.files.v[3], 100);
+	assert_int_equal(o.threads.n, 8);
+	assert_int_equal(o.threads.v[7], 8);
+}
+
+/* Each bad line: exit 2, one line, and the line names the culprit. */
+static void test_bad_input_one_line_exit_2(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "run --files 0", "--files" },
+		{ "run --files 100001", "--files" },
+		{ "run --threads 0", "--threads" },
+		{ "run --threads 1000", "--threads" },
+		{ "run --threads x", "--threads" },
+		{ "run --ops -5", "--ops" },
+		{ "run --ops 99999999999", "--ops" },
+		{ "run --workload nope", "--workload" },
+		{ "run --workload fc,fcp", "--workload" },
+		{ "run --chunk 200000", "--chunk" },
+		{ "run --block 1000", "--block" },
+		{ "run --cache lukewarm", "--cache" },
+		{ "run --handle per-thread", "--handle" },
+		{ "run --pressure -1", "--pressure" },
+		{ "run --probes bogus", "--probes" },
+		{ "run --no-bpf --probes light", "--probes" },
+		{ "run --csv out.csv", "--csv" },
+		{ "run --files 1-8", "--files" },
+		{ "run --bogus", "--bogus" },
+		{ "run extra", "extra" },
+		{ "frobnicate", "frobnicate" },
+		{ "sweep --threads 8-1", "--threads" },
+		{ "run --files 100000 --file-size 1G", "--files" },
+		{ "compare --workload fcp", "--workload" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct options o;
+		char err[512];
+		int rc = parse_line(bad[i][0], &o, err, sizeof(err));
+
+		if (rc != 2 || count_lines(err) != 1 || !strstr(err, bad[i][1]) ||
+		    strncmp(err, "fctrace: ", 9))
+			fail_msg("'%s' gave rc %d and '%s'", bad[i][0], rc, err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_are_seed_000),
+		cmocka_unit_test(test_run_options),
+		cmocka_unit_test(test_sweep_lists),
+		cmocka_unit_test(test_bad_input_one_line_exit_2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
