@@ -75,6 +75,8 @@ struct wl_thread_stats {
 	/* operation latency */
 	uint64_t lat_hist[WL_HIST_SLOTS];
 	uint64_t lat_min_ns, lat_max_ns, lat_total_ns;
+	/* added: operations that returned an error (open failed, ...) */
+	uint64_t op_errors;
 };
 
 /* Workload-wide totals (pool or cache), after the run. */
@@ -104,12 +106,17 @@ struct workload {
 	/* which options it reads, for `fctrace list` */
 	const char *options;
 	int (*setup)(struct wl_run *run);
-	/* one operation: read cfg->chunk bytes of file `file` at `off` into buf */
+	/* one operation: read cfg->chunk bytes of file `file` at `off` into
+	 * buf; returns the bytes read or -errno */
 	int (*op)(struct wl_run *run, struct wl_thread *t, unsigned file,
 		  uint64_t off, void *buf);
 	void (*teardown)(struct wl_run *run);
 	void (*totals)(struct wl_run *run, struct wl_totals *out);
 	int (*locks)(struct wl_run *run, struct wl_lock_desc *out, int max);
+	/* added, optional: per worker, on the worker, before its window
+	 * opens / after it closes (per-thread handles, cache readers) */
+	int (*thread_init)(struct wl_run *run, struct wl_thread *t);
+	void (*thread_fini)(struct wl_run *run, struct wl_thread *t);
 };
 
 const struct workload *wl_find(const char *name);
@@ -146,8 +153,11 @@ int wl_run(const struct wl_config *cfg, const struct wl_io *io,
 	   const struct wl_hooks *hooks, struct wl_result *out);
 void wl_result_free(struct wl_result *res);
 
-/* Ask a running wl_run to stop soon (async-signal-safe). */
+/* Ask a running wl_run to stop soon (async-signal-safe). The request
+ * stays set, so a sweep's later runs stop at once too, until
+ * wl_stop_reset() (added) clears it. */
 void wl_request_stop(void);
+void wl_stop_reset(void);
 
 /*
  * The points where a worker's measured window begins and ends. They do

@@ -1,0 +1,98 @@
+/*
+ * config.c - seed 000's defaults, the checks that refuse impossible
+ * settings with one line each, and the list of workloads.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "wl_internal.h"
+
+extern const struct workload wl_fc, wl_fcp, wl_fcp_fixed;
+extern const struct workload wl_bcache, wl_bcache_rw, wl_bcache_sharded;
+
+const struct workload *const wl_all[] = {
+	&wl_fc, &wl_fcp, &wl_fcp_fixed,
+	&wl_bcache, &wl_bcache_rw, &wl_bcache_sharded, NULL,
+};
+
+const struct workload *wl_find(const char *name)
+{
+	for (int i = 0; name && wl_all[i]; i++)
+		if (!strcmp(wl_all[i]->name, name))
+			return wl_all[i];
+	return NULL;
+}
+
+void wl_config_defaults(struct wl_config *cfg)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->workload = "fcp";
+	cfg->files = 60;		/* the product's main job: --files 60 */
+	cfg->threads = 8;
+	cfg->ops = 100000;
+	cfg->file_size = 100000;
+	cfg->chunk = 10000;
+	cfg->pool = 50;			/* Wicket's default capacity */
+	cfg->block = 4096;		/* NioFile's block */
+	cfg->cache_size = 64ull << 20;
+	cfg->seed = 1;
+	cfg->handle = WL_HANDLE_SHARED;
+	cfg->cache = WL_CACHE_WARM;
+	cfg->dir = tmp && *tmp ? tmp : "/tmp";
+}
+
+static int bad(const char *what)
+{
+	fprintf(stderr, "fctrace: %s\n", what);
+	return -EINVAL;
+}
+
+static bool is_pool(const char *w) { return !strncmp(w, "fcp", 3); }
+static bool is_cache(const char *w) { return !strncmp(w, "bcache", 6); }
+
+/* Settings no run could honour; user/options.c catches most of them
+ * first, this keeps direct callers (tests, sweeps) honest too. */
+int wl_config_check(const struct wl_config *cfg)
+{
+	if (!cfg->workload || !wl_find(cfg->workload))
+		return bad("--workload must be one of fc, fcp, fcp-fixed, bcache, "
+			   "bcache-rw, bcache-sharded");
+	if (cfg->files < 1 || cfg->files > WL_MAX_FILES)
+		return bad("--files must be between 1 and 100000");
+	if (cfg->threads < 1 || cfg->threads > WL_MAX_THREADS)
+		return bad("--threads must be between 1 and 256");
+	if (cfg->ops < 1)
+		return bad("--ops must be at least 1");
+	if (cfg->file_size < 1)
+		return bad("--file-size must be at least 1");
+	if (cfg->chunk < 1 || cfg->chunk > (1u << 30))
+		return bad("--chunk must be between 1 and 1073741824");
+	if (cfg->chunk > cfg->file_size)
+		return bad("--chunk must not be larger than --file-size");
+	if ((cfg->shared_file ? 1 : cfg->files) * cfg->file_size > (8ull << 30))
+		return bad("--files x --file-size must stay within 8 GiB of data");
+	if (is_pool(cfg->workload) && cfg->pool < 1)
+		return bad("--pool must be at least 1");
+	if (is_cache(cfg->workload) && (cfg->block < 1 || cfg->block > (1u << 20)))
+		return bad("--block must be between 1 and 1048576");
+	if (is_cache(cfg->workload) && cfg->cache_size < cfg->block)
+		return bad("--cache-size must hold at least one --block");
+	if (!(cfg->pressure >= 0 && cfg->pressure <= 1e7))
+		return bad("--pressure must be a rate between 0 and 10000000 pages/s");
+	if (!cfg->dir || !*cfg->dir)
+		return bad("--dir must name a directory");
+	return 0;
+}
+
+void wl_rng_seed(uint64_t s[4], uint64_t seed, unsigned index)
+{
+	uint64_t x = seed ^ ((uint64_t)(index + 1) << 32);
+
+	for (int i = 0; i < 4; i++) {
+		x += 0x9e3779b97f4a7c15ull;
+		s[i] = wl_mix64(x);
+	}
+}

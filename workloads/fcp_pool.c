@@ -1,0 +1,217 @@
+/*
+ * fcp_pool.c - Wicket's FileChannelPool as it was (ORIGINS.md section 1),
+ * quirks included, because the point is to measure them:
+ *  - one pool mutex taken by every get and put;
+ *  - a miss does stat + open *inside* the lock, then evicts the oldest
+ *    idle channels with close() still inside the lock; the new file is
+ *    opened before the eviction, so capacity+1 fds may be open briefly;
+ *  - when every channel is busy nothing is evicted and the pool silently
+ *    grows past capacity (counted in over_capacity);
+ *  - a channel whose use count is 0 leaves the idle list by a linear
+ *    scan. A new channel's count is 0 too, so a miss scans the whole
+ *    idle list and finds nothing (getFileChannel did the same:
+ *    idleChannels.remove(channel) for every count of 0 or none).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include "fcp_map.h"
+#include "fcp_pool.h"
+
+struct fcp_pool {
+	pthread_mutex_t mu;
+	unsigned capacity;
+	struct wl_io io;
+	struct fcp_map map;
+	struct fcp_chan *idle_head, *idle_tail;	/* head returned longest ago */
+	uint64_t idle, nopen, max_open, over_capacity;
+	uint64_t hits, misses, evictions;
+};
+
+static void *pool_create(unsigned capacity, const struct wl_io *io)
+{
+	struct fcp_pool *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (fcp_map_init(&p->map, capacity)) {
+		free(p);
+		return NULL;
+	}
+	pthread_mutex_init(&p->mu, NULL);	/* a normal mutex, like synchronized */
+	p->capacity = capacity;
+	p->io = *io;
+	return p;
+}
+
+static void idle_append(struct fcp_pool *p, struct fcp_chan *ch)
+{
+	ch->next = NULL;
+	if (p->idle_tail)
+		p->idle_tail->next = ch;
+	else
+		p->idle_head = ch;
+	p->idle_tail = ch;
+	p->idle++;
+}
+
+/* LinkedList.remove(Object): walk from the head until found. */
+static void idle_remove_scan(struct fcp_pool *p, struct fcp_chan *ch)
+{
+	struct fcp_chan *prev = NULL, *it = p->idle_head;
+
+	while (it && it != ch) {
+		prev = it;
+		it = it->next;
+	}
+	if (!it)
+		return;
+	if (prev)
+		prev->next = it->next;
+	else
+		p->idle_head = it->next;
+	if (p->idle_tail == it)
+		p->idle_tail = prev;
+	p->idle--;
+}
+
+/* Close idle channels, oldest first, until the new one fits (or none is
+ * idle). Runs under the pool lock, close(2) included: the original did. */
+static void evict_idle(struct fcp_pool *p, struct wl_thread_stats *st)
+{
+	while (p->map.count >= p->capacity && p->idle_head) {
+		struct fcp_chan *ch = p->idle_head;
+
+		p->idle_head = ch->next;
+		if (!p->idle_head)
+			p->idle_tail = NULL;
+		p->idle--;
+		fcp_map_del(&p->map, ch);
+		p->io.close(p->io.ctx, ch->fd);
+		st->syscalls_in_lock++;
+		p->nopen--;
+		fcp_chan_free(&p->map, ch);
+		p->evictions++;
+		st->evictions++;
+	}
+}
+
+/* The miss path, lock held: stat, open, evict, register. */
+static struct fcp_chan *open_channel(struct fcp_pool *p, const char *name,
+				     uint64_t h, struct wl_thread_stats *st)
+{
+	struct stat sb;
+	struct fcp_chan *ch;
+	int fd;
+
+	st->syscalls_in_lock++;
+	if (p->io.stat(p->io.ctx, name, &sb))
+		return NULL;
+	st->syscalls_in_lock++;
+	fd = p->io.open(p->io.ctx, name, O_RDWR);
+	if (fd < 0)
+		return NULL;
+	if (++p->nopen > p->max_open)
+		p->max_open = p->nopen;
+	evict_idle(p, st);
+	ch = fcp_chan_new(&p->map, name, h, fd);
+	if (!ch) {
+		p->io.close(p->io.ctx, fd);
+		p->nopen--;
+		errno = EMFILE;
+		return NULL;
+	}
+	fcp_map_add(&p->map, ch);
+	if (p->map.count > p->capacity)
+		p->over_capacity++;
+	return ch;
+}
+
+static struct fcp_chan *pool_get(void *pool, const char *name,
+				 struct wl_thread_stats *st)
+{
+	struct fcp_pool *p = pool;
+	uint64_t h = fcp_hash(name), acq = wl_lock(&p->mu, st, wl_now_ns());
+	struct fcp_chan *ch = fcp_map_find(&p->map, name, h);
+	int err;
+
+	if (ch) {
+		p->hits++;
+		st->hits++;
+	} else {
+		p->misses++;
+		st->misses++;
+		ch = open_channel(p, name, h, st);
+	}
+	if (ch && ch->uses == 0)
+		idle_remove_scan(p, ch);
+	if (ch)
+		ch->uses++;
+	err = errno;
+	wl_unlock(&p->mu, st, acq);
+	errno = err;
+	return ch;
+}
+
+static void pool_put(void *pool, struct fcp_chan *ch, struct wl_thread_stats *st)
+{
+	struct fcp_pool *p = pool;
+	uint64_t acq = wl_lock(&p->mu, st, wl_now_ns());
+
+	if (--ch->uses == 0)
+		idle_append(p, ch);
+	wl_unlock(&p->mu, st, acq);
+}
+
+static void pool_stats(void *pool, struct fcp_pool_stats *out)
+{
+	struct fcp_pool *p = pool;
+
+	pthread_mutex_lock(&p->mu);
+	*out = (struct fcp_pool_stats){
+		.open = p->map.count, .idle = p->idle, .max_open = p->max_open,
+		.over_capacity = p->over_capacity, .hits = p->hits,
+		.misses = p->misses, .evictions = p->evictions,
+	};
+	pthread_mutex_unlock(&p->mu);
+}
+
+static int pool_uses(void *pool, const char *name)
+{
+	struct fcp_pool *p = pool;
+	struct fcp_chan *ch;
+	int n;
+
+	pthread_mutex_lock(&p->mu);
+	ch = fcp_map_find(&p->map, name, fcp_hash(name));
+	n = ch ? (int)ch->uses : -1;
+	pthread_mutex_unlock(&p->mu);
+	return n;
+}
+
+static pthread_mutex_t *pool_mutex(void *pool)
+{
+	return &((struct fcp_pool *)pool)->mu;
+}
+
+/* Close every channel still registered, idle or not. */
+static void pool_destroy(void *pool)
+{
+	struct fcp_pool *p = pool;
+
+	if (!p)
+		return;
+	for (uint64_t b = 0; b <= p->map.mask; b++)
+		for (struct fcp_chan *ch = p->map.bucket[b]; ch; ch = ch->hnext)
+			p->io.close(p->io.ctx, ch->fd);
+	fcp_map_fini(&p->map);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+const struct fcp_pool_ops fcp_pool_faithful = {
+	.lock_name = "fcp.pool",
+	.create = pool_create, .get = pool_get, .put = pool_put,
+	.stats = pool_stats, .uses = pool_uses, .mutex = pool_mutex,
+	.destroy = pool_destroy,
+};
