@@ -128,13 +128,16 @@ struct fct_klock_val {
 /* pages added to the page cache, per (thread, device, inode) */
 struct fct_pc_key {
 	__u32 tid;
-	__u32 dev;
+	__u32 dev;		/* in the kernel's encoding, as tracepoints print it;
+				 * the loader rewrites it to st_dev's (makedev) */
 	__u64 ino;
 };
 
 struct fct_pc_val {
 	__u64 pages;		/* sum of 1 << order */
 	__u64 folios;
+	__u64 lookups;		/* read lookups (PG_PC_LOOKUPS only) */
+	__u64 lookup_pages;	/* pages those lookups asked for */
 };
 
 /* What was lost; every field should read 0 after a run. */

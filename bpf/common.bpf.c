@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * common.bpf.c - the one definition of everything the BPF files share:
+ * the thread slots, the run's filter, the window flag, the lost counters.
+ * The other files declare them extern (common.bpf.h).
+ *
+ * Keep this file first in the link (it sorts first by name): libbpf 1.1's
+ * static linker mis-relocates an extern map used by a file that has maps
+ * of its own when that file precedes the map's definition.
+ */
+#include "common.bpf.h"
+
+struct fct_slots_map slots SEC(".maps");
+
+const volatile __u32 target_tgid = 0;
+__u32 enabled = 0;
+struct fct_lost lost = {};
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * common.bpf.h - what every fctrace BPF file shares: the run's filter,
+ * the thread slots, the lost counters and small aggregation helpers.
+ *
+ * Maps and globals are defined once, in common.bpf.c; the other files
+ * see them through the extern declarations below (bpftool gen object
+ * links the objects and resolves them).
+ */
+#ifndef FCTRACE_COMMON_BPF_H
+#define FCTRACE_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "fctrace.h"
+
+/* Map shapes, named so that the definition and the externs agree. */
+struct fct_slots_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FCT_MAX_SLOTS);
+	__type(key, __u32);
+	__type(value, struct fct_thread);
+};
+
+extern struct fct_slots_map slots SEC(".maps");
+
+extern const volatile __u32 target_tgid;	/* rodata: set before load */
+extern __u32 enabled;				/* bss: the counting window */
+extern struct fct_lost lost;			/* bss */
+
+/* log2 histogram slot of a nanosecond value, clamped to the last slot. */
+static __always_inline __u32 fct_log2(__u64 v)
+{
+	__u32 r = 0, shift;
+
+	shift = (v > 0xffffffffULL) << 5; v >>= shift; r = shift;
+	shift = (v > 0xffff) << 4; v >>= shift; r |= shift;
+	shift = (v > 0xff) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xf) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	r |= (v >> 1);
+	return r < FCT_HIST_SLOTS ? r : FCT_HIST_SLOTS - 1;
+}
+
+static __always_inline void fct_hist_add(__u32 *hist, __u64 v)
+{
+	__u32 s = fct_log2(v);
+
+	if (s < FCT_HIST_SLOTS)		/* for the verifier */
+		hist[s]++;
+}
+
+/* Is this task one of the target process's threads? */
+static __always_inline bool fct_is_target(__u64 pid_tgid)
+{
+	return (__u32)(pid_tgid >> 32) == target_tgid;
+}
+
+/* The active account of thread tid (between its marks), or NULL.
+ * Array lookups are inlined by the verifier: a few loads, no hashing. */
+static __always_inline struct fct_thread *fct_slot(__u32 tid)
+{
+	struct fct_thread *t;
+	__u32 k;
+
+#pragma unroll
+	for (int i = 0; i < FCT_SLOT_PROBES; i++) {
+		k = (tid + i) & (FCT_MAX_SLOTS - 1);
+		t = bpf_map_lookup_elem(&slots, &k);
+		if (t && t->tid == tid && t->active)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * The time account: give the time since the last transition to the
+ * bucket the thread was in, and start a new interval at now. Every
+ * state change (switch, wakeup, syscall entry/exit, end mark) calls
+ * this first, so the [A] buckets tile [begin, end] without gaps.
+ */
+static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
+{
+	__u64 d;
+
+	if (now <= t->st_since_ns)
+		return;
+	d = now - t->st_since_ns;
+	t->st_since_ns = now;
+
+	if (t->st_state == FCT_ST_RUNNING)
+		t->oncpu_ns += d;
+	else if (t->st_state == FCT_ST_RUNNABLE)
+		t->runq_total_ns += d;
+	else
+		t->offcpu_ns += d;
+
+	if (t->in_futex_wait)
+		t->futex_wait_ns += d;
+	else if (t->st_state == FCT_ST_RUNNING)
+		*(t->in_syscall ? &t->cpu_sys_ns : &t->cpu_user_ns) += d;
+	else if (t->st_state == FCT_ST_RUNNABLE)
+		t->runq_ns += d;
+	else
+		t->blocked_ns += d;
+}
+
+/* Find or create the entry for key in a stats hash; NULL when full. */
+static __always_inline void *fct_hash_entry(void *map, const void *key,
+					    const void *zero, __u64 *full)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		__sync_fetch_and_add(full, 1);
+	return v;
+}
+
+#endif /* FCTRACE_COMMON_BPF_H */

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * klock.bpf.c - kernel lock contention (lock:contention_begin/end), per
+ * (thread, lock type, kernel stack). These tracepoints only fire on the
+ * slow path, so a hash update per wait is affordable. User space names
+ * the stack's first non-locking function (ksyms.c).
+ */
+#include "common.bpf.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1024);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, FCT_STACK_DEPTH * sizeof(__u64));
+} klock_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct fct_klock_key);
+	__type(value, struct fct_klock_val);
+} klock_waits SEC(".maps");
+
+static __always_inline struct fct_thread *current_slot(void)
+{
+	__u64 pid_tgid;
+
+	if (!enabled)
+		return NULL;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!fct_is_target(pid_tgid))
+		return NULL;
+	return fct_slot((__u32)pid_tgid);
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
+{
+	struct fct_thread *t = current_slot();
+
+	/* nested contention (a mutex's spin, then its sleep): keep the outer */
+	if (!t || t->klock_addr)
+		return 0;
+	t->klock_addr = (__u64)lock;
+	t->klock_flags = flags;
+	t->klock_start_ns = bpf_ktime_get_ns();
+	t->klock_stackid = bpf_get_stackid(ctx, &klock_stacks, 0);
+	if (t->klock_stackid < 0)
+		__sync_fetch_and_add(&lost.stack_lost, 1);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(fct_contention_end, void *lock, int ret)
+{
+	static const struct fct_klock_val zero = {};
+	struct fct_thread *t = current_slot();
+	struct fct_klock_key key = {};
+	struct fct_klock_val *v;
+	__u64 d;
+
+	if (!t || t->klock_addr != (__u64)lock)
+		return 0;
+	d = bpf_ktime_get_ns() - t->klock_start_ns;
+	t->klock_addr = 0;
+	t->klock_waits++;
+	t->klock_wait_ns += d;
+
+	key.tid = t->tid;
+	key.flags = t->klock_flags;
+	key.stackid = t->klock_stackid;
+	v = fct_hash_entry(&klock_waits, &key, &zero, &lost.klock_map_full);
+	if (!v)
+		return 0;
+	v->waits++;
+	v->wait_ns += d;
+	if (d > v->max_ns)
+		v->max_ns = d;
+	return 0;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * sched.bpf.c - the scheduler edges of the time account.
+ *
+ * sched_switch moves the outgoing thread to RUNNABLE (preempted or
+ * yielded: involuntary) or BLOCKED (went to sleep: voluntary) and the
+ * incoming one to RUNNING; sched_wakeup moves a BLOCKED thread to
+ * RUNNABLE. Each edge first charges the elapsed interval (fct_charge).
+ * Without the syscall hooks (light mode) in_syscall stays 0, so
+ * cpu_user_ns holds all on-CPU time and blocked_ns all sleep.
+ */
+#include "common.bpf.h"
+
+static __always_inline struct fct_thread *task_slot(struct task_struct *p)
+{
+	if (p->tgid != target_tgid)
+		return NULL;
+	return fct_slot(p->pid);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct fct_thread *t;
+	__u64 now = 0;
+
+	if (!enabled)
+		return 0;
+	t = task_slot(prev);
+	if (t) {
+		now = bpf_ktime_get_ns();
+		fct_charge(t, now);
+		if (!preempt && prev_state != 0) {	/* TASK_RUNNING == 0 */
+			t->st_state = FCT_ST_BLOCKED;
+			t->vol_switches++;
+		} else {
+			t->st_state = FCT_ST_RUNNABLE;
+			t->invol_switches++;
+		}
+	}
+	t = task_slot(next);
+	if (t) {
+		if (!now)
+			now = bpf_ktime_get_ns();
+		fct_charge(t, now);
+		t->st_state = FCT_ST_RUNNING;
+	}
+	return 0;
+}
+
+static __always_inline void on_wakeup(struct task_struct *p)
+{
+	struct fct_thread *t;
+
+	if (!enabled)
+		return;
+	t = task_slot(p);
+	if (t && t->st_state == FCT_ST_BLOCKED) {
+		fct_charge(t, bpf_ktime_get_ns());
+		t->st_state = FCT_ST_RUNNABLE;
+	}
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(fct_sched_wakeup, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(fct_sched_wakeup_new, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}

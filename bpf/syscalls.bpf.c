@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * syscalls.bpf.c - sys_enter/sys_exit: the per-thread syscall table,
+ * futex waits per futex word, pages asked for by pread64, and the
+ * syscall edges of the time account.
+ *
+ * This is the hottest path fctrace has (every syscall of the traced
+ * process): enabled check, tgid check, inlined slot lookup, a few adds.
+ * The only hash update is for futex waits, at their exit.
+ *
+ * Two forms: tp_btf (default; reads the syscall's registers with plain
+ * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
+ */
+#include "common.bpf.h"
+
+#if defined(__TARGET_ARCH_x86)
+#define NR_CLOSE	3
+#define NR_PREAD64	17
+#define NR_FUTEX	202
+#define NR_OPENAT	257
+#define NR_NEWFSTATAT	262
+#define NR_STATX	332
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_OPENAT	56
+#define NR_CLOSE	57
+#define NR_PREAD64	67
+#define NR_NEWFSTATAT	79
+#define NR_FUTEX	98
+#define NR_STATX	291
+#else
+#error "fctrace: syscall numbers unknown for this architecture"
+#endif
+
+#define FUTEX_OP_MASK	0x7f
+#define PAGE_SHIFT_4K	12
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct fct_futex_key);
+	__type(value, struct fct_futex_val);
+} futex_waits SEC(".maps");
+
+static __always_inline enum fct_sc sc_of(long id)
+{
+	switch (id) {
+	case NR_OPENAT:		return FCT_SC_OPENAT;
+	case NR_CLOSE:		return FCT_SC_CLOSE;
+	case NR_PREAD64:	return FCT_SC_PREAD64;
+	case NR_NEWFSTATAT:	return FCT_SC_NEWFSTATAT;
+	case NR_STATX:		return FCT_SC_STATX;
+	case NR_FUTEX:		return FCT_SC_FUTEX;
+	default:		return FCT_SC_OTHER;
+	}
+}
+
+/* futex ops that put the caller to sleep */
+static __always_inline bool futex_op_waits(__u32 op)
+{
+	return op == 0 || op == 9 || op == 6 || op == 13 || op == 11;
+}
+
+/* The active account of the current thread, if it is one of ours. */
+static __always_inline struct fct_thread *current_slot(void)
+{
+	__u64 pid_tgid;
+
+	if (!enabled)
+		return NULL;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!fct_is_target(pid_tgid))
+		return NULL;
+	return fct_slot((__u32)pid_tgid);
+}
+
+/* Syscall registers: plain loads from tp_btf, probe reads from raw_tp. */
+#define SC_ARG(direct, regs, reg) \
+	((direct) ? (__u64)(regs)->reg : (__u64)BPF_CORE_READ((regs), reg))
+
+static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
+{
+	struct fct_thread *t = current_slot();
+	enum fct_sc sc;
+	__u64 now;
+	__u32 op;
+
+	if (!t)
+		return;
+	now = bpf_ktime_get_ns();
+	fct_charge(t, now);
+	sc = sc_of(id);
+	t->in_syscall = sc + 1;
+	t->sc_enter_ns = now;
+	if (sc == FCT_SC_PREAD64) {
+		t->pread_pos = SC_ARG(direct, regs, r10);
+	} else if (sc == FCT_SC_FUTEX) {
+		op = SC_ARG(direct, regs, si) & FUTEX_OP_MASK;
+		if (futex_op_waits(op)) {
+			t->futex_op = op;
+			t->futex_uaddr = SC_ARG(direct, regs, di);
+			t->in_futex_wait = 1;
+		}
+	}
+}
+
+static __always_inline void futex_record(struct fct_thread *t, __u64 d, long ret)
+{
+	static const struct fct_futex_val zero = {};
+	struct fct_futex_key key = {
+		.tid = t->tid, .op = t->futex_op, .uaddr = t->futex_uaddr,
+	};
+	struct fct_futex_val *v;
+
+	t->futex_waits++;
+	v = fct_hash_entry(&futex_waits, &key, &zero, &lost.futex_map_full);
+	if (!v)
+		return;
+	v->waits++;
+	v->wait_ns += d;
+	if (d > v->max_ns)
+		v->max_ns = d;
+	if (ret < 0)
+		v->errors++;
+	fct_hist_add(v->hist, d);
+}
+
+/* pages spanned by [pos, pos + len) */
+static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
+{
+	return ((pos + len - 1) >> PAGE_SHIFT_4K) - (pos >> PAGE_SHIFT_4K) + 1;
+}
+
+static __always_inline void on_exit(long ret)
+{
+	struct fct_thread *t = current_slot();
+	struct fct_sc_stats *s;
+	__u64 now, d;
+	__u32 sc;
+
+	if (!t || !t->in_syscall)
+		return;
+	now = bpf_ktime_get_ns();
+	fct_charge(t, now);
+	sc = t->in_syscall - 1;
+	t->in_syscall = 0;
+	if (sc >= FCT_SC_N)
+		return;
+	d = now - t->sc_enter_ns;
+	s = &t->sc[sc];
+	if (!s->count || d < s->min_ns)
+		s->min_ns = d;
+	if (d > s->max_ns)
+		s->max_ns = d;
+	s->count++;
+	s->total_ns += d;
+	if (ret < 0)
+		s->errors++;
+	fct_hist_add(s->hist, d);
+
+	if (sc == FCT_SC_PREAD64 && ret > 0)
+		t->pages_asked += pages_spanned(t->pread_pos, ret);
+	if (t->in_futex_wait) {
+		t->in_futex_wait = 0;
+		futex_record(t, d, ret);
+	}
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fct_sys_enter, struct pt_regs *regs, long id)
+{
+	on_enter(regs, id, true);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fct_sys_exit, struct pt_regs *regs, long ret)
+{
+	on_exit(ret);
+	return 0;
+}
+
+SEC("?raw_tp/sys_enter")
+int BPF_PROG(fct_sys_enter_raw, struct pt_regs *regs, long id)
+{
+	on_enter(regs, id, false);
+	return 0;
+}
+
+SEC("?raw_tp/sys_exit")
+int BPF_PROG(fct_sys_exit_raw, struct pt_regs *regs, long ret)
+{
+	on_exit(ret);
+	return 0;
+}

@@ -1,0 +1,116 @@
+/*
+ * bpfutil.c - helpers for the privileged BPF tests (see bpfutil.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include "bpfutil.h"
+#include "workload.h"
+
+const char *bpf_test_unavailable(void)
+{
+	return tracer_unavailable_reason();
+}
+
+bool bpf_test_required(void)
+{
+	const char *r = getenv("FCTRACE_REQUIRE_BPF"), *ci = getenv("CI");
+
+	return (r && !strcmp(r, "1")) || (ci && !strcmp(ci, "true"));
+}
+
+uint64_t mono_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void bpf_fixture_start(struct bpf_fixture *f, unsigned groups)
+{
+	struct tracer_opts o = { .groups = groups, .tgid = getpid(),
+				 .verbose = getenv("FCTRACE_TEST_VERBOSE") != NULL };
+
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(tracer_prepare(&f->t, &o, &f->kv), 0);
+	assert_non_null(f->t);
+	tracer_start(f->t);
+}
+
+void bpf_fixture_read(struct bpf_fixture *f)
+{
+	tracer_stop(f->t);
+	assert_int_equal(tracer_read(f->t, &f->kv), 0);
+}
+
+void bpf_fixture_done(struct bpf_fixture *f)
+{
+	tracer_finish(f->t);
+	kview_free(&f->kv);
+	f->t = NULL;
+}
+
+static void *marked_main(void *p)
+{
+	struct marked *m = p;
+
+	m->tid = (pid_t)syscall(SYS_gettid);
+	m->begin_ns = mono_now_ns();
+	fctrace_thread_begin(m->begin_ns, m->index);
+	m->fn(m);
+	m->end_ns = mono_now_ns();
+	fctrace_thread_end(m->end_ns, m->index);
+	return NULL;
+}
+
+void start_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg)
+{
+	for (unsigned i = 0; i < n; i++) {
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].index = i;
+		m[i].fn = fn;
+		m[i].arg = arg;
+		assert_int_equal(pthread_create(&m[i].th, NULL, marked_main, &m[i]), 0);
+	}
+}
+
+void join_marked(struct marked *m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(m[i].th, NULL);
+}
+
+void run_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg)
+{
+	start_marked(m, n, fn, arg);
+	join_marked(m, n);
+}
+
+uint64_t acct_sum(const struct fct_thread *t)
+{
+	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
+}
+
+int bpf_fct_progs_loaded(void)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fct_", 4))
+			n++;
+		close(fd);
+	}
+	return n;
+}

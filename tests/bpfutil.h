@@ -1,0 +1,69 @@
+/*
+ * bpfutil.h - helpers for the privileged BPF tests: skip (or fail, in
+ * CI) when BPF is unavailable, a prepared tracer on this process, and
+ * threads that run a known sequence between their begin/end marks.
+ */
+#ifndef FCTRACE_BPFUTIL_H
+#define FCTRACE_BPFUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <cmocka.h>
+#include "loader.h"
+
+/* Why the BPF tests cannot run here, or NULL. */
+const char *bpf_test_unavailable(void);
+/* FCTRACE_REQUIRE_BPF=1 or CI=true: a missing capability is a failure. */
+bool bpf_test_required(void);
+
+/* First statement of every privileged test. */
+#define BPF_TEST_REQUIRE()							\
+	do {									\
+		const char *why_ = bpf_test_unavailable();			\
+		if (why_) {							\
+			if (bpf_test_required())				\
+				fail_msg("BPF required but unavailable: %s", why_); \
+			print_message("skip: %s\n", why_);			\
+			skip();							\
+		}								\
+	} while (0)
+
+uint64_t mono_now_ns(void);
+
+/* A tracer prepared for getpid() with these groups, window open. */
+struct bpf_fixture {
+	struct tracer *t;
+	struct kview kv;
+};
+void bpf_fixture_start(struct bpf_fixture *f, unsigned groups);
+/* close the window and read the maps into f->kv */
+void bpf_fixture_read(struct bpf_fixture *f);
+void bpf_fixture_done(struct bpf_fixture *f);
+
+/* One thread of a marked run and what it measured itself. */
+struct marked {
+	unsigned index;
+	pid_t tid;
+	uint64_t begin_ns, end_ns;
+	void (*fn)(struct marked *m);
+	void *arg;
+	uint64_t user[4];	/* the body's own measurements */
+	pthread_t th;
+};
+
+/* Start n threads running fn between fctrace_thread_begin/end; join them. */
+void run_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg);
+/* the same, without joining: call join_marked later */
+void start_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg);
+void join_marked(struct marked *m, unsigned n);
+
+/* The sum of a thread's disjoint [A] time buckets. */
+uint64_t acct_sum(const struct fct_thread *t);
+
+/* Is any fctrace program (name fct_*) loaded in the kernel? */
+int bpf_fct_progs_loaded(void);
+
+#endif /* FCTRACE_BPFUTIL_H */

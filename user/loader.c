@@ -1,0 +1,512 @@
+/*
+ * loader.c - the BPF side's lifecycle: prepare (open, filter, load,
+ * attach), start/stop (the counting window), read (maps -> kview) and
+ * finish. One skeleton holds every program; the loader turns off the
+ * ones not wanted, attaches the rest one by one and reports each one's
+ * fate in kv->probes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sys/sysmacros.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "loader.h"	/* before the skeleton: it defines struct fct_lost */
+#include "fctrace.skel.h"
+#include "ksyms.h"
+
+/* Every program in the skeleton, with the name shown to the user. A
+ * program with `alt` falls back to that form if it cannot load. */
+struct prog_desc {
+	const char *prog;	/* bpf_program__name() */
+	const char *shown;
+	enum probe_group group;
+	const char *alt;	/* fallback form, or NULL */
+	bool is_alt;		/* loaded only in place of its primary */
+	const char *uprobe_func;
+};
+
+static const struct prog_desc progs[] = {
+	{ .prog = "fct_mark_begin", .shown = "uprobe/fctrace_thread_begin", .group = PG_MARKS, .uprobe_func = "fctrace_thread_begin" },
+	{ .prog = "fct_mark_end", .shown = "uprobe/fctrace_thread_end", .group = PG_MARKS, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_sys_enter", .shown = "tp_btf/sys_enter", .group = PG_SYSCALLS, .alt = "fct_sys_enter_raw" },
+	{ .prog = "fct_sys_exit", .shown = "tp_btf/sys_exit", .group = PG_SYSCALLS, .alt = "fct_sys_exit_raw" },
+	{ .prog = "fct_sys_enter_raw", .shown = "raw_tp/sys_enter", .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_sys_exit_raw", .shown = "raw_tp/sys_exit", .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_SCHED },
+	{ .prog = "fct_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_SCHED },
+	{ .prog = "fct_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new", .group = PG_SCHED },
+	{ .prog = "fct_contention_begin", .shown = "tp_btf/contention_begin", .group = PG_KLOCK },
+	{ .prog = "fct_contention_end", .shown = "tp_btf/contention_end", .group = PG_KLOCK },
+	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache", .group = PG_PAGECACHE },
+	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
+};
+#define NPROGS ((int)(sizeof(progs) / sizeof(*progs)))
+
+/* What the loader decided for each program. */
+enum prog_plan { PLAN_OFF, PLAN_LOAD, PLAN_FAILED };
+
+#define MAX_TRACERS 4
+
+struct tracer {
+	bool in_use;
+	struct fctrace_bpf *skel;
+	struct bpf_link *links[NPROGS];
+	enum prog_plan plan[NPROGS];
+	char why[NPROGS][128];		/* reason for PLAN_FAILED */
+	unsigned groups;		/* wanted, marks included */
+	pid_t tgid;
+};
+
+/* A static pool, so that tracer_finish on a finished tracer is a no-op. */
+static struct tracer tracers[MAX_TRACERS];
+
+static bool libbpf_verbose;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Is capability cap in this thread's effective set? (no libcap needed) */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+const char *tracer_unavailable_reason(void)
+{
+	if (geteuid() != 0 && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
+		return "not root and without CAP_BPF+CAP_PERFMON (run with sudo)";
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return "no kernel BTF (/sys/kernel/btf/vmlinux missing: kernel built without CONFIG_DEBUG_INFO_BTF)";
+	return NULL;
+}
+
+static int prog_index(const char *name)
+{
+	for (int i = 0; i < NPROGS; i++)
+		if (!strcmp(progs[i].prog, name))
+			return i;
+	return -1;
+}
+
+/* The first plan: the primary forms of the wanted groups. */
+static void plan_initial(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++)
+		t->plan[i] = (t->groups & PG_MASK(progs[i].group)) && !progs[i].is_alt
+			     ? PLAN_LOAD : PLAN_OFF;
+}
+
+/* Open the skeleton with the programs in `load` switched on. */
+static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
+{
+	struct fctrace_bpf *skel = fctrace_bpf__open();
+	struct bpf_program *p;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->target_tgid = t->tgid;
+	bpf_object__for_each_program(p, skel->obj) {
+		int i = prog_index(bpf_program__name(p));
+
+		bpf_program__set_autoload(p, i >= 0 && load[i]);
+	}
+	return skel;
+}
+
+/* Load one program alone; 0 or -errno. */
+static int try_alone(const struct tracer *t, int i)
+{
+	bool load[NPROGS] = { 0 };
+	struct fctrace_bpf *skel;
+	int err;
+
+	load[i] = true;
+	skel = open_with(t, load);
+	if (!skel)
+		return -errno;
+	err = fctrace_bpf__load(skel);
+	fctrace_bpf__destroy(skel);
+	return err;
+}
+
+/* The whole load failed: find the programs that cannot load, alone,
+ * and swap in their alternative forms where there are some. */
+static void plan_isolate(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++) {
+		int err, a;
+
+		if (t->plan[i] != PLAN_LOAD || !(err = try_alone(t, i)))
+			continue;
+		t->plan[i] = PLAN_FAILED;
+		snprintf(t->why[i], sizeof(t->why[i]), "load failed: %s", strerror(-err));
+		a = progs[i].alt ? prog_index(progs[i].alt) : -1;
+		if (a >= 0 && try_alone(t, a) == 0)
+			t->plan[a] = PLAN_LOAD;
+	}
+}
+
+static int load(struct tracer *t)
+{
+	bool want[NPROGS];
+	int err;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < NPROGS; i++)
+			want[i] = t->plan[i] == PLAN_LOAD;
+		t->skel = open_with(t, want);
+		if (!t->skel)
+			return -errno;
+		err = fctrace_bpf__load(t->skel);
+		if (!err)
+			return 0;
+		fctrace_bpf__destroy(t->skel);
+		t->skel = NULL;
+		if (pass == 0)
+			plan_isolate(t);
+	}
+	return err;
+}
+
+static struct bpf_program *find_prog(struct tracer *t, int i)
+{
+	return bpf_object__find_program_by_name(t->skel->obj, progs[i].prog);
+}
+
+static struct bpf_link *attach_uprobe(struct tracer *t, int i)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = progs[i].uprobe_func);
+	char link[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->tgid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	return bpf_program__attach_uprobe_opts(find_prog(t, i), t->tgid, exe, 0, &uo);
+}
+
+/* Attach every loaded program; note each one's fate. */
+static void attach_all(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++) {
+		struct bpf_link *l;
+
+		if (t->plan[i] != PLAN_LOAD)
+			continue;
+		l = progs[i].uprobe_func ? attach_uprobe(t, i)
+					 : bpf_program__attach(find_prog(t, i));
+		if (!l) {
+			int err = errno;
+
+			t->plan[i] = PLAN_FAILED;
+			snprintf(t->why[i], sizeof(t->why[i]), "attach failed: %s", strerror(err));
+			continue;
+		}
+		t->links[i] = l;
+	}
+}
+
+/* A group ran if it was wanted and every program it needs is attached,
+ * in one form or the other. */
+static unsigned groups_attached(const struct tracer *t)
+{
+	unsigned ok = t->groups;
+
+	for (int i = 0; i < NPROGS; i++) {
+		int a = progs[i].alt ? prog_index(progs[i].alt) : -1;
+		bool done = t->links[i] || (a >= 0 && t->links[a]);
+
+		if (!progs[i].is_alt && (t->groups & PG_MASK(progs[i].group)) && !done)
+			ok &= ~PG_MASK(progs[i].group);
+	}
+	return ok;
+}
+
+static void report_probes(const struct tracer *t, struct kview *kv)
+{
+	kv->nprobes = 0;
+	for (int i = 0; i < NPROGS && kv->nprobes < (int)(sizeof(kv->probes) / sizeof(*kv->probes)); i++) {
+		struct probe_status *ps;
+
+		if (progs[i].is_alt && t->plan[i] == PLAN_OFF)
+			continue;	/* an unused fallback form */
+		ps = &kv->probes[kv->nprobes++];
+		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
+		ps->group = progs[i].group;
+		ps->ok = t->links[i] != NULL;
+		if (ps->ok)
+			snprintf(ps->reason, sizeof(ps->reason), "ok");
+		else if (!(t->groups & PG_MASK(progs[i].group)))
+			snprintf(ps->reason, sizeof(ps->reason), "not selected");
+		else
+			snprintf(ps->reason, sizeof(ps->reason), "%s",
+				 t->why[i][0] ? t->why[i] : "not loaded");
+	}
+}
+
+static struct tracer *tracer_alloc(void)
+{
+	for (int i = 0; i < MAX_TRACERS; i++) {
+		if (!tracers[i].in_use) {
+			memset(&tracers[i], 0, sizeof(tracers[i]));
+			tracers[i].in_use = true;
+			return &tracers[i];
+		}
+	}
+	return NULL;
+}
+
+int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
+		   struct kview *kv)
+{
+	const char *why = tracer_unavailable_reason();
+	uint64_t t0 = mono_ns();
+	struct tracer *t;
+	int err;
+
+	*out = NULL;
+	if (why) {
+		fprintf(stderr, "fctrace: cannot trace: %s\n", why);
+		return -EPERM;
+	}
+	t = tracer_alloc();
+	if (!t) {
+		fprintf(stderr, "fctrace: too many tracers at once (at most %d)\n", MAX_TRACERS);
+		return -EBUSY;
+	}
+	libbpf_verbose = opts->verbose;
+	libbpf_set_print(print_libbpf);
+	t->groups = opts->groups | PG_MASK(PG_MARKS);
+	t->tgid = opts->tgid ? opts->tgid : getpid();
+
+	plan_initial(t);
+	err = load(t);
+	if (!err)
+		attach_all(t);
+	report_probes(t, kv);
+	kv->groups = err ? 0 : groups_attached(t);
+	kv->load_ns = mono_ns() - t0;
+
+	if (err) {
+		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
+			strerror(-err));
+	} else if (!(kv->groups & PG_MASK(PG_MARKS))) {
+		fprintf(stderr, "fctrace: cannot attach uprobes to fctrace_thread_begin/end in /proc/%d/exe\n",
+			(int)t->tgid);
+		err = -ENOENT;
+	} else if (!(kv->groups & ~PG_MASK(PG_MARKS)) && (t->groups & ~PG_MASK(PG_MARKS))) {
+		fprintf(stderr, "fctrace: no probe group could be attached (see the probe status)\n");
+		err = -ENOENT;
+	}
+	if (err) {
+		tracer_finish(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+void tracer_start(struct tracer *t)
+{
+	if (t && t->skel)
+		__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void tracer_stop(struct tracer *t)
+{
+	if (t && t->skel)
+		__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Every slot a worker used, active or closed. */
+static int read_threads(struct tracer *t, struct kview *kv)
+{
+	int fd = bpf_map__fd(t->skel->maps.slots);
+	struct fct_thread *buf = calloc(FCT_MAX_SLOTS, sizeof(*buf));
+
+	if (!buf)
+		return -ENOMEM;
+	for (__u32 k = 0; k < FCT_MAX_SLOTS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, &buf[kv->nthreads]))
+			continue;
+		if (buf[kv->nthreads].tid)
+			kv->nthreads++;
+	}
+	kv->threads = buf;
+	return 0;
+}
+
+/* Copy a hash map: calls add(key, value) for every entry, in no order. */
+static int read_hash(int fd, size_t ksz, size_t vsz,
+		     int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
+		     struct kview *kv, void *arg)
+{
+	char key[64], next[64], val[512];
+	void *prev = NULL;
+	int err;
+
+	if (ksz > sizeof(key) || vsz > sizeof(val))
+		return -EINVAL;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, ksz);
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, val))
+			continue;	/* deleted meanwhile */
+		if ((err = add(kv, key, val, arg)))
+			return err;
+	}
+	return 0;
+}
+
+/* grow *arr of *n elements by one; the new element, zeroed */
+static void *grow(void *arrp, int *n, size_t sz)
+{
+	void **arr = arrp;
+	char *p = realloc(*arr, (*n + 1) * sz);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + *n * sz, 0, sz);
+	return p + (*n)++ * sz;
+}
+
+static int add_futex(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_futex *f = grow(&kv->futex, &kv->nfutex, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	memcpy(&f->key, k, sizeof(f->key));
+	memcpy(&f->val, v, sizeof(f->val));
+	return 0;
+}
+
+static int add_pc(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_pc *p = grow(&kv->pc, &kv->npc, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(&p->key, k, sizeof(p->key));
+	memcpy(&p->val, v, sizeof(p->val));
+	/* kernel dev_t (major << 20 | minor) -> st_dev's encoding */
+	p->key.dev = (__u32)makedev(p->key.dev >> 20, p->key.dev & 0xfffff);
+	return 0;
+}
+
+struct klock_ctx {
+	int stacks_fd;
+	struct ksyms *ks;
+	bool ks_tried;
+};
+
+static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_klock *l = grow(&kv->klock, &kv->nklock, sizeof(*l));
+	struct klock_ctx *c = arg;
+	uint64_t ips[FCT_STACK_DEPTH] = { 0 };
+	__u32 id;
+
+	if (!l)
+		return -ENOMEM;
+	memcpy(&l->key, k, sizeof(l->key));
+	memcpy(&l->val, v, sizeof(l->val));
+	snprintf(l->caller, sizeof(l->caller), "?");
+	if (l->key.stackid < 0)
+		return 0;
+	id = (__u32)l->key.stackid;
+	if (bpf_map_lookup_elem(c->stacks_fd, &id, ips))
+		return 0;
+	if (!c->ks_tried) {
+		c->ks = ksyms_load(NULL);
+		c->ks_tried = true;
+	}
+	if (c->ks)
+		ksyms_caller(c->ks, ips, FCT_STACK_DEPTH, l->caller, sizeof(l->caller));
+	return 0;
+}
+
+/* Hook invocations inside the window, as far as the accounts tell. */
+static uint64_t count_events(const struct kview *kv)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < kv->nthreads; i++) {
+		const struct fct_thread *th = &kv->threads[i];
+
+		for (int s = 0; s < FCT_SC_N; s++)
+			n += 2 * th->sc[s].count;
+		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
+	}
+	for (int i = 0; i < kv->npc; i++)
+		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
+	return n;
+}
+
+int tracer_read(struct tracer *t, struct kview *kv)
+{
+	struct klock_ctx kc = { 0 };
+	int err;
+
+	if (!t || !t->skel)
+		return -EINVAL;
+	kview_free(kv);
+	kv->lost = t->skel->bss->lost;
+	err = read_threads(t, kv);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
+				sizeof(struct fct_futex_val), add_futex, kv, NULL);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
+				sizeof(struct fct_pc_val), add_pc, kv, NULL);
+	if (!err) {
+		kc.stacks_fd = bpf_map__fd(t->skel->maps.klock_stacks);
+		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
+				sizeof(struct fct_klock_val), add_klock, kv, &kc);
+		ksyms_free(kc.ks);
+	}
+	if (err) {
+		kview_free(kv);
+		return err;
+	}
+	kv->events = count_events(kv);
+	return 0;
+}
+
+void tracer_finish(struct tracer *t)
+{
+	if (!t || !t->in_use)
+		return;
+	for (int i = 0; i < NPROGS; i++)
+		bpf_link__destroy(t->links[i]);
+	fctrace_bpf__destroy(t->skel);
+	memset(t, 0, sizeof(*t));
+}
