@@ -1,0 +1,530 @@
+/*
+ * test_wl_run.c - whole runs through wl_run with real files: every
+ * workload end to end, exact totals recomputed from the same random
+ * streams, the data directory created and removed without touching
+ * anything else in --dir, corrupted reads caught, refusals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <cmocka.h>
+#include "testutil.h"
+#include "wl_internal.h"
+
+/* real syscalls, counted */
+static atomic_uint n_open, n_pread, n_close, n_stat;
+
+static int c_open(void *ctx, const char *p, int fl)
+{
+	atomic_fetch_add(&n_open, 1);
+	return open(p, fl | O_CLOEXEC);
+}
+
+static ssize_t c_pread(void *ctx, int fd, void *b, size_t n, off_t o)
+{
+	atomic_fetch_add(&n_pread, 1);
+	return pread(fd, b, n, o);
+}
+
+static int c_close(void *ctx, int fd)
+{
+	atomic_fetch_add(&n_close, 1);
+	return close(fd);
+}
+
+static int c_stat(void *ctx, const char *p, struct stat *st)
+{
+	atomic_fetch_add(&n_stat, 1);
+	return stat(p, st);
+}
+
+static const struct wl_io counting_io = { c_open, c_pread, c_close, c_stat, NULL };
+
+static void counts_reset(void)
+{
+	n_open = n_pread = n_close = n_stat = 0;
+}
+
+struct fx {
+	char *dir;
+	char keep[4200];
+	struct wl_config cfg;
+	struct wl_result res;
+	unsigned opened, closed;	/* window hook calls */
+	pid_t tids[8];
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	int fd;
+
+	f->dir = test_dir_make();
+	assert_non_null(f->dir);
+	/* planted by the test, not by fctrace: must survive every run */
+	snprintf(f->keep, sizeof(f->keep), "%s/f000000", f->dir);
+	fd = open(f->keep, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "mine", 4), 4);
+	close(fd);
+	wl_config_defaults(&f->cfg);
+	f->cfg.dir = f->dir;
+	f->cfg.threads = 4;
+	f->cfg.ops = 2000;
+	f->cfg.files = 20;
+	f->cfg.pool = 10;
+	f->cfg.cache_size = 256 << 10;	/* small enough to evict */
+	*state = f;
+	return 0;
+}
+
+/* --dir holds exactly the planted file again, with its content. */
+static void assert_dir_clean(struct fx *f)
+{
+	char buf[8] = { 0 };
+	int fd = open(f->keep, O_RDONLY);
+	struct stat st;
+
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "mine");
+	close(fd);
+	if (f->res.data_dir[0])
+		assert_int_not_equal(lstat(f->res.data_dir, &st), 0);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(unlink(f->keep), 0);
+	assert_int_equal(rmdir(f->dir), 0);	/* fails unless empty */
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+static int on_open(void *arg, const struct wl_thread_stats *t, unsigned n)
+{
+	struct fx *f = arg;
+
+	f->opened++;
+	assert_int_equal(n, f->cfg.threads);
+	for (unsigned i = 0; i < n; i++) {
+		assert_true(t[i].tid > 0);
+		assert_int_equal(t[i].index, i);
+		assert_int_equal(t[i].ops, 0);
+		f->tids[i] = t[i].tid;
+	}
+	return 0;
+}
+
+static void on_close(void *arg)
+{
+	((struct fx *)arg)->closed++;
+}
+
+/* Blocks touched by the run, from the workers' own random streams. */
+static uint64_t blocks_touched(const struct wl_config *cfg, unsigned nfiles)
+{
+	uint64_t n = 0, span = cfg->file_size - cfg->chunk + 1, rng[4];
+
+	for (unsigned t = 0; t < cfg->threads; t++) {
+		wl_rng_seed(rng, cfg->seed, t);
+		for (uint64_t i = 0; i < cfg->ops; i++) {
+			uint64_t off;
+
+			wl_rng_below(rng, nfiles);
+			off = wl_rng_below(rng, span);
+			n += (off + cfg->chunk - 1) / cfg->block - off / cfg->block + 1;
+		}
+	}
+	return n;
+}
+
+static int run(struct fx *f, const struct wl_io *io)
+{
+	struct wl_hooks hooks = { on_open, on_close, f };
+
+	wl_result_free(&f->res);
+	f->opened = f->closed = 0;
+	counts_reset();
+	return wl_run(&f->cfg, io, &hooks, &f->res);
+}
+
+static void assert_run_ok(struct fx *f)
+{
+	struct wl_result *r = &f->res;
+
+	assert_int_equal(f->opened, 1);
+	assert_int_equal(f->closed, 1);
+	assert_int_equal(r->nthreads, f->cfg.threads);
+	assert_false(r->interrupted);
+	assert_true(r->wall_ns > 0);
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		const struct wl_thread_stats *t = &r->threads[i];
+
+		assert_int_equal(t->ops, f->cfg.ops);
+		assert_int_equal(t->tid, f->tids[i]);
+		assert_int_equal(t->verify_errors, 0);
+		assert_int_equal(t->op_errors, 0);
+		assert_int_equal(t->bytes_read, f->cfg.ops * f->cfg.chunk);
+		assert_true(t->start_ns >= r->start_ns && t->end_ns <= r->end_ns);
+		assert_true(t->lat_min_ns <= t->lat_max_ns);
+		assert_true(t->lat_total_ns <= t->end_ns - t->start_ns);
+		uint64_t sum = 0;
+		for (int s = 0; s < WL_HIST_SLOTS; s++)
+			sum += t->lat_hist[s];
+		assert_int_equal(sum, t->ops);
+	}
+	assert_dir_clean(f);
+}
+
+static uint64_t sum_of(const struct wl_result *r, size_t field)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->nthreads; i++)
+		n += *(const uint64_t *)((const char *)&r->threads[i] + field);
+	return n;
+}
+#define SUM(r, f) sum_of(r, offsetof(struct wl_thread_stats, f))
+
+/* fc: exactly one open, pread and close per operation */
+static void test_fc(void **state)
+{
+	struct fx *f = *state;
+	uint64_t ops = f->cfg.ops * f->cfg.threads;
+
+	f->cfg.workload = "fc";
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_int_equal(n_open, ops);
+	assert_int_equal(n_pread, ops);
+	assert_int_equal(n_close, ops);
+	assert_int_equal(n_stat, 0);
+	assert_int_equal(f->res.nlocks, 0);
+	assert_false(f->res.totals.has_pool);
+	assert_true(SUM(&f->res, read_ns) > 0);
+	assert_int_equal(SUM(&f->res, lock_acquires), 0);
+}
+
+static void pool_run(void **state, const char *name)
+{
+	struct fx *f = *state;
+	const struct wl_totals *t = &f->res.totals;
+	uint64_t ops = f->cfg.ops * f->cfg.threads;
+
+	f->cfg.workload = name;
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_true(t->has_pool);
+	assert_int_equal(t->hits + t->misses, ops);
+	assert_int_equal(SUM(&f->res, hits), t->hits);
+	assert_int_equal(SUM(&f->res, misses), t->misses);
+	assert_int_equal(SUM(&f->res, evictions), t->evictions);
+	assert_int_equal(n_pread, ops);
+	assert_int_equal(n_open, n_stat);
+	assert_int_equal(n_open, n_close);	/* destroy closed the rest */
+	assert_true(t->max_open <= f->cfg.pool + f->cfg.threads);
+	assert_true(t->evictions > 0);	/* 20 files, capacity 10 */
+	assert_int_equal(f->res.nlocks, 1);
+	assert_true(f->res.locks[0].addr != 0);
+	assert_int_equal(f->res.locks[0].size, sizeof(pthread_mutex_t));
+	assert_int_equal(SUM(&f->res, lock_acquires),
+			 2 * ops + (!strcmp(name, "fcp-fixed") ? t->misses : 0));
+}
+
+static void test_fcp(void **state)
+{
+	struct fx *f = *state;
+
+	pool_run(state, "fcp");
+	assert_string_equal(f->res.locks[0].name, "fcp.pool");
+	/* stat + open per miss, a close per eviction, all under the lock */
+	assert_int_equal(SUM(&f->res, syscalls_in_lock),
+			 2 * f->res.totals.misses + f->res.totals.evictions);
+}
+
+static void test_fcp_fixed(void **state)
+{
+	struct fx *f = *state;
+
+	pool_run(state, "fcp-fixed");
+	assert_string_equal(f->res.locks[0].name, "fcp-fixed.pool");
+	assert_int_equal(SUM(&f->res, syscalls_in_lock), 0);
+}
+
+/* files <= pool: one open per file for the whole run */
+static void test_fcp_within_capacity(void **state)
+{
+	struct fx *f = *state;
+
+	f->cfg.workload = "fcp";
+	f->cfg.files = 8;
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_int_equal(n_open, 8);
+	assert_int_equal(f->res.totals.misses, 8);
+	assert_int_equal(f->res.totals.evictions, 0);
+}
+
+static void cache_run(void **state, const char *name)
+{
+	struct fx *f = *state;
+	const struct wl_totals *t = &f->res.totals;
+
+	f->cfg.workload = name;
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_true(t->has_cache);
+	assert_int_equal(t->hits + t->misses, blocks_touched(&f->cfg, f->cfg.files));
+	assert_int_equal(n_pread, t->misses);
+	assert_int_equal(n_open, f->cfg.files);	/* one handle per file */
+	assert_int_equal(n_close, n_open);
+	assert_true(t->evictions > 0);
+	assert_true(t->cache_bytes <= f->cfg.cache_size);
+	assert_int_equal(t->cache_bytes, t->cache_blocks * f->cfg.block);
+	assert_int_equal(SUM(&f->res, evictions), t->evictions);
+	assert_true(SUM(&f->res, lookup_ns) > 0);
+	assert_true(SUM(&f->res, miss_read_ns) > 0);
+}
+
+static void test_bcache(void **state)
+{
+	struct fx *f = *state;
+
+	cache_run(state, "bcache");
+	assert_int_equal(f->res.nlocks, 1);
+	assert_string_equal(f->res.locks[0].name, "bcache.lru");
+}
+
+static void test_bcache_rw(void **state)
+{
+	struct fx *f = *state;
+
+	cache_run(state, "bcache-rw");
+	assert_int_equal(f->res.nlocks, 1);
+	assert_string_equal(f->res.locks[0].name, "bcache.rwlock");
+	assert_int_equal(f->res.locks[0].size, sizeof(pthread_rwlock_t));
+}
+
+static void test_bcache_sharded(void **state)
+{
+	struct fx *f = *state;
+
+	cache_run(state, "bcache-sharded");
+	assert_int_equal(f->res.nlocks, 16);
+	assert_string_equal(f->res.locks[15].name, "bcache.shard15");
+	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
+}
+
+/* seed 003's shared test: one file, one handle or one per thread */
+static void test_shared_file(void **state)
+{
+	struct fx *f = *state;
+	static const char *const wls[] = { "fc", "fcp", "fcp-fixed", "bcache",
+					   "bcache-rw", "bcache-sharded" };
+
+	f->cfg.shared_file = true;
+	f->cfg.file_size = 4 << 20;
+	f->cfg.chunk = 4096;
+	for (unsigned i = 0; i < 6; i++) {
+		bool pool = !strncmp(wls[i], "fcp", 3);
+
+		f->cfg.workload = wls[i];
+		f->cfg.handle = WL_HANDLE_SHARED;
+		assert_int_equal(run(f, &counting_io), 0);
+		assert_run_ok(f);
+		assert_int_equal(n_open, 1);
+		f->cfg.handle = WL_HANDLE_PER_THREAD;
+		assert_int_equal(run(f, &counting_io), 0);
+		assert_run_ok(f);
+		/* a pool shares its one channel whatever --handle says */
+		assert_int_equal(n_open, pool ? 1 : f->cfg.threads);
+		assert_int_equal(n_close, n_open);
+	}
+}
+
+static bool on_tmpfs(const char *dir)
+{
+	struct statfs sf;
+
+	return statfs(dir, &sf) == 0 && sf.f_type == TMPFS_MAGIC;
+}
+
+static void test_cold(void **state)
+{
+	struct fx *f = *state;
+
+	if (on_tmpfs(f->dir))
+		skip();		/* tmpfs pages cannot be dropped */
+	f->cfg.workload = "fc";
+	f->cfg.cache = WL_CACHE_COLD;
+	assert_int_equal(run(f, NULL), 0);
+	assert_run_ok(f);
+	assert_int_equal(f->res.cold_pages_resident, 0);
+}
+
+static void test_pressure(void **state)
+{
+	struct fx *f = *state;
+
+	f->cfg.workload = "bcache";
+	f->cfg.pressure = 200000;
+	f->cfg.ops = 20000;
+	assert_int_equal(run(f, NULL), 0);
+	assert_run_ok(f);
+	assert_true(f->res.pressure_pages_dropped > 0);
+}
+
+/* a pread that flips a byte is caught, and fails the run */
+static void test_corrupt_read_caught(void **state)
+{
+	struct fx *f = *state;
+	static const char *const wls[] = { "fc", "fcp", "bcache-sharded" };
+
+	for (unsigned i = 0; i < 3; i++) {
+		f->cfg.workload = wls[i];
+		assert_int_equal(run(f, &flip_io), -EILSEQ);
+		assert_true(SUM(&f->res, verify_errors) > 0);
+		assert_dir_clean(f);
+	}
+}
+
+static int fail_open(void *ctx, const char *p, int fl)
+{
+	errno = EMFILE;
+	return -1;
+}
+
+static void test_failed_ops(void **state)
+{
+	struct fx *f = *state;
+	struct wl_io io = counting_io;
+
+	io.open = fail_open;
+	f->cfg.workload = "fcp";
+	assert_int_equal(run(f, &io), -EIO);
+	assert_int_equal(SUM(&f->res, op_errors), f->cfg.ops * f->cfg.threads);
+	assert_dir_clean(f);
+}
+
+static int stop_at_open(void *arg, const struct wl_thread_stats *t, unsigned n)
+{
+	wl_request_stop();
+	return on_open(arg, t, n);
+}
+
+static void test_stop(void **state)
+{
+	struct fx *f = *state;
+	struct wl_hooks hooks = { stop_at_open, on_close, f };
+
+	f->cfg.workload = "fcp";
+	f->cfg.ops = 100000000;		/* would take minutes */
+	assert_int_equal(wl_run(&f->cfg, NULL, &hooks, &f->res), 0);
+	assert_true(f->res.interrupted);
+	assert_true(SUM(&f->res, ops) < 1000);
+	assert_dir_clean(f);
+	wl_stop_reset();
+	wl_result_free(&f->res);
+}
+
+static void test_refusals(void **state)
+{
+	struct fx *f = *state;
+	char link[4200], file[4200];
+
+	snprintf(link, sizeof(link), "%s.link", f->dir);
+	assert_int_equal(symlink(f->dir, link), 0);
+	f->cfg.workload = "fc";
+	f->cfg.dir = link;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	assert_int_equal(unlink(link), 0);
+	f->cfg.dir = f->keep;		/* a file */
+	assert_int_equal(run(f, NULL), -EINVAL);
+	snprintf(file, sizeof(file), "%s/missing", f->dir);
+	f->cfg.dir = file;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	f->cfg.dir = f->dir;
+	f->cfg.chunk = f->cfg.file_size + 1;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	f->cfg.chunk = 100;
+	f->cfg.files = 0;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	f->cfg.files = 1;
+	f->cfg.workload = "nope";
+	assert_int_equal(run(f, NULL), -EINVAL);
+	f->cfg.workload = "bcache";
+	f->cfg.cache_size = f->cfg.block - 1;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	assert_dir_clean(f);
+}
+
+static void test_registry(void **state)
+{
+	static const char *const names[] = { "fc", "fcp", "fcp-fixed", "bcache",
+					     "bcache-rw", "bcache-sharded" };
+	struct wl_config cfg;
+	int n = 0;
+
+	for (; wl_all[n]; n++) {
+		assert_string_equal(wl_all[n]->name, names[n]);
+		assert_ptr_equal(wl_find(names[n]), wl_all[n]);
+		assert_true(strlen(wl_all[n]->summary) > 10);
+		assert_non_null(strstr(wl_all[n]->options, "threads"));
+	}
+	assert_int_equal(n, 6);
+	assert_null(wl_find("FC"));
+	wl_config_defaults(&cfg);
+	assert_int_equal(cfg.ops, 100000);
+	assert_int_equal(cfg.file_size, 100000);
+	assert_int_equal(cfg.chunk, 10000);
+	assert_int_equal(cfg.threads, 8);
+	assert_int_equal(cfg.pool, 50);
+	assert_int_equal(cfg.block, 4096);
+	assert_int_equal(cfg.cache_size, 64 << 20);
+	assert_int_equal(cfg.seed, 1);
+	assert_int_equal(wl_config_check(&cfg), 0);
+}
+
+static void test_content(void **state)
+{
+	unsigned char a[64], b[64];
+
+	wl_content_fill(3, 1000, a, sizeof(a));
+	wl_content_fill(3, 1001, b, sizeof(b) - 1);
+	assert_memory_equal(a + 1, b, sizeof(b) - 1);
+	assert_true(wl_content_ok(3, 1000, a, sizeof(a)));
+	assert_false(wl_content_ok(4, 1000, a, sizeof(a)));
+	a[sizeof(a) - 1] ^= 1;
+	assert_false(wl_content_ok(3, 1000, a, sizeof(a)));
+	assert_true(wl_content_ok(3, 1000, a, 5));
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_content),
+		T(test_fc), T(test_fcp), T(test_fcp_fixed), T(test_fcp_within_capacity),
+		T(test_bcache), T(test_bcache_rw), T(test_bcache_sharded),
+		T(test_shared_file), T(test_cold), T(test_pressure),
+		T(test_corrupt_read_caught), T(test_failed_ops), T(test_stop),
+		T(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
