@@ -328,6 +328,16 @@ static void test_bcache_sharded(void **state)
 	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
 }
 
+/* fcp-fixed opens outside its lock: threads that miss the same file at
+ * once each open it, and all but one close theirs again (races) */
+static void assert_opens(const char *wl, unsigned want)
+{
+	if (strcmp(wl, "fcp-fixed"))
+		assert_int_equal(n_open, want);
+	else
+		assert_true(n_open >= want && n_open <= want + 3);
+}
+
 /* seed 003's shared test: one file, one handle or one per thread */
 static void test_shared_file(void **state)
 {
@@ -345,12 +355,12 @@ static void test_shared_file(void **state)
 		f->cfg.handle = WL_HANDLE_SHARED;
 		assert_int_equal(run(f, &counting_io), 0);
 		assert_run_ok(f);
-		assert_int_equal(n_open, 1);
+		assert_opens(wls[i], 1);
 		f->cfg.handle = WL_HANDLE_PER_THREAD;
 		assert_int_equal(run(f, &counting_io), 0);
 		assert_run_ok(f);
 		/* a pool shares its one channel whatever --handle says */
-		assert_int_equal(n_open, pool ? 1 : f->cfg.threads);
+		assert_opens(wls[i], pool ? 1 : f->cfg.threads);
 		assert_int_equal(n_close, n_open);
 	}
 }
