@@ -106,6 +106,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
+	wl_result_free(&f->res);
 	assert_int_equal(unlink(f->keep), 0);
 	assert_int_equal(rmdir(f->dir), 0);	/* fails unless empty */
 	free(f->dir);

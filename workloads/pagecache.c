@@ -16,7 +16,9 @@ static uint64_t resident_pages(int fd, uint64_t size, long pg)
 {
 	uint64_t npages = (size + pg - 1) / pg, n = 0;
 	unsigned char *vec = malloc(npages);
-	void *map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	/* PROT_NONE: mincore only needs the mapping, and nothing (not even
+	 * valgrind peeking at new readable maps) may fault pages back in */
+	void *map = mmap(NULL, size, PROT_NONE, MAP_SHARED, fd, 0);
 
 	if (vec && map != MAP_FAILED && !mincore(map, size, vec))
 		for (uint64_t i = 0; i < npages; i++)

@@ -251,7 +251,6 @@ static int check_errors(struct wl_run *run, const struct wl_result *res)
 static int run_init(struct wl_run *run, const struct wl_config *cfg,
 		    const struct wl_io *io, struct wl_result *res)
 {
-	memset(res, 0, sizeof(*res));
 	res->cfg = *cfg;
 	run->cfg = *cfg;
 	run->wl = wl_find(cfg->workload);
@@ -271,6 +270,7 @@ int wl_run(const struct wl_config *cfg, const struct wl_io *io,
 	bool set_up = false;
 	int err;
 
+	memset(res, 0, sizeof(*res));	/* wl_result_free is always safe */
 	if ((err = wl_config_check(cfg)))
 		return err;
 	if ((err = run_init(&run, cfg, io, res))) {

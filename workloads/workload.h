@@ -148,7 +148,10 @@ struct wl_result {
 };
 
 /* Run one workload; io may be NULL for the real syscalls. Returns 0 or
- * -errno with a message already printed to stderr. */
+ * -errno with a message already printed to stderr (-EINVAL: settings,
+ * -EIO: operations failed, -EILSEQ: reads returned wrong data; the
+ * per-thread stats are filled in for those two). Call wl_result_free
+ * after every wl_run, whatever it returned. */
 int wl_run(const struct wl_config *cfg, const struct wl_io *io,
 	   const struct wl_hooks *hooks, struct wl_result *out);
 void wl_result_free(struct wl_result *res);
