@@ -518,9 +518,20 @@ static void test_content(void **state)
 	assert_memory_equal(a + 1, b, sizeof(b) - 1);
 	assert_true(wl_content_ok(3, 1000, a, sizeof(a)));
 	assert_false(wl_content_ok(4, 1000, a, sizeof(a)));
-	a[sizeof(a) - 1] ^= 1;
-	assert_false(wl_content_ok(3, 1000, a, sizeof(a)));
-	assert_true(wl_content_ok(3, 1000, a, 5));
+	assert_true(wl_content_ok(3, 1001, b, sizeof(b) - 1));
+	/* the first, middle and last bytes are each watched */
+	for (int i = 0; i < 3; i++) {
+		size_t at = i == 0 ? 0 : i == 1 ? sizeof(a) / 2 : sizeof(a) - 1;
+
+		a[at] ^= 0x40;
+		assert_false(wl_content_ok(3, 1000, a, sizeof(a)));
+		a[at] ^= 0x40;
+	}
+	b[(sizeof(b) - 1) / 2] ^= 1;	/* unaligned chunk, middle byte */
+	assert_false(wl_content_ok(3, 1001, b, sizeof(b) - 1));
+	assert_true(wl_content_ok(3, 1000, a, 5));	/* short chunks too */
+	a[4] ^= 1;
+	assert_false(wl_content_ok(3, 1000, a, 5));
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

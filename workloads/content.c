@@ -3,6 +3,7 @@
  * without keeping a copy: the 8-byte word at offset 8*w of file f is
  * mix64(f, w), stored little-endian.
  */
+#include <endian.h>
 #include <string.h>
 #include "wl_internal.h"
 
@@ -39,15 +40,32 @@ static bool window_ok(unsigned file, uint64_t off, const unsigned char *buf,
 	return !memcmp(buf + at, want, n);
 }
 
-/* Cheap check of a chunk just read: its first, middle and last 8 bytes. */
+/* Word w lies wholly inside the chunk read at off: compare it. */
+static bool word_ok(unsigned file, uint64_t off, const unsigned char *buf,
+		    uint64_t w)
+{
+	uint64_t got;
+
+	memcpy(&got, buf + (w * 8 - off), 8);
+	return le64toh(got) == content_word(file, w);
+}
+
+/* Cheap check of a chunk just read: its first, middle and last whole
+ * 8-byte words (the middle one holds the chunk's middle byte); a chunk
+ * too short to hold three words is checked in 8-byte windows. */
 bool wl_content_ok(unsigned file, uint64_t off, const void *buf, size_t len)
 {
 	const unsigned char *b = buf;
-	size_t mid = len / 2 >= 4 ? len / 2 - 4 : 0, last = len >= 8 ? len - 8 : 0;
+	uint64_t first = (off + 7) >> 3, end = (off + len) >> 3, mid;
+	size_t wmid = len / 2 >= 4 ? len / 2 - 4 : 0, wlast = len >= 8 ? len - 8 : 0;
 
-	if (!len)
-		return true;
-	return window_ok(file, off, b, len, 0) &&
-	       window_ok(file, off, b, len, mid) &&
-	       window_ok(file, off, b, len, last);
+	if (end >= first + 3) {
+		mid = (off + len / 2) >> 3;
+		mid = mid < first ? first : mid >= end ? end - 1 : mid;
+		return word_ok(file, off, b, first) && word_ok(file, off, b, mid) &&
+		       word_ok(file, off, b, end - 1);
+	}
+	return !len || (window_ok(file, off, b, len, 0) &&
+			window_ok(file, off, b, len, wmid) &&
+			window_ok(file, off, b, len, wlast));
 }
