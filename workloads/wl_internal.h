@@ -160,7 +160,7 @@ struct wl_pressure;
 struct wl_pressure *wl_pressure_start(struct wl_run *run, double rate);
 uint64_t wl_pressure_stop(struct wl_pressure *p);
 
-/* the fd a worker reads file `file` through when reads share one handle */
+/* --shared-file --handle per-thread: each worker opens and keeps its own fd */
 static inline bool wl_per_thread_handle(const struct wl_run *run)
 {
 	return run->cfg.shared_file && run->cfg.handle == WL_HANDLE_PER_THREAD;
