@@ -75,36 +75,86 @@ static __always_inline struct fct_thread *fct_slot(__u32 tid)
 	return NULL;
 }
 
+/* The bucket fields a charge code names. */
+static __always_inline __u64 *fct_bucket(struct fct_thread *t, __u32 code)
+{
+	switch (code & 7) {
+	case FCT_B_USER:	return &t->cpu_user_ns;
+	case FCT_B_SYS:		return &t->cpu_sys_ns;
+	case FCT_B_RUNQ:	return &t->runq_ns;
+	case FCT_B_BLOCKED:	return &t->blocked_ns;
+	default:		return &t->futex_wait_ns;
+	}
+}
+
+static __always_inline __u64 *fct_total(struct fct_thread *t, __u32 code)
+{
+	switch (code & ~7u) {
+	case FCT_T_ONCPU:	return &t->oncpu_ns;
+	case FCT_T_RUNQ:	return &t->runq_total_ns;
+	default:		return &t->offcpu_ns;
+	}
+}
+
+/* Which bucket and total the thread's current state charges. */
+static __always_inline __u32 fct_code(const struct fct_thread *t)
+{
+	__u32 total, bucket;
+
+	if (t->st_state == FCT_ST_RUNNING) {
+		total = FCT_T_ONCPU;
+		bucket = t->in_syscall ? FCT_B_SYS : FCT_B_USER;
+	} else if (t->st_state == FCT_ST_RUNNABLE) {
+		total = FCT_T_RUNQ;
+		bucket = FCT_B_RUNQ;
+	} else {
+		total = FCT_T_OFFCPU;
+		bucket = FCT_B_BLOCKED;
+	}
+	return total | (t->in_futex_wait ? FCT_B_FUTEX : bucket);
+}
+
 /*
  * The time account: give the time since the last transition to the
  * bucket the thread was in, and start a new interval at now. Every
  * state change (switch, wakeup, syscall entry/exit, end mark) calls
- * this first, so the [A] buckets tile [begin, end] without gaps.
+ * this first, so the [A] buckets tile [begin, end] without gaps. The
+ * last two charges are kept so that the end mark can take back time
+ * charged past end_ns.
  */
 static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
 {
+	__u32 code;
 	__u64 d;
 
 	if (now <= t->st_since_ns)
 		return;
 	d = now - t->st_since_ns;
+	code = fct_code(t);
+	*fct_bucket(t, code) += d;
+	*fct_total(t, code) += d;
+	t->last_from[1] = t->last_from[0];
+	t->last_len[1] = t->last_len[0];
+	t->last_bucket[1] = t->last_bucket[0];
+	t->last_from[0] = t->st_since_ns;
+	t->last_len[0] = d;
+	t->last_bucket[0] = code;
 	t->st_since_ns = now;
+}
 
-	if (t->st_state == FCT_ST_RUNNING)
-		t->oncpu_ns += d;
-	else if (t->st_state == FCT_ST_RUNNABLE)
-		t->runq_total_ns += d;
-	else
-		t->offcpu_ns += d;
+/* Take back what the last two charges counted after end. */
+static __always_inline void fct_uncharge_after(struct fct_thread *t, __u64 end)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		__u64 from = t->last_from[i], to = from + t->last_len[i], cut;
 
-	if (t->in_futex_wait)
-		t->futex_wait_ns += d;
-	else if (t->st_state == FCT_ST_RUNNING)
-		*(t->in_syscall ? &t->cpu_sys_ns : &t->cpu_user_ns) += d;
-	else if (t->st_state == FCT_ST_RUNNABLE)
-		t->runq_ns += d;
-	else
-		t->blocked_ns += d;
+		if (to <= end || !t->last_len[i])
+			continue;
+		cut = to - (from > end ? from : end);
+		*fct_bucket(t, t->last_bucket[i]) -= cut;
+		*fct_total(t, t->last_bucket[i]) -= cut;
+	}
 }
 
 /* Find or create the entry for key in a stats hash; NULL when full. */

@@ -91,10 +91,22 @@ struct fct_thread {
 	__u64 futex_uaddr;	/* set while inside a futex wait */
 	__u32 futex_op;
 	__u32 in_futex_wait;
+	/* the last two charged intervals, newest first: the end mark takes
+	 * back what fell after end_ns (a preemption between the worker's
+	 * clock read and the uprobe). bucket: FCT_B_* | FCT_T_* */
+	__u64 last_from[2];
+	__u64 last_len[2];
+	__u32 last_bucket[2];
 	__u64 klock_addr;
 	__u64 klock_start_ns;
 	__s32 klock_stackid;
 	__u32 klock_flags;
+};
+
+/* bucket codes of the private charge log (struct fct_thread.last_bucket) */
+enum fct_bucket_code {
+	FCT_B_USER = 0, FCT_B_SYS = 1, FCT_B_RUNQ = 2, FCT_B_BLOCKED = 3, FCT_B_FUTEX = 4,
+	FCT_T_ONCPU = 0 << 3, FCT_T_RUNQ = 1 << 3, FCT_T_OFFCPU = 2 << 3,
 };
 
 /* futex waits, per (thread, futex word) */

@@ -56,7 +56,10 @@ int BPF_KPROBE(fct_mark_end, __u64 now_ns, unsigned int index)
 	t = fct_slot((__u32)pid_tgid);
 	if (!t)
 		return 0;
-	fct_charge(t, now_ns);
+	if (t->st_since_ns > now_ns)	/* preempted after reading its clock */
+		fct_uncharge_after(t, now_ns);
+	else
+		fct_charge(t, now_ns);
 	t->end_ns = now_ns;
 	t->active = 0;
 	return 0;

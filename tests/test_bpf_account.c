@@ -1,0 +1,242 @@
+/*
+ * test_bpf_account.c - the time account: every thread's disjoint
+ * buckets tile its window; sleeping, spinning and lock waits land in the
+ * right bucket; light mode (no syscall hooks) still accounts (needs root).
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bpfutil.h"
+#include "workload.h"
+
+#define MS 1000000ull
+
+static void sleep_100ms(struct marked *m)
+{
+	struct timespec ts = { 0, 100 * MS };
+	uint64_t t0 = mono_now_ns();
+
+	nanosleep(&ts, NULL);
+	m->user[0] = mono_now_ns() - t0;
+}
+
+/* spin on the vDSO clock: no syscalls, no sleeping */
+static void spin_100ms(struct marked *m)
+{
+	uint64_t t0 = mono_now_ns();
+
+	while (mono_now_ns() - t0 < 100 * MS)
+		;
+}
+
+static void io_loop(struct marked *m)
+{
+	char buf[4096];
+
+	for (int i = 0; i < 2000; i++) {
+		int fd = open("/proc/self/exe", O_RDONLY);
+
+		if (fd < 0)
+			return;
+		if (pread(fd, buf, sizeof(buf), 0) < 0)
+			m->user[0]++;
+		close(fd);
+	}
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static int lock_takers;		/* arrived at the start line */
+
+/* the lock takers (every 4th thread) take turns holding a mutex across
+ * a 5 ms sleep, starting together: they meet at a start line, spinning
+ * rather than waiting in a futex; *arg says how many there are */
+static void lock_turns(struct marked *m)
+{
+	struct timespec ts = { 0, 5 * MS };
+	int n = *(const int *)m->arg;
+
+	__atomic_add_fetch(&lock_takers, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&lock_takers, __ATOMIC_SEQ_CST) < n)
+		sched_yield();
+	for (int i = 0; i < 5; i++) {
+		pthread_mutex_lock(&mu);
+		nanosleep(&ts, NULL);
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+static void mixed(struct marked *m)
+{
+	switch (m->index % 4) {
+	case 0: sleep_100ms(m); break;
+	case 1: spin_100ms(m); break;
+	case 2: io_loop(m); break;
+	default: lock_turns(m); break;
+	}
+}
+
+/* time thread tid waited in futexes on mu */
+static uint64_t mutex_wait_ns(const struct kview *kv, pid_t tid)
+{
+	uint64_t ns = 0;
+
+	for (int i = 0; i < kv->nfutex; i++)
+		if (kv->futex[i].key.tid == (uint32_t)tid &&
+		    kv->futex[i].key.uaddr >= (uintptr_t)&mu &&
+		    kv->futex[i].key.uaddr < (uintptr_t)&mu + sizeof(mu))
+			ns += kv->futex[i].val.wait_ns;
+	return ns;
+}
+
+static void assert_tiles(const struct fct_thread *t, const struct marked *m)
+{
+	uint64_t wall = m->end_ns - m->begin_ns, sum = acct_sum(t);
+	double err = (double)(sum > wall ? sum - wall : wall - sum) / wall;
+
+	if (err > 0.01)
+		print_message("thread %u: buckets %llu ns vs wall %llu ns (%.2f %%): user %llu sys %llu runq %llu blocked %llu futex %llu\n",
+			      m->index, (unsigned long long)sum, (unsigned long long)wall, err * 100,
+			      (unsigned long long)t->cpu_user_ns, (unsigned long long)t->cpu_sys_ns,
+			      (unsigned long long)t->runq_ns, (unsigned long long)t->blocked_ns,
+			      (unsigned long long)t->futex_wait_ns);
+	assert_true(err <= 0.01);
+	/* the totals partition the same window by scheduler state alone */
+	sum = t->oncpu_ns + t->offcpu_ns + t->runq_total_ns;
+	assert_true((double)(sum > wall ? sum - wall : wall - sum) / wall <= 0.01);
+}
+
+static void test_buckets_tile_every_window(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m[8];
+	int takers = 2;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL);
+	lock_takers = 0;
+	run_marked(m, 8, mixed, &takers);
+	bpf_fixture_read(&fx);
+	for (int i = 0; i < 8; i++) {
+		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
+
+		assert_non_null(t);
+		assert_tiles(t, &m[i]);
+		if (i % 4 == 3)		/* lock waits are futex time, not "blocked" */
+			assert_true(t->futex_wait_ns >= mutex_wait_ns(&fx.kv, m[i].tid));
+		if (i % 4 == 2)
+			assert_true(t->cpu_sys_ns > 0);
+	}
+	/* the two lock takers were started together: one waited for the other */
+	assert_true(mutex_wait_ns(&fx.kv, m[3].tid) + mutex_wait_ns(&fx.kv, m[7].tid) > MS);
+	bpf_fixture_done(&fx);
+}
+
+static void test_sleeper_is_blocked(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m[1];
+	const struct fct_thread *t;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(m, 1, sleep_100ms, NULL);
+	bpf_fixture_read(&fx);
+	t = kview_thread(&fx.kv, m[0].tid);
+	assert_non_null(t);
+	print_message("sleeper: own %.2f ms, blocked %.2f ms, vol %llu\n", m[0].user[0] / 1e6,
+		      t->blocked_ns / 1e6, (unsigned long long)t->vol_switches);
+	assert_true(t->blocked_ns >= 99 * MS);
+	assert_true(t->blocked_ns <= m[0].user[0]);
+	assert_true(t->vol_switches >= 1);
+	assert_int_equal(t->futex_wait_ns, 0);
+	assert_tiles(t, &m[0]);
+	bpf_fixture_done(&fx);
+}
+
+static void test_spinner_is_on_cpu(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m[1];
+	const struct fct_thread *t;
+	uint64_t wall;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(m, 1, spin_100ms, NULL);
+	bpf_fixture_read(&fx);
+	t = kview_thread(&fx.kv, m[0].tid);
+	assert_non_null(t);
+	wall = m[0].end_ns - m[0].begin_ns;
+	print_message("spinner: wall %.2f ms, user %.2f ms, runq %.2f ms, sys %.3f ms\n",
+		      wall / 1e6, t->cpu_user_ns / 1e6, t->runq_ns / 1e6, t->cpu_sys_ns / 1e6);
+	/* on a shared 2-CPU machine it may have to wait for a CPU */
+	assert_true(t->cpu_user_ns + t->runq_ns >= wall * 0.99);
+	assert_true(t->cpu_user_ns >= wall / 2);
+	assert_true(t->blocked_ns < wall / 100);
+	assert_tiles(t, &m[0]);
+	bpf_fixture_done(&fx);
+}
+
+static const struct probe_status *probe(const struct kview *kv, const char *name)
+{
+	for (int i = 0; i < kv->nprobes; i++)
+		if (!strcmp(kv->probes[i].name, name))
+			return &kv->probes[i];
+	return NULL;
+}
+
+/* Light mode: no syscall hooks, on-CPU time is all "user", sleep all "blocked". */
+static void test_light_mode(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m[4];
+	const struct probe_status *ps;
+	int takers = 1;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_LIGHT);
+	assert_int_equal(fx.kv.groups & PG_MASK(PG_SYSCALLS), 0);
+	assert_true(fx.kv.groups & PG_MASK(PG_SCHED));
+	ps = probe(&fx.kv, "tp_btf/sys_enter");
+	assert_non_null(ps);
+	assert_false(ps->ok);
+	assert_string_equal(ps->reason, "not selected");
+	ps = probe(&fx.kv, "tp_btf/sched_switch");
+	assert_non_null(ps);
+	assert_true(ps->ok);
+
+	lock_takers = 0;
+	run_marked(m, 4, mixed, &takers);
+	bpf_fixture_read(&fx);
+	for (int i = 0; i < 4; i++) {
+		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
+
+		assert_non_null(t);
+		assert_int_equal(t->cpu_sys_ns, 0);
+		assert_int_equal(t->futex_wait_ns, 0);
+		assert_int_equal(t->sc[FCT_SC_OPENAT].count, 0);
+		assert_tiles(t, &m[i]);
+	}
+	assert_true(kview_thread(&fx.kv, m[0].tid)->blocked_ns >= 99 * MS);
+	assert_true(kview_thread(&fx.kv, m[1].tid)->cpu_user_ns +
+		    kview_thread(&fx.kv, m[1].tid)->runq_ns >= 99 * MS);
+	assert_true(kview_thread(&fx.kv, m[3].tid)->blocked_ns > 5 * MS);
+	bpf_fixture_done(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets_tile_every_window),
+		cmocka_unit_test(test_sleeper_is_blocked),
+		cmocka_unit_test(test_spinner_is_on_cpu),
+		cmocka_unit_test(test_light_mode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
