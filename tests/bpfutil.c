@@ -1,7 +1,9 @@
 /*
  * bpfutil.c - helpers for the privileged BPF tests (see bpfutil.h).
  */
+#include <dirent.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -96,21 +98,45 @@ uint64_t acct_sum(const struct fct_thread *t)
 	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
 }
 
-int bpf_fct_progs_loaded(void)
+/* fctrace programs (named fct_*) whose fds this process holds */
+int bpf_fct_prog_ids(uint32_t *ids, int max)
 {
-	__u32 id = 0;
+	char link[300], target[64];
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/fd");
 	int n = 0;
 
-	while (!bpf_prog_get_next_id(id, &id)) {
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
+		ssize_t l;
 
-		if (fd < 0)
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", de->d_name);
+		l = readlink(link, target, sizeof(target) - 1);
+		if (l < 0)
 			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fct_", 4))
-			n++;
-		close(fd);
+		target[l] = '\0';
+		if (strcmp(target, "anon_inode:bpf-prog"))
+			continue;
+		if (bpf_obj_get_info_by_fd(atoi(de->d_name), &info, &len) ||
+		    strncmp(info.name, "fct_", 4))
+			continue;
+		if (n < max)
+			ids[n] = info.id;
+		n++;
 	}
+	closedir(d);
 	return n;
+}
+
+bool bpf_prog_id_exists(uint32_t id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }

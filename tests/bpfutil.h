@@ -63,7 +63,10 @@ void join_marked(struct marked *m, unsigned n);
 /* The sum of a thread's disjoint [A] time buckets. */
 uint64_t acct_sum(const struct fct_thread *t);
 
-/* Is any fctrace program (name fct_*) loaded in the kernel? */
-int bpf_fct_progs_loaded(void);
+/* The ids of the fctrace programs (named fct_*) this process holds,
+ * up to max; returns how many (other processes' are not counted). */
+int bpf_fct_prog_ids(uint32_t *ids, int max);
+/* Is program id still loaded anywhere in the kernel? */
+bool bpf_prog_id_exists(uint32_t id);
 
 #endif /* FCTRACE_BPFUTIL_H */
