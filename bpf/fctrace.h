@@ -59,6 +59,27 @@ struct fct_thread {
 	__u64 begin_ns;		/* CLOCK_MONOTONIC, passed by the workload */
 	__u64 end_ns;
 
+	/* --- private state of the BPF state machines (hot: kept next to
+	 * tid and active, in the first cache lines the hooks touch) --- */
+	__u64 st_since_ns;	/* when the current run state began */
+	__u32 st_state;		/* enum fct_run_state */
+	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
+	__u64 sc_enter_ns;
+	__u64 pread_pos;	/* pread64 offset saved at entry */
+	__u64 futex_uaddr;	/* set while inside a futex wait */
+	__u32 futex_op;
+	__u32 in_futex_wait;
+	/* the last two charged intervals, newest first: the end mark takes
+	 * back what fell after end_ns (a preemption between the worker's
+	 * clock read and the uprobe). bucket: FCT_B_* | FCT_T_* */
+	__u64 last_from[2];
+	__u64 last_len[2];
+	__u32 last_bucket[2];
+	__u64 klock_addr;
+	__u64 klock_start_ns;
+	__s32 klock_stackid;
+	__u32 klock_flags;
+
 	/* time account */
 	__u64 cpu_user_ns;	/* [A] on CPU, not in a syscall */
 	__u64 cpu_sys_ns;	/* [A] on CPU inside a (non-futex-wait) syscall */
@@ -82,25 +103,6 @@ struct fct_thread {
 
 	struct fct_sc_stats sc[FCT_SC_N];
 
-	/* --- private state of the BPF state machines --- */
-	__u64 st_since_ns;	/* when the current run state began */
-	__u32 st_state;		/* enum fct_run_state */
-	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
-	__u64 sc_enter_ns;
-	__u64 pread_pos;	/* pread64 offset saved at entry */
-	__u64 futex_uaddr;	/* set while inside a futex wait */
-	__u32 futex_op;
-	__u32 in_futex_wait;
-	/* the last two charged intervals, newest first: the end mark takes
-	 * back what fell after end_ns (a preemption between the worker's
-	 * clock read and the uprobe). bucket: FCT_B_* | FCT_T_* */
-	__u64 last_from[2];
-	__u64 last_len[2];
-	__u32 last_bucket[2];
-	__u64 klock_addr;
-	__u64 klock_start_ns;
-	__s32 klock_stackid;
-	__u32 klock_flags;
 };
 
 /* bucket codes of the private charge log (struct fct_thread.last_bucket) */
