@@ -34,18 +34,25 @@ struct prog_desc {
 };
 
 static const struct prog_desc progs[] = {
-	{ .prog = "fct_mark_begin", .shown = "uprobe/fctrace_thread_begin", .group = PG_MARKS, .uprobe_func = "fctrace_thread_begin" },
-	{ .prog = "fct_mark_end", .shown = "uprobe/fctrace_thread_end", .group = PG_MARKS, .uprobe_func = "fctrace_thread_end" },
-	{ .prog = "fct_sys_enter", .shown = "tp_btf/sys_enter", .group = PG_SYSCALLS, .alt = "fct_sys_enter_raw" },
-	{ .prog = "fct_sys_exit", .shown = "tp_btf/sys_exit", .group = PG_SYSCALLS, .alt = "fct_sys_exit_raw" },
-	{ .prog = "fct_sys_enter_raw", .shown = "raw_tp/sys_enter", .group = PG_SYSCALLS, .is_alt = true },
-	{ .prog = "fct_sys_exit_raw", .shown = "raw_tp/sys_exit", .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_mark_begin", .shown = "uprobe/fctrace_thread_begin",
+	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_begin" },
+	{ .prog = "fct_mark_end", .shown = "uprobe/fctrace_thread_end",
+	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_sys_enter", .shown = "tp_btf/sys_enter",
+	  .group = PG_SYSCALLS, .alt = "fct_sys_enter_raw" },
+	{ .prog = "fct_sys_exit", .shown = "tp_btf/sys_exit",
+	  .group = PG_SYSCALLS, .alt = "fct_sys_exit_raw" },
+	{ .prog = "fct_sys_enter_raw", .shown = "raw_tp/sys_enter",
+	  .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_sys_exit_raw", .shown = "raw_tp/sys_exit",
+	  .group = PG_SYSCALLS, .is_alt = true },
 	{ .prog = "fct_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new", .group = PG_SCHED },
 	{ .prog = "fct_contention_begin", .shown = "tp_btf/contention_begin", .group = PG_KLOCK },
 	{ .prog = "fct_contention_end", .shown = "tp_btf/contention_end", .group = PG_KLOCK },
-	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache", .group = PG_PAGECACHE },
+	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
+	  .group = PG_PAGECACHE },
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
 };
 #define NPROGS ((int)(sizeof(progs) / sizeof(*progs)))
