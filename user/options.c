@@ -344,6 +344,22 @@ static int check_combinations(const struct options *o)
 	return 0;
 }
 
+/* ARGP_NO_ERRS implies ARGP_NO_EXIT, so a help request parsed with it
+ * would print and then go on to run: answer those with argp's defaults. */
+static bool wants_help(int argc, char **argv)
+{
+	static const char *const asks[] = { "--help", "-?", "--usage", "--version", "-V" };
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		for (size_t j = 0; j < sizeof(asks) / sizeof(asks[0]); j++)
+			if (!strcmp(argv[i], asks[j]))
+				return true;
+	}
+	return false;
+}
+
 int options_parse(int argc, char **argv, struct options *o)
 {
 	struct parse_ctx ctx = { o, 0 };
@@ -353,9 +369,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	set_defaults(o);
 	if (argc < 2 || argv[1][0] == '-') {
 		/* `fctrace --help`, `--version`, or nothing at all */
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
-				  !strcmp(argv[1], "--usage") || !strcmp(argv[1], "--version") ||
-				  !strcmp(argv[1], "-V"))) {
+		if (argc >= 2 && wants_help(argc, argv)) {
 			argp_parse(&argp_def, argc, argv, 0, NULL, &ctx);
 			return -1;
 		}
@@ -365,6 +379,10 @@ int options_parse(int argc, char **argv, struct options *o)
 		return bad(argv[1], "is not a command: use run, sweep, compare or list");
 	snprintf(prog, sizeof(prog), "fctrace %s", argv[1]);
 	argv[1] = prog;
+	if (wants_help(argc - 1, argv + 1)) {
+		argp_parse(&argp_def, argc - 1, argv + 1, 0, NULL, &ctx);
+		return -1;
+	}
 	rc = argp_parse(&argp_def, argc - 1, argv + 1, ARGP_NO_ERRS | ARGP_IN_ORDER,
 			NULL, &ctx);
 	if (ctx.exit_code || rc)
