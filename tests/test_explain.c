@@ -1,0 +1,541 @@
+/*
+ * test_explain.c - the explain rules over hand-built joined models: each
+ * cause ranked first with its share computed right, no false cause for a
+ * healthy run, the timing-only fallback, the text and the JSON.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "explain.h"
+
+#define NT	8		/* threads in every fixture */
+#define WALL	2000000000ull	/* each thread's wall time: 2 s */
+#define EPS	1e-9
+
+/* One run, joined by hand: what model_build would have produced. */
+struct fx {
+	struct wl_result res;
+	struct wl_thread_stats ts[NT];
+	struct thread_row rows[NT];
+	struct lock_total locks[8];
+	struct kview kv;
+	struct run_model m;
+	struct diagnosis d;
+};
+
+static struct fx *fx_new(const char *workload, unsigned nthreads, bool kernel)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+
+	x->res.cfg = (struct wl_config){ .workload = workload, .files = 100, .threads = nthreads,
+					 .ops = 100000, .file_size = 100000, .chunk = 10000,
+					 .pool = 50, .block = 4096, .cache_size = 64 << 20 };
+	x->res.nthreads = nthreads;
+	x->res.threads = x->ts;
+	x->res.wall_ns = WALL;
+	x->m = (struct run_model){ .res = &x->res, .kv = kernel ? &x->kv : NULL,
+				   .groups = kernel ? PG_FULL : 0, .ncpus = 2, .wall_ns = WALL,
+				   .rows = x->rows, .nrows = nthreads, .locks = x->locks };
+	for (unsigned i = 0; i < nthreads; i++) {
+		x->rows[i].user = (struct wl_thread_stats){ .tid = 100 + (pid_t)i, .index = i,
+							    .ops = 100000, .end_ns = WALL };
+		x->rows[i].has_kernel = kernel;
+	}
+	return x;
+}
+
+/* Every thread's account, as shares of its wall time (the rest is user CPU). */
+static void fx_account(struct fx *x, double sys, double lock, double blocked, double runq)
+{
+	double user = 1 - sys - lock - blocked - runq;
+
+	for (unsigned i = 0; i < x->m.nrows; i++) {
+		uint64_t *a = x->rows[i].acct_ns;
+
+		a[ACCT_CPU_USER] = (uint64_t)llround(user * WALL);
+		a[ACCT_CPU_SYS] = (uint64_t)llround(sys * WALL);
+		a[ACCT_LOCK_NAMED] = (uint64_t)llround(lock * WALL);
+		a[ACCT_BLOCKED] = (uint64_t)llround(blocked * WALL);
+		a[ACCT_RUNQ] = (uint64_t)llround(runq * WALL);
+	}
+}
+
+/* The run-wide sums model_build keeps. */
+static void fx_total(struct fx *x)
+{
+	struct run_model *m = &x->m;
+
+	m->ops = 0;
+	m->thread_wall_total_ns = 0;
+	m->pagecache_hits = m->pagecache_misses = 0;
+	memset(m->acct_total_ns, 0, sizeof(m->acct_total_ns));
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct thread_row *r = &x->rows[i];
+
+		x->ts[i] = r->user;
+		m->ops += r->user.ops;
+		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
+		for (int b = 0; b < ACCT_N; b++)
+			m->acct_total_ns[b] += r->has_kernel ? r->acct_ns[b] : 0;
+		m->pagecache_hits += r->pagecache_hits;
+		m->pagecache_misses += r->pagecache_misses;
+	}
+}
+
+static void fx_sc(struct fx *x, enum fct_sc s, uint64_t count, uint64_t mean_ns)
+{
+	x->m.sc_total[s] = (struct fct_sc_stats){ .count = count, .total_ns = count * mean_ns,
+						  .min_ns = mean_ns / 4, .max_ns = mean_ns * 10 };
+}
+
+static void fx_lock(struct fx *x, const char *name, bool kernel, uint64_t waits, uint64_t ns)
+{
+	struct lock_total *t = &x->locks[x->m.nlocks++];
+
+	*t = (struct lock_total){ .kernel = kernel, .waits = waits, .wait_ns = ns,
+				  .max_ns = ns / waits * 20, .threads = x->m.nrows };
+	snprintf(t->name, sizeof(t->name), "%s", name);
+}
+
+static void fx_desc(struct fx *x, const char *name)
+{
+	snprintf(x->res.locks[x->res.nlocks++].name, sizeof(x->res.locks[0].name), "%s", name);
+}
+
+/*
+ * fcp, 100 files, pool 50, 8 threads on 2 CPUs: half the gets miss, each
+ * miss makes stat + open + close inside the lock.
+ */
+static void fx_pool_clocks(struct fx *x, uint64_t user_wait)
+{
+	x->res.totals = (struct wl_totals){ .has_pool = true, .hits = 400000, .misses = 400000 };
+	fx_desc(x, "fcp.pool");
+	for (unsigned i = 0; i < x->m.nrows; i++) {
+		struct wl_thread_stats *u = &x->rows[i].user;
+
+		u->hits = u->misses = 50000;
+		u->lock_acquires = 200000;
+		u->lock_contended = 150000;
+		u->syscalls_in_lock = 150000;
+		u->lock_hold_ns = 200000000;	/* 1.6 s of an 2 s run in all: 80 % busy */
+		u->lock_wait_ns = user_wait;
+		u->read_ns = 50000000;
+	}
+}
+
+static struct fx *fx_pool_kernel(void)
+{
+	struct fx *x = fx_new("fcp", NT, true);
+
+	fx_pool_clocks(x, 1300000000);
+	fx_account(x, 0.15, 0.60, 0.01, 0.14);
+	for (unsigned i = 0; i < NT; i++) {
+		x->rows[i].k.pages_asked = 300000;
+		x->rows[i].pagecache_hits = 300000;
+	}
+	fx_total(x);
+	fx_sc(x, FCT_SC_NEWFSTATAT, 400000, 1000);
+	fx_sc(x, FCT_SC_OPENAT, 400000, 2000);
+	fx_sc(x, FCT_SC_CLOSE, 400000, 800);
+	fx_sc(x, FCT_SC_PREAD64, 800000, 600);
+	fx_lock(x, "fcp.pool", false, 400000, (uint64_t)(0.60 * NT * WALL));
+	fx_lock(x, "spinlock @ lockref_get", true, 1000, 1000000);
+	return x;
+}
+
+static bool has_text(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		print_error("'%s' not in '%s'\n", needle, hay);
+	return strstr(hay, needle) != NULL;
+}
+
+static bool any_evidence(const struct diag_cause *c, const char *needle)
+{
+	for (int i = 0; i < c->nevidence; i++)
+		if (strstr(c->evidence[i], needle))
+			return true;
+	print_error("no evidence of %s says '%s'\n", c->cause, needle);
+	return false;
+}
+
+/* Nothing was cut short; EXPLAIN_SHOW=1 prints the diagnosis to read it. */
+static void show(struct fx *x)
+{
+	const struct diagnosis *d = &x->d;
+
+	for (int i = 0; i < d->n; i++) {
+		assert_true(strlen(d->causes[i].title) < sizeof(d->causes[i].title) - 1);
+		for (int e = 0; e < d->causes[i].nevidence; e++)
+			assert_true(strlen(d->causes[i].evidence[e]) <
+				    sizeof(d->causes[i].evidence[e]) - 1);
+	}
+	assert_true(strlen(d->fix) < sizeof(d->fix) - 1);
+	assert_true(strlen(d->beyond) < sizeof(d->beyond) - 1);
+	if (getenv("EXPLAIN_SHOW"))
+		explain_print(stderr, &x->m, &x->d);
+}
+
+static void test_pool_serialisation_kernel(void **state)
+{
+	struct fx *x = fx_pool_kernel();
+	struct diagnosis *d = &x->d;
+
+	assert_int_equal(explain_run(&x->m, d), 2);
+	assert_string_equal(d->causes[0].cause, "pool_lock_serialisation");
+	assert_float_equal(d->causes[0].share, 0.60, EPS);
+	assert_float_equal(d->causes[0].confidence, 0.9, EPS);
+	assert_string_equal(d->causes[1].cause, "cpu_oversubscription");
+	assert_float_equal(d->causes[1].share, 0.14, EPS);
+	assert_true(d->causes[0].nevidence >= 5);
+	assert_true(has_text(d->causes[0].title, "60.0 %"));
+	assert_true(any_evidence(&d->causes[0], "1 - 50/100 = 50.0 %"));
+	assert_true(any_evidence(&d->causes[0], "3.0 syscalls"));
+	/* 1.6 s of syscalls in 1.6 s of holding: 4 µs per miss, hits nearly free */
+	assert_true(any_evidence(&d->causes[0], "(stat 1.00 µs, open 2.00 µs, close 800 ns mean)"));
+	assert_true(any_evidence(&d->causes[0], "80.0 % busy"));
+	assert_true(any_evidence(&d->causes[0], "futex fcp.pool"));
+	assert_true(any_evidence(&d->causes[0], "an estimated"));
+	assert_true(any_evidence(&d->causes[0], "wait lasted 8.67 µs, 9 x the 1.00 µs"));
+	assert_true(has_text(d->fix, "fcp-fixed"));
+	assert_true(has_text(d->beyond, "page cache 100 % hits"));
+	assert_true(has_text(d->beyond, "kernel locks < 1 %"));
+	assert_true(has_text(d->beyond, "2 CPUs for 8 threads"));
+	assert_true(has_text(d->headline, "Why fcp takes 2.00 s here (100 files, pool 50, "
+			     "8 threads, 2 CPUs)"));
+	show(x);
+	free(x);
+}
+
+/* No kernel view: the same pool diagnosed from the threads' own clocks. */
+static void test_pool_serialisation_timing_only(void **state)
+{
+	struct fx *x = fx_new("fcp", NT, false);
+	struct diagnosis *d = &x->d;
+
+	fx_pool_clocks(x, 1200000000);
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, d), 1);
+	assert_string_equal(d->causes[0].cause, "pool_lock_serialisation");
+	assert_float_equal(d->causes[0].share, 0.60, EPS);
+	assert_true(d->causes[0].confidence < 0.9);
+	assert_true(any_evidence(&d->causes[0], "by their own clocks"));
+	assert_true(any_evidence(&d->causes[0], "by the workload's count"));
+	assert_true(has_text(d->headline, "timing only"));
+	assert_true(has_text(d->beyond, "measured without the kernel view"));
+	show(x);
+	free(x);
+}
+
+/* The fixed pool: contention without syscalls inside is a different cause. */
+static void test_pool_contention_without_syscalls(void **state)
+{
+	struct fx *x = fx_new("fcp-fixed", NT, false);
+
+	fx_pool_clocks(x, 200000000);
+	for (unsigned i = 0; i < NT; i++)
+		x->rows[i].user.syscalls_in_lock = 0;
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
+	assert_float_equal(x->d.causes[0].share, 0.1, EPS);
+	assert_null(strstr(x->d.fix, "fcp-fixed"));
+	show(x);
+	free(x);
+}
+
+/* Every file fits: the rare cold misses are not the lock's problem. */
+static void test_pool_rare_misses(void **state)
+{
+	struct fx *x = fx_new("fcp", 2, false);
+
+	fx_pool_clocks(x, 200000000);
+	x->res.cfg.files = 40;
+	for (unsigned i = 0; i < 2; i++) {
+		x->rows[i].user.hits = 99980;
+		x->rows[i].user.misses = 20;
+		x->rows[i].user.syscalls_in_lock = 40;
+	}
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
+	assert_float_equal(x->d.causes[0].share, 0.10, EPS);
+	assert_true(any_evidence(&x->d.causes[0], "so all fit"));
+	assert_true(has_text(x->d.fix, "O(1)"));
+	show(x);
+	free(x);
+}
+
+static struct fx *fx_cache(int nlocks)
+{
+	struct fx *x = fx_new("bcache", NT, true);
+	char name[32];
+
+	x->res.totals = (struct wl_totals){ .has_cache = true };
+	for (int l = 0; l < nlocks; l++) {
+		snprintf(name, sizeof(name), nlocks > 1 ? "bcache.shard%d" : "bcache.lru", l);
+		fx_desc(x, name);
+	}
+	for (unsigned i = 0; i < NT; i++) {
+		struct wl_thread_stats *u = &x->rows[i].user;
+
+		u->hits = 270000;
+		u->misses = 30000;
+		u->lock_acquires = 330000;
+		u->lock_contended = 200000;
+		u->lock_hold_ns = 100000000;
+		u->lock_wait_ns = 700000000;
+		u->miss_read_ns = 20000000;
+	}
+	fx_account(x, 0.05, 0.30, 0.0, 0.03);
+	fx_total(x);
+	fx_lock(x, nlocks > 1 ? "bcache.shard3" : "bcache.lru", false, 900000,
+		(uint64_t)(0.30 * NT * WALL));
+	return x;
+}
+
+static void test_cache_lock_contention(void **state)
+{
+	struct fx *x = fx_cache(1);
+
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "cache_lock_contention");
+	assert_float_equal(x->d.causes[0].share, 0.30, EPS);
+	assert_true(any_evidence(&x->d.causes[0], "hit ratio 90.0 %"));
+	assert_true(has_text(x->d.fix, "bcache-sharded"));
+	assert_true(has_text(x->d.beyond, "run queue 3.0 %"));
+	show(x);
+	free(x);
+}
+
+/* Too few cores ranks first, but the fix is the code's. */
+static void test_fix_from_code_cause(void **state)
+{
+	struct fx *x = fx_cache(1);
+
+	fx_account(x, 0.05, 0.30, 0.0, 0.45);
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 2);
+	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
+	assert_float_equal(x->d.causes[0].share, 0.45, EPS);
+	assert_string_equal(x->d.causes[1].cause, "cache_lock_contention");
+	assert_true(has_text(x->d.fix, "bcache-sharded"));
+	show(x);
+	free(x);
+}
+
+static void test_sharded_cache_fix(void **state)
+{
+	struct fx *x = fx_cache(16);
+
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cache_lock_contention");
+	assert_true(has_text(x->d.fix, "Already 16 locks"));
+	show(x);
+	free(x);
+}
+
+/* fc under page-cache pressure: reads wait for the disk. */
+static void test_page_cache_misses(void **state)
+{
+	struct fx *x = fx_new("fc", 2, true);
+
+	x->res.cfg.pressure = 5000;
+	x->res.pressure_pages_dropped = 70000;
+	fx_account(x, 0.30, 0.0, 0.40, 0.02);
+	for (unsigned i = 0; i < 2; i++) {
+		x->rows[i].k.pages_asked = 300000;
+		x->rows[i].pagecache_misses = 100000;
+		x->rows[i].pagecache_hits = 200000;
+	}
+	fx_total(x);
+	fx_sc(x, FCT_SC_PREAD64, 200000, 8000);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "page_cache_misses");
+	assert_float_equal(x->d.causes[0].share, 0.40, EPS);
+	assert_true(any_evidence(&x->d.causes[0], "600.0 k pages and 200.0 k were not there"));
+	assert_true(any_evidence(&x->d.causes[0], "dropped 70.0 k pages"));
+	assert_true(has_text(x->d.headline, "cache pressure"));
+	show(x);
+	free(x);
+}
+
+static void test_cpu_oversubscription(void **state)
+{
+	struct fx *x = fx_new("fc", NT, true);
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.70);
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
+	assert_float_equal(x->d.causes[0].share, 0.70, EPS);
+	assert_true(any_evidence(&x->d.causes[0], "8 threads on 2 CPUs: at most 2 run at once"));
+	assert_true(has_text(x->d.fix, "at most 2 threads"));
+	show(x);
+	free(x);
+}
+
+static void test_cpu_competition(void **state)
+{
+	struct fx *x = fx_new("fc", 2, true);
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.20);
+	fx_total(x);
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
+	assert_float_equal(x->d.causes[0].share, 0.20, EPS);
+	show(x);
+	free(x);
+}
+
+static void test_kernel_lock_contention(void **state)
+{
+	struct fx *x = fx_new("fc", 2, true);
+
+	fx_account(x, 0.60, 0.0, 0.02, 0.01);
+	fx_total(x);
+	fx_lock(x, "spinlock @ lockref_get_not_dead", true, 500000, (uint64_t)(0.25 * 2 * WALL));
+	fx_lock(x, "mutex @ do_open", true, 1000, (uint64_t)(0.01 * 2 * WALL));
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "kernel_lock_contention");
+	assert_float_equal(x->d.causes[0].share, 0.26, EPS);
+	assert_true(has_text(x->d.causes[0].title, "spinlock @ lockref_get_not_dead"));
+	assert_true(any_evidence(&x->d.causes[0], "mutex @ do_open"));
+	show(x);
+	free(x);
+}
+
+/* On CPU 97 %, everything else under the threshold: no false cause. */
+static void test_healthy_kernel(void **state)
+{
+	struct fx *x = fx_new("fc", 2, true);
+
+	fx_account(x, 0.30, 0.01, 0.01, 0.01);
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "healthy");
+	assert_float_equal(x->d.causes[0].share, 0.97, EPS);
+	assert_true(has_text(x->d.causes[0].title, "No bottleneck beyond the CPU: 97.0 %"));
+	assert_true(has_text(x->d.beyond, "run queue 1.0 %"));
+	show(x);
+	free(x);
+}
+
+static void test_healthy_timing_only(void **state)
+{
+	struct fx *x = fx_new("fc", 2, false);
+
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), 1);
+	assert_string_equal(x->d.causes[0].cause, "healthy");
+	assert_true(x->d.causes[0].confidence <= 0.5);
+	show(x);
+	free(x);
+}
+
+/* 4.9 % is not a cause, 5 % is. */
+static void test_threshold(void **state)
+{
+	struct fx *x = fx_new("fc", 2, true);
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.049);
+	fx_total(x);
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "healthy");
+	fx_account(x, 0.10, 0.0, 0.0, 0.05);
+	fx_total(x);
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
+	show(x);
+	free(x);
+}
+
+static void test_empty_model(void **state)
+{
+	struct fx *x = fx_new("fc", 0, false);
+
+	assert_int_equal(explain_run(&x->m, &x->d), -1);
+	assert_int_equal(x->d.n, 0);
+	free(x);
+}
+
+static void test_json_keys(void **state)
+{
+	static const char *const keys[] = { "cause", "share", "title", "evidence", "confidence" };
+	struct fx *x = fx_pool_kernel();
+	struct json_object *a, *o, *v;
+
+	explain_run(&x->m, &x->d);
+	a = explain_to_json(&x->d);
+	assert_true(json_object_is_type(a, json_type_array));
+	assert_int_equal(json_object_array_length(a), x->d.n);
+	for (int i = 0; i < x->d.n; i++) {
+		o = json_object_array_get_idx(a, i);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			assert_true(json_object_object_get_ex(o, keys[k], &v));
+	}
+	o = json_object_array_get_idx(a, 0);
+	json_object_object_get_ex(o, "evidence", &v);
+	assert_int_equal(json_object_array_length(v), x->d.causes[0].nevidence);
+	json_object_object_get_ex(o, "share", &v);
+	assert_float_equal(json_object_get_double(v), 0.60, EPS);
+	json_object_put(a);
+	a = explain_summary_to_json(&x->d);
+	assert_true(json_object_object_get_ex(a, "fix", &v));
+	json_object_put(a);
+	free(x);
+}
+
+/* The text: headline, causes, "not the problem", the model, the fix. */
+static void test_print(void **state)
+{
+	struct fx *x = fx_pool_kernel();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	explain_run(&x->m, &x->d);
+	explain_print(f, &x->m, &x->d);
+	fclose(f);
+	assert_true(has_text(text, "Why fcp takes 2.00 s here"));
+	assert_true(has_text(text, "[pool_lock_serialisation: 60.0 % of thread time"));
+	assert_true(has_text(text, "Not the problem:"));
+	assert_true(has_text(text, "Model: serial time per op"));
+	assert_true(has_text(text, "Fix: "));
+	for (char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		assert_true(strcspn(line, "\n") <= 100);
+	free(text);
+	free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pool_serialisation_kernel),
+		cmocka_unit_test(test_pool_serialisation_timing_only),
+		cmocka_unit_test(test_pool_contention_without_syscalls),
+		cmocka_unit_test(test_pool_rare_misses),
+		cmocka_unit_test(test_cache_lock_contention),
+		cmocka_unit_test(test_fix_from_code_cause),
+		cmocka_unit_test(test_sharded_cache_fix),
+		cmocka_unit_test(test_page_cache_misses),
+		cmocka_unit_test(test_cpu_oversubscription),
+		cmocka_unit_test(test_cpu_competition),
+		cmocka_unit_test(test_kernel_lock_contention),
+		cmocka_unit_test(test_healthy_kernel),
+		cmocka_unit_test(test_healthy_timing_only),
+		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_empty_model),
+		cmocka_unit_test(test_json_keys),
+		cmocka_unit_test(test_print),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,65 @@
+/*
+ * explain.h - why a run took the time it took: rules over the joined model
+ * (never over workload names) rank causes by their share of the threads'
+ * wall time, each with the measured figures that support it, then say
+ * what is not the problem and what to change.
+ *
+ *   explain_rules.c  the facts read off the model, one rule per cause,
+ *                    ranking, "not the problem", headline and fix
+ *   explain.c        the "Why" text and the JSON
+ */
+#ifndef FCTRACE_EXPLAIN_H
+#define FCTRACE_EXPLAIN_H
+
+#include <stdio.h>
+#include "model.h"
+
+/* A cause needs at least this share of thread wall time to be named. */
+#define EXPLAIN_MIN_SHARE	0.05
+#define EXPLAIN_MAX_CAUSES	8
+#define EXPLAIN_MAX_EVIDENCE	8
+
+struct diag_cause {
+	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
+	double share;		/* of total thread wall time, 0..1 */
+	double confidence;	/* 0..1, from how directly the evidence shows it */
+	char title[200];	/* one line, plain words with numbers */
+	char evidence[EXPLAIN_MAX_EVIDENCE][200];	/* each a sentence with measured figures */
+	int nevidence;
+};
+
+struct diagnosis {
+	struct diag_cause causes[EXPLAIN_MAX_CAUSES];	/* largest share first */
+	int n;
+	char headline[200];	/* "Why fcp takes 2.31 s here (100 files, pool 50, ...)" */
+	char fix[400];		/* what to change, for the first cause */
+	char beyond[300];	/* what is not the problem, and what the machine adds */
+};
+
+/*
+ * Cause ids, and the rule that names each (explain_rules.c):
+ *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
+ *   pool_lock_contention     threads queue on a pool lock with no syscall inside
+ *   cache_lock_contention    threads queue on a user-level cache's lock(s)
+ *   user_lock_contention     any other lock the workload named
+ *   page_cache_misses        reads wait for the disk
+ *   blocked_other            asleep outside locks, not on page-cache misses
+ *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
+ *   cpu_competition          the same with threads <= CPUs (other processes)
+ *   kernel_lock_contention   kernel locks (type @ caller)
+ *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
+ * Always fills at least one cause; returns d->n, or -1 for an empty model.
+ */
+int explain_run(const struct run_model *m, struct diagnosis *d);
+
+/* The "Why" section: headline, causes with their evidence, what is not the
+ * problem, the what-if model for pool runs, the fix. */
+void explain_print(FILE *f, const struct run_model *m, const struct diagnosis *d);
+
+/* The array diagnosis[]: {cause, share, title, evidence[], confidence} per
+ * cause. Caller owns it (json_object_put). */
+struct json_object *explain_to_json(const struct diagnosis *d);
+/* {headline, fix, beyond}: the rest of the diagnosis, for reporters that want it. */
+struct json_object *explain_summary_to_json(const struct diagnosis *d);
+
+#endif /* FCTRACE_EXPLAIN_H */
