@@ -46,7 +46,7 @@ struct thread_row {
 
 /* run-wide totals for one named lock or kernel lock site */
 struct lock_total {
-	char name[96];			/* "fcp.pool", or "spinlock @ caller" */
+	char name[160];			/* "fcp.pool", or "spinlock @ caller" */
 	bool kernel;
 	uint64_t waits, wait_ns, max_ns;
 	unsigned threads;		/* how many threads waited on it */

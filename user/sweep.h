@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "options.h"
 #include "session.h"
+#include "whatif.h"
 
 /* What one cell keeps after its session is freed. */
 struct sweep_cell {
@@ -19,6 +20,9 @@ struct sweep_cell {
 	uint64_t openat, close, stat;	/* kernel counts, 0 untraced */
 	char top_cause[32];
 	double predicted_wall_ns;	/* --predict, 0 when none */
+	struct whatif_params wi;	/* fitted to this cell (pool workloads) */
+	bool has_wi;
+	double fc_op_ns;		/* fc cells: cost of one op, for the model */
 	bool traced, interrupted;
 };
 
