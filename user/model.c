@@ -198,7 +198,7 @@ static bool is_worker(const struct run_model *m, uint32_t tid)
 
 static void total_locks(struct run_model *m)
 {
-	char name[96];
+	char name[160];
 
 	for (unsigned i = 0; i < m->nrows; i++)
 		for (int j = 0; j < m->rows[i].nlocks; j++) {
