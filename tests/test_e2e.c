@@ -1,0 +1,146 @@
+/*
+ * test_e2e.c - whole runs through session_run (probes -> workload -> join
+ * -> explain) as root, against ground truth the workloads fix exactly:
+ * fc makes one openat, pread64 and close per op; fcp with the files
+ * within its pool opens each file once and never closes; a cold cache
+ * misses; the explanation names the cause the settings create.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bpfutil.h"
+#include "session.h"
+#include "testutil.h"
+
+static void options_for(struct options *o, const char *workload, unsigned files,
+			unsigned threads, uint64_t ops, const char *dir)
+{
+	memset(o, 0, sizeof(*o));
+	wl_config_defaults(&o->wl);
+	o->wl.workload = workload;
+	o->wl.files = files;
+	o->wl.threads = threads;
+	o->wl.ops = ops;
+	o->wl.dir = dir;
+	o->probes = PG_FULL;
+	o->probe_set = "full";
+}
+
+static void run(struct options *o, struct session *s)
+{
+	assert_int_equal(session_run(o, &o->wl, s), 0);
+	assert_true(s->traced);
+	assert_int_equal(s->model.nrows, o->wl.threads);
+	assert_int_equal(s->kv.lost.slot_full + s->kv.lost.futex_map_full +
+			 s->kv.lost.pc_map_full + s->kv.lost.klock_map_full, 0);
+}
+
+static void test_fc_exact_syscalls_per_thread(void **state)
+{
+	struct options o;
+	struct session s;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	options_for(&o, "fc", 20, 3, 1500, dir);
+	run(&o, &s);
+	for (unsigned i = 0; i < s.model.nrows; i++) {
+		const struct thread_row *r = &s.model.rows[i];
+
+		assert_true(r->has_kernel);
+		assert_int_equal(r->user.ops, 1500);
+		assert_int_equal(r->k.sc[FCT_SC_OPENAT].count, 1500);
+		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, 1500);
+		assert_int_equal(r->k.sc[FCT_SC_CLOSE].count, 1500);
+		assert_int_equal(r->k.sc[FCT_SC_OPENAT].errors, 0);
+		assert_int_equal(r->k.sc[FCT_SC_NEWFSTATAT].count, 0);
+		/* the six buckets tile the thread's own wall time */
+		assert_true(r->accounted_ratio > 0.99 && r->accounted_ratio < 1.01);
+	}
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+/* Files within the pool: each file opened once in the whole run, none closed. */
+static void test_fcp_within_pool_never_reopens(void **state)
+{
+	struct options o;
+	struct session s;
+	uint64_t opens = 0, closes = 0, stats = 0;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	options_for(&o, "fcp", 30, 4, 3000, dir);
+	run(&o, &s);
+	for (unsigned i = 0; i < s.model.nrows; i++) {
+		opens += s.model.rows[i].k.sc[FCT_SC_OPENAT].count;
+		closes += s.model.rows[i].k.sc[FCT_SC_CLOSE].count;
+		stats += s.model.rows[i].k.sc[FCT_SC_NEWFSTATAT].count;
+	}
+	assert_int_equal(opens, 30);
+	assert_int_equal(stats, 30);
+	assert_int_equal(closes, 0);
+	assert_int_equal(s.res.totals.misses, 30);
+	assert_int_equal(s.res.totals.evictions, 0);
+	for (int i = 0; i < s.diag.n; i++)
+		assert_string_not_equal(s.diag.causes[i].cause, "pool_lock_serialisation");
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+/* Misses under the lock: opens = misses, closes = evictions, named first. */
+static void test_fcp_small_pool_serialises(void **state)
+{
+	struct options o;
+	struct session s;
+	uint64_t opens = 0, closes = 0;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	options_for(&o, "fcp", 100, 4, 5000, dir);
+	o.wl.pool = 10;
+	run(&o, &s);
+	for (unsigned i = 0; i < s.model.nrows; i++) {
+		opens += s.model.rows[i].k.sc[FCT_SC_OPENAT].count;
+		closes += s.model.rows[i].k.sc[FCT_SC_CLOSE].count;
+	}
+	assert_int_equal(opens, s.res.totals.misses);
+	assert_int_equal(closes, s.res.totals.evictions);
+	assert_true(s.diag.n >= 1);
+	assert_string_equal(s.diag.causes[0].cause, "pool_lock_serialisation");
+	assert_true(s.model.acct_total_ns[ACCT_LOCK_NAMED] > 0);
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+/* Cold cache, each file read about once: page-cache misses are named. */
+static void test_fc_cold_names_page_cache(void **state)
+{
+	struct options o;
+	struct session s;
+	bool named = false;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	options_for(&o, "fc", 400, 1, 400, dir);
+	o.wl.cache = WL_CACHE_COLD;
+	run(&o, &s);
+	assert_int_equal(s.res.cold_pages_resident, 0);
+	assert_true(s.model.pagecache_misses > 0);
+	for (int i = 0; i < s.diag.n; i++)
+		named |= !strcmp(s.diag.causes[i].cause, "page_cache_misses");
+	assert_true(named);
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fc_exact_syscalls_per_thread),
+		cmocka_unit_test(test_fcp_within_pool_never_reopens),
+		cmocka_unit_test(test_fcp_small_pool_serialises),
+		cmocka_unit_test(test_fc_cold_names_page_cache),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
