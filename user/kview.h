@@ -21,6 +21,9 @@ enum probe_group {
 	PG_PC_LOOKUPS,		/* filemap:mm_filemap_get_pages: per-inode lookups (optional) */
 	PG_MARKS,		/* uprobes on the workload's begin/end marks (always) */
 	PG_N,
+	/* hidden (`--probes floor`, make bench): full's hook points, each with
+	 * a trivial program; alone, without the marks' accounts */
+	PG_FLOOR = PG_N,
 };
 
 #define PG_MASK(g)	(1u << (g))
@@ -32,6 +35,8 @@ enum probe_group {
 const char *probe_group_name(enum probe_group g);
 /* parse "full", "light" or a comma list of group names; -1 on error */
 int probe_groups_parse(const char *s, unsigned *mask);
+/* the wall-time cost make bench measured for a set ("full", ...), or NULL */
+const char *probe_set_cost(const char *set);
 
 /* One BPF program's fate: "ok", "not selected", or why it failed. */
 struct probe_status {

@@ -54,6 +54,23 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
 	  .group = PG_PAGECACHE },
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
+	/* the floor set (floor.bpf.c): the same hook points, trivial programs */
+	{ .prog = "fct_floor_mark_begin", .shown = "uprobe/fctrace_thread_begin",
+	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_begin" },
+	{ .prog = "fct_floor_mark_end", .shown = "uprobe/fctrace_thread_end",
+	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_floor_sys_enter", .shown = "tp_btf/sys_enter", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sys_exit", .shown = "tp_btf/sys_exit", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_contention_begin", .shown = "tp_btf/contention_begin",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_contention_end", .shown = "tp_btf/contention_end",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
+	  .group = PG_FLOOR },
 };
 #define NPROGS ((int)(sizeof(progs) / sizeof(*progs)))
 
@@ -69,6 +86,7 @@ struct tracer {
 	enum prog_plan plan[NPROGS];
 	char why[NPROGS][128];		/* reason for PLAN_FAILED */
 	unsigned groups;		/* wanted, marks included */
+	bool floor;			/* the floor set instead of the real programs */
 	pid_t tgid;
 };
 
@@ -264,6 +282,8 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 
 		if (progs[i].is_alt && t->plan[i] == PLAN_OFF)
 			continue;	/* an unused fallback form */
+		if ((progs[i].group == PG_FLOOR) != t->floor)
+			continue;	/* the floor set and the real one hide each other */
 		ps = &kv->probes[kv->nprobes++];
 		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
 		ps->group = progs[i].group;
@@ -310,7 +330,9 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	}
 	libbpf_verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
-	t->groups = opts->groups | PG_MASK(PG_MARKS);
+	t->floor = opts->groups & PG_MASK(PG_FLOOR);
+	/* the floor set has marks of its own; the real sets need the real ones */
+	t->groups = t->floor ? PG_MASK(PG_FLOOR) : opts->groups | PG_MASK(PG_MARKS);
 	t->tgid = opts->tgid ? opts->tgid : getpid();
 
 	plan_initial(t);
@@ -324,7 +346,10 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	if (err) {
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
 			strerror(-err));
-	} else if (!(kv->groups & PG_MASK(PG_MARKS))) {
+	} else if (t->floor && !kv->groups) {
+		fprintf(stderr, "fctrace: cannot attach the whole floor set (see the probe status)\n");
+		err = -ENOENT;
+	} else if (!t->floor && !(kv->groups & PG_MASK(PG_MARKS))) {
 		fprintf(stderr, "fctrace: cannot attach uprobes to fctrace_thread_begin/end in /proc/%d/exe\n",
 			(int)t->tgid);
 		err = -ENOENT;
@@ -478,6 +503,22 @@ static uint64_t count_events(const struct kview *kv)
 	return n;
 }
 
+/* The floor set's hook invocations in the window: its per-CPU counters. */
+static uint64_t floor_hits(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.floor_hits), ncpus = libbpf_num_possible_cpus();
+	uint64_t n = 0, *v;
+
+	if (ncpus <= 0 || !(v = calloc(ncpus, sizeof(*v))))
+		return 0;
+	for (__u32 k = 0; k < FCT_FL_N; k++)
+		if (!bpf_map_lookup_elem(fd, &k, v))
+			for (int c = 0; c < ncpus; c++)
+				n += v[c];
+	free(v);
+	return n;
+}
+
 int tracer_read(struct tracer *t, struct kview *kv)
 {
 	struct klock_ctx kc = { 0 };
@@ -504,7 +545,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		kview_free(kv);
 		return err;
 	}
-	kv->events = count_events(kv);
+	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	return 0;
 }
 

@@ -239,6 +239,8 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 {
 	if (!kv)
 		return "none";
+	if (groups & PG_MASK(PG_FLOOR))
+		return "floor";
 	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";

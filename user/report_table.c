@@ -32,10 +32,13 @@ static void print_header(FILE *f, const struct session *s)
 
 	report_describe(d, sizeof(d), &s->cfg);
 	fprintf(f, "fctrace run: %s\n", d);
-	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPUs; probes: %s%s\n",
+	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPUs; probes: %s%s%s%s%s\n",
 		units_ns(a, sizeof(a), (double)m->wall_ns), units_count(b, sizeof(b), (double)m->ops),
 		units_count(c, sizeof(c), m->wall_ns ? m->ops * 1e9 / (double)m->wall_ns : 0),
-		m->ncpus, m->probe_set, s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+		m->ncpus, m->probe_set, probe_set_cost(m->probe_set) ? " (expected " : "",
+		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
+		probe_set_cost(m->probe_set) ? ")" : "",
+		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
 	if (t->has_pool || t->has_cache) {
 		double gets = (double)(t->hits + t->misses);
 
