@@ -40,7 +40,9 @@ USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS),$(wildcard tests/*.c)))
+BENCH_SRCS := $(wildcard tests/bench_*.c)
+BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS),$(wildcard tests/*.c)))
 
 .PHONY: all deps run test bench install clean
 .DELETE_ON_ERROR:
@@ -64,7 +66,7 @@ run: deps fctrace
 test: deps fctrace $(TEST_BINS)
 	@sh tests/run.sh $(TEST_BINS)
 
-bench: deps fctrace
+bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/workloads $(OUTPUT)/tests:
@@ -116,6 +118,15 @@ fctrace: $(OUTPUT)/user/main.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+# make bench's helpers: the bare fc loop (no libraries) and the loader probe.
+$(OUTPUT)/tests/bench_bare: tests/bench_bare.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE $< -o $@
+
+$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
 install: fctrace
 	install -D -m 0755 fctrace $(DESTDIR)$(PREFIX)/bin/fctrace

@@ -1,0 +1,277 @@
+#!/bin/sh
+# tests/bench.sh - `make bench`: what tracing costs, against the hooks' own
+# floor, and whether the workloads' own instrumentation distorts them.
+#
+#   1. Overhead: untraced (--no-bpf), floor (--probes floor: full's hook
+#      points with trivial programs), full and light, interleaved in every
+#      round (the order rotates from round to round) for fc, fcp and bcache
+#      at BENCH_FILES files, 1 and 8 threads. Medians, min-max, and the
+#      median of each round's ratio to the untraced run of the same round.
+#   2. Probe costs (root): one run per cell and probe set through
+#      bench_probe with the kernel's BPF statistics on: load+attach and
+#      detach time, events/s, each program's ns per run.
+#   3. Fidelity: fc's per-op cost against tests/bench_bare (the same
+#      open/pread/close loop and nothing else): wall time per op, and user
+#      instructions per op under callgrind (difference of two op counts).
+#
+# Knobs (environment):
+#   BENCH_ROUNDS=5        rounds of part 1 and of the fidelity wall times
+#   BENCH_OPS=160000      operations per run, split over the threads
+#   BENCH_FILES=60        --files
+#   BENCH_WORKLOADS="fc fcp bcache"   BENCH_THREADS="1 8"
+#   BENCH_STATS=1         part 2 (0: skip)
+#   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
+#   FCTRACE=./fctrace     OUTPUT=.output
+# The defaults take about 6-8 minutes on a 2-vCPU VM.
+set -u
+LC_ALL=C; export LC_ALL
+
+FCTRACE=${FCTRACE:-./fctrace}
+OUT=${OUTPUT:-.output}
+ROUNDS=${BENCH_ROUNDS:-5}
+OPS=${BENCH_OPS:-160000}
+FILES=${BENCH_FILES:-60}
+WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache"}
+THREADS=${BENCH_THREADS:-"1 8"}
+STATS=${BENCH_STATS:-1}
+CG_OPS=${BENCH_CG_OPS-"2000 6000"}
+BARE=$OUT/tests/bench_bare
+PROBE=$OUT/tests/bench_probe
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$FCTRACE" ] || die "no $FCTRACE (run make)"
+[ -x "$BARE" ] || die "no $BARE (run make bench)"
+
+if [ "$(id -u)" = 0 ]; then
+	VARIANTS="untraced floor full light"
+else
+	VARIANTS="untraced"
+	echo "bench: not root: untraced runs only (sudo make bench for the probe sets)" >&2
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+RES=$tmp/runs		# workload threads variant round wall_ns load_ns lost
+
+# first "key": number in a JSON text (the top-level one comes first)
+json_num() { grep -o "\"$1\": *[0-9]*" "$2" | head -n 1 | sed 's/.*: *//'; }
+
+ops_per_thread() { echo $(( (OPS + $1 - 1) / $1 )); }
+
+# one fctrace run of cell ($1 workload, $2 threads) as variant $3, round $4
+run_cell() {
+	case $3 in
+	untraced) set -- "$1" "$2" "$3" "$4" --no-bpf ;;
+	*) set -- "$1" "$2" "$3" "$4" --probes "$3" ;;
+	esac
+	if ! "$FCTRACE" run --workload "$1" --files "$FILES" --threads "$2" \
+		--ops "$(ops_per_thread "$2")" "$5" ${6:+"$6"} --quiet \
+		--json "$tmp/run.json" >/dev/null 2>"$tmp/err"; then
+		echo "bench: $1/$2 $3 failed: $(head -n 1 "$tmp/err")" >&2
+		return
+	fi
+	echo "$1 $2 $3 $4 $(json_num wall_ns "$tmp/run.json")" \
+	     "$(json_num load_ns "$tmp/run.json" || true)" \
+	     "$(json_num total "$tmp/run.json" || true)" >>"$RES"
+}
+
+header() {
+	echo "fctrace bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -sr), $(nproc) CPUs" \
+	     "($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))"
+	echo "git $(git rev-parse --short HEAD 2>/dev/null || echo '?'), rounds $ROUNDS," \
+	     "$OPS ops per run, $FILES files; variants: $VARIANTS"
+}
+
+overhead() {
+	nv=$(echo $VARIANTS | wc -w)
+	for r in $(seq 1 "$ROUNDS"); do
+		[ -t 2 ] && printf '\rround %d/%d ' "$r" "$ROUNDS" >&2
+		for wl in $WORKLOADS; do
+			for th in $THREADS; do
+				# rotate the order so no variant always runs first
+				i=0; order=""
+				for v in $VARIANTS; do
+					k=$(( (i + r) % nv )); order="$order $k:$v"; i=$((i + 1))
+				done
+				for kv in $(echo $order | tr ' ' '\n' | sort -n); do
+					run_cell "$wl" "$th" "${kv#*:}" "$r"
+				done
+			done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	return 0
+}
+
+# Part 1's table from $RES.
+overhead_table() {
+	echo
+	echo "1. Wall time of the measured window (median of $ROUNDS rounds; ratio = median of"
+	echo "   each round's wall / that round's untraced wall)"
+	printf '%-7s %3s %-9s %10s %19s %7s %9s %6s\n' workload thr variant "median ms" \
+	       "min-max ms" ratio "load ms" lost
+	awk -v variants="$VARIANTS" '
+	function med(a, n,   i, j, t) {	# sorts a[1..n], returns its median
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ key = $1 " " $2; wall[key, $3, $4] = $5; load[key, $3, $4] = $6; lost[key, $3, $4] = $7
+	  if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+	  if ($4 > rounds) rounds = $4 }
+	END {
+		nv = split(variants, V, " ")
+		for (k = 1; k <= nk; k++) for (v = 1; v <= nv; v++) {
+			n = 0; nr = 0; nl = 0; lmax = 0
+			for (r = 1; r <= rounds; r++) {
+				if (!((keys[k], V[v], r) in wall)) continue
+				w[++n] = wall[keys[k], V[v], r]
+				if ((keys[k], "untraced", r) in wall)
+					q[++nr] = w[n] / wall[keys[k], "untraced", r]
+				if (load[keys[k], V[v], r] != "") l[++nl] = load[keys[k], V[v], r]
+				if (lost[keys[k], V[v], r] + 0 > lmax) lmax = lost[keys[k], V[v], r] + 0
+			}
+			if (!n) continue
+			m = med(w, n); lo = w[1]; hi = w[n]
+			split(keys[k], kk, " ")
+			printf "%-7s %3s %-9s %10.1f %9.1f-%-9.1f %7s %9s %6s\n", kk[1], kk[2], V[v],
+			       m / 1e6, lo / 1e6, hi / 1e6, nr ? sprintf("%.3f", med(q, nr)) : "-",
+			       nl ? sprintf("%.1f", med(l, nl) / 1e6) : "-", V[v] == "untraced" ? "-" : lmax
+			printf "%s %s %s %s %s\n", kk[1], kk[2], V[v], nr ? med(q, nr) : 0,
+			       nl ? med(l, nl) : 0 >> "'"$tmp/ratios"'"
+		}
+	}' "$RES"
+}
+
+# Part 2: bench_probe with BPF statistics, one run per cell and probe set.
+probe_costs() {
+	[ "$STATS" = 1 ] && [ "$(id -u)" = 0 ] && [ -x "$PROBE" ] || return 0
+	: >"$tmp/progs"
+	echo
+	echo "2. Probe costs (one run each, BPF statistics on: the walls here are not the ratios')"
+	printf '%-7s %3s %-6s %9s %10s %12s %12s %7s\n' workload thr set "load ms" "detach ms" \
+	       "events/s" "hook runs/s" "lost"
+	for wl in $WORKLOADS; do
+		for th in $THREADS; do
+			for set in floor full light; do
+				if ! BENCH_STATS=1 "$PROBE" run --workload "$wl" --files "$FILES" \
+					--threads "$th" --ops "$(ops_per_thread "$th")" --probes "$set" \
+					>"$tmp/probe" 2>"$tmp/err"; then
+					echo "bench: bench_probe $wl/$th $set failed: $(head -n 1 "$tmp/err")" >&2
+					continue
+				fi
+				awk -v wl="$wl" -v th="$th" -v set="$set" -v progs="$tmp/progs" '
+				$1 == "prog" { runs += $4; print wl, th, set, $2, $4, $6 >> progs; next }
+				{ v[$1] = $2 }
+				END {
+					s = v["wall_ns"] / 1e9
+					printf "%-7s %3s %-6s %9.1f %10.1f %12.0f %12.0f %7d\n", wl, th, set,
+					       v["load_ns"] / 1e6, v["detach_ns"] / 1e6,
+					       s ? v["events"] / s : 0, s ? runs / s : 0, v["lost"]
+				}' "$tmp/probe"
+			done
+		done
+	done
+	echo
+	echo "   ns per program run (run_time_ns / run_cnt, all cells pooled)"
+	awk '{ k = $3 " " $4; cnt[k] += $5; ns[k] += $6; if (!(k in seen)) { seen[k] = 1; keys[++n] = k } }
+	END { for (i = 1; i <= n; i++) { split(keys[i], p, " ")
+		printf "   %-6s %-30s %10d runs %6.0f ns\n", p[1], p[2], cnt[keys[i]],
+		       cnt[keys[i]] ? ns[keys[i]] / cnt[keys[i]] : 0 } }' "$tmp/progs"
+}
+
+# total instructions callgrind counted for a command
+callgrind_ir() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | tail -n 1
+}
+
+# Part 3: fc against the bare loop.
+fidelity() {
+	n=$(( OPS / 2 ))
+	echo
+	echo "3. Workload fidelity: fc (1 thread, --no-bpf) against tests/bench_bare, $FILES files"
+	for r in $(seq 1 "$ROUNDS"); do
+		bare=$("$BARE" "$FILES" "$n" | sed -n 's/.*ns_per_op \([0-9.]*\).*/\1/p')
+		"$FCTRACE" run --workload fc --files "$FILES" --threads 1 --ops "$n" --no-bpf \
+			--quiet --json "$tmp/fc.json" >/dev/null 2>&1 || continue
+		fc=$(awk -v w="$(json_num wall_ns "$tmp/fc.json")" -v n="$n" 'BEGIN { print w / n }')
+		echo "$bare $fc" >>"$tmp/fid"
+	done
+	awk 'function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ b[NR] = $1; f[NR] = $2; q[NR] = $2 / $1 }
+	END { if (!NR) exit
+		printf "   wall per op: bare %.0f ns, fc %.0f ns (medians of %d), fc/bare %.3f (median of rounds)\n",
+		       med(b, NR), med(f, NR), NR, med(q, NR)
+		print "fidelity_wall", med(q, NR) >> "'"$tmp/ratios"'" }' "$tmp/fid" 2>/dev/null
+	set -- $CG_OPS
+	if [ $# -ne 2 ] || ! command -v valgrind >/dev/null; then
+		echo "   callgrind: skipped (BENCH_CG_OPS or valgrind missing)"
+		return 0
+	fi
+	b1=$(callgrind_ir "$BARE" "$FILES" "$1"); b2=$(callgrind_ir "$BARE" "$FILES" "$2")
+	f1=$(callgrind_ir "$FCTRACE" run --workload fc --files "$FILES" --threads 1 --ops "$1" --no-bpf --quiet)
+	f2=$(callgrind_ir "$FCTRACE" run --workload fc --files "$FILES" --threads 1 --ops "$2" --no-bpf --quiet)
+	awk -v b1="$b1" -v b2="$b2" -v f1="$f1" -v f2="$f2" -v n1="$1" -v n2="$2" 'BEGIN {
+		if (b2 == "" || f2 == "") { print "   callgrind: failed"; exit }
+		b = (b2 - b1) / (n2 - n1); f = (f2 - f1) / (n2 - n1)
+		printf "   user instructions per op (callgrind, ops %d vs %d): bare %.0f, fc %.0f, fc/bare %.3f\n",
+		       n1, n2, b, f, f / b
+		printf "   (the kernel work of the three syscalls is not counted: fc adds %.0f user\n", f - b
+		printf "    instructions to an op whose wall time is mostly kernel)\n"
+		print "fidelity_ir", f / b >> "'"$tmp/ratios"'" }'
+}
+
+# Pass or fail against the issue's targets, from the ratios just measured.
+targets() {
+	[ -s "$tmp/ratios" ] || return 0
+	echo
+	echo "Targets"
+	awk '
+	NF == 5 { r[$1, $2, $3] = $4; l[$1, $2, $3] = $5 }
+	$1 ~ /^fidelity/ { r[$1] = $2 }
+	function say(ok, what) { printf "   %-4s %s\n", ok ? "ok" : "MISS", what }
+	END {
+		if (("fcp", 8, "full") in r) {
+			d = 100 * (r["fcp", 8, "full"] - r["fcp", 8, "floor"])
+			say(d <= 5, sprintf("full within 5 points of the floor at fcp/8: full %.3f, floor %.3f (%+.1f points)",
+			    r["fcp", 8, "full"], r["fcp", 8, "floor"], d))
+			say(r["fcp", 8, "light"] <= 1.05, sprintf("light <= 1.05x at fcp/8: %.3f", r["fcp", 8, "light"]))
+			say(l["fcp", 8, "full"] <= 150e6, sprintf("load+attach <= 150 ms (full, fcp/8 median): %.1f ms",
+			    l["fcp", 8, "full"] / 1e6))
+		}
+		if ("fidelity_wall" in r)
+			say(r["fidelity_wall"] <= 1.05, sprintf("fc wall per op within 5 %% of the bare loop: %.3f", r["fidelity_wall"]))
+		if ("fidelity_ir" in r)
+			say(r["fidelity_ir"] <= 1.05, sprintf("fc user instructions per op within 5 %% of the bare loop: %.3f", r["fidelity_ir"]))
+	}' "$tmp/ratios"
+}
+
+# The floor must attach exactly full's hook points.
+same_hooks() {
+	[ "$(id -u)" = 0 ] || return 0
+	for set in full floor; do
+		"$FCTRACE" run --workload fc --files 2 --threads 1 --ops 10 --probes "$set" --quiet \
+			--json - 2>/dev/null | tr -d ' \n' | sed 's/.*"probes":{\([^}]*\)}.*/\1/' |
+			tr ',' '\n' | grep '"ok"' | sort >"$tmp/hooks.$set"
+	done
+	if [ -s "$tmp/hooks.full" ] && cmp -s "$tmp/hooks.full" "$tmp/hooks.floor"; then
+		echo "floor and full attach the same $(wc -l <"$tmp/hooks.full") hook points"
+	else
+		echo "bench: MISS floor and full attach different hook points:" >&2
+		diff "$tmp/hooks.full" "$tmp/hooks.floor" >&2
+	fi
+}
+
+header
+same_hooks
+: >"$RES"
+overhead
+overhead_table
+probe_costs
+fidelity
+targets
+lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
+[ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||
+	echo "   MISS events lost in $lost traced runs"
