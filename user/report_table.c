@@ -48,7 +48,7 @@ static void print_header(FILE *f, const struct session *s)
 			units_count(c, sizeof(c), (double)t->misses),
 			units_count(d, sizeof(d), (double)t->evictions));
 		if (t->has_pool)
-			fprintf(f, ", at most %llu open, over capacity %llu times",
+			fprintf(f, ", max open %llu, over capacity %llu",
 				(unsigned long long)t->max_open, (unsigned long long)t->over_capacity);
 		fputc('\n', f);
 	}
