@@ -92,44 +92,45 @@ static void print_terms(FILE *f, const struct session *a, const struct session *
 	}
 }
 
-/* Syscall time b spent on calls a did not make (at b's own mean cost). */
-static double saved_syscall_ns(const struct run_model *a, const struct run_model *b,
-			       double *saved_calls)
+/* Mean cost of one call of a kind, from whichever run made it (b first). */
+static double call_cost(const struct fct_sc_stats *sa, const struct fct_sc_stats *sb)
 {
-	static const enum fct_sc kinds[] = { FCT_SC_OPENAT, FCT_SC_CLOSE,
-					     FCT_SC_NEWFSTATAT, FCT_SC_STATX };
-	double ns = 0;
+	if (sb->count)
+		return (double)sb->total_ns / (double)sb->count;
+	return sa->count ? (double)sa->total_ns / (double)sa->count : 0;
+}
 
-	*saved_calls = 0;
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		const struct fct_sc_stats *sa = &a->sc_total[kinds[i]], *sb = &b->sc_total[kinds[i]];
-		double calls = (double)sb->count - (double)sa->count;
+/* Calls b made beyond a's (negative: a made more), and what they cost. */
+static double extra_calls(const struct run_model *a, const struct run_model *b,
+			  enum fct_sc kind, double *ns)
+{
+	const struct fct_sc_stats *sa = &a->sc_total[kind], *sb = &b->sc_total[kind];
+	double calls = (double)sb->count - (double)sa->count;
 
-		if (!sb->count)
-			continue;
-		*saved_calls += calls;
-		ns += calls * ((double)sb->total_ns / (double)sb->count);
-	}
-	return ns;
+	*ns += calls * call_cost(sa, sb);
+	return calls;
 }
 
 static void print_story(FILE *f, const struct session *sa, const struct session *sb)
 {
 	const struct run_model *a = &sa->model, *b = &sb->model;
-	double calls, saved = saved_syscall_ns(a, b, &calls);
+	const char *na = a->res->cfg.workload, *nb = b->res->cfg.workload;
+	double ns = 0, oc = extra_calls(a, b, FCT_SC_OPENAT, &ns) + extra_calls(a, b, FCT_SC_CLOSE, &ns);
+	double st = extra_calls(a, b, FCT_SC_NEWFSTATAT, &ns) + extra_calls(a, b, FCT_SC_STATX, &ns);
 	double lock = t_lock(a) - t_lock(b), runq = t_runq(a) - t_runq(b);
 	char s1[24], s2[24], s3[24], s4[24], s5[24];
 
-	fprintf(f, "\n%s %s %s open/close/stat calls than %s (%s of syscall time at %s's cost)",
-		a->res->cfg.workload, calls >= 0 ? "makes" : "makes more:",
-		units_count(s1, sizeof(s1), fabs(calls)), calls >= 0 ? "fewer" : "more",
-		units_ns(s2, sizeof(s2), fabs(saved)), b->res->cfg.workload);
-	fprintf(f, "\nbut %s %s waiting on its locks and %s %s waiting for a CPU (thread time).\n",
-		lock >= 0 ? "pays" : "saves", units_ns(s3, sizeof(s3), fabs(lock)),
-		runq >= 0 ? "pays" : "saves", units_ns(s4, sizeof(s4), fabs(runq)));
-	fprintf(f, "Net: %s takes %s against %s for %s (%+.0f %%).\n", a->res->cfg.workload,
-		units_ns(s5, sizeof(s5), (double)a->wall_ns), units_ns(s1, sizeof(s1), (double)b->wall_ns),
-		b->res->cfg.workload, b->wall_ns ? 100.0 * ((double)a->wall_ns - b->wall_ns) / b->wall_ns : 0);
+	fprintf(f, "\n%s makes %s %s open+close calls and %s %s stat calls than %s:\n",
+		na, units_count(s1, sizeof(s1), fabs(oc)), oc >= 0 ? "fewer" : "more",
+		units_count(s2, sizeof(s2), fabs(st)), st >= 0 ? "fewer" : "more", nb);
+	fprintf(f, "%s %s of syscall time at their measured cost;\n",
+		ns >= 0 ? "it saves" : "it spends", units_ns(s3, sizeof(s3), fabs(ns)));
+	fprintf(f, "it %s %s waiting on its locks and %s %s waiting for a CPU (thread time).\n",
+		lock >= 0 ? "pays" : "saves", units_ns(s4, sizeof(s4), fabs(lock)),
+		runq >= 0 ? "pays" : "saves", units_ns(s5, sizeof(s5), fabs(runq)));
+	fprintf(f, "Net: %s takes %s against %s for %s (%+.0f %%).\n", na,
+		units_ns(s1, sizeof(s1), (double)a->wall_ns), units_ns(s2, sizeof(s2), (double)b->wall_ns),
+		nb, b->wall_ns ? 100.0 * ((double)a->wall_ns - b->wall_ns) / b->wall_ns : 0);
 }
 
 void compare_print(FILE *f, const struct session *a, const struct session *b)
