@@ -1,0 +1,487 @@
+/*
+ * test_html.c - the HTML reports from hand-built runs and sweeps (no root):
+ * each page is one well-formed, self-contained file with a chart where the
+ * data says there is one, every string from outside escaped, the timing-only
+ * fallback said out loud, and errors reported as "fctrace: --html PATH: ...".
+ * Then headless Chromium renders the pages (tests/html_check.sh) when it is
+ * installed; CI=true or FCTRACE_REQUIRE_BROWSER=1 make it required.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <cmocka.h>
+#include "html.h"
+#include "report.h"
+#include "sweep.h"
+
+#define NT	4			/* threads in the run fixtures */
+#define WALL	1000000000ull		/* 1 s */
+#define NASTY	"fcp<b>&'\""		/* a workload name that needs escaping */
+#define NASTY_ESC "fcp&lt;b&gt;&amp;&#39;&quot;"
+#define KSYM	"<script>alert(1)</script>"	/* a "kernel symbol" */
+
+/* One run, built by hand the way session_run would have left it. */
+struct fx {
+	struct session s;
+	struct wl_thread_stats ts[NT];
+	struct fct_thread kt[NT];
+	struct kv_futex futex[NT];
+	struct kv_klock klock[1];
+	char dir[64];
+};
+
+static void fx_clocks(struct fx *x)
+{
+	for (unsigned i = 0; i < NT; i++) {
+		struct wl_thread_stats *u = &x->ts[i];
+
+		*u = (struct wl_thread_stats){ .tid = 1000 + (pid_t)i, .index = i, .ops = 1000,
+			.end_ns = WALL - i * 10000000ull, .lock_wait_ns = 400000000,
+			.lock_hold_ns = 100000000, .read_ns = 200000000, .lock_acquires = 1000,
+			.hits = 750, .misses = 250, .syscalls_in_lock = 750,
+			.lat_min_ns = 1100, .lat_max_ns = 1500000, .lat_total_ns = 1000000000 };
+		u->lat_hist[10] = 600;
+		u->lat_hist[12] = 300;
+		u->lat_hist[20] = 100;
+	}
+}
+
+static void fx_sc(struct fct_thread *k, enum fct_sc sc, uint64_t n, uint64_t mean)
+{
+	k->sc[sc] = (struct fct_sc_stats){ .count = n, .total_ns = n * mean,
+					   .min_ns = mean / 2, .max_ns = mean * 8 };
+	k->sc[sc].hist[10] = (uint32_t)n;
+}
+
+/* The kernel's account: full probe set, one futex word in the pool lock. */
+static void fx_kernel(struct fx *x)
+{
+	struct kview *kv = &x->s.kv;
+
+	for (unsigned i = 0; i < NT; i++) {
+		struct fct_thread *k = &x->kt[i];
+
+		*k = (struct fct_thread){ .tid = 1000 + i, .cpu_user_ns = 150000000,
+			.cpu_sys_ns = 100000000, .runq_ns = 250000000, .blocked_ns = 50000000,
+			.futex_wait_ns = 400000000, .oncpu_ns = 250000000, .pages_asked = 1000,
+			.pages_added = 10, .futex_waits = 100 };
+		fx_sc(k, FCT_SC_OPENAT, 250, 1500);
+		fx_sc(k, FCT_SC_CLOSE, 250, 800);
+		fx_sc(k, FCT_SC_NEWFSTATAT, 250, 1400);
+		fx_sc(k, FCT_SC_PREAD64, 1000, 6000);
+		fx_sc(k, FCT_SC_FUTEX, 100, 4000000);
+		x->futex[i] = (struct kv_futex){ .key = { .tid = 1000 + i, .uaddr = 0x1008 },
+			.val = { .waits = 100, .wait_ns = 400000000, .max_ns = 9000000 } };
+	}
+	x->klock[0] = (struct kv_klock){ .key = { .tid = 1000, .flags = 1 },
+					 .val = { .waits = 5, .wait_ns = 50000, .max_ns = 20000 } };
+	snprintf(x->klock[0].caller, sizeof(x->klock[0].caller), "%s", KSYM);
+	*kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT,
+			      .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
+			      .nprobes = 2 };
+	kv->probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, true, "ok" };
+	kv->probes[1] = (struct probe_status){ "kprobe/x<y>", PG_KLOCK, false, "attach failed: -EPERM" };
+}
+
+static struct fx *fx_run(const char *workload, bool traced)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	struct session *s = &x->s;
+
+	wl_config_defaults(&s->cfg);
+	s->cfg.workload = workload;
+	s->cfg.threads = NT;
+	s->cfg.ops = 1000;
+	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+		.threads = x->ts, .nlocks = 1, .totals = { .has_pool = true, .hits = 3000,
+		.misses = 1000, .evictions = 1000, .max_open = 51 } };
+	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 64 };
+	fx_clocks(x);
+	if (traced)
+		fx_kernel(x);
+	s->traced = traced;
+	s->prepare_ns = 120000000;
+	assert_int_equal(model_build(&s->model, &s->res, traced ? &s->kv : NULL,
+				     traced ? s->kv.groups : 0), 0);
+	assert_true(explain_run(&s->model, &s->diag) >= 1);
+	/* diagnosis text is data too: it must come out escaped */
+	snprintf(s->diag.causes[0].title, sizeof(s->diag.causes[0].title), "a < b & \"c\"");
+	return x;
+}
+
+static void fx_free(struct fx *x)
+{
+	model_free(&x->s.model);
+	free(x);
+}
+
+/* ---- reading what was written --------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static bool has(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		print_error("'%s' is not in the page\n", needle);
+	return strstr(hay, needle) != NULL;
+}
+
+/* A shape with some size: a rect wider than 0, or a line through points. */
+static bool drawn(const char *svg, size_t len)
+{
+	const char *p = svg;
+
+	while ((p = strstr(p, "<rect")) && (size_t)(p - svg) < len) {
+		const char *w = strstr(p, "width=\"");
+
+		if (w && (size_t)(w - svg) < len && atof(w + 7) > 0)
+			return true;
+		p += 5;
+	}
+	p = strstr(svg, "<polyline");
+	return p && (size_t)(p - svg) < len && strstr(p, "points=\"") != NULL;
+}
+
+/* Every chart draws something; returns how many charts there are. */
+static int charts_drawn(const char *page)
+{
+	int n = 0;
+
+	for (const char *p = page; (p = strstr(p, "<svg class=\"chart\"")); p++) {
+		const char *end = strstr(p, "</svg>");
+
+		assert_non_null(end);
+		if (!drawn(p, (size_t)(end - p)))
+			fail_msg("chart %d draws nothing", n + 1);
+		n++;
+	}
+	return n;
+}
+
+/* One page, one document, every element closed, nothing from outside. */
+static void assert_page(const char *page)
+{
+	static const char *const pairs[][2] = {
+		{ "<svg", "</svg>" }, { "<table", "</table>" }, { "<pre", "</pre>" },
+		{ "<tr", "</tr>" }, { "<h2", "</h2>" }, { "<text", "</text>" }, { "<div", "</div>" },
+	};
+
+	assert_true(!strncmp(page, "<!DOCTYPE html>\n", 16));
+	assert_int_equal(count(page, "</html>"), 1);
+	assert_true(strlen(page) > 8 && !strcmp(page + strlen(page) - 8, "</html>\n"));
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (count(page, pairs[i][0]) != count(page, pairs[i][1]))
+			fail_msg("%d %s but %d %s", count(page, pairs[i][0]), pairs[i][0],
+				 count(page, pairs[i][1]), pairs[i][1]);
+	assert_int_equal(count(page, "http://"), 0);
+	assert_int_equal(count(page, "https://"), 0);
+	assert_int_equal(count(page, "<script"), 0);
+	assert_int_equal(count(page, "<link"), 0);
+	assert_int_equal(count(page, "src="), 0);
+}
+
+static char *page_path(struct fx *x, const char *name, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/%s", x->dir, name);
+	return buf;
+}
+
+static void make_dir(char *dir, size_t n)
+{
+	snprintf(dir, n, "%s/fct-html-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(dir));
+}
+
+/* ---- sweeps ---------------------------------------------------------- */
+
+static const char *const sweep_wls[] = { "fc", "fcp", "fcp-fixed" };
+static const unsigned sweep_files[] = { 10, 50, 60, 100 };
+static const unsigned sweep_threads[] = { 1, 2, 4, 8 };
+#define NCELLS (3 * 4 * 4)
+
+/* fcp slows down past its pool of 50; fc does not; fcp has predictions. */
+static void sweep_fill(struct sweep *sw, struct sweep_cell *cells)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < 3; w++)
+		for (unsigned f = 0; f < 4; f++)
+			for (unsigned t = 0; t < 4; t++) {
+				struct sweep_cell *c = &cells[n++];
+				unsigned files = sweep_files[f], threads = sweep_threads[t];
+				double over = files > 50 ? (files - 50.0) / files : 0;
+
+				*c = (struct sweep_cell){ .workload = sweep_wls[w], .files = files,
+					.threads = threads, .pool = 50, .ops = 100000ull * threads,
+					.hit_ratio = w ? 1 - over : -1, .lock_share = w == 1 ? over : 0.01,
+					.traced = true };
+				c->wall_ns = (uint64_t)(2e8 * threads * (1 + (w == 1 ? 4 * over : 0)) /
+							(threads > 2 ? 2 : threads));
+				c->predicted_wall_ns = w == 1 ? c->wall_ns * 1.1 : 0;
+				snprintf(c->top_cause, sizeof(c->top_cause), "%s",
+					 w == 1 && over ? "<pool_lock>" : "healthy");
+			}
+	*sw = (struct sweep){ .cells = cells, .n = n, .o = NULL };
+}
+
+/* ---- the tests ------------------------------------------------------- */
+
+static void test_escape(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	html_esc(mem, "<a href='x'>\"&\"</a>");
+	html_esc(mem, NULL);
+	fclose(mem);
+	assert_string_equal(text, "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;&lt;/a&gt;");
+	free(text);
+}
+
+static void test_run_page(void **state)
+{
+	struct fx *x = fx_run(NASTY, true);
+	char path[128], *page;
+
+	make_dir(x->dir, sizeof(x->dir));
+	assert_int_equal(report_html_run(page_path(x, "run.html", path, sizeof(path)), &x->s), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 2);	/* time per thread, latency */
+	assert_true(count(page, "<svg class=\"bar\"") >= 3);	/* lock and cause shares */
+	assert_true(has(page, NASTY_ESC));
+	assert_int_equal(count(page, "fcp<b>"), 0);
+	assert_true(has(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_true(has(page, "kprobe/x&lt;y&gt;"));
+	assert_true(has(page, "a &lt; b &amp; &quot;c&quot;"));
+	assert_int_equal(count(page, "a < b"), 0);
+	assert_true(has(page, "waiting on workload locks"));	/* the account's legend */
+	assert_true(has(page, "tid 1003"));
+	assert_true(has(page, "Syscalls (all workers)"));
+	assert_true(has(page, "newfstatat"));
+	assert_true(has(page, "fcp.pool"));
+	assert_true(has(page, "<pre class=\"why\">"));
+	assert_true(has(page, "latency of one operation"));
+	assert_int_equal(count(page, "Timing only"), 0);
+	free(page);
+	unlink(path);
+	rmdir(x->dir);
+	fx_free(x);
+}
+
+static void test_run_page_timing_only(void **state)
+{
+	struct fx *x = fx_run("fcp", false);
+	char path[128], *page;
+
+	make_dir(x->dir, sizeof(x->dir));
+	assert_int_equal(report_html_run(page_path(x, "run.html", path, sizeof(path)), &x->s), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 2);
+	assert_true(has(page, "Timing only"));
+	assert_true(has(page, "threads' own clocks"));
+	assert_true(has(page, "waiting for the lock"));		/* the clocks' legend */
+	assert_int_equal(count(page, "waiting on workload locks"), 0);
+	assert_int_equal(count(page, "Syscalls (all workers)"), 0);
+	free(page);
+	unlink(path);
+	rmdir(x->dir);
+	fx_free(x);
+}
+
+static void test_compare_page(void **state)
+{
+	struct fx *a = fx_run("fcp", true), *b = fx_run("fc<>", true);
+	char path[128], *page;
+
+	b->s.res.totals.has_pool = false;
+	make_dir(a->dir, sizeof(a->dir));
+	assert_int_equal(report_html_compare(page_path(a, "cmp.html", path, sizeof(path)),
+					     &a->s, &b->s), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 5);	/* terms, then 2 per run */
+	assert_true(has(page, "fc&lt;&gt;"));
+	assert_int_equal(count(page, "fc<>"), 0);
+	assert_true(has(page, "Term by term"));
+	assert_true(has(page, "<pre class=\"compare\">"));
+	assert_true(has(page, "openat calls"));
+	assert_int_equal(count(page, "<pre class=\"why\">"), 2);
+	free(page);
+	unlink(path);
+	rmdir(a->dir);
+	fx_free(a);
+	fx_free(b);
+}
+
+static void test_sweep_page(void **state)
+{
+	struct sweep_cell cells[NCELLS];
+	struct sweep sw;
+	char dir[64], path[128], *page;
+
+	sweep_fill(&sw, cells);
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/sweep.html", dir);
+	assert_int_equal(report_html_sweep(path, &sw), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 4 + 2);	/* one per file set, hits, locks */
+	assert_true(has(page, "60 files (pool 50: 10 over capacity)"));
+	assert_true(has(page, "100 files (pool 50: 50 over capacity)"));
+	assert_true(has(page, "50 files (pool 50: exactly at capacity)"));
+	assert_true(has(page, "10 files (pool 50: fits, 40 spare)"));
+	assert_int_equal(count(page, "stroke-dasharray=\"6 4\""), 4);	/* fcp, predicted */
+	assert_int_equal(count(page, ">pool 50</text>"), 2);		/* capacity markers */
+	assert_true(has(page, "&lt;pool_lock&gt;"));
+	assert_int_equal(count(page, "<tr>"), NCELLS + 1);
+	free(page);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* stderr into a file while fn runs; returns what was written. */
+static char *stderr_of(int (*fn)(const char *), const char *arg, int *rc)
+{
+	char tmpl[] = "/tmp/fct-html-err-XXXXXX", *text;
+	int fd = mkstemp(tmpl), saved = dup(STDERR_FILENO);
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	*rc = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(fd);
+	text = slurp(tmpl);
+	unlink(tmpl);
+	return text;
+}
+
+static struct fx *err_fx;
+
+static int run_to(const char *path)
+{
+	return report_html_run(path, &err_fx->s);
+}
+
+static void test_error(void **state)
+{
+	int rc;
+	char *msg;
+
+	err_fx = fx_run("fcp", false);
+	msg = stderr_of(run_to, "/nonexistent-fctrace-dir/r.html", &rc);
+	assert_int_equal(rc, -1);
+	assert_string_equal(msg, "fctrace: --html /nonexistent-fctrace-dir/r.html: "
+			    "No such file or directory\n");
+	free(msg);
+	if (access("/dev/full", W_OK) == 0) {	/* a write that fails at the end */
+		msg = stderr_of(run_to, "/dev/full", &rc);
+		assert_int_equal(rc, -1);
+		assert_string_equal(msg, "fctrace: --html /dev/full: No space left on device\n");
+		free(msg);
+	}
+	fx_free(err_fx);
+}
+
+static bool browser_required(void)
+{
+	const char *ci = getenv("CI"), *req = getenv("FCTRACE_REQUIRE_BROWSER");
+
+	return (ci && !strcmp(ci, "true")) || (req && !strcmp(req, "1"));
+}
+
+/* Write all four kinds of page into dir, for the browser. */
+static void write_pages(const char *dir, struct sweep_cell *cells)
+{
+	struct fx *run = fx_run(NASTY, true), *plain = fx_run("fcp", false);
+	struct sweep sw;
+	char path[160];
+
+	sweep_fill(&sw, cells);
+	snprintf(path, sizeof(path), "%s/run.html", dir);
+	assert_int_equal(report_html_run(path, &run->s), 0);
+	snprintf(path, sizeof(path), "%s/timing.html", dir);
+	assert_int_equal(report_html_run(path, &plain->s), 0);
+	snprintf(path, sizeof(path), "%s/compare.html", dir);
+	assert_int_equal(report_html_compare(path, &run->s, &plain->s), 0);
+	snprintf(path, sizeof(path), "%s/sweep.html", dir);
+	assert_int_equal(report_html_sweep(path, &sw), 0);
+	fx_free(run);
+	fx_free(plain);
+}
+
+static void test_browser(void **state)
+{
+	static const char *const pages[] = { "run", "timing", "compare", "sweep" };
+	struct sweep_cell cells[NCELLS];
+	char dir[64], cmd[1024], src[] = __FILE__, path[160];
+	int rc;
+
+	make_dir(dir, sizeof(dir));
+	write_pages(dir, cells);
+	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:2 %s/timing.html:2 "
+		 "%s/compare.html:5 %s/sweep.html:6", dirname(src), dir, dir, dir, dir);
+	rc = system(cmd);
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.html", dir, pages[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
+		if (browser_required())
+			fail_msg("chromium is required here (CI=true or FCTRACE_REQUIRE_BROWSER=1) "
+				 "but not installed: apt-get install chromium");
+		print_message("chromium is not installed: the pages were not rendered\n");
+		skip();
+	}
+	assert_int_equal(rc, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_run_page),
+		cmocka_unit_test(test_run_page_timing_only),
+		cmocka_unit_test(test_compare_page),
+		cmocka_unit_test(test_sweep_page),
+		cmocka_unit_test(test_error),
+		cmocka_unit_test(test_browser),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

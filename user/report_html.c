@@ -1,0 +1,889 @@
+/*
+ * report_html.c - run, compare and sweep as one self-contained HTML page
+ * each: inline SVG charts and CSS, the same figures as the terminal report
+ * and the same "Why" text (explain_print, captured), every string escaped.
+ * The markup helpers are in html.c, the chart primitives in svg.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "compare.h"
+#include "hist.h"
+#include "html.h"
+#include "report.h"
+#include "svg.h"
+#include "sweep.h"
+#include "units.h"
+
+#define PAGE_W	1120	/* chart width of a full-page report, px */
+#define HALF_W	540	/* chart width in one column of a compare page */
+
+/* The kernel account's buckets, then what it did not account for. */
+static const char *const acct_colours[ACCT_N + 1] = {
+	"#4c9f38", "#2f74c0", "#d62728", "#f08c00", "#8e5ea2", "#e8b923", "#ced4da",
+};
+static const char *const acct_labels[ACCT_N + 1] = {
+	"on CPU, user", "on CPU, syscalls", "waiting on workload locks",
+	"other futex waits", "blocked (I/O, other)", "waiting for a CPU", "not accounted",
+};
+
+/* The threads' own clocks, when there is no kernel account. */
+#define CLK_N 6
+static const char *const clock_colours[CLK_N] = {
+	"#d62728", "#ff9896", "#2f74c0", "#9467bd", "#8c564b", "#ced4da",
+};
+static const char *const clock_labels[CLK_N] = {
+	"waiting for the lock", "holding the lock", "reading data",
+	"cache lookups (beyond the lock)", "reading missed blocks", "rest (user work, other)",
+};
+
+/* One colour per workload, in the order they first appear. */
+static const char *const wl_colours[] = {
+	"#1f6fb4", "#d9480f", "#2b8a3e", "#7048e8", "#c2255c", "#0b7285", "#e67700", "#495057",
+};
+#define NCOLOURS (sizeof(wl_colours) / sizeof(wl_colours[0]))
+
+static char *pct0(char *buf, size_t n, double ratio)
+{
+	snprintf(buf, n, "%.0f %%", ratio * 100);
+	return buf;
+}
+
+static uint64_t thread_wall(const struct thread_row *r)
+{
+	return r->user.end_ns - r->user.start_ns;
+}
+
+static bool has_account(const struct session *s)
+{
+	return s->traced && (s->model.groups & PG_MASK(PG_SCHED));
+}
+
+/* ---- run: header ---------------------------------------------------- */
+
+static void fact(FILE *f, const char *name, const char *value)
+{
+	fputs("<span>", f);
+	html_esc(f, name);
+	fputs(" <b>", f);
+	html_esc(f, value);
+	fputs("</b></span>", f);
+}
+
+static void totals_facts(FILE *f, const struct wl_totals *t)
+{
+	char a[32], b[32];
+	uint64_t gets = t->hits + t->misses;
+
+	if (!t->has_pool && !t->has_cache)
+		return;
+	fact(f, t->has_pool ? "pool hits" : "cache hits", units_count(a, sizeof(a), (double)t->hits));
+	fact(f, "hit ratio", units_pct(b, sizeof(b), gets ? (double)t->hits / gets : 0));
+	fact(f, "misses", units_count(a, sizeof(a), (double)t->misses));
+	fact(f, "evictions", units_count(a, sizeof(a), (double)t->evictions));
+	if (t->has_pool) {
+		fact(f, "most open at once", units_count(a, sizeof(a), (double)t->max_open));
+		fact(f, "over capacity", units_count(b, sizeof(b), (double)t->over_capacity));
+	} else {
+		fact(f, "cached", units_bytes(a, sizeof(a), (double)t->cache_bytes));
+	}
+}
+
+static void run_header(FILE *f, const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	const char *cost = probe_set_cost(m->probe_set);
+	char a[32], probes[64];
+
+	fputs("<div class=\"facts\">", f);
+	fact(f, "wall", units_ns(a, sizeof(a), (double)m->wall_ns));
+	fact(f, "ops", units_count(a, sizeof(a), (double)m->ops));
+	fact(f, "ops/s", units_count(a, sizeof(a), m->wall_ns ? m->ops * 1e9 / m->wall_ns : 0));
+	fact(f, "CPUs", units_count(a, sizeof(a), m->ncpus));
+	snprintf(probes, sizeof(probes), "%s%s%s%s", m->probe_set, cost ? " (expected " : "",
+		 cost ? cost : "", cost ? ")" : "");
+	fact(f, "probes", probes);
+	if (s->traced)
+		fact(f, "loaded in", units_ns(a, sizeof(a), (double)s->prepare_ns));
+	totals_facts(f, &s->res.totals);
+	fputs("</div>\n", f);
+	if (s->res.interrupted)
+		fputs("<p class=\"note\">Interrupted: these are partial results.</p>\n", f);
+}
+
+/* ---- run: where each thread's time went ------------------------------ */
+
+/* Shares of the thread's wall time; the last one is what is left over. */
+static void account_shares(const struct thread_row *r, double *sh)
+{
+	double wall = (double)thread_wall(r), sum = 0;
+
+	for (int b = 0; b < ACCT_N; b++)
+		sum += sh[b] = wall ? r->acct_ns[b] / wall : 0;
+	for (int b = 0; sum > 1 && b < ACCT_N; b++)	/* over-counted: fit the bar */
+		sh[b] /= sum;
+	sh[ACCT_N] = sum < 1 ? 1 - sum : 0;
+}
+
+/* The own clocks overlap for caches (lookup_ns includes the lock): take
+ * the lock out of it, and scale down if the parts still exceed the wall. */
+static void clock_shares(const struct wl_thread_stats *u, double *sh)
+{
+	double wall = (double)(u->end_ns - u->start_ns), sum = 0;
+	double lock = (double)u->lock_wait_ns + (double)u->lock_hold_ns;
+	double v[CLK_N - 1] = { (double)u->lock_wait_ns, (double)u->lock_hold_ns,
+				(double)u->read_ns, u->lookup_ns > lock ? u->lookup_ns - lock : 0,
+				(double)u->miss_read_ns };
+
+	for (int i = 0; i < CLK_N - 1; i++)
+		sum += v[i];
+	for (int i = 0; i < CLK_N - 1; i++)
+		sh[i] = wall ? v[i] / (sum > wall ? sum : wall) : 0;
+	sh[CLK_N - 1] = wall && sum < wall ? 1 - sum / wall : 0;
+}
+
+static void bar_tips(char tips[][96], const char *const *labels, const double *sh,
+		     int n, double wall, const char **out)
+{
+	char t[32], p[32];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(tips[i], 96, "%s: %s (%s)", labels[i], units_ns(t, sizeof(t), sh[i] * wall),
+			 units_pct(p, sizeof(p), sh[i]));
+		out[i] = tips[i];
+	}
+}
+
+#define ROW_H	18
+#define ROW_GAP	6
+#define LABEL_W	84
+
+/* One stacked bar per thread, as shares of that thread's own wall time. */
+static void thread_bars(FILE *f, const struct run_model *m, double w, bool kernel)
+{
+	double bar_w = w - LABEL_W - 64, h = 40 + m->nrows * (ROW_H + ROW_GAP);
+	int n = kernel ? ACCT_N + 1 : CLK_N;
+
+	fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"role=\"img\" aria-label=\"time per thread\">\n", w, h, w, h);
+	for (int q = 0; q <= 4; q++) {
+		double x = LABEL_W + bar_w * q / 4;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"14\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e3e7eb\"/>"
+			"<text x=\"%.1f\" y=\"11\" text-anchor=\"middle\">%d %%</text>\n",
+			x, x, h - 20, x, q * 25);
+	}
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+		double sh[ACCT_N + 1] = { 0 }, y = 20 + i * (ROW_H + ROW_GAP);
+		char tips[ACCT_N + 1][96], pct[32];
+		const char *tp[ACCT_N + 1];
+
+		if (kernel)
+			account_shares(r, sh);
+		else
+			clock_shares(&r->user, sh);
+		bar_tips(tips, kernel ? acct_labels : clock_labels, sh, n, (double)thread_wall(r), tp);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">tid %d</text>\n",
+			LABEL_W - 6, y + 13, (int)r->user.tid);
+		svg_hstack(f, LABEL_W, y, bar_w, ROW_H, sh, kernel ? acct_colours : clock_colours, tp, n);
+		if (kernel)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", LABEL_W + bar_w + 6, y + 13,
+				r->has_kernel ? units_pct(pct, sizeof(pct), r->accounted_ratio) : "no account");
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%.0f\">share of each thread's wall time%s</text>\n</svg>\n",
+		LABEL_W, h - 4, kernel ? "; right: accounted" : "");
+}
+
+static void time_section(FILE *f, const struct session *s, double w)
+{
+	bool kernel = has_account(s);
+
+	fputs("<h2>Where each thread's time went</h2>\n", f);
+	if (!s->traced)
+		fputs("<p class=\"note\">Timing only: there is no kernel view of this run (--no-bpf, "
+		      "or the probes could not load). The bars are the threads' own clocks, not the "
+		      "kernel's account.</p>\n", f);
+	else if (!kernel)
+		fputs("<p class=\"note\">The kernel's time account needs the sched probes (--probes "
+		      "full or light): the bars are the threads' own clocks.</p>\n", f);
+	html_legend(f, kernel ? acct_labels : clock_labels, kernel ? acct_colours : clock_colours,
+		    kernel ? ACCT_N + 1 : CLK_N);
+	thread_bars(f, &s->model, w, kernel);
+}
+
+/* ---- run: latency ---------------------------------------------------- */
+
+static char *slot_label(char *buf, size_t n, double slot)
+{
+	return units_ns(buf, n, ldexp(1, (int)slot));
+}
+
+static void latency_summary(FILE *f, const uint64_t *hist, uint64_t max)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "<p>p50 &le; <b>%s</b>, p99 &le; <b>%s</b>, max <b>%s</b> (all threads)</p>\n",
+		units_ns(a, sizeof(a), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.5, max)),
+		units_ns(b, sizeof(b), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.99, max)),
+		units_ns(c, sizeof(c), (double)max));
+}
+
+static void latency_bars(struct svg_plot *p, const uint64_t *hist, int lo, int hi)
+{
+	char tip[96], a[32], b[32];
+
+	for (int i = lo; i <= hi; i++) {
+		snprintf(tip, sizeof(tip), "%s to %s: %llu ops", units_ns(a, sizeof(a), ldexp(1, i)),
+			 units_ns(b, sizeof(b), ldexp(1, i + 1)), (unsigned long long)hist[i]);
+		svg_vbar(p, i - 0.4, i + 0.4, (double)hist[i], "#2f74c0", tip);
+	}
+}
+
+static void latency_section(FILE *f, const struct run_model *m, double w)
+{
+	uint64_t hist[WL_HIST_SLOTS] = { 0 }, max = 0, top = 0;
+	double ticks[WL_HIST_SLOTS];
+	int lo = WL_HIST_SLOTS, hi = -1;
+	struct svg_plot p;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		for (int b = 0; b < WL_HIST_SLOTS; b++)
+			hist[b] += m->rows[i].user.lat_hist[b];
+		if (m->rows[i].user.lat_max_ns > max)
+			max = m->rows[i].user.lat_max_ns;
+	}
+	for (int b = 0; b < WL_HIST_SLOTS; b++)
+		if (hist[b]) {
+			lo = b < lo ? b : lo;
+			hi = b;
+			top = hist[b] > top ? hist[b] : top;
+		}
+	fputs("<h2>Operation latency</h2>\n", f);
+	if (hi < 0) {
+		fputs("<p>No operations were timed.</p>\n", f);
+		return;
+	}
+	for (int b = lo; b <= hi; b++)
+		ticks[b - lo] = b;
+	svg_plot_init(&p, f, w, 260);
+	p.x = (struct svg_axis){ lo - 0.6, hi + 0.6, "latency of one operation (log2 buckets, "
+				 "lower bound)", slot_label, ticks, hi - lo + 1 };
+	p.y = (struct svg_axis){ 0, (double)top, "operations", units_count, NULL, 0 };
+	svg_plot_begin(&p, "Operation latency, all threads");
+	latency_bars(&p, hist, lo, hi);
+	svg_plot_end(&p);
+	latency_summary(f, hist, max);
+}
+
+/* ---- run: tables ----------------------------------------------------- */
+
+static void syscall_section(FILE *f, const struct run_model *m)
+{
+	char c[32], t[32], mean[32], mn[32], p99[32], mx[32], e[32];
+
+	fputs("<h2>Syscalls (all workers)</h2>\n<table><tr><th>syscall</th><th>count</th>"
+	      "<th>errors</th><th>total</th><th>mean</th><th>min</th><th>p99</th><th>max</th></tr>\n", f);
+	for (int s = 0; s < FCT_SC_N; s++) {
+		const struct fct_sc_stats *st = &m->sc_total[s];
+
+		if (!st->count)
+			continue;
+		fputs("<tr>", f);
+		html_td(f, sc_name(s));
+		html_td_num(f, units_count(c, sizeof(c), (double)st->count));
+		html_td_num(f, units_count(e, sizeof(e), (double)st->errors));
+		html_td_num(f, units_ns(t, sizeof(t), (double)st->total_ns));
+		html_td_num(f, units_ns(mean, sizeof(mean), (double)st->total_ns / st->count));
+		html_td_num(f, units_ns(mn, sizeof(mn), (double)st->min_ns));
+		html_td_num(f, units_ns(p99, sizeof(p99), (double)hist32_percentile(st->hist,
+			    FCT_HIST_SLOTS, 0.99, st->max_ns)));
+		html_td_num(f, units_ns(mx, sizeof(mx), (double)st->max_ns));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void share_cell(FILE *f, double share, const char *colour)
+{
+	char p[32];
+
+	fputs("<td class=\"n\">", f);
+	svg_share_bar(f, 80, 10, share, colour);
+	fprintf(f, " %s</td>", units_pct(p, sizeof(p), share));
+}
+
+static void lock_row(FILE *f, const struct lock_total *l, uint64_t thread_wall_total)
+{
+	char w[32], t[32], mean[32], mx[32], th[32];
+
+	fputs("<tr>", f);
+	html_td(f, l->name);
+	html_td(f, l->kernel ? "kernel" : "workload");
+	html_td_num(f, units_count(th, sizeof(th), l->threads));
+	html_td_num(f, units_count(w, sizeof(w), (double)l->waits));
+	html_td_num(f, units_ns(t, sizeof(t), (double)l->wait_ns));
+	html_td_num(f, units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0));
+	html_td_num(f, units_ns(mx, sizeof(mx), (double)l->max_ns));
+	share_cell(f, thread_wall_total ? (double)l->wait_ns / thread_wall_total : 0,
+		   acct_colours[ACCT_LOCK_NAMED]);
+	fputs("</tr>\n", f);
+}
+
+static void lock_section(FILE *f, const struct run_model *m)
+{
+	fputs("<h2>Lock waits</h2>\n", f);
+	if (!m->nlocks) {
+		fputs("<p>No waits on the workload's locks or on kernel locks.</p>\n", f);
+		return;
+	}
+	fputs("<table><tr><th>lock</th><th>kind</th><th>threads</th><th>waits</th><th>total</th>"
+	      "<th>mean</th><th>max</th><th>share of thread time</th></tr>\n", f);
+	for (int i = 0; i < m->nlocks; i++)
+		lock_row(f, &m->locks[i], m->thread_wall_total_ns);
+	fputs("</table>\n", f);
+}
+
+static void pagecache_section(FILE *f, const struct run_model *m)
+{
+	uint64_t asked = m->pagecache_hits + m->pagecache_misses;
+	char a[32], h[32], ms[32], p[32];
+
+	fputs("<h2>Page cache</h2>\n", f);
+	if (!(m->groups & PG_MASK(PG_PAGECACHE))) {
+		fputs("<p>Not measured: the pagecache probe was not in the set.</p>\n", f);
+		return;
+	}
+	units_count(ms, sizeof(ms), (double)m->pagecache_misses);
+	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
+		fprintf(f, "<p><b>%s</b> pages added by the workers (misses); hits need the syscalls "
+			"probe.</p>\n", ms);
+		return;
+	}
+	fprintf(f, "<p><b>%s</b> pages asked for, <b>%s</b> hits (%s), <b>%s</b> misses "
+		"(pages added).</p>\n", units_count(a, sizeof(a), (double)asked),
+		units_count(h, sizeof(h), (double)m->pagecache_hits),
+		units_pct(p, sizeof(p), asked ? (double)m->pagecache_hits / asked : 1), ms);
+}
+
+static void lost_row(FILE *f, const char *name, uint64_t v)
+{
+	char c[32];
+
+	fputs(v ? "<tr style=\"color:#b00020\">" : "<tr>", f);
+	html_td(f, name);
+	html_td_num(f, units_count(c, sizeof(c), (double)v));
+	fputs("</tr>", f);
+}
+
+static void probes_section(FILE *f, const struct session *s)
+{
+	const struct fct_lost *l = &s->kv.lost;
+
+	fputs("<h2>Probes and lost events</h2>\n", f);
+	if (!s->traced) {
+		fputs("<p>None: timing only.</p>\n", f);
+		return;
+	}
+	fputs("<div class=\"cols\"><div><table><tr><th>program</th><th>status</th></tr>\n", f);
+	for (int i = 0; i < s->kv.nprobes; i++) {
+		fputs(s->kv.probes[i].ok ? "<tr>" : "<tr style=\"color:#6a737d\">", f);
+		html_td(f, s->kv.probes[i].name);
+		html_td(f, s->kv.probes[i].ok ? "ok" : s->kv.probes[i].reason);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div><div><table><tr><th>lost</th><th>count</th></tr>\n", f);
+	lost_row(f, "no free thread slot", l->slot_full);
+	lost_row(f, "futex map full", l->futex_map_full);
+	lost_row(f, "kernel-lock map full", l->klock_map_full);
+	lost_row(f, "page-cache map full", l->pc_map_full);
+	lost_row(f, "stacks lost", l->stack_lost);
+	lost_row(f, "ring buffer drops", l->ringbuf_drops);
+	fputs("</table></div></div>\n", f);
+}
+
+static void own_clocks_section(FILE *f, const struct run_model *m)
+{
+	char b[9][32];
+
+	fputs("<h2>Threads' own clocks</h2>\n<table><tr><th>tid</th><th>ops</th><th>wall</th>"
+	      "<th>lock wait</th><th>lock hold</th><th>read</th><th>lookup</th><th>miss read</th>"
+	      "<th>p50</th><th>p99</th></tr>\n", f);
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct wl_thread_stats *u = &m->rows[i].user;
+		double v[] = { (double)u->ops, (double)(u->end_ns - u->start_ns),
+			(double)u->lock_wait_ns, (double)u->lock_hold_ns, (double)u->read_ns,
+			(double)u->lookup_ns, (double)u->miss_read_ns,
+			(double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns),
+			(double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns) };
+
+		fprintf(f, "<tr><td>%d</td>", (int)u->tid);
+		for (int c = 0; c < 9; c++)
+			html_td_num(f, c ? units_ns(b[c], 32, v[c]) : units_count(b[c], 32, v[c]));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* ---- run: why -------------------------------------------------------- */
+
+/* explain_print's text, for a <pre>; NULL if memory ran out. */
+static char *why_text(const struct session *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return NULL;
+	explain_print(mem, &s->model, &s->diag);
+	fclose(mem);
+	return text;
+}
+
+static void causes_table(FILE *f, const struct diagnosis *d)
+{
+	char c[32];
+
+	fputs("<table><tr><th>#</th><th>cause</th><th>share of thread time</th>"
+	      "<th>confidence</th><th>what was measured</th></tr>\n", f);
+	for (int i = 0; i < d->n; i++) {
+		fprintf(f, "<tr><td>%d</td>", i + 1);
+		html_td(f, d->causes[i].cause);
+		share_cell(f, d->causes[i].share, i ? "#f08c00" : "#d62728");
+		html_td_num(f, pct0(c, sizeof(c), d->causes[i].confidence));
+		html_td(f, d->causes[i].title);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void why_section(FILE *f, const struct session *s)
+{
+	char *text = why_text(s);
+
+	fputs("<h2>Why</h2>\n", f);
+	if (s->diag.n) {
+		fputs("<p><b>", f);
+		html_esc(f, s->diag.headline);
+		fputs("</b></p>\n", f);
+		causes_table(f, &s->diag);
+	}
+	html_pre(f, "why", text ? text : "(the explanation could not be captured: out of memory)");
+	free(text);
+}
+
+/* Everything about one run below its title: full page or one column. */
+static void run_body(FILE *f, const struct session *s, double w)
+{
+	run_header(f, s);
+	time_section(f, s, w);
+	latency_section(f, &s->model, w);
+	if (s->traced && (s->model.groups & PG_MASK(PG_SYSCALLS)))
+		syscall_section(f, &s->model);
+	if (s->traced) {
+		lock_section(f, &s->model);
+		pagecache_section(f, &s->model);
+	}
+	why_section(f, s);
+	own_clocks_section(f, &s->model);
+	probes_section(f, s);
+}
+
+static void title_of(char *buf, size_t n, const char *what, const struct wl_config *c)
+{
+	char d[200];
+
+	report_describe(d, sizeof(d), c);
+	snprintf(buf, n, "fctrace %s: %s", what, d);
+}
+
+static void h1(FILE *f, const char *text)
+{
+	fputs("<h1>", f);
+	html_esc(f, text);
+	fputs("</h1>\n", f);
+}
+
+int report_html_run(const char *path, const struct session *s)
+{
+	FILE *f = html_open(path);
+	char title[240];
+
+	if (!f)
+		return -1;
+	title_of(title, sizeof(title), "run", &s->cfg);
+	html_page_begin(f, title);
+	h1(f, title);
+	run_body(f, s, PAGE_W);
+	html_page_end(f);
+	return html_close(f, path);
+}
+
+/* ---- compare --------------------------------------------------------- */
+
+static char *compare_text(const struct session *a, const struct session *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return NULL;
+	compare_print(mem, a, b);
+	fclose(mem);
+	return text;
+}
+
+static void term_row(FILE *f, int i, const char *name, double va, double vb, double bar_w)
+{
+	double top = va > vb ? va : vb, y = 24 + i * 34;
+	double sh[2][1] = { { top ? va / top : 0 }, { top ? vb / top : 0 } };
+	char tip[2][96], d[32];
+	const char *tp;
+
+	snprintf(tip[0], sizeof(tip[0]), "a: %.0f", va);
+	snprintf(tip[1], sizeof(tip[1]), "b: %.0f", vb);
+	fprintf(f, "<text x=\"224\" y=\"%.1f\" text-anchor=\"end\">", y + 15);
+	html_esc(f, name);
+	fputs("</text>\n", f);
+	for (int k = 0; k < 2; k++) {
+		tp = tip[k];
+		svg_hstack(f, 230, y + k * 13, bar_w, 11, sh[k], &wl_colours[k], &tp, 1);
+	}
+	if (vb > 0)
+		snprintf(d, sizeof(d), "%+.0f %%", 100 * (va - vb) / vb);
+	else
+		snprintf(d, sizeof(d), va > 0 ? "new" : "-");
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", 236 + bar_w, y + 15, d);
+}
+
+/* compare.c's terms, each pair as two bars scaled to the larger: the
+ * terms have different units, so only the two bars of a row compare. */
+static void term_chart(FILE *f, const struct session *a, const struct session *b, double w)
+{
+	struct json_object *cj = compare_json(a, b), *terms = NULL;
+	int n = 0, shown;
+
+	if (json_object_object_get_ex(cj, "terms", &terms))
+		n = (int)json_object_array_length(terms);
+	shown = a->traced && b->traced ? n : (n < 2 ? n : 2);	/* as compare_print does */
+	fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%d\" viewBox=\"0 0 %.0f %d\" "
+		"role=\"img\" aria-label=\"terms\">\n<text class=\"t\" x=\"8\" y=\"16\">"
+		"a against b, term by term (bars scaled to the larger of each pair)</text>\n",
+		w, 30 + shown * 34, w, 30 + shown * 34);
+	for (int i = 0; i < shown; i++) {
+		struct json_object *row = json_object_array_get_idx(terms, i), *t, *va, *vb;
+
+		if (json_object_object_get_ex(row, "term", &t) && json_object_object_get_ex(row, "a", &va) &&
+		    json_object_object_get_ex(row, "b", &vb))
+			term_row(f, i, json_object_get_string(t), json_object_get_double(va),
+				 json_object_get_double(vb), w - 300);
+	}
+	fputs("</svg>\n", f);
+	json_object_put(cj);
+}
+
+static void compare_column(FILE *f, const char *which, const struct session *s)
+{
+	char d[200];
+
+	report_describe(d, sizeof(d), &s->cfg);
+	fprintf(f, "<div><h2 style=\"border:0\">%s: ", which);
+	html_esc(f, d);
+	fputs("</h2>\n", f);
+	run_body(f, s, HALF_W);
+	fputs("</div>\n", f);
+}
+
+int report_html_compare(const char *path, const struct session *a, const struct session *b)
+{
+	FILE *f = html_open(path);
+	const char *names[2] = { a->cfg.workload, b->cfg.workload };
+	char title[240], *text;
+
+	if (!f)
+		return -1;
+	snprintf(title, sizeof(title), "fctrace compare: %s against %s", a->cfg.workload,
+		 b->cfg.workload);
+	html_page_begin(f, title);
+	h1(f, title);
+	fputs("<h2>Term by term</h2>\n", f);
+	html_legend(f, names, wl_colours, 2);
+	term_chart(f, a, b, PAGE_W);
+	text = compare_text(a, b);
+	html_pre(f, "compare", text ? text : "(the comparison could not be captured: out of memory)");
+	free(text);
+	fputs("<div class=\"cols\">\n", f);
+	compare_column(f, "a", a);
+	compare_column(f, "b", b);
+	fputs("</div>\n", f);
+	html_page_end(f);
+	return html_close(f, path);
+}
+
+/* ---- sweep ----------------------------------------------------------- */
+
+/* The matrix's dimensions, read off the cells (sorted, distinct). */
+struct sweep_axes {
+	const char *wl[NCOLOURS];
+	unsigned nwl;
+	double files[NUMLIST_MAX], threads[NUMLIST_MAX];
+	unsigned nfiles, nthreads;
+	unsigned pool;		/* the pool workloads' capacity, 0 when none ran */
+	bool predicted;		/* some cell has a what-if prediction */
+};
+
+static void add_sorted(double *v, unsigned *n, double x)
+{
+	unsigned i = 0;
+
+	while (i < *n && v[i] < x)
+		i++;
+	if ((i < *n && v[i] == x) || *n == NUMLIST_MAX)
+		return;
+	memmove(&v[i + 1], &v[i], (*n - i) * sizeof(*v));
+	v[i] = x;
+	(*n)++;
+}
+
+static int wl_index(const struct sweep_axes *ax, const char *wl)
+{
+	for (unsigned i = 0; i < ax->nwl; i++)
+		if (!strcmp(ax->wl[i], wl))
+			return (int)i;
+	return -1;
+}
+
+static void axes_of(const struct sweep *sw, struct sweep_axes *ax)
+{
+	memset(ax, 0, sizeof(*ax));
+	for (unsigned i = 0; i < sw->n; i++) {
+		const struct sweep_cell *c = &sw->cells[i];
+
+		if (wl_index(ax, c->workload) < 0 && ax->nwl < NCOLOURS)
+			ax->wl[ax->nwl++] = c->workload;
+		add_sorted(ax->files, &ax->nfiles, c->files);
+		add_sorted(ax->threads, &ax->nthreads, c->threads);
+		if (!strncmp(c->workload, "fcp", 3))	/* the pools: fcp, fcp-fixed */
+			ax->pool = c->pool;
+		ax->predicted |= c->predicted_wall_ns > 0;
+	}
+}
+
+static const struct sweep_cell *cell_at(const struct sweep *sw, const char *wl,
+					double files, double threads)
+{
+	for (unsigned i = 0; i < sw->n; i++)
+		if (!strcmp(sw->cells[i].workload, wl) && sw->cells[i].files == files &&
+		    sw->cells[i].threads == threads)
+			return &sw->cells[i];
+	return NULL;
+}
+
+/* "60 files (pool 50: 10 over capacity)" */
+static void files_title(char *buf, size_t n, unsigned files, unsigned pool)
+{
+	if (!pool)
+		snprintf(buf, n, "%u files", files);
+	else if (files > pool)
+		snprintf(buf, n, "%u files (pool %u: %u over capacity)", files, pool, files - pool);
+	else if (files == pool)
+		snprintf(buf, n, "%u files (pool %u: exactly at capacity)", files, pool);
+	else
+		snprintf(buf, n, "%u files (pool %u: fits, %u spare)", files, pool, pool - files);
+}
+
+/* An axis over the values v[0..n) (and extra, if > 0), padded a little. */
+static struct svg_axis value_axis(const double *v, unsigned n, double extra, const char *label)
+{
+	double lo = v[0], hi = v[n - 1], pad;
+
+	if (extra > 0) {
+		lo = extra < lo ? extra : lo;
+		hi = extra > hi ? extra : hi;
+	}
+	pad = hi > lo ? (hi - lo) * 0.04 : 1;
+	return (struct svg_axis){ lo - pad, hi + pad, label, NULL, v, (int)n };
+}
+
+/* One workload's wall times (ms) over the thread counts; predicted too. */
+static int wall_series(const struct sweep *sw, const struct sweep_axes *ax, const char *wl,
+		       double files, double *x, double *ms, double *pred, int *npred)
+{
+	int n = 0;
+
+	*npred = 0;
+	for (unsigned t = 0; t < ax->nthreads; t++) {
+		const struct sweep_cell *c = cell_at(sw, wl, files, ax->threads[t]);
+
+		if (!c)
+			continue;
+		x[n] = ax->threads[t];
+		ms[n] = c->wall_ns / 1e6;
+		if (c->predicted_wall_ns > 0)
+			pred[(*npred)++] = c->predicted_wall_ns / 1e6;
+		n++;
+	}
+	if (*npred != n)	/* a dashed line only where every point has one */
+		*npred = 0;
+	return n;
+}
+
+static double wall_max(const struct sweep *sw, double files)
+{
+	double top = 0;
+
+	for (unsigned i = 0; i < sw->n; i++) {
+		const struct sweep_cell *c = &sw->cells[i];
+
+		if (c->files != files)
+			continue;
+		top = fmax(top, c->wall_ns / 1e6);
+		top = fmax(top, c->predicted_wall_ns / 1e6);
+	}
+	return top > 0 ? top * 1.05 : 1;
+}
+
+static void wall_chart(FILE *f, const struct sweep *sw, const struct sweep_axes *ax, double files)
+{
+	double x[NUMLIST_MAX], ms[NUMLIST_MAX], pred[NUMLIST_MAX];
+	char title[96], tip[192];
+	struct svg_plot p;
+	int n, np;
+
+	files_title(title, sizeof(title), (unsigned)files, ax->pool);
+	svg_plot_init(&p, f, 550, 300);
+	p.x = value_axis(ax->threads, ax->nthreads, 0, "threads");
+	p.y = (struct svg_axis){ 0, wall_max(sw, files), "wall time (ms)", NULL, NULL, 0 };
+	svg_plot_begin(&p, title);
+	for (unsigned w = 0; w < ax->nwl; w++) {
+		n = wall_series(sw, ax, ax->wl[w], files, x, ms, pred, &np);
+		snprintf(tip, sizeof(tip), "%s, %s: measured", ax->wl[w], title);
+		if (n)
+			svg_line(&p, x, ms, n, wl_colours[w], NULL, tip);
+		snprintf(tip, sizeof(tip), "%s, %s: what-if prediction", ax->wl[w], title);
+		if (np)
+			svg_line(&p, x, pred, np, wl_colours[w], "6 4", tip);
+	}
+	svg_plot_end(&p);
+}
+
+/* Hit ratio (hit = true) or lock share over the file counts at `threads`. */
+static void share_chart(FILE *f, const struct sweep *sw, const struct sweep_axes *ax,
+			double threads, bool hit)
+{
+	static const double pct_ticks[] = { 0, 0.25, 0.5, 0.75, 1 };
+	double x[NUMLIST_MAX], y[NUMLIST_MAX];
+	char title[96], mark[32];
+	struct svg_plot p;
+
+	snprintf(title, sizeof(title), "%s at %.0f threads", hit ? "Pool/cache hit ratio" :
+		 "Share of thread time waiting on the workload's lock", threads);
+	svg_plot_init(&p, f, 550, 300);
+	p.x = value_axis(ax->files, ax->nfiles, ax->pool, "files in the active set");
+	p.y = (struct svg_axis){ 0, 1, hit ? "hit ratio" : "lock share", pct0, pct_ticks, 5 };
+	svg_plot_begin(&p, title);
+	if (ax->pool) {
+		snprintf(mark, sizeof(mark), "pool %u", ax->pool);
+		svg_vmarker(&p, ax->pool, "#555", mark);
+	}
+	for (unsigned w = 0; w < ax->nwl; w++) {
+		int n = 0;
+
+		for (unsigned i = 0; i < ax->nfiles; i++) {
+			const struct sweep_cell *c = cell_at(sw, ax->wl[w], ax->files[i], threads);
+
+			if (c && (!hit || c->hit_ratio >= 0)) {
+				x[n] = ax->files[i];
+				y[n++] = hit ? c->hit_ratio : c->lock_share;
+			}
+		}
+		if (n)
+			svg_line(&p, x, y, n, wl_colours[w], NULL, ax->wl[w]);
+	}
+	svg_plot_end(&p);
+}
+
+static void cell_row(FILE *f, const struct sweep_cell *c)
+{
+	char b[8][32];
+
+	fputs("<tr>", f);
+	html_td(f, c->workload);
+	fprintf(f, "<td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%u</td>",
+		c->files, c->threads, c->pool);
+	html_td_num(f, units_ns(b[0], 32, (double)c->wall_ns));
+	html_td_num(f, units_count(b[1], 32, c->wall_ns ? c->ops * 1e9 / c->wall_ns : 0));
+	html_td_num(f, c->hit_ratio < 0 ? "-" : units_pct(b[2], 32, c->hit_ratio));
+	html_td_num(f, units_pct(b[3], 32, c->lock_share));
+	html_td_num(f, c->traced ? units_pct(b[4], 32, c->runq_share) : "-");
+	snprintf(b[5], 32, "%.2f", c->syscalls_in_lock_per_op);
+	html_td_num(f, b[5]);
+	html_td(f, c->top_cause[0] ? c->top_cause : "-");
+	html_td_num(f, c->predicted_wall_ns > 0 ? units_ns(b[6], 32, c->predicted_wall_ns) : "-");
+	if (c->predicted_wall_ns > 0)
+		snprintf(b[7], 32, "%+.0f %%", 100 * (c->wall_ns - c->predicted_wall_ns) /
+			 c->predicted_wall_ns);
+	html_td_num(f, c->predicted_wall_ns > 0 ? b[7] : "-");
+	fputs(c->interrupted ? "<td>interrupted</td></tr>\n" : "<td></td></tr>\n", f);
+}
+
+static void cells_table(FILE *f, const struct sweep *sw)
+{
+	fputs("<h2>Every cell</h2>\n<table><tr><th>workload</th><th>files</th><th>threads</th>"
+	      "<th>pool</th><th>wall</th><th>ops/s</th><th>hits</th><th>lock</th><th>runqueue</th>"
+	      "<th>syscalls in lock / op</th><th>first cause</th><th>predicted</th>"
+	      "<th>measured vs predicted</th><th></th></tr>\n", f);
+	for (unsigned i = 0; i < sw->n; i++)
+		cell_row(f, &sw->cells[i]);
+	fputs("</table>\n", f);
+}
+
+static void sweep_legend(FILE *f, const struct sweep_axes *ax)
+{
+	html_legend(f, ax->wl, wl_colours, (int)ax->nwl);
+	if (ax->predicted)
+		fputs("<p>Dashed lines: the what-if model's predictions (--predict), fitted to one "
+		      "cell of each pool workload; solid lines are measured.</p>\n", f);
+}
+
+static void sweep_charts(FILE *f, const struct sweep *sw, const struct sweep_axes *ax)
+{
+	double tmax = ax->threads[ax->nthreads - 1];
+
+	fputs("<h2>Wall time against threads, one chart per file set</h2>\n", f);
+	sweep_legend(f, ax);
+	fputs("<div class=\"charts\">\n", f);
+	for (unsigned i = 0; i < ax->nfiles; i++)
+		wall_chart(f, sw, ax, ax->files[i]);
+	fputs("</div>\n<h2>Hits and lock waits against the file set</h2>\n<div class=\"charts\">\n", f);
+	share_chart(f, sw, ax, tmax, true);
+	share_chart(f, sw, ax, tmax, false);
+	fputs("</div>\n", f);
+}
+
+int report_html_sweep(const char *path, const struct sweep *sw)
+{
+	FILE *f;
+	struct sweep_axes ax;
+
+	if (!sw->n) {
+		fprintf(stderr, "fctrace: --html %s: the sweep has no cells to show\n", path);
+		return -1;
+	}
+	if (!(f = html_open(path)))
+		return -1;
+	axes_of(sw, &ax);
+	html_page_begin(f, "fctrace sweep");
+	h1(f, "fctrace sweep");
+	fprintf(f, "<div class=\"facts\"><span>cells <b>%u</b></span><span>workloads <b>%u</b>"
+		"</span><span>file sets <b>%u</b></span><span>thread counts <b>%u</b></span>%s</div>\n",
+		sw->n, ax.nwl, ax.nfiles, ax.nthreads, sw->cells[0].traced ? "" :
+		"<span>timing only</span>");
+	sweep_charts(f, sw, &ax);
+	cells_table(f, sw);
+	html_page_end(f);
+	return html_close(f, path);
+}
