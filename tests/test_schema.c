@@ -1,0 +1,240 @@
+/*
+ * test_schema.c - the JSON documents against docs/fctrace.schema.json: a
+ * run (traced and timing-only, pool and cache), a compare and a sweep
+ * document, all built from hand-made runs, must validate; the same
+ * documents with a required key removed or mistyped must not. Validation
+ * is tests/schema_check.py (python3-jsonschema): skipped when that is
+ * missing, unless CI=true or FCTRACE_REQUIRE_SCHEMA=1.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "compare.h"
+#include "report.h"
+#include "sweep.h"
+
+#define NT	2
+#define WALL	500000000ull
+
+struct fx {
+	struct session s;
+	struct wl_thread_stats ts[NT];
+	struct fct_thread kt[NT];
+};
+
+/* A run as session_run leaves it; kernel = the full probe set's view. */
+static struct fx *fx_run(const char *workload, bool kernel, bool cache)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	struct session *s = &x->s;
+
+	wl_config_defaults(&s->cfg);
+	s->cfg.workload = workload;
+	s->cfg.threads = NT;
+	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+		.threads = x->ts, .totals = { .has_pool = !cache, .has_cache = cache,
+		.hits = 90, .misses = 10, .cache_bytes = 1 << 20, .cache_blocks = 256 } };
+	for (unsigned i = 0; i < NT; i++) {
+		x->ts[i] = (struct wl_thread_stats){ .tid = 500 + (pid_t)i, .index = i, .ops = 50,
+			.end_ns = WALL, .lat_max_ns = 9000, .lat_total_ns = 200000 };
+		x->ts[i].lat_hist[12] = 50;
+		x->kt[i] = (struct fct_thread){ .tid = 500 + i, .cpu_user_ns = WALL / 2,
+			.cpu_sys_ns = WALL / 2, .pages_asked = 12 };
+		x->kt[i].sc[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 50, .total_ns = 50000,
+			.min_ns = 500, .max_ns = 3000 };
+	}
+	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
+	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, true, "ok" };
+	s->traced = kernel;
+	assert_int_equal(model_build(&s->model, &s->res, kernel ? &s->kv : NULL,
+				     kernel ? PG_FULL : 0), 0);
+	explain_run(&s->model, &s->diag);
+	return x;
+}
+
+static void fx_free(struct fx *x)
+{
+	model_free(&x->s.model);
+	free(x);
+}
+
+/* The document `fctrace compare --json` writes (cmd_compare.c). */
+static struct json_object *compare_doc(const struct session *a, const struct session *b)
+{
+	struct json_object *doc = json_object_new_object(), *runs = json_object_new_array();
+
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "command", json_object_new_string("compare"));
+	json_object_array_add(runs, report_json_run(a));
+	json_object_array_add(runs, report_json_run(b));
+	json_object_object_add(doc, "runs", runs);
+	json_object_object_add(doc, "compare", compare_json(a, b));
+	return doc;
+}
+
+static struct json_object *sweep_doc(void)
+{
+	static struct sweep_cell cells[2] = {
+		{ .workload = "fc", .files = 60, .threads = 8, .pool = 50, .wall_ns = 9000000,
+		  .ops = 800, .hit_ratio = -1, .top_cause = "healthy" },
+		{ .workload = "fcp", .files = 60, .threads = 8, .pool = 50, .wall_ns = 12000000,
+		  .ops = 800, .hit_ratio = 0.83, .lock_share = 0.5, .runq_share = 0.3,
+		  .syscalls_in_lock_per_op = 0.5, .top_cause = "pool_lock_serialisation",
+		  .predicted_wall_ns = 11500000 },
+	};
+	struct sweep sw = { .cells = cells, .n = 2 };
+
+	return sweep_json(&sw);
+}
+
+/* ---- validation ------------------------------------------------------ */
+
+static bool required(void)
+{
+	const char *ci = getenv("CI"), *req = getenv("FCTRACE_REQUIRE_SCHEMA");
+
+	return (ci && !strcmp(ci, "true")) || (req && !strcmp(req, "1"));
+}
+
+/* Write doc, validate it; returns schema_check's exit status, output in out. */
+static int check(struct json_object *doc, char *out, size_t n)
+{
+	char tmpl[] = "/tmp/fct-schema-XXXXXX", src[] = __FILE__, cmd[512];
+	int fd = mkstemp(tmpl), status;
+	const char *dir = dirname(src);
+	size_t got = 0;
+	FILE *p;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(report_json_write(doc, tmpl), 0);
+	snprintf(cmd, sizeof(cmd), "python3 %s/schema_check.py %s/../docs/fctrace.schema.json %s 2>&1",
+		 dir, dir, tmpl);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	got = fread(out, 1, n - 1, p);
+	out[got] = 0;
+	status = pclose(p);
+	unlink(tmpl);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3 || WEXITSTATUS(status) == 127) {
+		if (required())
+			fail_msg("python3-jsonschema is required here but missing: %s", out);
+		print_message("python3 or its jsonschema module is missing: %s", out);
+		skip();
+	}
+	return WEXITSTATUS(status);
+}
+
+static void assert_valid(struct json_object *doc)
+{
+	char out[4096];
+
+	if (check(doc, out, sizeof(out)) != 0)
+		fail_msg("the document does not validate:\n%s", out);
+	json_object_put(doc);
+}
+
+/* Invalid, and the reason names what was broken. */
+static void assert_invalid(struct json_object *doc, const char *why)
+{
+	char out[4096];
+
+	assert_int_equal(check(doc, out, sizeof(out)), 1);
+	if (!strstr(out, why))
+		fail_msg("expected '%s' in:\n%s", why, out);
+	json_object_put(doc);
+}
+
+static struct json_object *at(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+/* ---- the tests ------------------------------------------------------- */
+
+static void test_run_traced(void **state)
+{
+	struct fx *x = fx_run("fcp", true, false);
+
+	assert_valid(report_json_run(&x->s));
+	fx_free(x);
+}
+
+static void test_run_timing_only_cache(void **state)
+{
+	struct fx *x = fx_run("bcache", false, true);
+	struct json_object *doc = report_json_run(&x->s);
+
+	assert_true(json_object_is_type(at(doc, "syscalls"), json_type_null));
+	assert_valid(doc);
+	fx_free(x);
+}
+
+static void test_compare(void **state)
+{
+	struct fx *a = fx_run("fcp", true, false), *b = fx_run("fc", true, false);
+
+	b->s.res.totals.has_pool = false;
+	assert_valid(compare_doc(&a->s, &b->s));
+	fx_free(a);
+	fx_free(b);
+}
+
+static void test_sweep(void **state)
+{
+	assert_valid(sweep_doc());
+}
+
+static void test_missing_or_mistyped_keys_fail(void **state)
+{
+	struct fx *x = fx_run("fcp", true, false), *y = fx_run("fc", false, false);
+	struct json_object *doc;
+
+	doc = report_json_run(&x->s);
+	json_object_object_del(doc, "wall_ns");
+	assert_invalid(doc, "'wall_ns' is a required property");
+	doc = report_json_run(&x->s);
+	json_object_object_add(doc, "ops", json_object_new_string("many"));
+	assert_invalid(doc, "'many' is not of type 'integer'");
+	doc = report_json_run(&x->s);
+	json_object_object_del(json_object_array_get_idx(at(doc, "threads"), 0), "account_ns");
+	assert_invalid(doc, "'account_ns' is a required property");
+	doc = compare_doc(&x->s, &y->s);
+	json_object_object_del(at(json_object_array_get_idx(at(doc, "runs"), 1), "config"), "seed");
+	assert_invalid(doc, "'seed' is a required property");
+	doc = sweep_doc();
+	json_object_object_del(json_object_array_get_idx(at(doc, "cells"), 1), "workload");
+	assert_invalid(doc, "'workload' is a required property");
+	doc = sweep_doc();
+	json_object_object_add(json_object_array_get_idx(at(doc, "cells"), 0), "hit_ratio",
+			       json_object_new_string("0.5"));
+	assert_invalid(doc, "is not of type 'number', 'null'");
+	fx_free(x);
+	fx_free(y);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_traced),
+		cmocka_unit_test(test_run_timing_only_cache),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_missing_or_mistyped_keys_fail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
