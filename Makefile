@@ -18,6 +18,8 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 # Debian packages the build, the tests and the reports need.
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev \
 	     pkg-config libjson-c-dev make gcc
+# ... and the ones only the tests use: the JSON schema check, the HTML render check.
+TEST_PKGS := python3-jsonschema chromium
 
 ifeq ($(V),1)
 Q :=
@@ -44,7 +46,7 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS),$(wildcard tests/*.c)))
 
-.PHONY: all deps run test bench install clean
+.PHONY: all deps deps-test run test bench install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -63,7 +65,11 @@ deps:
 run: deps fctrace
 	./fctrace run --workload fcp --files 60
 
-test: deps fctrace $(TEST_BINS)
+# the same install step as deps, over the test-only packages
+deps-test:
+	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(TEST_PKGS)"
+
+test: deps deps-test fctrace $(TEST_BINS)
 	@sh tests/run.sh $(TEST_BINS)
 
 bench: deps fctrace $(BENCH_BINS)
@@ -130,6 +136,9 @@ $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/libfctrace.
 
 install: fctrace
 	install -D -m 0755 fctrace $(DESTDIR)$(PREFIX)/bin/fctrace
+	install -D -m 0644 docs/fctrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/fctrace.1
+	install -D -m 0644 completions/fctrace.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fctrace
 
 clean:
 	$(Q)rm -rf $(OUTPUT) fctrace

@@ -1,0 +1,84 @@
+# bash completion for fctrace(1): commands, options, workload names, probe
+# sets and groups. Install as $PREFIX/share/bash-completion/completions/fctrace
+# (make install does), or source it from ~/.bashrc.
+
+_fctrace_workloads()
+{
+	# ask the installed binary, so new workloads complete without an update
+	local names
+	names=$(fctrace list 2>/dev/null | sed -n '/^Workloads:/,/^$/s/^  \([a-z][a-z0-9-]*\)  .*/\1/p')
+	echo "${names:-fc fcp fcp-fixed bcache bcache-rw bcache-sharded}"
+}
+
+# Complete the last item of a comma list: "fc,fc" -> "fc,fcp".
+_fctrace_list()
+{
+	local cur=$1 words=$2 head=
+	[[ $cur == *,* ]] && head=${cur%,*},
+	COMPREPLY=($(compgen -P "$head" -W "$words" -- "${cur##*,}"))
+	[[ ${#COMPREPLY[@]} -eq 1 ]] && compopt -o nospace 2>/dev/null
+	return 0
+}
+
+_fctrace_value()
+{
+	local prev=$1 cur=$2
+	case $prev in
+	-w|--workload)	_fctrace_list "$cur" "$(_fctrace_workloads)" ;;
+	--compare)	COMPREPLY=($(compgen -W "$(_fctrace_workloads)" -- "$cur")) ;;
+	--probes)	_fctrace_list "$cur" "full light syscalls sched klock pagecache pc-lookups" ;;
+	--handle)	COMPREPLY=($(compgen -W "shared per-thread" -- "$cur")) ;;
+	--cache)	COMPREPLY=($(compgen -W "warm cold" -- "$cur")) ;;
+	--dir)		COMPREPLY=($(compgen -d -- "$cur")) ;;
+	-j|--json|--csv) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
+	--html)		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
+	--seed|--pressure)
+			COMPREPLY=() ;;	# numbers: nothing to offer
+	*)		return 1 ;;
+	esac
+	return 0
+}
+
+_fctrace_options()
+{
+	local cmd=$1 opts
+	opts="--workload --files --threads --ops --file-size --chunk --pool --block
+	      --cache-size --seed --shared-file --handle --cache --pressure --dir --no-bpf
+	      --probes --json --html --quiet --verbose --help"
+	case $cmd in
+	run)	opts="$opts --compare" ;;
+	sweep)	opts="$opts --csv --predict" ;;
+	list)	opts="--help" ;;
+	esac
+	echo "$opts"
+}
+
+_fctrace()
+{
+	local cur prev cmd= i
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	# --opt=value arrives as "--opt" "=" "value" (= is a word break)
+	if [[ $cur == = ]]; then
+		prev=${COMP_WORDS[COMP_CWORD-1]} cur=
+	elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+		prev=${COMP_WORDS[COMP_CWORD-2]}
+	fi
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		run|sweep|compare|list) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [[ -z $cmd ]]; then
+		COMPREPLY=($(compgen -W "run sweep compare list --help --usage --version" -- "$cur"))
+		return 0
+	fi
+	_fctrace_value "$prev" "$cur" && return 0
+	[[ $cur == -* || -z $cur ]] &&
+		COMPREPLY=($(compgen -W "$(_fctrace_options "$cmd")" -- "$cur"))
+	return 0
+}
+
+complete -F _fctrace fctrace
