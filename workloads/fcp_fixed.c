@@ -204,14 +204,8 @@ static void pool_stats(void *pool, struct fcp_pool_stats *out)
 static int pool_uses(void *pool, const char *name)
 {
 	struct fcpx_pool *p = pool;
-	struct fcp_chan *ch;
-	int n;
 
-	pthread_mutex_lock(&p->mu);
-	ch = fcp_map_find(&p->map, name, fcp_hash(name));
-	n = ch ? (int)ch->uses : -1;
-	pthread_mutex_unlock(&p->mu);
-	return n;
+	return fcp_map_uses(&p->map, &p->mu, name);
 }
 
 static pthread_mutex_t *pool_mutex(void *pool)
@@ -225,9 +219,7 @@ static void pool_destroy(void *pool)
 
 	if (!p)
 		return;
-	for (uint64_t b = 0; b <= p->map.mask; b++)
-		for (struct fcp_chan *ch = p->map.bucket[b]; ch; ch = ch->hnext)
-			p->io.close(p->io.ctx, ch->fd);
+	fcp_map_close_all(&p->map, &p->io);
 	fcp_map_fini(&p->map);
 	pthread_mutex_destroy(&p->mu);
 	free(p);

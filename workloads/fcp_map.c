@@ -104,3 +104,23 @@ int fcp_chan_fd(const struct fcp_chan *ch)
 {
 	return ch->fd;
 }
+
+int fcp_map_uses(struct fcp_map *m, pthread_mutex_t *mu, const char *name)
+{
+	struct fcp_chan *ch;
+	int n;
+
+	pthread_mutex_lock(mu);
+	ch = fcp_map_find(m, name, fcp_hash(name));
+	n = ch ? (int)ch->uses : -1;
+	pthread_mutex_unlock(mu);
+	return n;
+}
+
+/* Close every channel still registered, idle or not. */
+void fcp_map_close_all(struct fcp_map *m, const struct wl_io *io)
+{
+	for (uint64_t b = 0; b <= m->mask; b++)
+		for (struct fcp_chan *ch = m->bucket[b]; ch; ch = ch->hnext)
+			io->close(io->ctx, ch->fd);
+}

@@ -34,5 +34,9 @@ struct fcp_chan *fcp_chan_new(struct fcp_map *m, const char *name, uint64_t h,
 void fcp_map_add(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_map_del(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_chan_free(struct fcp_map *m, struct fcp_chan *ch);
+/* Shared by both pools: a channel's use count under the pool's lock (-1
+ * when not open), and closing every registered channel at destroy. */
+int fcp_map_uses(struct fcp_map *m, pthread_mutex_t *mu, const char *name);
+void fcp_map_close_all(struct fcp_map *m, const struct wl_io *io);
 
 #endif /* FCTRACE_FCP_MAP_H */
