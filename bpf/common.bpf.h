@@ -114,6 +114,20 @@ static __always_inline __u32 fct_code(const struct fct_thread *t)
 	return total | (t->in_futex_wait ? FCT_B_FUTEX : bucket);
 }
 
+/* The active account of the current thread, if it is one of ours and
+ * the window is open: the first thing every per-thread hook asks. */
+static __always_inline struct fct_thread *fct_current_slot(void)
+{
+	__u64 pid_tgid;
+
+	if (!enabled)
+		return NULL;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!fct_is_target(pid_tgid))
+		return NULL;
+	return fct_slot((__u32)pid_tgid);
+}
+
 /*
  * The time account: give the time since the last transition to the
  * bucket the thread was in, and start a new interval at now. Every

@@ -21,22 +21,10 @@ struct {
 	__type(value, struct fct_klock_val);
 } klock_waits SEC(".maps");
 
-static __always_inline struct fct_thread *current_slot(void)
-{
-	__u64 pid_tgid;
-
-	if (!enabled)
-		return NULL;
-	pid_tgid = bpf_get_current_pid_tgid();
-	if (!fct_is_target(pid_tgid))
-		return NULL;
-	return fct_slot((__u32)pid_tgid);
-}
-
 SEC("tp_btf/contention_begin")
 int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 {
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 
 	/* nested contention (a mutex's spin, then its sleep): keep the outer */
 	if (!t || t->klock_addr)
@@ -54,7 +42,7 @@ SEC("tp_btf/contention_end")
 int BPF_PROG(fct_contention_end, void *lock, int ret)
 {
 	static const struct fct_klock_val zero = {};
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 	struct fct_klock_key key = {};
 	struct fct_klock_val *v;
 	__u64 d;

@@ -17,18 +17,6 @@ struct {
 	__type(value, struct fct_pc_val);
 } pc_pages SEC(".maps");
 
-static __always_inline struct fct_thread *current_slot(void)
-{
-	__u64 pid_tgid;
-
-	if (!enabled)
-		return NULL;
-	pid_tgid = bpf_get_current_pid_tgid();
-	if (!fct_is_target(pid_tgid))
-		return NULL;
-	return fct_slot((__u32)pid_tgid);
-}
-
 static __always_inline struct fct_pc_val *pc_entry(struct fct_thread *t,
 						   struct inode *host)
 {
@@ -57,7 +45,7 @@ static __always_inline __u32 folio_order(struct folio *folio)
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(fct_pc_add, struct folio *folio)
 {
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 	struct fct_pc_val *v;
 	__u64 pages;
 
@@ -77,7 +65,7 @@ SEC("tp_btf/mm_filemap_get_pages")
 int BPF_PROG(fct_pc_lookup, struct address_space *mapping, unsigned long index,
 	     unsigned long last_index)
 {
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 	struct fct_pc_val *v;
 
 	if (!t)

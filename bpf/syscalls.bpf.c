@@ -60,26 +60,13 @@ static __always_inline bool futex_op_waits(__u32 op)
 	return op == 0 || op == 9 || op == 6 || op == 13 || op == 11;
 }
 
-/* The active account of the current thread, if it is one of ours. */
-static __always_inline struct fct_thread *current_slot(void)
-{
-	__u64 pid_tgid;
-
-	if (!enabled)
-		return NULL;
-	pid_tgid = bpf_get_current_pid_tgid();
-	if (!fct_is_target(pid_tgid))
-		return NULL;
-	return fct_slot((__u32)pid_tgid);
-}
-
 /* Syscall registers: plain loads from tp_btf, probe reads from raw_tp. */
 #define SC_ARG(direct, regs, reg) \
 	((direct) ? (__u64)(regs)->reg : (__u64)BPF_CORE_READ((regs), reg))
 
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 	enum fct_sc sc;
 	__u64 now;
 	__u32 op;
@@ -132,7 +119,7 @@ static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
 
 static __always_inline void on_exit(long ret)
 {
-	struct fct_thread *t = current_slot();
+	struct fct_thread *t = fct_current_slot();
 	struct fct_sc_stats *s;
 	__u64 now, d;
 	__u32 sc;
