@@ -124,9 +124,9 @@ static bool has_cap(int cap)
 const char *tracer_unavailable_reason(void)
 {
 	if (geteuid() != 0 && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
-		return "not root and without CAP_BPF+CAP_PERFMON (run with sudo)";
+		return "root, or CAP_BPF and CAP_PERFMON, to load BPF programs";
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		return "no kernel BTF (/sys/kernel/btf/vmlinux missing: kernel built without CONFIG_DEBUG_INFO_BTF)";
+		return "a kernel with BTF (/sys/kernel/btf/vmlinux is missing: CONFIG_DEBUG_INFO_BTF)";
 	return NULL;
 }
 
