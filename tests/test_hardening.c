@@ -1,0 +1,187 @@
+/*
+ * test_hardening.c - the fctrace binary under abuse, as a user would see
+ * it: interrupted at random moments it exits 130/143, detaches every
+ * program and leaves no file behind; a symlink planted where it writes
+ * leaves its victim untouched; without root it says what it needs, and
+ * --no-bpf works as nobody.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "bpfutil.h"
+#include "testutil.h"
+
+static const char *binary(void)
+{
+	const char *b = getenv("FCTRACE_BIN");
+
+	return b ? b : "./fctrace";
+}
+
+/* Run the binary with argv (NULL-terminated); stderr into errbuf.
+ * uid >= 0: drop to that uid/gid first. Returns the pid, not waited. */
+static pid_t spawn(char *const argv[], int uid, int errfd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		if (errfd >= 0)
+			dup2(errfd, STDERR_FILENO);
+		if (uid >= 0 && (setgid((gid_t)uid) || setuid((uid_t)uid)))
+			_exit(99);
+		execv(argv[0], argv);
+		_exit(98);
+	}
+	return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* fctrace programs (named fct_*) loaded anywhere in the kernel. */
+static int fct_programs_loaded(void)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fct_", 4))
+			n++;
+		close(fd);
+	}
+	return n;
+}
+
+static bool dir_is_empty(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", dir);
+	return system(cmd) == 0;
+}
+
+static void test_signals_at_random_points(void **state)
+{
+	int before, after = -1;
+
+	BPF_TEST_REQUIRE();
+	before = fct_programs_loaded();
+	srand((unsigned)time(NULL));
+	for (int i = 0; i < 12; i++) {
+		char *dir = test_dir_make();
+		char *argv[] = { (char *)binary(), "run", "--workload", "fcp", "--files", "60",
+				 "--ops", "20000", "--quiet", "--dir", dir, NULL };
+		int sig = i % 2 ? SIGTERM : SIGINT, rc;
+		pid_t pid = spawn(argv, -1, open("/dev/null", O_WRONLY));
+
+		usleep((useconds_t)(rand() % 400) * 1000);
+		kill(pid, sig);
+		rc = wait_status(pid);
+		if (rc != 0 && rc != 128 + sig)
+			fail_msg("iteration %d: exit %d after signal %d", i, rc, sig);
+		if (!dir_is_empty(dir))
+			fail_msg("iteration %d: files left in %s", i, dir);
+		test_dir_remove(dir);
+	}
+	/* program release is deferred in the kernel: give it a moment */
+	for (int tries = 0; tries < 40 && (after = fct_programs_loaded()) > before; tries++)
+		usleep(100 * 1000);
+	assert_true(after <= before);
+}
+
+static void test_planted_symlink_leaves_victim_alone(void **state)
+{
+	char *dir = test_dir_make(), victim[512], link[512], buf[16] = { 0 };
+	char *argv[] = { (char *)binary(), "run", "--workload", "fc", "--files", "4",
+			 "--ops", "200", "--threads", "2", "--no-bpf", "--quiet", "--dir", dir, NULL };
+	struct stat before, after;
+	int fd;
+
+	snprintf(victim, sizeof(victim), "%s.victim", dir);
+	fd = open(victim, O_CREAT | O_EXCL | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "precious", 8), 8);
+	close(fd);
+	assert_int_equal(stat(victim, &before), 0);
+	snprintf(link, sizeof(link), "%s/f000000", dir);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(wait_status(spawn(argv, -1, -1)), 0);
+	assert_int_equal(stat(victim, &after), 0);
+	fd = open(victim, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 8);
+	close(fd);
+	assert_string_equal(buf, "precious");
+	assert_int_equal(after.st_mtime, before.st_mtime);
+	assert_int_equal(after.st_size, 8);
+	assert_int_equal(lstat(link, &after), 0);	/* still there, not ours */
+	assert_true(S_ISLNK(after.st_mode));
+	unlink(link);
+	unlink(victim);
+	test_dir_remove(dir);
+}
+
+static void test_unprivileged(void **state)
+{
+	char dir[] = "/tmp/fctrace-test-XXXXXX", err[512] = { 0 };
+	char *traced[] = { (char *)binary(), "run", "--ops", "100", NULL };
+	char *untraced[] = { (char *)binary(), "run", "--ops", "500", "--threads", "2",
+			     "--no-bpf", "--quiet", "--dir", dir, NULL };
+	FILE *tmp = tmpfile();
+
+	if (geteuid() != 0) {
+		print_message("skip: needs root to switch to the nobody user\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 01777), 0);
+	assert_int_equal(wait_status(spawn(traced, 65534, fileno(tmp))), 1);
+	rewind(tmp);
+	assert_true(fread(err, 1, sizeof(err) - 1, tmp) > 0);
+	fclose(tmp);
+	assert_non_null(strstr(err, "sudo"));
+	assert_non_null(strstr(err, "--no-bpf"));
+	assert_non_null(strchr(err, '\n'));
+	assert_null(strchr(strchr(err, '\n') + 1, '\n'));	/* one line */
+	assert_int_equal(wait_status(spawn(untraced, 65534, -1)), 0);
+	assert_true(dir_is_empty(dir));
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_signals_at_random_points),
+		cmocka_unit_test(test_planted_symlink_leaves_victim_alone),
+		cmocka_unit_test(test_unprivileged),
+	};
+
+	if (access(binary(), X_OK)) {
+		fprintf(stderr, "test_hardening: %s: %s (build fctrace first)\n", binary(),
+			strerror(errno));
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
