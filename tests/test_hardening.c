@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <json-c/json.h>
 #include "bpfutil.h"
 #include "testutil.h"
 
@@ -170,12 +171,56 @@ static void test_unprivileged(void **state)
 	rmdir(dir);
 }
 
+/* Every thread of the document made exactly `ops` opens: nobody else's counted. */
+static void assert_own_threads(const char *path, int ops)
+{
+	struct json_object *doc = json_object_from_file(path), *threads, *t, *v;
+
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "threads", &threads));
+	assert_int_equal(json_object_array_length(threads), 3);
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		t = json_object_array_get_idx(threads, i);
+		assert_true(json_object_object_get_ex(t, "syscalls", &v));
+		assert_true(json_object_object_get_ex(v, "openat", &v));
+		assert_true(json_object_object_get_ex(v, "count", &v));
+		assert_int_equal(json_object_get_int64(v), ops);
+	}
+	json_object_put(doc);
+}
+
+static void test_concurrent_runs_stay_apart(void **state)
+{
+	char *dir = test_dir_make(), a[512], b[512];
+	char *argv_a[] = { (char *)binary(), "run", "--workload", "fc", "--files", "20",
+			   "--threads", "3", "--ops", "5000", "--quiet", "--dir", dir,
+			   "--json", a, NULL };
+	char *argv_b[] = { (char *)binary(), "run", "--workload", "fc", "--files", "20",
+			   "--threads", "3", "--ops", "7000", "--quiet", "--dir", dir,
+			   "--json", b, NULL };
+	pid_t pa, pb;
+
+	BPF_TEST_REQUIRE();
+	snprintf(a, sizeof(a), "%s.a.json", dir);
+	snprintf(b, sizeof(b), "%s.b.json", dir);
+	pa = spawn(argv_a, -1, -1);
+	pb = spawn(argv_b, -1, -1);
+	assert_int_equal(wait_status(pa), 0);
+	assert_int_equal(wait_status(pb), 0);
+	assert_own_threads(a, 5000);
+	assert_own_threads(b, 7000);
+	unlink(a);
+	unlink(b);
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signals_at_random_points),
 		cmocka_unit_test(test_planted_symlink_leaves_victim_alone),
 		cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_concurrent_runs_stay_apart),
 	};
 
 	if (access(binary(), X_OK)) {
