@@ -69,8 +69,38 @@ run: deps fctrace
 deps-test:
 	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(TEST_PKGS)"
 
-test: deps deps-test fctrace $(TEST_BINS)
-	@sh tests/run.sh $(TEST_BINS)
+# The unit tests again under ASan+UBSan, and the threaded workload tests
+# under TSan: each sanitizer gets its own objects in its own directory.
+SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c
+ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
+	      test_wl_bcache test_wl_run test_html
+TSAN_TESTS := test_wl_run test_wl_bcache
+ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
+TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
+ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN_FLAGS := -O1 -g -fsanitize=thread
+
+test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+
+
+$(OUTPUT)/asan/%.o: %.c $(OUTPUT)/fctrace.skel.h
+	@mkdir -p $(@D)
+	$(call msg,ASAN,$@)
+	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/tsan/%.o: %.c $(OUTPUT)/fctrace.skel.h
+	@mkdir -p $(@D)
+	$(call msg,TSAN,$@)
+	$(Q)$(CC) $(TSAN_FLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/asan/test_%: $(OUTPUT)/asan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/asan/%.o,$(SAN_SRCS))
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ASAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+$(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
 bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
@@ -143,4 +173,4 @@ install: fctrace
 clean:
 	$(Q)rm -rf $(OUTPUT) fctrace
 
--include $(wildcard $(OUTPUT)/*/*.d)
+-include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d)

@@ -5,7 +5,7 @@ pass=0 fail=0 skip=0 broken=""
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT INT TERM
 for bin in "$@"; do
-	name=$(basename "$bin")
+	name=${bin#.output/}	# tests/, asan/ or tsan/ tells the build apart
 	CMOCKA_MESSAGE_OUTPUT=TAP "$bin" >"$log" 2>&1
 	rc=$?
 	# cmocka 1.1.5 writes a skip as "not ok N # SKIP"
