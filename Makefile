@@ -19,7 +19,7 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev \
 	     pkg-config libjson-c-dev make gcc
 # ... and the ones only the tests use: the JSON schema check, the HTML render check.
-TEST_PKGS := python3-jsonschema chromium
+TEST_PKGS := python3-jsonschema chromium valgrind
 
 ifeq ($(V),1)
 Q :=
@@ -81,6 +81,9 @@ ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-s
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
 test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
+		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
+		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
 	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 
 
