@@ -13,6 +13,7 @@
 struct fct_slots_map slots SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
+const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 __u32 enabled = 0;
 struct fct_lost lost = {};
 

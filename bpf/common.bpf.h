@@ -27,6 +27,7 @@ struct fct_slots_map {
 extern struct fct_slots_map slots SEC(".maps");
 
 extern const volatile __u32 target_tgid;	/* rodata: set before load */
+extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
 
@@ -75,43 +76,31 @@ static __always_inline struct fct_thread *fct_slot(__u32 tid)
 	return NULL;
 }
 
-/* The bucket fields a charge code names. */
-static __always_inline __u64 *fct_bucket(struct fct_thread *t, __u32 code)
-{
-	switch (code & 7) {
-	case FCT_B_USER:	return &t->cpu_user_ns;
-	case FCT_B_SYS:		return &t->cpu_sys_ns;
-	case FCT_B_RUNQ:	return &t->runq_ns;
-	case FCT_B_BLOCKED:	return &t->blocked_ns;
-	default:		return &t->futex_wait_ns;
-	}
-}
-
-static __always_inline __u64 *fct_total(struct fct_thread *t, __u32 code)
-{
-	switch (code & ~7u) {
-	case FCT_T_ONCPU:	return &t->oncpu_ns;
-	case FCT_T_RUNQ:	return &t->runq_total_ns;
-	default:		return &t->offcpu_ns;
-	}
-}
-
-/* Which bucket and total the thread's current state charges. */
+/* Which [K] fields an interval in the thread's current state goes to. */
 static __always_inline __u32 fct_code(const struct fct_thread *t)
 {
-	__u32 total, bucket;
+	return t->st_state | (t->in_futex_wait ? FCT_C_FUTEX : 0);
+}
 
-	if (t->st_state == FCT_ST_RUNNING) {
-		total = FCT_T_ONCPU;
-		bucket = t->in_syscall ? FCT_B_SYS : FCT_B_USER;
-	} else if (t->st_state == FCT_ST_RUNNABLE) {
-		total = FCT_T_RUNQ;
-		bucket = FCT_B_RUNQ;
-	} else {
-		total = FCT_T_OFFCPU;
-		bucket = FCT_B_BLOCKED;
+/* Book d nanoseconds (or take them back: d wraps negative) under code. */
+static __always_inline void fct_book(struct fct_thread *t, __u32 code, __u64 d)
+{
+	__u32 state = code & FCT_C_STATE;
+
+	if (state == FCT_ST_RUNNING) {
+		t->oncpu_ns += d;
+		return;
 	}
-	return total | (t->in_futex_wait ? FCT_B_FUTEX : bucket);
+	if (state == FCT_ST_RUNNABLE)
+		t->runq_total_ns += d;
+	else
+		t->offcpu_ns += d;
+	if (code & FCT_C_FUTEX)
+		t->futex_off_ns += d;
+	else if (state == FCT_ST_RUNNABLE)
+		t->runq_ns += d;
+	else
+		t->blocked_ns += d;
 }
 
 /* The active account of the current thread, if it is one of ours and
@@ -130,11 +119,11 @@ static __always_inline struct fct_thread *fct_current_slot(void)
 
 /*
  * The time account: give the time since the last transition to the
- * bucket the thread was in, and start a new interval at now. Every
- * state change (switch, wakeup, syscall entry/exit, end mark) calls
- * this first, so the [A] buckets tile [begin, end] without gaps. The
- * last two charges are kept so that the end mark can take back time
- * charged past end_ns.
+ * fields the thread's state names, and start a new interval at now.
+ * The scheduler edges and the marks call this (the syscall hooks do
+ * not: see struct fct_thread), so the [K] fields tile [begin, end]
+ * without gaps. The last two charges are kept so that the end mark can
+ * take back time charged past end_ns.
  */
 static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
 {
@@ -145,14 +134,13 @@ static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
 		return;
 	d = now - t->st_since_ns;
 	code = fct_code(t);
-	*fct_bucket(t, code) += d;
-	*fct_total(t, code) += d;
+	fct_book(t, code, d);
 	t->last_from[1] = t->last_from[0];
 	t->last_len[1] = t->last_len[0];
-	t->last_bucket[1] = t->last_bucket[0];
+	t->last_code[1] = t->last_code[0];
 	t->last_from[0] = t->st_since_ns;
 	t->last_len[0] = d;
-	t->last_bucket[0] = code;
+	t->last_code[0] = code;
 	t->st_since_ns = now;
 }
 
@@ -166,8 +154,7 @@ static __always_inline void fct_uncharge_after(struct fct_thread *t, __u64 end)
 		if (to <= end || !t->last_len[i])
 			continue;
 		cut = to - (from > end ? from : end);
-		*fct_bucket(t, t->last_bucket[i]) -= cut;
-		*fct_total(t, t->last_bucket[i]) -= cut;
+		fct_book(t, t->last_code[i], -cut);
 	}
 }
 

@@ -20,6 +20,24 @@
 /* log2 histogram of nanoseconds: slot i counts values in [2^i, 2^(i+1)). */
 #define FCT_HIST_SLOTS	32
 
+/*
+ * Clock reads are the dearest thing on the syscall path here (~70 ns
+ * each: the clocksource read is an indirect call, and this kernel has
+ * retpolines). So every syscall is counted, but only some are timed:
+ * each thread's first FCT_SC_WARMUP calls of each kind, then one in
+ * sc_time_every (a power of two, `--time-every`), and every futex call.
+ * A timed call carries the weight of the calls it stands for, so the
+ * totals and histograms are unbiased estimates, exact for short runs.
+ */
+#define FCT_SC_WARMUP		64
+#define FCT_SC_EVERY_MAX	64	/* sc_time_every is 1..64 */
+#define FCT_SC_EVERY_DEFAULT	8
+
+/* Kernel stacks cost microseconds to walk; kernel lock waits are all
+ * counted and timed, but their call stacks are sampled the same way. */
+#define FCT_KLOCK_WARMUP	16
+#define FCT_KLOCK_EVERY		8
+
 /* The syscalls the workloads make; everything else is summed as OTHER. */
 enum fct_sc {
 	FCT_SC_OPENAT,
@@ -33,12 +51,13 @@ enum fct_sc {
 };
 
 struct fct_sc_stats {
-	__u64 count;
-	__u64 errors;
-	__u64 total_ns;
-	__u64 min_ns;
+	__u64 count;		/* exact */
+	__u64 errors;		/* exact */
+	__u64 timed;		/* calls that were timed */
+	__u64 total_ns;		/* estimate: sum of weight * duration */
+	__u64 min_ns;		/* of the timed calls */
 	__u64 max_ns;
-	__u32 hist[FCT_HIST_SLOTS];
+	__u32 hist[FCT_HIST_SLOTS];	/* estimate: weights per slot */
 };
 
 /* Scheduler state of a traced thread, as the BPF state machine sees it. */
@@ -64,31 +83,48 @@ struct fct_thread {
 	__u64 st_since_ns;	/* when the current run state began */
 	__u32 st_state;		/* enum fct_run_state */
 	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
-	__u64 sc_enter_ns;
+	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
+	__u32 in_futex_wait;
+	__u64 sc_enter_ns;	/* set only when timed */
+	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
 	__u64 pread_pos;	/* pread64 offset saved at entry */
 	__u64 futex_uaddr;	/* set while inside a futex wait */
 	__u32 futex_op;
-	__u32 in_futex_wait;
+	__u32 klock_weight;	/* the current kernel lock wait's stack weight */
 	/* the last two charged intervals, newest first: the end mark takes
 	 * back what fell after end_ns (a preemption between the worker's
-	 * clock read and the uprobe). bucket: FCT_B_* | FCT_T_* */
+	 * clock read and the uprobe). code: enum fct_run_state | FCT_C_FUTEX */
 	__u64 last_from[2];
 	__u64 last_len[2];
-	__u32 last_bucket[2];
+	__u32 last_code[2];
+	__u32 klock_flags;
 	__u64 klock_addr;
 	__u64 klock_start_ns;
-	__s32 klock_stackid;
-	__u32 klock_flags;
+	__s64 klock_stackid;
+	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
 
-	/* time account */
-	__u64 cpu_user_ns;	/* [A] on CPU, not in a syscall */
-	__u64 cpu_sys_ns;	/* [A] on CPU inside a (non-futex-wait) syscall */
-	__u64 runq_ns;		/* [A] runnable, waiting for a CPU, outside futex waits */
-	__u64 blocked_ns;	/* [A] asleep outside futex waits (I/O, other) */
-	__u64 futex_wait_ns;	/* [A] inside futex wait syscalls, enter to exit */
-	__u64 oncpu_ns;		/* all on-CPU time, whatever it was doing */
+	/*
+	 * The time account. The scheduler edges charge every interval of
+	 * the window to exactly one of the [K] fields, without reading the
+	 * syscall state for on-CPU time (an on-CPU interval can span many
+	 * syscalls). The syscall hooks add what the timed calls measured.
+	 * User space derives the [A] buckets from them (kview_derive):
+	 *   futex_wait = futex_off + futex_on
+	 *   cpu_sys    = min(sys_on_est, oncpu - futex_on)
+	 *   cpu_user   = oncpu - futex_on - cpu_sys
+	 * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
+	 */
+	__u64 oncpu_ns;		/* [K] all on-CPU time */
+	__u64 runq_ns;		/* [K][A] runnable, waiting for a CPU, outside futex waits */
+	__u64 blocked_ns;	/* [K][A] asleep outside futex waits (I/O, other) */
+	__u64 futex_off_ns;	/* [K] off CPU (asleep or runnable) inside futex waits */
+	__u64 futex_on_ns;	/* on CPU inside futex waits (they are always timed) */
+	__u64 sys_on_est_ns;	/* estimate: on CPU inside other syscalls */
 	__u64 offcpu_ns;	/* all asleep time, including futex waits */
 	__u64 runq_total_ns;	/* all run-queue time, including inside futex waits */
+	__u64 cpu_user_ns;	/* [A] derived: on CPU, not in a syscall */
+	__u64 cpu_sys_ns;	/* [A] derived: on CPU inside a (non-futex-wait) syscall */
+	__u64 futex_wait_ns;	/* [A] derived: inside futex wait syscalls, enter to exit */
 	__u64 vol_switches;
 	__u64 invol_switches;
 	__u64 futex_waits;
@@ -105,11 +141,10 @@ struct fct_thread {
 
 };
 
-/* bucket codes of the private charge log (struct fct_thread.last_bucket) */
-enum fct_bucket_code {
-	FCT_B_USER = 0, FCT_B_SYS = 1, FCT_B_RUNQ = 2, FCT_B_BLOCKED = 3, FCT_B_FUTEX = 4,
-	FCT_T_ONCPU = 0 << 3, FCT_T_RUNQ = 1 << 3, FCT_T_OFFCPU = 2 << 3,
-};
+/* charge codes (struct fct_thread.last_code): a run state, or-ed with
+ * FCT_C_FUTEX when the interval fell inside a futex wait */
+#define FCT_C_STATE	3
+#define FCT_C_FUTEX	4
 
 /* futex waits, per (thread, futex word) */
 struct fct_futex_key {
@@ -133,10 +168,14 @@ struct fct_klock_key {
 	__s64 stackid;		/* in the klock_stacks map, <0 when unavailable */
 };
 
+/* Per call stack, from the sampled waits (each weighted by the waits it
+ * stands for): estimates. The thread's klock_waits and klock_wait_ns
+ * are exact. */
 struct fct_klock_val {
 	__u64 waits;
 	__u64 wait_ns;
 	__u64 max_ns;
+	__u64 sampled;
 };
 
 /* pages added to the page cache, per (thread, device, inode) */
@@ -164,7 +203,7 @@ struct fct_lost {
 	__u64 ringbuf_drops;	/* timeline events dropped */
 };
 
-#define FCT_STACK_DEPTH 16
+#define FCT_STACK_DEPTH 8
 
 /* The floor set's per-CPU hit counters (floor.bpf.c), one per hook kind. */
 enum fct_floor_hook {

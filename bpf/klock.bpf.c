@@ -21,6 +21,14 @@ struct {
 	__type(value, struct fct_klock_val);
 } klock_waits SEC(".maps");
 
+/* the weight of the n-th wait's stack (from 0), or 0: not sampled */
+static __always_inline __u32 stack_weight(__u64 n)
+{
+	if (n < FCT_KLOCK_WARMUP)
+		return 1;
+	return (n & (FCT_KLOCK_EVERY - 1)) ? 0 : FCT_KLOCK_EVERY;
+}
+
 SEC("tp_btf/contention_begin")
 int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 {
@@ -31,10 +39,13 @@ int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 		return 0;
 	t->klock_addr = (__u64)lock;
 	t->klock_flags = flags;
+	t->klock_weight = stack_weight(t->klock_seq++);
+	if (t->klock_weight) {
+		t->klock_stackid = bpf_get_stackid(ctx, &klock_stacks, 0);
+		if (t->klock_stackid < 0)
+			__sync_fetch_and_add(&lost.stack_lost, 1);
+	}
 	t->klock_start_ns = bpf_ktime_get_ns();
-	t->klock_stackid = bpf_get_stackid(ctx, &klock_stacks, 0);
-	if (t->klock_stackid < 0)
-		__sync_fetch_and_add(&lost.stack_lost, 1);
 	return 0;
 }
 
@@ -53,6 +64,8 @@ int BPF_PROG(fct_contention_end, void *lock, int ret)
 	t->klock_addr = 0;
 	t->klock_waits++;
 	t->klock_wait_ns += d;
+	if (!t->klock_weight)
+		return 0;
 
 	key.tid = t->tid;
 	key.flags = t->klock_flags;
@@ -60,8 +73,9 @@ int BPF_PROG(fct_contention_end, void *lock, int ret)
 	v = fct_hash_entry(&klock_waits, &key, &zero, &lost.klock_map_full);
 	if (!v)
 		return 0;
-	v->waits++;
-	v->wait_ns += d;
+	v->waits += t->klock_weight;
+	v->wait_ns += t->klock_weight * d;
+	v->sampled++;
 	if (d > v->max_ns)
 		v->max_ns = d;
 	return 0;

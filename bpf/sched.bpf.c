@@ -6,8 +6,8 @@
  * yielded: involuntary) or BLOCKED (went to sleep: voluntary) and the
  * incoming one to RUNNING; sched_wakeup moves a BLOCKED thread to
  * RUNNABLE. Each edge first charges the elapsed interval (fct_charge).
- * Without the syscall hooks (light mode) in_syscall stays 0, so
- * cpu_user_ns holds all on-CPU time and blocked_ns all sleep.
+ * Without the syscall hooks (light mode) no futex wait is ever seen, so
+ * blocked_ns holds all sleep and runq_ns all run-queue time.
  */
 #include "common.bpf.h"
 

@@ -6,7 +6,9 @@
  *
  * This is the hottest path fctrace has (every syscall of the traced
  * process): enabled check, tgid check, inlined slot lookup, a few adds.
- * The only hash update is for futex waits, at their exit.
+ * Most calls read no clock at all: only the timed ones do (see
+ * FCT_SC_WARMUP in fctrace.h). The only hash update is for futex
+ * waits, at their exit.
  *
  * Two forms: tp_btf (default; reads the syscall's registers with plain
  * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
@@ -64,20 +66,30 @@ static __always_inline bool futex_op_waits(__u32 op)
 #define SC_ARG(direct, regs, reg) \
 	((direct) ? (__u64)(regs)->reg : (__u64)BPF_CORE_READ((regs), reg))
 
+/* The weight of the n-th call (from 0) of kind sc if it is to be
+ * timed, else 0. Every futex call is timed: waits need their own times. */
+static __always_inline __u32 sc_weight(enum fct_sc sc, __u64 n)
+{
+	__u32 every = sc_time_every;
+
+	if (sc == FCT_SC_FUTEX || n < FCT_SC_WARMUP)
+		return 1;
+	return (n & (every - 1)) ? 0 : every;
+}
+
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
 	struct fct_thread *t = fct_current_slot();
 	enum fct_sc sc;
-	__u64 now;
 	__u32 op;
 
 	if (!t)
 		return;
-	now = bpf_ktime_get_ns();
-	fct_charge(t, now);
 	sc = sc_of(id);
+	if (sc >= FCT_SC_N)		/* for the verifier */
+		return;
 	t->in_syscall = sc + 1;
-	t->sc_enter_ns = now;
+	t->sc_weight = sc_weight(sc, t->sc[sc].count++);
 	if (sc == FCT_SC_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, r10);
 	} else if (sc == FCT_SC_FUTEX) {
@@ -87,6 +99,10 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 			t->futex_uaddr = SC_ARG(direct, regs, di);
 			t->in_futex_wait = 1;
 		}
+	}
+	if (t->sc_weight) {
+		t->sc_off_mark = t->offcpu_ns + t->runq_total_ns;
+		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
 }
 
@@ -117,39 +133,53 @@ static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
 	return ((pos + len - 1) >> PAGE_SHIFT_4K) - (pos >> PAGE_SHIFT_4K) + 1;
 }
 
+/* A timed call of d ns and weight w: the estimates, and the time it
+ * spent on CPU (d less what the scheduler edges charged off CPU). */
+static __always_inline void sc_time(struct fct_thread *t, struct fct_sc_stats *s,
+				    __u64 d, __u32 w, long ret)
+{
+	__u64 off = t->offcpu_ns + t->runq_total_ns - t->sc_off_mark;
+	__u64 on = d > off ? d - off : 0;
+	__u32 slot = fct_log2(d);
+
+	if (!s->timed || d < s->min_ns)
+		s->min_ns = d;
+	if (d > s->max_ns)
+		s->max_ns = d;
+	s->timed++;
+	s->total_ns += (__u64)w * d;
+	if (slot < FCT_HIST_SLOTS)	/* for the verifier */
+		s->hist[slot] += w;
+	if (t->in_futex_wait) {
+		t->futex_on_ns += on;
+		futex_record(t, d, ret);
+	} else {
+		t->sys_on_est_ns += (__u64)w * on;
+	}
+}
+
 static __always_inline void on_exit(long ret)
 {
 	struct fct_thread *t = fct_current_slot();
 	struct fct_sc_stats *s;
-	__u64 now, d;
-	__u32 sc;
+	__u32 sc, w;
 
 	if (!t || !t->in_syscall)
 		return;
-	now = bpf_ktime_get_ns();
-	fct_charge(t, now);
 	sc = t->in_syscall - 1;
 	t->in_syscall = 0;
+	w = t->sc_weight;
+	t->sc_weight = 0;
 	if (sc >= FCT_SC_N)
 		return;
-	d = now - t->sc_enter_ns;
 	s = &t->sc[sc];
-	if (!s->count || d < s->min_ns)
-		s->min_ns = d;
-	if (d > s->max_ns)
-		s->max_ns = d;
-	s->count++;
-	s->total_ns += d;
 	if (ret < 0)
 		s->errors++;
-	fct_hist_add(s->hist, d);
-
 	if (sc == FCT_SC_PREAD64 && ret > 0)
 		t->pages_asked += pages_spanned(t->pread_pos, ret);
-	if (t->in_futex_wait) {
-		t->in_futex_wait = 0;
-		futex_record(t, d, ret);
-	}
+	if (w)
+		sc_time(t, s, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret);
+	t->in_futex_wait = 0;
 }
 
 SEC("tp_btf/sys_enter")

@@ -88,8 +88,9 @@ static void print_prog_stats(void)
 		    strncmp(info.name, "fct_", 4))
 			continue;
 		prog_name(atoi(de->d_name), &info, name, sizeof(name));
-		printf("prog %s run_cnt %llu run_ns %llu\n", name,
-		       (unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns);
+		printf("prog %s run_cnt %llu run_ns %llu misses %llu\n", name,
+		       (unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns,
+		       (unsigned long long)info.recursion_misses);
 	}
 	if (d)
 		closedir(d);

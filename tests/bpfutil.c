@@ -35,7 +35,12 @@ uint64_t mono_now_ns(void)
 
 void bpf_fixture_start(struct bpf_fixture *f, unsigned groups)
 {
-	struct tracer_opts o = { .groups = groups, .tgid = getpid(),
+	bpf_fixture_start_every(f, groups, 0);
+}
+
+void bpf_fixture_start_every(struct bpf_fixture *f, unsigned groups, unsigned time_every)
+{
+	struct tracer_opts o = { .groups = groups, .tgid = getpid(), .time_every = time_every,
 				 .verbose = getenv("FCTRACE_TEST_VERBOSE") != NULL };
 
 	memset(f, 0, sizeof(*f));
@@ -139,4 +144,16 @@ bool bpf_prog_id_exists(uint32_t id)
 		return false;
 	close(fd);
 	return true;
+}
+
+/* Of n events sampled as fctrace.h says (the first `warmup`, then one in
+ * `every`), how many are sampled, and the sum of their weights. */
+uint64_t sampled_count(uint64_t n, unsigned warmup, unsigned every)
+{
+	return n <= warmup ? n : warmup + (n - warmup + every - 1) / every;
+}
+
+uint64_t sampled_weight(uint64_t n, unsigned warmup, unsigned every)
+{
+	return n <= warmup ? n : warmup + (sampled_count(n, warmup, every) - warmup) * every;
 }

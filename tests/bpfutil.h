@@ -39,6 +39,8 @@ struct bpf_fixture {
 	struct kview kv;
 };
 void bpf_fixture_start(struct bpf_fixture *f, unsigned groups);
+/* the same, timing one syscall in time_every (0: the default) */
+void bpf_fixture_start_every(struct bpf_fixture *f, unsigned groups, unsigned time_every);
 /* close the window and read the maps into f->kv */
 void bpf_fixture_read(struct bpf_fixture *f);
 void bpf_fixture_done(struct bpf_fixture *f);
@@ -62,6 +64,11 @@ void join_marked(struct marked *m, unsigned n);
 
 /* The sum of a thread's disjoint [A] time buckets. */
 uint64_t acct_sum(const struct fct_thread *t);
+
+/* Of n events sampled as fctrace.h says (the first warmup, then one in
+ * every), how many are sampled, and the sum of their weights. */
+uint64_t sampled_count(uint64_t n, unsigned warmup, unsigned every);
+uint64_t sampled_weight(uint64_t n, unsigned warmup, unsigned every);
 
 /* The ids of the fctrace programs (named fct_*) this process holds,
  * up to max; returns how many (other processes' are not counted). */

@@ -63,45 +63,71 @@ static void open_pread_close(struct marked *m)
 		m->user[0]++;
 }
 
-static void test_syscall_counts_exact(void **state)
+static uint64_t hist_sum(const struct fct_sc_stats *s)
 {
+	uint64_t h = 0;
+
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		h += s->hist[i];
+	return h;
+}
+
+/* Counts are exact whatever is timed; with time_every 1 every call is
+ * timed, otherwise the first FCT_SC_WARMUP and then one in time_every,
+ * each weighted by the calls it stands for. */
+static void syscall_counts(unsigned time_every)
+{
+	unsigned every = time_every ? time_every : FCT_SC_EVERY_DEFAULT;
 	struct marked m[T_THREADS];
 	struct bpf_fixture fx;
 	struct files f;
 
 	BPF_TEST_REQUIRE();
 	files_make(&f, 8192);
-	bpf_fixture_start(&fx, PG_FULL);
+	bpf_fixture_start_every(&fx, PG_FULL, time_every);
 	run_marked(m, T_THREADS, open_pread_close, &f);
 	getpid();			/* an unmarked thread: not counted */
 	bpf_fixture_read(&fx);
 
 	for (int i = 0; i < T_THREADS; i++) {
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
+		const struct fct_sc_stats *pr;
 
 		assert_int_equal(m[i].user[0], 0);
 		assert_non_null(t);
+		pr = &t->sc[FCT_SC_PREAD64];
 		assert_int_equal(t->begin_ns, m[i].begin_ns);
 		assert_int_equal(t->end_ns, m[i].end_ns);
 		assert_int_equal(t->active, 0);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPS + 1);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].errors, 1);
-		assert_int_equal(t->sc[FCT_SC_PREAD64].count, N_OPS);
-		assert_int_equal(t->sc[FCT_SC_PREAD64].errors, 0);
+		assert_int_equal(pr->count, N_OPS);
+		assert_int_equal(pr->errors, 0);
 		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPS);
 		assert_int_equal(t->pages_asked, N_OPS);
-		assert_true(t->sc[FCT_SC_PREAD64].min_ns > 0);
-		assert_true(t->sc[FCT_SC_PREAD64].min_ns <= t->sc[FCT_SC_PREAD64].max_ns);
-		assert_true(t->sc[FCT_SC_PREAD64].total_ns >= N_OPS * t->sc[FCT_SC_PREAD64].min_ns);
-		uint64_t h = 0;
-		for (int s = 0; s < FCT_HIST_SLOTS; s++)
-			h += t->sc[FCT_SC_PREAD64].hist[s];
-		assert_int_equal(h, N_OPS);
+		assert_int_equal(pr->timed, sampled_count(N_OPS, FCT_SC_WARMUP, every));
+		assert_int_equal(hist_sum(pr), sampled_weight(N_OPS, FCT_SC_WARMUP, every));
+		assert_int_equal(t->sc[FCT_SC_OPENAT].timed,
+				 sampled_count(N_OPS + 1, FCT_SC_WARMUP, every));
+		assert_true(pr->min_ns > 0);
+		assert_true(pr->min_ns <= pr->max_ns);
+		assert_true(pr->total_ns >= hist_sum(pr) * pr->min_ns);
+		assert_true(pr->total_ns <= hist_sum(pr) * pr->max_ns);
 	}
 	assert_null(kview_thread(&fx.kv, getpid()));
 	assert_int_equal(fx.kv.lost.slot_full, 0);
 	bpf_fixture_done(&fx);
 	files_remove(&f);
+}
+
+static void test_syscall_counts_exact(void **state)
+{
+	syscall_counts(0);
+}
+
+static void test_syscall_counts_every_call_timed(void **state)
+{
+	syscall_counts(1);
 }
 
 /* preads that straddle page boundaries ask for every page they touch */
@@ -217,6 +243,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall_counts_exact),
+		cmocka_unit_test(test_syscall_counts_every_call_timed),
 		cmocka_unit_test(test_pages_asked_by_span),
 		cmocka_unit_test(test_futex_wait_on_mutex),
 	};

@@ -34,3 +34,21 @@ const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid)
 	}
 	return best;
 }
+
+/*
+ * The [A] buckets of one account from what the BPF side booked (see
+ * struct fct_thread): the on-CPU part of futex waits moves to the futex
+ * bucket, and the estimated on-CPU time in other syscalls (never more
+ * than what is left) to cpu_sys. The buckets still tile the window.
+ */
+void kview_derive(struct fct_thread *t)
+{
+	uint64_t oncpu = t->oncpu_ns, futex_on = t->futex_on_ns, left;
+
+	if (futex_on > oncpu)
+		futex_on = oncpu;
+	left = oncpu - futex_on;
+	t->futex_wait_ns = t->futex_off_ns + futex_on;
+	t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
+	t->cpu_user_ns = left - t->cpu_sys_ns;
+}

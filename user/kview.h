@@ -83,5 +83,7 @@ struct kview {
 
 void kview_free(struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
+/* fill the derived [A] buckets of an account read from the kernel */
+void kview_derive(struct fct_thread *t);
 
 #endif /* FCTRACE_KVIEW_H */

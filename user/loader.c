@@ -88,6 +88,7 @@ struct tracer {
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
 	pid_t tgid;
+	unsigned time_every;		/* sc_time_every */
 };
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
@@ -155,6 +156,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	if (!skel)
 		return NULL;
 	skel->rodata->target_tgid = t->tgid;
+	skel->rodata->sc_time_every = t->time_every;
 	bpf_object__for_each_program(p, skel->obj) {
 		int i = prog_index(bpf_program__name(p));
 
@@ -334,6 +336,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	/* the floor set has marks of its own; the real sets need the real ones */
 	t->groups = t->floor ? PG_MASK(PG_FLOOR) : opts->groups | PG_MASK(PG_MARKS);
 	t->tgid = opts->tgid ? opts->tgid : getpid();
+	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
 
 	plan_initial(t);
 	err = load(t);
@@ -389,7 +392,7 @@ static int read_threads(struct tracer *t, struct kview *kv)
 		if (bpf_map_lookup_elem(fd, &k, &buf[kv->nthreads]))
 			continue;
 		if (buf[kv->nthreads].tid)
-			kv->nthreads++;
+			kview_derive(&buf[kv->nthreads++]);
 	}
 	kv->threads = buf;
 	return 0;

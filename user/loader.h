@@ -18,6 +18,7 @@ struct tracer;
 struct tracer_opts {
 	unsigned groups;	/* PG_MASK bits wanted */
 	pid_t tgid;		/* the process to trace (fctrace itself) */
+	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
 	bool verbose;		/* libbpf's debug output */
 };
 
