@@ -33,7 +33,7 @@ _fctrace_value()
 	-j|--json|--csv) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
 	--html)		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
-	--seed|--pressure)
+	--seed|--pressure|--time-every)
 			COMPREPLY=() ;;	# numbers: nothing to offer
 	*)		return 1 ;;
 	esac
@@ -45,7 +45,7 @@ _fctrace_options()
 	local cmd=$1 opts
 	opts="--workload --files --threads --ops --file-size --chunk --pool --block
 	      --cache-size --seed --shared-file --handle --cache --pressure --dir --no-bpf
-	      --probes --json --html --quiet --verbose --help"
+	      --probes --time-every --json --html --quiet --verbose --help"
 	case $cmd in
 	run)	opts="$opts --compare" ;;
 	sweep)	opts="$opts --csv --predict" ;;

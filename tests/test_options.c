@@ -85,6 +85,20 @@ static void test_run_options(void **state)
 	assert_string_equal(o.json, "-");
 }
 
+static void test_time_every(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.time_every, 0);		/* the BPF side's default */
+	assert_int_equal(parse_line("run --time-every 1", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.time_every, 1);
+	assert_int_equal(parse_line("run --probes syscalls,sched --time-every 64",
+				    &o, err, sizeof(err)), 0);
+	assert_int_equal(o.time_every, 64);
+}
+
 static void test_sweep_lists(void **state)
 {
 	struct options o;
@@ -119,6 +133,11 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "run --pressure -1", "--pressure" },
 		{ "run --probes bogus", "--probes" },
 		{ "run --no-bpf --probes light", "--probes" },
+		{ "run --time-every 3", "--time-every" },
+		{ "run --time-every 0", "--time-every" },
+		{ "run --time-every 128", "--time-every" },
+		{ "run --time-every 4 --probes light", "--time-every" },
+		{ "run --time-every 4 --no-bpf", "--time-every" },
 		{ "run --csv out.csv", "--csv" },
 		{ "run --files 1-8", "--files" },
 		{ "run --bogus", "--bogus" },
@@ -145,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_are_seed_000),
 		cmocka_unit_test(test_run_options),
+		cmocka_unit_test(test_time_every),
 		cmocka_unit_test(test_sweep_lists),
 		cmocka_unit_test(test_bad_input_one_line_exit_2),
 	};

@@ -35,6 +35,18 @@ const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid)
 	return best;
 }
 
+/* Scale a syscall kind's weighted total to its exact count: the mean
+ * of the timed calls, weighted, times the calls made. */
+static void scale_to_count(struct fct_sc_stats *s)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		w += s->hist[i];
+	if (w && w != s->count)
+		s->total_ns = (uint64_t)((double)s->total_ns / (double)w * (double)s->count);
+}
+
 /*
  * The [A] buckets of one account from what the BPF side booked (see
  * struct fct_thread): the on-CPU part of futex waits moves to the futex
@@ -51,4 +63,6 @@ void kview_derive(struct fct_thread *t)
 	t->futex_wait_ns = t->futex_off_ns + futex_on;
 	t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
 	t->cpu_user_ns = left - t->cpu_sys_ns;
+	for (int i = 0; i < FCT_SC_N; i++)
+		scale_to_count(&t->sc[i]);
 }

@@ -78,6 +78,7 @@ struct kview {
 	int npc;
 
 	uint64_t load_ns;	/* open+load+attach time */
+	unsigned time_every;	/* one syscall in this many was timed */
 	uint64_t events;	/* hook invocations counted in the window, if known */
 };
 

@@ -345,6 +345,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	report_probes(t, kv);
 	kv->groups = err ? 0 : groups_attached(t);
 	kv->load_ns = mono_ns() - t0;
+	kv->time_every = t->time_every;
 
 	if (err) {
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",

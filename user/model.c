@@ -138,6 +138,7 @@ static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
 		dst->max_ns = src->max_ns;
 	dst->count += src->count;
 	dst->errors += src->errors;
+	dst->timed += src->timed;
 	dst->total_ns += src->total_ns;
 	for (int i = 0; i < FCT_HIST_SLOTS; i++)
 		dst->hist[i] += src->hist[i];
@@ -256,6 +257,7 @@ int model_build(struct run_model *m, struct wl_result *res,
 	m->kv = kv;
 	m->groups = kv ? groups : 0;
 	m->probe_set = probe_set_name(kv, m->groups);
+	m->time_every = kv ? kv->time_every : 0;
 	m->ncpus = cpus > 0 ? (unsigned)cpus : 1;
 	m->wall_ns = res->wall_ns;
 	m->nrows = res->nthreads;

@@ -57,6 +57,7 @@ struct run_model {
 	const struct kview *kv;		/* NULL when timing-only */
 	unsigned groups;		/* probe groups that ran */
 	const char *probe_set;		/* "full", "light", "custom", "none" */
+	unsigned time_every;		/* one syscall in this many was timed */
 	unsigned ncpus;
 	uint64_t wall_ns;
 	struct thread_row *rows;	/* one per worker, in index order */

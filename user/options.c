@@ -21,7 +21,7 @@ enum {
 	O_QUIET = 'q', O_VERBOSE = 'v',
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
-	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT,
+	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY,
 };
 
 static const struct argp_option option_table[] = {
@@ -46,6 +46,8 @@ static const struct argp_option option_table[] = {
 	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
 	{ "probes", O_PROBES, "SET", 0,
 	  "full (default), light, or a list of syscalls,sched,klock,pagecache,pc-lookups", 2 },
+	{ "time-every", O_TIME_EVERY, "N", 0,
+	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 2 },
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 3 },
 	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 3 },
@@ -135,6 +137,21 @@ static int probes_opt(struct options *o, const char *arg)
 	return 0;
 }
 
+/* --time-every: the BPF side samples with a mask, so a power of two */
+static int time_every_opt(struct options *o, const char *arg)
+{
+	uint64_t v;
+	char what[96];
+
+	if (parse_size(arg, &v) || v < 1 || v > FCT_SC_EVERY_MAX || (v & (v - 1))) {
+		snprintf(what, sizeof(what), "must be a power of two from 1 to %d (got '%s')",
+			 FCT_SC_EVERY_MAX, arg);
+		return bad("--time-every", what);
+	}
+	o->time_every = (unsigned)v;
+	return 0;
+}
+
 static int size_or_fail(int rc, uint64_t v, uint64_t *dst)
 {
 	if (!rc)
@@ -210,6 +227,7 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_DIR: o->wl.dir = arg; return 0;
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
+	case O_TIME_EVERY: return time_every_opt(o, arg);
 	case O_JSON: o->json = arg; return 0;
 	case O_CSV: o->csv = arg; return 0;
 	case O_HTML: o->html = arg; return 0;
@@ -335,6 +353,8 @@ static int check_combinations(const struct options *o)
 		return bad("--handle", "only applies with --shared-file");
 	if (o->no_bpf && strcmp(o->probe_set, "full"))
 		return bad("--probes", "cannot be combined with --no-bpf");
+	if (o->time_every && (o->no_bpf || !(o->probes & PG_MASK(PG_SYSCALLS))))
+		return bad("--time-every", "only applies when the syscalls probes run");
 	if (o->csv && o->cmd != CMD_SWEEP)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)

@@ -20,6 +20,7 @@ struct options {
 	bool no_bpf;
 	unsigned probes;		/* PG_MASK bits */
 	const char *probe_set;		/* "full", "light" or "custom" */
+	unsigned time_every;		/* --time-every; 0: the default */
 	const char *json, *csv, *html;
 	const char *compare_with;	/* run --compare W */
 	bool quiet, verbose, predict;

@@ -48,6 +48,7 @@ static struct json_object *sc_json(const struct fct_sc_stats *st)
 
 	put_u64(o, "count", st->count);
 	put_u64(o, "errors", st->errors);
+	put_u64(o, "timed", st->timed);
 	put_u64(o, "total_ns", st->total_ns);
 	put_u64(o, "mean_ns", st->count ? st->total_ns / st->count : 0);
 	put_u64(o, "min_ns", st->min_ns);
@@ -239,6 +240,9 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
 	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
 			       syscalls_json(m->sc_total) : NULL);
+	json_object_object_add(doc, "syscall_time_every",
+			       s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
+			       json_object_new_uint64(s->kv.time_every) : NULL);
 }
 
 struct json_object *report_json_run(const struct session *s)

@@ -84,7 +84,9 @@ static void print_syscalls(FILE *f, const struct run_model *m)
 {
 	char c[16], tot[16], mean[16], mn[16], mx[16], p99[16];
 
-	fprintf(f, "\nSyscalls (all workers)\n%-11s %9s %7s %9s %9s %9s %9s %9s\n",
+	fprintf(f, "\nSyscalls (all workers; counts exact, times from the calls timed: each thread's\n"
+		"first %d of a kind, then 1 in %u, and every futex call)\n"
+		"%-11s %9s %7s %9s %9s %9s %9s %9s\n", FCT_SC_WARMUP, m->time_every,
 		"syscall", "count", "errors", "total", "mean", "min", "p99", "max");
 	for (int s = 0; s < FCT_SC_N; s++) {
 		const struct fct_sc_stats *st = &m->sc_total[s];

@@ -48,6 +48,7 @@ static int prepare(const struct options *o, struct session *s, struct tracer **t
 {
 	struct tracer_opts topts = {
 		.groups = o->probes, .tgid = getpid(), .verbose = o->verbose,
+		.time_every = o->time_every,
 	};
 	uint64_t t0 = now_ns();
 
