@@ -158,10 +158,10 @@ $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-# make bench's helpers: the bare fc loop (no libraries) and the loader probe.
-$(OUTPUT)/tests/bench_bare: tests/bench_bare.c | $(OUTPUT)/tests
+# make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
+$(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads $^ -o $@ -pthread
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)

@@ -4,7 +4,11 @@
  * operation - open(O_RDWR | O_CLOEXEC), pread(chunk at a random offset),
  * close - on files made like fc's (--files of --file-size bytes in a fresh
  * directory under $TMPDIR), with nothing else in the loop: no clock reads,
- * no statistics, no checks.
+ * no statistics, no checks. Like fc's, the loop runs in a thread of its
+ * own (in a multi-threaded process libc's syscall wrappers take their
+ * cancellation path, which a single-threaded loop would skip), and it
+ * picks files and offsets with fc's random stream (wl_rng_below, seed 1,
+ * worker 0): the same choices, in the same order, at the same cost.
  *
  *   bench_bare [FILES [OPS [FILE_SIZE [CHUNK]]]]     (60 100000 100000 10000)
  *
@@ -12,12 +16,14 @@
  * OPS values: the difference of the instruction counts is the loop's own.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "wl_internal.h"
 
 #define MAX_FILES 100000
 
@@ -30,13 +36,6 @@ static uint64_t now_ns(void)
 }
 
 /* xorshift64*: as cheap a choice of (file, offset) as can be */
-static inline uint64_t rng_below(uint64_t *s, uint64_t n)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return (uint64_t)(((unsigned __int128)(*s * 0x2545f4914f6cdd1dull) * n) >> 64);
-}
 
 static int make_files(char *dir, char **paths, unsigned files, uint64_t size)
 {
@@ -67,6 +66,33 @@ static void remove_files(char *dir, char **paths, unsigned files)
 	rmdir(dir);
 }
 
+struct loop {
+	char **paths;
+	unsigned files;
+	uint64_t ops, span, chunk;
+	char *buf;
+	int rc;
+};
+
+static void *bare_loop(void *p)
+{
+	struct loop *l = p;
+	uint64_t rng[4];
+
+	wl_rng_seed(rng, 1, 0);
+	for (uint64_t i = 0; i < l->ops; i++) {
+		unsigned f = (unsigned)wl_rng_below(rng, l->files);
+		off_t off = (off_t)wl_rng_below(rng, l->span);
+		int fd = open(l->paths[f], O_RDWR | O_CLOEXEC);
+
+		if (fd < 0 || pread(fd, l->buf, l->chunk, off) != (ssize_t)l->chunk)
+			l->rc = 1;
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
 static uint64_t arg(int argc, char **argv, int i, uint64_t dflt)
 {
 	return argc > i ? strtoull(argv[i], NULL, 0) : dflt;
@@ -76,11 +102,13 @@ int main(int argc, char **argv)
 {
 	unsigned files = (unsigned)arg(argc, argv, 1, 60);
 	uint64_t ops = arg(argc, argv, 2, 100000), size = arg(argc, argv, 3, 100000);
-	uint64_t chunk = arg(argc, argv, 4, 10000), span, rng = 0x9e3779b97f4a7c15ull, t0, t1;
+	uint64_t chunk = arg(argc, argv, 4, 10000), t0, t1;
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], **paths = calloc(MAX_FILES, sizeof(*paths));
 	char *buf = malloc(chunk ? chunk : 1);
-	int rc = 0;
+	struct loop l;
+	pthread_t th;
+	int rc;
 
 	if (!files || files > MAX_FILES || !chunk || chunk > size || !paths || !buf) {
 		fprintf(stderr, "usage: bench_bare [FILES [OPS [FILE_SIZE [CHUNK]]]]\n");
@@ -92,18 +120,10 @@ int main(int argc, char **argv)
 		remove_files(dir, paths, files);
 		return 1;
 	}
-	span = size - chunk + 1;
+	l = (struct loop){ .paths = paths, .files = files, .ops = ops,
+			   .span = size - chunk + 1, .chunk = chunk, .buf = buf };
 	t0 = now_ns();
-	for (uint64_t i = 0; i < ops; i++) {
-		unsigned f = (unsigned)rng_below(&rng, files);
-		off_t off = (off_t)rng_below(&rng, span);
-		int fd = open(paths[f], O_RDWR | O_CLOEXEC);
-
-		if (fd < 0 || pread(fd, buf, chunk, off) != (ssize_t)chunk)
-			rc = 1;
-		if (fd >= 0)
-			close(fd);
-	}
+	rc = pthread_create(&th, NULL, bare_loop, &l) || pthread_join(th, NULL) || l.rc;
 	t1 = now_ns();
 	remove_files(dir, paths, files);
 	printf("ops %llu wall_ns %llu ns_per_op %.1f\n", (unsigned long long)ops,

@@ -71,7 +71,8 @@ static struct json_object *latency_json(const struct wl_thread_stats *u)
 	struct json_object *o = json_object_new_object(), *h = json_object_new_array();
 
 	put_u64(o, "min_ns", u->lat_min_ns);
-	put_u64(o, "mean_ns", u->ops ? u->lat_total_ns / u->ops : 0);
+	put_u64(o, "mean_ns", u->lat_timed ? u->lat_total_ns / u->lat_timed : 0);
+	put_u64(o, "timed", u->lat_timed);
 	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns));
 	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns));
 	put_u64(o, "max_ns", u->lat_max_ns);

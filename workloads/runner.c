@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "wl_internal.h"
+#include "wl_loop.h"
 
 static atomic_int stop_requested;
 
@@ -27,56 +27,74 @@ void wl_stop_reset(void)
 	atomic_store_explicit(&stop_requested, 0, memory_order_relaxed);
 }
 
-static bool stopping(void)
+bool wl_stopping(void)
 {
 	return atomic_load_explicit(&stop_requested, memory_order_relaxed);
 }
 
-static void record_op(struct wl_thread *t, unsigned file, uint64_t off,
-		      int n, uint64_t lat)
+/* An op that did not hand back a whole chunk: an error, or a short
+ * read (as wrong as a bad byte). Whole chunks need no bookkeeping: the
+ * op count and bytes read are settled once, after the loop. */
+void wl_odd_op(struct wl_thread *t, int n)
 {
 	struct wl_thread_stats *st = &t->st;
 
-	st->ops++;
-	st->lat_hist[wl_log2_slot(lat, WL_HIST_SLOTS)]++;
-	st->lat_total_ns += lat;
-	if (lat < st->lat_min_ns)
-		st->lat_min_ns = lat;
-	if (lat > st->lat_max_ns)
-		st->lat_max_ns = lat;
 	if (n < 0) {
 		st->op_errors++;
 		if (!t->first_err)
 			t->first_err = -n;
 		return;
 	}
-	st->bytes_read += (uint64_t)n;
-	/* a short read is as wrong as a bad byte */
-	if ((uint64_t)n != t->run->cfg.chunk ||
-	    !wl_content_ok(file, off, t->buf, (size_t)n))
+	t->short_reads++;
+	t->short_bytes += (uint64_t)n;
+	st->verify_errors++;
+}
+
+/* A sampled op: its latency, and its bytes checked. */
+void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat)
+{
+	struct wl_thread_stats *st = &t->st;
+
+	st->lat_timed++;
+	st->lat_hist[wl_log2_slot(lat, WL_HIST_SLOTS)]++;
+	st->lat_total_ns += lat;
+	if (lat < st->lat_min_ns)
+		st->lat_min_ns = lat;
+	if (lat > st->lat_max_ns)
+		st->lat_max_ns = lat;
+	if (n > 0 && (uint64_t)n == t->run->cfg.chunk && !wl_content_ok(file, off, t->buf, (size_t)n))
 		st->verify_errors++;
 }
 
-/* The measured window: nothing but the workload's syscalls in here. */
+static void settle_counts(struct wl_thread *t, uint64_t ops, uint64_t chunk)
+{
+	struct wl_thread_stats *st = &t->st;
+
+	st->ops = ops;
+	st->bytes_read = (ops - st->op_errors - t->short_reads) * chunk + t->short_bytes;
+}
+
+/* The generic instance of the measured loop: the op through the table. */
+static uint64_t table_loop(struct wl_thread *t)
+{
+	return wl_measured_loop(t, t->run->wl->op);
+}
+
+/* The measured window: nothing but the workload's syscalls in here, and
+ * per op no more than fc's bare loop would do beside them (make bench). */
 static void run_ops(struct wl_thread *t)
 {
-	struct wl_run *run = t->run;
-	const struct wl_config *cfg = &run->cfg;
-	uint64_t span = cfg->file_size - cfg->chunk + 1;
+	const struct workload *wl = t->run->wl;
+	uint64_t ops;
 
 	t->st.lat_min_ns = UINT64_MAX;
 	t->st.start_ns = wl_now_ns();
 	fctrace_thread_begin(t->st.start_ns, t->st.index);
-	for (uint64_t i = 0; i < cfg->ops && !stopping(); i++) {
-		unsigned f = (unsigned)wl_rng_below(t->rng, run->nfiles);
-		uint64_t off = wl_rng_below(t->rng, span), t0 = wl_now_ns();
-		int n = run->wl->op(run, t, f, off, t->buf);
-
-		record_op(t, f, off, n, wl_now_ns() - t0);
-	}
+	ops = wl->loop ? wl->loop(t) : table_loop(t);
 	t->st.end_ns = wl_now_ns();
 	fctrace_thread_end(t->st.end_ns, t->st.index);
-	if (!t->st.ops)
+	settle_counts(t, ops, t->run->cfg.chunk);
+	if (!t->st.lat_timed)
 		t->st.lat_min_ns = 0;
 }
 
@@ -222,7 +240,7 @@ static void collect(struct wl_run *run, struct wl_result *res)
 	res->start_ns = first == UINT64_MAX ? 0 : first;
 	res->end_ns = last;
 	res->wall_ns = last > res->start_ns ? last - res->start_ns : 0;
-	res->interrupted = stopping();
+	res->interrupted = wl_stopping();
 	run->wl->totals(run, &res->totals);
 	res->nlocks = run->wl->locks(run, res->locks, WL_MAX_LOCKS);
 }
@@ -255,6 +273,7 @@ static int run_init(struct wl_run *run, const struct wl_config *cfg,
 	run->cfg = *cfg;
 	run->wl = wl_find(cfg->workload);
 	run->io = io ? *io : wl_sys_io;
+	run->plain_io = !io || io == &wl_sys_io;
 	run->nfiles = cfg->shared_file ? 1 : cfg->files;
 	run->parent_fd = run->dir_fd = -1;
 	pthread_mutex_init(&run->gate_mu, NULL);

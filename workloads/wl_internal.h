@@ -15,6 +15,7 @@ struct wl_run {
 	struct wl_config cfg;
 	const struct workload *wl;
 	struct wl_io io;		/* what the workloads call */
+	bool plain_io;			/* io is wl_sys_io: fc may call libc directly */
 	unsigned nfiles;		/* files created and read (1 with shared_file) */
 	unsigned created;		/* f000000.. made so far, removed at the end */
 	char **paths;			/* absolute path of each data file */
@@ -39,6 +40,7 @@ struct wl_thread {
 	void *priv;			/* the workload's per-worker state */
 	void *buf;			/* the chunk read by each op */
 	int init_err, first_err;
+	uint64_t short_reads, short_bytes;	/* ops that read less than a chunk */
 	pthread_t pt;
 } __attribute__((aligned(64)));	/* no false sharing between workers */
 

@@ -16,6 +16,16 @@
 #define WL_MAX_THREADS	256
 #define WL_MAX_FILES	100000
 #define WL_HIST_SLOTS	40	/* log2 ns, op latency */
+
+/*
+ * Each worker times and verifies its first WL_SAMPLE_WARMUP ops, then
+ * one in WL_SAMPLE_EVERY; every op is counted and its length checked.
+ * Two clock reads, a histogram add and a content check per op would
+ * add about half of a bare open/pread/close loop's own user-space
+ * instructions: `make bench` measures how far fc is from that loop.
+ */
+#define WL_SAMPLE_WARMUP	64
+#define WL_SAMPLE_EVERY		64
 #define WL_MAX_LOCKS	64	/* named locks one workload may report */
 
 enum wl_cache_mode { WL_CACHE_WARM, WL_CACHE_COLD };
@@ -72,7 +82,8 @@ struct wl_thread_stats {
 	uint64_t syscalls_in_lock;	/* stat/open/close made holding the lock */
 	uint64_t bytes_read;		/* bytes handed back to the caller */
 	uint64_t verify_errors;
-	/* operation latency */
+	/* operation latency, of the sampled ops (WL_SAMPLE_*) */
+	uint64_t lat_timed;		/* ops timed and verified */
 	uint64_t lat_hist[WL_HIST_SLOTS];
 	uint64_t lat_min_ns, lat_max_ns, lat_total_ns;
 	/* added: operations that returned an error (open failed, ...) */
@@ -117,6 +128,9 @@ struct workload {
 	 * opens / after it closes (per-thread handles, cache readers) */
 	int (*thread_init)(struct wl_run *run, struct wl_thread *t);
 	void (*thread_fini)(struct wl_run *run, struct wl_thread *t);
+	/* optional: the measured loop with op inlined (wl_loop.h); returns
+	 * the ops run. Without it the runner calls op through this table. */
+	uint64_t (*loop)(struct wl_thread *t);
 };
 
 const struct workload *wl_find(const char *name);
