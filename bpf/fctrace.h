@@ -33,6 +33,10 @@
 #define FCT_SC_EVERY_MAX	64	/* sc_time_every is 1..64 */
 #define FCT_SC_EVERY_DEFAULT	8
 
+/* Frames kept of a kernel lock wait's stack: enough to get past the
+ * tracepoint, the BPF glue and the lock functions to the caller. */
+#define FCT_STACK_DEPTH		8
+
 /* Kernel stacks cost microseconds to walk; kernel lock waits are all
  * counted and timed, but their call stacks are sampled the same way. */
 #define FCT_KLOCK_WARMUP	16
@@ -100,7 +104,7 @@ struct fct_thread {
 	__u32 klock_flags;
 	__u64 klock_addr;
 	__u64 klock_start_ns;
-	__s64 klock_stackid;
+	__u64 klock_ips[FCT_STACK_DEPTH];	/* the sampled wait's kernel stack */
 	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
 
 	/*
@@ -161,11 +165,14 @@ struct fct_futex_val {
 	__u32 hist[FCT_HIST_SLOTS];
 };
 
-/* kernel lock contention, per (thread, lock type, call stack) */
+/* kernel lock contention, per (thread, lock type, call stack). The stack
+ * is in the key itself, not in a stack map: a stack map's fixed buckets
+ * drop a stack whose hash collides with another's. */
 struct fct_klock_key {
 	__u32 tid;
 	__u32 flags;		/* LCB_F_* from lock:contention_begin */
-	__s64 stackid;		/* in the klock_stacks map, <0 when unavailable */
+	__u64 ips[FCT_STACK_DEPTH];	/* return addresses, innermost
+				 * first, 0-padded; all 0 when unavailable */
 };
 
 /* Per call stack, from the sampled waits (each weighted by the waits it
@@ -199,11 +206,10 @@ struct fct_lost {
 	__u64 futex_map_full;
 	__u64 klock_map_full;
 	__u64 pc_map_full;
-	__u64 stack_lost;	/* bpf_get_stackid failed */
+	__u64 stack_lost;	/* bpf_get_stack failed */
 	__u64 ringbuf_drops;	/* timeline events dropped */
 };
 
-#define FCT_STACK_DEPTH 8
 
 /* The floor set's per-CPU hit counters (floor.bpf.c), one per hook kind. */
 enum fct_floor_hook {

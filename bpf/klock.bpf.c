@@ -8,13 +8,6 @@
 #include "common.bpf.h"
 
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1024);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, FCT_STACK_DEPTH * sizeof(__u64));
-} klock_stacks SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, struct fct_klock_key);
@@ -40,10 +33,11 @@ int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 	t->klock_addr = (__u64)lock;
 	t->klock_flags = flags;
 	t->klock_weight = stack_weight(t->klock_seq++);
-	if (t->klock_weight) {
-		t->klock_stackid = bpf_get_stackid(ctx, &klock_stacks, 0);
-		if (t->klock_stackid < 0)
-			__sync_fetch_and_add(&lost.stack_lost, 1);
+	/* bpf_get_stack zero-fills what the stack does not fill */
+	if (t->klock_weight &&
+	    bpf_get_stack(ctx, t->klock_ips, sizeof(t->klock_ips), 0) < 0) {
+		__builtin_memset(t->klock_ips, 0, sizeof(t->klock_ips));
+		__sync_fetch_and_add(&lost.stack_lost, 1);
 	}
 	t->klock_start_ns = bpf_ktime_get_ns();
 	return 0;
@@ -69,7 +63,7 @@ int BPF_PROG(fct_contention_end, void *lock, int ret)
 
 	key.tid = t->tid;
 	key.flags = t->klock_flags;
-	key.stackid = t->klock_stackid;
+	__builtin_memcpy(key.ips, t->klock_ips, sizeof(key.ips));
 	v = fct_hash_entry(&klock_waits, &key, &zero, &lost.klock_map_full);
 	if (!v)
 		return 0;

@@ -219,7 +219,7 @@ static void test_kernel_lock_contention_named(void **state)
 				      k->key.tid, k->key.flags, (unsigned long long)k->val.waits,
 				      k->val.wait_ns / 1e6, k->caller);
 		assert_true(k->val.max_ns <= k->val.wait_ns);
-		if (k->key.stackid >= 0) {
+		if (k->key.ips[0]) {
 			assert_string_not_equal(k->caller, "?");
 			assert_false(ksym_is_locking(k->caller));
 		}

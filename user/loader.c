@@ -404,7 +404,7 @@ static int read_hash(int fd, size_t ksz, size_t vsz,
 		     int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
 		     struct kview *kv, void *arg)
 {
-	char key[64], next[64], val[512];
+	char key[128], next[128], val[512];
 	void *prev = NULL;
 	int err;
 
@@ -459,7 +459,6 @@ static int add_pc(struct kview *kv, const void *k, const void *v, void *arg)
 }
 
 struct klock_ctx {
-	int stacks_fd;
 	struct ksyms *ks;
 	bool ks_tried;
 };
@@ -468,25 +467,21 @@ static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
 {
 	struct kv_klock *l = grow(&kv->klock, &kv->nklock, sizeof(*l));
 	struct klock_ctx *c = arg;
-	uint64_t ips[FCT_STACK_DEPTH] = { 0 };
-	__u32 id;
 
 	if (!l)
 		return -ENOMEM;
 	memcpy(&l->key, k, sizeof(l->key));
 	memcpy(&l->val, v, sizeof(l->val));
 	snprintf(l->caller, sizeof(l->caller), "?");
-	if (l->key.stackid < 0)
-		return 0;
-	id = (__u32)l->key.stackid;
-	if (bpf_map_lookup_elem(c->stacks_fd, &id, ips))
+	if (!l->key.ips[0])
 		return 0;
 	if (!c->ks_tried) {
 		c->ks = ksyms_load(NULL);
 		c->ks_tried = true;
 	}
 	if (c->ks)
-		ksyms_caller(c->ks, ips, FCT_STACK_DEPTH, l->caller, sizeof(l->caller));
+		ksyms_caller(c->ks, (const uint64_t *)l->key.ips, FCT_STACK_DEPTH, l->caller,
+			     sizeof(l->caller));
 	return 0;
 }
 
@@ -540,7 +535,6 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
 				sizeof(struct fct_pc_val), add_pc, kv, NULL);
 	if (!err) {
-		kc.stacks_fd = bpf_map__fd(t->skel->maps.klock_stacks);
 		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
 				sizeof(struct fct_klock_val), add_klock, kv, &kc);
 		ksyms_free(kc.ks);
