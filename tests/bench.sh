@@ -15,20 +15,20 @@
 #      instructions per op under callgrind (difference of two op counts).
 #
 # Knobs (environment):
-#   BENCH_ROUNDS=5        rounds of part 1 and of the fidelity wall times
+#   BENCH_ROUNDS=9        rounds of part 1 and of the fidelity wall times
 #   BENCH_OPS=160000      operations per run, split over the threads
 #   BENCH_FILES=60        --files
 #   BENCH_WORKLOADS="fc fcp bcache"   BENCH_THREADS="1 8"
 #   BENCH_STATS=1         part 2 (0: skip)
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
-# The defaults take about 6-8 minutes on a 2-vCPU VM.
+# The defaults take about 9-11 minutes on a 2-vCPU VM.
 set -u
 LC_ALL=C; export LC_ALL
 
 FCTRACE=${FCTRACE:-./fctrace}
 OUT=${OUTPUT:-.output}
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-9}
 OPS=${BENCH_OPS:-160000}
 FILES=${BENCH_FILES:-60}
 WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache"}
@@ -70,6 +70,9 @@ run_cell() {
 		echo "bench: $1/$2 $3 failed: $(head -n 1 "$tmp/err")" >&2
 		return
 	fi
+	lost=$(json_num total "$tmp/run.json" || true)
+	[ "${lost:-0}" -gt 0 ] && echo "bench: $1/$2 $3 round $4 lost events:" \
+		"$(tr -d ' \n' <"$tmp/run.json" | sed 's/.*"lost_events":{\([^}]*\)}.*/\1/')" >&2
 	echo "$1 $2 $3 $4 $(json_num wall_ns "$tmp/run.json")" \
 	     "$(json_num load_ns "$tmp/run.json" || true)" \
 	     "$(json_num total "$tmp/run.json" || true)" >>"$RES"

@@ -76,16 +76,16 @@ int probe_groups_parse(const char *s, unsigned *mask)
 
 /* What each set costs in wall time against --no-bpf, as `make bench`
  * (tests/bench.sh) MEASURED it on the project's machine kind (2-vCPU VM,
- * kernel 6.18, retpolines; medians of 5 interleaved rounds, 2026-12-02):
- * the range spans fcp 60 files/8 threads and syscall-heavy fc 60/1
- * (full 1.145 and 1.218, light 1.070 and 1.013 - 1.003 at fcp/8 over 9
- * rounds -, floor 1.088 and 1.106). Re-measure when the programs change. */
+ * kernel 6.18, retpolines; medians of 9 interleaved rounds, 2026-12-03):
+ * the range spans syscall-heavy fc 60 files/1 thread and fcp 60/8
+ * (full 1.134 and 1.169, light 0.994 and 1.027, floor 1.075 and 1.193).
+ * Re-measure when the programs change. */
 static const struct {
 	const char *set, *cost;
 } set_costs[] = {
-	{ "full",  "~1.15-1.22x" },
-	{ "light", "~1.00-1.07x" },
-	{ "floor", "~1.09-1.11x" },
+	{ "full",  "~1.13-1.17x" },
+	{ "light", "~1.00-1.03x" },
+	{ "floor", "~1.08-1.19x" },
 };
 
 const char *probe_set_cost(const char *set)
