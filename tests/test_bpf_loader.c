@@ -100,6 +100,24 @@ static void test_ksyms_first_non_locking_caller(void **state)
 	ksyms_free(ks);
 }
 
+/* No usable symbol (empty, or every address hidden by kptr_restrict):
+ * NULL, without sorting a NULL array (found by tests/fuzz/fuzz_ksyms). */
+static void test_ksyms_none_usable(void **state)
+{
+	static const char *const texts[] = { "", "0000000000000000 T _stext\n" };
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char path[] = "/tmp/fct-kallsyms-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, texts[i], strlen(texts[i])), (int)strlen(texts[i]));
+		close(fd);
+		assert_null(ksyms_load(path));
+		unlink(path);
+	}
+}
+
 static const struct probe_status *probe(const struct kview *kv, const char *name)
 {
 	for (int i = 0; i < kv->nprobes; i++)
@@ -251,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_derive_tiles_the_window),
 		cmocka_unit_test(test_probe_groups_parse),
 		cmocka_unit_test(test_ksyms_first_non_locking_caller),
+		cmocka_unit_test(test_ksyms_none_usable),
 		cmocka_unit_test(test_unselected_groups_not_attached),
 		cmocka_unit_test(test_finish_leaves_nothing_loaded),
 		cmocka_unit_test(test_no_marks_fails_cleanly),

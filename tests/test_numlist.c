@@ -21,6 +21,15 @@ static void test_lists_and_ranges(void **state)
 	assert_int_equal(l.v[4], 8);
 	assert_int_equal(numlist_parse("7", 1, 8, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.n, 1);
+	/* found by tests/fuzz/fuzz_numlist: a range ending at UINT64_MAX
+	 * wrapped around and overflowed the list */
+	assert_int_equal(numlist_parse("18446744073709551615", 0, UINT64_MAX, &l, err,
+				       sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	assert_true(l.v[0] == UINT64_MAX);
+	assert_int_equal(numlist_parse("18446744073709551614-18446744073709551615", 0,
+				       UINT64_MAX, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 2);
 }
 
 static void test_bad_lists(void **state)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "options.h"
@@ -146,6 +147,15 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "sweep --threads 8-1", "--threads" },
 		{ "run --files 100000 --file-size 1G", "--files" },
 		{ "compare --workload fcp", "--workload" },
+		/* found by tests/fuzz/fuzz_options */
+		{ "run --dir=", "--dir" },
+		{ "sweep --files 2000,1 --file-size 8M", "--files" },
+		{ "run -qV", "-qV" },
+		/* argp's own options, which ARGP_NO_HELP takes away: --HANG slept
+		 * for an hour, the abbreviations were silently ignored */
+		{ "list --HANG=1", "--HANG" },
+		{ "run --he", "--he" },
+		{ "run --program-name=x", "--program-name" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -159,6 +169,32 @@ static void test_bad_input_one_line_exit_2(void **state)
 	}
 }
 
+/* --help, --usage and --version answer and return -1, whatever else is
+ * on the line: options_parse never exits, main does. */
+static void test_help_returns(void **state)
+{
+	static const char *const asks[] = { "--help", "run --help", "run --files abc --help",
+					    "sweep --bogus --usage", "list -V", "--version" };
+	int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+
+	assert_true(saved >= 0 && null >= 0);
+	for (size_t i = 0; i < sizeof(asks) / sizeof(asks[0]); i++) {
+		struct options o;
+		char err[512];
+		int rc;
+
+		fflush(stdout);
+		dup2(null, STDOUT_FILENO);
+		rc = parse_line(asks[i], &o, err, sizeof(err));
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		if (rc != -1 || err[0])
+			fail_msg("'%s' gave rc %d and '%s'", asks[i], rc, err);
+	}
+	close(null);
+	close(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_time_every),
 		cmocka_unit_test(test_sweep_lists),
 		cmocka_unit_test(test_bad_input_one_line_exit_2),
+		cmocka_unit_test(test_help_returns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

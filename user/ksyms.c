@@ -78,11 +78,11 @@ struct ksyms *ksyms_load(const char *path)
 	}
 	fclose(f);
 	f = NULL;
+	if (!ks->n)
+		goto fail;	/* all addresses hidden (kptr_restrict) */
 	for (size_t i = 0; i < ks->n; i++)
 		ks->syms[i].name = ks->names + (uintptr_t)ks->syms[i].name;
 	qsort(ks->syms, ks->n, sizeof(*ks->syms), ksym_cmp);
-	if (!ks->n)
-		goto fail;	/* all addresses hidden (kptr_restrict) */
 	return ks;
 fail:
 	if (f)

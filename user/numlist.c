@@ -36,14 +36,15 @@ int parse_size(const char *s, uint64_t *out)
 static int add_range(struct numlist *l, uint64_t a, uint64_t b, char *err,
 		     unsigned errlen)
 {
-	for (uint64_t v = a; v <= b; v++) {
+	for (uint64_t v = a;; v++) {	/* not v <= b: b may be UINT64_MAX */
 		if (l->n == NUMLIST_MAX) {
 			snprintf(err, errlen, "more than %d values", NUMLIST_MAX);
 			return -1;
 		}
 		l->v[l->n++] = v;
+		if (v == b)
+			return 0;
 	}
-	return 0;
 }
 
 static int parse_item(char *item, uint64_t lo, uint64_t hi, struct numlist *l,

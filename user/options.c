@@ -224,7 +224,7 @@ static int parse_key(int key, char *arg, struct options *o)
 		o->wl.cache = pick ? WL_CACHE_COLD : WL_CACHE_WARM;
 		return rc;
 	case O_PRESSURE: return parse_pressure(arg, &o->wl.pressure);
-	case O_DIR: o->wl.dir = arg; return 0;
+	case O_DIR: o->wl.dir = arg; return *arg ? 0 : bad("--dir", "must name a directory");
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
@@ -336,7 +336,11 @@ static int check_single_run(const struct options *o)
 static int check_sizes(const struct options *o)
 {
 	const struct wl_config *c = &o->wl;
-	uint64_t max_files = o->files.v[o->files.n - 1];
+	uint64_t max_files = 0;
+
+	for (unsigned i = 0; i < o->files.n; i++)	/* lists need not ascend */
+		if (o->files.v[i] > max_files)
+			max_files = o->files.v[i];
 
 	if (c->chunk > c->file_size)
 		return bad("--chunk", "must not be larger than --file-size");
@@ -364,47 +368,56 @@ static int check_combinations(const struct options *o)
 	return 0;
 }
 
-/* ARGP_NO_ERRS implies ARGP_NO_EXIT, so a help request parsed with it
- * would print and then go on to run: answer those with argp's defaults. */
-static bool wants_help(int argc, char **argv)
+/* The first --help, -?, --usage, --version or -V before "--", or NULL. */
+static char *help_request(int argc, char **argv)
 {
 	static const char *const asks[] = { "--help", "-?", "--usage", "--version", "-V" };
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
-			return false;
+			return NULL;
 		for (size_t j = 0; j < sizeof(asks) / sizeof(asks[0]); j++)
 			if (!strcmp(argv[i], asks[j]))
-				return true;
+				return argv[i];
 	}
-	return false;
+	return NULL;
+}
+
+/* Answer a help request with argp's own text, parsing the request alone
+ * (the rest of the line neither stops nor changes the answer) and with
+ * ARGP_NO_EXIT, so options_parse never exits: main does. */
+static int answer_help(char *prog, char *ask, struct parse_ctx *ctx)
+{
+	char *args[] = { prog, ask, NULL };
+
+	argp_parse(&argp_def, 2, args, ARGP_NO_EXIT, NULL, ctx);
+	return -1;
 }
 
 int options_parse(int argc, char **argv, struct options *o)
 {
 	struct parse_ctx ctx = { o, 0 };
-	char prog[32];
+	char prog[32], *ask;
 	int rc;
 
 	set_defaults(o);
 	if (argc < 2 || argv[1][0] == '-') {
 		/* `fctrace --help`, `--version`, or nothing at all */
-		if (argc >= 2 && wants_help(argc, argv)) {
-			argp_parse(&argp_def, argc, argv, 0, NULL, &ctx);
-			return -1;
-		}
+		if (argc >= 2 && (ask = help_request(argc, argv)))
+			return answer_help(argv[0], ask, &ctx);
 		return bad("needs a command:", "run, sweep, compare or list (see fctrace --help)");
 	}
 	if (parse_command(argv[1], &o->cmd))
 		return bad(argv[1], "is not a command: use run, sweep, compare or list");
 	snprintf(prog, sizeof(prog), "fctrace %s", argv[1]);
 	argv[1] = prog;
-	if (wants_help(argc - 1, argv + 1)) {
-		argp_parse(&argp_def, argc - 1, argv + 1, 0, NULL, &ctx);
-		return -1;
-	}
-	rc = argp_parse(&argp_def, argc - 1, argv + 1, ARGP_NO_ERRS | ARGP_IN_ORDER,
-			NULL, &ctx);
+	if ((ask = help_request(argc - 1, argv + 1)))
+		return answer_help(prog, ask, &ctx);
+	/* ARGP_NO_HELP: without it argp also takes --HANG (sleep an hour),
+	 * --program-name, and -V or --he/--us/--vers abbreviations that
+	 * print or exit in the middle of a command line */
+	rc = argp_parse(&argp_def, argc - 1, argv + 1,
+			ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, &ctx);
 	if (ctx.exit_code || rc)
 		return ctx.exit_code ? ctx.exit_code : bad(argv[1], "could not parse its options");
 	fill_lists(o);

@@ -27,7 +27,8 @@ struct options {
 };
 
 /* Parse argv; on bad input prints one line to stderr and returns 2.
- * Returns 0 to go on, or -1 when --help/--usage already answered. */
+ * Returns 0 to go on, or -1 when --help/--usage/--version was answered
+ * (on stdout). Never exits. */
 int options_parse(int argc, char **argv, struct options *o);
 
 /* Limits, shared with the error messages and the README. */
