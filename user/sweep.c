@@ -84,13 +84,15 @@ static void progress(const struct options *o, unsigned done, unsigned total,
 		fputc('\n', stderr);
 }
 
-static int run_cell(const struct options *o, struct wl_config *cfg, struct sweep_cell *c)
+/* A cell joins the sweep only with results: a refused or failed one is
+ * left out of every table and file, not reported as an empty cell. */
+static int run_cell(const struct options *o, struct wl_config *cfg, struct sweep *sw)
 {
 	struct session s;
 	int rc = session_run(o, cfg, &s);
 
 	if (!rc || s.res.nthreads)
-		sweep_cell_from(c, &s);
+		sweep_cell_from(&sw->cells[sw->n++], &s);
 	session_free(&s);
 	return rc;
 }
@@ -115,8 +117,7 @@ int sweep_run(const struct options *o, struct sweep *sw)
 				cfg.files = (unsigned)o->files.v[f];
 				cfg.threads = (unsigned)o->threads.v[t];
 				progress(o, sw->n, total, &cfg);
-				rc = run_cell(o, &cfg, &sw->cells[sw->n]);
-				sw->n++;
+				rc = run_cell(o, &cfg, sw);
 			}
 	return rc;
 }
