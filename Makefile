@@ -5,6 +5,7 @@
 #   make run        deps + build + `fctrace run --workload fcp --files 60`
 #   make test       deps + build + every test (BPF tests need root)
 #   make bench      tracing overhead and workload fidelity (not part of test)
+#   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (not part of test)
 #   make install    PREFIX=/usr/local
 #   V=1             show the commands
 
@@ -46,7 +47,7 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS),$(wildcard tests/*.c)))
 
-.PHONY: all deps deps-test run test bench install clean
+.PHONY: all deps deps-test run test bench fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -84,6 +85,7 @@ test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
+	@$(MAKE) --no-print-directory fuzz-replay
 	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 
 
@@ -107,6 +109,45 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 
 bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
+
+# make fuzz: one libFuzzer target per parser (tests/fuzz/fuzz_*.c), built
+# with clang under ASan+UBSan, each run for FUZZ_SECONDS into a scratch
+# corpus under .output/fuzz/, seeded read-only from tests/fuzz/corpus/.
+# make fuzz-replay (part of make test) runs each over the repo corpus once;
+# make fuzz-merge minimises what fuzzing found into the repo corpus.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/%,$(FUZZ_TARGETS))
+FUZZ_SRCS := user/options.c user/numlist.c user/probes.c user/ksyms.c $(WL_SRCS)
+FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	      -fno-sanitize-recover=all
+
+fuzz: $(FUZZ_BINS)
+	@sh tests/fuzz/fuzz.sh fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-replay: $(FUZZ_BINS)
+	@sh tests/fuzz/fuzz.sh replay 0 $(FUZZ_BINS)
+
+fuzz-merge: $(FUZZ_BINS)
+	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
+
+$(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
+	@mkdir -p $(@D)
+	$(call msg,FUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/fuzz/%.o: %.c $(OUTPUT)/fctrace.skel.h
+	@mkdir -p $(@D)
+	$(call msg,FUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(WARN) $(CPPFLAGS) -c $< -o $@
+
+$(OUTPUT)/fuzz/libfuzzed.a: $(patsubst %.c,$(OUTPUT)/fuzz/%.o,$(FUZZ_SRCS))
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(OUTPUT)/fuzz/fuzz_%: $(OUTPUT)/fuzz/fuzz_%.o $(OUTPUT)/fuzz/libfuzzed.a
+	$(call msg,LINK,$@)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -lpthread -lm -o $@
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/workloads $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
