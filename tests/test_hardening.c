@@ -17,44 +17,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <json-c/json.h>
+#include "binutil.h"
 #include "bpfutil.h"
 #include "testutil.h"
-
-static const char *binary(void)
-{
-	const char *b = getenv("FCTRACE_BIN");
-
-	return b ? b : "./fctrace";
-}
-
-/* Run the binary with argv (NULL-terminated); stderr into errbuf.
- * uid >= 0: drop to that uid/gid first. Returns the pid, not waited. */
-static pid_t spawn(char *const argv[], int uid, int errfd)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, STDOUT_FILENO);
-		if (errfd >= 0)
-			dup2(errfd, STDERR_FILENO);
-		if (uid >= 0 && (setgid((gid_t)uid) || setuid((uid_t)uid)))
-			_exit(99);
-		execv(argv[0], argv);
-		_exit(98);
-	}
-	return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-	int st;
-
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* fctrace programs (named fct_*) loaded anywhere in the kernel. */
 static int fct_programs_loaded(void)
@@ -86,27 +51,30 @@ static bool dir_is_empty(const char *dir)
 
 static void test_signals_at_random_points(void **state)
 {
+	struct spawn_opts quiet = { .uid = -1 };
 	int before, after = -1;
 
 	BPF_TEST_REQUIRE();
 	before = fct_programs_loaded();
+	quiet.errfd = open("/dev/null", O_WRONLY);
 	srand((unsigned)time(NULL));
 	for (int i = 0; i < 12; i++) {
 		char *dir = test_dir_make();
-		char *argv[] = { (char *)binary(), "run", "--workload", "fcp", "--files", "60",
+		char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fcp", "--files", "60",
 				 "--ops", "20000", "--quiet", "--dir", dir, NULL };
 		int sig = i % 2 ? SIGTERM : SIGINT, rc;
-		pid_t pid = spawn(argv, -1, open("/dev/null", O_WRONLY));
+		pid_t pid = spawn_fctrace(argv, &quiet);
 
 		usleep((useconds_t)(rand() % 400) * 1000);
 		kill(pid, sig);
-		rc = wait_status(pid);
+		rc = wait_exit(pid);
 		if (rc != 0 && rc != 128 + sig)
 			fail_msg("iteration %d: exit %d after signal %d", i, rc, sig);
 		if (!dir_is_empty(dir))
 			fail_msg("iteration %d: files left in %s", i, dir);
 		test_dir_remove(dir);
 	}
+	close(quiet.errfd);
 	/* program release is deferred in the kernel: give it a moment */
 	for (int tries = 0; tries < 40 && (after = fct_programs_loaded()) > before; tries++)
 		usleep(100 * 1000);
@@ -116,7 +84,7 @@ static void test_signals_at_random_points(void **state)
 static void test_planted_symlink_leaves_victim_alone(void **state)
 {
 	char *dir = test_dir_make(), victim[512], link[512], buf[16] = { 0 };
-	char *argv[] = { (char *)binary(), "run", "--workload", "fc", "--files", "4",
+	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fc", "--files", "4",
 			 "--ops", "200", "--threads", "2", "--no-bpf", "--quiet", "--dir", dir, NULL };
 	struct stat before, after;
 	int fd;
@@ -129,7 +97,7 @@ static void test_planted_symlink_leaves_victim_alone(void **state)
 	assert_int_equal(stat(victim, &before), 0);
 	snprintf(link, sizeof(link), "%s/f000000", dir);
 	assert_int_equal(symlink(victim, link), 0);
-	assert_int_equal(wait_status(spawn(argv, -1, -1)), 0);
+	assert_int_equal(wait_exit(spawn_fctrace(argv, NULL)), 0);
 	assert_int_equal(stat(victim, &after), 0);
 	fd = open(victim, O_RDONLY);
 	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 8);
@@ -147,10 +115,10 @@ static void test_planted_symlink_leaves_victim_alone(void **state)
 static void test_unprivileged(void **state)
 {
 	char dir[] = "/tmp/fctrace-test-XXXXXX", err[512] = { 0 };
-	char *traced[] = { (char *)binary(), "run", "--ops", "100", NULL };
-	char *untraced[] = { (char *)binary(), "run", "--ops", "500", "--threads", "2",
+	char *traced[] = { (char *)fctrace_binary(), "run", "--ops", "100", NULL };
+	char *untraced[] = { (char *)fctrace_binary(), "run", "--ops", "500", "--threads", "2",
 			     "--no-bpf", "--quiet", "--dir", dir, NULL };
-	FILE *tmp = tmpfile();
+	struct spawn_opts nobody = { .uid = 65534, .errfd = -1 };
 
 	if (geteuid() != 0) {
 		print_message("skip: needs root to switch to the nobody user\n");
@@ -158,15 +126,12 @@ static void test_unprivileged(void **state)
 	}
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(chmod(dir, 01777), 0);
-	assert_int_equal(wait_status(spawn(traced, 65534, fileno(tmp))), 1);
-	rewind(tmp);
-	assert_true(fread(err, 1, sizeof(err) - 1, tmp) > 0);
-	fclose(tmp);
+	assert_int_equal(run_fctrace(traced, &nobody, err, sizeof(err)), 1);
 	assert_non_null(strstr(err, "sudo"));
 	assert_non_null(strstr(err, "--no-bpf"));
 	assert_non_null(strchr(err, '\n'));
 	assert_null(strchr(strchr(err, '\n') + 1, '\n'));	/* one line */
-	assert_int_equal(wait_status(spawn(untraced, 65534, -1)), 0);
+	assert_int_equal(wait_exit(spawn_fctrace(untraced, &nobody)), 0);
 	assert_true(dir_is_empty(dir));
 	rmdir(dir);
 }
@@ -192,10 +157,10 @@ static void assert_own_threads(const char *path, int ops)
 static void test_concurrent_runs_stay_apart(void **state)
 {
 	char *dir = test_dir_make(), a[512], b[512];
-	char *argv_a[] = { (char *)binary(), "run", "--workload", "fc", "--files", "20",
+	char *argv_a[] = { (char *)fctrace_binary(), "run", "--workload", "fc", "--files", "20",
 			   "--threads", "3", "--ops", "5000", "--quiet", "--dir", dir,
 			   "--json", a, NULL };
-	char *argv_b[] = { (char *)binary(), "run", "--workload", "fc", "--files", "20",
+	char *argv_b[] = { (char *)fctrace_binary(), "run", "--workload", "fc", "--files", "20",
 			   "--threads", "3", "--ops", "7000", "--quiet", "--dir", dir,
 			   "--json", b, NULL };
 	pid_t pa, pb;
@@ -203,10 +168,10 @@ static void test_concurrent_runs_stay_apart(void **state)
 	BPF_TEST_REQUIRE();
 	snprintf(a, sizeof(a), "%s.a.json", dir);
 	snprintf(b, sizeof(b), "%s.b.json", dir);
-	pa = spawn(argv_a, -1, -1);
-	pb = spawn(argv_b, -1, -1);
-	assert_int_equal(wait_status(pa), 0);
-	assert_int_equal(wait_status(pb), 0);
+	pa = spawn_fctrace(argv_a, NULL);
+	pb = spawn_fctrace(argv_b, NULL);
+	assert_int_equal(wait_exit(pa), 0);
+	assert_int_equal(wait_exit(pb), 0);
 	assert_own_threads(a, 5000);
 	assert_own_threads(b, 7000);
 	unlink(a);
@@ -223,8 +188,8 @@ int main(void)
 		cmocka_unit_test(test_concurrent_runs_stay_apart),
 	};
 
-	if (access(binary(), X_OK)) {
-		fprintf(stderr, "test_hardening: %s: %s (build fctrace first)\n", binary(),
+	if (access(fctrace_binary(), X_OK)) {
+		fprintf(stderr, "test_hardening: %s: %s (build fctrace first)\n", fctrace_binary(),
 			strerror(errno));
 		return 1;
 	}

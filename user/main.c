@@ -1,10 +1,12 @@
 /*
  * fctrace - run a file-handle pool or block-cache workload under eBPF and
- * explain where its time went. main only parses and dispatches; a run is
+ * explain where its time went. main only parses, checks (preflight.c) and
+ * dispatches; a run is
  * followed from cmd_run (cmd_run.c) through session.c.
  */
 #include <stdio.h>
 #include "commands.h"
+#include "preflight.h"
 #include "signals.h"
 
 int main(int argc, char **argv)
@@ -14,12 +16,15 @@ int main(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if ((rc = preflight(&o)))
+		return rc;
 	signals_install();
 	switch (o.cmd) {
-	case CMD_RUN: return cmd_run(&o);
-	case CMD_COMPARE: return cmd_compare(&o);
-	case CMD_SWEEP: return cmd_sweep(&o);
-	case CMD_LIST: return cmd_list(&o);
+	case CMD_RUN: rc = cmd_run(&o); break;
+	case CMD_COMPARE: rc = cmd_compare(&o); break;
+	case CMD_SWEEP: rc = cmd_sweep(&o); break;
+	case CMD_LIST: rc = cmd_list(&o); break;
+	default: return 2;
 	}
-	return 2;
+	return rc < 0 ? 1 : rc;	/* a -errno from deep down is a failure, not 255 */
 }

@@ -87,6 +87,19 @@ int wl_config_check(const struct wl_config *cfg)
 	return 0;
 }
 
+uint64_t wl_fds_needed(const struct wl_config *cfg)
+{
+	uint64_t files = cfg->shared_file ? 1 : cfg->files, n = files;	/* the runner's own */
+
+	if (is_pool(cfg->workload))
+		n += (uint64_t)cfg->pool + cfg->threads + 1;	/* busy channels push past capacity */
+	else if (is_cache(cfg->workload))
+		n += files + cfg->threads;	/* a handle per file, or per thread */
+	else
+		n += 1 + cfg->threads;		/* fc: one open per thread at a time */
+	return n;
+}
+
 void wl_rng_seed(uint64_t s[4], uint64_t seed, unsigned index)
 {
 	uint64_t x = seed ^ ((uint64_t)(index + 1) << 32);

@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "wl_internal.h"
 
 #define FILL_BUF (64u << 10)
@@ -20,18 +22,47 @@ static int dir_error(const char *dir, const char *why)
 	return -EINVAL;
 }
 
-/* --dir must be an existing directory and not a symlink to one. */
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int wl_dir_check(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+
+	if (!dir || !*dir)
+		return refuse(why, len, "must name a directory");
+	if (lstat(dir, &st))
+		return refuse(why, len, "%s", strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return refuse(why, len, "is a symbolic link; give the real directory");
+	if (!S_ISDIR(st.st_mode))
+		return refuse(why, len, "is not a directory");
+	/* another user who may rename entries here could swap fctrace's
+	 * directory for a link between its creation and its removal */
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return refuse(why, len, "is writable by others without the sticky bit "
+			      "(/tmp has it); give a directory only you can write");
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return refuse(why, len, "belongs to uid %u, not to root or to you",
+			      (unsigned)st.st_uid);
+	return 0;
+}
+
+/* --dir must be a directory fctrace can safely own (wl_dir_check). */
 static int open_parent(struct wl_run *run)
 {
 	const char *dir = run->cfg.dir;
-	struct stat st;
+	char why[160];
 
-	if (lstat(dir, &st))
-		return dir_error(dir, strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return dir_error(dir, "is a symbolic link; give the real directory");
-	if (!S_ISDIR(st.st_mode))
-		return dir_error(dir, "is not a directory");
+	if (wl_dir_check(dir, why, sizeof(why)))
+		return dir_error(dir, why);
 	run->parent_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (run->parent_fd < 0)
 		return dir_error(dir, strerror(errno));

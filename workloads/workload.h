@@ -51,6 +51,13 @@ struct wl_config {
 
 /* Fill cfg with seed 000's defaults. */
 void wl_config_defaults(struct wl_config *cfg);
+/* File descriptors a run of cfg holds open at most (data files, pool or
+ * handles, per-thread fds), not counting the process's own */
+uint64_t wl_fds_needed(const struct wl_config *cfg);
+/* Can fctrace safely make its data directory in dir? 0, or -EINVAL with
+ * the reason in why (an existing directory, not a symlink, owned by root
+ * or by us, and writable by others only with the sticky bit) */
+int wl_dir_check(const char *dir, char *why, size_t len);
 
 /* I/O seam: tests inject scripted fakes, production uses the syscalls. */
 struct wl_io {

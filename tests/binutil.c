@@ -1,0 +1,64 @@
+/*
+ * binutil.c - running the fctrace binary from a test (binutil.h).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "binutil.h"
+
+const char *fctrace_binary(void)
+{
+	const char *b = getenv("FCTRACE_BIN");
+
+	return b ? b : "./fctrace";
+}
+
+pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		if (o && o->errfd >= 0)
+			dup2(o->errfd, STDERR_FILENO);
+		if (o && o->nofile && setrlimit(RLIMIT_NOFILE, o->nofile))
+			_exit(97);
+		if (o && o->uid >= 0 && (setgid((gid_t)o->uid) || setuid((uid_t)o->uid)))
+			_exit(99);
+		execv(argv[0], argv);
+		_exit(98);
+	}
+	return pid;
+}
+
+int wait_exit(pid_t pid)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int run_fctrace(char *const argv[], const struct spawn_opts *o, char *err, size_t len)
+{
+	struct spawn_opts so = o ? *o : (struct spawn_opts){ .uid = -1 };
+	FILE *tmp = tmpfile();
+	size_t n;
+	int rc;
+
+	if (!tmp)
+		return -1;
+	so.errfd = fileno(tmp);
+	rc = wait_exit(spawn_fctrace(argv, &so));
+	rewind(tmp);
+	n = fread(err, 1, len - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
