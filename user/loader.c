@@ -147,6 +147,33 @@ static void plan_initial(struct tracer *t)
 			     ? PLAN_LOAD : PLAN_OFF;
 }
 
+/*
+ * Test hook: FCTRACE_TEST_FAIL_PROBE=NAME[,NAME] (program names such as
+ * fct_sys_enter, or the names shown, such as tp_btf/sys_enter) makes
+ * those programs fail as on a kernel that cannot run them: a tp_btf
+ * program is loaded with a flag no kernel knows, so the kernel refuses it
+ * and the fallbacks run for real; any other fails to attach (ENOENT).
+ */
+static bool fail_injected(int i)
+{
+	const char *list = getenv("FCTRACE_TEST_FAIL_PROBE"), *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if ((strlen(progs[i].prog) == n && !strncmp(p, progs[i].prog, n)) ||
+		    (strlen(progs[i].shown) == n && !strncmp(p, progs[i].shown, n)))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+static bool is_tp_btf(int i)
+{
+	return !strncmp(progs[i].shown, "tp_btf/", 7);
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -161,6 +188,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		int i = prog_index(bpf_program__name(p));
 
 		bpf_program__set_autoload(p, i >= 0 && load[i]);
+		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
+			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
 	}
 	return skel;
 }
@@ -247,8 +276,13 @@ static void attach_all(struct tracer *t)
 
 		if (t->plan[i] != PLAN_LOAD)
 			continue;
-		l = progs[i].uprobe_func ? attach_uprobe(t, i)
-					 : bpf_program__attach(find_prog(t, i));
+		if (!is_tp_btf(i) && fail_injected(i)) {
+			l = NULL;
+			errno = ENOENT;
+		} else {
+			l = progs[i].uprobe_func ? attach_uprobe(t, i)
+						 : bpf_program__attach(find_prog(t, i));
+		}
 		if (!l) {
 			int err = errno;
 

@@ -24,14 +24,34 @@ void report_describe(char *buf, size_t n, const struct wl_config *c)
 		 c->pressure > 0 ? ", page-cache pressure" : "");
 }
 
+/* The probe groups that were wanted but could not run, e.g. " pagecache". */
+static void unavailable_groups(const struct kview *kv, char *buf, size_t len)
+{
+	unsigned missing = 0;
+	size_t n = 0;
+
+	for (int i = 0; i < kv->nprobes; i++)
+		if (!kv->probes[i].ok && strcmp(kv->probes[i].reason, "not selected") &&
+		    !(kv->groups & PG_MASK(kv->probes[i].group)))
+			missing |= PG_MASK(kv->probes[i].group);
+	buf[0] = '\0';
+	for (int g = 0; g < PG_N && n < len; g++)
+		if (missing & PG_MASK(g))
+			n += (size_t)snprintf(buf + n, len - n, " %s", probe_group_name(g));
+}
+
 static void print_header(FILE *f, const struct session *s)
 {
 	const struct run_model *m = &s->model;
 	const struct wl_totals *t = &s->res.totals;
-	char d[200], a[24], b[24], c[24];
+	char d[200], a[24], b[24], c[24], missing[96];
 
 	report_describe(d, sizeof(d), &s->cfg);
 	fprintf(f, "fctrace run: %s\n", d);
+	unavailable_groups(&s->kv, missing, sizeof(missing));
+	if (missing[0])
+		fprintf(f, "unavailable here:%s (their probes failed: see Probes below); "
+			"the rest ran\n", missing);
 	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPUs; probes: %s%s%s%s%s\n",
 		units_ns(a, sizeof(a), (double)m->wall_ns), units_count(b, sizeof(b), (double)m->ops),
 		units_count(c, sizeof(c), m->wall_ns ? m->ops * 1e9 / (double)m->wall_ns : 0),
@@ -172,13 +192,15 @@ static void print_probes(FILE *f, const struct session *s)
 {
 	const struct fct_lost *l = &s->kv.lost;
 	char t[16];
-	int failed = 0;
+	int failed = 0, attached = 0;
 
-	for (int i = 0; i < s->kv.nprobes; i++)
+	for (int i = 0; i < s->kv.nprobes; i++) {
+		attached += s->kv.probes[i].ok;
 		failed += !s->kv.probes[i].ok && strcmp(s->kv.probes[i].reason, "not selected");
+	}
 	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s; lost: slots %llu, "
-		"maps %llu, stacks %llu\n", s->model.probe_set, s->kv.nprobes - failed -
-		(int)(s->kv.nprobes ? 0 : 0), failed, units_ns(t, sizeof(t), (double)s->prepare_ns),
+		"maps %llu, stacks %llu\n", s->model.probe_set, attached, failed,
+		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full),
 		(unsigned long long)l->stack_lost);
