@@ -1,6 +1,7 @@
 /*
  * binutil.c - running the fctrace binary from a test (binutil.h).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,15 @@ const char *fctrace_binary(void)
 	const char *b = getenv("FCTRACE_BIN");
 
 	return b ? b : "./fctrace";
+}
+
+int require_fctrace_binary(const char *test)
+{
+	if (!access(fctrace_binary(), X_OK))
+		return 0;
+	fprintf(stderr, "%s: %s: %s (build fctrace first)\n", test, fctrace_binary(),
+		strerror(errno));
+	return 1;
 }
 
 pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o)

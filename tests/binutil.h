@@ -11,6 +11,8 @@
 
 /* $FCTRACE_BIN or ./fctrace */
 const char *fctrace_binary(void);
+/* 0 if it is there to run; else 1, having said so for test */
+int require_fctrace_binary(const char *test);
 
 struct spawn_opts {
 	int uid;			/* >= 0: switch to this uid and gid first */

@@ -157,3 +157,11 @@ uint64_t sampled_weight(uint64_t n, unsigned warmup, unsigned every)
 {
 	return n <= warmup ? n : warmup + (sampled_count(n, warmup, every) - warmup) * every;
 }
+
+const struct probe_status *probe_named(const struct kview *kv, const char *name)
+{
+	for (int i = 0; i < kv->nprobes; i++)
+		if (!strcmp(kv->probes[i].name, name))
+			return &kv->probes[i];
+	return NULL;
+}

@@ -65,6 +65,9 @@ void join_marked(struct marked *m, unsigned n);
 /* The sum of a thread's disjoint [A] time buckets. */
 uint64_t acct_sum(const struct fct_thread *t);
 
+/* The status of the probe shown as name ("tp_btf/sys_enter"), or NULL. */
+const struct probe_status *probe_named(const struct kview *kv, const char *name);
+
 /* Of n events sampled as fctrace.h says (the first warmup, then one in
  * every), how many are sampled, and the sum of their weights. */
 uint64_t sampled_count(uint64_t n, unsigned warmup, unsigned every);

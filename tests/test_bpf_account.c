@@ -182,14 +182,6 @@ static void test_spinner_is_on_cpu(void **state)
 	bpf_fixture_done(&fx);
 }
 
-static const struct probe_status *probe(const struct kview *kv, const char *name)
-{
-	for (int i = 0; i < kv->nprobes; i++)
-		if (!strcmp(kv->probes[i].name, name))
-			return &kv->probes[i];
-	return NULL;
-}
-
 /* Light mode: no syscall hooks, on-CPU time is all "user", sleep all "blocked". */
 static void test_light_mode(void **state)
 {
@@ -202,11 +194,11 @@ static void test_light_mode(void **state)
 	bpf_fixture_start(&fx, PG_LIGHT);
 	assert_int_equal(fx.kv.groups & PG_MASK(PG_SYSCALLS), 0);
 	assert_true(fx.kv.groups & PG_MASK(PG_SCHED));
-	ps = probe(&fx.kv, "tp_btf/sys_enter");
+	ps = probe_named(&fx.kv, "tp_btf/sys_enter");
 	assert_non_null(ps);
 	assert_false(ps->ok);
 	assert_string_equal(ps->reason, "not selected");
-	ps = probe(&fx.kv, "tp_btf/sched_switch");
+	ps = probe_named(&fx.kv, "tp_btf/sched_switch");
 	assert_non_null(ps);
 	assert_true(ps->ok);
 

@@ -28,14 +28,6 @@ static void open_close(struct marked *m)
 	}
 }
 
-static const struct probe_status *probe(const struct kview *kv, const char *name)
-{
-	for (int i = 0; i < kv->nprobes; i++)
-		if (!strcmp(kv->probes[i].name, name))
-			return &kv->probes[i];
-	return NULL;
-}
-
 /* tp_btf/sys_enter and sys_exit refused: the raw_tp forms take over,
  * and the counts are as exact as ever. */
 static void test_syscalls_fall_back_to_raw_tp(void **state)
@@ -48,12 +40,12 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 	setenv("FCTRACE_TEST_FAIL_PROBE", "fct_sys_enter,tp_btf/sys_exit", 1);
 	bpf_fixture_start(&fx, PG_FULL);
 	unsetenv("FCTRACE_TEST_FAIL_PROBE");
-	assert_non_null(ps = probe(&fx.kv, "tp_btf/sys_enter"));
+	assert_non_null(ps = probe_named(&fx.kv, "tp_btf/sys_enter"));
 	assert_false(ps->ok);
 	assert_non_null(strstr(ps->reason, "load failed"));
-	assert_non_null(ps = probe(&fx.kv, "raw_tp/sys_enter"));
+	assert_non_null(ps = probe_named(&fx.kv, "raw_tp/sys_enter"));
 	assert_true(ps->ok);
-	assert_non_null(ps = probe(&fx.kv, "raw_tp/sys_exit"));
+	assert_non_null(ps = probe_named(&fx.kv, "raw_tp/sys_exit"));
 	assert_true(ps->ok);
 	assert_int_equal(fx.kv.groups, PG_FULL);
 

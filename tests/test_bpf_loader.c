@@ -118,14 +118,6 @@ static void test_ksyms_none_usable(void **state)
 	}
 }
 
-static const struct probe_status *probe(const struct kview *kv, const char *name)
-{
-	for (int i = 0; i < kv->nprobes; i++)
-		if (!strcmp(kv->probes[i].name, name))
-			return &kv->probes[i];
-	return NULL;
-}
-
 static void test_unselected_groups_not_attached(void **state)
 {
 	struct bpf_fixture fx;
@@ -147,7 +139,7 @@ static void test_unselected_groups_not_attached(void **state)
 		}
 	}
 	assert_int_equal(nsel, 5);
-	assert_non_null(probe(&fx.kv, "tp_btf/contention_begin"));
+	assert_non_null(probe_named(&fx.kv, "tp_btf/contention_begin"));
 	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 5);	/* nothing else loaded */
 	bpf_fixture_done(&fx);
 }
@@ -198,7 +190,7 @@ static void test_no_marks_fails_cleanly(void **state)
 	o.tgid = child;
 	assert_int_not_equal(tracer_prepare(&t, &o, &kv), 0);
 	assert_null(t);
-	assert_false(probe(&kv, "uprobe/fctrace_thread_begin")->ok);
+	assert_false(probe_named(&kv, "uprobe/fctrace_thread_begin")->ok);
 	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 0);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);

@@ -41,14 +41,6 @@ static int fct_programs_loaded(void)
 	return n;
 }
 
-static bool dir_is_empty(const char *dir)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", dir);
-	return system(cmd) == 0;
-}
-
 static void test_signals_at_random_points(void **state)
 {
 	struct spawn_opts quiet = { .uid = -1 };
@@ -70,7 +62,7 @@ static void test_signals_at_random_points(void **state)
 		rc = wait_exit(pid);
 		if (rc != 0 && rc != 128 + sig)
 			fail_msg("iteration %d: exit %d after signal %d", i, rc, sig);
-		if (!dir_is_empty(dir))
+		if (!test_dir_is_empty(dir))
 			fail_msg("iteration %d: files left in %s", i, dir);
 		test_dir_remove(dir);
 	}
@@ -132,7 +124,7 @@ static void test_unprivileged(void **state)
 	assert_non_null(strchr(err, '\n'));
 	assert_null(strchr(strchr(err, '\n') + 1, '\n'));	/* one line */
 	assert_int_equal(wait_exit(spawn_fctrace(untraced, &nobody)), 0);
-	assert_true(dir_is_empty(dir));
+	assert_true(test_dir_is_empty(dir));
 	rmdir(dir);
 }
 
@@ -188,10 +180,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_runs_stay_apart),
 	};
 
-	if (access(fctrace_binary(), X_OK)) {
-		fprintf(stderr, "test_hardening: %s: %s (build fctrace first)\n", fctrace_binary(),
-			strerror(errno));
+	if (require_fctrace_binary("test_hardening"))
 		return 1;
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,14 +18,6 @@
 #include "bpfutil.h"
 #include "testutil.h"
 
-static bool dir_is_empty(const char *dir)
-{
-	char cmd[1024];
-
-	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", dir);
-	return system(cmd) == 0;
-}
-
 /* `fctrace run ... EXTRA` (a fast --no-bpf run in dir) is refused: exit
  * 2, one line that names `culprit`, and nothing made in dir. */
 static void assert_refused(const char *dir, const struct spawn_opts *o, const char *culprit,
@@ -41,7 +33,7 @@ static void assert_refused(const char *dir, const struct spawn_opts *o, const ch
 	    strchr(err, '\n')[1] || strncmp(err, "fctrace: ", 9))
 		fail_msg("%s %s: exit %d, stderr '%s'", extra1 ? extra1 : "", extra2 ? extra2 : "",
 			 rc, err);
-	if (!dir_is_empty(dir))
+	if (!test_dir_is_empty(dir))
 		fail_msg("%s %s: something was made in %s", extra1, extra2 ? extra2 : "", dir);
 }
 
@@ -68,7 +60,7 @@ static void test_same_output_twice(void **state)
 	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "--json"));
 	assert_non_null(strstr(err, "--html"));
-	assert_true(dir_is_empty(dir));
+	assert_true(test_dir_is_empty(dir));
 	assert_int_equal(stat(path, &st), -1);			/* not created */
 	test_dir_remove(dir);
 }
@@ -103,10 +95,10 @@ static void test_unsafe_dir(void **state)
 	assert_int_equal(chmod(sub, 0777), 0);		/* everyone writes, no sticky bit */
 	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "sticky"));
-	assert_true(dir_is_empty(sub));
+	assert_true(test_dir_is_empty(sub));
 	assert_int_equal(chmod(sub, 01777), 0);		/* like /tmp: fine */
 	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 0);
-	assert_true(dir_is_empty(sub));
+	assert_true(test_dir_is_empty(sub));
 
 	snprintf(link, sizeof(link), "%s/link", dir);
 	assert_int_equal(symlink(sub, link), 0);
@@ -121,7 +113,7 @@ static void test_unsafe_dir(void **state)
 		assert_int_equal(chown(sub, 65534, 65534), 0);
 		assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
 		assert_non_null(strstr(err, "uid 65534"));
-		assert_true(dir_is_empty(sub));
+		assert_true(test_dir_is_empty(sub));
 		rmdir(sub);
 	}
 	snprintf(sub, sizeof(sub), "%s/open", dir);
@@ -143,7 +135,7 @@ static void test_fd_limit(void **state)
 	assert_refused(dir, &o, "RLIMIT_NOFILE", NULL, NULL);
 	o.nofile = &soft_low;				/* room under the hard limit */
 	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 0);
-	assert_true(dir_is_empty(dir));
+	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }
 
@@ -169,7 +161,7 @@ static void test_interrupted_run_writes_partial(void **state)
 	assert_true(json_object_get_int64(v) > 0);
 	json_object_put(doc);
 	unlink(path);
-	assert_true(dir_is_empty(dir));
+	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }
 
@@ -184,10 +176,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_run_writes_partial),
 	};
 
-	if (access(fctrace_binary(), X_OK)) {
-		fprintf(stderr, "test_preflight: %s: %s (build fctrace first)\n", fctrace_binary(),
-			strerror(errno));
+	if (require_fctrace_binary("test_preflight"))
 		return 1;
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

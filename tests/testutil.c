@@ -190,3 +190,11 @@ void test_dir_remove(char *dir)
 		rmdir(dir);
 	free(dir);
 }
+
+bool test_dir_is_empty(const char *dir)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", dir);
+	return system(cmd) == 0;
+}

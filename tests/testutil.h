@@ -49,5 +49,7 @@ extern const struct wl_io flip_io;
  * test_dir_remove (rmdir: it must be empty by then). */
 char *test_dir_make(void);
 void test_dir_remove(char *dir);
+/* nothing in dir, not even dot files */
+bool test_dir_is_empty(const char *dir);
 
 #endif /* FCTRACE_TESTUTIL_H */
