@@ -19,10 +19,7 @@
 #define MAX_VICTIMS 64
 
 struct fcpx_pool {
-	pthread_mutex_t mu;
-	unsigned capacity;
-	struct wl_io io;
-	struct fcp_map map;
+	struct fcp_core core;		/* first: the pool's pointer is the core's */
 	struct fcp_chan idle;		/* sentinel: idle.next returned longest ago */
 	uint64_t nidle, over_capacity;
 	uint64_t hits, misses, evictions, races;
@@ -37,13 +34,10 @@ static void *pool_create(unsigned capacity, const struct wl_io *io)
 
 	if (!p)
 		return NULL;
-	if (fcp_map_init(&p->map, capacity)) {
+	if (fcp_core_init(&p->core, capacity, io)) {
 		free(p);
 		return NULL;
 	}
-	pthread_mutex_init(&p->mu, NULL);
-	p->capacity = capacity;
-	p->io = *io;
 	p->idle.next = p->idle.prev = &p->idle;
 	return p;
 }
@@ -78,13 +72,13 @@ static int unlink_victims(struct fcpx_pool *p, int *fds,
 {
 	int n = 0;
 
-	while (p->map.count > p->capacity && p->nidle && n < MAX_VICTIMS) {
+	while (p->core.map.count > p->core.capacity && p->nidle && n < MAX_VICTIMS) {
 		struct fcp_chan *ch = p->idle.next;
 
 		idle_unlink(p, ch);
-		fcp_map_del(&p->map, ch);
+		fcp_map_del(&p->core.map, ch);
 		fds[n++] = ch->fd;
-		fcp_chan_free(&p->map, ch);
+		fcp_chan_free(&p->core.map, ch);
 		p->evictions++;
 		st->evictions++;
 	}
@@ -103,7 +97,7 @@ static void note_open(struct fcpx_pool *p)
 static void close_fds(struct fcpx_pool *p, const int *fds, int n)
 {
 	for (int i = 0; i < n; i++) {
-		p->io.close(p->io.ctx, fds[i]);
+		p->core.io.close(p->core.io.ctx, fds[i]);
 		atomic_fetch_sub(&p->nopen, 1);
 	}
 }
@@ -114,9 +108,9 @@ static int open_unlocked(struct fcpx_pool *p, const char *name)
 	struct stat sb;
 	int fd;
 
-	if (p->io.stat(p->io.ctx, name, &sb))
+	if (p->core.io.stat(p->core.io.ctx, name, &sb))
 		return -1;
-	fd = p->io.open(p->io.ctx, name, O_RDWR);
+	fd = p->core.io.open(p->core.io.ctx, name, O_RDWR);
 	if (fd >= 0)
 		note_open(p);
 	return fd;
@@ -128,24 +122,24 @@ static struct fcp_chan *register_new(struct fcpx_pool *p, const char *name,
 				     uint64_t h, int fd, struct wl_thread_stats *st)
 {
 	int victims[MAX_VICTIMS], nv = 0, extra = -1, err = 0;
-	uint64_t acq = wl_lock(&p->mu, st, wl_now_ns());
-	struct fcp_chan *ch = fcp_map_find(&p->map, name, h);
+	uint64_t acq = wl_lock(&p->core.mu, st, wl_now_ns());
+	struct fcp_chan *ch = fcp_map_find(&p->core.map, name, h);
 
 	if (ch) {
 		p->races++;
 		take(p, ch);
 		extra = fd;
-	} else if ((ch = fcp_chan_new(&p->map, name, h, fd))) {
+	} else if ((ch = fcp_chan_new(&p->core.map, name, h, fd))) {
 		ch->uses = 1;
-		fcp_map_add(&p->map, ch);
+		fcp_map_add(&p->core.map, ch);
 		nv = unlink_victims(p, victims, st);
-		if (p->map.count > p->capacity)
+		if (p->core.map.count > p->core.capacity)
 			p->over_capacity++;
 	} else {
 		extra = fd;
 		err = EMFILE;
 	}
-	wl_unlock(&p->mu, st, acq);
+	wl_unlock(&p->core.mu, st, acq);
 	if (extra >= 0)
 		close_fds(p, &extra, 1);
 	close_fds(p, victims, nv);
@@ -158,8 +152,8 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 				 struct wl_thread_stats *st)
 {
 	struct fcpx_pool *p = pool;
-	uint64_t h = fcp_hash(name), acq = wl_lock(&p->mu, st, wl_now_ns());
-	struct fcp_chan *ch = fcp_map_find(&p->map, name, h);
+	uint64_t h = fcp_hash(name), acq = wl_lock(&p->core.mu, st, wl_now_ns());
+	struct fcp_chan *ch = fcp_map_find(&p->core.map, name, h);
 	int fd;
 
 	if (ch) {
@@ -170,7 +164,7 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 		p->misses++;
 		st->misses++;
 	}
-	wl_unlock(&p->mu, st, acq);
+	wl_unlock(&p->core.mu, st, acq);
 	if (ch)
 		return ch;
 	fd = open_unlocked(p, name);
@@ -180,54 +174,30 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 static void pool_put(void *pool, struct fcp_chan *ch, struct wl_thread_stats *st)
 {
 	struct fcpx_pool *p = pool;
-	uint64_t acq = wl_lock(&p->mu, st, wl_now_ns());
+	uint64_t acq = wl_lock(&p->core.mu, st, wl_now_ns());
 
 	if (--ch->uses == 0)
 		idle_append(p, ch);
-	wl_unlock(&p->mu, st, acq);
+	wl_unlock(&p->core.mu, st, acq);
 }
 
 static void pool_stats(void *pool, struct fcp_pool_stats *out)
 {
 	struct fcpx_pool *p = pool;
 
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->core.mu);
 	*out = (struct fcp_pool_stats){
-		.open = p->map.count, .idle = p->nidle,
+		.open = p->core.map.count, .idle = p->nidle,
 		.max_open = atomic_load(&p->max_open),
 		.over_capacity = p->over_capacity, .hits = p->hits,
 		.misses = p->misses, .evictions = p->evictions, .races = p->races,
 	};
-	pthread_mutex_unlock(&p->mu);
-}
-
-static int pool_uses(void *pool, const char *name)
-{
-	struct fcpx_pool *p = pool;
-
-	return fcp_map_uses(&p->map, &p->mu, name);
-}
-
-static pthread_mutex_t *pool_mutex(void *pool)
-{
-	return &((struct fcpx_pool *)pool)->mu;
-}
-
-static void pool_destroy(void *pool)
-{
-	struct fcpx_pool *p = pool;
-
-	if (!p)
-		return;
-	fcp_map_close_all(&p->map, &p->io);
-	fcp_map_fini(&p->map);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
+	pthread_mutex_unlock(&p->core.mu);
 }
 
 const struct fcp_pool_ops fcp_pool_fixed = {
 	.lock_name = "fcp-fixed.pool",
 	.create = pool_create, .get = pool_get, .put = pool_put,
-	.stats = pool_stats, .uses = pool_uses, .mutex = pool_mutex,
-	.destroy = pool_destroy,
+	.stats = pool_stats, .uses = fcp_core_uses, .mutex = fcp_core_mutex,
+	.destroy = fcp_core_destroy,
 };

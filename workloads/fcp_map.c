@@ -105,22 +105,44 @@ int fcp_chan_fd(const struct fcp_chan *ch)
 	return ch->fd;
 }
 
-int fcp_map_uses(struct fcp_map *m, pthread_mutex_t *mu, const char *name)
+int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io)
 {
+	if (fcp_map_init(&c->map, capacity))
+		return -1;
+	pthread_mutex_init(&c->mu, NULL);	/* a normal mutex, like synchronized */
+	c->capacity = capacity;
+	c->io = *io;
+	return 0;
+}
+
+int fcp_core_uses(void *pool, const char *name)
+{
+	struct fcp_core *c = pool;
 	struct fcp_chan *ch;
 	int n;
 
-	pthread_mutex_lock(mu);
-	ch = fcp_map_find(m, name, fcp_hash(name));
+	pthread_mutex_lock(&c->mu);
+	ch = fcp_map_find(&c->map, name, fcp_hash(name));
 	n = ch ? (int)ch->uses : -1;
-	pthread_mutex_unlock(mu);
+	pthread_mutex_unlock(&c->mu);
 	return n;
 }
 
-/* Close every channel still registered, idle or not. */
-void fcp_map_close_all(struct fcp_map *m, const struct wl_io *io)
+pthread_mutex_t *fcp_core_mutex(void *pool)
 {
-	for (uint64_t b = 0; b <= m->mask; b++)
-		for (struct fcp_chan *ch = m->bucket[b]; ch; ch = ch->hnext)
-			io->close(io->ctx, ch->fd);
+	return &((struct fcp_core *)pool)->mu;
+}
+
+void fcp_core_destroy(void *pool)
+{
+	struct fcp_core *c = pool;
+
+	if (!c)
+		return;
+	for (uint64_t b = 0; b <= c->map.mask; b++)
+		for (struct fcp_chan *ch = c->map.bucket[b]; ch; ch = ch->hnext)
+			c->io.close(c->io.ctx, ch->fd);
+	fcp_map_fini(&c->map);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
 }

@@ -34,9 +34,23 @@ struct fcp_chan *fcp_chan_new(struct fcp_map *m, const char *name, uint64_t h,
 void fcp_map_add(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_map_del(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_chan_free(struct fcp_map *m, struct fcp_chan *ch);
-/* Shared by both pools: a channel's use count under the pool's lock (-1
- * when not open), and closing every registered channel at destroy. */
-int fcp_map_uses(struct fcp_map *m, pthread_mutex_t *mu, const char *name);
-void fcp_map_close_all(struct fcp_map *m, const struct wl_io *io);
+/*
+ * What both pools are made of first: their lock, capacity, io and map.
+ * Each pool's struct begins with one, so the pool's pointer is the
+ * core's, and the fcp_core_* functions serve as either pool's ops.
+ */
+struct fcp_core {
+	pthread_mutex_t mu;
+	unsigned capacity;
+	struct wl_io io;
+	struct fcp_map map;
+};
+
+int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io);
+/* a channel's use count under the pool's lock, -1 when not open */
+int fcp_core_uses(void *pool, const char *name);
+pthread_mutex_t *fcp_core_mutex(void *pool);
+/* close every registered channel, idle or not, and free the pool */
+void fcp_core_destroy(void *pool);
 
 #endif /* FCTRACE_FCP_MAP_H */

@@ -19,10 +19,7 @@
 #include "fcp_pool.h"
 
 struct fcp_pool {
-	pthread_mutex_t mu;
-	unsigned capacity;
-	struct wl_io io;
-	struct fcp_map map;
+	struct fcp_core core;		/* first: the pool's pointer is the core's */
 	struct fcp_chan *idle_head, *idle_tail;	/* head returned longest ago */
 	uint64_t idle, nopen, max_open, over_capacity;
 	uint64_t hits, misses, evictions;
@@ -34,13 +31,10 @@ static void *pool_create(unsigned capacity, const struct wl_io *io)
 
 	if (!p)
 		return NULL;
-	if (fcp_map_init(&p->map, capacity)) {
+	if (fcp_core_init(&p->core, capacity, io)) {
 		free(p);
 		return NULL;
 	}
-	pthread_mutex_init(&p->mu, NULL);	/* a normal mutex, like synchronized */
-	p->capacity = capacity;
-	p->io = *io;
 	return p;
 }
 
@@ -79,18 +73,18 @@ static void idle_remove_scan(struct fcp_pool *p, struct fcp_chan *ch)
  * idle). Runs under the pool lock, close(2) included: the original did. */
 static void evict_idle(struct fcp_pool *p, struct wl_thread_stats *st)
 {
-	while (p->map.count >= p->capacity && p->idle_head) {
+	while (p->core.map.count >= p->core.capacity && p->idle_head) {
 		struct fcp_chan *ch = p->idle_head;
 
 		p->idle_head = ch->next;
 		if (!p->idle_head)
 			p->idle_tail = NULL;
 		p->idle--;
-		fcp_map_del(&p->map, ch);
-		p->io.close(p->io.ctx, ch->fd);
+		fcp_map_del(&p->core.map, ch);
+		p->core.io.close(p->core.io.ctx, ch->fd);
 		st->syscalls_in_lock++;
 		p->nopen--;
-		fcp_chan_free(&p->map, ch);
+		fcp_chan_free(&p->core.map, ch);
 		p->evictions++;
 		st->evictions++;
 	}
@@ -105,24 +99,24 @@ static struct fcp_chan *open_channel(struct fcp_pool *p, const char *name,
 	int fd;
 
 	st->syscalls_in_lock++;
-	if (p->io.stat(p->io.ctx, name, &sb))
+	if (p->core.io.stat(p->core.io.ctx, name, &sb))
 		return NULL;
 	st->syscalls_in_lock++;
-	fd = p->io.open(p->io.ctx, name, O_RDWR);
+	fd = p->core.io.open(p->core.io.ctx, name, O_RDWR);
 	if (fd < 0)
 		return NULL;
 	if (++p->nopen > p->max_open)
 		p->max_open = p->nopen;
 	evict_idle(p, st);
-	ch = fcp_chan_new(&p->map, name, h, fd);
+	ch = fcp_chan_new(&p->core.map, name, h, fd);
 	if (!ch) {
-		p->io.close(p->io.ctx, fd);
+		p->core.io.close(p->core.io.ctx, fd);
 		p->nopen--;
 		errno = EMFILE;
 		return NULL;
 	}
-	fcp_map_add(&p->map, ch);
-	if (p->map.count > p->capacity)
+	fcp_map_add(&p->core.map, ch);
+	if (p->core.map.count > p->core.capacity)
 		p->over_capacity++;
 	return ch;
 }
@@ -131,8 +125,8 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 				 struct wl_thread_stats *st)
 {
 	struct fcp_pool *p = pool;
-	uint64_t h = fcp_hash(name), acq = wl_lock(&p->mu, st, wl_now_ns());
-	struct fcp_chan *ch = fcp_map_find(&p->map, name, h);
+	uint64_t h = fcp_hash(name), acq = wl_lock(&p->core.mu, st, wl_now_ns());
+	struct fcp_chan *ch = fcp_map_find(&p->core.map, name, h);
 	int err;
 
 	if (ch) {
@@ -148,7 +142,7 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 	if (ch)
 		ch->uses++;
 	err = errno;
-	wl_unlock(&p->mu, st, acq);
+	wl_unlock(&p->core.mu, st, acq);
 	errno = err;
 	return ch;
 }
@@ -156,53 +150,29 @@ static struct fcp_chan *pool_get(void *pool, const char *name,
 static void pool_put(void *pool, struct fcp_chan *ch, struct wl_thread_stats *st)
 {
 	struct fcp_pool *p = pool;
-	uint64_t acq = wl_lock(&p->mu, st, wl_now_ns());
+	uint64_t acq = wl_lock(&p->core.mu, st, wl_now_ns());
 
 	if (--ch->uses == 0)
 		idle_append(p, ch);
-	wl_unlock(&p->mu, st, acq);
+	wl_unlock(&p->core.mu, st, acq);
 }
 
 static void pool_stats(void *pool, struct fcp_pool_stats *out)
 {
 	struct fcp_pool *p = pool;
 
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->core.mu);
 	*out = (struct fcp_pool_stats){
-		.open = p->map.count, .idle = p->idle, .max_open = p->max_open,
+		.open = p->core.map.count, .idle = p->idle, .max_open = p->max_open,
 		.over_capacity = p->over_capacity, .hits = p->hits,
 		.misses = p->misses, .evictions = p->evictions,
 	};
-	pthread_mutex_unlock(&p->mu);
-}
-
-static int pool_uses(void *pool, const char *name)
-{
-	struct fcp_pool *p = pool;
-
-	return fcp_map_uses(&p->map, &p->mu, name);
-}
-
-static pthread_mutex_t *pool_mutex(void *pool)
-{
-	return &((struct fcp_pool *)pool)->mu;
-}
-
-static void pool_destroy(void *pool)
-{
-	struct fcp_pool *p = pool;
-
-	if (!p)
-		return;
-	fcp_map_close_all(&p->map, &p->io);
-	fcp_map_fini(&p->map);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
+	pthread_mutex_unlock(&p->core.mu);
 }
 
 const struct fcp_pool_ops fcp_pool_faithful = {
 	.lock_name = "fcp.pool",
 	.create = pool_create, .get = pool_get, .put = pool_put,
-	.stats = pool_stats, .uses = pool_uses, .mutex = pool_mutex,
-	.destroy = pool_destroy,
+	.stats = pool_stats, .uses = fcp_core_uses, .mutex = fcp_core_mutex,
+	.destroy = fcp_core_destroy,
 };
