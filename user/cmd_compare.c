@@ -38,7 +38,8 @@ int cmd_compare(const struct options *o)
 			report_table(stdout, &s[ran]);
 	}
 	if (!rc && ran == 2) {
-		compare_print(stdout, &s[0], &s[1]);
+		if (!o->quiet)
+			compare_print(stdout, &s[0], &s[1]);
 		if (o->json)
 			rc = write_json(o, s);
 		if (!rc && o->html)

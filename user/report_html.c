@@ -1,23 +1,20 @@
 /*
- * report_html.c - run, compare and sweep as one self-contained HTML page
- * each: inline SVG charts and CSS, the same figures as the terminal report
- * and the same "Why" text (explain_print, captured), every string escaped.
- * The markup helpers are in html.c, the chart primitives in svg.c.
+ * report_html.c - a run as one self-contained HTML page: inline SVG charts
+ * and CSS, the same figures as the terminal report and the same "Why"
+ * text (explain_print, captured), every string escaped. The compare and
+ * sweep pages are in report_html_compare.c and report_html_sweep.c, the
+ * markup helpers in html.c, the chart primitives in svg.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
-#include "compare.h"
 #include "hist.h"
 #include "html.h"
 #include "report.h"
+#include "report_html_int.h"
 #include "svg.h"
-#include "sweep.h"
 #include "units.h"
 
-#define PAGE_W	1120	/* chart width of a full-page report, px */
-#define HALF_W	540	/* chart width in one column of a compare page */
 
 /* The kernel account's buckets, then what it did not account for. */
 static const char *const acct_colours[ACCT_N + 1] = {
@@ -38,13 +35,12 @@ static const char *const clock_labels[CLK_N] = {
 	"cache lookups (beyond the lock)", "reading missed blocks", "rest (user work, other)",
 };
 
-/* One colour per workload, in the order they first appear. */
-static const char *const wl_colours[] = {
+const char *const wl_colours[NCOLOURS] = {
 	"#1f6fb4", "#d9480f", "#2b8a3e", "#7048e8", "#c2255c", "#0b7285", "#e67700", "#495057",
 };
-#define NCOLOURS (sizeof(wl_colours) / sizeof(wl_colours[0]))
 
-static char *pct0(char *buf, size_t n, double ratio)
+/* "42 %": a whole-percent label, also an axis tick formatter */
+char *html_pct0(char *buf, size_t n, double ratio)
 {
 	snprintf(buf, n, "%.0f %%", ratio * 100);
 	return buf;
@@ -452,7 +448,7 @@ static void causes_table(FILE *f, const struct diagnosis *d)
 		fprintf(f, "<tr><td>%d</td>", i + 1);
 		html_td(f, d->causes[i].cause);
 		share_cell(f, d->causes[i].share, i ? "#f08c00" : "#d62728");
-		html_td_num(f, pct0(c, sizeof(c), d->causes[i].confidence));
+		html_td_num(f, html_pct0(c, sizeof(c), d->causes[i].confidence));
 		html_td(f, d->causes[i].title);
 		fputs("</tr>\n", f);
 	}
@@ -475,7 +471,7 @@ static void why_section(FILE *f, const struct session *s)
 }
 
 /* Everything about one run below its title: full page or one column. */
-static void run_body(FILE *f, const struct session *s, double w)
+void html_run_body(FILE *f, const struct session *s, double w)
 {
 	run_header(f, s);
 	time_section(f, s, w);
@@ -499,7 +495,7 @@ static void title_of(char *buf, size_t n, const char *what, const struct wl_conf
 	snprintf(buf, n, "fctrace %s: %s", what, d);
 }
 
-static void h1(FILE *f, const char *text)
+void html_h1(FILE *f, const char *text)
 {
 	fputs("<h1>", f);
 	html_esc(f, text);
@@ -515,375 +511,8 @@ int report_html_run(const char *path, const struct session *s)
 		return -1;
 	title_of(title, sizeof(title), "run", &s->cfg);
 	html_page_begin(f, title);
-	h1(f, title);
-	run_body(f, s, PAGE_W);
-	html_page_end(f);
-	return html_close(f, path);
-}
-
-/* ---- compare --------------------------------------------------------- */
-
-static char *compare_text(const struct session *a, const struct session *b)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-
-	if (!mem)
-		return NULL;
-	compare_print(mem, a, b);
-	fclose(mem);
-	return text;
-}
-
-static void term_row(FILE *f, int i, const char *name, double va, double vb, double bar_w)
-{
-	double top = va > vb ? va : vb, y = 24 + i * 34;
-	double sh[2][1] = { { top ? va / top : 0 }, { top ? vb / top : 0 } };
-	char tip[2][96], d[32];
-	const char *tp;
-
-	snprintf(tip[0], sizeof(tip[0]), "a: %.0f", va);
-	snprintf(tip[1], sizeof(tip[1]), "b: %.0f", vb);
-	fprintf(f, "<text x=\"224\" y=\"%.1f\" text-anchor=\"end\">", y + 15);
-	html_esc(f, name);
-	fputs("</text>\n", f);
-	for (int k = 0; k < 2; k++) {
-		tp = tip[k];
-		svg_hstack(f, 230, y + k * 13, bar_w, 11, sh[k], &wl_colours[k], &tp, 1);
-	}
-	if (vb > 0)
-		snprintf(d, sizeof(d), "%+.0f %%", 100 * (va - vb) / vb);
-	else
-		snprintf(d, sizeof(d), va > 0 ? "new" : "-");
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", 236 + bar_w, y + 15, d);
-}
-
-/* compare.c's terms, each pair as two bars scaled to the larger: the
- * terms have different units, so only the two bars of a row compare. */
-static void term_chart(FILE *f, const struct session *a, const struct session *b, double w)
-{
-	struct json_object *cj = compare_json(a, b), *terms = NULL;
-	int n = 0, shown;
-
-	if (json_object_object_get_ex(cj, "terms", &terms))
-		n = (int)json_object_array_length(terms);
-	shown = a->traced && b->traced ? n : (n < 2 ? n : 2);	/* as compare_print does */
-	fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%d\" viewBox=\"0 0 %.0f %d\" "
-		"role=\"img\" aria-label=\"terms\">\n<text class=\"t\" x=\"8\" y=\"16\">"
-		"a against b, term by term (bars scaled to the larger of each pair)</text>\n",
-		w, 30 + shown * 34, w, 30 + shown * 34);
-	for (int i = 0; i < shown; i++) {
-		struct json_object *row = json_object_array_get_idx(terms, i), *t, *va, *vb;
-
-		if (json_object_object_get_ex(row, "term", &t) && json_object_object_get_ex(row, "a", &va) &&
-		    json_object_object_get_ex(row, "b", &vb))
-			term_row(f, i, json_object_get_string(t), json_object_get_double(va),
-				 json_object_get_double(vb), w - 300);
-	}
-	fputs("</svg>\n", f);
-	json_object_put(cj);
-}
-
-static void compare_column(FILE *f, const char *which, const struct session *s)
-{
-	char d[200];
-
-	report_describe(d, sizeof(d), &s->cfg);
-	fprintf(f, "<div><h2 style=\"border:0\">%s: ", which);
-	html_esc(f, d);
-	fputs("</h2>\n", f);
-	run_body(f, s, HALF_W);
-	fputs("</div>\n", f);
-}
-
-int report_html_compare(const char *path, const struct session *a, const struct session *b)
-{
-	FILE *f = html_open(path);
-	const char *names[2] = { a->cfg.workload, b->cfg.workload };
-	char title[240], *text;
-
-	if (!f)
-		return -1;
-	snprintf(title, sizeof(title), "fctrace compare: %s against %s", a->cfg.workload,
-		 b->cfg.workload);
-	html_page_begin(f, title);
-	h1(f, title);
-	fputs("<h2>Term by term</h2>\n", f);
-	html_legend(f, names, wl_colours, 2);
-	term_chart(f, a, b, PAGE_W);
-	text = compare_text(a, b);
-	html_pre(f, "compare", text ? text : "(the comparison could not be captured: out of memory)");
-	free(text);
-	fputs("<div class=\"cols\">\n", f);
-	compare_column(f, "a", a);
-	compare_column(f, "b", b);
-	fputs("</div>\n", f);
-	html_page_end(f);
-	return html_close(f, path);
-}
-
-/* ---- sweep ----------------------------------------------------------- */
-
-/* The matrix's dimensions, read off the cells (sorted, distinct). */
-struct sweep_axes {
-	const char *wl[NCOLOURS];
-	unsigned nwl;
-	double files[NUMLIST_MAX], threads[NUMLIST_MAX];
-	unsigned nfiles, nthreads;
-	unsigned pool;		/* the pool workloads' capacity, 0 when none ran */
-	bool predicted;		/* some cell has a what-if prediction */
-};
-
-static void add_sorted(double *v, unsigned *n, double x)
-{
-	unsigned i = 0;
-
-	while (i < *n && v[i] < x)
-		i++;
-	if ((i < *n && v[i] == x) || *n == NUMLIST_MAX)
-		return;
-	memmove(&v[i + 1], &v[i], (*n - i) * sizeof(*v));
-	v[i] = x;
-	(*n)++;
-}
-
-static int wl_index(const struct sweep_axes *ax, const char *wl)
-{
-	for (unsigned i = 0; i < ax->nwl; i++)
-		if (!strcmp(ax->wl[i], wl))
-			return (int)i;
-	return -1;
-}
-
-static void axes_of(const struct sweep *sw, struct sweep_axes *ax)
-{
-	memset(ax, 0, sizeof(*ax));
-	for (unsigned i = 0; i < sw->n; i++) {
-		const struct sweep_cell *c = &sw->cells[i];
-
-		if (wl_index(ax, c->workload) < 0 && ax->nwl < NCOLOURS)
-			ax->wl[ax->nwl++] = c->workload;
-		add_sorted(ax->files, &ax->nfiles, c->files);
-		add_sorted(ax->threads, &ax->nthreads, c->threads);
-		if (!strncmp(c->workload, "fcp", 3))	/* the pools: fcp, fcp-fixed */
-			ax->pool = c->pool;
-		ax->predicted |= c->predicted_wall_ns > 0;
-	}
-}
-
-static const struct sweep_cell *cell_at(const struct sweep *sw, const char *wl,
-					double files, double threads)
-{
-	for (unsigned i = 0; i < sw->n; i++)
-		if (!strcmp(sw->cells[i].workload, wl) && sw->cells[i].files == files &&
-		    sw->cells[i].threads == threads)
-			return &sw->cells[i];
-	return NULL;
-}
-
-/* "60 files (pool 50: 10 over capacity)" */
-static void files_title(char *buf, size_t n, unsigned files, unsigned pool)
-{
-	if (!pool)
-		snprintf(buf, n, "%u files", files);
-	else if (files > pool)
-		snprintf(buf, n, "%u files (pool %u: %u over capacity)", files, pool, files - pool);
-	else if (files == pool)
-		snprintf(buf, n, "%u files (pool %u: exactly at capacity)", files, pool);
-	else
-		snprintf(buf, n, "%u files (pool %u: fits, %u spare)", files, pool, pool - files);
-}
-
-/* An axis over the values v[0..n) (and extra, if > 0), padded a little. */
-static struct svg_axis value_axis(const double *v, unsigned n, double extra, const char *label)
-{
-	double lo = v[0], hi = v[n - 1], pad;
-
-	if (extra > 0) {
-		lo = extra < lo ? extra : lo;
-		hi = extra > hi ? extra : hi;
-	}
-	pad = hi > lo ? (hi - lo) * 0.04 : 1;
-	return (struct svg_axis){ lo - pad, hi + pad, label, NULL, v, (int)n };
-}
-
-/* One workload's wall times (ms) over the thread counts; predicted too. */
-static int wall_series(const struct sweep *sw, const struct sweep_axes *ax, const char *wl,
-		       double files, double *x, double *ms, double *pred, int *npred)
-{
-	int n = 0;
-
-	*npred = 0;
-	for (unsigned t = 0; t < ax->nthreads; t++) {
-		const struct sweep_cell *c = cell_at(sw, wl, files, ax->threads[t]);
-
-		if (!c)
-			continue;
-		x[n] = ax->threads[t];
-		ms[n] = c->wall_ns / 1e6;
-		if (c->predicted_wall_ns > 0)
-			pred[(*npred)++] = c->predicted_wall_ns / 1e6;
-		n++;
-	}
-	if (*npred != n)	/* a dashed line only where every point has one */
-		*npred = 0;
-	return n;
-}
-
-static double wall_max(const struct sweep *sw, double files)
-{
-	double top = 0;
-
-	for (unsigned i = 0; i < sw->n; i++) {
-		const struct sweep_cell *c = &sw->cells[i];
-
-		if (c->files != files)
-			continue;
-		top = fmax(top, c->wall_ns / 1e6);
-		top = fmax(top, c->predicted_wall_ns / 1e6);
-	}
-	return top > 0 ? top * 1.05 : 1;
-}
-
-static void wall_chart(FILE *f, const struct sweep *sw, const struct sweep_axes *ax, double files)
-{
-	double x[NUMLIST_MAX], ms[NUMLIST_MAX], pred[NUMLIST_MAX];
-	char title[96], tip[192];
-	struct svg_plot p;
-	int n, np;
-
-	files_title(title, sizeof(title), (unsigned)files, ax->pool);
-	svg_plot_init(&p, f, 550, 300);
-	p.x = value_axis(ax->threads, ax->nthreads, 0, "threads");
-	p.y = (struct svg_axis){ 0, wall_max(sw, files), "wall time (ms)", NULL, NULL, 0 };
-	svg_plot_begin(&p, title);
-	for (unsigned w = 0; w < ax->nwl; w++) {
-		n = wall_series(sw, ax, ax->wl[w], files, x, ms, pred, &np);
-		snprintf(tip, sizeof(tip), "%s, %s: measured", ax->wl[w], title);
-		if (n)
-			svg_line(&p, x, ms, n, wl_colours[w], NULL, tip);
-		snprintf(tip, sizeof(tip), "%s, %s: what-if prediction", ax->wl[w], title);
-		if (np)
-			svg_line(&p, x, pred, np, wl_colours[w], "6 4", tip);
-	}
-	svg_plot_end(&p);
-}
-
-/* Hit ratio (hit = true) or lock share over the file counts at `threads`. */
-static void share_chart(FILE *f, const struct sweep *sw, const struct sweep_axes *ax,
-			double threads, bool hit)
-{
-	static const double pct_ticks[] = { 0, 0.25, 0.5, 0.75, 1 };
-	double x[NUMLIST_MAX], y[NUMLIST_MAX];
-	char title[96], mark[32];
-	struct svg_plot p;
-
-	snprintf(title, sizeof(title), "%s at %.0f threads", hit ? "Pool/cache hit ratio" :
-		 "Share of thread time waiting on the workload's lock", threads);
-	svg_plot_init(&p, f, 550, 300);
-	p.x = value_axis(ax->files, ax->nfiles, ax->pool, "files in the active set");
-	p.y = (struct svg_axis){ 0, 1, hit ? "hit ratio" : "lock share", pct0, pct_ticks, 5 };
-	svg_plot_begin(&p, title);
-	if (ax->pool) {
-		snprintf(mark, sizeof(mark), "pool %u", ax->pool);
-		svg_vmarker(&p, ax->pool, "#555", mark);
-	}
-	for (unsigned w = 0; w < ax->nwl; w++) {
-		int n = 0;
-
-		for (unsigned i = 0; i < ax->nfiles; i++) {
-			const struct sweep_cell *c = cell_at(sw, ax->wl[w], ax->files[i], threads);
-
-			if (c && (!hit || c->hit_ratio >= 0)) {
-				x[n] = ax->files[i];
-				y[n++] = hit ? c->hit_ratio : c->lock_share;
-			}
-		}
-		if (n)
-			svg_line(&p, x, y, n, wl_colours[w], NULL, ax->wl[w]);
-	}
-	svg_plot_end(&p);
-}
-
-static void cell_row(FILE *f, const struct sweep_cell *c)
-{
-	char b[8][32];
-
-	fputs("<tr>", f);
-	html_td(f, c->workload);
-	fprintf(f, "<td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%u</td>",
-		c->files, c->threads, c->pool);
-	html_td_num(f, units_ns(b[0], 32, (double)c->wall_ns));
-	html_td_num(f, units_count(b[1], 32, c->wall_ns ? c->ops * 1e9 / c->wall_ns : 0));
-	html_td_num(f, c->hit_ratio < 0 ? "-" : units_pct(b[2], 32, c->hit_ratio));
-	html_td_num(f, units_pct(b[3], 32, c->lock_share));
-	html_td_num(f, c->traced ? units_pct(b[4], 32, c->runq_share) : "-");
-	snprintf(b[5], 32, "%.2f", c->syscalls_in_lock_per_op);
-	html_td_num(f, b[5]);
-	html_td(f, c->top_cause[0] ? c->top_cause : "-");
-	html_td_num(f, c->predicted_wall_ns > 0 ? units_ns(b[6], 32, c->predicted_wall_ns) : "-");
-	if (c->predicted_wall_ns > 0)
-		snprintf(b[7], 32, "%+.0f %%", 100 * (c->wall_ns - c->predicted_wall_ns) /
-			 c->predicted_wall_ns);
-	html_td_num(f, c->predicted_wall_ns > 0 ? b[7] : "-");
-	fputs(c->interrupted ? "<td>interrupted</td></tr>\n" : "<td></td></tr>\n", f);
-}
-
-static void cells_table(FILE *f, const struct sweep *sw)
-{
-	fputs("<h2>Every cell</h2>\n<table><tr><th>workload</th><th>files</th><th>threads</th>"
-	      "<th>pool</th><th>wall</th><th>ops/s</th><th>hits</th><th>lock</th><th>runqueue</th>"
-	      "<th>syscalls in lock / op</th><th>first cause</th><th>predicted</th>"
-	      "<th>measured vs predicted</th><th></th></tr>\n", f);
-	for (unsigned i = 0; i < sw->n; i++)
-		cell_row(f, &sw->cells[i]);
-	fputs("</table>\n", f);
-}
-
-static void sweep_legend(FILE *f, const struct sweep_axes *ax)
-{
-	html_legend(f, ax->wl, wl_colours, (int)ax->nwl);
-	if (ax->predicted)
-		fputs("<p>Dashed lines: the what-if model's predictions (--predict), fitted to one "
-		      "cell of each pool workload; solid lines are measured.</p>\n", f);
-}
-
-static void sweep_charts(FILE *f, const struct sweep *sw, const struct sweep_axes *ax)
-{
-	double tmax = ax->threads[ax->nthreads - 1];
-
-	fputs("<h2>Wall time against threads, one chart per file set</h2>\n", f);
-	sweep_legend(f, ax);
-	fputs("<div class=\"charts\">\n", f);
-	for (unsigned i = 0; i < ax->nfiles; i++)
-		wall_chart(f, sw, ax, ax->files[i]);
-	fputs("</div>\n<h2>Hits and lock waits against the file set</h2>\n<div class=\"charts\">\n", f);
-	share_chart(f, sw, ax, tmax, true);
-	share_chart(f, sw, ax, tmax, false);
-	fputs("</div>\n", f);
-}
-
-int report_html_sweep(const char *path, const struct sweep *sw)
-{
-	FILE *f;
-	struct sweep_axes ax;
-
-	if (!sw->n) {
-		fprintf(stderr, "fctrace: --html %s: the sweep has no cells to show\n", path);
-		return -1;
-	}
-	if (!(f = html_open(path)))
-		return -1;
-	axes_of(sw, &ax);
-	html_page_begin(f, "fctrace sweep");
-	h1(f, "fctrace sweep");
-	fprintf(f, "<div class=\"facts\"><span>cells <b>%u</b></span><span>workloads <b>%u</b>"
-		"</span><span>file sets <b>%u</b></span><span>thread counts <b>%u</b></span>%s</div>\n",
-		sw->n, ax.nwl, ax.nfiles, ax.nthreads, sw->cells[0].traced ? "" :
-		"<span>timing only</span>");
-	sweep_charts(f, sw, &ax);
-	cells_table(f, sw);
+	html_h1(f, title);
+	html_run_body(f, s, PAGE_W);
 	html_page_end(f);
 	return html_close(f, path);
 }
