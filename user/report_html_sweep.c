@@ -60,16 +60,6 @@ static void axes_of(const struct sweep *sw, struct sweep_axes *ax)
 	}
 }
 
-static const struct sweep_cell *cell_at(const struct sweep *sw, const char *wl,
-					double files, double threads)
-{
-	for (unsigned i = 0; i < sw->n; i++)
-		if (!strcmp(sw->cells[i].workload, wl) && sw->cells[i].files == files &&
-		    sw->cells[i].threads == threads)
-			return &sw->cells[i];
-	return NULL;
-}
-
 /* "60 files (pool 50: 10 over capacity)" */
 static void files_title(char *buf, size_t n, unsigned files, unsigned pool)
 {
@@ -104,7 +94,7 @@ static int wall_series(const struct sweep *sw, const struct sweep_axes *ax, cons
 
 	*npred = 0;
 	for (unsigned t = 0; t < ax->nthreads; t++) {
-		const struct sweep_cell *c = cell_at(sw, wl, files, ax->threads[t]);
+		const struct sweep_cell *c = sweep_cell_at(sw, wl, (unsigned)files, (unsigned)ax->threads[t]);
 
 		if (!c)
 			continue;
@@ -181,7 +171,8 @@ static void share_chart(FILE *f, const struct sweep *sw, const struct sweep_axes
 		int n = 0;
 
 		for (unsigned i = 0; i < ax->nfiles; i++) {
-			const struct sweep_cell *c = cell_at(sw, ax->wl[w], ax->files[i], threads);
+			const struct sweep_cell *c = sweep_cell_at(sw, ax->wl[w], (unsigned)ax->files[i],
+									   (unsigned)threads);
 
 			if (c && (!hit || c->hit_ratio >= 0)) {
 				x[n] = ax->files[i];

@@ -38,6 +38,16 @@ static uint64_t own_lock_wait(const struct run_model *m, uint64_t *in_lock)
 	return wait;
 }
 
+const struct sweep_cell *sweep_cell_at(const struct sweep *sw, const char *wl,
+				       unsigned files, unsigned threads)
+{
+	for (unsigned i = 0; i < sw->n; i++)
+		if (!strcmp(sw->cells[i].workload, wl) && sw->cells[i].files == files &&
+		    sw->cells[i].threads == threads)
+			return &sw->cells[i];
+	return NULL;
+}
+
 void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 {
 	const struct run_model *m = &s->model;

@@ -33,6 +33,9 @@ struct sweep {
 };
 
 void sweep_cell_from(struct sweep_cell *c, const struct session *s);
+/* The cell of workload wl at files and threads, or NULL if none ran. */
+const struct sweep_cell *sweep_cell_at(const struct sweep *sw, const char *wl,
+				       unsigned files, unsigned threads);
 int sweep_run(const struct options *o, struct sweep *sw);
 void sweep_print_table(FILE *f, const struct sweep *sw);
 void sweep_print_findings(FILE *f, const struct sweep *sw);

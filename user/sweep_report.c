@@ -8,16 +8,6 @@
 #include "sweep.h"
 #include "units.h"
 
-static const struct sweep_cell *cell(const struct sweep *sw, const char *wl,
-				     unsigned files, unsigned threads)
-{
-	for (unsigned i = 0; i < sw->n; i++)
-		if (!strcmp(sw->cells[i].workload, wl) && sw->cells[i].files == files &&
-		    sw->cells[i].threads == threads)
-			return &sw->cells[i];
-	return NULL;
-}
-
 void sweep_print_table(FILE *f, const struct sweep *sw)
 {
 	const struct options *o = sw->o;
@@ -32,7 +22,7 @@ void sweep_print_table(FILE *f, const struct sweep *sw)
 		for (unsigned w = 0; w < o->nworkloads; w++) {
 			fprintf(f, "  %-18s", o->workloads[w]);
 			for (unsigned t = 0; t < o->threads.n; t++) {
-				const struct sweep_cell *c = cell(sw, o->workloads[w],
+				const struct sweep_cell *c = sweep_cell_at(sw, o->workloads[w],
 					(unsigned)o->files.v[fi], (unsigned)o->threads.v[t]);
 				if (c)
 					fprintf(f, " %7.0f", c->wall_ns / 1e6);
@@ -69,8 +59,8 @@ static void print_crossovers(FILE *f, const struct sweep *sw, unsigned threads)
 				continue;
 			for (unsigned fi = 0; fi < o->files.n; fi++) {
 				unsigned files = (unsigned)o->files.v[fi];
-				const struct sweep_cell *ca = cell(sw, a, files, threads);
-				const struct sweep_cell *cb = cell(sw, b, files, threads);
+				const struct sweep_cell *ca = sweep_cell_at(sw, a, files, threads);
+				const struct sweep_cell *cb = sweep_cell_at(sw, b, files, threads);
 
 				if (ca && cb && ca->wall_ns > cb->wall_ns) {
 					fprintf(f, "%s is first slower than %s at %u files with %u threads "
@@ -93,7 +83,7 @@ void sweep_print_findings(FILE *f, const struct sweep *sw)
 		"sys/op", "runqueue", "first cause");
 	for (unsigned w = 0; w < o->nworkloads; w++)
 		for (unsigned fi = 0; fi < o->files.n; fi++) {
-			const struct sweep_cell *c = cell(sw, o->workloads[w], (unsigned)o->files.v[fi], tmax);
+			const struct sweep_cell *c = sweep_cell_at(sw, o->workloads[w], (unsigned)o->files.v[fi], tmax);
 
 			if (c)
 				print_cell_finding(f, c);
