@@ -33,7 +33,9 @@ pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o)
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
-		dup2(null, STDOUT_FILENO);
+		dup2(o && o->outfd > 0 ? o->outfd : null, STDOUT_FILENO);
+		if (o && o->cwd && chdir(o->cwd))
+			_exit(96);
 		if (o && o->errfd >= 0)
 			dup2(o->errfd, STDERR_FILENO);
 		if (o && o->nofile && setrlimit(RLIMIT_NOFILE, o->nofile))
@@ -55,20 +57,41 @@ int wait_exit(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int run_fctrace(char *const argv[], const struct spawn_opts *o, char *err, size_t len)
+/* All of f, from its start, into buf (NUL-ended). */
+static void read_back(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+}
+
+int run_fctrace_out(char *const argv[], const struct spawn_opts *o, char *out, size_t outlen,
+		    char *err, size_t errlen)
 {
 	struct spawn_opts so = o ? *o : (struct spawn_opts){ .uid = -1 };
-	FILE *tmp = tmpfile();
-	size_t n;
-	int rc;
+	FILE *ferr = tmpfile(), *fout = out ? tmpfile() : NULL;
+	int rc = -1;
 
-	if (!tmp)
-		return -1;
-	so.errfd = fileno(tmp);
+	if (!ferr || (out && !fout))
+		goto done;
+	so.errfd = fileno(ferr);
+	if (fout)
+		so.outfd = fileno(fout);
 	rc = wait_exit(spawn_fctrace(argv, &so));
-	rewind(tmp);
-	n = fread(err, 1, len - 1, tmp);
-	err[n] = '\0';
-	fclose(tmp);
+	read_back(ferr, err, errlen);
+	if (fout)
+		read_back(fout, out, outlen);
+done:
+	if (ferr)
+		fclose(ferr);
+	if (fout)
+		fclose(fout);
 	return rc;
+}
+
+int run_fctrace(char *const argv[], const struct spawn_opts *o, char *err, size_t len)
+{
+	return run_fctrace_out(argv, o, NULL, 0, err, len);
 }

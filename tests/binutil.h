@@ -18,10 +18,12 @@ struct spawn_opts {
 	int uid;			/* >= 0: switch to this uid and gid first */
 	int errfd;			/* >= 0: stderr goes there */
 	const struct rlimit *nofile;	/* set RLIMIT_NOFILE first */
+	int outfd;			/* > 0: stdout goes there, else /dev/null */
+	const char *cwd;		/* run there (argv[0] must be absolute) */
 };
 
-/* Start argv (NULL-terminated, argv[0] the binary) with stdout to
- * /dev/null; returns the pid, not waited for. */
+/* Start argv (NULL-terminated, argv[0] the binary); returns the pid, not
+ * waited for. */
 pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o);
 
 /* The exit status, or 128 + the signal that ended it; -1 on error. */
@@ -29,5 +31,8 @@ int wait_exit(pid_t pid);
 
 /* Run argv to its end; its exit status, its stderr in err (NUL-ended). */
 int run_fctrace(char *const argv[], const struct spawn_opts *o, char *err, size_t len);
+/* The same, with its stdout in out too (NUL-ended, cut at outlen - 1). */
+int run_fctrace_out(char *const argv[], const struct spawn_opts *o, char *out, size_t outlen,
+		    char *err, size_t errlen);
 
 #endif

@@ -37,38 +37,151 @@ static void assert_refused(const char *dir, const struct spawn_opts *o, const ch
 		fail_msg("%s %s: something was made in %s", extra1, extra2 ? extra2 : "", dir);
 }
 
+/* "--json PATH: WHY", the part of the line after "fctrace: " */
+static const char *why(char *buf, size_t len, const char *opt, const char *path, const char *w)
+{
+	snprintf(buf, len, "%s %s: %s", opt, path, w);
+	return buf;
+}
+
 static void test_bad_outputs(void **state)
 {
-	char *dir = test_dir_make();
+	char *dir = test_dir_make(), file[512], path[600], w[1024];
+	int fd;
 
-	assert_refused(dir, NULL, "--json", "--json", "/nonexistent-dir/out.json");
-	assert_refused(dir, NULL, "--json", "--json", dir);		/* a directory */
-	assert_refused(dir, NULL, "--html", "--html", "/nonexistent-dir/r.html");
-	assert_refused(dir, NULL, "--html", "--html", "");
+	assert_refused(dir, NULL, why(w, sizeof(w), "--json", "/nonexistent-dir/out.json",
+				      "its directory does not exist"),
+		       "--json", "/nonexistent-dir/out.json");
+	assert_refused(dir, NULL, why(w, sizeof(w), "--json", dir, "is a directory"), "--json", dir);
+	assert_refused(dir, NULL, why(w, sizeof(w), "--html", "/nonexistent-dir/r.html",
+				      "its directory does not exist"),
+		       "--html", "/nonexistent-dir/r.html");
+	assert_refused(dir, NULL, "--html '': must name a file", "--html", "");
+	snprintf(path, sizeof(path), "%s.new/", dir);		/* not there, and a directory */
+	assert_refused(dir, NULL, why(w, sizeof(w), "--json", path, "names a directory"),
+		       "--json", path);
+	snprintf(file, sizeof(file), "%s.file", dir);		/* a file as a directory */
+	assert_true((fd = open(file, O_CREAT | O_EXCL | O_WRONLY, 0644)) >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/out.json", file);
+	assert_refused(dir, NULL, why(w, sizeof(w), "--json", path, "Not a directory"),
+		       "--json", path);
+	unlink(file);
 	test_dir_remove(dir);
 }
 
-/* --json and --html naming one file: refused (needs both on the line) */
+/* sweep --csv FILE is checked like the others, before the first cell */
+static void test_bad_csv(void **state)
+{
+	char *dir = test_dir_make(), err[512];
+	char *argv[] = { (char *)fctrace_binary(), "sweep", "--workload", "fc", "--files", "2,3",
+			 "--threads", "1", "--ops", "10", "--no-bpf", "--quiet", "--dir", dir,
+			 "--csv", "/nonexistent-dir/s.csv", NULL };
+
+	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
+	assert_string_equal(err, "fctrace: --csv /nonexistent-dir/s.csv: its directory does not exist\n");
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* Without --no-bpf and without privileges, a bad output is still what is
+ * reported (exit 2): it is checked before anything needs the kernel. */
+static void test_outputs_checked_before_bpf(void **state)
+{
+	char *dir = test_dir_make(), err[512];
+	char *argv[] = { (char *)fctrace_binary(), "run", "--ops", "10", "--quiet", "--dir", dir,
+			 "--json", "/nonexistent-dir/out.json", NULL };
+	struct spawn_opts o = { .uid = geteuid() == 0 ? 65534 : -1, .errfd = -1 };
+
+	assert_int_equal(chmod(dir, 01777), 0);
+	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 2);
+	assert_string_equal(err, "fctrace: --json /nonexistent-dir/out.json: its directory does "
+			    "not exist\n");
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* Two outputs naming one file, however spelt, or both standard output */
 static void test_same_output_twice(void **state)
 {
-	char *dir = test_dir_make(), path[512], err[512];
+	char *dir = test_dir_make(), path[512], other[1024], err[512];
 	char *argv[] = { (char *)fctrace_binary(), "run", "--no-bpf", "--ops", "10", "--quiet",
-			 "--dir", dir, "--json", path, "--html", path, NULL };
+			 "--dir", dir, "--json", path, "--html", other, NULL };
 	struct stat st;
+	const char *base;
 
 	snprintf(path, sizeof(path), "%s.out", dir);
+	snprintf(other, sizeof(other), "%s", path);
 	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "--json"));
-	assert_non_null(strstr(err, "--html"));
+	assert_non_null(strstr(err, "is also the --html file"));
+	base = strrchr(dir, '/') + 1;			/* DIR/../DIR.out: the same file */
+	snprintf(other, sizeof(other), "%s/../%s.out", dir, base);
+	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "is also the --html file"));
 	assert_true(test_dir_is_empty(dir));
 	assert_int_equal(stat(path, &st), -1);			/* not created */
+	strcpy(path, "-");
+	strcpy(other, "-");
+	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
+	assert_string_equal(err, "fctrace: --json -: is also the --html output (standard output)\n");
 	test_dir_remove(dir);
 }
 
-static void test_unwritable_output_dir(void **state)
+static json_object *json_file(const char *path)
 {
-	char *dir = test_dir_make(), sub[512], path[600];
+	json_object *doc = json_object_from_file(path), *v;
+
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "ops", &v));
+	assert_int_equal(json_object_get_int64(v), 20);
+	return doc;
+}
+
+/* What must keep working: "-" for stdout, a bare name in the current
+ * directory, and an existing file of the user's, overwritten. */
+static void test_good_outputs(void **state)
+{
+	char *dir = test_dir_make(), *cwd = test_dir_make(), bin[4096], path[600];
+	char out[65536], err[512], *json = "-";
+	char *argv[] = { bin, "run", "--no-bpf", "--ops", "10", "--threads", "2", "--quiet",
+			 "--dir", dir, "--json", NULL, NULL };
+	struct spawn_opts o = { .uid = -1, .errfd = -1, .cwd = cwd };
+	json_object *doc;
+	int fd;
+
+	assert_non_null(realpath(fctrace_binary(), bin));
+	argv[11] = json;
+	assert_int_equal(run_fctrace_out(argv, NULL, out, sizeof(out), err, sizeof(err)), 0);
+	assert_non_null(doc = json_tokener_parse(out));	/* stdout is the document */
+	json_object_put(doc);
+
+	argv[11] = "out.json";				/* relative to the cwd */
+	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/out.json", cwd);
+	json_object_put(json_file(path));
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/mine.json", cwd);	/* the user's file */
+	assert_true((fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644)) >= 0);
+	assert_int_equal(write(fd, "old", 3), 3);
+	close(fd);
+	argv[11] = path;
+	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 0);
+	json_object_put(json_file(path));
+	unlink(path);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+	test_dir_remove(cwd);
+}
+
+/* As nobody: a directory nobody cannot write, an existing file nobody
+ * cannot write */
+static void test_unwritable_outputs(void **state)
+{
+	char *dir = test_dir_make(), sub[512], path[600], w[1024];
 	struct spawn_opts nobody = { .uid = 65534, .errfd = -1 };
+	int fd;
 
 	if (geteuid() != 0) {
 		print_message("skip: needs root to switch to the nobody user\n");
@@ -78,7 +191,13 @@ static void test_unwritable_output_dir(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);			/* root's, not nobody's */
 	snprintf(path, sizeof(path), "%s/out.json", sub);
 	assert_int_equal(chmod(dir, 01777), 0);
-	assert_refused(dir, &nobody, "not writable", "--json", path);
+	assert_refused(dir, &nobody, why(w, sizeof(w), "--json", path,
+					 "its directory is not writable"), "--json", path);
+	assert_true((fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644)) >= 0);
+	close(fd);						/* root's, 0644 */
+	assert_refused(dir, &nobody, why(w, sizeof(w), "--json", path, "Permission denied"),
+		       "--json", path);
+	unlink(path);
 	rmdir(sub);
 	test_dir_remove(dir);
 }
@@ -177,8 +296,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_outputs),
+		cmocka_unit_test(test_bad_csv),
+		cmocka_unit_test(test_outputs_checked_before_bpf),
 		cmocka_unit_test(test_same_output_twice),
-		cmocka_unit_test(test_unwritable_output_dir),
+		cmocka_unit_test(test_good_outputs),
+		cmocka_unit_test(test_unwritable_outputs),
 		cmocka_unit_test(test_unsafe_dir),
 		cmocka_unit_test(test_fd_limit),
 		cmocka_unit_test(test_interrupted_run_writes_partial),

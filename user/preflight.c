@@ -5,8 +5,10 @@
  * (or in the middle of it, with the probes attached).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,10 +23,12 @@ static int refuse(const char *opt, const char *path, const char *why)
 }
 
 /* An output file: "-" (stdout), an existing writable file, or a new
- * file in an existing writable directory. Nothing is created here. */
+ * file in an existing writable directory. Nothing is created here.
+ * Access is checked with the effective ids, as the open will be. */
 int preflight_output(const char *opt, const char *path)
 {
-	char dir[PATH_MAX];
+	char buf[PATH_MAX];
+	const char *dir;
 	struct stat st;
 
 	if (!path || !strcmp(path, "-"))
@@ -34,27 +38,75 @@ int preflight_output(const char *opt, const char *path)
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return refuse(opt, path, "is a directory");
-		return access(path, W_OK) ? refuse(opt, path, strerror(errno)) : 0;
+		if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+			return refuse(opt, path, strerror(errno));
+		return 0;
 	}
 	if (errno != ENOENT)
 		return refuse(opt, path, strerror(errno));
-	if (strlen(path) >= sizeof(dir))
+	if (path[strlen(path) - 1] == '/')
+		return refuse(opt, path, "names a directory, not a file");
+	if (strlen(path) >= sizeof(buf))
 		return refuse(opt, path, "path too long");
-	strcpy(dir, path);
-	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
+	strcpy(buf, path);
+	dir = dirname(buf);	/* "." for a bare name: not always buf itself */
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return refuse(opt, path, "its directory does not exist");
-	if (access(dir, W_OK | X_OK))
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
 		return refuse(opt, path, "its directory is not writable");
 	return 0;
 }
 
+/* Where an output will land: the file itself if it exists, else its
+ * directory and name (so "out.json" and "./out.json" are one file). */
+struct out_id {
+	dev_t dev;
+	ino_t ino;
+	bool exists;
+	char name[NAME_MAX + 1];
+};
+
+static void out_id(const char *path, struct out_id *id)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (!stat(path, &st)) {
+		id->exists = true;
+	} else {
+		snprintf(dir, sizeof(dir), "%s", path);
+		snprintf(base, sizeof(base), "%s", path);
+		snprintf(id->name, sizeof(id->name), "%s", basename(base));
+		if (stat(dirname(dir), &st))
+			return;
+	}
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct out_id ia, ib;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return !strcmp(a, b);
+	out_id(a, &ia);
+	out_id(b, &ib);
+	return ia.exists == ib.exists && ia.dev == ib.dev && ia.ino == ib.ino &&
+	       !strcmp(ia.name, ib.name);
+}
+
+/* Two outputs naming one file (or both standard output) would overwrite
+ * or interleave each other. */
 static int same_output(const char *a_opt, const char *a, const char *b_opt, const char *b)
 {
 	char why[64];
 
-	if (!a || !b || !strcmp(a, "-") || strcmp(a, b))
+	if (!a || !b || !same_file(a, b))
 		return 0;
-	snprintf(why, sizeof(why), "is also the %s file", b_opt);
+	snprintf(why, sizeof(why), "is also the %s %s", b_opt,
+		 strcmp(a, "-") ? "file" : "output (standard output)");
 	return refuse(a_opt, a, why);
 }
 
