@@ -240,28 +240,77 @@ static void test_unsafe_dir(void **state)
 	test_dir_remove(dir);
 }
 
-/* bcache keeps a handle per file: 300 files need 300 + 300 + 2 + 128 */
+/* Skip unless the hard fd limit leaves room to raise the soft one into. */
+static void require_hard_fd_limit(rlim_t need)
+{
+	struct rlimit rl;
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		print_message("skip: the hard fd limit (%llu) leaves no room to raise into\n",
+			      (unsigned long long)rl.rlim_max);
+		skip();
+	}
+}
+
+/* bcache keeps a handle per file: 300 files need 2 + 300 + 300 + 128 */
 static void test_fd_limit(void **state)
 {
 	char *dir = test_dir_make();
 	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "bcache", "--files", "300",
 			 "--file-size", "8192", "--chunk", "1000", "--ops", "200", "--threads", "2",
 			 "--no-bpf", "--quiet", "--dir", dir, NULL };
-	struct rlimit low = { 200, 200 }, soft_low;
+	struct rlimit low = { 200, 200 }, soft_low = { 200, 1024 };
 	struct spawn_opts o = { .uid = -1, .errfd = -1, .nofile = &low };
 	char err[512];
 
-	assert_int_equal(getrlimit(RLIMIT_NOFILE, &soft_low), 0);
-	if (soft_low.rlim_max != RLIM_INFINITY && soft_low.rlim_max < 1024) {
-		print_message("skip: the hard fd limit (%llu) leaves no room to raise into\n",
-			      (unsigned long long)soft_low.rlim_max);
-		skip();
-	}
-	soft_low.rlim_cur = 200;
-
-	assert_refused(dir, &o, "RLIMIT_NOFILE", NULL, NULL);
+	require_hard_fd_limit(1024);
+	assert_refused(dir, &o, "this run needs 730 file descriptors but RLIMIT_NOFILE's hard "
+		       "limit is 200", NULL, NULL);
 	o.nofile = &soft_low;				/* room under the hard limit */
 	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 0);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* The pool's channels count: fcp with 400 files and a 300-channel pool
+ * needs 2 + 400 + 300 + 4 + 1 + 128 = 835. One less is refused; exactly
+ * that is enough for the run, probes included when they can load. */
+static void test_fd_limit_pool(void **state)
+{
+	char *dir = test_dir_make(), err[512];
+	bool bpf = !bpf_test_unavailable();
+	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fcp", "--files", "400",
+			 "--pool", "300", "--file-size", "8192", "--chunk", "1000", "--ops", "2000",
+			 "--threads", "4", "--quiet", "--dir", dir, bpf ? NULL : "--no-bpf", NULL };
+	struct rlimit short_by_one = { 834, 834 }, exact = { 200, 835 };
+	struct spawn_opts o = { .uid = -1, .errfd = -1, .nofile = &short_by_one };
+
+	require_hard_fd_limit(835);
+	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 2);
+	assert_string_equal(err, "fctrace: this run needs 835 file descriptors but RLIMIT_NOFILE's "
+			    "hard limit is 834 (raise it: ulimit -Hn), or use fewer "
+			    "--files/--pool/--threads\n");
+	assert_true(test_dir_is_empty(dir));
+	o.nofile = &exact;
+	if (run_fctrace(argv, &o, err, sizeof(err)) != 0)
+		fail_msg("%s with 835 fds: %s", bpf ? "traced" : "--no-bpf", err);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* A sweep is checked at its largest cell, wherever it is in the list */
+static void test_fd_limit_sweep(void **state)
+{
+	char *dir = test_dir_make(), err[512];
+	char *argv[] = { (char *)fctrace_binary(), "sweep", "--workload", "bcache", "--files",
+			 "300,10", "--threads", "2,1", "--file-size", "8192", "--chunk", "1000",
+			 "--ops", "200", "--no-bpf", "--quiet", "--dir", dir, NULL };
+	struct rlimit low = { 400, 400 };
+	struct spawn_opts o = { .uid = -1, .errfd = -1, .nofile = &low };
+
+	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "needs 730 file descriptors"));
 	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }
@@ -303,6 +352,8 @@ int main(void)
 		cmocka_unit_test(test_unwritable_outputs),
 		cmocka_unit_test(test_unsafe_dir),
 		cmocka_unit_test(test_fd_limit),
+		cmocka_unit_test(test_fd_limit_pool),
+		cmocka_unit_test(test_fd_limit_sweep),
 		cmocka_unit_test(test_interrupted_run_writes_partial),
 	};
 

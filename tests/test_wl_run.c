@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/magic.h>
 #include <cmocka.h>
@@ -585,6 +588,93 @@ static void test_content(void **state)
 	assert_false(wl_content_ok(3, 1000, a, 5));
 }
 
+/* The RLIMIT_NOFILE that leaves exactly `room` fds free below it,
+ * around those this process has open (inherited ones may leave holes). */
+static rlim_t limit_for_room(uint64_t room)
+{
+	static bool used[65536];
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	uint64_t free_fds = 0;
+	rlim_t limit = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (e->d_name[0] != '.' && fd != dirfd(d) && fd < 65536)
+			used[fd] = true;
+	}
+	closedir(d);
+	for (; free_fds < room; limit++)
+		free_fds += limit >= 65536 || !used[limit];
+	return limit;
+}
+
+/* Run cfg in a child whose RLIMIT_NOFILE leaves it `room` fds beside
+ * those already open: 0 if it ran every op without an error. */
+static int run_with_room(const struct wl_config *cfg, uint64_t room)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		struct wl_result res = { 0 };
+		struct rlimit rl = { 0, 0 };
+		uint64_t errors = 0;
+		int rc, null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDERR_FILENO);	/* the refusal's message */
+		close(null);
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = limit_for_room(room);
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+			_exit(3);
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(4);
+		rc = wl_run(cfg, NULL, NULL, &res);
+		for (unsigned i = 0; i < res.nthreads; i++)
+			errors += res.threads[i].op_errors;
+		wl_result_free(&res);
+		_exit(rc ? 1 : errors ? 2 : 0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* wl_fds_needed (what preflight asks RLIMIT_NOFILE for) is enough for
+ * every workload at its most fd-hungry: a pool far smaller than the
+ * file set and more threads than channels; and the limit does bind. */
+static void test_fds_needed_suffice(void **state)
+{
+	struct fx *f = *state;
+	struct wl_config c = f->cfg;
+
+	c.files = 40;
+	c.pool = 4;
+	c.threads = 16;
+	c.ops = 3000;
+	for (int i = 0; wl_all[i]; i++) {
+		c.workload = wl_all[i]->name;
+		c.shared_file = false;
+		c.handle = WL_HANDLE_SHARED;
+		if (run_with_room(&c, wl_fds_needed(&c)))
+			fail_msg("%s: failed with room for %llu fds", c.workload,
+				 (unsigned long long)wl_fds_needed(&c));
+		c.shared_file = true;
+		c.handle = WL_HANDLE_PER_THREAD;
+		if (run_with_room(&c, wl_fds_needed(&c)))
+			fail_msg("%s, per-thread handles: failed with room for %llu fds",
+				 c.workload, (unsigned long long)wl_fds_needed(&c));
+	}
+	c.workload = "bcache";				/* without room for its handles */
+	c.shared_file = false;
+	c.handle = WL_HANDLE_SHARED;
+	assert_int_not_equal(run_with_room(&c, wl_fds_needed(&c) - c.files), 0);
+	assert_dir_clean(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -597,7 +687,7 @@ int main(void)
 		T(test_shared_file), T(test_cold), T(test_pressure),
 		T(test_corrupt_read_caught), T(test_failed_ops), T(test_stop), T(test_stop_fc),
 		T(test_fc_inline_loop_counts_short_reads),
-		T(test_refusals),
+		T(test_refusals), T(test_fds_needed_suffice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,9 +135,15 @@ int preflight_fds(uint64_t needed)
 	return 0;
 }
 
+/* The largest value of a list, which need not ascend ("100,10") */
 static uint64_t list_max(const struct numlist *l, uint64_t dflt)
 {
-	return l->n ? l->v[l->n - 1] : dflt;	/* lists are ascending */
+	uint64_t most = l->n ? 0 : dflt;
+
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i] > most)
+			most = l->v[i];
+	return most;
 }
 
 /* The most fds any run of this command holds: every workload it runs at

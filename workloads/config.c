@@ -87,16 +87,31 @@ int wl_config_check(const struct wl_config *cfg)
 	return 0;
 }
 
+/*
+ * The most fds a run holds at once, from the workloads' own code:
+ *  - the runner: the data directory, its parent, and every data file,
+ *    kept open from creation to removal (datadir.c);
+ *  - fc: one open per thread at a time, or one shared/per-thread handle;
+ *  - fcp: the channels, at most min(pool, files), plus one per busy
+ *    thread (the pool grows past capacity when every channel is in use)
+ *    and the miss's new fd, opened before the eviction;
+ *  - fcp-fixed: the same, plus one fd per thread opened outside the lock
+ *    or waiting to be closed after it (a lost race, evicted channels);
+ *  - bcache*: a handle per file, or one per thread with per-thread handles.
+ */
 uint64_t wl_fds_needed(const struct wl_config *cfg)
 {
-	uint64_t files = cfg->shared_file ? 1 : cfg->files, n = files;	/* the runner's own */
+	uint64_t files = cfg->shared_file ? 1 : cfg->files, threads = cfg->threads;
+	uint64_t n = 2 + files;	/* the runner's own */
+	bool per_thread = cfg->shared_file && cfg->handle == WL_HANDLE_PER_THREAD;
 
 	if (is_pool(cfg->workload))
-		n += (uint64_t)cfg->pool + cfg->threads + 1;	/* busy channels push past capacity */
+		n += (cfg->pool < files ? cfg->pool : files) + threads + 1 +
+		     (strcmp(cfg->workload, "fcp-fixed") ? 0 : threads);
 	else if (is_cache(cfg->workload))
-		n += files + cfg->threads;	/* a handle per file, or per thread */
+		n += per_thread ? threads : files;
 	else
-		n += 1 + cfg->threads;		/* fc: one open per thread at a time */
+		n += threads + 1;
 	return n;
 }
 

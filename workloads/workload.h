@@ -51,8 +51,9 @@ struct wl_config {
 
 /* Fill cfg with seed 000's defaults. */
 void wl_config_defaults(struct wl_config *cfg);
-/* File descriptors a run of cfg holds open at most (data files, pool or
- * handles, per-thread fds), not counting the process's own */
+/* File descriptors a run of cfg holds open at most (the data directory
+ * and files, pool channels or handles, per-thread fds), not counting the
+ * process's own; test_wl_run runs every workload within it */
 uint64_t wl_fds_needed(const struct wl_config *cfg);
 /* Can fctrace safely make its data directory in dir? 0, or -EINVAL with
  * the reason in why (an existing directory, not a symlink, owned by root
