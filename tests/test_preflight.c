@@ -202,40 +202,88 @@ static void test_unwritable_outputs(void **state)
 	test_dir_remove(dir);
 }
 
+/* `fctrace run --dir d` (fast, --no-bpf): its exit status, stderr in err */
+static int run_in(const char *d, const struct spawn_opts *o, char *err, size_t len)
+{
+	char *argv[] = { (char *)fctrace_binary(), "run", "--no-bpf", "--ops", "10", "--quiet",
+			 "--dir", (char *)d, NULL };
+
+	return run_fctrace(argv, o, err, len);
+}
+
+/* A --dir that fctrace cannot safely own: exit 2, "--dir D: why", and
+ * nothing made in it (or, for a symlink, in what it points to). */
 static void test_unsafe_dir(void **state)
 {
-	char *dir = test_dir_make(), sub[512], link[512];
-	char *argv[] = { (char *)fctrace_binary(), "run", "--no-bpf", "--ops", "10", "--quiet",
-			 "--dir", sub, NULL };
-	char err[512];
+	char *dir = test_dir_make(), sub[512], link[512], file[512], w[1024];
+	int fd;
 
 	snprintf(sub, sizeof(sub), "%s/open", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
 	assert_int_equal(chmod(sub, 0777), 0);		/* everyone writes, no sticky bit */
-	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "sticky"));
-	assert_true(test_dir_is_empty(sub));
-	assert_int_equal(chmod(sub, 01777), 0);		/* like /tmp: fine */
-	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 0);
-	assert_true(test_dir_is_empty(sub));
+	assert_refused(sub, NULL, why(w, sizeof(w), "--dir", sub, "is writable by others without "
+				      "the sticky bit"), "--dir", sub);
+	assert_int_equal(chmod(sub, 0770), 0);		/* the group too */
+	assert_refused(sub, NULL, why(w, sizeof(w), "--dir", sub, "is writable by others"),
+		       "--dir", sub);
 
-	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);	/* a symlink to a good directory */
+	assert_int_equal(chmod(sub, 0700), 0);
 	assert_int_equal(symlink(sub, link), 0);
-	strcpy(sub, link);
-	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "symbolic link"));
+	assert_refused(sub, NULL, why(w, sizeof(w), "--dir", link, "is a symbolic link"),
+		       "--dir", link);
+	snprintf(w, sizeof(w), "%s/", link);		/* with a slash it is the directory */
+	assert_refused(sub, NULL, "is a symbolic link", "--dir", w);
 	unlink(link);
 
+	snprintf(file, sizeof(file), "%s/file", dir);
+	assert_true((fd = open(file, O_CREAT | O_EXCL | O_WRONLY, 0600)) >= 0);
+	close(fd);
+	assert_refused(sub, NULL, why(w, sizeof(w), "--dir", file, "is not a directory"),
+		       "--dir", file);
+	unlink(file);
+	assert_refused(sub, NULL, why(w, sizeof(w), "--dir", file, "No such file or directory"),
+		       "--dir", file);
+
 	if (geteuid() == 0) {				/* another user's directory */
-		snprintf(sub, sizeof(sub), "%s/theirs", dir);
-		assert_int_equal(mkdir(sub, 0755), 0);
-		assert_int_equal(chown(sub, 65534, 65534), 0);
-		assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 2);
-		assert_non_null(strstr(err, "uid 65534"));
-		assert_true(test_dir_is_empty(sub));
-		rmdir(sub);
+		snprintf(file, sizeof(file), "%s/theirs", dir);
+		assert_int_equal(mkdir(file, 0755), 0);
+		assert_int_equal(chown(file, 65534, 65534), 0);
+		assert_refused(file, NULL, why(w, sizeof(w), "--dir", file, "belongs to uid 65534"),
+			       "--dir", file);
+		rmdir(file);
 	}
-	snprintf(sub, sizeof(sub), "%s/open", dir);
+	rmdir(sub);
+	test_dir_remove(dir);
+}
+
+/* What fctrace can own: a directory of its user's (0700 or 0755), a
+ * world-writable one with the sticky bit as /tmp is, and a path through
+ * a symlink as long as the last component is the directory itself. */
+static void test_safe_dirs(void **state)
+{
+	char *dir = test_dir_make(), sub[512], link[512], via[600], err[512];
+
+	assert_int_equal(run_in(dir, NULL, err, sizeof(err)), 0);
+	assert_true(test_dir_is_empty(dir));
+	snprintf(sub, sizeof(sub), "%s/shared", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(chmod(sub, 01777), 0);
+	assert_int_equal(run_in(sub, NULL, err, sizeof(err)), 0);
+	assert_true(test_dir_is_empty(sub));
+	snprintf(link, sizeof(link), "%s.link", dir);
+	assert_int_equal(symlink(dir, link), 0);
+	snprintf(via, sizeof(via), "%s/shared", link);
+	assert_int_equal(run_in(via, NULL, err, sizeof(err)), 0);
+	assert_true(test_dir_is_empty(sub));
+	if (geteuid() == 0) {				/* nobody in a sticky /tmp-like dir */
+		struct spawn_opts nobody = { .uid = 65534, .errfd = -1 };
+
+		assert_int_equal(chmod(dir, 0755), 0);	/* nobody may pass through */
+		assert_int_equal(run_in(sub, &nobody, err, sizeof(err)), 0);
+		assert_true(test_dir_is_empty(sub));
+	}
+	unlink(link);
 	rmdir(sub);
 	test_dir_remove(dir);
 }
@@ -351,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_good_outputs),
 		cmocka_unit_test(test_unwritable_outputs),
 		cmocka_unit_test(test_unsafe_dir),
+		cmocka_unit_test(test_safe_dirs),
 		cmocka_unit_test(test_fd_limit),
 		cmocka_unit_test(test_fd_limit_pool),
 		cmocka_unit_test(test_fd_limit_sweep),

@@ -588,6 +588,79 @@ static void test_content(void **state)
 	assert_false(wl_content_ok(3, 1000, a, 5));
 }
 
+/* wl_run checks --dir itself, on the directory it opens: the same
+ * refusals without preflight, a trailing slash no way past the symlink
+ * rule, and nothing made. */
+static void test_unsafe_dir_refused_by_run(void **state)
+{
+	struct fx *f = *state;
+	char link[4200];
+
+	f->cfg.workload = "fc";
+	assert_int_equal(chmod(f->dir, 0777), 0);
+	assert_int_equal(run(f, NULL), -EINVAL);
+	assert_int_equal(chmod(f->dir, 0707), 0);
+	assert_int_equal(run(f, NULL), -EINVAL);
+	assert_int_equal(chmod(f->dir, 01777), 0);	/* sticky: fine */
+	assert_int_equal(run(f, NULL), 0);
+	assert_int_equal(chmod(f->dir, 0700), 0);
+	snprintf(link, sizeof(link), "%s.link/", f->dir);
+	link[strlen(link) - 1] = '\0';
+	assert_int_equal(symlink(f->dir, link), 0);
+	strcat(link, "/");
+	f->cfg.dir = link;
+	assert_int_equal(run(f, NULL), -EINVAL);
+	link[strlen(link) - 1] = '\0';
+	assert_int_equal(unlink(link), 0);
+	f->cfg.dir = f->dir;
+	assert_dir_clean(f);
+}
+
+/* While the run is on: one new directory in --dir, fctrace.XXXXXX, ours
+ * and private (0700), holding exactly the data files. */
+static int data_dir_at_open(void *arg, const struct wl_thread_stats *t, unsigned n)
+{
+	struct fx *f = arg;
+	DIR *d = opendir(f->dir), *inner;
+	struct dirent *e;
+	char path[8400];
+	struct stat st;
+	int made = 0, files = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "fctrace.", 8))
+			continue;
+		made++;
+		assert_int_equal(strlen(e->d_name), 14);
+		snprintf(path, sizeof(path), "%s/%s", f->dir, e->d_name);
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_int_equal(st.st_mode & 07777, 0700);
+		assert_int_equal(st.st_uid, geteuid());
+		assert_non_null(inner = opendir(path));
+		while ((e = readdir(inner)))
+			files += e->d_name[0] == 'f';
+		closedir(inner);
+	}
+	closedir(d);
+	assert_int_equal(made, 1);
+	assert_int_equal(files, f->cfg.files);
+	return on_open(arg, t, n);
+}
+
+static void test_data_dir_private(void **state)
+{
+	struct fx *f = *state;
+	struct wl_hooks hooks = { data_dir_at_open, on_close, f };
+	mode_t mask = umask(0);				/* 0700 whatever the umask */
+
+	f->cfg.workload = "fc";
+	assert_int_equal(wl_run(&f->cfg, NULL, &hooks, &f->res), 0);
+	umask(mask);
+	assert_run_ok(f);
+}
+
 /* The RLIMIT_NOFILE that leaves exactly `room` fds free below it,
  * around those this process has open (inherited ones may leave holes). */
 static rlim_t limit_for_room(uint64_t room)
@@ -687,7 +760,8 @@ int main(void)
 		T(test_shared_file), T(test_cold), T(test_pressure),
 		T(test_corrupt_read_caught), T(test_failed_ops), T(test_stop), T(test_stop_fc),
 		T(test_fc_inline_loop_counts_short_reads),
-		T(test_refusals), T(test_fds_needed_suffice),
+		T(test_refusals), T(test_unsafe_dir_refused_by_run), T(test_data_dir_private),
+		T(test_fds_needed_suffice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,9 @@
 /*
- * datadir.c - the data files: a fresh mkdtemp directory under --dir,
+ * datadir.c - the data files: --dir checked and opened (O_NOFOLLOW), a
+ * fresh directory made in it as mkdtemp would, but relative to its fd,
  * files f000000.. created there with O_EXCL|O_NOFOLLOW, and at the end
  * the removal of exactly those files and that directory (unlinkat
- * relative to the directory's fd; never a recursive delete).
+ * relative to the directories' fds; never a recursive delete).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include "wl_internal.h"
 
@@ -32,62 +34,124 @@ static int refuse(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* Can fctrace own a directory with this stat: a directory, owned by
+ * root or by us, and writable by others only with the sticky bit? */
+static int dir_stat_check(const struct stat *st, char *why, size_t len)
+{
+	if (!S_ISDIR(st->st_mode))
+		return refuse(why, len, "is not a directory");
+	/* another user who may rename entries here could swap fctrace's
+	 * directory for a link between its creation and its removal */
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		return refuse(why, len, "is writable by others without the sticky bit "
+			      "(/tmp has it); give a directory only you can write");
+	/* its owner may always rename entries in it, sticky bit or not */
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return refuse(why, len, "belongs to uid %u, not to root or to you",
+			      (unsigned)st->st_uid);
+	return 0;
+}
+
+/* dir without trailing slashes, which would make a final symlink be
+ * followed ("link/" is the directory it points to) */
+static const char *no_trailing_slash(const char *dir, char *buf, size_t len)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (!dir[n] || n >= len)
+		return dir;
+	memcpy(buf, dir, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 int wl_dir_check(const char *dir, char *why, size_t len)
 {
+	char buf[4096];
 	struct stat st;
 
 	if (!dir || !*dir)
 		return refuse(why, len, "must name a directory");
+	dir = no_trailing_slash(dir, buf, sizeof(buf));
 	if (lstat(dir, &st))
 		return refuse(why, len, "%s", strerror(errno));
 	if (S_ISLNK(st.st_mode))
 		return refuse(why, len, "is a symbolic link; give the real directory");
-	if (!S_ISDIR(st.st_mode))
-		return refuse(why, len, "is not a directory");
-	/* another user who may rename entries here could swap fctrace's
-	 * directory for a link between its creation and its removal */
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-		return refuse(why, len, "is writable by others without the sticky bit "
-			      "(/tmp has it); give a directory only you can write");
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return refuse(why, len, "belongs to uid %u, not to root or to you",
-			      (unsigned)st.st_uid);
-	return 0;
+	return dir_stat_check(&st, why, len);
 }
 
-/* --dir must be a directory fctrace can safely own (wl_dir_check). */
+/*
+ * --dir, opened without following a final symlink, and checked on the
+ * directory actually opened (fstat), not on whatever the path named a
+ * moment before: from here on everything is relative to this fd.
+ */
 static int open_parent(struct wl_run *run)
 {
 	const char *dir = run->cfg.dir;
-	char why[160];
+	char why[160], buf[4096];
+	struct stat st;
+	int fd;
 
-	if (wl_dir_check(dir, why, sizeof(why)))
-		return dir_error(dir, why);
-	run->parent_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (run->parent_fd < 0)
-		return dir_error(dir, strerror(errno));
-	return 0;
+	if (!dir || !*dir)
+		return dir_error("''", "must name a directory");
+	fd = open(no_trailing_slash(dir, buf, sizeof(buf)),
+		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		if (wl_dir_check(dir, why, sizeof(why)))	/* say why in words */
+			return dir_error(dir, why);
+		return dir_error(dir, strerror(err));
+	}
+	if (fstat(fd, &st))
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	else if (!dir_stat_check(&st, why, sizeof(why))) {
+		run->parent_fd = fd;
+		return 0;
+	}
+	close(fd);
+	return dir_error(dir, why);
+}
+
+/* mkdtemp, relative to the parent's fd: fctrace.XXXXXX, mode 0700 */
+static int mkdtemp_at(int parent_fd, char *name)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char rnd[6];
+
+	for (int tries = 0; tries < 100; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -EIO;
+		strcpy(name, "fctrace.");
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			name[8 + i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		name[8 + sizeof(rnd)] = '\0';
+		if (!mkdirat(parent_fd, name, 0700))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
 }
 
 static int make_dir(struct wl_run *run)
 {
 	const char *dir = run->cfg.dir;
-	int n = snprintf(run->dir, sizeof(run->dir), "%s%sfctrace.XXXXXX", dir,
-			 dir[strlen(dir) - 1] == '/' ? "" : "/");
+	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+	char name[16];
+	int err;
 
-	if (n >= (int)sizeof(run->dir)) {
-		run->dir[0] = 0;	/* nothing made: nothing to remove */
+	run->dir[0] = 0;		/* nothing made yet: nothing to remove */
+	if (strlen(dir) + strlen(sep) + strlen("fctrace.XXXXXX") >= sizeof(run->dir))
 		return dir_error(dir, "path too long");
+	if ((err = mkdtemp_at(run->parent_fd, name))) {
+		dir_error(dir, strerror(-err));
+		return err;
 	}
-	if (!mkdtemp(run->dir)) {
-		int err = errno;
-
-		run->dir[0] = 0;
-		dir_error(dir, strerror(err));
-		return -err;
-	}
-	run->dir_fd = openat(run->parent_fd, strrchr(run->dir, '/') + 1,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	snprintf(run->dir, sizeof(run->dir), "%s%s%s", dir, sep, name);
+	run->dir_fd = openat(run->parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (run->dir_fd < 0)
 		return dir_error(run->dir, strerror(errno));
 	return 0;
