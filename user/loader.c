@@ -294,6 +294,14 @@ static void attach_all(struct tracer *t)
 	}
 }
 
+/* Did program i's fallback form take its place? */
+static bool fallback_ran(const struct tracer *t, int i)
+{
+	int a = progs[i].alt ? prog_index(progs[i].alt) : -1;
+
+	return a >= 0 && t->links[a];
+}
+
 /* A group ran if it was wanted and every program it needs is attached,
  * in one form or the other. */
 static unsigned groups_attached(const struct tracer *t)
@@ -301,8 +309,7 @@ static unsigned groups_attached(const struct tracer *t)
 	unsigned ok = t->groups;
 
 	for (int i = 0; i < NPROGS; i++) {
-		int a = progs[i].alt ? prog_index(progs[i].alt) : -1;
-		bool done = t->links[i] || (a >= 0 && t->links[a]);
+		bool done = t->links[i] || fallback_ran(t, i);
 
 		if (!progs[i].is_alt && (t->groups & PG_MASK(progs[i].group)) && !done)
 			ok &= ~PG_MASK(progs[i].group);
@@ -329,8 +336,10 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 		else if (!(t->groups & PG_MASK(progs[i].group)))
 			snprintf(ps->reason, sizeof(ps->reason), "not selected");
 		else
-			snprintf(ps->reason, sizeof(ps->reason), "%s",
-				 t->why[i][0] ? t->why[i] : "not loaded");
+			snprintf(ps->reason, sizeof(ps->reason), "%s%s%s",
+				 t->why[i][0] ? t->why[i] : "not loaded",
+				 fallback_ran(t, i) ? "; ran as " : "",
+				 fallback_ran(t, i) ? progs[prog_index(progs[i].alt)].shown : "");
 	}
 }
 
