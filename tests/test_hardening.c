@@ -1,10 +1,12 @@
 /*
  * test_hardening.c - the fctrace binary under abuse, as a user would see
  * it: interrupted at random moments it exits 130/143, detaches every
- * program and leaves no file behind; a symlink planted where it writes
- * leaves its victim untouched; without root it says what it needs, and
- * --no-bpf works as nobody.
+ * program and leaves no file behind; interrupted in a run, a sweep or a
+ * compare, what it prints and writes is marked partial; a symlink
+ * planted where it writes leaves its victim untouched; without root it
+ * says what it needs, and --no-bpf works as nobody.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -171,6 +173,165 @@ static void test_concurrent_runs_stay_apart(void **state)
 	test_dir_remove(dir);
 }
 
+/* argv started with stdout to a file; SIGINT once `ready` says so (or
+ * after a delay); the exit status, stdout in out, stderr in err. */
+static int interrupt(char *const argv[], bool (*ready)(void *arg), void *arg,
+		     char *out, size_t outlen, char *err, size_t errlen)
+{
+	FILE *fout = tmpfile(), *ferr = tmpfile();
+	struct spawn_opts o = { .uid = -1, .outfd = fileno(fout), .errfd = fileno(ferr) };
+	pid_t pid = spawn_fctrace(argv, &o);
+	int rc;
+
+	for (int i = 0; i < 60000 && ready && !ready(arg); i++)
+		usleep(1000);
+	usleep(ready ? 300 * 1000 : 1500 * 1000);	/* into the (next) window */
+	kill(pid, SIGINT);
+	rc = wait_exit(pid);
+	for (int i = 0; i < 2; i++) {
+		FILE *f = i ? ferr : fout;
+		char *buf = i ? err : out;
+		size_t n, len = i ? errlen : outlen;
+
+		rewind(f);
+		n = fread(buf, 1, len - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+	return rc;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+/* SIGINT inside a traced run's window: exit 130, the table's header and
+ * the JSON say the results are partial, and what was measured is there. */
+static void test_interrupted_run_is_partial(void **state)
+{
+	static char out[65536];
+	char *dir = test_dir_make(), path[512], err[1024];
+	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fcp", "--ops", "100000000",
+			 "--dir", dir, "--json", path, NULL };
+	struct json_object *doc;
+
+	BPF_TEST_REQUIRE();
+	snprintf(path, sizeof(path), "%s.json", dir);
+	assert_int_equal(interrupt(argv, NULL, NULL, out, sizeof(out), err, sizeof(err)), 130);
+	assert_non_null(strstr(out, "  [INTERRUPTED: partial results]\n"));
+	assert_non_null(strstr(out, "\nTime account per thread"));	/* the kernel view too */
+	assert_non_null(doc = json_object_from_file(path));
+	assert_true(json_object_get_boolean(get(doc, "interrupted")));
+	assert_true(json_object_get_int64(get(doc, "ops")) > 0);
+	assert_true(json_object_get_int64(get(get(get(doc, "syscalls"), "pread64"), "count")) > 0);
+	json_object_put(doc);
+	unlink(path);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* SIGINT in a sweep's first cell: that cell is kept and marked, the
+ * others are missing, and the table, JSON and CSV all say so. */
+static void test_interrupted_sweep_is_partial(void **state)
+{
+	static char out[65536];
+	char *dir = test_dir_make(), json[512], csv[512], err[1024], line[512];
+	char *argv[] = { (char *)fctrace_binary(), "sweep", "--workload", "fc", "--files", "10",
+			 "--threads", "1,2", "--ops", "100000000", "--no-bpf", "--dir", dir,
+			 "--json", json, "--csv", csv, NULL };
+	struct json_object *doc, *cells;
+	FILE *f;
+
+	snprintf(json, sizeof(json), "%s.json", dir);
+	snprintf(csv, sizeof(csv), "%s.csv", dir);
+	assert_int_equal(interrupt(argv, NULL, NULL, out, sizeof(out), err, sizeof(err)), 130);
+	assert_non_null(strstr(out, "INTERRUPTED: partial results, 1 of 2 cells run "
+			       "(* stopped early, - not run)\n"));
+	assert_non_null(strstr(out, "*       -\n"));		/* the 1-thread cell, then none */
+	assert_non_null(doc = json_object_from_file(json));
+	assert_true(json_object_get_boolean(get(doc, "interrupted")));
+	cells = get(doc, "cells");
+	assert_int_equal(json_object_array_length(cells), 1);
+	assert_true(json_object_get_boolean(get(json_object_array_get_idx(cells, 0), "interrupted")));
+	assert_true(json_object_get_int64(get(json_object_array_get_idx(cells, 0), "ops")) > 0);
+	json_object_put(doc);
+	assert_non_null(f = fopen(csv, "r"));
+	assert_non_null(fgets(line, sizeof(line), f));		/* header */
+	assert_non_null(strstr(line, ",interrupted\n"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_non_null(strstr(line, ",1\n"));
+	assert_null(fgets(line, sizeof(line), f));		/* and no second cell */
+	fclose(f);
+	unlink(json);
+	unlink(csv);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
+/* Has a second data directory appeared in arg (the dir), the first gone? */
+static bool second_run_started(void *arg)
+{
+	static char first[256];
+	DIR *d = opendir(arg);
+	struct dirent *e;
+	bool second = false;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "fctrace.", 8)) {
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s", e->d_name);
+			else if (strcmp(first, e->d_name))
+				second = true;
+		}
+	closedir(d);
+	if (second)
+		first[0] = '\0';
+	return second;
+}
+
+/* compare cut in its first run: that run's table, marked; no comparison
+ * and so no file, said on stderr. Cut in its second (bcache is far
+ * faster per op than fc): the JSON is written, and says which. */
+static void test_interrupted_compare_is_partial(void **state)
+{
+	static char out[65536];
+	char *dir = test_dir_make(), json[512], err[1024];
+	char *argv[] = { (char *)fctrace_binary(), "compare", "--workload", "fc,bcache",
+			 "--files", "1", "--threads", "1", "--ops", "100000000", "--no-bpf",
+			 "--dir", dir, "--json", json, NULL };
+	struct json_object *doc, *runs;
+	struct stat st;
+
+	snprintf(json, sizeof(json), "%s.json", dir);
+	assert_int_equal(interrupt(argv, NULL, NULL, out, sizeof(out), err, sizeof(err)), 130);
+	assert_non_null(strstr(out, "fctrace run: fc,"));
+	assert_non_null(strstr(out, "  [INTERRUPTED: partial results]\n"));
+	assert_null(strstr(out, "\nCompare "));
+	assert_string_equal(err, "fctrace: interrupted before bcache ran: no comparison, so no "
+			    "--json/--html file\n");
+	assert_int_equal(stat(json, &st), -1);
+
+	argv[3] = "bcache,fc";
+	argv[9] = "1000000";
+	assert_int_equal(interrupt(argv, second_run_started, dir, out, sizeof(out), err,
+				   sizeof(err)), 130);
+	assert_non_null(strstr(out, "INTERRUPTED: partial results, fc was stopped early\n"));
+	assert_non_null(doc = json_object_from_file(json));
+	assert_true(json_object_get_boolean(get(doc, "interrupted")));
+	runs = get(doc, "runs");
+	assert_false(json_object_get_boolean(get(json_object_array_get_idx(runs, 0), "interrupted")));
+	assert_true(json_object_get_boolean(get(json_object_array_get_idx(runs, 1), "interrupted")));
+	json_object_put(doc);
+	unlink(json);
+	assert_true(test_dir_is_empty(dir));
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +339,9 @@ int main(void)
 		cmocka_unit_test(test_planted_symlink_leaves_victim_alone),
 		cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_concurrent_runs_stay_apart),
+		cmocka_unit_test(test_interrupted_run_is_partial),
+		cmocka_unit_test(test_interrupted_sweep_is_partial),
+		cmocka_unit_test(test_interrupted_compare_is_partial),
 	};
 
 	if (require_fctrace_binary("test_hardening"))

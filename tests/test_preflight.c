@@ -2,12 +2,10 @@
  * test_preflight.c - bad outputs, an unsafe --dir and a too-low fd limit
  * are refused before any work: exit 2, one line naming the culprit, and
  * nothing made (no data directory, no output file). A low soft fd limit
- * with room under the hard one is raised instead. A run interrupted in
- * its window still writes its results, marked interrupted.
+ * with room under the hard one is raised instead.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,32 +361,6 @@ static void test_fd_limit_sweep(void **state)
 	test_dir_remove(dir);
 }
 
-/* SIGINT inside the window: exit 130, and the JSON says interrupted */
-static void test_interrupted_run_writes_partial(void **state)
-{
-	char *dir = test_dir_make(), path[512];
-	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fcp", "--ops", "100000000",
-			 "--quiet", "--dir", dir, "--json", path, NULL };
-	struct json_object *doc, *v;
-	pid_t pid;
-
-	BPF_TEST_REQUIRE();
-	snprintf(path, sizeof(path), "%s.json", dir);
-	pid = spawn_fctrace(argv, NULL);
-	sleep(2);				/* past load and setup, into the window */
-	kill(pid, SIGINT);
-	assert_int_equal(wait_exit(pid), 130);
-	assert_non_null(doc = json_object_from_file(path));
-	assert_true(json_object_object_get_ex(doc, "interrupted", &v));
-	assert_true(json_object_get_boolean(v));
-	assert_true(json_object_object_get_ex(doc, "ops", &v));
-	assert_true(json_object_get_int64(v) > 0);
-	json_object_put(doc);
-	unlink(path);
-	assert_true(test_dir_is_empty(dir));
-	test_dir_remove(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,7 +375,6 @@ int main(void)
 		cmocka_unit_test(test_fd_limit),
 		cmocka_unit_test(test_fd_limit_pool),
 		cmocka_unit_test(test_fd_limit_sweep),
-		cmocka_unit_test(test_interrupted_run_writes_partial),
 	};
 
 	if (require_fctrace_binary("test_preflight"))

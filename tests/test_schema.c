@@ -67,20 +67,6 @@ static void fx_free(struct fx *x)
 	free(x);
 }
 
-/* The document `fctrace compare --json` writes (cmd_compare.c). */
-static struct json_object *compare_doc(const struct session *a, const struct session *b)
-{
-	struct json_object *doc = json_object_new_object(), *runs = json_object_new_array();
-
-	json_object_object_add(doc, "schema_version", json_object_new_int(1));
-	json_object_object_add(doc, "command", json_object_new_string("compare"));
-	json_object_array_add(runs, report_json_run(a));
-	json_object_array_add(runs, report_json_run(b));
-	json_object_object_add(doc, "runs", runs);
-	json_object_object_add(doc, "compare", compare_json(a, b));
-	return doc;
-}
-
 static struct json_object *sweep_doc(void)
 {
 	static struct sweep_cell cells[2] = {
@@ -186,16 +172,32 @@ static void test_run_timing_only_cache(void **state)
 static void test_compare(void **state)
 {
 	struct fx *a = fx_run("fcp", true, false), *b = fx_run("fc", true, false);
+	struct json_object *doc;
 
 	b->s.res.totals.has_pool = false;
-	assert_valid(compare_doc(&a->s, &b->s));
+	assert_valid(compare_document(&a->s, &b->s));
+	b->s.res.interrupted = true;			/* cut in the second run */
+	doc = compare_document(&a->s, &b->s);
+	assert_true(json_object_get_boolean(at(doc, "interrupted")));
+	assert_valid(doc);
 	fx_free(a);
 	fx_free(b);
 }
 
 static void test_sweep(void **state)
 {
+	static struct sweep_cell cell = { .workload = "fc", .files = 10, .threads = 1, .pool = 50,
+					  .wall_ns = 1000000, .ops = 100, .hit_ratio = -1,
+					  .interrupted = true };
+	struct sweep sw = { .cells = &cell, .n = 1, .total = 4, .interrupted = true };
+	struct json_object *doc;
+
 	assert_valid(sweep_doc());
+	doc = sweep_json(&sw);
+	assert_true(json_object_get_boolean(at(doc, "interrupted")));
+	assert_true(json_object_get_boolean(at(json_object_array_get_idx(at(doc, "cells"), 0),
+					       "interrupted")));
+	assert_valid(doc);
 }
 
 static void test_missing_or_mistyped_keys_fail(void **state)
@@ -212,12 +214,21 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	doc = report_json_run(&x->s);
 	json_object_object_del(json_object_array_get_idx(at(doc, "threads"), 0), "account_ns");
 	assert_invalid(doc, "'account_ns' is a required property");
-	doc = compare_doc(&x->s, &y->s);
+	doc = compare_document(&x->s, &y->s);
 	json_object_object_del(at(json_object_array_get_idx(at(doc, "runs"), 1), "config"), "seed");
 	assert_invalid(doc, "'seed' is a required property");
+	doc = compare_document(&x->s, &y->s);
+	json_object_object_del(doc, "interrupted");
+	assert_invalid(doc, "'interrupted' is a required property");
 	doc = sweep_doc();
 	json_object_object_del(json_object_array_get_idx(at(doc, "cells"), 1), "workload");
 	assert_invalid(doc, "'workload' is a required property");
+	doc = sweep_doc();
+	json_object_object_del(doc, "interrupted");
+	assert_invalid(doc, "'interrupted' is a required property");
+	doc = sweep_doc();
+	json_object_object_del(json_object_array_get_idx(at(doc, "cells"), 0), "interrupted");
+	assert_invalid(doc, "'interrupted' is a required property");
 	doc = sweep_doc();
 	json_object_object_add(json_object_array_get_idx(at(doc, "cells"), 0), "hit_ratio",
 			       json_object_new_string("0.5"));

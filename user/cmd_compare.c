@@ -8,16 +8,9 @@
 
 static int write_json(const struct options *o, struct session s[2])
 {
-	struct json_object *doc = json_object_new_object(), *runs = json_object_new_array();
-	int rc;
+	struct json_object *doc = compare_document(&s[0], &s[1]);
+	int rc = report_json_write(doc, o->json);
 
-	json_object_object_add(doc, "schema_version", json_object_new_int(1));
-	json_object_object_add(doc, "command", json_object_new_string("compare"));
-	json_object_array_add(runs, report_json_run(&s[0]));
-	json_object_array_add(runs, report_json_run(&s[1]));
-	json_object_object_add(doc, "runs", runs);
-	json_object_object_add(doc, "compare", compare_json(&s[0], &s[1]));
-	rc = report_json_write(doc, o->json);
 	json_object_put(doc);
 	return rc ? 1 : 0;
 }
@@ -44,6 +37,10 @@ int cmd_compare(const struct options *o)
 			rc = write_json(o, s);
 		if (!rc && o->html)
 			rc = report_html_compare(o->html, &s[0], &s[1]);
+	} else if (!rc && signals_caught() && (o->json || o->html)) {
+		/* one run is no comparison: its table above is all there is */
+		fprintf(stderr, "fctrace: interrupted before %s ran: no comparison, so no "
+			"--json/--html file\n", o->compare_with ? o->compare_with : o->workloads[1]);
 	}
 	while (ran-- > 0)
 		session_free(&s[ran]);

@@ -140,6 +140,9 @@ void compare_print(FILE *f, const struct session *a, const struct session *b)
 	report_describe(d, sizeof(d), &a->cfg);
 	fprintf(f, "\nCompare %s with %s at the same settings (%s)\n", a->cfg.workload,
 		b->cfg.workload, strchr(d, ',') ? strchr(d, ',') + 2 : d);
+	if (a->res.interrupted || b->res.interrupted)
+		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",
+			a->res.interrupted ? a->cfg.workload : b->cfg.workload);
 	print_terms(f, a, b);
 	if (a->traced && b->traced)
 		print_story(f, a, b);
@@ -163,4 +166,19 @@ struct json_object *compare_json(const struct session *a, const struct session *
 	}
 	json_object_object_add(o, "terms", t);
 	return o;
+}
+
+struct json_object *compare_document(const struct session *a, const struct session *b)
+{
+	struct json_object *doc = json_object_new_object(), *runs = json_object_new_array();
+
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "command", json_object_new_string("compare"));
+	json_object_object_add(doc, "interrupted",
+			       json_object_new_boolean(a->res.interrupted || b->res.interrupted));
+	json_object_array_add(runs, report_json_run(a));
+	json_object_array_add(runs, report_json_run(b));
+	json_object_object_add(doc, "runs", runs);
+	json_object_object_add(doc, "compare", compare_json(a, b));
+	return doc;
 }

@@ -115,6 +115,7 @@ int sweep_run(const struct options *o, struct sweep *sw)
 
 	memset(sw, 0, sizeof(*sw));
 	sw->o = o;
+	sw->total = total;
 	sw->cells = calloc(total, sizeof(*sw->cells));
 	if (!sw->cells)
 		return 1;
@@ -122,14 +123,16 @@ int sweep_run(const struct options *o, struct sweep *sw)
 		for (unsigned f = 0; f < o->files.n; f++)
 			for (unsigned t = 0; t < o->threads.n && !rc; t++) {
 				if (signals_caught())
-					return signals_exit_code();
+					break;
 				cfg.workload = o->workloads[w];
 				cfg.files = (unsigned)o->files.v[f];
 				cfg.threads = (unsigned)o->threads.v[t];
 				progress(o, sw->n, total, &cfg);
 				rc = run_cell(o, &cfg, sw);
 			}
-	return rc;
+	/* a signal stops the cell it lands in and skips the rest */
+	sw->interrupted = signals_caught() != 0;
+	return sw->interrupted ? signals_exit_code() : rc;
 }
 
 void sweep_free(struct sweep *sw)

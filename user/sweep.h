@@ -29,6 +29,8 @@ struct sweep_cell {
 struct sweep {
 	struct sweep_cell *cells;
 	unsigned n;
+	unsigned total;			/* cells in the matrix, run or not */
+	bool interrupted;		/* stopped by a signal: cells missing or cut */
 	const struct options *o;
 };
 

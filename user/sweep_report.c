@@ -25,13 +25,17 @@ void sweep_print_table(FILE *f, const struct sweep *sw)
 				const struct sweep_cell *c = sweep_cell_at(sw, o->workloads[w],
 					(unsigned)o->files.v[fi], (unsigned)o->threads.v[t]);
 				if (c)
-					fprintf(f, " %7.0f", c->wall_ns / 1e6);
+					fprintf(f, " %6.0f%c", c->wall_ns / 1e6,
+						c->interrupted ? '*' : ' ');
 				else
 					fprintf(f, " %7s", "-");
 			}
 			fputc('\n', f);
 		}
 	}
+	if (sw->interrupted)
+		fprintf(f, "INTERRUPTED: partial results, %u of %u cells run (* stopped early, "
+			"- not run)\n", sw->n, sw->total);
 }
 
 /* One line per workload x file set, at the largest thread count. */
@@ -127,6 +131,7 @@ struct json_object *sweep_json(const struct sweep *sw)
 
 	json_object_object_add(doc, "schema_version", json_object_new_int(1));
 	json_object_object_add(doc, "command", json_object_new_string("sweep"));
+	json_object_object_add(doc, "interrupted", json_object_new_boolean(sw->interrupted));
 	for (unsigned i = 0; i < sw->n; i++) {
 		const struct sweep_cell *c = &sw->cells[i];
 		struct json_object *o = json_object_new_object();
@@ -144,6 +149,7 @@ struct json_object *sweep_json(const struct sweep *sw)
 		json_object_object_add(o, "top_cause", json_object_new_string(c->top_cause));
 		json_object_object_add(o, "predicted_wall_ns", c->predicted_wall_ns > 0 ?
 				       json_object_new_double(c->predicted_wall_ns) : NULL);
+		json_object_object_add(o, "interrupted", json_object_new_boolean(c->interrupted));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "cells", a);
