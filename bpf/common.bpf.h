@@ -16,17 +16,59 @@
 #include <bpf/bpf_core_read.h>
 #include "fctrace.h"
 
+/*
+ * A thread slot: the account user space reads, then the state machines'
+ * private state (hot: the first fields after the account are the ones
+ * every hook touches).
+ */
+struct fct_slot {
+	struct fct_thread a;
+	__u32 active;		/* inside the thread's window */
+	__u32 st_state;		/* enum fct_run_state */
+	__u64 st_since_ns;	/* when the current run state began */
+	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
+	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
+	__u32 in_futex_wait;
+	__u32 futex_op;
+	__u64 sc_enter_ns;	/* set only when timed */
+	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
+	__u64 sc_runq_mark;	/* runq_total_ns at a timed entry */
+	__u64 pread_pos;	/* pread64 offset saved at entry */
+	__u64 futex_uaddr;	/* set while inside a futex wait */
+	/* the last two charged intervals, newest first: the end mark takes
+	 * back what fell after end_ns (a preemption between the worker's
+	 * clock read and the uprobe). code: enum fct_run_state | FCT_C_FUTEX */
+	__u64 last_from[2];
+	__u64 last_len[2];
+	__u32 last_code[2];
+	__u32 klock_flags;
+	__u32 klock_weight;	/* the current kernel lock wait's stack weight */
+	__u64 klock_addr;
+	__u64 klock_start_ns;
+	__u64 klock_ips[FCT_STACK_DEPTH];	/* the sampled wait's kernel stack */
+	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
+};
+
 /* Map shapes, named so that the definition and the externs agree. */
 struct fct_slots_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, FCT_MAX_SLOTS);
 	__type(key, __u32);
-	__type(value, struct fct_thread);
+	__type(value, struct fct_slot);
+};
+
+struct fct_tgids_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCT_MAX_TGIDS);
+	__type(key, __u32);
+	__type(value, __u32);
 };
 
 extern struct fct_slots_map slots SEC(".maps");
+extern struct fct_tgids_map tgids SEC(".maps");
 
 extern const volatile __u32 target_tgid;	/* rodata: set before load */
+extern const volatile __u32 follow_forks;	/* rodata: child processes join the target */
 extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
@@ -53,59 +95,67 @@ static __always_inline void fct_hist_add(__u32 *hist, __u64 v)
 		hist[s]++;
 }
 
-/* Is this task one of the target process's threads? */
+/* Is tgid the target process, or (with --follow) one it forked? The
+ * common case is one compare; the hash is asked only with --follow. */
+static __always_inline bool fct_is_target_tgid(__u32 tgid)
+{
+	if (tgid == target_tgid)
+		return true;
+	return follow_forks && bpf_map_lookup_elem(&tgids, &tgid);
+}
+
 static __always_inline bool fct_is_target(__u64 pid_tgid)
 {
-	return (__u32)(pid_tgid >> 32) == target_tgid;
+	return fct_is_target_tgid((__u32)(pid_tgid >> 32));
 }
 
 /* The active account of thread tid (between its marks), or NULL.
  * Array lookups are inlined by the verifier: a few loads, no hashing. */
-static __always_inline struct fct_thread *fct_slot(__u32 tid)
+static __always_inline struct fct_slot *fct_slot(__u32 tid)
 {
-	struct fct_thread *t;
+	struct fct_slot *t;
 	__u32 k;
 
 #pragma unroll
 	for (int i = 0; i < FCT_SLOT_PROBES; i++) {
 		k = (tid + i) & (FCT_MAX_SLOTS - 1);
 		t = bpf_map_lookup_elem(&slots, &k);
-		if (t && t->tid == tid && t->active)
+		if (t && t->a.tid == tid && t->active)
 			return t;
 	}
 	return NULL;
 }
 
 /* Which [K] fields an interval in the thread's current state goes to. */
-static __always_inline __u32 fct_code(const struct fct_thread *t)
+static __always_inline __u32 fct_code(const struct fct_slot *t)
 {
 	return t->st_state | (t->in_futex_wait ? FCT_C_FUTEX : 0);
 }
 
 /* Book d nanoseconds (or take them back: d wraps negative) under code. */
-static __always_inline void fct_book(struct fct_thread *t, __u32 code, __u64 d)
+static __always_inline void fct_book(struct fct_thread *a, __u32 code, __u64 d)
 {
 	__u32 state = code & FCT_C_STATE;
 
 	if (state == FCT_ST_RUNNING) {
-		t->oncpu_ns += d;
+		a->oncpu_ns += d;
 		return;
 	}
 	if (state == FCT_ST_RUNNABLE)
-		t->runq_total_ns += d;
+		a->runq_total_ns += d;
 	else
-		t->offcpu_ns += d;
+		a->offcpu_ns += d;
 	if (code & FCT_C_FUTEX)
-		t->futex_off_ns += d;
+		a->futex_off_ns += d;
 	else if (state == FCT_ST_RUNNABLE)
-		t->runq_ns += d;
+		a->runq_ns += d;
 	else
-		t->blocked_ns += d;
+		a->blocked_ns += d;
 }
 
 /* The active account of the current thread, if it is one of ours and
  * the window is open: the first thing every per-thread hook asks. */
-static __always_inline struct fct_thread *fct_current_slot(void)
+static __always_inline struct fct_slot *fct_current_slot(void)
 {
 	__u64 pid_tgid;
 
@@ -125,7 +175,7 @@ static __always_inline struct fct_thread *fct_current_slot(void)
  * without gaps. The last two charges are kept so that the end mark can
  * take back time charged past end_ns.
  */
-static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
+static __always_inline void fct_charge(struct fct_slot *t, __u64 now)
 {
 	__u32 code;
 	__u64 d;
@@ -134,7 +184,7 @@ static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
 		return;
 	d = now - t->st_since_ns;
 	code = fct_code(t);
-	fct_book(t, code, d);
+	fct_book(&t->a, code, d);
 	t->last_from[1] = t->last_from[0];
 	t->last_len[1] = t->last_len[0];
 	t->last_code[1] = t->last_code[0];
@@ -145,7 +195,7 @@ static __always_inline void fct_charge(struct fct_thread *t, __u64 now)
 }
 
 /* Take back what the last two charges counted after end. */
-static __always_inline void fct_uncharge_after(struct fct_thread *t, __u64 end)
+static __always_inline void fct_uncharge_after(struct fct_slot *t, __u64 end)
 {
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
@@ -154,7 +204,7 @@ static __always_inline void fct_uncharge_after(struct fct_thread *t, __u64 end)
 		if (to <= end || !t->last_len[i])
 			continue;
 		cut = to - (from > end ? from : end);
-		fct_book(t, t->last_code[i], -cut);
+		fct_book(&t->a, t->last_code[i], -cut);
 	}
 }
 

@@ -16,6 +16,8 @@
  * probed linearly a few steps: no hash lookup on the per-syscall path. */
 #define FCT_MAX_SLOTS	1024
 #define FCT_SLOT_PROBES	4
+/* processes one run may follow (--follow) */
+#define FCT_MAX_TGIDS	256
 
 /* log2 histogram of nanoseconds: slot i counts values in [2^i, 2^(i+1)). */
 #define FCT_HIST_SLOTS	32
@@ -71,53 +73,43 @@ enum fct_run_state {
 	FCT_ST_BLOCKED = 2,	/* asleep (prev_state != TASK_RUNNING) */
 };
 
+/* How a thread's account began and ended (struct fct_thread.how). */
+#define FCT_HOW_MARK		0x01	/* begin/end marks of fctrace's own workers */
+#define FCT_HOW_EXEC		0x02	/* began at the target's exec */
+#define FCT_HOW_FORK		0x04	/* began when the thread was created */
+#define FCT_HOW_ATTACH		0x08	/* already running at attach: began then */
+#define FCT_HOW_EXITED		0x10	/* ended at the thread's exit */
+#define FCT_HOW_CLOSED		0x20	/* still alive: ended when the window closed */
+#define FCT_HOW_IN_FUTEX	0x40	/* was inside a futex wait at attach */
+
+#define FCT_COMM_LEN		16
+
 /*
- * One worker thread's account, from its begin mark to its end mark.
- * The time buckets marked [A] are disjoint and should add up to
- * end_ns - begin_ns: user time reconciles against them.
+ * One thread's account, from the start of its window to its end: the
+ * begin/end marks of fctrace's own workers, or for any other program its
+ * exec, creation or the attach, to its exit or the window's close.
+ * Plain data for user space: a slot in the `slots` map begins with this
+ * struct, and the BPF programs' private state follows it (common.bpf.h).
+ *
+ * The time account. The scheduler edges charge every interval of the
+ * window to exactly one of the [K] fields, without reading the syscall
+ * state for on-CPU time (an on-CPU interval can span many syscalls). The
+ * syscall hooks add what the timed calls measured. User space derives
+ * the [A] buckets from them (kview_derive):
+ *   futex_wait = futex_off + futex_on
+ *   cpu_sys    = min(sys_on_est, oncpu - futex_on)
+ *   cpu_user   = oncpu - futex_on - cpu_sys
+ * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
  */
 struct fct_thread {
 	__u32 tid;
-	__u32 active;		/* between begin and end marks */
-	__u64 begin_ns;		/* CLOCK_MONOTONIC, passed by the workload */
+	__u32 tgid;
+	__u64 begin_ns;		/* CLOCK_MONOTONIC */
 	__u64 end_ns;
+	char comm[FCT_COMM_LEN];	/* at exit, or when the window closed */
+	__u32 how;		/* FCT_HOW_* */
+	__u32 pad;
 
-	/* --- private state of the BPF state machines (hot: kept next to
-	 * tid and active, in the first cache lines the hooks touch) --- */
-	__u64 st_since_ns;	/* when the current run state began */
-	__u32 st_state;		/* enum fct_run_state */
-	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
-	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
-	__u32 in_futex_wait;
-	__u64 sc_enter_ns;	/* set only when timed */
-	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
-	__u64 pread_pos;	/* pread64 offset saved at entry */
-	__u64 futex_uaddr;	/* set while inside a futex wait */
-	__u32 futex_op;
-	__u32 klock_weight;	/* the current kernel lock wait's stack weight */
-	/* the last two charged intervals, newest first: the end mark takes
-	 * back what fell after end_ns (a preemption between the worker's
-	 * clock read and the uprobe). code: enum fct_run_state | FCT_C_FUTEX */
-	__u64 last_from[2];
-	__u64 last_len[2];
-	__u32 last_code[2];
-	__u32 klock_flags;
-	__u64 klock_addr;
-	__u64 klock_start_ns;
-	__u64 klock_ips[FCT_STACK_DEPTH];	/* the sampled wait's kernel stack */
-	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
-
-	/*
-	 * The time account. The scheduler edges charge every interval of
-	 * the window to exactly one of the [K] fields, without reading the
-	 * syscall state for on-CPU time (an on-CPU interval can span many
-	 * syscalls). The syscall hooks add what the timed calls measured.
-	 * User space derives the [A] buckets from them (kview_derive):
-	 *   futex_wait = futex_off + futex_on
-	 *   cpu_sys    = min(sys_on_est, oncpu - futex_on)
-	 *   cpu_user   = oncpu - futex_on - cpu_sys
-	 * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
-	 */
 	__u64 oncpu_ns;		/* [K] all on-CPU time */
 	__u64 runq_ns;		/* [K][A] runnable, waiting for a CPU, outside futex waits */
 	__u64 blocked_ns;	/* [K][A] asleep outside futex waits (I/O, other) */
@@ -142,18 +134,19 @@ struct fct_thread {
 	__u64 klock_wait_ns;
 
 	struct fct_sc_stats sc[FCT_SC_N];
-
 };
 
-/* charge codes (struct fct_thread.last_code): a run state, or-ed with
+/* charge codes (struct fct_slot.last_code): a run state, or-ed with
  * FCT_C_FUTEX when the interval fell inside a futex wait */
 #define FCT_C_STATE	3
 #define FCT_C_FUTEX	4
 
 /* futex waits, per (thread, futex word) */
+#define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */
+
 struct fct_futex_key {
 	__u32 tid;
-	__u32 op;		/* op & 0x7f of the wait */
+	__u32 op;		/* op & 0x7f of the wait, or FCT_FUTEX_OP_WAITV */
 	__u64 uaddr;
 };
 
@@ -162,7 +155,33 @@ struct fct_futex_val {
 	__u64 wait_ns;
 	__u64 max_ns;
 	__u64 errors;		/* EAGAIN: the word changed before sleeping */
+	__u64 runq_ns;		/* of wait_ns: runnable, waiting for a CPU (after the wake) */
+	__u64 sampled;		/* waits whose user stack was sent (struct fct_ustack) */
 	__u32 hist[FCT_HIST_SLOTS];
+};
+
+/*
+ * A sampled futex wait's user stack, sent through the `ustacks` ring
+ * buffer at the wait's exit (after it was timed, so the copy does not
+ * lengthen it): the registers and the stack's top FCT_USTACK_BYTES, for
+ * user space to unwind with CFI (Debian's glibc has no frame pointers).
+ * Each (thread, word) sends its first FCT_USTACK_WARMUP waits, then one
+ * in FCT_USTACK_EVERY, at most FCT_USTACK_MAX.
+ */
+#define FCT_USTACK_BYTES	4096
+#define FCT_USTACK_WARMUP	4
+#define FCT_USTACK_EVERY	64
+#define FCT_USTACK_MAX		64
+#define FCT_UREGS		17	/* x86-64 DWARF registers 0-16, rip last */
+
+struct fct_ustack {
+	__u32 tid;
+	__u32 tgid;
+	__u64 uaddr;
+	__u32 op;
+	__u32 stack_len;	/* bytes of stack[] that were copied */
+	__u64 regs[FCT_UREGS];	/* in DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+	__u8 stack[FCT_USTACK_BYTES];	/* from regs[7] (rsp) up */
 };
 
 /* kernel lock contention, per (thread, lock type, call stack). The stack
@@ -208,6 +227,7 @@ struct fct_lost {
 	__u64 pc_map_full;
 	__u64 stack_lost;	/* bpf_get_stack failed */
 	__u64 ringbuf_drops;	/* timeline events dropped */
+	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
 };
 
 

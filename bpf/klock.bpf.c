@@ -25,7 +25,7 @@ static __always_inline __u32 stack_weight(__u64 n)
 SEC("tp_btf/contention_begin")
 int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 {
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 
 	/* nested contention (a mutex's spin, then its sleep): keep the outer */
 	if (!t || t->klock_addr)
@@ -47,7 +47,7 @@ SEC("tp_btf/contention_end")
 int BPF_PROG(fct_contention_end, void *lock, int ret)
 {
 	static const struct fct_klock_val zero = {};
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 	struct fct_klock_key key = {};
 	struct fct_klock_val *v;
 	__u64 d;
@@ -56,12 +56,12 @@ int BPF_PROG(fct_contention_end, void *lock, int ret)
 		return 0;
 	d = bpf_ktime_get_ns() - t->klock_start_ns;
 	t->klock_addr = 0;
-	t->klock_waits++;
-	t->klock_wait_ns += d;
+	t->a.klock_waits++;
+	t->a.klock_wait_ns += d;
 	if (!t->klock_weight)
 		return 0;
 
-	key.tid = t->tid;
+	key.tid = t->a.tid;
 	key.flags = t->klock_flags;
 	__builtin_memcpy(key.ips, t->klock_ips, sizeof(key.ips));
 	v = fct_hash_entry(&klock_waits, &key, &zero, &lost.klock_map_full);

@@ -17,11 +17,11 @@ struct {
 	__type(value, struct fct_pc_val);
 } pc_pages SEC(".maps");
 
-static __always_inline struct fct_pc_val *pc_entry(struct fct_thread *t,
+static __always_inline struct fct_pc_val *pc_entry(struct fct_slot *t,
 						   struct inode *host)
 {
 	static const struct fct_pc_val zero = {};
-	struct fct_pc_key key = { .tid = t->tid };
+	struct fct_pc_key key = { .tid = t->a.tid };
 	struct super_block *sb;
 
 	key.ino = host->i_ino;
@@ -45,14 +45,14 @@ static __always_inline __u32 folio_order(struct folio *folio)
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(fct_pc_add, struct folio *folio)
 {
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 	struct fct_pc_val *v;
 	__u64 pages;
 
 	if (!t)
 		return 0;
 	pages = 1ULL << (folio_order(folio) & 31);
-	t->pages_added += pages;
+	t->a.pages_added += pages;
 	v = pc_entry(t, folio->mapping->host);
 	if (!v)
 		return 0;
@@ -65,7 +65,7 @@ SEC("tp_btf/mm_filemap_get_pages")
 int BPF_PROG(fct_pc_lookup, struct address_space *mapping, unsigned long index,
 	     unsigned long last_index)
 {
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 	struct fct_pc_val *v;
 
 	if (!t)

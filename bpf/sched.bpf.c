@@ -11,9 +11,9 @@
  */
 #include "common.bpf.h"
 
-static __always_inline struct fct_thread *task_slot(struct task_struct *p)
+static __always_inline struct fct_slot *task_slot(struct task_struct *p)
 {
-	if (p->tgid != target_tgid)
+	if (!fct_is_target_tgid(p->tgid))
 		return NULL;
 	return fct_slot(p->pid);
 }
@@ -22,7 +22,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct fct_thread *t;
+	struct fct_slot *t;
 	__u64 now = 0;
 
 	if (!enabled)
@@ -33,10 +33,10 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 		fct_charge(t, now);
 		if (!preempt && prev_state != 0) {	/* TASK_RUNNING == 0 */
 			t->st_state = FCT_ST_BLOCKED;
-			t->vol_switches++;
+			t->a.vol_switches++;
 		} else {
 			t->st_state = FCT_ST_RUNNABLE;
-			t->invol_switches++;
+			t->a.invol_switches++;
 		}
 	}
 	t = task_slot(next);
@@ -51,7 +51,7 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 
 static __always_inline void on_wakeup(struct task_struct *p)
 {
-	struct fct_thread *t;
+	struct fct_slot *t;
 
 	if (!enabled)
 		return;

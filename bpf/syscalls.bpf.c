@@ -14,27 +14,18 @@
  * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
  */
 #include "common.bpf.h"
+#include "futex.bpf.h"
 
-#if defined(__TARGET_ARCH_x86)
-#define NR_CLOSE	3
-#define NR_PREAD64	17
-#define NR_FUTEX	202
-#define NR_OPENAT	257
-#define NR_NEWFSTATAT	262
-#define NR_STATX	332
-#elif defined(__TARGET_ARCH_arm64)
-#define NR_OPENAT	56
-#define NR_CLOSE	57
-#define NR_PREAD64	67
-#define NR_NEWFSTATAT	79
-#define NR_FUTEX	98
-#define NR_STATX	291
-#else
-#error "fctrace: syscall numbers unknown for this architecture"
-#endif
+#define PAGE_SHIFT_4K		12
 
-#define FUTEX_OP_MASK	0x7f
-#define PAGE_SHIFT_4K	12
+/* Rings the sampled futex waits' user stacks to user space (external
+ * targets only: fctrace's own workloads name their locks themselves). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} ustacks SEC(".maps");
+
+const volatile __u32 ustack_sample = 0;	/* rodata: send user stacks */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -52,14 +43,19 @@ static __always_inline enum fct_sc sc_of(long id)
 	case NR_NEWFSTATAT:	return FCT_SC_NEWFSTATAT;
 	case NR_STATX:		return FCT_SC_STATX;
 	case NR_FUTEX:		return FCT_SC_FUTEX;
+	case NR_FUTEX_WAITV:	return FCT_SC_FUTEX;	/* counted with futex */
 	default:		return FCT_SC_OTHER;
 	}
 }
 
-/* futex ops that put the caller to sleep */
-static __always_inline bool futex_op_waits(__u32 op)
+/* The futex word a wait sleeps on: futex's first argument, or the first
+ * of futex_waitv's waiters (struct futex_waitv: val, uaddr, ...). */
+static __always_inline __u64 waitv_first_word(__u64 waiters)
 {
-	return op == 0 || op == 9 || op == 6 || op == 13 || op == 11;
+	__u64 uaddr = 0;
+
+	bpf_probe_read_user(&uaddr, sizeof(uaddr), (void *)(waiters + 8));
+	return uaddr;
 }
 
 /* Syscall registers: plain loads from tp_btf, probe reads from raw_tp. */
@@ -79,7 +75,7 @@ static __always_inline __u32 sc_weight(enum fct_sc sc, __u64 n)
 
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 	enum fct_sc sc;
 	__u32 op;
 
@@ -89,9 +85,13 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	if (sc >= FCT_SC_N)		/* for the verifier */
 		return;
 	t->in_syscall = sc + 1;
-	t->sc_weight = sc_weight(sc, t->sc[sc].count++);
+	t->sc_weight = sc_weight(sc, t->a.sc[sc].count++);
 	if (sc == FCT_SC_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, r10);
+	} else if (sc == FCT_SC_FUTEX && id == NR_FUTEX_WAITV) {
+		t->futex_op = FCT_FUTEX_OP_WAITV;
+		t->futex_uaddr = waitv_first_word(SC_ARG(direct, regs, di));
+		t->in_futex_wait = 1;
 	} else if (sc == FCT_SC_FUTEX) {
 		op = SC_ARG(direct, regs, si) & FUTEX_OP_MASK;
 		if (futex_op_waits(op)) {
@@ -101,30 +101,90 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		}
 	}
 	if (t->sc_weight) {
-		t->sc_off_mark = t->offcpu_ns + t->runq_total_ns;
+		t->sc_off_mark = t->a.offcpu_ns + t->a.runq_total_ns;
+		t->sc_runq_mark = t->a.runq_total_ns;
 		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
 }
 
-static __always_inline void futex_record(struct fct_thread *t, __u64 d, long ret)
+/* Should the n-th wait (from 1) on this word send its user stack? */
+static __always_inline bool ustack_wanted(const struct fct_futex_val *v)
+{
+	if (!ustack_sample || v->sampled >= FCT_USTACK_MAX)
+		return false;
+	return v->waits <= FCT_USTACK_WARMUP || !(v->waits & (FCT_USTACK_EVERY - 1));
+}
+
+/* Registers in DWARF order, from the syscall's saved user registers. */
+static __always_inline void ustack_regs(struct fct_ustack *e, struct pt_regs *regs)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs r;
+
+	if (bpf_probe_read_kernel(&r, sizeof(r), regs))
+		return;
+	e->regs[0] = r.ax;  e->regs[1] = r.dx;  e->regs[2] = r.cx;  e->regs[3] = r.bx;
+	e->regs[4] = r.si;  e->regs[5] = r.di;  e->regs[6] = r.bp;  e->regs[7] = r.sp;
+	e->regs[8] = r.r8;  e->regs[9] = r.r9;  e->regs[10] = r.r10; e->regs[11] = r.r11;
+	e->regs[12] = r.r12; e->regs[13] = r.r13; e->regs[14] = r.r14; e->regs[15] = r.r15;
+	e->regs[16] = r.ip;
+#endif	/* other architectures: no registers, so no call site */
+}
+
+/* Send this wait's registers and the top of its user stack. The stack
+ * above the wait's rsp is what it was at entry: the thread slept. A copy
+ * that faults (the stack's end is nearer than the full slice) is retried
+ * shorter. */
+static __always_inline void ustack_send(struct fct_slot *t, struct pt_regs *regs)
+{
+	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
+	__u64 sp;
+
+	if (!e) {
+		__sync_fetch_and_add(&lost.ustack_drops, 1);
+		return;
+	}
+	__builtin_memset(e->regs, 0, sizeof(e->regs));
+	e->tid = t->a.tid;
+	e->tgid = t->a.tgid;
+	e->uaddr = t->futex_uaddr;
+	e->op = t->futex_op;
+	ustack_regs(e, regs);
+	sp = e->regs[7];
+	e->stack_len = FCT_USTACK_BYTES;
+	if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES, (void *)sp)) {
+		e->stack_len = FCT_USTACK_BYTES / 8;
+		if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES / 8, (void *)sp))
+			e->stack_len = 0;
+	}
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void futex_record(struct fct_slot *t, __u64 d, long ret,
+					 struct pt_regs *regs)
 {
 	static const struct fct_futex_val zero = {};
 	struct fct_futex_key key = {
-		.tid = t->tid, .op = t->futex_op, .uaddr = t->futex_uaddr,
+		.tid = t->a.tid, .op = t->futex_op, .uaddr = t->futex_uaddr,
 	};
 	struct fct_futex_val *v;
 
-	t->futex_waits++;
+	t->a.futex_waits++;
 	v = fct_hash_entry(&futex_waits, &key, &zero, &lost.futex_map_full);
 	if (!v)
 		return;
 	v->waits++;
 	v->wait_ns += d;
+	v->runq_ns += t->a.runq_total_ns - t->sc_runq_mark;
 	if (d > v->max_ns)
 		v->max_ns = d;
 	if (ret < 0)
 		v->errors++;
 	fct_hist_add(v->hist, d);
+	if (ustack_wanted(v)) {
+		v->sampled++;
+		ustack_send(t, regs);
+	}
 }
 
 /* pages spanned by [pos, pos + len) */
@@ -135,10 +195,10 @@ static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
 
 /* A timed call of d ns and weight w: the estimates, and the time it
  * spent on CPU (d less what the scheduler edges charged off CPU). */
-static __always_inline void sc_time(struct fct_thread *t, struct fct_sc_stats *s,
-				    __u64 d, __u32 w, long ret)
+static __always_inline void sc_time(struct fct_slot *t, struct fct_sc_stats *s,
+				    __u64 d, __u32 w, long ret, struct pt_regs *regs)
 {
-	__u64 off = t->offcpu_ns + t->runq_total_ns - t->sc_off_mark;
+	__u64 off = t->a.offcpu_ns + t->a.runq_total_ns - t->sc_off_mark;
 	__u64 on = d > off ? d - off : 0;
 	__u32 slot = fct_log2(d);
 
@@ -151,16 +211,16 @@ static __always_inline void sc_time(struct fct_thread *t, struct fct_sc_stats *s
 	if (slot < FCT_HIST_SLOTS)	/* for the verifier */
 		s->hist[slot] += w;
 	if (t->in_futex_wait) {
-		t->futex_on_ns += on;
-		futex_record(t, d, ret);
+		t->a.futex_on_ns += on;
+		futex_record(t, d, ret, regs);
 	} else {
-		t->sys_on_est_ns += (__u64)w * on;
+		t->a.sys_on_est_ns += (__u64)w * on;
 	}
 }
 
-static __always_inline void on_exit(long ret)
+static __always_inline void on_exit(struct pt_regs *regs, long ret)
 {
-	struct fct_thread *t = fct_current_slot();
+	struct fct_slot *t = fct_current_slot();
 	struct fct_sc_stats *s;
 	__u32 sc, w;
 
@@ -172,13 +232,13 @@ static __always_inline void on_exit(long ret)
 	t->sc_weight = 0;
 	if (sc >= FCT_SC_N)
 		return;
-	s = &t->sc[sc];
+	s = &t->a.sc[sc];
 	if (ret < 0)
 		s->errors++;
 	if (sc == FCT_SC_PREAD64 && ret > 0)
-		t->pages_asked += pages_spanned(t->pread_pos, ret);
+		t->a.pages_asked += pages_spanned(t->pread_pos, ret);
 	if (w)
-		sc_time(t, s, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret);
+		sc_time(t, s, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret, regs);
 	t->in_futex_wait = 0;
 }
 
@@ -192,7 +252,7 @@ int BPF_PROG(fct_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fct_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_exit(ret);
+	on_exit(regs, ret);
 	return 0;
 }
 
@@ -206,6 +266,6 @@ int BPF_PROG(fct_sys_enter_raw, struct pt_regs *regs, long id)
 SEC("?raw_tp/sys_exit")
 int BPF_PROG(fct_sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	on_exit(ret);
+	on_exit(regs, ret);
 	return 0;
 }

@@ -31,6 +31,7 @@ struct prog_desc {
 	const char *alt;	/* fallback form, or NULL */
 	bool is_alt;		/* loaded only in place of its primary */
 	const char *uprobe_func;
+	bool manual;		/* loaded, but run by the loader itself (no link) */
 };
 
 static const struct prog_desc progs[] = {
@@ -38,6 +39,12 @@ static const struct prog_desc progs[] = {
 	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_begin" },
 	{ .prog = "fct_mark_end", .shown = "uprobe/fctrace_thread_end",
 	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_proc_exec", .shown = "tp_btf/sched_process_exec", .group = PG_THREADS },
+	{ .prog = "fct_proc_fork", .shown = "tp_btf/sched_process_fork", .group = PG_THREADS },
+	{ .prog = "fct_proc_exit", .shown = "tp_btf/sched_process_exit", .group = PG_THREADS },
+	{ .prog = "fct_adopt_threads", .shown = "iter/task", .group = PG_THREADS, .manual = true },
+	{ .prog = "fct_close_all", .shown = "syscall/close_all", .group = PG_THREADS,
+	  .manual = true },
 	{ .prog = "fct_sys_enter", .shown = "tp_btf/sys_enter",
 	  .group = PG_SYSCALLS, .alt = "fct_sys_enter_raw" },
 	{ .prog = "fct_sys_exit", .shown = "tp_btf/sys_exit",
@@ -88,7 +95,12 @@ struct tracer {
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
 	pid_t tgid;
+	enum tracer_target target;
+	bool follow;
 	unsigned time_every;		/* sc_time_every */
+	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
+	tracer_ustack_fn on_ustack;
+	void *ustack_arg;
 };
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
@@ -184,6 +196,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		return NULL;
 	skel->rodata->target_tgid = t->tgid;
 	skel->rodata->sc_time_every = t->time_every;
+	skel->rodata->follow_forks = t->follow;
+	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	bpf_object__for_each_program(p, skel->obj) {
 		int i = prog_index(bpf_program__name(p));
 
@@ -274,7 +288,7 @@ static void attach_all(struct tracer *t)
 	for (int i = 0; i < NPROGS; i++) {
 		struct bpf_link *l;
 
-		if (t->plan[i] != PLAN_LOAD)
+		if (t->plan[i] != PLAN_LOAD || progs[i].manual)
 			continue;
 		if (!is_tp_btf(i) && fail_injected(i)) {
 			l = NULL;
@@ -309,7 +323,8 @@ static unsigned groups_attached(const struct tracer *t)
 	unsigned ok = t->groups;
 
 	for (int i = 0; i < NPROGS; i++) {
-		bool done = t->links[i] || fallback_ran(t, i);
+		bool done = t->links[i] || fallback_ran(t, i) ||
+			    (progs[i].manual && t->plan[i] == PLAN_LOAD);
 
 		if (!progs[i].is_alt && (t->groups & PG_MASK(progs[i].group)) && !done)
 			ok &= ~PG_MASK(progs[i].group);
@@ -330,7 +345,7 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 		ps = &kv->probes[kv->nprobes++];
 		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
 		ps->group = progs[i].group;
-		ps->ok = t->links[i] != NULL;
+		ps->ok = t->links[i] != NULL || (progs[i].manual && t->plan[i] == PLAN_LOAD);
 		if (ps->ok)
 			snprintf(ps->reason, sizeof(ps->reason), "ok");
 		else if (!(t->groups & PG_MASK(progs[i].group)))
@@ -355,6 +370,66 @@ static struct tracer *tracer_alloc(void)
 	return NULL;
 }
 
+/* The group that opens and closes the accounts: always wanted. */
+static unsigned window_group(enum tracer_target target)
+{
+	return PG_MASK(target == TT_SELF ? PG_MARKS : PG_THREADS);
+}
+
+static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
+{
+	unsigned wanted = opts->groups & ~(PG_MASK(PG_MARKS) | PG_MASK(PG_THREADS));
+
+	t->floor = opts->groups & PG_MASK(PG_FLOOR);
+	t->target = opts->target;
+	/* the floor set has marks of its own; the real sets need the real ones */
+	t->groups = t->floor ? PG_MASK(PG_FLOOR) : wanted | window_group(t->target);
+	t->tgid = opts->tgid ? opts->tgid : getpid();
+	t->follow = opts->follow && t->target != TT_SELF;
+	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
+	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
+	t->ustack_arg = opts->ustack_arg;
+}
+
+/* The one-line reason the loaded set cannot be used, or NULL. */
+static const char *unusable(const struct tracer *t, unsigned groups)
+{
+	static char why[160];
+	unsigned win = window_group(t->target);
+
+	if (t->floor && !groups)
+		return "cannot attach the whole floor set (see the probe status)";
+	if (t->floor)
+		return NULL;
+	if (!(groups & win) && t->target == TT_SELF) {
+		snprintf(why, sizeof(why), "cannot attach uprobes to fctrace_thread_begin/end "
+			 "in /proc/%d/exe", (int)t->tgid);
+		return why;
+	}
+	if (!(groups & win))
+		return "cannot attach the thread lifecycle tracepoints (sched_process_*)";
+	if (!(groups & ~win) && (t->groups & ~win))
+		return "no probe group could be attached (see the probe status)";
+	return NULL;
+}
+
+static int ustack_event(void *ctx, void *data, size_t len)
+{
+	struct tracer *t = ctx;
+
+	if (len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES)
+		t->on_ustack(t->ustack_arg, data, len);
+	return 0;
+}
+
+static int open_ustacks(struct tracer *t)
+{
+	if (!t->on_ustack || !(t->groups & PG_MASK(PG_SYSCALLS)))
+		return 0;
+	t->ustacks = ring_buffer__new(bpf_map__fd(t->skel->maps.ustacks), ustack_event, t, NULL);
+	return t->ustacks ? 0 : -errno;
+}
+
 int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		   struct kview *kv)
 {
@@ -375,11 +450,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	}
 	libbpf_verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
-	t->floor = opts->groups & PG_MASK(PG_FLOOR);
-	/* the floor set has marks of its own; the real sets need the real ones */
-	t->groups = t->floor ? PG_MASK(PG_FLOOR) : opts->groups | PG_MASK(PG_MARKS);
-	t->tgid = opts->tgid ? opts->tgid : getpid();
-	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
+	tracer_setup(t, opts);
 
 	plan_initial(t);
 	err = load(t);
@@ -393,16 +464,12 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	if (err) {
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
 			strerror(-err));
-	} else if (t->floor && !kv->groups) {
-		fprintf(stderr, "fctrace: cannot attach the whole floor set (see the probe status)\n");
+	} else if ((why = unusable(t, kv->groups))) {
+		fprintf(stderr, "fctrace: %s\n", why);
 		err = -ENOENT;
-	} else if (!t->floor && !(kv->groups & PG_MASK(PG_MARKS))) {
-		fprintf(stderr, "fctrace: cannot attach uprobes to fctrace_thread_begin/end in /proc/%d/exe\n",
-			(int)t->tgid);
-		err = -ENOENT;
-	} else if (!(kv->groups & ~PG_MASK(PG_MARKS)) && (t->groups & ~PG_MASK(PG_MARKS))) {
-		fprintf(stderr, "fctrace: no probe group could be attached (see the probe status)\n");
-		err = -ENOENT;
+	} else if ((err = open_ustacks(t))) {
+		fprintf(stderr, "fctrace: cannot open the user stack ring buffer: %s\n",
+			strerror(-err));
 	}
 	if (err) {
 		tracer_finish(t);
@@ -418,26 +485,83 @@ void tracer_start(struct tracer *t)
 		__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 }
 
-void tracer_stop(struct tracer *t)
+/* Run the task iterator once: it claims a slot for every thread of the
+ * target that is alive now. */
+int tracer_adopt(struct tracer *t)
 {
-	if (t && t->skel)
-		__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	struct bpf_link *link;
+	char buf[64];
+	int fd, err = 0;
+
+	if (!t || !t->skel || t->target != TT_ATTACH)
+		return -EINVAL;
+	link = bpf_program__attach_iter(t->skel->progs.fct_adopt_threads, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		err = -errno;
+	while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+		;
+	if (fd >= 0)
+		close(fd);
+	bpf_link__destroy(link);
+	return err;
 }
 
-/* Every slot a worker used, active or closed. */
+int tracer_poll(struct tracer *t, int timeout_ms)
+{
+	if (!t || !t->ustacks) {
+		if (timeout_ms > 0)
+			usleep((useconds_t)timeout_ms * 1000);
+		return 0;
+	}
+	return ring_buffer__poll(t->ustacks, timeout_ms);
+}
+
+/* Close every account still open, in the kernel, at one instant. */
+static void close_open_accounts(struct tracer *t)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ro);
+
+	if (t->target == TT_SELF || !t->skel)
+		return;
+	bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.fct_close_all), &ro);
+}
+
+void tracer_stop(struct tracer *t)
+{
+	if (!t || !t->skel)
+		return;
+	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	close_open_accounts(t);
+	if (t->ustacks)
+		ring_buffer__consume(t->ustacks);
+}
+
+/* Every slot a thread used, active or closed. A slot is the account
+ * (struct fct_thread) followed by the BPF programs' private state: only
+ * the account is kept. */
 static int read_threads(struct tracer *t, struct kview *kv)
 {
 	int fd = bpf_map__fd(t->skel->maps.slots);
+	size_t vsz = bpf_map__value_size(t->skel->maps.slots);
 	struct fct_thread *buf = calloc(FCT_MAX_SLOTS, sizeof(*buf));
+	char *val = calloc(1, vsz);
 
-	if (!buf)
+	if (!buf || !val || vsz < sizeof(*buf)) {
+		free(buf);
+		free(val);
 		return -ENOMEM;
+	}
 	for (__u32 k = 0; k < FCT_MAX_SLOTS; k++) {
-		if (bpf_map_lookup_elem(fd, &k, &buf[kv->nthreads]))
+		if (bpf_map_lookup_elem(fd, &k, val))
 			continue;
+		memcpy(&buf[kv->nthreads], val, sizeof(*buf));
 		if (buf[kv->nthreads].tid)
 			kview_derive(&buf[kv->nthreads++]);
 	}
+	free(val);
 	kv->threads = buf;
 	return 0;
 }
@@ -596,6 +720,7 @@ void tracer_finish(struct tracer *t)
 		return;
 	for (int i = 0; i < NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
+	ring_buffer__free(t->ustacks);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));
 }

@@ -15,11 +15,25 @@
 
 struct tracer;
 
+/* Whose threads, and how their windows are found. */
+enum tracer_target {
+	TT_SELF,		/* fctrace's own workers: their begin/end marks */
+	TT_EXEC,		/* a child about to exec: from its exec to its exit */
+	TT_ATTACH,		/* a running process: from the attach to the close */
+};
+
+/* A sampled futex wait's user stack, as it arrives (during the run). */
+typedef void (*tracer_ustack_fn)(void *arg, const struct fct_ustack *e, size_t len);
+
 struct tracer_opts {
 	unsigned groups;	/* PG_MASK bits wanted */
-	pid_t tgid;		/* the process to trace (fctrace itself) */
+	pid_t tgid;		/* the process to trace (fctrace itself for TT_SELF) */
+	enum tracer_target target;
+	bool follow;		/* TT_EXEC/TT_ATTACH: and the processes it forks */
 	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
 	bool verbose;		/* libbpf's debug output */
+	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
+	void *ustack_arg;
 };
 
 /* Returns 0 when at least the marks and one other group attached; the
@@ -28,6 +42,14 @@ struct tracer_opts {
 int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		   struct kview *kv);
 void tracer_start(struct tracer *t);
+/* TT_ATTACH: open the accounts of the threads already running (after
+ * tracer_start, so that no edge between the two is missed); 0 or -errno */
+int tracer_adopt(struct tracer *t);
+/* Deliver the user stacks that arrived, waiting up to timeout_ms;
+ * returns how many, or -errno */
+int tracer_poll(struct tracer *t, int timeout_ms);
+/* Close the window; accounts still open are closed now (TT_EXEC,
+ * TT_ATTACH) */
 void tracer_stop(struct tracer *t);
 int tracer_read(struct tracer *t, struct kview *kv);
 void tracer_finish(struct tracer *t);

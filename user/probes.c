@@ -11,6 +11,7 @@ static const char *const group_names[PG_N] = {
 	[PG_PAGECACHE]	= "pagecache",
 	[PG_PC_LOOKUPS]	= "pc-lookups",
 	[PG_MARKS]	= "marks",
+	[PG_THREADS]	= "threads",
 };
 
 const char *probe_group_name(enum probe_group g)

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * futex.bpf.h - syscall numbers and futex ops, shared by the syscall
+ * hooks and the attach-time iterator (which adopts a wait in progress).
+ */
+#ifndef FCTRACE_FUTEX_BPF_H
+#define FCTRACE_FUTEX_BPF_H
+
+#include "common.bpf.h"
+
+#if defined(__TARGET_ARCH_x86)
+#define NR_CLOSE	3
+#define NR_PREAD64	17
+#define NR_FUTEX	202
+#define NR_OPENAT	257
+#define NR_NEWFSTATAT	262
+#define NR_STATX	332
+#define NR_FUTEX_WAITV	449
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_OPENAT	56
+#define NR_CLOSE	57
+#define NR_PREAD64	67
+#define NR_NEWFSTATAT	79
+#define NR_FUTEX	98
+#define NR_STATX	291
+#define NR_FUTEX_WAITV	449
+#else
+#error "fctrace: syscall numbers unknown for this architecture"
+#endif
+
+#define FUTEX_OP_MASK		0x7f
+#define FUTEX_WAIT		0
+#define FUTEX_LOCK_PI		6
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAIT_REQUEUE_PI	11
+#define FUTEX_LOCK_PI2		13
+/* futex ops that put the caller to sleep, private or shared */
+static __always_inline bool futex_op_waits(__u32 op)
+{
+	return op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_LOCK_PI ||
+	       op == FUTEX_LOCK_PI2 || op == FUTEX_WAIT_REQUEUE_PI;
+}
+
+/* A thread found asleep at attach: if its saved registers say it is in
+ * a waiting futex call, book it as one from now on, as sys_enter would
+ * have (it is counted: its exit falls in the window). */
+static __always_inline bool fct_adopt_futex_wait(struct fct_slot *t, struct pt_regs *regs)
+{
+#if defined(__TARGET_ARCH_x86)
+	long nr = regs->orig_ax;
+	__u64 uaddr = regs->di, op = regs->si & FUTEX_OP_MASK;
+#elif defined(__TARGET_ARCH_arm64)
+	long nr = regs->syscallno;
+	__u64 uaddr = regs->orig_x0, op = regs->regs[1] & FUTEX_OP_MASK;
+#endif
+
+	if (nr != NR_FUTEX || !futex_op_waits(op))
+		return false;
+	t->in_syscall = FCT_SC_FUTEX + 1;
+	t->a.sc[FCT_SC_FUTEX].count++;
+	t->sc_weight = 1;
+	t->futex_op = op;
+	t->futex_uaddr = uaddr;
+	t->in_futex_wait = 1;
+	return true;
+}
+
+#endif /* FCTRACE_FUTEX_BPF_H */
