@@ -17,7 +17,7 @@ PREFIX   ?= /usr/local
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
 # Debian packages the build, the tests and the reports need.
-DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev \
+DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcmocka-dev \
 	     pkg-config libjson-c-dev make gcc
 # ... and the ones only the tests use: the JSON schema check, the HTML render check.
 TEST_PKGS := python3-jsonschema chromium valgrind
@@ -33,7 +33,7 @@ endif
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
-LDLIBS   := -lbpf -lelf -lz -ljson-c -lpthread -lm
+LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lpthread -lm
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))

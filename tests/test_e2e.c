@@ -27,7 +27,9 @@ static void options_for(struct options *o, const char *workload, unsigned files,
 
 static void run(struct options *o, struct session *s)
 {
-	assert_int_equal(session_run(o, &o->wl, s), 0);
+	struct trace_opts topts = session_trace_opts(o);
+
+	assert_int_equal(session_run(&topts, &o->wl, s), 0);
 	assert_true(s->traced);
 	assert_int_equal(s->model.nrows, o->wl.threads);
 	assert_int_equal(s->kv.lost.slot_full + s->kv.lost.futex_map_full +

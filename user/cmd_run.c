@@ -23,11 +23,12 @@ int cmd_run(const struct options *o)
 {
 	struct session s, other;
 	struct wl_config cfg = o->wl;
+	struct trace_opts topts = session_trace_opts(o);
 	int rc = session_check_privileges(o);
 
 	if (rc)
 		return rc;
-	rc = session_run(o, &o->wl, &s);
+	rc = session_run(&topts, &o->wl, &s);
 	if (rc && !s.res.nthreads) {
 		session_free(&s);
 		return signals_caught() ? signals_exit_code() : rc;
@@ -36,7 +37,7 @@ int cmd_run(const struct options *o)
 		report_table(stdout, &s);
 	if (o->compare_with && !signals_caught()) {
 		cfg.workload = o->compare_with;
-		if (session_run(o, &cfg, &other) == 0 && !o->quiet)
+		if (session_run(&topts, &cfg, &other) == 0 && !o->quiet)
 			compare_print(stdout, &s, &other);
 		session_free(&other);
 	}

@@ -8,5 +8,7 @@ int cmd_run(const struct options *o);
 int cmd_compare(const struct options *o);
 int cmd_sweep(const struct options *o);
 int cmd_list(const struct options *o);
+/* run -- CMD and attach -p PID (cmd_target.c) */
+int cmd_target(const struct options *o);
 
 #endif

@@ -37,7 +37,18 @@ static const struct wl_lock_desc *lock_of(const struct wl_result *res, uint64_t 
 	return NULL;
 }
 
-static struct lock_use *row_lock(struct thread_row *r, const char *name)
+/* The name given to a futex word of process tgid, or NULL. */
+static const struct lock_name *name_of(const struct run_model *m, uint32_t tgid,
+				       uint64_t uaddr)
+{
+	for (int i = 0; i < m->nnames; i++)
+		if (m->names[i].tgid == tgid && uaddr >= m->names[i].addr &&
+		    uaddr < m->names[i].addr + m->names[i].size)
+			return &m->names[i];
+	return NULL;
+}
+
+static struct lock_use *row_lock(struct thread_row *r, const char *name, bool is_lock)
 {
 	for (int i = 0; i < r->nlocks; i++)
 		if (!strcmp(r->locks[i].name, name))
@@ -45,27 +56,42 @@ static struct lock_use *row_lock(struct thread_row *r, const char *name)
 	if (r->nlocks == MODEL_MAX_NAMED)
 		return NULL;
 	snprintf(r->locks[r->nlocks].name, sizeof(r->locks[0].name), "%s", name);
+	r->locks[r->nlocks].is_lock = is_lock;
 	return &r->locks[r->nlocks++];
 }
 
+/* The named lock or event a futex word belongs to, or NULL. */
+static struct lock_use *use_of(struct thread_row *r, const struct run_model *m,
+			       uint64_t uaddr)
+{
+	const struct wl_lock_desc *d;
+	const struct lock_name *ln;
+
+	if (m->names) {
+		ln = name_of(m, r->k.tgid, uaddr);
+		return ln ? row_lock(r, ln->name, ln->is_lock) : NULL;
+	}
+	d = lock_of(m->res, uaddr);
+	return d ? row_lock(r, d->name, true) : NULL;
+}
+
 /* Split this thread's futex waits into named locks and the rest. */
-static void join_futex(struct thread_row *r, const struct wl_result *res,
+static void join_futex(struct thread_row *r, const struct run_model *m,
 		       const struct kview *kv)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
-		const struct wl_lock_desc *d;
 		struct lock_use *u;
 
 		if (f->key.tid != (uint32_t)r->user.tid)
 			continue;
-		d = lock_of(res, f->key.uaddr);
-		u = d ? row_lock(r, d->name) : NULL;
-		if (!u) {
+		u = use_of(r, m, f->key.uaddr);
+		if (!u || !u->is_lock) {
 			r->futex_other_waits += f->val.waits;
 			r->futex_other_ns += f->val.wait_ns;
-			continue;
 		}
+		if (!u)
+			continue;
 		u->waits += f->val.waits;
 		u->wait_ns += f->val.wait_ns;
 		if (f->val.max_ns > u->max_ns)
@@ -78,7 +104,8 @@ static uint64_t named_wait_ns(const struct thread_row *r)
 	uint64_t sum = 0;
 
 	for (int i = 0; i < r->nlocks; i++)
-		sum += r->locks[i].wait_ns;
+		if (r->locks[i].is_lock)
+			sum += r->locks[i].wait_ns;
 	return sum;
 }
 
@@ -108,7 +135,7 @@ static void fill_account(struct thread_row *r, unsigned groups)
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
 }
 
-static void join_thread(struct thread_row *r, const struct wl_result *res,
+static void join_thread(struct thread_row *r, const struct run_model *m,
 			const struct kview *kv, unsigned groups)
 {
 	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->user.tid) : NULL;
@@ -119,7 +146,7 @@ static void join_thread(struct thread_row *r, const struct wl_result *res,
 	r->has_kernel = true;
 	r->k = *k;
 	if (groups & PG_MASK(PG_SYSCALLS))
-		join_futex(r, res, kv);
+		join_futex(r, m, kv);
 	fill_account(r, groups);
 	for (int b = 0; b < ACCT_N; b++)
 		sum += r->acct_ns[b];
@@ -144,7 +171,8 @@ static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
 		dst->hist[i] += src->hist[i];
 }
 
-static struct lock_total *find_total(struct run_model *m, const char *name, bool kernel)
+static struct lock_total *find_total(struct run_model *m, const char *name, bool kernel,
+				     bool is_lock)
 {
 	struct lock_total *t;
 
@@ -159,6 +187,7 @@ static struct lock_total *find_total(struct run_model *m, const char *name, bool
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->kernel = kernel;
+	t->is_lock = is_lock;
 	return t;
 }
 
@@ -205,7 +234,10 @@ static void total_locks(struct run_model *m)
 		for (int j = 0; j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
-			add_lock(find_total(m, u->name, false), u->waits, u->wait_ns, u->max_ns);
+			add_lock(find_total(m, u->name, false, u->is_lock), u->waits, u->wait_ns,
+				 u->max_ns);
+			if (!u->is_lock)
+				m->event_wait_ns += u->wait_ns;
 		}
 	for (int i = 0; m->kv && i < m->kv->nklock; i++) {
 		const struct kv_klock *k = &m->kv->klock[i];
@@ -214,7 +246,8 @@ static void total_locks(struct run_model *m)
 			continue;
 		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
 			 k->caller[0] ? k->caller : "?");
-		add_lock(find_total(m, name, true), k->val.waits, k->val.wait_ns, k->val.max_ns);
+		add_lock(find_total(m, name, true, true), k->val.waits, k->val.wait_ns,
+			 k->val.max_ns);
 	}
 }
 
@@ -242,6 +275,8 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 		return "none";
 	if (groups & PG_MASK(PG_FLOOR))
 		return "floor";
+	/* the marks or the lifecycle: whichever opens the windows */
+	groups = (groups & ~PG_MASK(PG_THREADS)) | PG_MASK(PG_MARKS);
 	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";
@@ -250,9 +285,17 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 int model_build(struct run_model *m, struct wl_result *res,
 		const struct kview *kv, unsigned groups)
 {
+	return model_build_named(m, res, kv, groups, NULL, 0);
+}
+
+int model_build_named(struct run_model *m, struct wl_result *res, const struct kview *kv,
+		      unsigned groups, const struct lock_name *names, int nnames)
+{
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(m, 0, sizeof(*m));
+	m->names = names;
+	m->nnames = nnames;
 	m->res = res;
 	m->kv = kv;
 	m->groups = kv ? groups : 0;
@@ -266,7 +309,7 @@ int model_build(struct run_model *m, struct wl_result *res,
 		return -1;
 	for (unsigned i = 0; i < m->nrows; i++) {
 		m->rows[i].user = res->threads[i];
-		join_thread(&m->rows[i], res, kv, m->groups);
+		join_thread(&m->rows[i], m, kv, m->groups);
 	}
 	total_rows(m);
 	total_locks(m);

@@ -25,8 +25,19 @@ enum acct_bucket {
 };
 const char *acct_bucket_name(enum acct_bucket b);	/* JSON-stable ids */
 
-struct lock_use {		/* one thread's waits on one named lock */
-	char name[32];
+/* A futex word of a program fctrace did not write, named (lockname.c). */
+struct lock_name {
+	uint32_t tgid;
+	uint64_t addr, size;		/* the words [addr, addr + size) */
+	char name[96];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
+	char site[96];			/* the first call site outside the C library, or "" */
+	bool is_lock;			/* a mutex or rwlock; else a wait for an event */
+	uint64_t samples;		/* stacks the name was read from */
+};
+
+struct lock_use {		/* one thread's waits on one named futex word */
+	char name[96];
+	bool is_lock;			/* lock wait; else an event (condvar, join, ...) */
 	uint64_t waits;
 	uint64_t wait_ns;
 	uint64_t max_ns;
@@ -48,6 +59,7 @@ struct thread_row {
 struct lock_total {
 	char name[160];			/* "fcp.pool", or "spinlock @ caller" */
 	bool kernel;
+	bool is_lock;			/* false: waits for an event (condvar, join, ...) */
 	uint64_t waits, wait_ns, max_ns;
 	unsigned threads;		/* how many threads waited on it */
 };
@@ -69,11 +81,18 @@ struct run_model {
 	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
 	uint64_t pagecache_hits, pagecache_misses;
 	uint64_t ops;
+	const struct lock_name *names;	/* other programs: their futex words, or NULL */
+	int nnames;
+	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
 };
 
 /* Build the joined model; kv may be NULL (timing-only). */
 int model_build(struct run_model *m, struct wl_result *res,
 		const struct kview *kv, unsigned groups);
+/* The same for a program fctrace did not write: its futex words are
+ * named by names (not owned; may be NULL), not by the workload. */
+int model_build_named(struct run_model *m, struct wl_result *res, const struct kview *kv,
+		      unsigned groups, const struct lock_name *names, int nnames);
 void model_free(struct run_model *m);
 
 const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */

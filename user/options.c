@@ -22,6 +22,7 @@ enum {
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY,
+	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT,
 };
 
 static const struct argp_option option_table[] = {
@@ -42,6 +43,13 @@ static const struct argp_option option_table[] = {
 	{ "cache", O_CACHE, "warm|cold", 0, "cold: evict the data files from the page cache first", 1 },
 	{ "pressure", O_PRESSURE, "PAGES/S", 0, "drop data-file pages at this rate while running", 1 },
 	{ "dir", O_DIR, "DIR", 0, "where the data directory is made (default $TMPDIR or /tmp)", 1 },
+	{ NULL, 0, NULL, 0, "Other programs (run [OPTION...] -- CMD [ARG...], attach -p PID):", 2 },
+	{ "pid", O_PID, "PID", 0, "attach: the running process to trace", 2 },
+	{ "duration", O_DURATION, "SECONDS", 0, "attach: stop after this long (default: Ctrl-C "
+	  "or the process's exit)", 2 },
+	{ "follow", O_FOLLOW, NULL, 0, "also the processes it forks (run: until all have exited)", 2 },
+	{ "as-root", O_AS_ROOT, NULL, 0, "run -- under sudo: run CMD as root, not as the sudo "
+	  "caller", 2 },
 	{ NULL, 0, NULL, 0, "Tracing:", 2 },
 	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
 	{ "probes", O_PROBES, "SET", 0,
@@ -65,7 +73,10 @@ static const char doc[] =
 	"  run      run one workload with the kernel view and explain where time went\n"
 	"  sweep    run workloads over file-set sizes and thread counts (seed 000's table)\n"
 	"  compare  run two workloads at the same settings and compare them term by term\n"
-	"  list     the workloads and the options each one reads\n";
+	"  list     the workloads and the options each one reads\n"
+	"  attach   trace a running process (-p PID) and explain where its threads' time went\n"
+	"\n"
+	"  fctrace run [OPTION...] -- CMD [ARG...] traces any program from its exec to its exit.\n";
 
 static int bad(const char *opt, const char *what)
 {
@@ -206,11 +217,58 @@ static int parse_pressure(const char *arg, double *out)
 	return 0;
 }
 
+/* attach --duration: seconds, fractions allowed, at most a day */
+static int duration_opt(struct options *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 86400)
+		return bad("--duration", "must be a number of seconds above 0, at most 86400");
+	o->duration_ns = (uint64_t)(v * 1e9);
+	return 0;
+}
+
+static int pid_opt(struct options *o, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v) || v < 1 || v > 4194304)
+		return bad("-p", "must be a process id (1 to 4194304)");
+	o->pid = (int)v;
+	return 0;
+}
+
+/* Options that set up fctrace's own workloads: remembered, so that one
+ * given with `run -- CMD` or `attach` is refused instead of ignored. */
+static void note_workload_opt(struct options *o, int key)
+{
+	static const struct { int key; const char *name; } wl_opts[] = {
+		{ O_WORKLOAD, "--workload" }, { O_FILES, "--files" }, { O_THREADS, "--threads" },
+		{ O_OPS, "--ops" }, { O_FILE_SIZE, "--file-size" }, { O_CHUNK, "--chunk" },
+		{ O_POOL, "--pool" }, { O_BLOCK, "--block" }, { O_CACHE_SIZE, "--cache-size" },
+		{ O_SEED, "--seed" }, { O_SHARED, "--shared-file" }, { O_HANDLE, "--handle" },
+		{ O_CACHE, "--cache" }, { O_PRESSURE, "--pressure" }, { O_DIR, "--dir" },
+		{ O_COMPARE, "--compare" }, { O_NO_BPF, "--no-bpf" },
+	};
+
+	for (size_t i = 0; i < sizeof(wl_opts) / sizeof(*wl_opts); i++)
+		if (wl_opts[i].key == key && !o->workload_opt)
+			o->workload_opt = wl_opts[i].name;
+}
+
 static int parse_key(int key, char *arg, struct options *o)
 {
 	int pick = 0, rc;
 
+	note_workload_opt(o, key);
 	switch (key) {
+	case O_PID: return pid_opt(o, arg);
+	case O_DURATION: return duration_opt(o, arg);
+	case O_FOLLOW: o->follow = true; return 0;
+	case O_AS_ROOT: o->as_root = true; return 0;
 	case O_WORKLOAD: return workload_opt(o, arg);
 	case O_FILES: return list_opt("--files", arg, 1, LIM_FILES, &o->files);
 	case O_THREADS: return list_opt("--threads", arg, 1, LIM_THREADS, &o->threads);
@@ -279,7 +337,7 @@ static const struct argp argp_def = { option_table, parse_opt, "COMMAND", doc,
 
 static int parse_command(const char *s, enum command *cmd)
 {
-	static const char *const names[] = { "run", "sweep", "compare", "list" };
+	static const char *const names[] = { "run", "sweep", "compare", "list", "attach" };
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
@@ -351,6 +409,35 @@ static int check_sizes(const struct options *o)
 	return 0;
 }
 
+/* `run -- CMD` and `attach`: only the tracing and output options apply. */
+static int check_target(const struct options *o)
+{
+	bool other = o->cmd_argv || o->cmd == CMD_ATTACH;
+	const char *what = o->cmd == CMD_ATTACH ? "attach" : "run -- CMD";
+
+	if (o->cmd == CMD_ATTACH && !o->pid)
+		return bad("attach", "needs -p PID");
+	if (o->cmd == CMD_ATTACH && o->cmd_argv)
+		return bad("attach", "takes no command after --; use run -- CMD");
+	if (o->cmd_argv && o->cmd != CMD_RUN)
+		return bad("--", "and a command only apply to `fctrace run`");
+	if (!other && (o->pid || o->duration_ns || o->follow || o->as_root))
+		return bad(o->pid ? "-p" : o->duration_ns ? "--duration" : o->follow ? "--follow"
+			   : "--as-root", "only applies to `run -- CMD` or `attach`");
+	if (o->cmd == CMD_RUN && o->duration_ns)
+		return bad("--duration", "only applies to `attach` (run -- CMD ends when CMD does)");
+	if (o->cmd == CMD_ATTACH && o->as_root)
+		return bad("--as-root", "only applies to `run -- CMD`");
+	if (other && o->workload_opt) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "sets up fctrace's own workloads: it does not apply "
+			 "to %s", what);
+		return bad(o->workload_opt, why);
+	}
+	return 0;
+}
+
 static int check_combinations(const struct options *o)
 {
 	if (o->wl.handle == WL_HANDLE_PER_THREAD && !o->wl.shared_file)
@@ -394,6 +481,20 @@ static int answer_help(char *prog, char *ask, struct parse_ctx *ctx)
 	return -1;
 }
 
+/* `run [OPTION...] -- CMD [ARG...]`: the command is everything after the
+ * first "--", kept out of argp's sight. Returns the new argc. */
+static int split_command(int argc, char **argv, struct options *o)
+{
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--"))
+			continue;
+		o->cmd_argv = argv + i + 1;
+		argv[i] = NULL;
+		return i;
+	}
+	return argc;
+}
+
 int options_parse(int argc, char **argv, struct options *o)
 {
 	struct parse_ctx ctx = { o, 0 };
@@ -411,6 +512,9 @@ int options_parse(int argc, char **argv, struct options *o)
 		return bad(argv[1], "is not a command: use run, sweep, compare or list");
 	snprintf(prog, sizeof(prog), "fctrace %s", argv[1]);
 	argv[1] = prog;
+	argc = split_command(argc, argv, o);
+	if (o->cmd_argv && !o->cmd_argv[0])
+		return bad("--", "needs a command after it: run -- CMD [ARG...]");
 	if ((ask = help_request(argc - 1, argv + 1)))
 		return answer_help(prog, ask, &ctx);
 	/* ARGP_NO_HELP: without it argp also takes --HANG (sleep an hour),
@@ -421,7 +525,8 @@ int options_parse(int argc, char **argv, struct options *o)
 	if (ctx.exit_code || rc)
 		return ctx.exit_code ? ctx.exit_code : bad(argv[1], "could not parse its options");
 	fill_lists(o);
-	if ((rc = check_single_run(o)) || (rc = check_sizes(o)) || (rc = check_combinations(o)))
+	if ((rc = check_target(o)) || (rc = check_single_run(o)) || (rc = check_sizes(o)) ||
+	    (rc = check_combinations(o)))
 		return rc;
 	return 0;
 }

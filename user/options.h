@@ -6,7 +6,7 @@
 #include "numlist.h"
 #include "workload.h"
 
-enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST };
+enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH };
 
 #define OPT_MAX_WORKLOADS 8
 
@@ -24,6 +24,12 @@ struct options {
 	const char *json, *csv, *html;
 	const char *compare_with;	/* run --compare W */
 	bool quiet, verbose, predict;
+	/* other programs: `run [OPTION...] -- CMD [ARG...]`, `attach -p PID` */
+	char **cmd_argv;		/* CMD ARG..., NULL-terminated; NULL: none */
+	int pid;			/* attach -p */
+	uint64_t duration_ns;		/* attach --duration; 0: until Ctrl-C or exit */
+	bool follow, as_root;
+	const char *workload_opt;	/* the first workload option given, for errors */
 };
 
 /* Parse argv; on bad input prints one line to stderr and returns 2.

@@ -177,6 +177,8 @@ int preflight(const struct options *o)
 	    (rc = same_output("--json", o->json, "--html", o->html)) ||
 	    (rc = same_output("--csv", o->csv, "--html", o->html)))
 		return rc;
+	if (o->cmd_argv || o->cmd == CMD_ATTACH)
+		return 0;	/* no data directory, no workload fds */
 	if (wl_dir_check(o->wl.dir, why, sizeof(why)))
 		return refuse("--dir", o->wl.dir, why);
 	return preflight_fds(fds_needed(o));

@@ -18,6 +18,9 @@ int report_html_run(const char *path, const struct session *s);
 int report_html_compare(const char *path, const struct session *a, const struct session *b);
 int report_html_sweep(const char *path, const struct sweep *sw);
 
+/* How another program's run ended: "exited 0", "killed by signal 9 (Killed)" */
+void report_target_end(char *buf, size_t n, const struct target_info *ti);
+
 /* "fcp, 60 files, pool 50, 8 threads x 100000 ops" */
 void report_describe(char *buf, size_t n, const struct wl_config *c);
 

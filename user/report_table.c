@@ -40,18 +40,54 @@ static void unavailable_groups(const struct kview *kv, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, " %s", probe_group_name(g));
 }
 
+/* How a program fctrace did not write ended, e.g. "exited 0". */
+void report_target_end(char *buf, size_t n, const struct target_info *ti)
+{
+	if (ti->term_signal)
+		snprintf(buf, n, "killed by signal %d (%s)", ti->term_signal,
+			 strsignal(ti->term_signal));
+	else if (ti->exited)
+		snprintf(buf, n, "exited %d", ti->exit_status);
+	else if (ti->mode == TGT_ATTACH)
+		snprintf(buf, n, "still running");
+	else
+		snprintf(buf, n, "still running (fctrace stopped waiting)");
+}
+
+static void print_target_header(FILE *f, const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	const struct target_info *ti = &s->target;
+	char end[96], w[24];
+
+	report_target_end(end, sizeof(end), ti);
+	fprintf(f, "fctrace %s: %.60s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",
+		ti->cmdline, (int)ti->pid, end);
+	fprintf(f, "window %s (%s), %u thread%s on %u CPUs; probes: %s%s\n",
+		units_ns(w, sizeof(w), (double)m->wall_ns),
+		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
+		m->nrows == 1 ? "" : "s", m->ncpus, m->probe_set,
+		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+}
+
 static void print_header(FILE *f, const struct session *s)
 {
 	const struct run_model *m = &s->model;
 	const struct wl_totals *t = &s->res.totals;
 	char d[200], a[24], b[24], c[24], missing[96];
 
-	report_describe(d, sizeof(d), &s->cfg);
-	fprintf(f, "fctrace run: %s\n", d);
+	if (s->target.mode != TGT_NONE)
+		print_target_header(f, s);
+	else {
+		report_describe(d, sizeof(d), &s->cfg);
+		fprintf(f, "fctrace run: %s\n", d);
+	}
 	unavailable_groups(&s->kv, missing, sizeof(missing));
 	if (missing[0])
 		fprintf(f, "unavailable here:%s (their probes failed: see Probes below); "
 			"the rest ran\n", missing);
+	if (s->target.mode != TGT_NONE)
+		return;
 	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPUs; probes: %s%s%s%s%s\n",
 		units_ns(a, sizeof(a), (double)m->wall_ns), units_count(b, sizeof(b), (double)m->ops),
 		units_count(c, sizeof(c), m->wall_ns ? m->ops * 1e9 / (double)m->wall_ns : 0),
@@ -90,8 +126,37 @@ static void print_thread(FILE *f, const struct thread_row *r)
 		units_ns(mx, sizeof(mx), (double)r->user.lat_max_ns));
 }
 
+/* Other programs: each thread by name, no operations of its own. */
+static void print_target_thread(FILE *f, const struct thread_row *r)
+{
+	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	char w[16];
+
+	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, r->k.comm[0] ? r->k.comm : "?",
+		units_ns(w, sizeof(w), (double)wall));
+	for (int b = 0; b < ACCT_N; b++)
+		fprintf(f, " %6.1f", wall ? 100.0 * r->acct_ns[b] / wall : 0);
+	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio,
+		r->k.how & FCT_HOW_ATTACH ? "attach" : r->k.how & FCT_HOW_EXEC ? "exec" :
+		r->k.how & FCT_HOW_FORK ? "new" : "");
+}
+
+static void print_target_threads(FILE *f, const struct run_model *m)
+{
+	fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; from = "
+		"exec, new\nthread, or attach)\n");
+	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
+		"user", "sys", "lock", "futex", "block", "runq", "acct", "from");
+	for (unsigned i = 0; i < m->nrows; i++)
+		print_target_thread(f, &m->rows[i]);
+}
+
 static void print_threads(FILE *f, const struct run_model *m)
 {
+	if (m->names) {	/* a program fctrace did not write */
+		print_target_threads(f, m);
+		return;
+	}
 	fprintf(f, "\nTime account per thread (%% of its wall time; acct = sum of the six)\n");
 	fprintf(f, "%7s %8s %9s %6s %6s %6s %6s %6s %6s %6s %7s %7s %7s\n",
 		"tid", "ops", "wall", "user", "sys", "lock", "futex", "block", "runq",
@@ -104,7 +169,7 @@ static void print_syscalls(FILE *f, const struct run_model *m)
 {
 	char c[16], tot[16], mean[16], mn[16], mx[16], p99[16];
 
-	fprintf(f, "\nSyscalls (all workers; counts exact, times from the calls timed: each thread's\n"
+	fprintf(f, "\nSyscalls (all threads; counts exact, times from the calls timed: each thread's\n"
 		"first %d of a kind, then 1 in %u, and every futex call)\n"
 		"%-11s %9s %7s %9s %9s %9s %9s %9s\n", FCT_SC_WARMUP, m->time_every,
 		"syscall", "count", "errors", "total", "mean", "min", "p99", "max");
@@ -128,10 +193,10 @@ static void print_locks(FILE *f, const struct run_model *m)
 	char w[16], tot[16], mean[16], mx[16], share[16];
 
 	if (!m->nlocks) {
-		fprintf(f, "\nLocks: no waits on the workload's locks or in the kernel\n");
+		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
 		return;
 	}
-	fprintf(f, "\nLock waits (share = of all worker wall time)\n%-40s %9s %9s %9s %9s %7s\n",
+	fprintf(f, "\nLock waits (share = of all thread time)\n%-40s %9s %9s %9s %9s %7s\n",
 		"lock", "waits", "total", "mean", "max", "share");
 	for (int i = 0; i < m->nlocks; i++) {
 		const struct lock_total *l = &m->locks[i];
@@ -209,6 +274,18 @@ static void print_probes(FILE *f, const struct session *s)
 			fprintf(f, "  %s: %s\n", s->kv.probes[i].name, s->kv.probes[i].reason);
 }
 
+/* How the futex words of another program were named. */
+static void print_stacks(FILE *f, const struct session *s)
+{
+	const struct target_info *ti = &s->target;
+
+	fprintf(f, "\nLock names: %d futex word%s; %llu wait stacks sampled (each word's first %d "
+		"waits per\nthread, then 1 in %d), %llu unwound to a call site outside the C "
+		"library, %llu dropped\n", s->nnames, s->nnames == 1 ? "" : "s",
+		(unsigned long long)ti->stacks_received, FCT_USTACK_WARMUP, FCT_USTACK_EVERY,
+		(unsigned long long)ti->stacks_unwound, (unsigned long long)s->kv.lost.ustack_drops);
+}
+
 void report_table(FILE *f, const struct session *s)
 {
 	const struct run_model *m = &s->model;
@@ -221,7 +298,10 @@ void report_table(FILE *f, const struct session *s)
 		print_locks(f, m);
 		print_pagecache(f, m);
 	}
-	print_own_clocks(f, m);
+	if (s->target.mode == TGT_NONE)
+		print_own_clocks(f, m);
+	else
+		print_stacks(f, s);
 	if (s->traced)
 		print_probes(f, s);
 	else

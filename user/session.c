@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,11 +45,20 @@ int session_check_privileges(const struct options *o)
 	return 1;
 }
 
-static int prepare(const struct options *o, struct session *s, struct tracer **t)
+struct trace_opts session_trace_opts(const struct options *o)
+{
+	struct trace_opts t = {
+		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
+		.verbose = o->verbose,
+	};
+	return t;
+}
+
+static int prepare(const struct trace_opts *o, struct session *s, struct tracer **t)
 {
 	struct tracer_opts topts = {
 		.groups = o->probes, .tgid = getpid(), .verbose = o->verbose,
-		.time_every = o->time_every,
+		.time_every = o->time_every, .target = TT_SELF,
 	};
 	uint64_t t0 = now_ns();
 
@@ -69,7 +79,16 @@ static int run_workload(const struct wl_config *cfg, struct tracer *t,
 	return rc ? 1 : 0;
 }
 
-int session_run(const struct options *o, const struct wl_config *cfg,
+int session_explain(struct session *s)
+{
+	if (model_build_named(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
+			      s->names, s->nnames))
+		return 1;
+	explain_run(&s->model, &s->diag);
+	return 0;
+}
+
+int session_run(const struct trace_opts *o, const struct wl_config *cfg,
 		struct session *s)
 {
 	struct tracer *t = NULL;
@@ -84,11 +103,7 @@ int session_run(const struct options *o, const struct wl_config *cfg,
 		goto out;
 	if (t && tracer_read(t, &s->kv) == 0)
 		s->traced = true;
-	if (model_build(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups)) {
-		rc = 1;
-		goto out;
-	}
-	explain_run(&s->model, &s->diag);
+	rc = session_explain(s);
 out:
 	if (t)
 		tracer_finish(t);
@@ -99,6 +114,8 @@ out:
 
 void session_free(struct session *s)
 {
+	free(s->names);
+	s->names = NULL;
 	model_free(&s->model);
 	kview_free(&s->kv);
 	wl_result_free(&s->res);

@@ -11,6 +11,15 @@
 #include "explain.h"
 #include "model.h"
 #include "options.h"
+#include "target.h"
+
+/* How a session traces: what session_run needs of the command line. */
+struct trace_opts {
+	bool no_bpf;
+	unsigned probes;		/* PG_MASK bits */
+	unsigned time_every;		/* 0: the default */
+	bool verbose;
+};
 
 struct session {
 	struct wl_config cfg;
@@ -20,15 +29,27 @@ struct session {
 	struct run_model model;
 	struct diagnosis diag;
 	uint64_t prepare_ns;		/* load + attach */
+	struct target_info target;	/* mode TGT_NONE for fctrace's own workloads */
+	struct lock_name *names;	/* other programs' futex words, named */
+	int nnames;
 };
 
-/* Run cfg with the tracing options in o. Returns 0, 2 for bad input,
- * 1 for a failure (message printed), 130/143 when interrupted. */
-int session_run(const struct options *o, const struct wl_config *cfg,
+struct trace_opts session_trace_opts(const struct options *o);
+
+/* Run cfg traced as t says. Returns 0, 2 for bad input, 1 for a failure
+ * (message printed), 130/143 when interrupted. */
+int session_run(const struct trace_opts *t, const struct wl_config *cfg,
 		struct session *s);
+/* Trace a program fctrace did not write (session_target.c); the same
+ * returns, and s->target says how the program ended. */
+int session_run_target(const struct trace_opts *t, const struct target_opts *to,
+		       struct session *s);
 void session_free(struct session *s);
 
 /* "timing only" if tracing is off: print why once, to stderr. */
 int session_check_privileges(const struct options *o);
+/* Build the joined model and the diagnosis of a session whose kernel
+ * view (if traced) and result are filled in; 0 or 1. */
+int session_explain(struct session *s);
 
 #endif

@@ -98,8 +98,9 @@ static void progress(const struct options *o, unsigned done, unsigned total,
  * left out of every table and file, not reported as an empty cell. */
 static int run_cell(const struct options *o, struct wl_config *cfg, struct sweep *sw)
 {
+	struct trace_opts topts = session_trace_opts(o);
 	struct session s;
-	int rc = session_run(o, cfg, &s);
+	int rc = session_run(&topts, cfg, &s);
 
 	if (!rc || s.res.nthreads)
 		sweep_cell_from(&sw->cells[sw->n++], &s);

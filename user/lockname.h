@@ -1,0 +1,36 @@
+/*
+ * lockname.h - names for the futex words of a program fctrace did not
+ * write. A word inside a static or global object is named by its symbol
+ * ("session_table_lock", "libfoo.so.1:cache_mu"); any other (heap, shared
+ * memory) by the call site its sampled waits were made from, the first
+ * frame outside the C library ("mutex @ get_fd+0x4a (store.c:34)"). The
+ * C library's own frames tell a lock (mutex, rwlock) from a wait for an
+ * event (condvar, semaphore, barrier, join).
+ */
+#ifndef FCTRACE_LOCKNAME_H
+#define FCTRACE_LOCKNAME_H
+
+#include <sys/types.h>
+#include "kview.h"
+#include "model.h"
+
+struct lockname;
+
+struct lockname *lockname_new(void);
+void lockname_free(struct lockname *ln);
+
+/* A sampled wait's stack, as it arrives (a tracer_ustack_fn): unwound
+ * at once, while the process's memory map can still be read. */
+void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
+/* Save the target's memory map now (call while it lives, and again
+ * from time to time: libraries it loads later). */
+void lockname_snapshot(struct lockname *ln, pid_t tgid);
+
+/* Name every futex word of kv; *out is malloc'ed (free it). Returns the
+ * count, or -1. */
+int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out);
+
+/* Stacks received, stacks unwound to a call site. */
+void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound);
+
+#endif /* FCTRACE_LOCKNAME_H */

@@ -1,0 +1,384 @@
+/*
+ * session_target.c - one traced run of a program fctrace did not write:
+ * the probes attach first, then the program runs (or is attached to),
+ * its sampled futex stacks are named while it lives, and its threads'
+ * accounts become the rows of the same model the workloads produce.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "loader.h"
+#include "lockname.h"
+#include "session.h"
+#include "signals.h"
+
+#define POLL_MS		100	/* how often the loop looks at the target */
+#define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- run -- CMD: the child ---------------------------------------------- */
+
+/* Under sudo, CMD runs as the user who called sudo (unless --as-root):
+ * a profiler needs root, the program it runs does not. */
+static int drop_to_sudo_caller(void)
+{
+	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
+	const char *user = getenv("SUDO_USER");
+	uid_t uid;
+	gid_t gid;
+
+	if (getuid() != 0 || !uid_s || !gid_s)
+		return 0;
+	uid = (uid_t)strtoul(uid_s, NULL, 10);
+	gid = (gid_t)strtoul(gid_s, NULL, 10);
+	if (uid == 0)
+		return 0;
+	if ((user ? initgroups(user, gid) : setgroups(0, NULL)) || setgid(gid) || setuid(uid))
+		return -1;
+	return 0;
+}
+
+/* The child: wait for the go byte, then become CMD. Its exec failure
+ * goes back through err_fd (close-on-exec: EOF means it ran). */
+static void child_main(int go_fd, int err_fd, const struct target_opts *to)
+{
+	char go;
+	int err;
+
+	if (read(go_fd, &go, 1) != 1)
+		_exit(127);	/* fctrace gave up before the probes were ready */
+	close(go_fd);
+	signal(SIGPIPE, SIG_DFL);
+	if (!to->as_root && drop_to_sudo_caller()) {
+		err = errno;
+		(void)!write(err_fd, &err, sizeof(err));
+		_exit(126);
+	}
+	execvp(to->argv[0], to->argv);
+	err = errno;
+	(void)!write(err_fd, &err, sizeof(err));
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+struct child {
+	pid_t pid;
+	int go_fd, err_fd;
+};
+
+static int spawn(const struct target_opts *to, struct child *c)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child_main(go[0], err[1], to);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+/* Let the child exec; 0 when CMD runs, else the errno of its exec. */
+static int release(struct child *c)
+{
+	int err = 0;
+
+	(void)!write(c->go_fd, "g", 1);
+	close(c->go_fd);
+	if (read(c->err_fd, &err, sizeof(err)) != (ssize_t)sizeof(err))
+		err = 0;
+	close(c->err_fd);
+	return err;
+}
+
+static void abandon(struct child *c)
+{
+	close(c->go_fd);	/* EOF: the child exits without exec */
+	close(c->err_fd);
+	waitpid(c->pid, NULL, 0);
+}
+
+static void note_status(struct target_info *ti, int status)
+{
+	ti->exited = true;
+	if (WIFSIGNALED(status))
+		ti->term_signal = WTERMSIG(status);
+	else
+		ti->exit_status = WEXITSTATUS(status);
+}
+
+/* ---- the loop while the target runs ------------------------------------- */
+
+struct watch {
+	struct tracer *t;
+	struct lockname *ln;
+	struct session *s;
+	const struct target_opts *to;
+	int pidfd;			/* TGT_ATTACH: readable when the target ends */
+	uint64_t start_ns, forwarded_ns;
+};
+
+/* Has the target ended? Reaps CMD (and with --follow every process it
+ * left behind: fctrace is their subreaper). */
+static bool target_done(struct watch *w)
+{
+	struct target_info *ti = &w->s->target;
+	struct pollfd p = { .fd = w->pidfd, .events = POLLIN };
+	int status;
+	pid_t r;
+
+	if (ti->mode == TGT_ATTACH)
+		return w->pidfd >= 0 && poll(&p, 1, 0) > 0;
+	while ((r = waitpid(w->to->follow ? -1 : ti->pid, &status, WNOHANG)) > 0)
+		if (r == ti->pid)
+			note_status(ti, status);
+	if (!ti->exited)
+		return false;
+	return !w->to->follow || (r < 0 && errno == ECHILD);
+}
+
+/* Ctrl-C: passed on to CMD once (attach leaves its target alone); the
+ * run ends when CMD does, or after GRACE_NS. */
+static bool interrupted(struct watch *w, uint64_t now)
+{
+	if (!signals_caught())
+		return false;
+	if (w->s->target.mode == TGT_ATTACH)
+		return true;
+	if (!w->forwarded_ns) {
+		kill(w->s->target.pid, signals_caught());
+		w->forwarded_ns = now;
+	}
+	return now - w->forwarded_ns > GRACE_NS;
+}
+
+static void watch_loop(struct watch *w)
+{
+	uint64_t now;
+
+	for (;;) {
+		tracer_poll(w->t, POLL_MS);
+		if (target_done(w))
+			break;
+		now = mono_ns();
+		if (interrupted(w, now))
+			break;
+		if (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)
+			break;
+		lockname_snapshot(w->ln, w->s->target.pid);
+	}
+}
+
+/* ---- from the kernel view to rows --------------------------------------- */
+
+/* The name of a thread whose account was closed while it lived. */
+static void fill_comm(struct fct_thread *th)
+{
+	char path[64];
+	FILE *f;
+
+	if (th->comm[0])
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", th->tgid, th->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(th->comm, sizeof(th->comm), f))
+		th->comm[strcspn(th->comm, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The result a workload would have left: one row per thread the kernel
+ * saw, its window as its wall time, no operations of its own. */
+static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
+{
+	struct wl_result *res = &s->res;
+
+	res->threads = calloc(s->kv.nthreads ? s->kv.nthreads : 1, sizeof(*res->threads));
+	if (!res->threads)
+		return -1;
+	for (int i = 0; i < s->kv.nthreads; i++) {
+		const struct fct_thread *th = &s->kv.threads[i];
+		struct wl_thread_stats *u = &res->threads[res->nthreads];
+
+		u->tid = (pid_t)th->tid;
+		u->index = res->nthreads++;
+		u->start_ns = th->begin_ns;
+		u->end_ns = th->end_ns > th->begin_ns ? th->end_ns : th->begin_ns;
+	}
+	/* run -- CMD: from the exec to the last exit, as the threads saw it */
+	for (unsigned i = 0; s->target.mode == TGT_EXEC && i < res->nthreads; i++) {
+		if (i == 0 || res->threads[i].start_ns < start)
+			start = res->threads[i].start_ns;
+		if (i == 0 || res->threads[i].end_ns > end)
+			end = res->threads[i].end_ns;
+	}
+	res->start_ns = start;
+	res->end_ns = end;
+	res->wall_ns = end > start ? end - start : 0;
+	res->cfg.threads = res->nthreads;
+	return 0;
+}
+
+static void describe(struct target_info *ti, const struct target_opts *to)
+{
+	char path[64];
+	size_t n = 0;
+	FILE *f;
+
+	ti->mode = to->mode;
+	if (to->mode == TGT_EXEC) {
+		for (int i = 0; to->argv[i] && n < sizeof(ti->cmdline); i++)
+			n += (size_t)snprintf(ti->cmdline + n, sizeof(ti->cmdline) - n, "%s%s",
+					      i ? " " : "", to->argv[i]);
+		snprintf(ti->comm, sizeof(ti->comm), "%s", strrchr(to->argv[0], '/') ?
+			 strrchr(to->argv[0], '/') + 1 : to->argv[0]);
+		return;
+	}
+	ti->pid = to->pid;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)to->pid);
+	if ((f = fopen(path, "re"))) {
+		n = fread(ti->cmdline, 1, sizeof(ti->cmdline) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!ti->cmdline[i])
+				ti->cmdline[i] = ' ';
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)to->pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(ti->comm, sizeof(ti->comm), f))
+			ti->comm[strcspn(ti->comm, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* ---- the session -------------------------------------------------------- */
+
+static int prepare(const struct trace_opts *o, const struct target_opts *to, pid_t tgid,
+		   struct lockname *ln, struct session *s, struct tracer **t)
+{
+	struct tracer_opts topts = {
+		.groups = o->probes, .tgid = tgid, .verbose = o->verbose,
+		.time_every = o->time_every, .follow = to->follow,
+		.target = to->mode == TGT_EXEC ? TT_EXEC : TT_ATTACH,
+		.on_ustack = lockname_on_ustack, .ustack_arg = ln,
+	};
+	uint64_t t0 = mono_ns();
+
+	if (tracer_prepare(t, &topts, &s->kv))
+		return 1;
+	s->prepare_ns = mono_ns() - t0;
+	return 0;
+}
+
+/* Start the target inside the open window: exec CMD, or adopt the
+ * running process's threads. */
+static int start(struct watch *w, struct child *c)
+{
+	struct target_info *ti = &w->s->target;
+	int err;
+
+	tracer_start(w->t);
+	w->start_ns = mono_ns();
+	if (ti->mode == TGT_ATTACH) {
+		w->pidfd = (int)syscall(SYS_pidfd_open, ti->pid, 0);
+		lockname_snapshot(w->ln, ti->pid);
+		if ((err = tracer_adopt(w->t))) {
+			fprintf(stderr, "fctrace: cannot take over the threads of %d: %s\n",
+				(int)ti->pid, strerror(-err));
+			return 1;
+		}
+		return 0;
+	}
+	if ((err = release(c))) {
+		waitpid(c->pid, NULL, 0);
+		fprintf(stderr, "fctrace: cannot run %s: %s\n", w->to->argv[0], strerror(err));
+		return err == ENOENT ? 127 : 126;
+	}
+	return 0;
+}
+
+static int finish(struct watch *w)
+{
+	struct session *s = w->s;
+	uint64_t end = mono_ns();
+	int n;
+
+	tracer_stop(w->t);
+	if (tracer_read(w->t, &s->kv))
+		return 1;
+	s->traced = true;
+	for (int i = 0; i < s->kv.nthreads; i++)
+		fill_comm(&s->kv.threads[i]);
+	lockname_stats(w->ln, &s->target.stacks_received, &s->target.stacks_unwound);
+	n = lockname_build(w->ln, &s->kv, &s->names);
+	s->nnames = n > 0 ? n : 0;
+	if (rows_from_kview(s, w->start_ns, end))
+		return 1;
+	return session_explain(s);
+}
+
+int session_run_target(const struct trace_opts *o, const struct target_opts *to,
+		       struct session *s)
+{
+	struct watch w = { .s = s, .to = to, .pidfd = -1 };
+	struct child c = { .pid = -1 };
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	describe(&s->target, to);
+	s->res.cfg.workload = s->target.comm;
+	if (to->mode == TGT_EXEC && to->follow)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (to->mode == TGT_EXEC && (rc = spawn(to, &c))) {
+		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
+		return 1;
+	}
+	s->target.pid = to->mode == TGT_EXEC ? c.pid : to->pid;
+	s->target.uid = getuid();
+	w.ln = lockname_new();
+	if (!w.ln || prepare(o, to, s->target.pid, w.ln, s, &w.t)) {
+		if (c.pid > 0)
+			abandon(&c);
+		lockname_free(w.ln);
+		return 1;
+	}
+	rc = start(&w, &c);
+	if (!rc) {
+		watch_loop(&w);
+		rc = finish(&w);
+	}
+	tracer_finish(w.t);
+	lockname_free(w.ln);
+	if (w.pidfd >= 0)
+		close(w.pidfd);
+	if (signals_caught())
+		s->res.interrupted = true;
+	return rc;
+}

@@ -1,0 +1,50 @@
+/*
+ * target.h - a program fctrace did not write, as a session's subject:
+ *   `run -- CMD`   fork, hold the child until every probe is attached and
+ *                  its pid is filtered on, then exec CMD; the window is
+ *                  exec -> exit (with --follow: of every process it forks)
+ *   `attach -p`    a running process, from the attach until --duration,
+ *                  Ctrl-C or its exit; threads already running or asleep
+ *                  are taken over where they are
+ */
+#ifndef FCTRACE_TARGET_H
+#define FCTRACE_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum target_mode { TGT_NONE, TGT_EXEC, TGT_ATTACH };
+
+/* What the user asked for. */
+struct target_opts {
+	enum target_mode mode;
+	char *const *argv;		/* TGT_EXEC: CMD ARGS..., NULL-terminated */
+	pid_t pid;			/* TGT_ATTACH */
+	uint64_t duration_ns;		/* TGT_ATTACH: 0 = until Ctrl-C or exit */
+	bool follow;			/* child processes too */
+	bool as_root;			/* under sudo: keep root for CMD */
+};
+
+/* What happened to it (the report's `target`). */
+struct target_info {
+	enum target_mode mode;
+	char cmdline[512];		/* argv joined, or /proc/PID/cmdline */
+	char comm[16];
+	pid_t pid;
+	bool exited;			/* it ended inside the window */
+	int exit_status;		/* exited normally: its status */
+	int term_signal;		/* killed by this signal, or 0 */
+	uid_t uid;			/* TGT_EXEC: the credentials CMD ran with */
+	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
+};
+
+/* The exit status `fctrace run -- CMD` passes on: CMD's own, or 128 + N
+ * when signal N killed it, as a shell reports it. */
+int target_exit_status(const struct target_info *ti);
+
+/* Check opts before anything is loaded: 0, or 2 with one line printed
+ * (no such process, a kernel thread, fctrace itself, ...). */
+int target_check(const struct target_opts *opts);
+
+#endif /* FCTRACE_TARGET_H */
