@@ -45,7 +45,10 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS),$(wildcard tests/*.c)))
+# a program fctrace did not write: built alone, with debug info, no fctrace headers
+TARGET_PROG := $(OUTPUT)/tests/target_prog
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) \
+		tests/target_prog.c,$(wildcard tests/*.c)))
 
 .PHONY: all deps deps-test run test bench fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
@@ -81,7 +84,7 @@ TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
-test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+test: deps deps-test fctrace $(TARGET_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
@@ -198,6 +201,10 @@ fctrace: $(OUTPUT)/user/main.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+$(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O1 $(WARN) $< -o $@ -pthread
 
 # make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
 $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests

@@ -25,6 +25,8 @@ struct fct_slot {
 	struct fct_thread a;
 	__u32 active;		/* inside the thread's window */
 	__u32 st_state;		/* enum fct_run_state */
+	__u32 st_sleep;		/* BLOCKED: FCT_C_UNINT, FCT_C_STOPPED or 0 */
+	__u32 st_pad;
 	__u64 st_since_ns;	/* when the current run state began */
 	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
 	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
@@ -126,10 +128,24 @@ static __always_inline struct fct_slot *fct_slot(__u32 tid)
 	return NULL;
 }
 
+/* prev_state bits (include/linux/sched.h) */
+#define TASK_UNINTERRUPTIBLE	0x02
+#define TASK_STOPPED_BITS	0x0c	/* __TASK_STOPPED | __TASK_TRACED */
+
+/* What kind of sleep prev_state is, for the account's blocked split. */
+static __always_inline __u32 fct_sleep_kind(unsigned int prev_state)
+{
+	if (prev_state & TASK_STOPPED_BITS)
+		return FCT_C_STOPPED;
+	return prev_state & TASK_UNINTERRUPTIBLE ? FCT_C_UNINT : 0;
+}
+
 /* Which [K] fields an interval in the thread's current state goes to. */
 static __always_inline __u32 fct_code(const struct fct_slot *t)
 {
-	return t->st_state | (t->in_futex_wait ? FCT_C_FUTEX : 0);
+	__u32 sleep = t->st_state == FCT_ST_BLOCKED ? t->st_sleep : 0;
+
+	return t->st_state | sleep | (t->in_futex_wait ? FCT_C_FUTEX : 0);
 }
 
 /* Book d nanoseconds (or take them back: d wraps negative) under code. */
@@ -145,12 +161,17 @@ static __always_inline void fct_book(struct fct_thread *a, __u32 code, __u64 d)
 		a->runq_total_ns += d;
 	else
 		a->offcpu_ns += d;
-	if (code & FCT_C_FUTEX)
+	if (code & FCT_C_FUTEX) {
 		a->futex_off_ns += d;
-	else if (state == FCT_ST_RUNNABLE)
+	} else if (state == FCT_ST_RUNNABLE) {
 		a->runq_ns += d;
-	else
+	} else {
 		a->blocked_ns += d;
+		if (code & FCT_C_UNINT)
+			a->blocked_io_ns += d;
+		else if (code & FCT_C_STOPPED)
+			a->stopped_ns += d;
+	}
 }
 
 /* The active account of the current thread, if it is one of ours and

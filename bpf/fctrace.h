@@ -124,6 +124,8 @@ struct fct_thread {
 	__u64 vol_switches;
 	__u64 invol_switches;
 	__u64 futex_waits;
+	__u64 blocked_io_ns;	/* [K] of blocked_ns: uninterruptible sleep (disk, kernel locks) */
+	__u64 stopped_ns;	/* [K] of blocked_ns: stopped (SIGSTOP, a debugger) */
 
 	/* page cache: pages asked for by reads, pages this thread added */
 	__u64 pages_asked;
@@ -140,6 +142,8 @@ struct fct_thread {
  * FCT_C_FUTEX when the interval fell inside a futex wait */
 #define FCT_C_STATE	3
 #define FCT_C_FUTEX	4
+#define FCT_C_UNINT	8	/* asleep in TASK_UNINTERRUPTIBLE */
+#define FCT_C_STOPPED	16	/* stopped or traced */
 
 /* futex waits, per (thread, futex word) */
 #define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */

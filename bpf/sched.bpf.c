@@ -33,6 +33,7 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 		fct_charge(t, now);
 		if (!preempt && prev_state != 0) {	/* TASK_RUNNING == 0 */
 			t->st_state = FCT_ST_BLOCKED;
+			t->st_sleep = fct_sleep_kind(prev_state);
 			t->a.vol_switches++;
 		} else {
 			t->st_state = FCT_ST_RUNNABLE;

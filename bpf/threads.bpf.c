@@ -147,6 +147,8 @@ static __always_inline void adopt(struct task_struct *task, __u64 now)
 	t = slot_begin(task->pid, task->tgid, now, st, FCT_HOW_ATTACH);
 	if (!t || st == FCT_ST_RUNNING)
 		return;
+	if (st == FCT_ST_BLOCKED)
+		t->st_sleep = fct_sleep_kind(task->__state);
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	if (!regs || !fct_adopt_futex_wait(t, regs))
 		return;

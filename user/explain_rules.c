@@ -26,6 +26,7 @@ struct facts {
 	const struct wl_config *cfg;
 	const struct wl_totals *tot;
 	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
+	bool other;		/* a program fctrace did not write: no own clocks */
 	double wall;		/* sum of worker wall times: the shares' denominator */
 	double kwall;		/* the same over the workers the kernel saw */
 	unsigned threads, ncpus, files;
@@ -34,11 +35,13 @@ struct facts {
 	double lock_wait, lock_hold, read, miss_read;
 	/* the kernel's per-thread counts */
 	double pages_asked, invol, vol;
+	double blocked_io, stopped;	/* of the blocked time: uninterruptible, stopped */
 	double runq_in_wait;	/* runnable inside futex waits: woken, no CPU yet */
 };
 
 /* What a finding covers, so "not the problem" does not repeat it. */
-enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16 };
+enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
+       COV_EVENT = 32 };
 
 struct finding {
 	struct diag_cause c;
@@ -150,6 +153,8 @@ static void facts_row(struct facts *f, const struct thread_row *r)
 	f->pages_asked += (double)r->k.pages_asked;
 	f->invol += (double)r->k.invol_switches;
 	f->vol += (double)r->k.vol_switches;
+	f->blocked_io += (double)r->k.blocked_io_ns;
+	f->stopped += (double)r->k.stopped_ns;
 	if (r->k.runq_total_ns > r->k.runq_ns)
 		f->runq_in_wait += (double)(r->k.runq_total_ns - r->k.runq_ns);
 }
@@ -177,6 +182,7 @@ static void facts_init(struct facts *f, const struct run_model *m)
 	f->sc = g & PG_MASK(PG_SYSCALLS);
 	f->klock = g & PG_MASK(PG_KLOCK);
 	f->pc = g & PG_MASK(PG_PAGECACHE);
+	f->other = m->names != NULL;
 }
 
 /* Time blocked on the workload's own locks: the kernel's futex account when
@@ -460,7 +466,7 @@ static bool rule_user_lock(const struct facts *f, struct finding *o)
 {
 	double share = lock_share(f);
 
-	if (f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
+	if (f->other || f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
 	set_title(o, "%s of thread time waiting for the workload's own lock", pct(share));
@@ -470,6 +476,136 @@ static bool rule_user_lock(const struct facts *f, struct finding *o)
 	       pct(ratio(f->lock_hold, (double)f->m->wall_ns)));
 	set_fix(o, "Hold the lock for less than %s at a time, or split it so threads working on "
 		"different data take different locks.", ns(ratio(f->lock_hold, f->acquires)));
+	return true;
+}
+
+/* ---- another program's locks and events ----------------------------------- */
+
+/* The user futex words with the most wait, of one kind (locks or
+ * events), largest first; returns how many went into top[]. */
+static int top_words(const struct run_model *m, bool is_lock, const struct lock_total **top,
+		     int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		const struct lock_total *best = NULL;
+
+		for (int i = 0; i < m->nlocks; i++) {
+			const struct lock_total *l = &m->locks[i];
+			bool taken = false;
+
+			for (int j = 0; j < n; j++)
+				taken |= top[j] == l;
+			if (!l->kernel && l->is_lock == is_lock && l->wait_ns && !taken &&
+			    (!best || l->wait_ns > best->wait_ns))
+				best = l;
+		}
+		if (!best)
+			break;
+		top[n++] = best;
+	}
+	return n;
+}
+
+/* "session_table_lock (mutex): 412 k waits by 8 threads, 11.3 s (61 %),
+ * 27.4 µs each, longest 2.1 ms; 1.2 s of it runnable after the wake." */
+static void ev_word(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
+{
+	add_ev(c, "%s: %s waits by %u thread%s, %s in total (%s of thread time), %s each on "
+	       "average, longest %s.", l->name, cnt((double)l->waits), l->threads,
+	       plural(l->threads), ns((double)l->wait_ns), pct(ratio((double)l->wait_ns, f->wall)),
+	       ns(ratio((double)l->wait_ns, (double)l->waits)), ns((double)l->max_ns));
+	if (l->runq_ns * 20 >= l->wait_ns)
+		add_ev(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
+		       "CPU: hand-off, %u threads on %u CPUs.", ns((double)l->runq_ns),
+		       pct(ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
+}
+
+static bool rule_other_lock(const struct facts *f, struct finding *o)
+{
+	const struct lock_total *top[3] = { 0 };
+	double share = f->sched ? kshare(f, ACCT_LOCK_NAMED) : 0;
+	int n;
+
+	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
+		return false;
+	n = top_words(f->m, true, top, 3);
+	if (!n)
+		return false;
+	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
+	set_title(o, "%s of thread time waiting for %s%s", pct(share), top[0]->name,
+		  n > 1 ? " and other locks" : "");
+	for (int i = 0; i < n && i < 3; i++)
+		ev_word(&o->c, f, top[i]);
+	add_ev(&o->c, "How long a holder keeps a lock is not measured for a program fctrace did "
+	       "not write: a wait lasts the holders' time inside the lock plus the hand-off.");
+	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
+		"data take different locks.", top[0]->name);
+	return true;
+}
+
+/* The busiest thread on CPU: the one the waiting threads most likely
+ * wait for. */
+static const struct thread_row *busiest(const struct run_model *m)
+{
+	const struct thread_row *best = NULL;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+		uint64_t on = r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
+
+		if (!best || on > best->acct_ns[ACCT_CPU_USER] + best->acct_ns[ACCT_CPU_SYS])
+			best = r;
+	}
+	return best;
+}
+
+static bool rule_event_wait(const struct facts *f, struct finding *o)
+{
+	const struct lock_total *top[3] = { 0 };
+	const struct thread_row *b = busiest(f->m);
+	double share = ratio((double)f->m->event_wait_ns, f->wall);
+	int n;
+
+	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
+		return false;
+	n = top_words(f->m, false, top, 3);
+	if (!n)
+		return false;
+	found(o, "event_wait", share, 0.8, COV_EVENT);
+	set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
+		  pct(share), top[0]->name);
+	for (int i = 0; i < n && i < 3; i++)
+		ev_word(&o->c, f, top[i]);
+	add_ev(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
+	       "nothing to do until another thread signals it; the work it waits for is done "
+	       "elsewhere.");
+	if (b)
+		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
+			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,
+			b->k.comm[0] ? b->k.comm : "?", pct(ratio((double)(b->acct_ns[ACCT_CPU_USER] +
+			b->acct_ns[ACCT_CPU_SYS]), (double)(b->user.end_ns - b->user.start_ns))));
+	return true;
+}
+
+/* A stopped process (SIGSTOP, a debugger) is neither the code nor the
+ * machine: say so, so that its time is not read as a wait. */
+static bool rule_stopped(const struct facts *f, struct finding *o)
+{
+	double stopped = 0;
+
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		stopped += (double)f->m->rows[i].k.stopped_ns;
+	if (!f->sched || ratio(stopped, f->wall) < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "stopped", ratio(stopped, f->wall), 0.9, 0);
+	o->machine = true;
+	set_title(o, "%s of thread time stopped (SIGSTOP or a debugger), not running or waiting",
+		  pct(ratio(stopped, f->wall)));
+	add_ev(&o->c, "The threads were stopped for %s in total; that time is not the code's.",
+	       ns(stopped));
+	set_fix(o, "Measure again without stopping the process.");
 	return true;
 }
 
@@ -516,6 +652,15 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 		       cnt((double)pr->count), ns((double)pr->min_ns));
 }
 
+/* The sleep disk reads cause: uninterruptible (a page being read is
+ * waited for in D state), where the scheduler said which sleep it was. */
+static double pc_blocked_share(const struct facts *f)
+{
+	if (f->blocked_io > 0 || f->other)
+		return ratio(f->blocked_io, f->wall);
+	return kshare(f, ACCT_BLOCKED);
+}
+
 /* Without the kernel view: only the settings and the read clocks. */
 static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
 {
@@ -544,7 +689,7 @@ static bool rule_pagecache(const struct facts *f, struct finding *o)
 		return rule_pagecache_timing(f, o);
 	if (!f->sched || !f->pc || !f->m->pagecache_misses)
 		return false;
-	share = kshare(f, ACCT_BLOCKED);
+	share = pc_blocked_share(f);
 	if (share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "page_cache_misses", share, f->sc ? 0.85 : 0.7, COV_PC | COV_BLOCKED);
@@ -558,26 +703,45 @@ static bool rule_pagecache(const struct facts *f, struct finding *o)
 
 /* ---- asleep for some other reason -------------------------------------- */
 
+/* Asleep outside futex waits and not explained by disk reads or a stop. */
+static double blocked_other_ns(const struct facts *f)
+{
+	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
+
+	if (f->pc && f->m->pagecache_misses && (f->blocked_io > 0 || f->other))
+		b -= f->blocked_io;
+	else if (f->pc && f->m->pagecache_misses)
+		b = 0;		/* no split: the page-cache rule has it all */
+	return b > 0 ? b : 0;
+}
+
 static bool rule_blocked_other(const struct facts *f, struct finding *o)
 {
-	double share = f->sched ? kshare(f, ACCT_BLOCKED) : 0;
+	double b = f->sched ? blocked_other_ns(f) : 0, share = ratio(b, f->wall);
+	double io = f->pc && f->m->pagecache_misses ? 0 : f->blocked_io;
 
-	if (!f->sched || (f->pc && f->m->pagecache_misses) || share < EXPLAIN_MIN_SHARE)
+	if (!f->sched || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
 	set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
 		  pct(share));
 	add_ev(&o->c, "The threads slept %s outside futex waits (%s of their wall time) over "
-	       "%s voluntary switches.", ns((double)f->m->acct_total_ns[ACCT_BLOCKED]),
-	       pct(share), cnt(f->vol));
+	       "%s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: waiting "
+	       "for input or time), %s uninterruptibly (disk, kernel locks).", ns(b), pct(share),
+	       cnt(f->vol), ns(b - io > 0 ? b - io : 0), ns(io));
 	if (f->pc)
-		add_ev(&o->c, "The page cache took in %s pages during the run, so this is not "
-		       "reading the data files from disk.", cnt((double)f->m->pagecache_misses));
+		add_ev(&o->c, "The page cache took in %s pages during the run, %s.",
+		       cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?
+		       "whose disk reads are counted apart" : "so this is not reading files from disk");
 	else
 		add_ev(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
 		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));
-	set_fix(o, "Find what the threads sleep on: the kernel lock table, or an off-CPU "
-		"profile (offcputime), names it.");
+	if (f->other)
+		set_fix(o, "An interruptible sleep is a thread waiting for input, a timer or "
+			"another process: the syscall table shows which calls it slept in.");
+	else
+		set_fix(o, "Find what the threads sleep on: the kernel lock table, or an off-CPU "
+			"profile (offcputime), names it.");
 	return true;
 }
 
@@ -718,7 +882,11 @@ static void healthy(const struct facts *f, struct finding *o)
 		healthy_kernel(f, o);
 	else
 		healthy_timing(f, o);
-	if (f->threads < f->ncpus)
+	if (f->other)
+		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, make it "
+			"do less work%s.", f->threads < f->ncpus ? ", or spread it over more threads"
+			: "");
+	else if (f->threads < f->ncpus)
 		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, run "
 			"up to %u threads, one per CPU, or do less work per op.", f->ncpus);
 	else
@@ -731,8 +899,8 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_user_lock, rule_pagecache, rule_blocked_other,
-	rule_runq, rule_klock,
+	rule_pool, rule_cache, rule_user_lock, rule_other_lock, rule_event_wait,
+	rule_pagecache, rule_blocked_other, rule_runq, rule_klock, rule_stopped,
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -806,7 +974,7 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	struct items l = { buf, n, 0 };
 
 	snprintf(buf, n, "Not the problem: ");
-	if (f->m->res->nlocks > 0 && !(covered & COV_LOCK))
+	if ((f->m->res->nlocks > 0 || f->other) && !(covered & COV_LOCK))
 		item(&l, "lock waits %s", pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, &l);
@@ -834,6 +1002,14 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 static void headline(const struct facts *f, char *buf, size_t n)
 {
 	char what[96] = "", b[24];
+
+	if (f->other) {
+		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
+			 f->cfg->workload ? f->cfg->workload : "the program",
+			 ns((double)f->m->wall_ns), f->threads, plural(f->threads), f->ncpus,
+			 plural(f->ncpus), f->kernel ? "" : "; timing only");
+		return;
+	}
 
 	if (f->cfg->shared_file)
 		snprintf(what, sizeof(what), "one shared file");

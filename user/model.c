@@ -94,6 +94,7 @@ static void join_futex(struct thread_row *r, const struct run_model *m,
 			continue;
 		u->waits += f->val.waits;
 		u->wait_ns += f->val.wait_ns;
+		u->runq_ns += f->val.runq_ns;
 		if (f->val.max_ns > u->max_ns)
 			u->max_ns = f->val.max_ns;
 	}
@@ -234,8 +235,11 @@ static void total_locks(struct run_model *m)
 		for (int j = 0; j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
-			add_lock(find_total(m, u->name, false, u->is_lock), u->waits, u->wait_ns,
-				 u->max_ns);
+			struct lock_total *t = find_total(m, u->name, false, u->is_lock);
+
+			add_lock(t, u->waits, u->wait_ns, u->max_ns);
+			if (t)
+				t->runq_ns += u->runq_ns;
 			if (!u->is_lock)
 				m->event_wait_ns += u->wait_ns;
 		}

@@ -41,6 +41,7 @@ struct lock_use {		/* one thread's waits on one named futex word */
 	uint64_t waits;
 	uint64_t wait_ns;
 	uint64_t max_ns;
+	uint64_t runq_ns;		/* of wait_ns: woken, waiting for a CPU */
 };
 
 struct thread_row {
@@ -61,6 +62,7 @@ struct lock_total {
 	bool kernel;
 	bool is_lock;			/* false: waits for an event (condvar, join, ...) */
 	uint64_t waits, wait_ns, max_ns;
+	uint64_t runq_ns;		/* of wait_ns: woken, waiting for a CPU (futex words) */
 	unsigned threads;		/* how many threads waited on it */
 };
 

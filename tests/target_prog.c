@@ -1,0 +1,194 @@
+/*
+ * target_prog.c - a program fctrace did not write, with known behaviour,
+ * for the `run -- CMD` and `attach` tests. It makes no use of fctrace's
+ * headers: the tests see it exactly as they would see a stranger's.
+ *
+ *   target_prog hold MS      a static mutex and a heap mutex, each held by
+ *                            main for MS ms while one named thread waits;
+ *                            a condvar waited for MS ms; two threads
+ *                            making exactly 1000 pread64 calls each
+ *   target_prog fork N       fork a child that makes N pread64 calls
+ *   target_prog serve MS     hold the static mutex with a thread waiting
+ *                            on it, print "ready", and at a line on stdin
+ *                            start a new thread, hold MS ms more, end
+ *   target_prog sleep MS     sleep, then exit 0
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#define PREADS_PER_THREAD	1000
+
+pthread_mutex_t session_table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct store {
+	pthread_mutex_t mu;
+	int fd;
+};
+
+static struct store *store;
+static pthread_mutex_t cond_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int signalled;
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+/* The heap mutex's one call site: waits on it are named after this. */
+__attribute__((noinline)) int get_fd(struct store *s)
+{
+	int fd;
+
+	pthread_mutex_lock(&s->mu);
+	fd = s->fd;
+	pthread_mutex_unlock(&s->mu);
+	return fd;
+}
+
+static void *static_waiter(void *arg)
+{
+	pthread_setname_np(pthread_self(), "waiter-static");
+	pthread_mutex_lock(&session_table_lock);
+	pthread_mutex_unlock(&session_table_lock);
+	return NULL;
+}
+
+static void *heap_waiter(void *arg)
+{
+	pthread_setname_np(pthread_self(), "waiter-heap");
+	return (void *)(long)get_fd(store);
+}
+
+static void *cond_waiter(void *arg)
+{
+	pthread_setname_np(pthread_self(), "waiter-cond");
+	pthread_mutex_lock(&cond_mu);
+	while (!signalled)
+		pthread_cond_wait(&cond, &cond_mu);
+	pthread_mutex_unlock(&cond_mu);
+	return NULL;
+}
+
+static void preads(int n)
+{
+	char buf[64];
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	for (int i = 0; i < n; i++)
+		(void)!pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+}
+
+static void *reader(void *arg)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "reader-%ld", (long)arg);
+	pthread_setname_np(pthread_self(), name);
+	preads(PREADS_PER_THREAD);
+	return NULL;
+}
+
+/* main holds lock for ms while thread fn waits on it */
+static void hold_while(pthread_mutex_t *lock, void *(*fn)(void *), long ms)
+{
+	pthread_t th;
+
+	pthread_mutex_lock(lock);
+	pthread_create(&th, NULL, fn, NULL);
+	sleep_ms(ms);
+	pthread_mutex_unlock(lock);
+	pthread_join(th, NULL);
+}
+
+static int hold(long ms)
+{
+	pthread_t th[2];
+
+	store = calloc(1, sizeof(*store));
+	pthread_mutex_init(&store->mu, NULL);
+	hold_while(&session_table_lock, static_waiter, ms);
+	hold_while(&store->mu, heap_waiter, ms);
+	pthread_create(&th[0], NULL, cond_waiter, NULL);
+	sleep_ms(ms);
+	pthread_mutex_lock(&cond_mu);
+	signalled = 1;
+	pthread_cond_signal(&cond);
+	pthread_mutex_unlock(&cond_mu);
+	pthread_join(th[0], NULL);
+	for (long i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, reader, (void *)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
+static int forks(int n)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		preads(n);
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, NULL, 0) == pid ? 0 : 1;
+}
+
+static void *late(void *arg)
+{
+	pthread_setname_np(pthread_self(), "late");
+	preads(PREADS_PER_THREAD);
+	return NULL;
+}
+
+static int serve(long ms)
+{
+	pthread_t waiter, newcomer;
+	char line[16];
+
+	pthread_mutex_lock(&session_table_lock);
+	pthread_create(&waiter, NULL, static_waiter, NULL);
+	sleep_ms(50);		/* the waiter is asleep on the lock by now */
+	printf("ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	pthread_create(&newcomer, NULL, late, NULL);
+	sleep_ms(ms);
+	pthread_mutex_unlock(&session_table_lock);
+	pthread_join(waiter, NULL);
+	pthread_join(newcomer, NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[2]) : 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep N\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "hold"))
+		return hold(n);
+	if (!strcmp(argv[1], "fork"))
+		return forks((int)n);
+	if (!strcmp(argv[1], "serve"))
+		return serve(n);
+	if (!strcmp(argv[1], "sleep")) {
+		sleep_ms(n);
+		return 0;
+	}
+	return 2;
+}
