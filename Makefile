@@ -155,6 +155,17 @@ $(OUTPUT)/fuzz/fuzz_%: $(OUTPUT)/fuzz/fuzz_%.o $(OUTPUT)/fuzz/libfuzzed.a
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/workloads $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
 
+# Syscall names by number, from the C library's kernel headers (none: numbers only).
+SYSCALL_H := $(firstword $(wildcard /usr/include/$(shell $(CC) -dumpmachine)/asm/unistd_64.h \
+		/usr/include/asm/unistd_64.h))
+$(OUTPUT)/sysnames.h.in: $(SYSCALL_H) | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q){ [ -z "$(SYSCALL_H)" ] || awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ \
+		{ sub("^__NR_", "", $$2); printf "\t[%s] = \"%s\",\n", $$3, $$2 }' $(SYSCALL_H); } > $@
+
+$(OUTPUT)/user/sysnames.o $(OUTPUT)/asan/user/sysnames.o $(OUTPUT)/tsan/user/sysnames.o: \
+	$(OUTPUT)/sysnames.h.in
+
 # vmlinux.h comes from the running kernel's BTF, never from the repo.
 $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)

@@ -29,6 +29,8 @@ struct fct_slot {
 	__u32 st_pad;
 	__u64 st_since_ns;	/* when the current run state began */
 	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
+	__u32 in_nr;		/* and its number & (FCT_NR_MAX - 1) */
+	__u32 in_pad;
 	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
 	__u32 in_futex_wait;
 	__u32 futex_op;
@@ -206,6 +208,8 @@ static __always_inline void fct_charge(struct fct_slot *t, __u64 now)
 	d = now - t->st_since_ns;
 	code = fct_code(t);
 	fct_book(&t->a, code, d);
+	if ((code & FCT_C_STATE) == FCT_ST_BLOCKED && !(code & FCT_C_FUTEX) && t->in_syscall)
+		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].blocked_ns += d;
 	t->last_from[1] = t->last_from[0];
 	t->last_len[1] = t->last_len[0];
 	t->last_code[1] = t->last_code[0];

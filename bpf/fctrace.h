@@ -56,6 +56,16 @@ enum fct_sc {
 	FCT_SC_N,
 };
 
+/* Every syscall by number as well (nr & (FCT_NR_MAX - 1)): for programs
+ * fctrace did not write, whose calls the kinds above do not cover. */
+#define FCT_NR_MAX	512
+
+struct fct_nr_stats {
+	__u64 count;		/* exact */
+	__u64 total_ns;		/* estimate: sum of weight * duration of the timed calls */
+	__u64 blocked_ns;	/* asleep inside it, outside futex waits (exact) */
+};
+
 struct fct_sc_stats {
 	__u64 count;		/* exact */
 	__u64 errors;		/* exact */
@@ -136,6 +146,7 @@ struct fct_thread {
 	__u64 klock_wait_ns;
 
 	struct fct_sc_stats sc[FCT_SC_N];
+	struct fct_nr_stats nr[FCT_NR_MAX];
 };
 
 /* charge codes (struct fct_slot.last_code): a run state, or-ed with

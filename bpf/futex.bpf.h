@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * futex.bpf.h - syscall numbers and futex ops, shared by the syscall
+ * futex.bpf.h - syscall numbers, kinds and futex ops, shared by the syscall
  * hooks and the attach-time iterator (which adopts a wait in progress).
  */
 #ifndef FCTRACE_FUTEX_BPF_H
@@ -34,6 +34,22 @@
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_WAIT_REQUEUE_PI	11
 #define FUTEX_LOCK_PI2		13
+
+/* The kind a syscall number is counted under. */
+static __always_inline enum fct_sc sc_of(long id)
+{
+	switch (id) {
+	case NR_OPENAT:		return FCT_SC_OPENAT;
+	case NR_CLOSE:		return FCT_SC_CLOSE;
+	case NR_PREAD64:	return FCT_SC_PREAD64;
+	case NR_NEWFSTATAT:	return FCT_SC_NEWFSTATAT;
+	case NR_STATX:		return FCT_SC_STATX;
+	case NR_FUTEX:		return FCT_SC_FUTEX;
+	case NR_FUTEX_WAITV:	return FCT_SC_FUTEX;	/* counted with futex */
+	default:		return FCT_SC_OTHER;
+	}
+}
+
 /* futex ops that put the caller to sleep, private or shared */
 static __always_inline bool futex_op_waits(__u32 op)
 {
@@ -41,10 +57,9 @@ static __always_inline bool futex_op_waits(__u32 op)
 	       op == FUTEX_LOCK_PI2 || op == FUTEX_WAIT_REQUEUE_PI;
 }
 
-/* A thread found asleep at attach: if its saved registers say it is in
- * a waiting futex call, book it as one from now on, as sys_enter would
- * have (it is counted: its exit falls in the window). */
-static __always_inline bool fct_adopt_futex_wait(struct fct_slot *t, struct pt_regs *regs)
+/* A thread found asleep at attach, inside a syscall: book that call as
+ * sys_enter would have, timed from now on; false if not in a syscall. */
+static __always_inline bool fct_adopt_syscall(struct fct_slot *t, struct pt_regs *regs)
 {
 #if defined(__TARGET_ARCH_x86)
 	long nr = regs->orig_ax;
@@ -53,12 +68,22 @@ static __always_inline bool fct_adopt_futex_wait(struct fct_slot *t, struct pt_r
 	long nr = regs->syscallno;
 	__u64 uaddr = regs->orig_x0, op = regs->regs[1] & FUTEX_OP_MASK;
 #endif
+	__u32 kind;
 
-	if (nr != NR_FUTEX || !futex_op_waits(op))
+	if (nr < 0)
 		return false;
-	t->in_syscall = FCT_SC_FUTEX + 1;
-	t->a.sc[FCT_SC_FUTEX].count++;
+	/* any call it sleeps in is counted (its exit falls in the window),
+	 * and its sleep from now on booked to its number */
+	kind = sc_of(nr);
+	if (kind >= FCT_SC_N)		/* for the verifier */
+		return false;
+	t->in_syscall = kind + 1;
+	t->in_nr = nr & (FCT_NR_MAX - 1);
+	t->a.sc[kind].count++;
+	t->a.nr[nr & (FCT_NR_MAX - 1)].count++;
 	t->sc_weight = 1;
+	if (nr != NR_FUTEX || !futex_op_waits(op))
+		return true;
 	t->futex_op = op;
 	t->futex_uaddr = uaddr;
 	t->in_futex_wait = 1;

@@ -34,20 +34,6 @@ struct {
 	__type(value, struct fct_futex_val);
 } futex_waits SEC(".maps");
 
-static __always_inline enum fct_sc sc_of(long id)
-{
-	switch (id) {
-	case NR_OPENAT:		return FCT_SC_OPENAT;
-	case NR_CLOSE:		return FCT_SC_CLOSE;
-	case NR_PREAD64:	return FCT_SC_PREAD64;
-	case NR_NEWFSTATAT:	return FCT_SC_NEWFSTATAT;
-	case NR_STATX:		return FCT_SC_STATX;
-	case NR_FUTEX:		return FCT_SC_FUTEX;
-	case NR_FUTEX_WAITV:	return FCT_SC_FUTEX;	/* counted with futex */
-	default:		return FCT_SC_OTHER;
-	}
-}
-
 /* The futex word a wait sleeps on: futex's first argument, or the first
  * of futex_waitv's waiters (struct futex_waitv: val, uaddr, ...). */
 static __always_inline __u64 waitv_first_word(__u64 waiters)
@@ -85,6 +71,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	if (sc >= FCT_SC_N)		/* for the verifier */
 		return;
 	t->in_syscall = sc + 1;
+	t->in_nr = id & (FCT_NR_MAX - 1);
+	t->a.nr[t->in_nr].count++;
 	t->sc_weight = sc_weight(sc, t->a.sc[sc].count++);
 	if (sc == FCT_SC_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, r10);
@@ -237,8 +225,12 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		s->errors++;
 	if (sc == FCT_SC_PREAD64 && ret > 0)
 		t->a.pages_asked += pages_spanned(t->pread_pos, ret);
-	if (w)
-		sc_time(t, s, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret, regs);
+	if (w) {
+		__u64 d = bpf_ktime_get_ns() - t->sc_enter_ns;
+
+		sc_time(t, s, d, w, ret, regs);
+		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].total_ns += (__u64)w * d;
+	}
 	t->in_futex_wait = 0;
 }
 

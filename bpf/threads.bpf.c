@@ -131,9 +131,9 @@ int BPF_PROG(fct_proc_exit, struct task_struct *p, bool group_dead)
 	return 0;
 }
 
-/* A thread found at attach: its state now, and if it sleeps in a futex
- * wait, that wait from now on (its syscall number and arguments are in
- * its saved user registers). */
+/* A thread found at attach: its state now, and if it sleeps in a
+ * syscall (a futex wait, a read ...), that call from now on: its number
+ * and arguments are in its saved user registers. */
 static __always_inline void adopt(struct task_struct *task, __u64 now)
 {
 	struct pt_regs *regs;
@@ -150,9 +150,10 @@ static __always_inline void adopt(struct task_struct *task, __u64 now)
 	if (st == FCT_ST_BLOCKED)
 		t->st_sleep = fct_sleep_kind(task->__state);
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	if (!regs || !fct_adopt_futex_wait(t, regs))
+	if (!regs || !fct_adopt_syscall(t, regs))
 		return;
-	t->a.how |= FCT_HOW_IN_FUTEX;
+	if (t->in_futex_wait)
+		t->a.how |= FCT_HOW_IN_FUTEX;
 	t->sc_enter_ns = now;
 	t->sc_off_mark = 0;
 	t->sc_runq_mark = 0;

@@ -24,7 +24,7 @@ struct diag_cause {
 	double share;		/* of total thread wall time, 0..1 */
 	double confidence;	/* 0..1, from how directly the evidence shows it */
 	char title[200];	/* one line, plain words with numbers */
-	char evidence[EXPLAIN_MAX_EVIDENCE][200];	/* each a sentence with measured figures */
+	char evidence[EXPLAIN_MAX_EVIDENCE][320];	/* each a sentence with measured figures */
 	int nevidence;
 };
 
@@ -41,12 +41,16 @@ struct diagnosis {
  *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
  *   pool_lock_contention     threads queue on a pool lock with no syscall inside
  *   cache_lock_contention    threads queue on a user-level cache's lock(s)
- *   user_lock_contention     any other lock the workload named
+ *   user_lock_contention     any other lock the workload named, or (other
+ *                            programs) a futex word named by symbol or site
  *   page_cache_misses        reads wait for the disk
  *   blocked_other            asleep outside locks, not on page-cache misses
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)
  *   kernel_lock_contention   kernel locks (type @ caller)
+ *   event_wait               other programs: asleep on condvars, semaphores,
+ *                            barriers, joins (idle, not a lock)
+ *   stopped                  stopped by SIGSTOP or a debugger
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
  * Always fills at least one cause; returns d->n, or -1 for an empty model.
  */

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "explain.h"
+#include "sysnames.h"
 #include "units.h"
 #include "whatif.h"
 
@@ -703,6 +704,22 @@ static bool rule_pagecache(const struct facts *f, struct finding *o)
 
 /* ---- asleep for some other reason -------------------------------------- */
 
+/* "Most of that sleep was inside clock_nanosleep (300 ms, 3 calls)." */
+static void ev_slept_in(struct diag_cause *c, const struct facts *f)
+{
+	const struct fct_nr_stats *nr = f->m->nr_total;
+	char buf[24];
+	int best = -1;
+
+	for (int n = 0; n < FCT_NR_MAX; n++)
+		if (nr[n].blocked_ns && (best < 0 || nr[n].blocked_ns > nr[best].blocked_ns))
+			best = n;
+	if (best >= 0)
+		add_ev(c, "Most of it was inside %s: %s over %s calls.",
+		       syscall_name((unsigned)best, buf, sizeof(buf)),
+		       ns((double)nr[best].blocked_ns), cnt((double)nr[best].count));
+}
+
 /* Asleep outside futex waits and not explained by disk reads or a stop. */
 static double blocked_other_ns(const struct facts *f)
 {
@@ -729,6 +746,7 @@ static bool rule_blocked_other(const struct facts *f, struct finding *o)
 	       "%s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: waiting "
 	       "for input or time), %s uninterruptibly (disk, kernel locks).", ns(b), pct(share),
 	       cnt(f->vol), ns(b - io > 0 ? b - io : 0), ns(io));
+	ev_slept_in(&o->c, f);
 	if (f->pc)
 		add_ev(&o->c, "The page cache took in %s pages during the run, %s.",
 		       cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?

@@ -266,6 +266,11 @@ static void total_rows(struct run_model *m)
 			continue;
 		for (int s = 0; s < FCT_SC_N; s++)
 			add_sc(&m->sc_total[s], &r->k.sc[s]);
+		for (int n = 0; n < FCT_NR_MAX; n++) {
+			m->nr_total[n].count += r->k.nr[n].count;
+			m->nr_total[n].total_ns += r->k.nr[n].total_ns;
+			m->nr_total[n].blocked_ns += r->k.nr[n].blocked_ns;
+		}
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->acct_ns[b];
 		m->pagecache_hits += r->pagecache_hits;

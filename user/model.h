@@ -79,6 +79,7 @@ struct run_model {
 	struct lock_total *locks;	/* named user locks, then kernel locks */
 	int nlocks;
 	struct fct_sc_stats sc_total[FCT_SC_N];	/* all workers summed */
+	struct fct_nr_stats nr_total[FCT_NR_MAX];	/* the same, by syscall number */
 	uint64_t acct_total_ns[ACCT_N];	/* all workers summed */
 	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
 	uint64_t pagecache_hits, pagecache_misses;

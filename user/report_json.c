@@ -7,6 +7,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "hist.h"
+#include "sysnames.h"
 #include "report.h"
 
 #define REPORT_SCHEMA_VERSION 1
@@ -156,6 +157,33 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	json_object_object_add(o, "accounted_ratio", sched ? json_object_new_double(r->accounted_ratio) : NULL);
 }
 
+/* How the thread's window began and ended (FCT_HOW_*). */
+static struct json_object *how_json(uint32_t how)
+{
+	static const struct { uint32_t bit; const char *name; } hows[] = {
+		{ FCT_HOW_MARK, "marks" }, { FCT_HOW_EXEC, "exec" }, { FCT_HOW_FORK, "created" },
+		{ FCT_HOW_ATTACH, "attach" }, { FCT_HOW_EXITED, "exited" },
+		{ FCT_HOW_CLOSED, "closed" }, { FCT_HOW_IN_FUTEX, "in_futex_at_attach" },
+	};
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < sizeof(hows) / sizeof(*hows); i++)
+		if (how & hows[i].bit)
+			json_object_array_add(a, json_object_new_string(hows[i].name));
+	return a;
+}
+
+/* The thread's name and window, and the split of its blocked time. */
+static void identity_json(struct json_object *o, const struct thread_row *r, unsigned groups)
+{
+	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
+
+	put_str(o, "comm", r->has_kernel && r->k.comm[0] ? r->k.comm : NULL);
+	json_object_object_add(o, "window", r->has_kernel ? how_json(r->k.how) : NULL);
+	json_object_object_add(o, "blocked_io_ns", sched ? json_object_new_uint64(r->k.blocked_io_ns) : NULL);
+	json_object_object_add(o, "stopped_ns", sched ? json_object_new_uint64(r->k.stopped_ns) : NULL);
+}
+
 static struct json_object *threads_json(const struct run_model *m)
 {
 	struct json_object *a = json_object_new_array();
@@ -164,6 +192,7 @@ static struct json_object *threads_json(const struct run_model *m)
 		struct json_object *o = json_object_new_object();
 
 		own_clocks_json(o, &m->rows[i].user);
+		identity_json(o, &m->rows[i], m->groups);
 		kernel_json(o, &m->rows[i], m->groups);
 		json_object_array_add(a, o);
 	}
@@ -202,6 +231,8 @@ static struct json_object *lock_totals_json(const struct run_model *m)
 		put_u64(o, "wait_ns", m->locks[i].wait_ns);
 		put_u64(o, "max_ns", m->locks[i].max_ns);
 		put_u64(o, "threads", m->locks[i].threads);
+		json_object_object_add(o, "is_lock", json_object_new_boolean(m->locks[i].is_lock));
+		put_u64(o, "runq_ns", m->locks[i].runq_ns);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -225,9 +256,10 @@ static struct json_object *lost_json(const struct fct_lost *l)
 	put_u64(o, "klock_map_full", l->klock_map_full);
 	put_u64(o, "pagecache_map_full", l->pc_map_full);
 	put_u64(o, "stack_lost", l->stack_lost);
+	put_u64(o, "ustack_drops", l->ustack_drops);
 	put_u64(o, "ringbuf_drops", l->ringbuf_drops);
 	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
-		l->pc_map_full + l->stack_lost + l->ringbuf_drops);
+		l->pc_map_full + l->stack_lost + l->ringbuf_drops + l->ustack_drops);
 	return o;
 }
 
@@ -244,6 +276,52 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 	json_object_object_add(doc, "syscall_time_every",
 			       s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
 			       json_object_new_uint64(s->kv.time_every) : NULL);
+}
+
+/* Every syscall number made, with its count, time and sleep. */
+static struct json_object *by_number_json(const struct run_model *m)
+{
+	struct json_object *a = json_object_new_array();
+	char buf[24];
+
+	for (unsigned n = 0; n < FCT_NR_MAX; n++) {
+		struct json_object *o;
+
+		if (!m->nr_total[n].count)
+			continue;
+		o = json_object_new_object();
+		put_u64(o, "nr", n);
+		put_str(o, "name", syscall_name(n, buf, sizeof(buf)));
+		put_u64(o, "count", m->nr_total[n].count);
+		put_u64(o, "total_ns", m->nr_total[n].total_ns);
+		put_u64(o, "blocked_ns", m->nr_total[n].blocked_ns);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* A program fctrace did not write: what it was and how it ended. */
+static struct json_object *target_json(const struct session *s)
+{
+	const struct target_info *ti = &s->target;
+	struct json_object *o;
+
+	if (ti->mode == TGT_NONE)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "mode", ti->mode == TGT_EXEC ? "exec" : "attach");
+	put_str(o, "argv", ti->cmdline);
+	put_u64(o, "pid", (uint64_t)ti->pid);
+	json_object_object_add(o, "exited", json_object_new_boolean(ti->exited));
+	json_object_object_add(o, "exit_status", ti->mode == TGT_EXEC && ti->exited &&
+			       !ti->term_signal ?
+			       json_object_new_int(ti->exit_status) : NULL);
+	json_object_object_add(o, "signal", ti->term_signal ?
+			       json_object_new_int(ti->term_signal) : NULL);
+	put_u64(o, "uid", (uint64_t)ti->uid);
+	put_u64(o, "stacks_sampled", ti->stacks_received);
+	put_u64(o, "stacks_unwound", ti->stacks_unwound);
+	return o;
 }
 
 struct json_object *report_json_run(const struct session *s)
@@ -264,6 +342,9 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
 	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "target", target_json(s));
+	json_object_object_add(doc, "syscalls_by_number", s->traced &&
+			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
 	json_object_object_add(doc, "diagnosis", explain_to_json(&s->diag));
 	return doc;
 }

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 #include "hist.h"
+#include "sysnames.h"
 #include "report.h"
 #include "units.h"
 
@@ -46,6 +47,8 @@ void report_target_end(char *buf, size_t n, const struct target_info *ti)
 	if (ti->term_signal)
 		snprintf(buf, n, "killed by signal %d (%s)", ti->term_signal,
 			 strsignal(ti->term_signal));
+	else if (ti->exited && ti->mode == TGT_ATTACH)
+		snprintf(buf, n, "exited during the attach");
 	else if (ti->exited)
 		snprintf(buf, n, "exited %d", ti->exit_status);
 	else if (ti->mode == TGT_ATTACH)
@@ -188,6 +191,44 @@ static void print_syscalls(FILE *f, const struct run_model *m)
 	}
 }
 
+/* Calls rank by their time (the sleep inside an untimed one is exact),
+ * then by their count. */
+static double nr_rank(const struct fct_nr_stats *s)
+{
+	uint64_t t = s->total_ns > s->blocked_ns ? s->total_ns : s->blocked_ns;
+
+	return (double)t + (double)s->count * 1e-9;
+}
+
+/* Other programs: the calls they made most, by number, with the time
+ * they slept inside each (outside futex waits). */
+static void print_syscalls_by_nr(FILE *f, const struct run_model *m)
+{
+	bool shown[FCT_NR_MAX] = { false };
+	char nb[24], c[16], tot[16], mean[16], slept[16];
+
+	fprintf(f, "\nSyscalls by number (the 12 with the most time; times from the calls timed; asleep =\n"
+		"inside it, not in a futex wait: exact)\n%-18s %9s %9s %9s %9s\n", "syscall",
+		"count", "total", "mean", "asleep");
+	for (int k = 0; k < 12; k++) {
+		int best = -1;
+
+		for (int n = 0; n < FCT_NR_MAX; n++)
+			if (!shown[n] && m->nr_total[n].count &&
+			    (best < 0 || nr_rank(&m->nr_total[n]) > nr_rank(&m->nr_total[best])))
+				best = n;
+		if (best < 0)
+			break;
+		shown[best] = true;
+		fprintf(f, "%-18.18s %9s %9s %9s %9s\n", syscall_name((unsigned)best, nb, sizeof(nb)),
+			units_count(c, sizeof(c), (double)m->nr_total[best].count),
+			units_ns(tot, sizeof(tot), (double)m->nr_total[best].total_ns),
+			units_ns(mean, sizeof(mean), (double)m->nr_total[best].total_ns /
+				 (double)m->nr_total[best].count),
+			units_ns(slept, sizeof(slept), (double)m->nr_total[best].blocked_ns));
+	}
+}
+
 static void print_locks(FILE *f, const struct run_model *m)
 {
 	char w[16], tot[16], mean[16], mx[16], share[16];
@@ -295,6 +336,8 @@ void report_table(FILE *f, const struct session *s)
 		print_threads(f, m);
 		if (m->groups & PG_MASK(PG_SYSCALLS))
 			print_syscalls(f, m);
+		if ((m->groups & PG_MASK(PG_SYSCALLS)) && m->names)
+			print_syscalls_by_nr(f, m);
 		print_locks(f, m);
 		print_pagecache(f, m);
 	}

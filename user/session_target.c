@@ -153,8 +153,11 @@ static bool target_done(struct watch *w)
 	int status;
 	pid_t r;
 
-	if (ti->mode == TGT_ATTACH)
-		return w->pidfd >= 0 && poll(&p, 1, 0) > 0;
+	if (ti->mode == TGT_ATTACH) {
+		/* not our child: its status is its parent's to read */
+		ti->exited = w->pidfd >= 0 && poll(&p, 1, 0) > 0;
+		return ti->exited;
+	}
 	while ((r = waitpid(w->to->follow ? -1 : ti->pid, &status, WNOHANG)) > 0)
 		if (r == ti->pid)
 			note_status(ti, status);
@@ -232,8 +235,9 @@ static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
 		u->start_ns = th->begin_ns;
 		u->end_ns = th->end_ns > th->begin_ns ? th->end_ns : th->begin_ns;
 	}
-	/* run -- CMD: from the exec to the last exit, as the threads saw it */
-	for (unsigned i = 0; s->target.mode == TGT_EXEC && i < res->nthreads; i++) {
+	/* from the exec (or the attach) to the last exit (or the close), as
+	 * the threads' accounts saw it */
+	for (unsigned i = 0; i < res->nthreads; i++) {
 		if (i == 0 || res->threads[i].start_ns < start)
 			start = res->threads[i].start_ns;
 		if (i == 0 || res->threads[i].end_ns > end)
@@ -242,7 +246,7 @@ static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
 	res->start_ns = start;
 	res->end_ns = end;
 	res->wall_ns = end > start ? end - start : 0;
-	res->cfg.threads = res->nthreads;
+	res->cfg.threads = s->cfg.threads = res->nthreads;
 	return 0;
 }
 
@@ -353,7 +357,7 @@ int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 
 	memset(s, 0, sizeof(*s));
 	describe(&s->target, to);
-	s->res.cfg.workload = s->target.comm;
+	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC && (rc = spawn(to, &c))) {
