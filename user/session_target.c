@@ -166,8 +166,9 @@ static bool target_done(struct watch *w)
 	return !w->to->follow || (r < 0 && errno == ECHILD);
 }
 
-/* Ctrl-C: passed on to CMD once (attach leaves its target alone); the
- * run ends when CMD does, or after GRACE_NS. */
+/* Ctrl-C: CMD got it from the terminal too; a kill(1) of fctrace is
+ * passed on to CMD once (attach leaves its target alone). The run ends
+ * when CMD does, or after GRACE_NS. */
 static bool interrupted(struct watch *w, uint64_t now)
 {
 	if (!signals_caught())
@@ -175,7 +176,8 @@ static bool interrupted(struct watch *w, uint64_t now)
 	if (w->s->target.mode == TGT_ATTACH)
 		return true;
 	if (!w->forwarded_ns) {
-		kill(w->s->target.pid, signals_caught());
+		if (!signals_from_terminal())
+			kill(w->s->target.pid, signals_caught());
 		w->forwarded_ns = now;
 	}
 	return now - w->forwarded_ns > GRACE_NS;
@@ -374,6 +376,8 @@ int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 		return 1;
 	}
 	rc = start(&w, &c);
+	if (!rc && to->on_window)
+		to->on_window(to->window_arg);
 	if (!rc) {
 		watch_loop(&w);
 		rc = finish(&w);

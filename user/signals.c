@@ -8,12 +8,15 @@
 #include "signals.h"
 #include "workload.h"
 
-static volatile sig_atomic_t caught;
+static volatile sig_atomic_t caught, from_terminal;
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	if (!caught)
+	if (!caught) {
 		caught = sig;
+		/* the tty sends Ctrl-C to the whole foreground group (SI_KERNEL) */
+		from_terminal = si && si->si_code == SI_KERNEL;
+	}
 	wl_request_stop();
 }
 
@@ -22,7 +25,8 @@ void signals_install(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -33,6 +37,11 @@ void signals_install(void)
 int signals_caught(void)
 {
 	return caught;
+}
+
+int signals_from_terminal(void)
+{
+	return from_terminal;
 }
 
 int signals_exit_code(void)

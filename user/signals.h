@@ -5,6 +5,9 @@
 void signals_install(void);
 /* The signal that asked us to stop, or 0. */
 int signals_caught(void);
+/* Did the terminal send it (Ctrl-C to the foreground group, so a child
+ * in the group got it too), rather than kill(1)? */
+int signals_from_terminal(void);
 /* 128 + signal, for the exit status of an interrupted run. */
 int signals_exit_code(void);
 

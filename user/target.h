@@ -24,6 +24,10 @@ struct target_opts {
 	uint64_t duration_ns;		/* TGT_ATTACH: 0 = until Ctrl-C or exit */
 	bool follow;			/* child processes too */
 	bool as_root;			/* under sudo: keep root for CMD */
+	/* called once the window is open and the target runs (tests act
+	 * on the target at a known point with it); may be NULL */
+	void (*on_window)(void *arg);
+	void *window_arg;
 };
 
 /* What happened to it (the report's `target`). */

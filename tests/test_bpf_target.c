@@ -1,0 +1,242 @@
+/*
+ * test_bpf_target.c - programs fctrace did not write (tests/target_prog),
+ * through session_run_target as root, against what the program does:
+ * a static mutex held 200 ms while one thread waits is a 200 ms wait on
+ * "session_table_lock"; a heap mutex is named by its call site, get_fd;
+ * a condvar wait is an event, not a lock; threads by name; exact pread64
+ * counts per thread; a forked child only with --follow; attach takes
+ * over a thread already asleep on the lock, and sees a thread created
+ * after it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "bpfutil.h"
+#include "session.h"
+
+#define HOLD_MS		200
+#define PREADS		1000	/* target_prog's pread64 calls per reader thread */
+
+static char prog[4096];
+
+static const char *target_prog(void)
+{
+	const char *env = getenv("FCTRACE_TARGET_PROG");
+
+	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
+	return prog;
+}
+
+static void full_trace(struct trace_opts *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->probes = PG_FULL;
+}
+
+static const struct thread_row *row_named(const struct run_model *m, const char *comm)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].k.comm, comm))
+			return &m->rows[i];
+	return NULL;
+}
+
+static const struct lock_total *lock_starting(const struct run_model *m, const char *prefix)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
+			return &m->locks[i];
+	return NULL;
+}
+
+static int run_target(char **argv, bool follow, struct session *s)
+{
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv, .follow = follow };
+
+	full_trace(&t);
+	return session_run_target(&t, &to, s);
+}
+
+/* A wait of a lock held HOLD_MS: that long, give or take the wake-up. */
+static void assert_held_wait(uint64_t ns)
+{
+	assert_in_range(ns, HOLD_MS * 900000ull, HOLD_MS * 1500000ull);
+}
+
+static void test_locks_named_and_timed(void **state)
+{
+	char ms[16], *argv[] = { (char *)target_prog(), "hold", ms, NULL };
+	const struct lock_total *st, *heap, *cond;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(target_exit_status(&s.target), 0);
+	assert_int_equal(s.model.nrows, 6);	/* main, 3 waiters, 2 readers */
+
+	st = lock_starting(&s.model, "session_table_lock (mutex)");
+	assert_non_null(st);
+	assert_true(st->is_lock);
+	assert_int_equal(st->waits, 1);
+	assert_held_wait(st->wait_ns);
+
+	heap = lock_starting(&s.model, "mutex @ get_fd+");
+	assert_non_null(heap);
+	assert_non_null(strstr(heap->name, "target_prog.c:"));
+	assert_true(heap->is_lock);
+	assert_held_wait(heap->wait_ns);
+
+	cond = lock_starting(&s.model, "cond (condvar)");
+	assert_non_null(cond);
+	assert_false(cond->is_lock);
+	assert_held_wait(cond->wait_ns);
+
+	/* the waiter's account: its lock wait is its window, near enough */
+	assert_non_null(row_named(&s.model, "waiter-static"));
+	assert_held_wait(row_named(&s.model, "waiter-static")->acct_ns[ACCT_LOCK_NAMED]);
+	assert_held_wait(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_FUTEX_OTHER]);
+	assert_int_equal(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED], 0);
+	session_free(&s);
+}
+
+static void test_exact_counts_and_names(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "hold", "10", NULL };
+	const char *names[] = { "target_prog", "waiter-static", "waiter-heap", "waiter-cond",
+				"reader-0", "reader-1" };
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, false, &s), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		assert_non_null(row_named(&s.model, names[i]));
+	for (int r = 0; r < 2; r++) {
+		const struct thread_row *row = row_named(&s.model, r ? "reader-1" : "reader-0");
+
+		assert_int_equal(row->k.sc[FCT_SC_PREAD64].count, PREADS);
+		assert_int_equal(row->k.sc[FCT_SC_OPENAT].count, 1);
+		assert_int_equal(row->k.sc[FCT_SC_CLOSE].count, 1);
+		assert_int_equal(row->k.nr[17].count, PREADS);	/* x86-64 pread64 */
+		assert_true(row->k.how & FCT_HOW_FORK);
+		assert_true(row->k.how & FCT_HOW_EXITED);
+	}
+	assert_true(row_named(&s.model, "target_prog")->k.how & FCT_HOW_EXEC);
+	for (unsigned i = 0; i < s.model.nrows; i++)
+		assert_in_range(s.model.rows[i].accounted_ratio, 0.999, 1.001);
+	session_free(&s);
+}
+
+/* The child's 300 preads are seen with --follow, and only then. */
+static uint64_t preads_of_others(const struct session *s, pid_t parent)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < s->model.nrows; i++)
+		if (s->model.rows[i].k.tgid != (uint32_t)parent)
+			n += s->model.rows[i].k.sc[FCT_SC_PREAD64].count;
+	return n;
+}
+
+static void test_follow_forks(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "fork", "300", NULL };
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, true, &s), 0);
+	assert_int_equal(s.model.nrows, 2);
+	assert_int_equal(preads_of_others(&s, s.target.pid), 300);
+	session_free(&s);
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_int_equal(s.model.nrows, 1);
+	assert_int_equal(preads_of_others(&s, s.target.pid), 0);
+	session_free(&s);
+}
+
+struct served {
+	pid_t pid;
+	int in_fd;		/* its stdin */
+};
+
+/* target_prog serve: holds the lock with a waiter asleep on it, says
+ * "ready", and goes on at a line on its stdin. */
+static void serve_start(struct served *sv)
+{
+	int in[2], out[2];
+	char buf[16] = "";
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "serve", "200", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	assert_true(read(out[0], buf, sizeof(buf) - 1) > 0);
+	assert_non_null(strstr(buf, "ready"));
+	close(out[0]);
+	sv->in_fd = in[1];
+}
+
+static void go_on(void *arg)
+{
+	struct served *sv = arg;
+
+	assert_int_equal(write(sv->in_fd, "go\n", 3), 3);
+}
+
+static void test_attach_adopts_and_sees_new_threads(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
+	const struct thread_row *waiter, *late;
+	struct session s;
+	int status;
+
+	BPF_TEST_REQUIRE();
+	serve_start(&sv);
+	to.pid = sv.pid;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);	/* it ended: the attach ended with it */
+	waiter = row_named(&s.model, "waiter-static");
+	late = row_named(&s.model, "late");
+	assert_non_null(waiter);
+	assert_non_null(late);
+	assert_true(waiter->k.how & FCT_HOW_ATTACH);
+	assert_true(waiter->k.how & FCT_HOW_IN_FUTEX);	/* asleep on the lock at attach */
+	assert_held_wait(waiter->acct_ns[ACCT_LOCK_NAMED]);
+	assert_non_null(lock_starting(&s.model, "session_table_lock (mutex)"));
+	assert_true(late->k.how & FCT_HOW_FORK);
+	assert_int_equal(late->k.sc[FCT_SC_PREAD64].count, PREADS);
+	close(sv.in_fd);
+	assert_int_equal(waitpid(sv.pid, &status, 0), sv.pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	session_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_locks_named_and_timed),
+		cmocka_unit_test(test_exact_counts_and_names),
+		cmocka_unit_test(test_follow_forks),
+		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
