@@ -1,0 +1,223 @@
+/*
+ * test_target_cli.c - `fctrace run -- CMD` and `fctrace attach` from the
+ * command line, as a user would meet them: bad input gets one line and
+ * exit status 2 (127/126 for a command that cannot run, as shells say);
+ * CMD's own exit status and signal pass through; Ctrl-C during either
+ * detaches every probe, and attach leaves its target running, not
+ * stopped.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "binutil.h"
+#include "bpfutil.h"
+
+#define TARGET ".output/tests/target_prog"
+
+static int one_line(const char *err)
+{
+	const char *nl = strchr(err, '\n');
+
+	return nl && !nl[1] && !strncmp(err, "fctrace: ", 9);
+}
+
+/* Run fctrace with args; its status, and one line on stderr checked. */
+static int refused(char *const argv[])
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char err[1024];
+	int rc = run_fctrace(argv, &so, err, sizeof(err));
+
+	if (!one_line(err))
+		fail_msg("not one line: '%s'", err);
+	return rc;
+}
+
+#define ARGV(...) ((char *const[]){ (char *)fctrace_binary(), __VA_ARGS__, NULL })
+
+static void test_bad_input(void **state)
+{
+	char self[64];
+
+	if (require_fctrace_binary("test_bad_input"))
+		skip();
+	assert_int_equal(refused(ARGV("run", "--")), 2);
+	assert_int_equal(refused(ARGV("attach")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "0")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "4194303")), 2);	/* no such process */
+	assert_int_equal(refused(ARGV("attach", "-p", "2")), 2);	/* kthreadd */
+	assert_int_equal(refused(ARGV("attach", "-p", "1", "--duration", "-1")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1", "--", "true")), 2);
+	assert_int_equal(refused(ARGV("run", "--workload", "fc", "--", "true")), 2);
+	assert_int_equal(refused(ARGV("run", "--files", "10", "--", "true")), 2);
+	assert_int_equal(refused(ARGV("run", "--duration", "1", "--", "true")), 2);
+	assert_int_equal(refused(ARGV("sweep", "--", "true")), 2);
+	assert_int_equal(refused(ARGV("run", "--follow")), 2);
+	/* fctrace's own pid: the shell's, which exec makes fctrace's */
+	snprintf(self, sizeof(self), "exec %s attach -p $$", fctrace_binary());
+	{
+		char *argv[] = { "/bin/sh", "-c", self, NULL };
+		struct spawn_opts so = { .uid = -1, .errfd = -1 };
+		char err[512];
+
+		assert_int_equal(run_fctrace(argv, &so, err, sizeof(err)), 2);
+		assert_non_null(strstr(err, "fctrace itself"));
+	}
+}
+
+static void test_cmd_cannot_run(void **state)
+{
+	BPF_TEST_REQUIRE();
+	assert_int_equal(refused(ARGV("run", "-q", "--", "/nonexistent/cmd")), 127);
+	assert_int_equal(refused(ARGV("run", "-q", "--", "/etc/passwd")), 126);
+}
+
+static void test_exit_status_passes_through(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char err[256];
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_fctrace(ARGV("run", "-q", "--", "/bin/sh", "-c", "exit 3"), &so,
+				     err, sizeof(err)), 3);
+	assert_int_equal(run_fctrace(ARGV("run", "-q", "--", "/bin/sh", "-c", "kill -9 $$"), &so,
+				     err, sizeof(err)), 128 + 9);
+}
+
+/* The BPF programs process pid holds, by id (from its fds' fdinfo). */
+static int progs_of(pid_t pid, uint32_t *ids, int max)
+{
+	char path[64], line[128];
+	int n = 0;
+
+	for (int fd = 0; fd < 1024 && n < max; fd++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fd);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "prog_id: %u", &ids[n]) == 1 && ++n == max)
+				break;
+		fclose(f);
+	}
+	return n;
+}
+
+/* None of ids is loaded any more (the kernel frees a program a moment
+ * after its last reference goes: wait up to 2 s for it). */
+static void assert_detached(const uint32_t *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int tries = 0; bpf_prog_id_exists(ids[i]) && tries < 200; tries++)
+			usleep(10000);
+		if (bpf_prog_id_exists(ids[i]))
+			fail_msg("program %u still loaded", ids[i]);
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The one-letter state in /proc/PID/stat, or 0 when it is gone. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p ? p[2] : 0;
+}
+
+static void test_ctrl_c_during_run(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	uint32_t ids[64];
+	pid_t pid;
+	int n;
+
+	BPF_TEST_REQUIRE();
+	pid = spawn_fctrace(ARGV("run", "-q", "--", TARGET, "sleep", "20000"), &so);
+	sleep_ms(1500);
+	n = progs_of(pid, ids, 64);
+	assert_true(n > 0);
+	kill(pid, SIGINT);
+	/* passed on to CMD, which dies of it: 128 + SIGINT, as a shell says */
+	assert_int_equal(wait_exit(pid), 130);
+	assert_detached(ids, n);
+}
+
+static void test_ctrl_c_during_attach(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	pid_t target, pid;
+	uint32_t ids[64];
+	char p[16];
+	int n;
+
+	BPF_TEST_REQUIRE();
+	target = fork();
+	if (target == 0) {
+		execl(TARGET, TARGET, "sleep", "20000", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(p, sizeof(p), "%d", (int)target);
+	pid = spawn_fctrace(ARGV("attach", "-q", "-p", p), &so);
+	sleep_ms(1500);
+	n = progs_of(pid, ids, 64);
+	assert_true(n > 0);
+	kill(pid, SIGINT);
+	assert_int_equal(wait_exit(pid), 130);
+	assert_detached(ids, n);
+	assert_int_equal(proc_state(target), 'S');	/* running on, not stopped */
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+}
+
+static void test_attach_duration(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char p[16], err[512];
+	pid_t target;
+
+	BPF_TEST_REQUIRE();
+	target = fork();
+	if (target == 0) {
+		execl(TARGET, TARGET, "sleep", "20000", (char *)NULL);
+		_exit(127);
+	}
+	sleep_ms(100);
+	snprintf(p, sizeof(p), "%d", (int)target);
+	assert_int_equal(run_fctrace(ARGV("attach", "-q", "-p", p, "--duration", "0.5"), &so,
+				     err, sizeof(err)), 0);
+	assert_int_equal(proc_state(target), 'S');
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_cmd_cannot_run),
+		cmocka_unit_test(test_exit_status_passes_through),
+		cmocka_unit_test(test_ctrl_c_during_run),
+		cmocka_unit_test(test_ctrl_c_during_attach),
+		cmocka_unit_test(test_attach_duration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
