@@ -98,7 +98,7 @@ static void syscall_counts(unsigned time_every)
 		pr = &t->sc[FCT_SC_PREAD64];
 		assert_int_equal(t->begin_ns, m[i].begin_ns);
 		assert_int_equal(t->end_ns, m[i].end_ns);
-		assert_int_equal(t->active, 0);
+		assert_int_equal(t->how, FCT_HOW_MARK);	/* begun and ended by the marks */
 		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPS + 1);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].errors, 1);
 		assert_int_equal(pr->count, N_OPS);

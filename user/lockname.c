@@ -15,7 +15,7 @@
 struct site_count {
 	uint32_t tgid;
 	uint64_t uaddr;
-	char site[96];
+	char site[128];
 	enum wait_kind kind;
 	uint64_t n;
 };
@@ -94,7 +94,7 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 	struct lockname *ln = arg;
 	struct site_count *s;
 	enum wait_kind kind;
-	char site[96];
+	char site[128];
 
 	ln->received++;
 	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
@@ -170,7 +170,7 @@ static void name_word(struct lockname *ln, const struct kv_futex *f, uint32_t tg
 				 &out->addr, &out->size) == 0)
 		snprintf(out->name, sizeof(out->name), "%s (%s)", sym, kname);
 	else if (out->site[0])
-		snprintf(out->name, sizeof(out->name), "%s @ %.80s", kname, out->site);
+		snprintf(out->name, sizeof(out->name), "%s @ %.120s", kname, out->site);
 	else
 		snprintf(out->name, sizeof(out->name), "%s 0x%llx", kname,
 			 (unsigned long long)f->key.uaddr);

@@ -29,14 +29,14 @@ const char *acct_bucket_name(enum acct_bucket b);	/* JSON-stable ids */
 struct lock_name {
 	uint32_t tgid;
 	uint64_t addr, size;		/* the words [addr, addr + size) */
-	char name[96];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
-	char site[96];			/* the first call site outside the C library, or "" */
+	char name[160];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
+	char site[128];			/* the first call site outside the C library, or "" */
 	bool is_lock;			/* a mutex or rwlock; else a wait for an event */
 	uint64_t samples;		/* stacks the name was read from */
 };
 
 struct lock_use {		/* one thread's waits on one named futex word */
-	char name[96];
+	char name[160];
 	bool is_lock;			/* lock wait; else an event (condvar, join, ...) */
 	uint64_t waits;
 	uint64_t wait_ns;

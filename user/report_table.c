@@ -229,6 +229,22 @@ static void print_syscalls_by_nr(FILE *f, const struct run_model *m)
 	}
 }
 
+/* The k-th lock by total wait (k from 0), longest first. */
+static const struct lock_total *nth_longest(const struct run_model *m, int k)
+{
+	int rank;
+
+	for (int i = 0; i < m->nlocks; i++) {
+		rank = 0;
+		for (int j = 0; j < m->nlocks; j++)
+			rank += m->locks[j].wait_ns > m->locks[i].wait_ns ||
+				(m->locks[j].wait_ns == m->locks[i].wait_ns && j < i);
+		if (rank == k)
+			return &m->locks[i];
+	}
+	return &m->locks[k];
+}
+
 static void print_locks(FILE *f, const struct run_model *m)
 {
 	char w[16], tot[16], mean[16], mx[16], share[16];
@@ -237,12 +253,12 @@ static void print_locks(FILE *f, const struct run_model *m)
 		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
 		return;
 	}
-	fprintf(f, "\nLock waits (share = of all thread time)\n%-40s %9s %9s %9s %9s %7s\n",
+	fprintf(f, "\nLock waits (share = of all thread time)\n%-48s %8s %9s %9s %9s %6s\n",
 		"lock", "waits", "total", "mean", "max", "share");
-	for (int i = 0; i < m->nlocks; i++) {
-		const struct lock_total *l = &m->locks[i];
+	for (int k = 0; k < m->nlocks; k++) {
+		const struct lock_total *l = nth_longest(m, k);
 
-		fprintf(f, "%-40.40s %9s %9s %9s %9s %7s\n", l->name,
+		fprintf(f, "%-48.48s %8s %9s %9s %9s %6s\n", l->name,
 			units_count(w, sizeof(w), (double)l->waits),
 			units_ns(tot, sizeof(tot), (double)l->wait_ns),
 			units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0),

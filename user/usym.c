@@ -264,7 +264,7 @@ struct walk {
 	char *site;
 	size_t site_len;
 	enum wait_kind kind;
-	int found, frames;
+	int found, frames;	/* frames outside the C library named so far */
 };
 
 /* "func+0x4a (file.c:34)", "func+0x4a", or "prog+0x1a2b" */
@@ -313,8 +313,19 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 			w->kind = kind_of(dwfl_module_addrname(mod, pc));
 		return DWARF_CB_OK;
 	}
-	format_site(mod, pc, w->site, w->site_len);
-	w->found = 1;
+	/* the first frame outside the C library, and its caller: a lock
+	 * wrapper (yarn's possess, a RAII guard) is told apart by who calls it */
+	if (w->found++ == 0) {
+		format_site(mod, pc, w->site, w->site_len);
+		return DWARF_CB_OK;
+	}
+	{
+		char caller[96];
+		size_t n = strlen(w->site);
+
+		format_site(mod, pc, caller, sizeof(caller));
+		snprintf(w->site + n, w->site_len - n, " from %s", caller);
+	}
 	return DWARF_CB_ABORT;
 }
 
