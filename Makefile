@@ -204,7 +204,8 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads $^ -o $@ -pthread
 
-$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
+			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 

@@ -1,7 +1,7 @@
 /* cmd_list.c - `fctrace list`: the workloads and the options each reads. */
 #include <stdio.h>
 #include "commands.h"
-#include "kview.h"
+#include "probes.h"
 
 int cmd_list(const struct options *o)
 {

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kview.h"
+#include "fctrace.h"	/* FCT_SC_EVERY_MAX */
+#include "probes.h"
 #include "options.h"
 
 const char *argp_program_version = "fctrace 0.1";
