@@ -1,9 +1,9 @@
 /*
  * kview.h - the kernel's view of one run, as read back from the BPF maps.
  *
- * The loader (loader.c) fills this; join.c matches it with the threads'
- * own timings. Nothing here depends on libbpf, so tests can build a
- * kview by hand.
+ * The loader (loader.c) fills this; model_build (model.c) joins it with
+ * the threads' own timings. Nothing here depends on libbpf, so tests can
+ * build a kview by hand or from a recorded run (tests/test_model.c).
  */
 #ifndef FCTRACE_KVIEW_H
 #define FCTRACE_KVIEW_H

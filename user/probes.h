@@ -9,8 +9,8 @@
 
 /* Probe groups a user can select with --probes. */
 enum probe_group {
-	PG_SYSCALLS,		/* raw sys_enter/sys_exit: syscall table, futex waits, pages asked */
-	PG_SCHED,		/* sched_switch/sched_wakeup: on/off-CPU, run queue */
+	PG_SYSCALLS,		/* sys_enter/sys_exit (tp_btf, raw_tp fallback): syscall table, futex waits, pages asked */
+	PG_SCHED,		/* sched_switch/sched_wakeup(_new): on/off-CPU, run queue */
 	PG_KLOCK,		/* lock:contention_begin/end */
 	PG_PAGECACHE,		/* filemap:mm_filemap_add_to_page_cache: misses */
 	PG_PC_LOOKUPS,		/* filemap:mm_filemap_get_pages: per-inode lookups (optional) */

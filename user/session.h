@@ -23,12 +23,14 @@ struct session {
 };
 
 /* Run cfg with the tracing options in o. Returns 0, 2 for bad input,
- * 1 for a failure (message printed), 130/143 when interrupted. */
+ * 1 for a failure (message printed); a run stopped by a signal returns
+ * 0 with s->res.interrupted set (the caller turns it into 130/143). */
 int session_run(const struct options *o, const struct wl_config *cfg,
 		struct session *s);
 void session_free(struct session *s);
 
-/* "timing only" if tracing is off: print why once, to stderr. */
+/* 0 with --no-bpf or when BPF can run here; else 1, after one line on
+ * stderr saying why and how to run (as root, or with --no-bpf). */
 int session_check_privileges(const struct options *o);
 
 #endif
