@@ -83,6 +83,7 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 
 test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
+	@bash tests/completion_check.sh ./fctrace
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"

@@ -24,6 +24,7 @@ struct options {
 	const char *json, *csv, *html;
 	const char *compare_with;	/* run --compare W */
 	bool quiet, verbose, predict;
+	bool names_only;		/* list --names */
 };
 
 /* Parse argv; on bad input prints one line to stderr and returns 2.

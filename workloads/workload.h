@@ -153,6 +153,9 @@ struct workload {
 };
 
 const struct workload *wl_find(const char *name);
+/* every workload's name, from wl_all, joined by sep ("fc, fcp, ..."):
+ * the one list that messages, --help and the completion show */
+const char *wl_names(char *buf, size_t len, const char *sep);
 /* NULL-terminated list of every workload */
 extern const struct workload *const wl_all[];
 
