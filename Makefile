@@ -35,7 +35,10 @@ WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
 LDLIBS   := -lbpf -lelf -lz -ljson-c -lpthread -lm
 
-BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+# The link order is fixed, not $(wildcard)'s (make before 4.3 does not
+# sort it): common.bpf.c first - the libbpf linker workaround it describes
+# needs the maps' definitions first - then the rest by name.
+BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bpf/*.bpf.c)))
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
@@ -84,6 +87,7 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 test: deps deps-test fctrace $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@bash tests/completion_check.sh ./fctrace
+	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
@@ -167,7 +171,7 @@ $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 # Several BPF objects linked into one, then one skeleton for all of them.
 $(OUTPUT)/fctrace.bpf.o: $(BPF_OBJS)
 	$(call msg,BPFLINK,$@)
-	$(Q)$(BPFTOOL) gen object $@ $^
+	$(Q)$(BPFTOOL) gen object $@ $(BPF_OBJS)
 
 $(OUTPUT)/fctrace.skel.h: $(OUTPUT)/fctrace.bpf.o
 	$(call msg,SKEL,$@)

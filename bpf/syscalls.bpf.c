@@ -33,7 +33,16 @@
 #error "fctrace: syscall numbers unknown for this architecture"
 #endif
 
-#define FUTEX_OP_MASK	0x7f
+/* futex(2) ops (uapi linux/futex.h, which vmlinux.h does not carry):
+ * the ones that can put the caller to sleep, and the mask that drops
+ * FUTEX_PRIVATE_FLAG (128) and FUTEX_CLOCK_REALTIME (256) */
+#define FUTEX_WAIT		0
+#define FUTEX_LOCK_PI		6
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAIT_REQUEUE_PI	11
+#define FUTEX_LOCK_PI2		13
+#define FUTEX_OP_MASK		0x7f
+
 #define PAGE_SHIFT_4K	12
 
 struct {
@@ -59,12 +68,16 @@ static __always_inline enum fct_sc sc_of(long id)
 /* futex ops that put the caller to sleep */
 static __always_inline bool futex_op_waits(__u32 op)
 {
-	return op == 0 || op == 9 || op == 6 || op == 13 || op == 11;
+	return op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_LOCK_PI ||
+	       op == FUTEX_LOCK_PI2 || op == FUTEX_WAIT_REQUEUE_PI;
 }
 
-/* Syscall registers: plain loads from tp_btf, probe reads from raw_tp. */
-#define SC_ARG(direct, regs, reg) \
-	((direct) ? (__u64)(regs)->reg : (__u64)BPF_CORE_READ((regs), reg))
+/* Syscall argument n (1-based) with libbpf's per-arch register names
+ * (__TARGET_ARCH_*): plain loads from tp_btf, CO-RE probe reads from
+ * raw_tp. (On arm64 argument 1 is orig_x0, always a CO-RE read.) */
+#define SC_ARG(direct, regs, n) \
+	((direct) ? (__u64)PT_REGS_PARM##n##_SYSCALL(regs) \
+		  : (__u64)PT_REGS_PARM##n##_CORE_SYSCALL(regs))
 
 /* The weight of the n-th call (from 0) of kind sc if it is to be
  * timed, else 0. Every futex call is timed: waits need their own times. */
@@ -91,12 +104,12 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	t->in_syscall = sc + 1;
 	t->sc_weight = sc_weight(sc, t->sc[sc].count++);
 	if (sc == FCT_SC_PREAD64) {
-		t->pread_pos = SC_ARG(direct, regs, r10);
+		t->pread_pos = SC_ARG(direct, regs, 4);
 	} else if (sc == FCT_SC_FUTEX) {
-		op = SC_ARG(direct, regs, si) & FUTEX_OP_MASK;
+		op = SC_ARG(direct, regs, 2) & FUTEX_OP_MASK;
 		if (futex_op_waits(op)) {
 			t->futex_op = op;
-			t->futex_uaddr = SC_ARG(direct, regs, di);
+			t->futex_uaddr = SC_ARG(direct, regs, 1);
 			t->in_futex_wait = 1;
 		}
 	}
