@@ -75,7 +75,7 @@ deps-test:
 
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
-SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c
+SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
 ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
 	      test_wl_bcache test_wl_run test_html
 TSAN_TESTS := test_wl_run test_wl_bcache
@@ -176,6 +176,20 @@ $(OUTPUT)/fctrace.bpf.o: $(BPF_OBJS)
 $(OUTPUT)/fctrace.skel.h: $(OUTPUT)/fctrace.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name fctrace_bpf > $@
+
+# Test-only BPF programs (tests/bpf/), each in a skeleton of its own, run
+# with BPF_PROG_TEST_RUN: never part of fctrace.
+$(OUTPUT)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(OUTPUT)/vmlinux.h
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+		-I$(OUTPUT) -Ibpf -Itests/bpf -MMD -MP -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/tests/bpf/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(OUTPUT)/tests/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
 
 $(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/user
 	$(call msg,CC,$@)
