@@ -48,7 +48,10 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS),$(wildcard tests/*.c)))
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_model.c,\
+		$(wildcard tests/*.c)))
+# recorded kernel views (tests/record_model.c) that test_model builds models from
+MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
 .PHONY: all deps deps-test run test bench fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
@@ -190,6 +193,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/tests/bpf/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
 $(OUTPUT)/tests/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
+$(OUTPUT)/tests/test_model: $(MODEL_FIXTURES)
 
 $(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/user
 	$(call msg,CC,$@)
@@ -200,6 +204,7 @@ $(OUTPUT)/workloads/%.o: workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
 $(OUTPUT)/tests/%.o: tests/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/tests
+	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
@@ -226,6 +231,11 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+# make test's model fixtures come from this (by hand, as root): see tests/record_model.c
+$(OUTPUT)/tests/record_model: $(OUTPUT)/tests/record_model.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
