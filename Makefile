@@ -80,7 +80,7 @@ deps-test:
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
 ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html
+	      test_wl_bcache test_wl_run test_html test_probes test_model
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -111,6 +111,8 @@ $(OUTPUT)/tsan/%.o: %.c $(OUTPUT)/fctrace.skel.h
 $(OUTPUT)/asan/test_%: $(OUTPUT)/asan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/asan/%.o,$(SAN_SRCS))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ASAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+$(OUTPUT)/asan/test_model: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/fixtures/*.c))
 
 $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
 	$(call msg,LINK,$@)
