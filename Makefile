@@ -35,7 +35,10 @@ WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
 LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lpthread -lm
 
-BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+# The link order is fixed, not $(wildcard)'s (make before 4.3 does not
+# sort it): common.bpf.c first - the libbpf linker workaround it describes
+# needs the maps' definitions first - then the rest by name.
+BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bpf/*.bpf.c)))
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
@@ -47,8 +50,10 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 # a program fctrace did not write: built alone, with debug info, no fctrace headers
 TARGET_PROG := $(OUTPUT)/tests/target_prog
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) \
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_model.c \
 		tests/target_prog.c,$(wildcard tests/*.c)))
+# recorded kernel views (tests/record_model.c) that test_model builds models from
+MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
 .PHONY: all deps deps-test run test bench fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
@@ -75,9 +80,9 @@ deps-test:
 
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
-SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c
+SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
 ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html
+	      test_wl_bcache test_wl_run test_html test_probes test_model
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -85,6 +90,9 @@ ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-s
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
 test: deps deps-test fctrace $(TARGET_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
+	@bash tests/completion_check.sh ./fctrace
+	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
@@ -105,6 +113,8 @@ $(OUTPUT)/tsan/%.o: %.c $(OUTPUT)/fctrace.skel.h
 $(OUTPUT)/asan/test_%: $(OUTPUT)/asan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/asan/%.o,$(SAN_SRCS))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ASAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
+
+$(OUTPUT)/asan/test_model: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/fixtures/*.c))
 
 $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
 	$(call msg,LINK,$@)
@@ -179,11 +189,26 @@ $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 # Several BPF objects linked into one, then one skeleton for all of them.
 $(OUTPUT)/fctrace.bpf.o: $(BPF_OBJS)
 	$(call msg,BPFLINK,$@)
-	$(Q)$(BPFTOOL) gen object $@ $^
+	$(Q)$(BPFTOOL) gen object $@ $(BPF_OBJS)
 
 $(OUTPUT)/fctrace.skel.h: $(OUTPUT)/fctrace.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name fctrace_bpf > $@
+
+# Test-only BPF programs (tests/bpf/), each in a skeleton of its own, run
+# with BPF_PROG_TEST_RUN: never part of fctrace.
+$(OUTPUT)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(OUTPUT)/vmlinux.h
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+		-I$(OUTPUT) -Ibpf -Itests/bpf -MMD -MP -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/tests/bpf/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(OUTPUT)/tests/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
+$(OUTPUT)/tests/test_model: $(MODEL_FIXTURES)
 
 $(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/user
 	$(call msg,CC,$@)
@@ -194,6 +219,7 @@ $(OUTPUT)/workloads/%.o: workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
 $(OUTPUT)/tests/%.o: tests/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/tests
+	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
@@ -222,7 +248,13 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads $^ -o $@ -pthread
 
-$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
+			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+# make test's model fixtures come from this (by hand, as root): see tests/record_model.c
+$(OUTPUT)/tests/record_model: $(OUTPUT)/tests/record_model.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 

@@ -4,9 +4,10 @@
  * the thread slots, the run's filter, the window flag, the lost counters.
  * The other files declare them extern (common.bpf.h).
  *
- * Keep this file first in the link (it sorts first by name): libbpf 1.1's
- * static linker mis-relocates an extern map used by a file that has maps
- * of its own when that file precedes the map's definition.
+ * The Makefile links this file first (BPF_SRCS names it before the
+ * sorted rest): libbpf 1.1's static linker mis-relocates an extern map
+ * used by a file that has maps of its own when that file precedes the
+ * map's definition.
  */
 #include "common.bpf.h"
 

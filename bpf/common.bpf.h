@@ -16,42 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include "fctrace.h"
 
-/*
- * A thread slot: the account user space reads, then the state machines'
- * private state (hot: the first fields after the account are the ones
- * every hook touches).
- */
-struct fct_slot {
-	struct fct_thread a;
-	__u32 active;		/* inside the thread's window */
-	__u32 st_state;		/* enum fct_run_state */
-	__u32 st_sleep;		/* BLOCKED: FCT_C_UNINT, FCT_C_STOPPED or 0 */
-	__u32 st_pad;
-	__u64 st_since_ns;	/* when the current run state began */
-	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
-	__u32 in_nr;		/* and its number & (FCT_NR_MAX - 1) */
-	__u32 in_pad;
-	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
-	__u32 in_futex_wait;
-	__u32 futex_op;
-	__u64 sc_enter_ns;	/* set only when timed */
-	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
-	__u64 sc_runq_mark;	/* runq_total_ns at a timed entry */
-	__u64 pread_pos;	/* pread64 offset saved at entry */
-	__u64 futex_uaddr;	/* set while inside a futex wait */
-	/* the last two charged intervals, newest first: the end mark takes
-	 * back what fell after end_ns (a preemption between the worker's
-	 * clock read and the uprobe). code: enum fct_run_state | FCT_C_FUTEX */
-	__u64 last_from[2];
-	__u64 last_len[2];
-	__u32 last_code[2];
-	__u32 klock_flags;
-	__u32 klock_weight;	/* the current kernel lock wait's stack weight */
-	__u64 klock_addr;
-	__u64 klock_start_ns;
-	__u64 klock_ips[FCT_STACK_DEPTH];	/* the sampled wait's kernel stack */
-	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
-};
+#include "slot.h"
 
 /* Map shapes, named so that the definition and the externs agree. */
 struct fct_slots_map {

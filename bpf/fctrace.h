@@ -241,7 +241,6 @@ struct fct_lost {
 	__u64 klock_map_full;
 	__u64 pc_map_full;
 	__u64 stack_lost;	/* bpf_get_stack failed */
-	__u64 ringbuf_drops;	/* timeline events dropped */
 	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
 };
 

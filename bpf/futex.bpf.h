@@ -28,6 +28,9 @@
 #error "fctrace: syscall numbers unknown for this architecture"
 #endif
 
+/* futex(2) ops (uapi linux/futex.h, which vmlinux.h does not carry):
+ * the ones that can put the caller to sleep, and the mask that drops
+ * FUTEX_PRIVATE_FLAG (128) and FUTEX_CLOCK_REALTIME (256) */
 #define FUTEX_OP_MASK		0x7f
 #define FUTEX_WAIT		0
 #define FUTEX_LOCK_PI		6

@@ -44,9 +44,12 @@ static __always_inline __u64 waitv_first_word(__u64 waiters)
 	return uaddr;
 }
 
-/* Syscall registers: plain loads from tp_btf, probe reads from raw_tp. */
-#define SC_ARG(direct, regs, reg) \
-	((direct) ? (__u64)(regs)->reg : (__u64)BPF_CORE_READ((regs), reg))
+/* Syscall argument n (1-based) with libbpf's per-arch register names
+ * (__TARGET_ARCH_*): plain loads from tp_btf, CO-RE probe reads from
+ * raw_tp. (On arm64 argument 1 is orig_x0, always a CO-RE read.) */
+#define SC_ARG(direct, regs, n) \
+	((direct) ? (__u64)PT_REGS_PARM##n##_SYSCALL(regs) \
+		  : (__u64)PT_REGS_PARM##n##_CORE_SYSCALL(regs))
 
 /* The weight of the n-th call (from 0) of kind sc if it is to be
  * timed, else 0. Every futex call is timed: waits need their own times. */
@@ -75,16 +78,16 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	t->a.nr[t->in_nr].count++;
 	t->sc_weight = sc_weight(sc, t->a.sc[sc].count++);
 	if (sc == FCT_SC_PREAD64) {
-		t->pread_pos = SC_ARG(direct, regs, r10);
+		t->pread_pos = SC_ARG(direct, regs, 4);
 	} else if (sc == FCT_SC_FUTEX && id == NR_FUTEX_WAITV) {
 		t->futex_op = FCT_FUTEX_OP_WAITV;
-		t->futex_uaddr = waitv_first_word(SC_ARG(direct, regs, di));
+		t->futex_uaddr = waitv_first_word(SC_ARG(direct, regs, 1));
 		t->in_futex_wait = 1;
 	} else if (sc == FCT_SC_FUTEX) {
-		op = SC_ARG(direct, regs, si) & FUTEX_OP_MASK;
+		op = SC_ARG(direct, regs, 2) & FUTEX_OP_MASK;
 		if (futex_op_waits(op)) {
 			t->futex_op = op;
-			t->futex_uaddr = SC_ARG(direct, regs, di);
+			t->futex_uaddr = SC_ARG(direct, regs, 1);
 			t->in_futex_wait = 1;
 		}
 	}

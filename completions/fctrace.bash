@@ -4,10 +4,11 @@
 
 _fctrace_workloads()
 {
-	# ask the installed binary, so new workloads complete without an update
-	local names
-	names=$(fctrace list 2>/dev/null | sed -n '/^Workloads:/,/^$/s/^  \([a-z][a-z0-9-]*\)  .*/\1/p')
-	echo "${names:-fc fcp fcp-fixed bcache bcache-rw bcache-sharded}"
+	# the binary being completed says which workloads it has (wl_all):
+	# no copy of the list here to fall out of date
+	local bin=${COMP_WORDS[0]:-fctrace}
+	[[ $bin == */* ]] || bin=fctrace
+	"$bin" list --names 2>/dev/null
 }
 
 # Complete the last item of a comma list: "fc,fc" -> "fc,fcp".
@@ -49,7 +50,7 @@ _fctrace_options()
 	case $cmd in
 	run)	opts="$opts --compare" ;;
 	sweep)	opts="$opts --csv --predict" ;;
-	list)	opts="--help" ;;
+	list)	opts="--names --help" ;;
 	esac
 	echo "$opts"
 }

@@ -27,14 +27,6 @@
 
 #define MAX_FILES 100000
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* xorshift64*: as cheap a choice of (file, offset) as can be */
 
 static int make_files(char *dir, char **paths, unsigned files, uint64_t size)
@@ -122,9 +114,9 @@ int main(int argc, char **argv)
 	}
 	l = (struct loop){ .paths = paths, .files = files, .ops = ops,
 			   .span = size - chunk + 1, .chunk = chunk, .buf = buf };
-	t0 = now_ns();
+	t0 = wl_now_ns();
 	rc = pthread_create(&th, NULL, bare_loop, &l) || pthread_join(th, NULL) || l.rc;
-	t1 = now_ns();
+	t1 = wl_now_ns();
 	remove_files(dir, paths, files);
 	printf("ops %llu wall_ns %llu ns_per_op %.1f\n", (unsigned long long)ops,
 	       (unsigned long long)(t1 - t0), ops ? (double)(t1 - t0) / ops : 0.0);

@@ -12,7 +12,6 @@
  *   window), lost, and per program "prog NAME run_cnt N run_ns T".
  * Needs root.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +21,8 @@
 #include <bpf/btf.h>
 #include "loader.h"
 #include "options.h"
+#include "progwalk.h"
 #include "workload.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int window_open(void *arg, const struct wl_thread_stats *th, unsigned n)
 {
@@ -66,40 +58,21 @@ static void prog_name(int fd, const struct bpf_prog_info *info, char *out, size_
 	btf__free(btf);
 }
 
-/* Every fctrace program this process holds: its kernel statistics. */
-static void print_prog_stats(void)
+/* One fctrace program's kernel statistics. */
+static void print_prog_stats(int fd, const struct bpf_prog_info *info, void *arg)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	char link[300], target[64], name[64];
+	char name[64];
 
-	while (d && (de = readdir(d))) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		ssize_t l;
-
-		snprintf(link, sizeof(link), "/proc/self/fd/%s", de->d_name);
-		l = readlink(link, target, sizeof(target) - 1);
-		if (l < 0)
-			continue;
-		target[l] = '\0';
-		if (strcmp(target, "anon_inode:bpf-prog") ||
-		    bpf_obj_get_info_by_fd(atoi(de->d_name), &info, &len) ||
-		    strncmp(info.name, "fct_", 4))
-			continue;
-		prog_name(atoi(de->d_name), &info, name, sizeof(name));
-		printf("prog %s run_cnt %llu run_ns %llu misses %llu\n", name,
-		       (unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns,
-		       (unsigned long long)info.recursion_misses);
-	}
-	if (d)
-		closedir(d);
+	prog_name(fd, info, name, sizeof(name));
+	printf("prog %s run_cnt %llu run_ns %llu misses %llu\n", name,
+	       (unsigned long long)info->run_cnt, (unsigned long long)info->run_time_ns,
+	       (unsigned long long)info->recursion_misses);
 }
 
 static uint64_t lost_total(const struct fct_lost *l)
 {
 	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
-	       l->stack_lost + l->ringbuf_drops;
+	       l->stack_lost;
 }
 
 int main(int argc, char **argv)
@@ -121,20 +94,20 @@ int main(int argc, char **argv)
 	topts.groups = o.probes;
 	topts.time_every = o.time_every;
 	topts.tgid = getpid();
-	t0 = now_ns();
+	t0 = wl_now_ns();
 	if (tracer_prepare(&t, &topts, &kv))
 		return 1;
-	printf("load_ns %llu\n", (unsigned long long)(now_ns() - t0));
+	printf("load_ns %llu\n", (unsigned long long)(wl_now_ns() - t0));
 	hooks.arg = t;
 	rc = wl_run(&o.wl, NULL, &hooks, &res);
 	for (unsigned i = 0; i < res.nthreads; i++)
 		ops += res.threads[i].ops;
-	print_prog_stats();
+	fct_progs_each(print_prog_stats, NULL);
 	if (!rc)
 		rc = tracer_read(t, &kv);
-	t0 = now_ns();
+	t0 = wl_now_ns();
 	tracer_finish(t);
-	printf("detach_ns %llu\n", (unsigned long long)(now_ns() - t0));
+	printf("detach_ns %llu\n", (unsigned long long)(wl_now_ns() - t0));
 	printf("wall_ns %llu\nops %llu\nevents %llu\nlost %llu\n",
 	       (unsigned long long)res.wall_ns, (unsigned long long)ops,
 	       (unsigned long long)kv.events, (unsigned long long)lost_total(&kv.lost));

@@ -1,7 +1,6 @@
 /*
  * bpfutil.c - helpers for the privileged BPF tests (see bpfutil.h).
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include "bpfutil.h"
+#include "progwalk.h"
 #include "workload.h"
 
 const char *bpf_test_unavailable(void)
@@ -23,14 +23,6 @@ bool bpf_test_required(void)
 	const char *r = getenv("FCTRACE_REQUIRE_BPF"), *ci = getenv("CI");
 
 	return (r && !strcmp(r, "1")) || (ci && !strcmp(ci, "true"));
-}
-
-uint64_t mono_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 void bpf_fixture_start(struct bpf_fixture *f, unsigned groups)
@@ -67,10 +59,10 @@ static void *marked_main(void *p)
 	struct marked *m = p;
 
 	m->tid = (pid_t)syscall(SYS_gettid);
-	m->begin_ns = mono_now_ns();
+	m->begin_ns = wl_now_ns();
 	fctrace_thread_begin(m->begin_ns, m->index);
 	m->fn(m);
-	m->end_ns = mono_now_ns();
+	m->end_ns = wl_now_ns();
 	fctrace_thread_end(m->end_ns, m->index);
 	return NULL;
 }
@@ -103,37 +95,26 @@ uint64_t acct_sum(const struct fct_thread *t)
 	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
 }
 
+struct id_list {
+	uint32_t *ids;
+	int max, n;
+};
+
+static void add_id(int fd, const struct bpf_prog_info *info, void *arg)
+{
+	struct id_list *l = arg;
+
+	if (l->n < l->max)
+		l->ids[l->n] = info->id;
+	l->n++;
+}
+
 /* fctrace programs (named fct_*) whose fds this process holds */
 int bpf_fct_prog_ids(uint32_t *ids, int max)
 {
-	char link[300], target[64];
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
+	struct id_list l = { ids, ids ? max : 0, 0 };
 
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		ssize_t l;
-
-		snprintf(link, sizeof(link), "/proc/self/fd/%s", de->d_name);
-		l = readlink(link, target, sizeof(target) - 1);
-		if (l < 0)
-			continue;
-		target[l] = '\0';
-		if (strcmp(target, "anon_inode:bpf-prog"))
-			continue;
-		if (bpf_obj_get_info_by_fd(atoi(de->d_name), &info, &len) ||
-		    strncmp(info.name, "fct_", 4))
-			continue;
-		if (n < max)
-			ids[n] = info.id;
-		n++;
-	}
-	closedir(d);
-	return n;
+	return fct_progs_each(add_id, &l);
 }
 
 bool bpf_prog_id_exists(uint32_t id)

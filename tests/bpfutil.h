@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <cmocka.h>
 #include "loader.h"
+#include "workload.h"	/* wl_now_ns */
 
 /* Why the BPF tests cannot run here, or NULL. */
 const char *bpf_test_unavailable(void);
@@ -30,8 +31,6 @@ bool bpf_test_required(void);
 			skip();							\
 		}								\
 	} while (0)
-
-uint64_t mono_now_ns(void);
 
 /* A tracer prepared for getpid() with these groups, window open. */
 struct bpf_fixture {

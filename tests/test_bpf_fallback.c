@@ -43,14 +43,14 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 	bpf_fixture_start(&fx, PG_FULL);
 	unsetenv("FCTRACE_TEST_FAIL_PROBE");
 	assert_non_null(ps = probe_named(&fx.kv, "tp_btf/sys_enter"));
-	assert_false(ps->ok);
+	assert_int_equal(ps->state, PROBE_FAILED);
 	assert_string_equal(ps->reason, "load failed: Invalid argument; ran as raw_tp/sys_enter");
 	assert_non_null(ps = probe_named(&fx.kv, "tp_btf/sys_exit"));
 	assert_string_equal(ps->reason, "load failed: Invalid argument; ran as raw_tp/sys_exit");
 	assert_non_null(ps = probe_named(&fx.kv, "raw_tp/sys_enter"));
-	assert_true(ps->ok);
+	assert_int_equal(ps->state, PROBE_OK);
 	assert_non_null(ps = probe_named(&fx.kv, "raw_tp/sys_exit"));
-	assert_true(ps->ok);
+	assert_int_equal(ps->state, PROBE_OK);
 	assert_int_equal(fx.kv.groups, PG_FULL);
 
 	run_marked(m, 3, open_close, NULL);

@@ -192,9 +192,9 @@ static void waiter(struct marked *m)
 
 	while (!c->held)
 		;
-	t0 = mono_now_ns();
+	t0 = wl_now_ns();
 	pthread_mutex_lock(&c->m);
-	m->user[0] = mono_now_ns() - t0;
+	m->user[0] = wl_now_ns() - t0;
 	pthread_mutex_unlock(&c->m);
 }
 

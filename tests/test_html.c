@@ -85,8 +85,8 @@ static void fx_kernel(struct fx *x)
 	*kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT,
 			      .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
 			      .nprobes = 2 };
-	kv->probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, true, "ok" };
-	kv->probes[1] = (struct probe_status){ "kprobe/x<y>", PG_KLOCK, false, "attach failed: -EPERM" };
+	kv->probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
+	kv->probes[1] = (struct probe_status){ "kprobe/x<y>", PG_KLOCK, PROBE_FAILED, "attach failed: -EPERM" };
 }
 
 static struct fx *fx_run(const char *workload, bool traced)

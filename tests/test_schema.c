@@ -53,7 +53,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 			.min_ns = 500, .max_ns = 3000 };
 	}
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
-	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, true, "ok" };
+	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
 	s->traced = kernel;
 	assert_int_equal(model_build(&s->model, &s->res, kernel ? &s->kv : NULL,
 				     kernel ? PG_FULL : 0), 0);

@@ -1,10 +1,15 @@
 /* cmd_list.c - `fctrace list`: the workloads and the options each reads. */
 #include <stdio.h>
 #include "commands.h"
-#include "kview.h"
+#include "probes.h"
 
 int cmd_list(const struct options *o)
 {
+	if (o->names_only) {
+		for (int i = 0; wl_all[i]; i++)
+			printf("%s\n", wl_all[i]->name);
+		return 0;
+	}
 	printf("Workloads:\n");
 	for (int i = 0; wl_all[i]; i++)
 		printf("  %-15s %s\n  %-15s options: %s\n", wl_all[i]->name,

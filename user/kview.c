@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "kview.h"
 
-/* Free what tracer_read allocated; probe status and load time stay. */
+/* Free what tracer_read allocated; the probe status stays. */
 void kview_free(struct kview *kv)
 {
 	if (!kv)

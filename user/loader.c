@@ -115,14 +115,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* Is capability cap in this thread's effective set? (no libcap needed) */
 static bool has_cap(int cap)
 {
@@ -345,12 +337,13 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 		ps = &kv->probes[kv->nprobes++];
 		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
 		ps->group = progs[i].group;
-		ps->ok = t->links[i] != NULL || (progs[i].manual && t->plan[i] == PLAN_LOAD);
-		if (ps->ok)
-			snprintf(ps->reason, sizeof(ps->reason), "ok");
+		if (t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD))
+			ps->state = PROBE_OK;
 		else if (!(t->groups & PG_MASK(progs[i].group)))
-			snprintf(ps->reason, sizeof(ps->reason), "not selected");
+			ps->state = PROBE_NOT_SELECTED;
 		else
+			ps->state = PROBE_FAILED;
+		if (ps->state == PROBE_FAILED)
 			snprintf(ps->reason, sizeof(ps->reason), "%s%s%s",
 				 t->why[i][0] ? t->why[i] : "not loaded",
 				 fallback_ran(t, i) ? "; ran as " : "",
@@ -434,7 +427,6 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		   struct kview *kv)
 {
 	const char *why = tracer_unavailable_reason();
-	uint64_t t0 = mono_ns();
 	struct tracer *t;
 	int err;
 
@@ -458,7 +450,6 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		attach_all(t);
 	report_probes(t, kv);
 	kv->groups = err ? 0 : groups_attached(t);
-	kv->load_ns = mono_ns() - t0;
 	kv->time_every = t->time_every;
 
 	if (err) {

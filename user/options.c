@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kview.h"
+#include "fctrace.h"	/* FCT_SC_EVERY_MAX */
+#include "probes.h"
 #include "options.h"
 
 const char *argp_program_version = "fctrace 0.1";
@@ -21,14 +22,14 @@ enum {
 	O_QUIET = 'q', O_VERBOSE = 'v',
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
-	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY,
+	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT,
 };
 
 static const struct argp_option option_table[] = {
 	{ NULL, 0, NULL, 0, "Workload:", 1 },
 	{ "workload", O_WORKLOAD, "NAME[,NAME]", 0,
-	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded (see `fctrace list`)", 1 },
+	  "see `fctrace list`", 1 },	/* the names: help_filter */
 	{ "files", O_FILES, "N|LIST", 0, "active file set size (default 60; sweeps: 10,50,60,100)", 1 },
 	{ "threads", O_THREADS, "N|LIST", 0, "worker threads (default 8; sweeps: 1-8)", 1 },
 	{ "ops", O_OPS, "N", 0, "operations per thread (default 100000)", 1 },
@@ -64,6 +65,7 @@ static const struct argp_option option_table[] = {
 	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
 	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 3 },
 	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 3 },
+	{ "names", O_NAMES, NULL, 0, "list: only the workload names, one a line (completion)", 3 },
 	{ 0 }
 };
 
@@ -115,9 +117,13 @@ static int workload_opt(struct options *o, char *arg)
 
 	o->nworkloads = 0;
 	for (name = strtok_r(arg, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		if (!wl_find(name))
-			return bad("--workload", "must be one of fc, fcp, fcp-fixed, bcache, "
-				   "bcache-rw, bcache-sharded");
+		if (!wl_find(name)) {
+			char names[160], what[180];
+
+			snprintf(what, sizeof(what), "must be one of %s",
+				 wl_names(names, sizeof(names), ", "));
+			return bad("--workload", what);
+		}
 		if (o->nworkloads == OPT_MAX_WORKLOADS)
 			return bad("--workload", "takes at most 8 names");
 		o->workloads[o->nworkloads++] = name;
@@ -295,6 +301,7 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_PREDICT: o->predict = true; return 0;
 	case O_QUIET: o->quiet = true; return 0;
 	case O_VERBOSE: o->verbose = true; return 0;
+	case O_NAMES: o->names_only = true; return 0;
 	}
 	return config_number(key, arg, o);
 }
@@ -332,8 +339,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* --workload's help lists the workloads from wl_all, not from a copy. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char names[160], *s;
+
+	if (key != O_WORKLOAD)
+		return (char *)text;
+	if (asprintf(&s, "%s (%s)", wl_names(names, sizeof(names), ", "), text) < 0)
+		return (char *)text;
+	return s;
+}
+
 static const struct argp argp_def = { option_table, parse_opt, "COMMAND", doc,
-				      NULL, NULL, NULL };
+				      NULL, help_filter, NULL };
 
 static int parse_command(const char *s, enum command *cmd)
 {
@@ -450,6 +469,8 @@ static int check_combinations(const struct options *o)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)
 		return bad("--predict", "only applies to `fctrace sweep`");
+	if (o->names_only && o->cmd != CMD_LIST)
+		return bad("--names", "only applies to `fctrace list`");
 	if (o->compare_with && o->cmd == CMD_SWEEP)
 		return bad("--compare", "does not apply to `fctrace sweep`");
 	return 0;

@@ -2,7 +2,7 @@
  * probes.c - probe group names and the --probes parser.
  */
 #include <string.h>
-#include "kview.h"
+#include "probes.h"
 
 static const char *const group_names[PG_N] = {
 	[PG_SYSCALLS]	= "syscalls",
@@ -95,4 +95,17 @@ const char *probe_set_cost(const char *set)
 		if (!strcmp(set, set_costs[i].set))
 			return set_costs[i].cost;
 	return NULL;
+}
+
+const char *probe_status_text(const struct probe_status *ps)
+{
+	switch (ps->state) {
+	case PROBE_OK:
+		return "ok";
+	case PROBE_NOT_SELECTED:
+		return "not selected";
+	case PROBE_FAILED:
+		break;
+	}
+	return ps->reason[0] ? ps->reason : "failed";
 }

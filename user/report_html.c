@@ -384,9 +384,9 @@ static void probes_section(FILE *f, const struct session *s)
 	}
 	fputs("<div class=\"cols\"><div><table><tr><th>program</th><th>status</th></tr>\n", f);
 	for (int i = 0; i < s->kv.nprobes; i++) {
-		fputs(s->kv.probes[i].ok ? "<tr>" : "<tr style=\"color:#6a737d\">", f);
+		fputs(s->kv.probes[i].state == PROBE_OK ? "<tr>" : "<tr style=\"color:#6a737d\">", f);
 		html_td(f, s->kv.probes[i].name);
-		html_td(f, s->kv.probes[i].ok ? "ok" : s->kv.probes[i].reason);
+		html_td(f, probe_status_text(&s->kv.probes[i]));
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div><div><table><tr><th>lost</th><th>count</th></tr>\n", f);
@@ -395,7 +395,6 @@ static void probes_section(FILE *f, const struct session *s)
 	lost_row(f, "kernel-lock map full", l->klock_map_full);
 	lost_row(f, "page-cache map full", l->pc_map_full);
 	lost_row(f, "stacks lost", l->stack_lost);
-	lost_row(f, "ring buffer drops", l->ringbuf_drops);
 	fputs("</table></div></div>\n", f);
 }
 

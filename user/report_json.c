@@ -243,7 +243,7 @@ static struct json_object *probes_json(const struct kview *kv)
 	struct json_object *o = json_object_new_object();
 
 	for (int i = 0; i < kv->nprobes; i++)
-		put_str(o, kv->probes[i].name, kv->probes[i].ok ? "ok" : kv->probes[i].reason);
+		put_str(o, kv->probes[i].name, probe_status_text(&kv->probes[i]));
 	return o;
 }
 
@@ -257,9 +257,8 @@ static struct json_object *lost_json(const struct fct_lost *l)
 	put_u64(o, "pagecache_map_full", l->pc_map_full);
 	put_u64(o, "stack_lost", l->stack_lost);
 	put_u64(o, "ustack_drops", l->ustack_drops);
-	put_u64(o, "ringbuf_drops", l->ringbuf_drops);
 	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
-		l->pc_map_full + l->stack_lost + l->ringbuf_drops + l->ustack_drops);
+		l->pc_map_full + l->stack_lost + l->ustack_drops);
 	return o;
 }
 

@@ -32,7 +32,7 @@ static void unavailable_groups(const struct kview *kv, char *buf, size_t len)
 	size_t n = 0;
 
 	for (int i = 0; i < kv->nprobes; i++)
-		if (!kv->probes[i].ok && strcmp(kv->probes[i].reason, "not selected") &&
+		if (kv->probes[i].state == PROBE_FAILED &&
 		    !(kv->groups & PG_MASK(kv->probes[i].group)))
 			missing |= PG_MASK(kv->probes[i].group);
 	buf[0] = '\0';
@@ -317,8 +317,8 @@ static void print_probes(FILE *f, const struct session *s)
 	int failed = 0, attached = 0;
 
 	for (int i = 0; i < s->kv.nprobes; i++) {
-		attached += s->kv.probes[i].ok;
-		failed += !s->kv.probes[i].ok && strcmp(s->kv.probes[i].reason, "not selected");
+		attached += s->kv.probes[i].state == PROBE_OK;
+		failed += s->kv.probes[i].state == PROBE_FAILED;
 	}
 	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s; lost: slots %llu, "
 		"maps %llu, stacks %llu\n", s->model.probe_set, attached, failed,
@@ -327,8 +327,9 @@ static void print_probes(FILE *f, const struct session *s)
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full),
 		(unsigned long long)l->stack_lost);
 	for (int i = 0; i < s->kv.nprobes; i++)
-		if (!s->kv.probes[i].ok && strcmp(s->kv.probes[i].reason, "not selected"))
-			fprintf(f, "  %s: %s\n", s->kv.probes[i].name, s->kv.probes[i].reason);
+		if (s->kv.probes[i].state == PROBE_FAILED)
+			fprintf(f, "  %s: %s\n", s->kv.probes[i].name,
+				probe_status_text(&s->kv.probes[i]));
 }
 
 /* How the futex words of another program were named. */

@@ -37,7 +37,8 @@ struct session {
 struct trace_opts session_trace_opts(const struct options *o);
 
 /* Run cfg traced as t says. Returns 0, 2 for bad input, 1 for a failure
- * (message printed), 130/143 when interrupted. */
+ * (message printed); a run stopped by a signal returns 0 with
+ * s->res.interrupted set (the caller turns it into 130/143). */
 int session_run(const struct trace_opts *t, const struct wl_config *cfg,
 		struct session *s);
 /* Trace a program fctrace did not write (session_target.c); the same
@@ -46,7 +47,8 @@ int session_run_target(const struct trace_opts *t, const struct target_opts *to,
 		       struct session *s);
 void session_free(struct session *s);
 
-/* "timing only" if tracing is off: print why once, to stderr. */
+/* 0 with --no-bpf or when BPF can run here; else 1, after one line on
+ * stderr saying why and how to run (as root, or with --no-bpf). */
 int session_check_privileges(const struct options *o);
 /* Build the joined model and the diagnosis of a session whose kernel
  * view (if traced) and result are filled in; 0 or 1. */

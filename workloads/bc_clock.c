@@ -61,13 +61,8 @@ static void clock_insert(struct bcache *c, struct bc_shard *sh,
 	if (e) {
 		atomic_store_explicit(&e->ref, true, memory_order_relaxed);
 	} else {
-		e = r->spare;
-		e->file = file;
-		e->blk = blk;
-		e->hash = h;
-		e->shard = (unsigned)(sh - c->shards);
+		e = bc_add_spare(c, sh, r, file, blk, h);
 		atomic_store_explicit(&e->ref, false, memory_order_relaxed);
-		bc_add(sh, e);
 		evict_clock(sh, st);
 		r->spare = bc_free_pop(sh);
 	}

@@ -64,6 +64,11 @@ void bc_del(struct bc_shard *sh, struct bc_entry *e);	/* table + order */
 void bc_to_tail(struct bc_shard *sh, struct bc_entry *e);
 struct bc_entry *bc_free_pop(struct bc_shard *sh);
 void bc_free_push(struct bc_shard *sh, struct bc_entry *e);
+/* an insert's miss, under the shard's exclusive lock: the reader's spare
+ * (the block just read) is cached as (file, blk); the policy then sets
+ * its own state, evicts, and gives the reader a new spare */
+struct bc_entry *bc_add_spare(struct bcache *c, struct bc_shard *sh, struct bc_reader *r,
+			      unsigned file, uint64_t blk, uint64_t h);
 
 static inline size_t bc_copy(const struct bc_entry *e, size_t in, size_t n,
 			     void *dst)

@@ -71,13 +71,8 @@ static void lru_insert(struct bcache *c, struct bc_shard *sh, struct bc_reader *
 	if (e) {
 		bc_to_tail(sh, e);
 	} else {
-		e = r->spare;
-		e->file = file;
-		e->blk = blk;
-		e->hash = h;
-		e->shard = (unsigned)(sh - c->shards);
+		e = bc_add_spare(c, sh, r, file, blk, h);
 		atomic_store(&e->pins, 1);
-		bc_add(sh, e);
 		evict_lru(sh, st);
 		r->spare = bc_free_pop(sh);
 	}

@@ -74,3 +74,16 @@ void bc_free_push(struct bc_shard *sh, struct bc_entry *e)
 	e->hnext = sh->free;
 	sh->free = e;
 }
+
+struct bc_entry *bc_add_spare(struct bcache *c, struct bc_shard *sh, struct bc_reader *r,
+			      unsigned file, uint64_t blk, uint64_t h)
+{
+	struct bc_entry *e = r->spare;
+
+	e->file = file;
+	e->blk = blk;
+	e->hash = h;
+	e->shard = (unsigned)(sh - c->shards);
+	bc_add(sh, e);
+	return e;
+}

@@ -24,6 +24,17 @@ const struct workload *wl_find(const char *name)
 	return NULL;
 }
 
+const char *wl_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; wl_all[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? sep : "", wl_all[i]->name);
+	return buf;
+}
+
 void wl_config_defaults(struct wl_config *cfg)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -50,6 +61,14 @@ static int bad(const char *what)
 	return -EINVAL;
 }
 
+static int bad_workload(void)
+{
+	char names[160];
+
+	fprintf(stderr, "fctrace: --workload must be one of %s\n", wl_names(names, sizeof(names), ", "));
+	return -EINVAL;
+}
+
 static bool is_pool(const char *w) { return !strncmp(w, "fcp", 3); }
 static bool is_cache(const char *w) { return !strncmp(w, "bcache", 6); }
 
@@ -58,8 +77,7 @@ static bool is_cache(const char *w) { return !strncmp(w, "bcache", 6); }
 int wl_config_check(const struct wl_config *cfg)
 {
 	if (!cfg->workload || !wl_find(cfg->workload))
-		return bad("--workload must be one of fc, fcp, fcp-fixed, bcache, "
-			   "bcache-rw, bcache-sharded");
+		return bad_workload();
 	if (cfg->files < 1 || cfg->files > WL_MAX_FILES)
 		return bad("--files must be between 1 and 100000");
 	if (cfg->threads < 1 || cfg->threads > WL_MAX_THREADS)

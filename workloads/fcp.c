@@ -56,7 +56,7 @@ static int fcp_op(struct wl_run *run, struct wl_thread *t, unsigned file,
 	if (!ch)
 		return -errno;
 	t0 = wl_now_ns();
-	n = run->io.pread(run->io.ctx, fcp_chan_fd(ch), buf, run->cfg.chunk,
+	n = run->io.pread(run->io.ctx, s->ops->fd(ch), buf, run->cfg.chunk,
 			  (off_t)off);
 	t->st.read_ns += wl_now_ns() - t0;
 	if (n < 0)

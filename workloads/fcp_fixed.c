@@ -197,7 +197,7 @@ static void pool_stats(void *pool, struct fcp_pool_stats *out)
 
 const struct fcp_pool_ops fcp_pool_fixed = {
 	.lock_name = "fcp-fixed.pool",
-	.create = pool_create, .get = pool_get, .put = pool_put,
+	.create = pool_create, .get = pool_get, .fd = fcp_chan_fd, .put = pool_put,
 	.stats = pool_stats, .uses = fcp_core_uses, .mutex = fcp_core_mutex,
 	.destroy = fcp_core_destroy,
 };

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fcp_map.h"
-#include "fcp_pool.h"
 
 /* Beyond capacity, a pool only grows while every channel is in use:
  * at most one extra channel per caller holding one. */

@@ -34,6 +34,7 @@ struct fcp_chan *fcp_chan_new(struct fcp_map *m, const char *name, uint64_t h,
 void fcp_map_add(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_map_del(struct fcp_map *m, struct fcp_chan *ch);
 void fcp_chan_free(struct fcp_map *m, struct fcp_chan *ch);
+int fcp_chan_fd(const struct fcp_chan *ch);
 /*
  * What both pools are made of first: their lock, capacity, io and map.
  * Each pool's struct begins with one, so the pool's pointer is the

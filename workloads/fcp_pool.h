@@ -34,6 +34,7 @@ struct fcp_pool_ops {
 	/* NULL with errno set when stat or open fails */
 	struct fcp_chan *(*get)(void *pool, const char *name,
 				struct wl_thread_stats *st);
+	int (*fd)(const struct fcp_chan *ch);
 	void (*put)(void *pool, struct fcp_chan *ch, struct wl_thread_stats *st);
 	void (*stats)(void *pool, struct fcp_pool_stats *out);
 	/* use count of name's channel; -1 when it has none (for tests) */
@@ -41,8 +42,6 @@ struct fcp_pool_ops {
 	pthread_mutex_t *(*mutex)(void *pool);
 	void (*destroy)(void *pool);
 };
-
-int fcp_chan_fd(const struct fcp_chan *ch);
 
 extern const struct fcp_pool_ops fcp_pool_faithful;	/* "fcp" */
 extern const struct fcp_pool_ops fcp_pool_fixed;	/* "fcp-fixed" */

@@ -44,15 +44,6 @@ struct wl_thread {
 	pthread_t pt;
 } __attribute__((aligned(64)));	/* no false sharing between workers */
 
-/* CLOCK_MONOTONIC via the vDSO: no syscall, safe inside the window. */
-static inline uint64_t wl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Timed locking. t0 is when the caller started (it usually has it
  * already, which saves a clock read); the return value is the instant

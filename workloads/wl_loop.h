@@ -19,7 +19,7 @@
 typedef int (*wl_op_fn)(struct wl_run *run, struct wl_thread *t, unsigned file,
 			uint64_t off, void *buf);
 
-/* runner.c: a sampled op's latency and bytes; an op that did not read a
+/* wl_loop.c: a sampled op's latency and bytes; an op that did not read a
  * whole chunk; whether a stop was asked for */
 void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat);
 void wl_odd_op(struct wl_thread *t, int n);

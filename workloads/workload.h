@@ -12,10 +12,21 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define WL_MAX_THREADS	256
 #define WL_MAX_FILES	100000
 #define WL_HIST_SLOTS	40	/* log2 ns, op latency */
+
+/* CLOCK_MONOTONIC (= bpf_ktime_get_ns) via the vDSO: no syscall, safe
+ * inside the window. The one clock helper of workloads, user and tests. */
+static inline uint64_t wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /*
  * Each worker times and verifies its first WL_SAMPLE_WARMUP ops, then
@@ -142,6 +153,9 @@ struct workload {
 };
 
 const struct workload *wl_find(const char *name);
+/* every workload's name, from wl_all, joined by sep ("fc, fcp, ..."):
+ * the one list that messages, --help and the completion show */
+const char *wl_names(char *buf, size_t len, const char *sep);
 /* NULL-terminated list of every workload */
 extern const struct workload *const wl_all[];
 

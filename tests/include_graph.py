@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""include_graph.py - no circles among fctrace's files (make test runs it).
+
+A module is a file stem in one directory: user/kview.h and user/kview.c
+are the module user/kview; bpf/common.bpf.h and bpf/common.bpf.c are
+bpf/common.
+The graph's nodes are files, its arrows
+  - F includes H;
+  - H's inline bodies or macros call a function defined in C.c of
+    another module (H needs C, declared or not);
+  - H, the header of a module that has its own .c, declares a function
+    that another module's C.c defines (H promises what C keeps).
+It fails on any circle: headers including each other, runner.c using
+wl_loop.h's inline loop while that loop calls functions of runner.c, or
+fcp_map.c including fcp_pool.h to define a function fcp_pool.h declares
+while fcp_pool.c includes fcp_map.h. An interface header with no .c of
+its own (workload.h) may declare functions that several .c files
+define; a file stem_part.c belongs to stem.h's module.
+
+  include_graph.py [ROOT]      check ROOT (default: the repository)
+  include_graph.py --self-test  check that each kind of circle is caught
+"""
+import os
+import re
+import sys
+import tempfile
+
+DIRS = ("user", "workloads", "bpf")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+FUNC_HEAD = re.compile(r"\b([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:__attribute__\s*\(\(.*\)\))?\s*$", re.S)
+
+
+def strip(text):
+    """Comments and string/char literals blanked, newlines kept; the
+    names of #include "..." lines kept."""
+    out = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
+    out = re.sub(r"//[^\n]*", "", out)
+    lines = out.split("\n")
+    for i, l in enumerate(lines):
+        if not INCLUDE.match(l):
+            lines[i] = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'', '""', l)
+    return "\n".join(lines)
+
+
+def module_of(path):
+    d, f = os.path.split(path)
+    stem = f.split(".")[0]
+    return d + "/" + stem
+
+
+def top_level_blocks(code):
+    """(head, body) for each {...} at depth 0; head is the text since the
+    previous ; or } at depth 0 (preprocessor lines dropped)."""
+    blocks, depth, start, head_from = [], 0, 0, 0
+    for i, c in enumerate(code):
+        if c == "{":
+            if depth == 0:
+                head = code[head_from:i]
+                head = "\n".join(l for l in head.split("\n") if not l.lstrip().startswith("#"))
+                start = i
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                blocks.append((head, code[start:i + 1]))
+                head_from = i + 1
+        elif c == ";" and depth == 0:
+            head_from = i + 1
+    return blocks
+
+
+def defined_functions(code):
+    """Names of the non-static functions a .c file defines."""
+    names = set()
+    for head, _ in top_level_blocks(code):
+        h = head.strip()
+        if "=" in h or re.match(r"(static|struct|union|enum|typedef)\b", h):
+            continue
+        m = FUNC_HEAD.search(h)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def used_in_header(code):
+    """Functions called by a header's inline bodies and macros."""
+    used = set()
+    for head, body in top_level_blocks(code):
+        if FUNC_HEAD.search(head.strip()):
+            used |= set(CALL.findall(body))
+    for line in re.findall(r"^\s*#\s*define\s+\w+(?:\([^)]*\))?(.*(?:\\\n.*)*)", code, re.M):
+        used |= set(CALL.findall(line))
+    return used
+
+
+def scan(root):
+    files = {}
+    for d in DIRS:
+        full = os.path.join(root, d)
+        if not os.path.isdir(full):
+            continue
+        for f in sorted(os.listdir(full)):
+            if f.endswith((".c", ".h")):
+                with open(os.path.join(full, f), errors="replace") as fh:
+                    files[d + "/" + f] = strip(fh.read())
+    return files
+
+
+def resolve(name, src, files):
+    for base in (os.path.dirname(src),) + DIRS:
+        p = os.path.normpath(os.path.join(base, name))
+        if p in files:
+            return p
+    return None	# generated (the skeleton) or a system header
+
+
+def cycles(graph):
+    """Tarjan: every strongly connected set of more than one node."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def declared_functions(code):
+    """Names of the functions a header declares at top level."""
+    names, depth = set(), 0
+    for stmt in re.split(r"([{};])", code):
+        if stmt == "{":
+            depth += 1
+        elif stmt == "}":
+            depth -= 1
+        elif depth == 0 and stmt not in (";",):
+            h = "\n".join(l for l in stmt.split("\n") if not l.lstrip().startswith("#")).strip()
+            if h and not re.match(r"(static|typedef)\b", h):
+                m = FUNC_HEAD.search(h)
+                if m:
+                    names.add(m.group(1))
+    return names
+
+
+def part_of(c_file, header):
+    """explain_rules.c is part of explain.h's module; fcp_map.c is not fcp_pool.h's."""
+    hs, cs = module_of(header), module_of(c_file)
+    return cs == hs or cs.startswith(hs + "_")
+
+
+def edges(files):
+    """file -> {file: why}: includes, a header's calls into another
+    module's .c, and a module header's promises kept by another module."""
+    g = {}
+
+    def add(a, b, why):
+        g.setdefault(a, {}).setdefault(b, why)
+
+    owner = {}
+    for src, code in files.items():
+        if src.endswith(".c"):
+            for f in defined_functions(code):
+                owner.setdefault(f, src)
+        for name in INCLUDE.findall(code):
+            dst = resolve(name, src, files)
+            if dst and dst != src:
+                add(src, dst, "%s includes %s" % (src, dst))
+    for h, code in files.items():
+        if not h.endswith(".h"):
+            continue
+        own_c = module_of(h) + ".c" in files
+        for f in sorted(used_in_header(code)):
+            if f in owner and not part_of(owner[f], h):
+                add(h, owner[f], "%s calls %s(), defined in %s" % (h, f, owner[f]))
+        for f in sorted(declared_functions(code)) if own_c else ():
+            if f in owner and not part_of(owner[f], h):
+                add(h, owner[f], "%s declares %s(), defined in %s" % (h, f, owner[f]))
+    return g
+
+
+def check(root):
+    files = scan(root)
+    g = edges(files)
+    problems = []
+    for c in cycles({a: set(b) for a, b in g.items()}):
+        kind = "headers including each other" if all(f.endswith(".h") for f in c) else "files in a circle"
+        why = ["  " + g[a][b] for a in c for b in c if b in g.get(a, {})]
+        problems.append("%s: %s\n%s" % (kind, " <-> ".join(c), "\n".join(why)))
+    return problems, len(files)
+
+
+def write_tree(root, tree):
+    for path, text in tree.items():
+        os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(root, path), "w") as f:
+            f.write(text)
+
+
+def self_test():
+    """Each kind of circle fctrace had, in miniature; and their fixes."""
+    cases = {
+        "inline loop calls its user": ({
+            "workloads/loop.h": "void sample(int n);\nstatic inline void loop(void) { sample(1); }\n",
+            "workloads/runner.c": '#include "loop.h"\nvoid sample(int n) { }\nvoid run(void) { loop(); }\n',
+        }, True),
+        "declared in one module, defined in another that includes it": ({
+            "workloads/pool.h": "int chan_fd(void);\n",
+            "workloads/pool.c": '#include "pool.h"\n#include "map.h"\nint pool_get(void) { return map_find(); }\n',
+            "workloads/map.h": "int map_find(void);\n",
+            "workloads/map.c": '#include "map.h"\n#include "pool.h"\nint map_find(void) { return 0; }\nint chan_fd(void) { return 1; }\n',
+        }, True),
+        "headers including each other": ({
+            "user/a.h": '#include "b.h"\n',
+            "user/b.h": '#include "a.h"\n',
+        }, True),
+        "the fixed loop: its callees in a file of its own": ({
+            "workloads/loop.h": "void sample(int n);\nstatic inline void loop(void) { sample(1); }\n",
+            "workloads/loop.c": '#include "loop.h"\nvoid sample(int n) { }\n',
+            "workloads/runner.c": '#include "loop.h"\nvoid run(void) { loop(); }\n',
+            "workloads/api.h": "void run(void);\nvoid sample(int n);\n",
+        }, False),
+    }
+    failed = 0
+    for name, (tree, bad) in cases.items():
+        with tempfile.TemporaryDirectory() as d:
+            write_tree(d, tree)
+            problems, _ = check(d)
+        if bool(problems) != bad:
+            print("include_graph self-test: %s: %s" % (name, problems or "not caught"))
+            failed = 1
+    if not failed:
+        print("include_graph self-test: %d cases as expected" % len(cases))
+    return failed
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    problems, n = check(root)
+    for p in problems:
+        print("include_graph: " + p, file=sys.stderr)
+    if not problems:
+        print("include graph: %d files in %s, no circles" % (n, "/".join(DIRS)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,152 @@
+/*
+ * test_probes.c - the loader's pieces that need no root: the --probes
+ * parser and each program's status text, the derived buckets of a
+ * kernel account (kview_derive), kernel symbols and lock callers.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "kview.h"
+#include "ksyms.h"
+
+static uint64_t acct_sum(const struct fct_thread *t)
+{
+	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
+}
+
+/* The derived buckets tile what the scheduler edges booked, whatever the
+ * estimate of syscall time says (no root needed). */
+static void test_derive_tiles_the_window(void **state)
+{
+	struct fct_thread t = { .oncpu_ns = 1000, .runq_ns = 300, .blocked_ns = 200,
+				.futex_off_ns = 500, .futex_on_ns = 100, .sys_on_est_ns = 400 };
+	uint64_t booked = t.oncpu_ns + t.runq_ns + t.blocked_ns + t.futex_off_ns;
+
+	kview_derive(&t);
+	assert_int_equal(t.futex_wait_ns, 600);
+	assert_int_equal(t.cpu_sys_ns, 400);
+	assert_int_equal(t.cpu_user_ns, 500);
+	assert_int_equal(acct_sum(&t), booked);
+
+	t.sys_on_est_ns = 5000;		/* an estimate above what is left */
+	kview_derive(&t);
+	assert_int_equal(t.cpu_sys_ns, 900);
+	assert_int_equal(t.cpu_user_ns, 0);
+	assert_int_equal(acct_sum(&t), booked);
+
+	t.futex_on_ns = 2000;		/* more than all on-CPU time */
+	kview_derive(&t);
+	assert_int_equal(t.futex_wait_ns, 1500);
+	assert_int_equal(t.cpu_sys_ns + t.cpu_user_ns, 0);
+	assert_int_equal(acct_sum(&t), booked);
+}
+
+static void test_probe_groups_parse(void **state)
+{
+	unsigned m = 0;
+
+	assert_int_equal(probe_groups_parse("full", &m), 0);
+	assert_int_equal(m, PG_FULL);
+	assert_int_equal(probe_groups_parse("light", &m), 0);
+	assert_int_equal(m, PG_LIGHT);
+	assert_int_equal(probe_groups_parse("sched,klock", &m), 0);
+	assert_int_equal(m, PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_MARKS));
+	assert_int_equal(probe_groups_parse("full,pc-lookups", &m), 0);
+	assert_int_equal(m, PG_FULL | PG_MASK(PG_PC_LOOKUPS));
+	assert_int_equal(probe_groups_parse("none", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(probe_groups_parse("sched,", &m), -1);
+	assert_int_equal(probe_groups_parse("", &m), -1);
+	assert_int_equal(probe_groups_parse("sched,bogus", &m), -1);
+	assert_int_equal(probe_groups_parse("schedx", &m), -1);
+	for (int g = 0; g < PG_N; g++) {
+		assert_int_equal(probe_groups_parse(probe_group_name(g), &m), 0);
+		assert_true(m & PG_MASK(g));
+	}
+}
+
+/* What the reports print for each fate: the enum, not a string compare. */
+static void test_probe_status_text(void **state)
+{
+	struct probe_status ps = { "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
+
+	assert_string_equal(probe_status_text(&ps), "ok");
+	ps.state = PROBE_NOT_SELECTED;
+	assert_string_equal(probe_status_text(&ps), "not selected");
+	ps.state = PROBE_FAILED;
+	assert_string_equal(probe_status_text(&ps), "failed");	/* no reason recorded */
+	snprintf(ps.reason, sizeof(ps.reason), "attach failed: -EPERM");
+	assert_string_equal(probe_status_text(&ps), "attach failed: -EPERM");
+	ps.state = PROBE_OK;		/* a stale reason is not shown */
+	assert_string_equal(probe_status_text(&ps), "ok");
+}
+
+static void test_ksyms_first_non_locking_caller(void **state)
+{
+	char path[] = "/tmp/fct-kallsyms-XXXXXX", caller[96];
+	uint64_t ips[] = { 0x1010, 0x2008, 0x3004, 0x4100, 0 };
+	struct ksyms *ks;
+	uint64_t off;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("0000000000004000 T ext4_da_write_begin\n"
+	      "0000000000001000 t __bpf_trace_contention_begin\n"
+	      "0000000000002000 T queued_spin_lock_slowpath\n"
+	      "0000000000003000 T _raw_spin_lock\n"
+	      "0000000000005000 D some_data\n", f);
+	fclose(f);
+	ks = ksyms_load(path);
+	unlink(path);
+	assert_non_null(ks);
+	assert_string_equal(ksyms_find(ks, 0x3004, &off), "_raw_spin_lock");
+	assert_int_equal(off, 4);
+	assert_null(ksyms_find(ks, 0x10, &off));
+	ksyms_caller(ks, ips, 5, caller, sizeof(caller));
+	assert_string_equal(caller, "ext4_da_write_begin+0x100");
+	ksyms_caller(ks, ips, 3, caller, sizeof(caller));
+	assert_string_equal(caller, "?");
+	assert_true(ksym_is_locking("rwsem_down_write_slowpath"));
+	assert_true(ksym_is_locking("mutex_lock"));
+	assert_false(ksym_is_locking("do_mmap"));
+	ksyms_free(ks);
+}
+
+/* No usable symbol (empty, or every address hidden by kptr_restrict):
+ * NULL, without sorting a NULL array (found by tests/fuzz/fuzz_ksyms). */
+static void test_ksyms_none_usable(void **state)
+{
+	static const char *const texts[] = { "", "0000000000000000 T _stext\n" };
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char path[] = "/tmp/fct-kallsyms-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, texts[i], strlen(texts[i])), (int)strlen(texts[i]));
+		close(fd);
+		assert_null(ksyms_load(path));
+		unlink(path);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_derive_tiles_the_window),
+		cmocka_unit_test(test_probe_groups_parse),
+		cmocka_unit_test(test_probe_status_text),
+		cmocka_unit_test(test_ksyms_first_non_locking_caller),
+		cmocka_unit_test(test_ksyms_none_usable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
