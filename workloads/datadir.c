@@ -319,7 +319,8 @@ static void remove_dir(struct wl_run *run)
 		fprintf(stderr, "fctrace: not removing %s: it is no longer the directory "
 			"fctrace made\n", run->dir);
 	else if (unlinkat(run->parent_fd, run->dir_name, AT_REMOVEDIR))
-		fprintf(stderr, "fctrace: removing %s: %s\n", run->dir, strerror(errno));
+		fprintf(stderr, "fctrace: leaving %s: %s\n", run->dir, errno == ENOTEMPTY ?
+			"it holds files fctrace did not make" : strerror(errno));
 }
 
 /* Remove what wl_datadir_create made, and nothing else. */
