@@ -236,7 +236,8 @@ static void test_swap(void **state)
 				struct wl_config cfg;
 				struct wl_result res;
 				struct wl_hooks hooks = {
-					.window_open = at_window_open, .window_close = at_window_close,
+					.window_open = at_window_open,
+					.window_close = at_window_close,
 					.arg = &s, .dir_made = at_dir_made,
 				};
 
@@ -541,7 +542,8 @@ static void overlay_cold_refused(const char *m)
 {
 	char opts[1024], o[300], err[1024];
 	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fc", "--files", "4",
-			 "--ops", "50", "--cache", "cold", "--no-bpf", "--quiet", "--dir", o, NULL };
+			 "--ops", "50", "--cache", "cold", "--no-bpf", "--quiet", "--dir", o,
+			 NULL };
 
 	sh("mkdir %s/l %s/u %s/w %s/o", m, m, m, m);
 	snprintf(o, sizeof(o), "%s/o", m);
@@ -563,7 +565,8 @@ static void test_tmpfs_cold_refused(void **state)
 {
 	char *m, err[1024], want[1200];
 	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fc", "--files", "4",
-			 "--ops", "50", "--cache", "cold", "--no-bpf", "--quiet", "--dir", NULL, NULL };
+			 "--ops", "50", "--cache", "cold", "--no-bpf", "--quiet", "--dir", NULL,
+			 NULL };
 	struct wl_config cfg;
 	struct wl_result res;
 
