@@ -1,8 +1,8 @@
 /*
  * bench_bare.c - the bare loop that `fctrace run --workload fc` must stay
  * within 5 % of (make bench, workload fidelity): exactly fc's syscalls per
- * operation - open(O_RDWR | O_CLOEXEC), pread(chunk at a random offset),
- * close - on files made like fc's (--files of --file-size bytes in a fresh
+ * operation - openat(the directory's fd, name, O_RDWR | O_NOFOLLOW |
+ * O_CLOEXEC), pread(chunk at a random offset), close - on files made like fc's (--files of --file-size bytes in a fresh
  * directory under $TMPDIR), with nothing else in the loop: no clock reads,
  * no statistics, no checks. Like fc's, the loop runs in a thread of its
  * own (in a multi-threaded process libc's syscall wrappers take their
@@ -59,7 +59,8 @@ static void remove_files(char *dir, char **paths, unsigned files)
 }
 
 struct loop {
-	char **paths;
+	const char **names;		/* in dirfd, as fc opens them */
+	int dirfd;
 	unsigned files;
 	uint64_t ops, span, chunk;
 	char *buf;
@@ -75,7 +76,7 @@ static void *bare_loop(void *p)
 	for (uint64_t i = 0; i < l->ops; i++) {
 		unsigned f = (unsigned)wl_rng_below(rng, l->files);
 		off_t off = (off_t)wl_rng_below(rng, l->span);
-		int fd = open(l->paths[f], O_RDWR | O_CLOEXEC);
+		int fd = openat(l->dirfd, l->names[f], O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd < 0 || pread(fd, l->buf, l->chunk, off) != (ssize_t)l->chunk)
 			l->rc = 1;
@@ -97,12 +98,13 @@ int main(int argc, char **argv)
 	uint64_t chunk = arg(argc, argv, 4, 10000), t0, t1;
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], **paths = calloc(MAX_FILES, sizeof(*paths));
+	const char **names = calloc(MAX_FILES, sizeof(*names));
 	char *buf = malloc(chunk ? chunk : 1);
 	struct loop l;
 	pthread_t th;
 	int rc;
 
-	if (!files || files > MAX_FILES || !chunk || chunk > size || !paths || !buf) {
+	if (!files || files > MAX_FILES || !chunk || chunk > size || !paths || !names || !buf) {
 		fprintf(stderr, "usage: bench_bare [FILES [OPS [FILE_SIZE [CHUNK]]]]\n");
 		return 2;
 	}
@@ -112,17 +114,22 @@ int main(int argc, char **argv)
 		remove_files(dir, paths, files);
 		return 1;
 	}
-	l = (struct loop){ .paths = paths, .files = files, .ops = ops,
-			   .span = size - chunk + 1, .chunk = chunk, .buf = buf };
+	for (unsigned i = 0; i < files; i++)
+		names[i] = strrchr(paths[i], '/') + 1;
+	l = (struct loop){ .names = names, .dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+			   .files = files, .ops = ops, .span = size - chunk + 1, .chunk = chunk,
+			   .buf = buf };
 	t0 = wl_now_ns();
 	rc = pthread_create(&th, NULL, bare_loop, &l) || pthread_join(th, NULL) || l.rc;
 	t1 = wl_now_ns();
+	close(l.dirfd);
 	remove_files(dir, paths, files);
 	printf("ops %llu wall_ns %llu ns_per_op %.1f\n", (unsigned long long)ops,
 	       (unsigned long long)(t1 - t0), ops ? (double)(t1 - t0) / ops : 0.0);
 	if (rc)
 		fprintf(stderr, "bench_bare: some operations failed\n");
 	free(buf);
+	free(names);
 	free(paths);
 	return rc;
 }

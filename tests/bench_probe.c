@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 	struct tracer_opts topts = { 0 };
 	struct kview kv = { 0 };
 	struct wl_result res;
-	struct wl_hooks hooks = { window_open, window_close, NULL };
+	struct wl_hooks hooks = { .window_open = window_open, .window_close = window_close,
+				  .arg = NULL };
 	struct tracer *t;
 	uint64_t t0, ops = 0;
 	int rc;

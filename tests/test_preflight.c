@@ -299,7 +299,7 @@ static void require_hard_fd_limit(rlim_t need)
 	}
 }
 
-/* bcache keeps a handle per file: 300 files need 2 + 300 + 300 + 128 */
+/* bcache keeps a handle per file: 300 files need 3 + 300 + 300 + 128 */
 static void test_fd_limit(void **state)
 {
 	char *dir = test_dir_make();
@@ -311,7 +311,7 @@ static void test_fd_limit(void **state)
 	char err[512];
 
 	require_hard_fd_limit(1024);
-	assert_refused(dir, &o, "this run needs 730 file descriptors but RLIMIT_NOFILE's hard "
+	assert_refused(dir, &o, "this run needs 731 file descriptors but RLIMIT_NOFILE's hard "
 		       "limit is 200", NULL, NULL);
 	o.nofile = &soft_low;				/* room under the hard limit */
 	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 0);
@@ -320,7 +320,7 @@ static void test_fd_limit(void **state)
 }
 
 /* The pool's channels count: fcp with 400 files and a 300-channel pool
- * needs 2 + 400 + 300 + 4 + 1 + 128 = 835. One less is refused; exactly
+ * needs 3 + 400 + 300 + 4 + 1 + 128 = 836. One less is refused; exactly
  * that is enough for the run, probes included when they can load. */
 static void test_fd_limit_pool(void **state)
 {
@@ -329,18 +329,18 @@ static void test_fd_limit_pool(void **state)
 	char *argv[] = { (char *)fctrace_binary(), "run", "--workload", "fcp", "--files", "400",
 			 "--pool", "300", "--file-size", "8192", "--chunk", "1000", "--ops", "2000",
 			 "--threads", "4", "--quiet", "--dir", dir, bpf ? NULL : "--no-bpf", NULL };
-	struct rlimit short_by_one = { 834, 834 }, exact = { 200, 835 };
+	struct rlimit short_by_one = { 835, 835 }, exact = { 200, 836 };
 	struct spawn_opts o = { .uid = -1, .errfd = -1, .nofile = &short_by_one };
 
-	require_hard_fd_limit(835);
+	require_hard_fd_limit(836);
 	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 2);
-	assert_string_equal(err, "fctrace: this run needs 835 file descriptors but RLIMIT_NOFILE's "
-			    "hard limit is 834 (raise it: ulimit -Hn), or use fewer "
+	assert_string_equal(err, "fctrace: this run needs 836 file descriptors but RLIMIT_NOFILE's "
+			    "hard limit is 835 (raise it: ulimit -Hn), or use fewer "
 			    "--files/--pool/--threads\n");
 	assert_true(test_dir_is_empty(dir));
 	o.nofile = &exact;
 	if (run_fctrace(argv, &o, err, sizeof(err)) != 0)
-		fail_msg("%s with 835 fds: %s", bpf ? "traced" : "--no-bpf", err);
+		fail_msg("%s with 836 fds: %s", bpf ? "traced" : "--no-bpf", err);
 	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }
@@ -356,7 +356,7 @@ static void test_fd_limit_sweep(void **state)
 	struct spawn_opts o = { .uid = -1, .errfd = -1, .nofile = &low };
 
 	assert_int_equal(run_fctrace(argv, &o, err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "needs 730 file descriptors"));
+	assert_non_null(strstr(err, "needs 731 file descriptors"));
 	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }

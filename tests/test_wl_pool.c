@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <cmocka.h>
 #include "fcp_pool.h"
@@ -35,7 +36,7 @@ static struct fx *fx_new(void **state, unsigned capacity)
 	assert_non_null(f);
 	f->ops = *state;
 	fake_io_init(&f->io, 100000);
-	f->pool = f->ops->create(capacity, &f->io.io);
+	f->pool = f->ops->create(capacity, &f->io.io, AT_FDCWD);
 	assert_non_null(f->pool);
 	return f;
 }

@@ -26,10 +26,10 @@
 /* real syscalls, counted */
 static atomic_uint n_open, n_pread, n_close, n_stat;
 
-static int c_open(void *ctx, const char *p, int fl)
+static int c_open(void *ctx, int dirfd, const char *p, int fl)
 {
 	atomic_fetch_add(&n_open, 1);
-	return open(p, fl | O_CLOEXEC);
+	return openat(dirfd, p, fl | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static ssize_t c_pread(void *ctx, int fd, void *b, size_t n, off_t o)
@@ -44,10 +44,10 @@ static int c_close(void *ctx, int fd)
 	return close(fd);
 }
 
-static int c_stat(void *ctx, const char *p, struct stat *st)
+static int c_stat(void *ctx, int dirfd, const char *p, struct stat *st)
 {
 	atomic_fetch_add(&n_stat, 1);
-	return stat(p, st);
+	return fstatat(dirfd, p, st, AT_SYMLINK_NOFOLLOW);
 }
 
 static const struct wl_io counting_io = { c_open, c_pread, c_close, c_stat, NULL };
@@ -157,7 +157,8 @@ static uint64_t blocks_touched(const struct wl_config *cfg, unsigned nfiles)
 
 static int run(struct fx *f, const struct wl_io *io)
 {
-	struct wl_hooks hooks = { on_open, on_close, f };
+	struct wl_hooks hooks = { .window_open = on_open, .window_close = on_close,
+				  .arg = f };
 
 	wl_result_free(&f->res);
 	f->opened = f->closed = 0;
@@ -456,7 +457,7 @@ static void test_corrupt_read_caught(void **state)
 	}
 }
 
-static int fail_open(void *ctx, const char *p, int fl)
+static int fail_open(void *ctx, int dirfd, const char *p, int fl)
 {
 	errno = EMFILE;
 	return -1;
@@ -483,7 +484,8 @@ static int stop_at_open(void *arg, const struct wl_thread_stats *t, unsigned n)
 static void test_stop(void **state)
 {
 	struct fx *f = *state;
-	struct wl_hooks hooks = { stop_at_open, on_close, f };
+	struct wl_hooks hooks = { .window_open = stop_at_open, .window_close = on_close,
+				  .arg = f };
 
 	f->cfg.workload = "fcp";
 	f->cfg.ops = 100000000;		/* would take minutes */
@@ -510,7 +512,8 @@ static int empty_file_at_open(void *arg, const struct wl_thread_stats *t, unsign
 static void test_fc_inline_loop_counts_short_reads(void **state)
 {
 	struct fx *f = *state;
-	struct wl_hooks hooks = { empty_file_at_open, on_close, f };
+	struct wl_hooks hooks = { .window_open = empty_file_at_open, .window_close = on_close,
+				  .arg = f };
 
 	f->cfg.workload = "fc";
 	f->cfg.files = 1;
@@ -530,7 +533,8 @@ static void test_fc_inline_loop_counts_short_reads(void **state)
 static void test_stop_fc(void **state)
 {
 	struct fx *f = *state;
-	struct wl_hooks hooks = { stop_at_open, on_close, f };
+	struct wl_hooks hooks = { .window_open = stop_at_open, .window_close = on_close,
+				  .arg = f };
 
 	f->cfg.workload = "fc";
 	f->cfg.ops = 100000000;
@@ -689,7 +693,8 @@ static int data_dir_at_open(void *arg, const struct wl_thread_stats *t, unsigned
 static void test_data_dir_private(void **state)
 {
 	struct fx *f = *state;
-	struct wl_hooks hooks = { data_dir_at_open, on_close, f };
+	struct wl_hooks hooks = { .window_open = data_dir_at_open, .window_close = on_close,
+				  .arg = f };
 	mode_t mask = umask(0);				/* 0700 whatever the umask */
 
 	f->cfg.workload = "fc";

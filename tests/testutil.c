@@ -32,7 +32,7 @@ static void note_lock(struct fake_io *f)
 	}
 }
 
-static int fake_open(void *ctx, const char *path, int flags)
+static int fake_open(void *ctx, int dirfd, const char *path, int flags)
 {
 	struct fake_io *f = ctx;
 	int n = file_of(path), fd;
@@ -79,7 +79,7 @@ static int fake_close(void *ctx, int fd)
 	return ret;
 }
 
-static int fake_stat(void *ctx, const char *path, struct stat *st)
+static int fake_stat(void *ctx, int dirfd, const char *path, struct stat *st)
 {
 	struct fake_io *f = ctx;
 	int n = file_of(path);
@@ -150,9 +150,9 @@ static ssize_t flip_pread(void *ctx, int fd, void *buf, size_t len, off_t off)
 	return n;
 }
 
-static int real_open(void *ctx, const char *path, int flags)
+static int real_open(void *ctx, int dirfd, const char *name, int flags)
 {
-	return open(path, flags | O_CLOEXEC);
+	return openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static int real_close(void *ctx, int fd)
@@ -160,9 +160,9 @@ static int real_close(void *ctx, int fd)
 	return close(fd);
 }
 
-static int real_stat(void *ctx, const char *path, struct stat *st)
+static int real_stat(void *ctx, int dirfd, const char *name, struct stat *st)
 {
-	return stat(path, st);
+	return fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW);
 }
 
 const struct wl_io flip_io = {

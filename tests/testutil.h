@@ -16,7 +16,7 @@
 #define FAKE_BLOCKS	64	/* preads counted per (file, block of 4096) */
 
 /*
- * No real files: "open" accepts any path ending in f<N> (N < FAKE_FILES)
+ * No real files: "open" accepts any name ending in f<N> (N < FAKE_FILES), in any dirfd,
  * and returns a fresh fd; pread serves wl_content of file N up to
  * file_size. An fd of FAKE_FILE_FD(N) reads file N without an open.
  */

@@ -29,7 +29,9 @@ int cmd_run(const struct options *o)
 	if (rc)
 		return rc;
 	rc = session_run(&topts, &o->wl, &s);
-	if (rc && !s.res.nthreads) {
+	/* a failed run has said what failed, in one line: no half-filled
+	 * table, JSON or HTML after it */
+	if (rc) {
 		session_free(&s);
 		return signals_caught() ? signals_exit_code() : rc;
 	}

@@ -32,6 +32,10 @@ int cmd_sweep(const struct options *o)
 	if (rc)
 		return rc;
 	rc = sweep_run(o, &sw);
+	if (rc && !sw.interrupted) {	/* the failed cell said why: nothing half-done */
+		sweep_free(&sw);
+		return rc;
+	}
 	if (o->predict)
 		sweep_predict(&sw);
 	if (!o->quiet && sw.n) {

@@ -1,8 +1,9 @@
 /*
  * preflight.c - checks before any work: an output that cannot be
- * written, a --dir fctrace cannot safely own, or a file-descriptor limit
- * too low for the largest run would otherwise fail only after the run
- * (or in the middle of it, with the probes attached).
+ * written, a --dir fctrace cannot safely own (or too full for the data,
+ * or on tmpfs for a cold cache), or a file-descriptor limit too low for
+ * the largest run would otherwise fail only after the run (or in the
+ * middle of it, with the probes attached).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -163,9 +164,24 @@ static uint64_t fds_needed(const struct options *o)
 	return most + PREFLIGHT_FD_RESERVE;
 }
 
+/* --dir: a secure path (the whole of it), room for the largest data set
+ * this command makes, and pages a cold cache or pressure can drop. */
+static int check_dir(const struct options *o)
+{
+	struct wl_config c = o->wl;
+	char why[200];
+	int fd, err;
+
+	c.files = (unsigned)list_max(&o->files, c.files);
+	if ((fd = wl_dir_open(o->wl.dir, why, sizeof(why))) < 0)
+		return refuse("--dir", o->wl.dir ? o->wl.dir : "''", why);
+	err = wl_dir_fit_check(fd, &c, why, sizeof(why));
+	close(fd);
+	return err ? refuse("--dir", o->wl.dir, why) : 0;
+}
+
 int preflight(const struct options *o)
 {
-	char why[160];
 	int rc;
 
 	if (o->cmd == CMD_LIST)
@@ -179,7 +195,7 @@ int preflight(const struct options *o)
 		return rc;
 	if (o->cmd_argv || o->cmd == CMD_ATTACH)
 		return 0;	/* no data directory, no workload fds */
-	if (wl_dir_check(o->wl.dir, why, sizeof(why)))
-		return refuse("--dir", o->wl.dir, why);
+	if ((rc = check_dir(o)))
+		return rc;
 	return preflight_fds(fds_needed(o));
 }

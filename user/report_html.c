@@ -97,7 +97,8 @@ static void run_header(FILE *f, const struct session *s)
 	fact(f, "ops", units_count(a, sizeof(a), (double)m->ops));
 	fact(f, "ops/s", units_count(a, sizeof(a), m->wall_ns ? m->ops * 1e9 / m->wall_ns : 0));
 	fact(f, "CPUs", units_count(a, sizeof(a), m->ncpus));
-	snprintf(probes, sizeof(probes), "%s%s%s%s", m->probe_set, cost ? " (expected " : "",
+	snprintf(probes, sizeof(probes), "%s%s%s%s",
+		 m->probe_set ? m->probe_set : "none", cost ? " (expected " : "",
 		 cost ? cost : "", cost ? ")" : "");
 	fact(f, "probes", probes);
 	if (s->traced)

@@ -18,8 +18,9 @@ void report_describe(char *buf, size_t n, const struct wl_config *c)
 		snprintf(extra, sizeof(extra), ", cache %llu MiB, block %llu",
 			 (unsigned long long)(c->cache_size >> 20),
 			 (unsigned long long)c->block);
-	snprintf(buf, n, "%s, %u files%s, %u threads x %llu ops, %s cache%s%s",
-		 name, c->files, extra, c->threads, (unsigned long long)c->ops,
+	snprintf(buf, n, "%s, %u file%s%s, %u thread%s x %llu op%s, %s cache%s%s",
+		 name, c->files, c->files == 1 ? "" : "s", extra, c->threads,
+		 c->threads == 1 ? "" : "s", (unsigned long long)c->ops, c->ops == 1 ? "" : "s",
 		 c->cache == WL_CACHE_COLD ? "cold" : "warm",
 		 c->shared_file ? ", shared file" : "",
 		 c->pressure > 0 ? ", page-cache pressure" : "");
@@ -91,10 +92,11 @@ static void print_header(FILE *f, const struct session *s)
 			"the rest ran\n", missing);
 	if (s->target.mode != TGT_NONE)
 		return;
-	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPUs; probes: %s%s%s%s%s\n",
+	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPU%s; probes: %s%s%s%s%s\n",
 		units_ns(a, sizeof(a), (double)m->wall_ns), units_count(b, sizeof(b), (double)m->ops),
 		units_count(c, sizeof(c), m->wall_ns ? m->ops * 1e9 / (double)m->wall_ns : 0),
-		m->ncpus, m->probe_set, probe_set_cost(m->probe_set) ? " (expected " : "",
+		m->ncpus, m->ncpus == 1 ? "" : "s", m->probe_set ? m->probe_set : "none",
+		probe_set_cost(m->probe_set) ? " (expected " : "",
 		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
 		probe_set_cost(m->probe_set) ? ")" : "",
 		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
@@ -321,7 +323,8 @@ static void print_probes(FILE *f, const struct session *s)
 		failed += s->kv.probes[i].state == PROBE_FAILED;
 	}
 	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s; lost: slots %llu, "
-		"maps %llu, stacks %llu\n", s->model.probe_set, attached, failed,
+		"maps %llu, stacks %llu\n", s->model.probe_set ? s->model.probe_set : "none",
+		attached, failed,
 		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full),

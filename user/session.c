@@ -71,7 +71,8 @@ static int prepare(const struct trace_opts *o, struct session *s, struct tracer 
 static int run_workload(const struct wl_config *cfg, struct tracer *t,
 			struct session *s)
 {
-	struct wl_hooks hooks = { window_open, window_close, t };
+	struct wl_hooks hooks = { .window_open = window_open, .window_close = window_close,
+				  .arg = t };
 	int rc = wl_run(cfg, NULL, t ? &hooks : NULL, &s->res);
 
 	if (rc == -EINVAL)

@@ -95,14 +95,14 @@ static void progress(const struct options *o, unsigned done, unsigned total,
 }
 
 /* A cell joins the sweep only with results: a refused or failed one is
- * left out of every table and file, not reported as an empty cell. */
+ * left out of every table and file, not reported as a half-filled cell. */
 static int run_cell(const struct options *o, struct wl_config *cfg, struct sweep *sw)
 {
 	struct trace_opts topts = session_trace_opts(o);
 	struct session s;
 	int rc = session_run(&topts, cfg, &s);
 
-	if (!rc || s.res.nthreads)
+	if (!rc)
 		sweep_cell_from(&sw->cells[sw->n++], &s);
 	session_free(&s);
 	return rc;

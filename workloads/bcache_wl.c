@@ -38,10 +38,10 @@ static int open_handles(struct wl_run *run, struct bc_state *s)
 	for (unsigned i = 0; i < run->nfiles; i++)
 		s->fds[i] = -1;
 	for (unsigned i = 0; i < run->nfiles && !wl_per_thread_handle(run); i++) {
-		s->fds[i] = run->io.open(run->io.ctx, run->paths[i], O_RDONLY);
+		s->fds[i] = run->io.open(run->io.ctx, run->dir_fd, run->names[i], O_RDONLY);
 		if (s->fds[i] < 0) {
-			fprintf(stderr, "fctrace: %s: opening %s: %s\n", run->wl->name,
-				run->paths[i], strerror(errno));
+			fprintf(stderr, "fctrace: %s: opening %s/%s: %s\n", run->wl->name,
+				run->dir, run->names[i], strerror(errno));
 			return -errno;
 		}
 	}
@@ -81,7 +81,7 @@ static int bc_thread_init(struct wl_run *run, struct wl_thread *t)
 	if (bcache_reader_init(s->cache, r, &t->st))
 		return ENOMEM;
 	if (wl_per_thread_handle(run)) {
-		t->own_fd = run->io.open(run->io.ctx, run->paths[0], O_RDONLY);
+		t->own_fd = run->io.open(run->io.ctx, run->dir_fd, run->names[0], O_RDONLY);
 		if (t->own_fd < 0)
 			return errno;
 	}

@@ -107,8 +107,8 @@ int wl_config_check(const struct wl_config *cfg)
 
 /*
  * The most fds a run holds at once, from the workloads' own code:
- *  - the runner: the data directory, its parent, and every data file,
- *    kept open from creation to removal (datadir.c);
+ *  - the runner: the data directory, its parent, its owner marker and
+ *    every data file, kept open from creation to removal (datadir.c);
  *  - fc: one open per thread at a time, or one shared/per-thread handle;
  *  - fcp: the channels, at most min(pool, files), plus one per busy
  *    thread (the pool grows past capacity when every channel is in use)
@@ -120,7 +120,7 @@ int wl_config_check(const struct wl_config *cfg)
 uint64_t wl_fds_needed(const struct wl_config *cfg)
 {
 	uint64_t files = cfg->shared_file ? 1 : cfg->files, threads = cfg->threads;
-	uint64_t n = 2 + files;	/* the runner's own */
+	uint64_t n = 3 + files;	/* the runner's own: --dir, data dir, marker */
 	bool per_thread = cfg->shared_file && cfg->handle == WL_HANDLE_PER_THREAD;
 
 	if (is_pool(cfg->workload))
@@ -131,6 +131,21 @@ uint64_t wl_fds_needed(const struct wl_config *cfg)
 	else
 		n += threads + 1;
 	return n;
+}
+
+/* every data file rounded up to whole blocks, and the directory itself */
+uint64_t wl_bytes_needed(const struct wl_config *cfg, uint64_t block)
+{
+	uint64_t files = cfg->shared_file ? 1 : cfg->files;
+
+	if (!block)
+		block = 4096;
+	return (files * ((cfg->file_size + block - 1) / block) + 2) * block;
+}
+
+uint64_t wl_inodes_needed(const struct wl_config *cfg)
+{
+	return (cfg->shared_file ? 1 : cfg->files) + 2;	/* + the directory and marker */
 }
 
 void wl_rng_seed(uint64_t s[4], uint64_t seed, unsigned index)

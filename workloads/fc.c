@@ -20,10 +20,10 @@ static int fc_setup(struct wl_run *run)
 	int fd = -1;
 
 	if (run->cfg.shared_file && !wl_per_thread_handle(run)) {
-		fd = run->io.open(run->io.ctx, run->paths[0], O_RDWR);
+		fd = run->io.open(run->io.ctx, run->dir_fd, run->names[0], O_RDWR);
 		if (fd < 0) {
-			fprintf(stderr, "fctrace: fc: opening %s: %s\n", run->paths[0],
-				strerror(errno));
+			fprintf(stderr, "fctrace: fc: opening %s/%s: %s\n", run->dir,
+				run->names[0], strerror(errno));
 			return -errno;
 		}
 	}
@@ -41,7 +41,7 @@ static int fc_thread_init(struct wl_run *run, struct wl_thread *t)
 {
 	if (!wl_per_thread_handle(run))
 		return 0;
-	t->own_fd = run->io.open(run->io.ctx, run->paths[0], O_RDWR);
+	t->own_fd = run->io.open(run->io.ctx, run->dir_fd, run->names[0], O_RDWR);
 	return t->own_fd < 0 ? errno : 0;
 }
 
@@ -66,11 +66,12 @@ static int plain_pread(struct wl_run *run, int fd, uint64_t off, void *buf)
 }
 
 /* fc's op with the production io table: libc straight, as the bare loop
- * fc stands for would call it (make bench measures the distance). */
+ * fc stands for would call it (make bench measures the distance). The
+ * open is relative to the data directory's fd, never through a link. */
 static inline __attribute__((always_inline))
 int plain_op(struct wl_run *run, struct wl_thread *t, unsigned file, uint64_t off, void *buf)
 {
-	int fd = open(run->paths[file], O_RDWR | O_CLOEXEC);
+	int fd = openat(run->dir_fd, run->names[file], O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -90,7 +91,7 @@ static int fc_op(struct wl_run *run, struct wl_thread *t, unsigned file,
 	if (run->cfg.shared_file)
 		return plain_pread(run, t->own_fd >= 0 ? t->own_fd : shared_fd(run),
 				   off, buf);
-	fd = run->io.open(run->io.ctx, run->paths[file], O_RDWR);
+	fd = run->io.open(run->io.ctx, run->dir_fd, run->names[file], O_RDWR);
 	if (fd < 0)
 		return -errno;
 	n = plain_pread(run, fd, off, buf);

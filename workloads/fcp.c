@@ -23,7 +23,7 @@ static int setup(struct wl_run *run, const struct fcp_pool_ops *ops)
 	struct fcp_state *s = calloc(1, sizeof(*s));
 
 	if (s)
-		s->pool = ops->create(run->cfg.pool, &run->io);
+		s->pool = ops->create(run->cfg.pool, &run->io, run->dir_fd);
 	if (!s || !s->pool) {
 		free(s);
 		fprintf(stderr, "fctrace: %s: out of memory for the pool\n",
@@ -49,7 +49,7 @@ static int fcp_op(struct wl_run *run, struct wl_thread *t, unsigned file,
 		  uint64_t off, void *buf)
 {
 	struct fcp_state *s = run->priv;
-	struct fcp_chan *ch = s->ops->get(s->pool, run->paths[file], &t->st);
+	struct fcp_chan *ch = s->ops->get(s->pool, run->names[file], &t->st);
 	uint64_t t0;
 	ssize_t n;
 

@@ -28,13 +28,13 @@ struct fcpx_pool {
 	atomic_uint_fast64_t nopen, max_open;
 };
 
-static void *pool_create(unsigned capacity, const struct wl_io *io)
+static void *pool_create(unsigned capacity, const struct wl_io *io, int dirfd)
 {
 	struct fcpx_pool *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
-	if (fcp_core_init(&p->core, capacity, io)) {
+	if (fcp_core_init(&p->core, capacity, io, dirfd)) {
 		free(p);
 		return NULL;
 	}
@@ -108,9 +108,9 @@ static int open_unlocked(struct fcpx_pool *p, const char *name)
 	struct stat sb;
 	int fd;
 
-	if (p->core.io.stat(p->core.io.ctx, name, &sb))
+	if (p->core.io.stat(p->core.io.ctx, p->core.dirfd, name, &sb))
 		return -1;
-	fd = p->core.io.open(p->core.io.ctx, name, O_RDWR);
+	fd = p->core.io.open(p->core.io.ctx, p->core.dirfd, name, O_RDWR);
 	if (fd >= 0)
 		note_open(p);
 	return fd;

@@ -40,7 +40,7 @@ void fcp_map_fini(struct fcp_map *m)
 	m->slab = NULL;
 }
 
-/* FNV-1a: the names are short paths that differ in their last digits */
+/* FNV-1a: the names are short and differ in their last digits */
 uint64_t fcp_hash(const char *name)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -104,13 +104,14 @@ int fcp_chan_fd(const struct fcp_chan *ch)
 	return ch->fd;
 }
 
-int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io)
+int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io, int dirfd)
 {
 	if (fcp_map_init(&c->map, capacity))
 		return -1;
 	pthread_mutex_init(&c->mu, NULL);	/* a normal mutex, like synchronized */
 	c->capacity = capacity;
 	c->io = *io;
+	c->dirfd = dirfd;
 	return 0;
 }
 

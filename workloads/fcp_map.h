@@ -44,10 +44,11 @@ struct fcp_core {
 	pthread_mutex_t mu;
 	unsigned capacity;
 	struct wl_io io;
+	int dirfd;			/* names are relative to it */
 	struct fcp_map map;
 };
 
-int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io);
+int fcp_core_init(struct fcp_core *c, unsigned capacity, const struct wl_io *io, int dirfd);
 /* a channel's use count under the pool's lock, -1 when not open */
 int fcp_core_uses(void *pool, const char *name);
 pthread_mutex_t *fcp_core_mutex(void *pool);

@@ -25,13 +25,13 @@ struct fcp_pool {
 	uint64_t hits, misses, evictions;
 };
 
-static void *pool_create(unsigned capacity, const struct wl_io *io)
+static void *pool_create(unsigned capacity, const struct wl_io *io, int dirfd)
 {
 	struct fcp_pool *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
-	if (fcp_core_init(&p->core, capacity, io)) {
+	if (fcp_core_init(&p->core, capacity, io, dirfd)) {
 		free(p);
 		return NULL;
 	}
@@ -99,10 +99,10 @@ static struct fcp_chan *open_channel(struct fcp_pool *p, const char *name,
 	int fd;
 
 	st->syscalls_in_lock++;
-	if (p->core.io.stat(p->core.io.ctx, name, &sb))
+	if (p->core.io.stat(p->core.io.ctx, p->core.dirfd, name, &sb))
 		return NULL;
 	st->syscalls_in_lock++;
-	fd = p->core.io.open(p->core.io.ctx, name, O_RDWR);
+	fd = p->core.io.open(p->core.io.ctx, p->core.dirfd, name, O_RDWR);
 	if (fd < 0)
 		return NULL;
 	if (++p->nopen > p->max_open)

@@ -2,13 +2,14 @@
  * fcp_pool.h - Wicket's FileChannelPool (faithful) and its fixed twin,
  * behind one small API so the workloads and the tests drive either.
  *
- *   pool = ops->create(capacity, io);
+ *   pool = ops->create(capacity, io, dirfd);
  *   ch = ops->get(pool, path, st);   fd = ops->fd(ch);   pread(fd ...);
  *   ops->put(pool, ch, st);
  *   ops->stats(pool, &s);  ops->destroy(pool);   (destroy closes all)
  *
- * Channels are named by path; the pool keeps the name pointer, so the
- * string must outlive the pool. st receives this thread's lock timings,
+ * Channels are named by file name in dirfd (the data directory's fd:
+ * opens and stats are relative to it); the pool keeps the name pointer,
+ * so the string must outlive the pool. st receives this thread's lock timings,
  * hits/misses/evictions and syscalls_in_lock.
  */
 #ifndef FCTRACE_FCP_POOL_H
@@ -30,7 +31,7 @@ struct fcp_chan;
 
 struct fcp_pool_ops {
 	const char *lock_name;		/* for the kernel view */
-	void *(*create)(unsigned capacity, const struct wl_io *io);
+	void *(*create)(unsigned capacity, const struct wl_io *io, int dirfd);
 	/* NULL with errno set when stat or open fails */
 	struct fcp_chan *(*get)(void *pool, const char *name,
 				struct wl_thread_stats *st);

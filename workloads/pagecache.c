@@ -12,8 +12,10 @@
 
 #define TICK_NS 10000000ull	/* the evictor wakes every 10 ms */
 
-static uint64_t resident_pages(int fd, uint64_t size, long pg)
+/* pages of fd's first size bytes in the page cache, by mincore */
+uint64_t wl_resident_pages(int fd, uint64_t size)
 {
+	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t npages = (size + pg - 1) / pg, n = 0;
 	unsigned char *vec = malloc(npages);
 	/* PROT_NONE: mincore only needs the mapping, and nothing (not even
@@ -32,17 +34,15 @@ static uint64_t resident_pages(int fd, uint64_t size, long pg)
 }
 
 /* Drop every data file from the page cache; return the pages still
- * resident afterwards (0 unless the filesystem ignores the advice, as
- * tmpfs does). */
+ * resident afterwards (0: datadir.c refuses a filesystem that keeps them). */
 uint64_t wl_cold_evict(struct wl_run *run)
 {
-	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t left = 0;
 
 	for (unsigned i = 0; i < run->nfiles; i++)
 		posix_fadvise(run->fds[i], 0, 0, POSIX_FADV_DONTNEED);
 	for (unsigned i = 0; i < run->nfiles; i++)
-		left += resident_pages(run->fds[i], run->cfg.file_size, pg);
+		left += wl_resident_pages(run->fds[i], run->cfg.file_size);
 	return left;
 }
 

@@ -196,21 +196,24 @@ static void collect(struct wl_run *run, struct wl_result *res)
 /* After the run: a wrong byte or a failed operation fails the run. */
 static int check_errors(struct wl_run *run, const struct wl_result *res)
 {
-	uint64_t bad = 0, failed = 0;
+	uint64_t bad = 0, failed = 0, ops = 0;
 	int first = 0;
 
 	for (unsigned i = 0; i < res->nthreads; i++) {
 		bad += res->threads[i].verify_errors;
 		failed += res->threads[i].op_errors;
+		ops += res->threads[i].ops;
 		if (!first)
 			first = run->threads[i]->first_err;
 	}
+	/* one line for the whole failure: what failed first, and how often */
 	if (failed)
-		fprintf(stderr, "fctrace: %s: %llu operations failed (first: %s)\n",
-			run->wl->name, (unsigned long long)failed, strerror(first));
-	if (bad)
-		fprintf(stderr, "fctrace: %s: %llu reads returned wrong data\n",
-			run->wl->name, (unsigned long long)bad);
+		fprintf(stderr, "fctrace: %s: %llu of %llu operations failed (first: %s)%s\n",
+			run->wl->name, (unsigned long long)failed, (unsigned long long)ops,
+			strerror(first), bad ? "; some reads returned wrong data too" : "");
+	else if (bad)
+		fprintf(stderr, "fctrace: %s: %llu of %llu reads returned wrong data\n",
+			run->wl->name, (unsigned long long)bad, (unsigned long long)ops);
 	return failed ? -EIO : bad ? -EILSEQ : 0;
 }
 
@@ -223,7 +226,7 @@ static int run_init(struct wl_run *run, const struct wl_config *cfg,
 	run->io = io ? *io : wl_sys_io;
 	run->plain_io = !io || io == &wl_sys_io;
 	run->nfiles = cfg->shared_file ? 1 : cfg->files;
-	run->parent_fd = run->dir_fd = -1;
+	run->parent_fd = run->dir_fd = run->lock_fd = -1;
 	pthread_mutex_init(&run->gate_mu, NULL);
 	pthread_cond_init(&run->gate_cv, NULL);
 	res->threads = calloc(cfg->threads, sizeof(*res->threads));
@@ -244,7 +247,7 @@ int wl_run(const struct wl_config *cfg, const struct wl_io *io,
 		fprintf(stderr, "fctrace: out of memory\n");
 		goto out;
 	}
-	if ((err = wl_datadir_create(&run)))
+	if ((err = wl_datadir_create(&run, hooks)))
 		goto out;
 	snprintf(res->data_dir, sizeof(res->data_dir), "%s", run.dir);
 	set_up = true;		/* teardown copes with a half-done setup */

@@ -11,6 +11,16 @@
 #include <time.h>
 #include "workload.h"
 
+#define WL_NAME_LEN	12	/* "f000000" (f + 6 digits; room for 10) */
+/* the marker in every data directory, flock'ed by its live owner */
+#define WL_OWNER_MARK	".fctrace-owner"
+
+/* what a file is, whatever its name: removal checks it */
+struct wl_file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct wl_run {
 	struct wl_config cfg;
 	const struct workload *wl;
@@ -18,9 +28,13 @@ struct wl_run {
 	bool plain_io;			/* io is wl_sys_io: fc may call libc directly */
 	unsigned nfiles;		/* files created and read (1 with shared_file) */
 	unsigned created;		/* f000000.. made so far, removed at the end */
-	char **paths;			/* absolute path of each data file */
+	char (*names)[WL_NAME_LEN];	/* each data file's name in dir_fd */
+	struct wl_file_id *ids;		/* and its identity, recorded at creation */
 	int *fds;			/* the runner's own fd per file: cold, pressure */
 	int parent_fd, dir_fd;		/* --dir and the mkdtemp directory */
+	int lock_fd;			/* the owner marker, flock'ed for the run */
+	struct wl_file_id dir_id;	/* the data directory's identity */
+	char dir_name[16];		/* its name in parent_fd, "" until made */
 	char dir[4096];
 	void *priv;			/* the workload's state */
 	struct wl_thread **threads;
@@ -144,10 +158,15 @@ bool wl_content_ok(unsigned file, uint64_t off, const void *buf, size_t len);
 int wl_config_check(const struct wl_config *cfg);
 
 /* datadir.c */
-int wl_datadir_create(struct wl_run *run);
+int wl_datadir_create(struct wl_run *run, const struct wl_hooks *hooks);
 void wl_datadir_remove(struct wl_run *run);
+/* dirreap.c: remove the data directories in parent_fd whose owner died;
+ * returns how many */
+unsigned wl_reap_stale(int parent_fd);
+bool wl_same_file(int dirfd, const char *name, const struct wl_file_id *id);
 
 /* pagecache.c */
+uint64_t wl_resident_pages(int fd, uint64_t size);
 uint64_t wl_cold_evict(struct wl_run *run);
 struct wl_pressure;
 struct wl_pressure *wl_pressure_start(struct wl_run *run, double rate);

@@ -66,17 +66,32 @@ void wl_config_defaults(struct wl_config *cfg);
  * and files, pool channels or handles, per-thread fds), not counting the
  * process's own; test_wl_run runs every workload within it */
 uint64_t wl_fds_needed(const struct wl_config *cfg);
+/* Bytes and inodes the data files of cfg take in --dir */
+uint64_t wl_bytes_needed(const struct wl_config *cfg, uint64_t block);
+uint64_t wl_inodes_needed(const struct wl_config *cfg);
 /* Can fctrace safely make its data directory in dir? 0, or -EINVAL with
- * the reason in why (an existing directory, not a symlink, owned by root
- * or by us, and writable by others only with the sticky bit) */
+ * the reason in why (an existing directory, not a symlink, and it and
+ * every directory above it owned by root or by us and writable by others
+ * only with the sticky bit, as sudo and OpenSSH check secure paths) */
 int wl_dir_check(const char *dir, char *why, size_t len);
+/* dir opened as wl_dir_check checks it, component by component without
+ * following a link, each checked on the directory opened: its fd
+ * (O_RDONLY|O_DIRECTORY), or -EINVAL with the reason in why */
+int wl_dir_open(const char *dir, char *why, size_t len);
+/* Does cfg's data set fit in the directory fd (free bytes and inodes),
+ * and can its pages be dropped when cfg asks for a cold cache or for
+ * pressure (not on tmpfs or ramfs)? 0, or -EINVAL/-ENOSPC with why */
+int wl_dir_fit_check(int fd, const struct wl_config *cfg, char *why, size_t len);
 
-/* I/O seam: tests inject scripted fakes, production uses the syscalls. */
+/* I/O seam: tests inject scripted fakes, production uses the syscalls.
+ * Files are named relative to a directory fd (the data directory's, held
+ * from its creation to its removal): a swap of any component of the path
+ * above it cannot redirect an open. */
 struct wl_io {
-	int (*open)(void *ctx, const char *path, int flags);
+	int (*open)(void *ctx, int dirfd, const char *name, int flags);
 	ssize_t (*pread)(void *ctx, int fd, void *buf, size_t len, off_t off);
 	int (*close)(void *ctx, int fd);
-	int (*stat)(void *ctx, const char *path, struct stat *st);
+	int (*stat)(void *ctx, int dirfd, const char *name, struct stat *st);
 	void *ctx;
 };
 extern const struct wl_io wl_sys_io;
@@ -166,6 +181,8 @@ struct wl_hooks {
 			   unsigned n);
 	void (*window_close)(void *arg);
 	void *arg;
+	/* optional: the data directory is made, no file in it yet (tests) */
+	void (*dir_made)(void *arg, const char *data_dir);
 };
 
 struct wl_result {
