@@ -256,8 +256,9 @@ struct fct_jvm_mon_val {
 
 /* per kernel tid: the Java thread's name and its waits */
 struct fct_jvm_thread {
-	char name[FCT_JVM_NAME_LEN];	/* from thread__start; "" if it began
-					 * before the probes were attached */
+	char name[FCT_JVM_NAME_LEN];	/* from thread__start if started, else
+					 * the comm (a thread that began before
+					 * the probes, or one attached by JNI) */
 	__u64 java_tid;		/* java.lang.Thread.getId() */
 	__u32 daemon;
 	__u32 started;		/* thread__start seen */

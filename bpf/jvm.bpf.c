@@ -73,12 +73,20 @@ static __always_inline struct fct_jvm_thread *thread_of(__u32 tid)
 	return fct_hash_entry(&jvm_threads, &tid, &zero_thread, &g->threads_full);
 }
 
-/* The current thread's entry, if the window is open and it is ours. */
+/* The current thread's entry, if the window is open and it is ours. A
+ * thread first seen here began before the probes, or was attached
+ * through JNI (the launcher's main thread): no thread__start names it,
+ * so its comm does, once. */
 static __always_inline struct fct_jvm_thread *counting_thread(void)
 {
+	struct fct_jvm_thread *t;
+
 	if (!enabled || !jvm_mine())
 		return NULL;
-	return thread_of((__u32)bpf_get_current_pid_tgid());
+	t = thread_of((__u32)bpf_get_current_pid_tgid());
+	if (t && !t->name[0])
+		bpf_get_current_comm(t->name, 16);
+	return t;
 }
 
 /* Fill key with the current tid and the class named by USDT args 2, 3
@@ -249,13 +257,17 @@ int BPF_USDT(fct_jvm_thread_start)
 	bpf_usdt_arg(ctx, 2, &java_tid);
 	bpf_usdt_arg(ctx, 3, &native);
 	bpf_usdt_arg(ctx, 4, &daemon);
+	/* a fresh account: an entry there already is a dead thread's whose
+	 * tid was reused (nothing fires on a thread before its start) */
 	tid = (__u32)native;
-	t = thread_of(tid);
-	if (t && t->started) {
-		/* a reused tid: the new thread's account starts afresh */
-		bpf_map_update_elem(&jvm_threads, &tid, &zero_thread, BPF_EXIST);
-		t = bpf_map_lookup_elem(&jvm_threads, &tid);
+	if (bpf_map_update_elem(&jvm_threads, &tid, &zero_thread, BPF_ANY)) {
+		struct fct_jvm_global *g = global();
+
+		if (g)
+			__sync_fetch_and_add(&g->threads_full, 1);
+		return 0;
 	}
+	t = bpf_map_lookup_elem(&jvm_threads, &tid);
 	if (!t)
 		return 0;
 	bpf_probe_read_user_str(t->name, sizeof(t->name), (void *)name);

@@ -16,7 +16,7 @@
 #define JAVA_OUT	".output/java"
 
 static const char *const sources[] = {
-	"Harness.java", "PoolBench.java", "ParkBench.java", "GcBench.java",
+	"Harness.java", "PoolBench.java", "ParkBench.java", "ParkLoop.java", "GcBench.java",
 };
 
 const char *java_classpath(void)

@@ -129,21 +129,6 @@ void jvm_class_name(const struct fct_jvm_mon_key *k, char *out, size_t len)
 	snprintf(out, len, "%s%s", k->flags & FCT_JVM_F_TRUNCATED ? "..." : "", cls);
 }
 
-/* The thread's comm, for one that began before the probes. */
-static void comm_of(pid_t pid, uint32_t tid, char *name, size_t len)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%u/comm", (int)pid, tid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(name, (int)len, f))
-		name[strcspn(name, "\n")] = '\0';
-	fclose(f);
-}
-
 static int cmp_thread(const void *a, const void *b)
 {
 	const struct jvm_thread_info *x = a, *y = b;
@@ -173,11 +158,9 @@ static int read_threads(int fd, pid_t pid, struct jvm_view *v)
 		if (bpf_map_lookup_elem(fd, &key, &t->k))
 			continue;	/* deleted meanwhile */
 		t->tid = key;
-		t->java_name = t->k.started && t->k.name[0];
+		t->java_name = t->k.started;
 		memcpy(t->name, t->k.name, sizeof(t->name));
 		t->name[sizeof(t->name) - 1] = '\0';
-		if (!t->java_name && pid > 0)
-			comm_of(pid, key, t->name, sizeof(t->name));
 		t->group = jvm_thread_group(t->name, pid > 0 && key == (uint32_t)pid);
 		v->nthreads++;
 	}

@@ -164,8 +164,10 @@ struct jvm_monitor {
 
 struct jvm_thread_info {
 	uint32_t tid;			/* kernel tid */
-	char name[FCT_JVM_NAME_LEN];	/* Java name; else the comm, if the
-					 * thread began before the probes */
+	char name[FCT_JVM_NAME_LEN];	/* Java name; else the comm: a thread
+					 * that began before the probes, or one
+					 * attached through JNI, such as the
+					 * launcher's main thread ("java") */
 	bool java_name;			/* name is from thread__start */
 	enum jvm_group group;
 	struct fct_jvm_thread k;	/* everything the kernel counted */
@@ -179,8 +181,8 @@ struct jvm_view {
 	struct fct_jvm_global global;		/* GC, safepoints, lost */
 };
 
-/* Read the JVM maps of a loaded skeleton. pid: the JVM (for the comm
- * of threads without a Java name; 0 skips that). */
+/* Read the JVM maps of a loaded skeleton. pid: the JVM's, which tells
+ * its primordial thread (tid == pid) apart; 0 if unknown. */
 int jvm_read(struct fctrace_bpf *skel, pid_t pid, struct jvm_view *v);
 /* the same from the maps' fds */
 int jvm_read_fds(int threads_fd, int monitors_fd, int global_fd, pid_t pid,

@@ -6,7 +6,8 @@
  * before the synchronized block to its first statement) and prints them:
  *   thread NAME acquires=N wait_ns=N held_ns=N
  * With a WAITS argument > 0, a thread named signal-waiter also does WAITS
- * Object.wait()s on a PoolBench$Signal, each notified after HOLD_MS.
+ * Object.wait()s on a PoolBench$SignalWith...Tail, each notified after
+ * HOLD_MS; that class's name is longer than fctrace keeps (63 bytes).
  *
  * usage: java PoolBench [THREADS [ITERS [HOLD_MS [WAITS]]]]
  */
@@ -21,7 +22,7 @@ public final class PoolBench {
         }
     }
 
-    static final class Signal {
+    static final class SignalWithAClassNameLongerThanFctraceKeepsSoOnlyItsTail {
         boolean ready;
     }
 
@@ -69,7 +70,8 @@ public final class PoolBench {
 
     /* signal-waiter waits n times on a Signal; this thread notifies it */
     private static void signals(int n, int holdMs) throws InterruptedException {
-        Signal sig = new Signal();
+        SignalWithAClassNameLongerThanFctraceKeepsSoOnlyItsTail sig =
+            new SignalWithAClassNameLongerThanFctraceKeepsSoOnlyItsTail();
         Thread w = new Thread(() -> {
             try {
                 for (int k = 0; k < n; k++) {
