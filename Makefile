@@ -74,7 +74,7 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c
-ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
+ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool test_jvm \
 	      test_wl_bcache test_wl_run test_html
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
