@@ -119,7 +119,8 @@ struct jvm_links {
 };
 
 /* Attach every loaded JVM program to its probe in libjvm for process
- * pid (which may not have exec'ed the JVM yet). Returns how many
+ * pid (which may not have exec'ed the JVM yet). A libjvm path that does
+ * not resolve here is tried under /proc/PID/root (a container's JVM). Returns how many
  * attached (each probe's fate in l->err), or -EINVAL if none is loaded. */
 int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
 	       struct jvm_links *l);
