@@ -19,8 +19,9 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 # Debian packages the build, the tests and the reports need.
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcmocka-dev \
 	     pkg-config libjson-c-dev make gcc
-# ... and the ones only the tests use: the JSON schema check, the HTML render check.
-TEST_PKGS := python3-jsonschema chromium valgrind
+# ... and the ones only the tests use: the JSON schema check, the HTML render
+# check, the JVM tests' javac and java.
+TEST_PKGS := python3-jsonschema chromium valgrind openjdk-17-jdk-headless
 
 ifeq ($(V),1)
 Q :=
@@ -82,7 +83,7 @@ deps-test:
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
 ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html test_probes test_model
+	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -181,10 +182,14 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
+# usdt.bpf.h includes <linux/errno.h>, whose <asm/errno.h> is in the
+# multiarch directory: searched last, so that nothing else is shadowed.
+BPF_SYS_INC := -idirafter /usr/include/$(shell uname -m)-linux-gnu
+
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
-		-I$(OUTPUT) -Ibpf -MMD -MP -c $< -o $@
+		-I$(OUTPUT) -Ibpf $(BPF_SYS_INC) -MMD -MP -c $< -o $@
 
 # Several BPF objects linked into one, then one skeleton for all of them.
 $(OUTPUT)/fctrace.bpf.o: $(BPF_OBJS)

@@ -252,4 +252,85 @@ enum fct_floor_hook {
 	FCT_FL_N,
 };
 
+/* JVM (jvm.bpf.c) */
+
+/*
+ * HotSpot's USDT probes (provider "hotspot" in libjvm.so), aggregated
+ * in the kernel. Names (Java thread names, monitor classes) are copied
+ * into fixed buffers of FCT_JVM_NAME_LEN bytes, NUL-padded: a thread
+ * name keeps its first 63 bytes, a class name its last 63 (the simple
+ * name is at the end) and sets FCT_JVM_F_TRUNCATED. Class names are in
+ * the JVM's internal form (java/lang/Object, PoolBench$Pool).
+ */
+#define FCT_JVM_NAME_LEN	64
+#define FCT_JVM_F_TRUNCATED	1
+
+/* monitor waits, per (thread, class of the monitor's object) */
+struct fct_jvm_mon_key {
+	__u32 tid;		/* kernel tid of the waiting thread */
+	__u32 flags;		/* FCT_JVM_F_* */
+	char cls[FCT_JVM_NAME_LEN];
+};
+
+struct fct_jvm_mon_val {
+	/* contended enter: monitor__contended__enter -> __entered (the
+	 * thread found the monitor owned, spun, and blocked) */
+	__u64 enters;
+	__u64 enter_ns;
+	__u64 enter_max_ns;
+	/* monitor__contended__exit: this thread left the monitor while
+	 * others were queued on it (the holder side of the contention) */
+	__u64 exits;
+	/* Object.wait on a monitor of this class: monitor__wait -> __waited */
+	__u64 waits;
+	__u64 wait_ns;
+	__u64 monitor;		/* the last ObjectMonitor seen (an address) */
+	__u32 hist[FCT_HIST_SLOTS];	/* contended enter waits */
+};
+
+/* per kernel tid: the Java thread's name and its waits */
+struct fct_jvm_thread {
+	char name[FCT_JVM_NAME_LEN];	/* from thread__start if started, else
+					 * the comm (a thread that began before
+					 * the probes, or one attached by JNI) */
+	__u64 java_tid;		/* java.lang.Thread.getId() */
+	__u32 daemon;
+	__u32 started;		/* thread__start seen */
+	__u32 stopped;		/* thread__stop seen */
+	__u32 start_tid;	/* the kernel tid thread__start fired on */
+	/* LockSupport.park: thread__park__begin -> __end */
+	__u64 parks;
+	__u64 parks_timed;	/* with a timeout or deadline */
+	__u64 park_ns;
+	__u64 park_max_ns;
+	/* the thread's monitor waits, summed over classes */
+	__u64 mon_enters;
+	__u64 mon_enter_ns;
+	__u64 mon_waits;
+	__u64 mon_wait_ns;
+	/* waits in progress: when they began (0: none) */
+	__u64 enter_since_ns;
+	__u64 wait_since_ns;
+	__u64 park_since_ns;
+	__u32 park_timed_now;	/* the park in progress has a timeout */
+	__u32 pad;
+	__u32 park_hist[FCT_HIST_SLOTS];
+};
+
+/* run-wide: GC and safepoint pauses, what was lost */
+struct fct_jvm_global {
+	__u64 gcs;		/* gc__begin -> gc__end (a collection pause) */
+	__u64 gcs_full;
+	__u64 gc_ns;
+	__u64 gc_max_ns;
+	__u64 gc_since_ns;
+	__u64 safepoints;	/* safepoint__begin -> __end: every thread stopped */
+	__u64 safepoint_ns;
+	__u64 safepoint_max_ns;
+	__u64 safepoint_since_ns;
+	__u64 threads_full;	/* lost: the thread map was full */
+	__u64 monitors_full;	/* lost: the monitor map was full */
+	__u32 gc_hist[FCT_HIST_SLOTS];
+};
+
 #endif /* FCTRACE_ABI_H */

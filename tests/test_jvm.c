@@ -1,0 +1,224 @@
+/*
+ * test_jvm.c - the JVM helpers that need neither root nor a JVM: thread
+ * groups by name, the monitor flag as options set it, JAVA_TOOL_OPTIONS,
+ * finding libjvm.so beside a launcher, class names.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "jvm.h"
+#include "testutil.h"
+
+static void test_thread_groups(void **state)
+{
+	static const struct {
+		const char *name;
+		enum jvm_group g;
+	} cases[] = {
+		{ "main", JVM_G_APP }, { "java", JVM_G_APP }, { "pool-worker-0", JVM_G_APP },
+		{ "GC Thread#0", JVM_G_GC }, { "GC Thread#12", JVM_G_GC },
+		{ "G1 Main Marker", JVM_G_GC }, { "G1 Conc#0", JVM_G_GC },
+		{ "G1 Refine#3", JVM_G_GC }, { "G1 Service", JVM_G_GC },
+		{ "ZWorker#1", JVM_G_GC }, { "ZDirector", JVM_G_GC },
+		{ "C2 CompilerThread0", JVM_G_JIT }, { "C1 CompilerThre", JVM_G_JIT },
+		{ "Sweeper thread", JVM_G_JIT },
+		{ "VM Thread", JVM_G_RUNTIME }, { "VM Periodic Task Thread", JVM_G_RUNTIME },
+		{ "VM Periodic Tas", JVM_G_RUNTIME }, { "Signal Dispatch", JVM_G_RUNTIME },
+		{ "Signal Dispatcher", JVM_G_RUNTIME }, { "Service Thread", JVM_G_RUNTIME },
+		{ "Monitor Deflati", JVM_G_RUNTIME }, { "Notification Th", JVM_G_RUNTIME },
+		{ "Attach Listener", JVM_G_RUNTIME },
+		{ "Reference Handl", JVM_G_LIBRARY }, { "Reference Handler", JVM_G_LIBRARY },
+		{ "Finalizer", JVM_G_LIBRARY }, { "Common-Cleaner", JVM_G_LIBRARY },
+		/* look-alikes stay the application's */
+		{ "Finalizer-pool", JVM_G_APP }, { "VM Threads", JVM_G_APP },
+		{ "Zookeeper-io", JVM_G_APP }, { "Service Thread pool", JVM_G_APP },
+		{ "", JVM_G_APP },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		if (jvm_thread_group(cases[i].name, false) != cases[i].g)
+			fail_msg("\"%s\": %s, not %s", cases[i].name,
+				 jvm_group_name(jvm_thread_group(cases[i].name, false)),
+				 jvm_group_name(cases[i].g));
+	}
+	assert_int_equal(jvm_thread_group("java", true), JVM_G_LAUNCHER);
+	assert_int_equal(jvm_thread_group(NULL, false), JVM_G_APP);
+	assert_string_equal(jvm_group_name(JVM_G_GC), "GC");
+	assert_string_equal(jvm_group_name(JVM_G_N), "?");
+}
+
+/* cmdline as /proc shows it: NUL-separated, NUL-ended */
+#define CMD(s) s, sizeof(s)
+
+static void test_flag_from_options(void **state)
+{
+	assert_int_equal(jvm_flag_from_options(NULL, NULL, NULL, 0, NULL), JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options(NULL, NULL, CMD("java\0-cp\0x\0Main"), NULL),
+			 JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options("-Xmx1g  -XX:+DTraceMonitorProbes", NULL, NULL, 0,
+					       NULL), JVM_FLAG_ON);
+	assert_int_equal(jvm_flag_from_options(NULL, NULL,
+			 CMD("java\0-XX:+ExtendedDTraceProbes\0Main"), NULL), JVM_FLAG_ON);
+	/* the command line wins over JAVA_TOOL_OPTIONS, _JAVA_OPTIONS over both */
+	assert_int_equal(jvm_flag_from_options("-XX:+DTraceMonitorProbes", NULL,
+			 CMD("java\0-XX:-DTraceMonitorProbes\0Main"), NULL), JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options(NULL, NULL, CMD("java\0-XX:+DTraceMonitorProbes\0M"),
+					       "-XX:-DTraceMonitorProbes"), JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options(NULL, "-XX:+DTraceMonitorProbes", NULL, 0, NULL),
+			 JVM_FLAG_ON);
+	/* +Extended sets it where it stands; a later - turns it off; -Extended does nothing */
+	assert_int_equal(jvm_flag_from_options("-XX:+ExtendedDTraceProbes -XX:-DTraceMonitorProbes",
+					       NULL, NULL, 0, NULL), JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options("-XX:+DTraceMonitorProbes -XX:-ExtendedDTraceProbes",
+					       NULL, NULL, 0, NULL), JVM_FLAG_ON);
+	/* the program's own arguments are not the JVM's */
+	assert_int_equal(jvm_flag_from_options(NULL, NULL,
+			 CMD("java\0Main\0-XX:+DTraceMonitorProbes"), NULL), JVM_FLAG_OFF);
+	assert_int_equal(jvm_flag_from_options(NULL, NULL,
+			 CMD("java\0-jar\0app.jar\0-XX:+DTraceMonitorProbes"), NULL), JVM_FLAG_OFF);
+	/* an option's value is not the main class */
+	assert_int_equal(jvm_flag_from_options(NULL, NULL,
+			 CMD("java\0-cp\0lib\0-XX:+DTraceMonitorProbes\0Main"), NULL), JVM_FLAG_ON);
+	/* an options file could say anything */
+	assert_int_equal(jvm_flag_from_options(NULL, NULL, CMD("java\0@opts\0Main"), NULL),
+			 JVM_FLAG_UNKNOWN);
+	assert_int_equal(jvm_flag_from_options("-XX:Flags=f", NULL, NULL, 0, NULL), JVM_FLAG_UNKNOWN);
+	assert_int_equal(jvm_flag_from_options("-XX:VMOptionsFile=f -XX:+DTraceMonitorProbes", NULL,
+					       NULL, 0, NULL), JVM_FLAG_ON);
+	/* a cut-off command line */
+	assert_int_equal(jvm_flag_from_options(NULL, NULL, "java\0-cp", 8, NULL), JVM_FLAG_OFF);
+}
+
+static void test_tool_options(void **state)
+{
+	char buf[128], small[8];
+
+	unsetenv("JAVA_TOOL_OPTIONS");
+	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "-XX:+DTraceMonitorProbes");
+	setenv("JAVA_TOOL_OPTIONS", "-Xmx64m -XX:-DTraceMonitorProbes", 1);
+	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "-Xmx64m -XX:-DTraceMonitorProbes -XX:+DTraceMonitorProbes");
+	assert_int_equal(jvm_flag_from_options(buf, NULL, NULL, 0, NULL), JVM_FLAG_ON);
+	assert_int_equal(jvm_tool_options(small, sizeof(small)), -ENOSPC);
+	setenv("JAVA_TOOL_OPTIONS", "", 1);
+	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "-XX:+DTraceMonitorProbes");
+	unsetenv("JAVA_TOOL_OPTIONS");
+}
+
+static void touch(const char *path, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* a fake JDK: DIR/jdk/bin/java, DIR/jdk/lib/server/libjvm.so, and
+ * DIR/bin/java -> ../jdk/bin/java as Debian's alternatives do it */
+static void test_libjvm_for_exe(void **state)
+{
+	char *dir = test_dir_make(), p[PATH_MAX], lib[PATH_MAX], want[PATH_MAX], path_env[PATH_MAX];
+	const char *subdirs[] = { "jdk", "jdk/bin", "jdk/lib", "jdk/lib/server", "bin" };
+	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	assert_non_null(dir);
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(*subdirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, subdirs[i]);
+		assert_int_equal(mkdir(p, 0755), 0);
+	}
+	snprintf(p, sizeof(p), "%s/jdk/bin/java", dir);
+	touch(p, 0755);
+	snprintf(p, sizeof(p), "%s/jdk/lib/server/libjvm.so", dir);
+	touch(p, 0644);
+	assert_non_null(realpath(p, want));
+	snprintf(p, sizeof(p), "%s/bin/java", dir);
+	assert_int_equal(symlink("../jdk/bin/java", p), 0);
+
+	assert_int_equal(jvm_libjvm_for_exe(p, lib, sizeof(lib)), 0);
+	assert_string_equal(lib, want);
+	/* by name, through PATH */
+	snprintf(path_env, sizeof(path_env), "/nonexistent:%s/bin", dir);
+	setenv("PATH", path_env, 1);
+	assert_int_equal(jvm_libjvm_for_exe("java", lib, sizeof(lib)), 0);
+	assert_string_equal(lib, want);
+	assert_int_equal(jvm_libjvm_for_exe("no-such-program", lib, sizeof(lib)), -ENOENT);
+	assert_int_equal(jvm_libjvm_for_exe("java", lib, 4), -ENAMETOOLONG);
+	if (old_path)
+		setenv("PATH", old_path, 1);
+	free(old_path);
+	/* not a JVM launcher: nothing beside it */
+	assert_int_equal(jvm_libjvm_for_exe("/bin/sh", lib, sizeof(lib)), -ENOENT);
+
+	snprintf(p, sizeof(p), "%s/bin/java", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/jdk/bin/java", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/jdk/lib/server/libjvm.so", dir);
+	unlink(p);
+	for (int i = (int)(sizeof(subdirs) / sizeof(*subdirs)) - 1; i >= 0; i--) {
+		snprintf(p, sizeof(p), "%s/%s", dir, subdirs[i]);
+		assert_int_equal(rmdir(p), 0);
+	}
+	test_dir_remove(dir);
+}
+
+static void test_find_libjvm_not_a_jvm(void **state)
+{
+	char lib[PATH_MAX];
+
+	assert_int_equal(jvm_find_libjvm(getpid(), lib, sizeof(lib)), -ENOENT);
+	assert_int_equal(jvm_find_libjvm(0x3fffffff, lib, sizeof(lib)), -ESRCH);
+	/* nothing to read the flag from: unknown, never a guess */
+	assert_int_equal(jvm_monitor_probes(0x3fffffff, "/nonexistent/libjvm.so"), JVM_FLAG_UNKNOWN);
+}
+
+static void test_class_names(void **state)
+{
+	struct fct_jvm_mon_key k = { .tid = 1 };
+	char out[FCT_JVM_NAME_LEN + 4];
+
+	memcpy(k.cls, "org/example/FileChannelPool", 27);
+	jvm_class_name(&k, out, sizeof(out));
+	assert_string_equal(out, "org.example.FileChannelPool");
+	memset(k.cls, 0, sizeof(k.cls));
+	memset(k.cls, 'a', FCT_JVM_NAME_LEN);	/* full, no NUL */
+	k.flags = FCT_JVM_F_TRUNCATED;
+	jvm_class_name(&k, out, sizeof(out));
+	assert_int_equal(strlen(out), 3 + FCT_JVM_NAME_LEN);
+	assert_memory_equal(out, "...aaa", 6);
+}
+
+static void test_probe_names(void **state)
+{
+	assert_string_equal(jvm_probe_shown(JVM_P_MON_ENTER), "usdt/hotspot:monitor__contended__enter");
+	assert_string_equal(jvm_probe_shown(JVM_P_SAFEPOINT_END), "usdt/hs_private:safepoint__end");
+	assert_true(jvm_probe_needs_flag(JVM_P_MON_WAITED));
+	assert_false(jvm_probe_needs_flag(JVM_P_PARK_BEGIN));
+	assert_string_equal(jvm_probe_shown(JVM_NPROBES), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread_groups),
+		cmocka_unit_test(test_flag_from_options),
+		cmocka_unit_test(test_tool_options),
+		cmocka_unit_test(test_libjvm_for_exe),
+		cmocka_unit_test(test_find_libjvm_not_a_jvm),
+		cmocka_unit_test(test_class_names),
+		cmocka_unit_test(test_probe_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
