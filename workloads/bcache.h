@@ -30,6 +30,7 @@ struct bcache_cfg {
 
 struct bcache;
 struct bc_entry;
+struct bc_hazard;
 
 /* One thread's handle on the cache: a spare block to read misses into. */
 struct bc_reader {
@@ -37,6 +38,8 @@ struct bc_reader {
 	struct bc_entry *spare;		/* NULL: misses are read but not cached */
 	unsigned char *scratch;
 	struct wl_thread_stats *st;
+	struct bc_hazard *hazard;	/* NULL: this reader copies under the lock */
+	unsigned tick;			/* lookups so far, for the sampled timers */
 };
 
 struct bcache *bcache_create(const struct bcache_cfg *cfg, const struct wl_io *io);
