@@ -27,7 +27,7 @@ enum {
 static const struct argp_option option_table[] = {
 	{ NULL, 0, NULL, 0, "Workload:", 1 },
 	{ "workload", O_WORKLOAD, "NAME[,NAME]", 0,
-	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded (see `fctrace list`)", 1 },
+	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded, bcache-chm (see `fctrace list`)", 1 },
 	{ "files", O_FILES, "N|LIST", 0, "active file set size (default 60; sweeps: 10,50,60,100)", 1 },
 	{ "threads", O_THREADS, "N|LIST", 0, "worker threads (default 8; sweeps: 1-8)", 1 },
 	{ "ops", O_OPS, "N", 0, "operations per thread (default 100000)", 1 },
@@ -106,7 +106,7 @@ static int workload_opt(struct options *o, char *arg)
 	for (name = strtok_r(arg, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (!wl_find(name))
 			return bad("--workload", "must be one of fc, fcp, fcp-fixed, bcache, "
-				   "bcache-rw, bcache-sharded");
+				   "bcache-rw, bcache-sharded, bcache-chm");
 		if (o->nworkloads == OPT_MAX_WORKLOADS)
 			return bad("--workload", "takes at most 8 names");
 		o->workloads[o->nworkloads++] = name;

@@ -16,11 +16,12 @@ struct bc_entry {
 	struct bc_entry *hnext;		/* hash chain; free list */
 	struct bc_entry *prev, *next;	/* LRU or CLOCK order */
 	atomic_bool ref;		/* CLOCK: used since the hand last passed */
+	atomic_bool live;		/* CHM: in the table (gets check it) */
 	unsigned char *data;
 };
 
 struct bc_shard {
-	pthread_mutex_t mu;		/* BCACHE_LRU, BCACHE_SHARDED */
+	pthread_mutex_t mu;		/* BCACHE_LRU, BCACHE_SHARDED, BCACHE_CHM */
 	pthread_rwlock_t rw;		/* BCACHE_RW */
 	struct bc_entry **bucket;
 	uint64_t mask;
@@ -63,7 +64,7 @@ struct bc_hazard {
 	_Atomic(struct bc_entry *) e;
 } __attribute__((aligned(64)));
 
-extern const struct bc_policy bc_lru_policy, bc_clock_policy;
+extern const struct bc_policy bc_lru_policy, bc_clock_policy, bc_chm_policy;
 
 uint64_t bc_hash(unsigned file, uint64_t blk);
 struct bc_entry *bc_find(struct bc_shard *sh, unsigned file, uint64_t blk,
@@ -73,6 +74,11 @@ void bc_del(struct bc_shard *sh, struct bc_entry *e);	/* table + order */
 void bc_to_tail(struct bc_shard *sh, struct bc_entry *e);
 struct bc_entry *bc_free_pop(struct bc_shard *sh);
 void bc_free_push(struct bc_shard *sh, struct bc_entry *e);
+/* An evicted block: free, or to the limbo while a hazard slot names it;
+ * the drain frees those no slot names any more. Shard lock held. */
+bool bc_hazardous(const struct bcache *c, const struct bc_entry *e);
+void bc_retire(struct bcache *c, struct bc_shard *sh, struct bc_entry *e);
+void bc_limbo_drain(struct bcache *c, struct bc_shard *sh);
 
 /*
  * The cache's own clocks are sampled: one lookup in BC_TIME_EVERY is

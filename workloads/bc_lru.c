@@ -15,31 +15,6 @@
  */
 #include "bc_internal.h"
 
-static bool hazardous(const struct bcache *c, const struct bc_entry *e)
-{
-	for (unsigned i = 0; i < c->nspares; i++)
-		if (atomic_load_explicit(&c->hazards[i].e, memory_order_acquire) == e)
-			return true;
-	return false;
-}
-
-/* Evicted blocks no reader is copying any more go back to the free list. */
-static void limbo_drain(struct bcache *c, struct bc_shard *sh)
-{
-	struct bc_entry **p = &sh->limbo;
-
-	while (*p) {
-		struct bc_entry *e = *p;
-
-		if (hazardous(c, e)) {
-			p = &e->hnext;
-			continue;
-		}
-		*p = e->hnext;
-		bc_free_push(sh, e);
-	}
-}
-
 static ssize_t lru_get(struct bcache *c, struct bc_shard *sh, struct bc_reader *r,
 		       unsigned file, uint64_t blk, uint64_t h, size_t in, size_t n,
 		       void *dst)
@@ -76,12 +51,7 @@ static void evict_lru(struct bcache *c, struct bc_shard *sh, struct wl_thread_st
 		bc_del(sh, e);
 		sh->evictions++;
 		st->evictions++;
-		if (hazardous(c, e)) {
-			e->hnext = sh->limbo;
-			sh->limbo = e;
-		} else {
-			bc_free_push(sh, e);
-		}
+		bc_retire(c, sh, e);
 	}
 }
 
@@ -106,7 +76,7 @@ static void lru_insert(struct bcache *c, struct bc_shard *sh, struct bc_reader *
 		bc_add(sh, e);
 		evict_lru(c, sh, r->st);
 		if (sh->limbo)
-			limbo_drain(c, sh);
+			bc_limbo_drain(c, sh);
 		r->spare = bc_free_pop(sh);
 	}
 	bc_book(r->st, acq, timed);

@@ -17,7 +17,8 @@
 static unsigned shard_count(const struct bcache_cfg *cfg)
 {
 	uint64_t blocks = cfg->budget / cfg->block;
-	unsigned n = cfg->kind != BCACHE_SHARDED ? 1 :
+	bool striped = cfg->kind == BCACHE_SHARDED || cfg->kind == BCACHE_CHM;
+	unsigned n = !striped ? 1 :
 		     cfg->shards ? cfg->shards : DEFAULT_SHARDS;
 
 	/* each shard must hold a block, or the total would pass the budget */
@@ -76,7 +77,8 @@ struct bcache *bcache_create(const struct bcache_cfg *cfg, const struct wl_io *i
 	if (!c || !cfg->block || cfg->budget < cfg->block)
 		goto fail;
 	c->kind = cfg->kind;
-	c->pol = cfg->kind == BCACHE_RW ? &bc_clock_policy : &bc_lru_policy;
+	c->pol = cfg->kind == BCACHE_RW ? &bc_clock_policy :
+		 cfg->kind == BCACHE_CHM ? &bc_chm_policy : &bc_lru_policy;
 	c->io = *io;
 	c->block = cfg->block;
 	c->budget = cfg->budget;
@@ -254,6 +256,8 @@ int bcache_locks(struct bcache *c, struct wl_lock_desc *out, int max)
 		} else {
 			if (c->kind == BCACHE_SHARDED)
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.shard%u", s);
+			else if (c->kind == BCACHE_CHM)
+				snprintf(out[n].name, sizeof(out[n].name), "bcache.seg%u", s);
 			else
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.lru");
 			out[n].addr = (uint64_t)(uintptr_t)&sh->mu;

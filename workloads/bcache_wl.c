@@ -5,6 +5,7 @@
  *   bcache          one global mutex (the code as found)
  *   bcache-rw       read-write lock, CLOCK instead of exact LRU
  *   bcache-sharded  16 shards, each its own mutex, LRU and budget/16
+ *   bcache-chm      16 segments of a concurrent map: lock-free gets
  * With --shared-file all workers read file 0 through the one handle
  * opened at setup (handle=shared) or through their own fd opened before
  * their window (handle=per-thread): seed 003's "shared" test.
@@ -69,6 +70,7 @@ static int setup(struct wl_run *run, enum bcache_kind kind)
 static int bcache_setup(struct wl_run *run) { return setup(run, BCACHE_LRU); }
 static int bcache_rw_setup(struct wl_run *run) { return setup(run, BCACHE_RW); }
 static int bcache_sharded_setup(struct wl_run *run) { return setup(run, BCACHE_SHARDED); }
+static int bcache_chm_setup(struct wl_run *run) { return setup(run, BCACHE_CHM); }
 
 static int bc_thread_init(struct wl_run *run, struct wl_thread *t)
 {
@@ -156,3 +158,6 @@ const struct workload wl_bcache_rw = BC_WORKLOAD("bcache-rw",
 const struct workload wl_bcache_sharded = BC_WORKLOAD("bcache-sharded",
 	"the block cache striped over 16 shards, each its own mutex, LRU and budget",
 	bcache_sharded_setup);
+const struct workload wl_bcache_chm = BC_WORKLOAD("bcache-chm",
+	"the block cache on a concurrent map: 16 segments, gets take no lock, CLOCK",
+	bcache_chm_setup);

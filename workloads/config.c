@@ -9,11 +9,11 @@
 #include "wl_internal.h"
 
 extern const struct workload wl_fc, wl_fcp, wl_fcp_fixed;
-extern const struct workload wl_bcache, wl_bcache_rw, wl_bcache_sharded;
+extern const struct workload wl_bcache, wl_bcache_rw, wl_bcache_sharded, wl_bcache_chm;
 
 const struct workload *const wl_all[] = {
 	&wl_fc, &wl_fcp, &wl_fcp_fixed,
-	&wl_bcache, &wl_bcache_rw, &wl_bcache_sharded, NULL,
+	&wl_bcache, &wl_bcache_rw, &wl_bcache_sharded, &wl_bcache_chm, NULL,
 };
 
 const struct workload *wl_find(const char *name)
@@ -59,7 +59,7 @@ int wl_config_check(const struct wl_config *cfg)
 {
 	if (!cfg->workload || !wl_find(cfg->workload))
 		return bad("--workload must be one of fc, fcp, fcp-fixed, bcache, "
-			   "bcache-rw, bcache-sharded");
+			   "bcache-rw, bcache-sharded, bcache-chm");
 	if (cfg->files < 1 || cfg->files > WL_MAX_FILES)
 		return bad("--files must be between 1 and 100000");
 	if (cfg->threads < 1 || cfg->threads > WL_MAX_THREADS)
