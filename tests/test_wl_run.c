@@ -336,6 +336,16 @@ static void test_bcache_sharded(void **state)
 	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
 }
 
+static void test_bcache_chm(void **state)
+{
+	struct fx *f = *state;
+
+	cache_run(state, "bcache-chm");
+	assert_int_equal(f->res.nlocks, 16);
+	assert_string_equal(f->res.locks[15].name, "bcache.seg15");
+	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
+}
+
 /* fcp-fixed opens outside its lock: threads that miss the same file at
  * once each open it, and all but one close theirs again (races) */
 static void assert_opens(const char *wl, unsigned want)
@@ -351,12 +361,12 @@ static void test_shared_file(void **state)
 {
 	struct fx *f = *state;
 	static const char *const wls[] = { "fc", "fcp", "fcp-fixed", "bcache",
-					   "bcache-rw", "bcache-sharded" };
+					   "bcache-rw", "bcache-sharded", "bcache-chm" };
 
 	f->cfg.shared_file = true;
 	f->cfg.file_size = 4 << 20;
 	f->cfg.chunk = 4096;
-	for (unsigned i = 0; i < 6; i++) {
+	for (unsigned i = 0; i < 7; i++) {
 		bool pool = !strncmp(wls[i], "fcp", 3);
 
 		f->cfg.workload = wls[i];
@@ -539,7 +549,7 @@ static void test_refusals(void **state)
 static void test_registry(void **state)
 {
 	static const char *const names[] = { "fc", "fcp", "fcp-fixed", "bcache",
-					     "bcache-rw", "bcache-sharded" };
+					     "bcache-rw", "bcache-sharded", "bcache-chm" };
 	struct wl_config cfg;
 	int n = 0;
 
@@ -549,7 +559,7 @@ static void test_registry(void **state)
 		assert_true(strlen(wl_all[n]->summary) > 10);
 		assert_non_null(strstr(wl_all[n]->options, "threads"));
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_null(wl_find("FC"));
 	wl_config_defaults(&cfg);
 	assert_int_equal(cfg.ops, 100000);
@@ -756,7 +766,7 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_content),
 		T(test_fc), T(test_fcp), T(test_fcp_fixed), T(test_fcp_within_capacity),
-		T(test_bcache), T(test_bcache_rw), T(test_bcache_sharded),
+		T(test_bcache), T(test_bcache_rw), T(test_bcache_sharded), T(test_bcache_chm),
 		T(test_shared_file), T(test_cold), T(test_pressure),
 		T(test_corrupt_read_caught), T(test_failed_ops), T(test_stop), T(test_stop_fc),
 		T(test_fc_inline_loop_counts_short_reads),
