@@ -7,7 +7,7 @@ _fctrace_workloads()
 	# ask the installed binary, so new workloads complete without an update
 	local names
 	names=$(fctrace list 2>/dev/null | sed -n '/^Workloads:/,/^$/s/^  \([a-z][a-z0-9-]*\)  .*/\1/p')
-	echo "${names:-fc fcp fcp-fixed bcache bcache-rw bcache-sharded bcache-chm}"
+	echo "${names:-fc fcp fcp-fixed bcache bcache-rw bcache-sharded bcache-chm nio}"
 }
 
 # Complete the last item of a comma list: "fc,fc" -> "fc,fcp".

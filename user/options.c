@@ -27,7 +27,8 @@ enum {
 static const struct argp_option option_table[] = {
 	{ NULL, 0, NULL, 0, "Workload:", 1 },
 	{ "workload", O_WORKLOAD, "NAME[,NAME]", 0,
-	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded, bcache-chm (see `fctrace list`)", 1 },
+	  "fc, fcp, fcp-fixed, bcache, bcache-rw, bcache-sharded, bcache-chm, nio "
+	  "(see `fctrace list`)", 1 },
 	{ "files", O_FILES, "N|LIST", 0, "active file set size (default 60; sweeps: 10,50,60,100)", 1 },
 	{ "threads", O_THREADS, "N|LIST", 0, "worker threads (default 8; sweeps: 1-8)", 1 },
 	{ "ops", O_OPS, "N", 0, "operations per thread (default 100000)", 1 },
@@ -38,7 +39,8 @@ static const struct argp_option option_table[] = {
 	{ "cache-size", O_CACHE_SIZE, "BYTES", 0, "bcache budget, K/M/G suffixes (default 64M)", 1 },
 	{ "seed", O_SEED, "N", 0, "seed of the per-thread random streams (default 1)", 1 },
 	{ "shared-file", O_SHARED, NULL, 0, "every thread reads one file (seed 003's shared test)", 1 },
-	{ "handle", O_HANDLE, "shared|per-thread", 0, "with --shared-file: one handle or one per thread", 1 },
+	{ "handle", O_HANDLE, "shared|per-thread|locked", 0, "with --shared-file: one handle or one per "
+	  "thread; locked: one, seek + read under its lock (Java's RandomAccessFile)", 1 },
 	{ "cache", O_CACHE, "warm|cold", 0, "cold: evict the data files from the page cache first", 1 },
 	{ "pressure", O_PRESSURE, "PAGES/S", 0, "drop data-file pages at this rate while running", 1 },
 	{ "dir", O_DIR, "DIR", 0, "where the data directory is made (default $TMPDIR or /tmp)", 1 },
@@ -106,7 +108,7 @@ static int workload_opt(struct options *o, char *arg)
 	for (name = strtok_r(arg, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (!wl_find(name))
 			return bad("--workload", "must be one of fc, fcp, fcp-fixed, bcache, "
-				   "bcache-rw, bcache-sharded, bcache-chm");
+				   "bcache-rw, bcache-sharded, bcache-chm, nio");
 		if (o->nworkloads == OPT_MAX_WORKLOADS)
 			return bad("--workload", "takes at most 8 names");
 		o->workloads[o->nworkloads++] = name;
@@ -216,6 +218,10 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_THREADS: return list_opt("--threads", arg, 1, LIM_THREADS, &o->threads);
 	case O_SHARED: o->wl.shared_file = true; return 0;
 	case O_HANDLE:
+		if (!strcmp(arg, "locked")) {
+			o->wl.handle = WL_HANDLE_LOCKED;
+			return 0;
+		}
 		rc = choice_opt("--handle", arg, "shared", "per-thread", &pick);
 		o->wl.handle = pick ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
 		return rc;

@@ -29,7 +29,9 @@
 #define WL_MAX_LOCKS	64	/* named locks one workload may report */
 
 enum wl_cache_mode { WL_CACHE_WARM, WL_CACHE_COLD };
-enum wl_handle_mode { WL_HANDLE_SHARED, WL_HANDLE_PER_THREAD };
+/* locked: one handle per file, every read an lseek + read under the
+ * handle's mutex, as Java's RandomAccessFile (synchronized seek + read) */
+enum wl_handle_mode { WL_HANDLE_SHARED, WL_HANDLE_PER_THREAD, WL_HANDLE_LOCKED };
 
 struct wl_config {
 	const char *workload;	/* "fc", "fcp", "fcp-fixed", "bcache", ... */
