@@ -106,6 +106,7 @@ static const struct { const char *name; enum fct_sc sc[2]; } kinds[] = {
 	{ "open+close", { FCT_SC_OPENAT, FCT_SC_CLOSE } },
 	{ "stat", { FCT_SC_NEWFSTATAT, FCT_SC_STATX } },
 	{ "pread64", { FCT_SC_PREAD64, FCT_SC_PREAD64 } },
+	{ "other (lseek, read, ...)", { FCT_SC_OTHER, FCT_SC_OTHER } },
 };
 
 /* One kind: the calls a saves against b (negative: a makes more) and
@@ -182,7 +183,7 @@ static void story_user(FILE *f, const struct run_model *a, const struct run_mode
 			units_ns(s1, sizeof(s1), per_op(ua > ha ? ua - ha : 0, a)));
 	else if (ha > 0)
 		fprintf(f, ";\n              it holds its locks %s per op (own clocks), with %.2f "
-			"stat/open/close per op inside them", units_ns(s4, sizeof(s4), per_op(ha, a)),
+			"syscalls per op inside them", units_ns(s4, sizeof(s4), per_op(ha, a)),
 			per_op(in, a));
 	fprintf(f, "\n");
 }

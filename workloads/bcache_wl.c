@@ -65,6 +65,7 @@ static ssize_t handle_read(struct bc_state *s, unsigned file, int fd, void *buf,
 		n = -1;
 	else
 		n = read(fd, buf, len);
+	cur_st->syscalls_in_lock += run->plain_io ? 2 : 1;
 	bc_book(cur_st, acq, timed);
 	pthread_mutex_unlock(&h->mu);
 	return n;

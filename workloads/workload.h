@@ -89,7 +89,8 @@ struct wl_thread_stats {
 	uint64_t miss_read_ns;		/* reading missed blocks from the file */
 	/* events this thread caused */
 	uint64_t hits, misses, evictions;
-	uint64_t syscalls_in_lock;	/* stat/open/close made holding the lock */
+	uint64_t syscalls_in_lock;	/* stat/open/close (pools), lseek+read (a
+					 * locked handle) made holding a lock */
 	uint64_t bytes_read;		/* bytes handed back to the caller */
 	uint64_t verify_errors;
 	/* operation latency, of the sampled ops (WL_SAMPLE_*) */
