@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """seed003.py - seed 003's matrix, run by fctrace and printed in the seed's layout.
 
-Runs non-cached (fc) and cached (the bcache workloads) at 1 and 3 threads
-on one 4 MiB file set: "separate" (one file per thread's worth: --files T)
-and "shared" (--shared-file, one handle or one per thread). Each cell runs
+Runs non-cached (nio: a read of a handle kept open, as the seed's
+NioFile with its cache off) and cached (the bcache workloads) at 1 and 3
+threads, with 4 MiB files: "separate" (--files T, a handle per file) and
+"shared" (--shared-file: one handle seeked and read under its lock as
+Java's RandomAccessFile, one per thread, or one shared by pread). fc
+(seed 000's open+pread+close) runs beside them for reference. Each cell runs
 --reps times, interleaved (all cells once, then again), so the machine's
 noise hits every cell alike; the median is printed with the range.
 The kernel's figures (user and syscall CPU per op, lock wait, run queue)
@@ -30,13 +33,17 @@ SEED = {  # seed 003 (Java, 2005): time ms, avg ms, hits, misses; 1M reads per t
     ("shared", 3, "cached"): (20079, 0.006693, 3995776, 4224),
 }
 CACHES = ["bcache", "bcache-rw", "bcache-sharded", "bcache-chm"]
+BASES = ["nio", "fc"]
+HANDLES = ["locked", "per-thread", "shared"]
 
 
 def cells(handles):
     for test in ("separate", "shared"):
         for threads in (1, 3):
-            for wl in ["fc"] + CACHES:
-                for h in (handles if test == "shared" else ["-"]):
+            for wl in BASES + CACHES:
+                # separate: the seed's threads had a file and handle each, so
+                # no lock was shared; here threads pick any of T files: pread
+                for h in (handles if test == "shared" else ["shared"]):
                     yield test, threads, wl, h
 
 
@@ -46,7 +53,7 @@ def run_one(binary, args, test, threads, wl, handle):
                "--ops", str(args.ops), "--file-size", "4M", "--chunk", str(args.chunk),
                "--json", out.name, "-q"]
         if test == "separate":
-            cmd += ["--files", str(threads)]
+            cmd += ["--files", str(threads), "--handle", handle]
         else:
             cmd += ["--shared-file", "--handle", handle]
         if args.no_bpf:
@@ -93,20 +100,23 @@ def summarise(runs):
 def print_seed_layout(res, args):
     print("Seed 003's layout, measured here (median of %d; time = wall ms, avg = ms per read, "
           "%d reads per thread, %d-byte reads)" % (args.reps, args.ops, args.chunk))
-    for test, handles in (("separate", ["-"]), ("shared", ["shared", "per-thread"])):
+    for test, handles in (("separate", ["shared"]), ("shared", HANDLES)):
         for h in handles:
-            print("\n%s test%s: filesize is 4194304" % (
-                test, "" if h == "-" else ", %s handle" % h))
-            for wl in ["fc"] + CACHES:
+            print("\n%s test, %s: filesize is 4194304" % (test, {
+                "shared": "handles read by pread (no lock)" if test == "separate" else
+                "one handle read by pread (no lock)",
+                "locked": "one handle, seek + read under its lock (RandomAccessFile)",
+                "per-thread": "a handle per thread"}[h]))
+            for wl in BASES + CACHES:
                 for t in (1, 3):
                     s = res[(test, t, wl, h)]
-                    what = ("non-cached" if wl == "fc" else wl) + (
+                    what = {"nio": "non-cached", "fc": "fc (open+pread+close)"}.get(wl, wl) + (
                         " threaded (3 threads)" if t == 3 else "")
-                    print("  %-36s time = %.0f (%.0f-%.0f), avg = %.6f" % (
+                    print("  %-44s time = %.0f (%.0f-%.0f), avg = %.6f" % (
                         what, s["wall_ms"], s["wall_ms_min"], s["wall_ms_max"],
                         s["wall_ms"] / (t * args.ops)))
-                    if wl != "fc":
-                        print("  %-36s cache hits %d cache misses %d" % (
+                    if wl not in BASES:
+                        print("  %-44s cache hits %d cache misses %d" % (
                             "", s["hits"], s["misses"]))
 
 
@@ -142,7 +152,7 @@ def main():
     p.add_argument("--csv")
     p.add_argument("--json")
     args = p.parse_args()
-    keys = list(cells(["shared", "per-thread"]))
+    keys = list(cells(HANDLES))
     runs = {k: [] for k in keys}
     for rep in range(args.reps):
         for k in keys:
