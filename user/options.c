@@ -222,9 +222,15 @@ static int parse_key(int key, char *arg, struct options *o)
 			o->wl.handle = WL_HANDLE_LOCKED;
 			return 0;
 		}
-		rc = choice_opt("--handle", arg, "shared", "per-thread", &pick);
-		o->wl.handle = pick ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
-		return rc;
+		if (strcmp(arg, "shared") && strcmp(arg, "per-thread")) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "must be shared, per-thread or locked "
+				 "(got '%s')", arg);
+			return bad("--handle", what);
+		}
+		o->wl.handle = strcmp(arg, "shared") ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
+		return 0;
 	case O_CACHE:
 		rc = choice_opt("--cache", arg, "warm", "cold", &pick);
 		o->wl.cache = pick ? WL_CACHE_COLD : WL_CACHE_WARM;
