@@ -56,7 +56,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_S
 # recorded kernel views (tests/record_model.c) that test_model builds models from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test bench seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -123,6 +123,10 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 
 bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
+
+# seed 003's matrix in the seed's layout (README "Seed 003's table")
+seed003: deps fctrace
+	@python3 tests/seed003.py --csv seed003.csv --json seed003.json
 
 # make fuzz: one libFuzzer target per parser (tests/fuzz/fuzz_*.c), built
 # with clang under ASan+UBSan, each run for FUZZ_SECONDS into a scratch

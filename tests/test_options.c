@@ -84,6 +84,10 @@ static void test_run_options(void **state)
 	assert_int_equal(o.wl.cache, WL_CACHE_COLD);
 	assert_true(o.no_bpf);
 	assert_string_equal(o.json, "-");
+	assert_int_equal(parse_line("run --workload nio --shared-file --handle locked",
+				    &o, err, sizeof(err)), 0);
+	assert_string_equal(o.wl.workload, "nio");
+	assert_int_equal(o.wl.handle, WL_HANDLE_LOCKED);
 }
 
 static void test_time_every(void **state)
@@ -131,6 +135,7 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "run --block 1000", "--block" },
 		{ "run --cache lukewarm", "--cache" },
 		{ "run --handle per-thread", "--handle" },
+		{ "run --handle locke", "--handle" },
 		{ "run --pressure -1", "--pressure" },
 		{ "run --probes bogus", "--probes" },
 		{ "run --no-bpf --probes light", "--probes" },

@@ -337,6 +337,60 @@ static void test_bcache_sharded(void **state)
 	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
 }
 
+static void test_bcache_chm(void **state)
+{
+	struct fx *f = *state;
+
+	cache_run(state, "bcache-chm");
+	assert_int_equal(f->res.nlocks, 16);
+	assert_string_equal(f->res.locks[15].name, "bcache.seg15");
+	assert_true(f->res.locks[1].addr > f->res.locks[0].addr);
+}
+
+/* nio: no cache, one pread per op from the handles kept open. With
+ * --handle locked (Java's RandomAccessFile) each read takes its file's
+ * handle lock exactly once; through the real syscalls too (lseek+read,
+ * the sampled reads' bytes checked). */
+static void test_nio(void **state)
+{
+	struct fx *f = *state;
+	uint64_t ops = (uint64_t)f->cfg.ops * f->cfg.threads;
+
+	f->cfg.workload = "nio";
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_false(f->res.totals.has_cache);
+	assert_int_equal(n_pread, ops);
+	assert_int_equal(n_open, f->cfg.files);
+	assert_int_equal(f->res.nlocks, 0);
+	assert_int_equal(SUM(&f->res, lock_acquires), 0);
+	f->cfg.handle = WL_HANDLE_LOCKED;
+	assert_int_equal(run(f, &counting_io), 0);
+	assert_run_ok(f);
+	assert_int_equal(n_pread, ops);
+	assert_int_equal(f->res.nlocks, (int)f->cfg.files);
+	assert_string_equal(f->res.locks[0].name, "handle0");
+	for (unsigned i = 0; i < f->res.nthreads; i++)
+		assert_int_equal(f->res.threads[i].lock_acquires, f->cfg.ops);
+	assert_int_equal(run(f, NULL), 0);
+	assert_run_ok(f);
+	assert_int_equal(SUM(&f->res, lock_acquires), ops);
+	assert_int_equal(SUM(&f->res, verify_errors), 0);
+}
+
+/* bcache with --handle locked: the handle lock once per miss, on top of
+ * the cache lock's lookup per block and insert per miss. */
+static void test_bcache_locked_handle(void **state)
+{
+	struct fx *f = *state;
+	const struct wl_totals *t = &f->res.totals;
+
+	f->cfg.handle = WL_HANDLE_LOCKED;
+	cache_run(state, "bcache");
+	assert_int_equal(f->res.nlocks, 1 + (int)f->cfg.files);
+	assert_int_equal(SUM(&f->res, lock_acquires), t->hits + 3 * t->misses);
+}
+
 /* fcp-fixed opens outside its lock: threads that miss the same file at
  * once each open it, and all but one close theirs again (races) */
 static void assert_opens(const char *wl, unsigned want)
@@ -352,12 +406,12 @@ static void test_shared_file(void **state)
 {
 	struct fx *f = *state;
 	static const char *const wls[] = { "fc", "fcp", "fcp-fixed", "bcache",
-					   "bcache-rw", "bcache-sharded" };
+					   "bcache-rw", "bcache-sharded", "bcache-chm" };
 
 	f->cfg.shared_file = true;
 	f->cfg.file_size = 4 << 20;
 	f->cfg.chunk = 4096;
-	for (unsigned i = 0; i < 6; i++) {
+	for (unsigned i = 0; i < 7; i++) {
 		bool pool = !strncmp(wls[i], "fcp", 3);
 
 		f->cfg.workload = wls[i];
@@ -580,7 +634,7 @@ static void test_refusals(void **state)
 static void test_registry(void **state)
 {
 	static const char *const names[] = { "fc", "fcp", "fcp-fixed", "bcache",
-					     "bcache-rw", "bcache-sharded" };
+					     "bcache-rw", "bcache-sharded", "bcache-chm", "nio" };
 	struct wl_config cfg;
 	int n = 0;
 
@@ -590,7 +644,7 @@ static void test_registry(void **state)
 		assert_true(strlen(wl_all[n]->summary) > 10);
 		assert_non_null(strstr(wl_all[n]->options, "threads"));
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 8);
 	assert_null(wl_find("FC"));
 	wl_config_defaults(&cfg);
 	assert_int_equal(cfg.ops, 100000);
@@ -798,7 +852,8 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_content),
 		T(test_fc), T(test_fcp), T(test_fcp_fixed), T(test_fcp_within_capacity),
-		T(test_bcache), T(test_bcache_rw), T(test_bcache_sharded),
+		T(test_bcache), T(test_bcache_rw), T(test_bcache_sharded), T(test_bcache_chm),
+		T(test_nio), T(test_bcache_locked_handle),
 		T(test_shared_file), T(test_cold), T(test_pressure),
 		T(test_corrupt_read_caught), T(test_failed_ops), T(test_stop), T(test_stop_fc),
 		T(test_fc_inline_loop_counts_short_reads),

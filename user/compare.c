@@ -4,6 +4,7 @@
  * and one sentence per term that says what the difference bought or cost.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "compare.h"
@@ -100,34 +101,146 @@ static double call_cost(const struct fct_sc_stats *sa, const struct fct_sc_stats
 	return sa->count ? (double)sa->total_ns / (double)sa->count : 0;
 }
 
-/* Calls b made beyond a's (negative: a made more), and what they cost. */
-static double extra_calls(const struct run_model *a, const struct run_model *b,
-			  enum fct_sc kind, double *ns)
-{
-	const struct fct_sc_stats *sa = &a->sc_total[kind], *sb = &b->sc_total[kind];
-	double calls = (double)sb->count - (double)sa->count;
+/* The syscalls a workload may save or add, each kind with its cost. */
+static const struct { const char *name; enum fct_sc sc[2]; } kinds[] = {
+	{ "open+close", { FCT_SC_OPENAT, FCT_SC_CLOSE } },
+	{ "stat", { FCT_SC_NEWFSTATAT, FCT_SC_STATX } },
+	{ "pread64", { FCT_SC_PREAD64, FCT_SC_PREAD64 } },
+	{ "other (lseek, read, ...)", { FCT_SC_OTHER, FCT_SC_OTHER } },
+};
 
-	*ns += calls * call_cost(sa, sb);
-	return calls;
+/* One kind: the calls a saves against b (negative: a makes more) and
+ * their time at the measured cost per call. Returns the time. */
+static double story_calls(FILE *f, const struct run_model *a, const struct run_model *b,
+			  int k, const char *na, const char *nb)
+{
+	double ca = 0, cb = 0, ns = 0;
+	char s1[24], s2[24], s3[24], s4[24];
+
+	for (int i = 0; i < (kinds[k].sc[0] == kinds[k].sc[1] ? 1 : 2); i++) {
+		const struct fct_sc_stats *sa = &a->sc_total[kinds[k].sc[i]];
+		const struct fct_sc_stats *sb = &b->sc_total[kinds[k].sc[i]];
+
+		ca += (double)sa->count;
+		cb += (double)sb->count;
+		ns += ((double)sb->count - (double)sa->count) * call_cost(sa, sb);
+	}
+	/* a few calls either way (racing misses) are not a term */
+	if (fabs(cb - ca) <= 0.01 * fmax(ca, cb) && fabs(ns) < 1e6)
+		return 0;
+	fprintf(f, "  syscalls    %s makes %s %s %s calls than %s (%s against %s):\n"
+		"              %s %s at their measured cost\n", na, units_count(s1, sizeof(s1), fabs(cb - ca)),
+		cb > ca ? "fewer" : "more", kinds[k].name, nb, units_count(s2, sizeof(s2), ca),
+		units_count(s3, sizeof(s3), cb), ns >= 0 ? "saving" : "spending",
+		units_ns(s4, sizeof(s4), fabs(ns)));
+	return ns;
 }
 
+/* Sum of one own-clock field (at offset off) over a run's threads. */
+static double rows_sum(const struct run_model *m, size_t off)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++)
+		sum += (double)*(const uint64_t *)((const char *)&m->rows[i].user + off);
+	return sum;
+}
+#define ROWS_SUM(m, field) rows_sum(m, offsetof(struct wl_thread_stats, field))
+
+/* Waits on the workload's named locks, as the kernel counted them. */
+static double named_waits(const struct run_model *m)
+{
+	double n = 0;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel)
+			n += (double)m->locks[i].waits;
+	return n;
+}
+
+static double per_op(double v, const struct run_model *m)
+{
+	return m->ops ? v / (double)m->ops : 0;
+}
+
+/* User CPU, and the part of it spent holding the workload's locks by its
+ * own clocks (a cache's lookup and replacement bookkeeping; the rest is
+ * the copy out and the loop) - unless syscalls ran under the locks, when
+ * the hold is not user CPU and is reported on its own. */
+static void story_user(FILE *f, const struct run_model *a, const struct run_model *b)
+{
+	double ua = t_user(a), ub = t_user(b), ha = ROWS_SUM(a, lock_hold_ns);
+	double in = ROWS_SUM(a, syscalls_in_lock);
+	char s1[24], s2[24], s3[24], s4[24], s5[24];
+
+	fprintf(f, "  user CPU    it %s %s on CPU in user space (%s per op against %s)",
+		ua >= ub ? "adds" : "saves", units_ns(s1, sizeof(s1), fabs(ua - ub)),
+		units_ns(s2, sizeof(s2), per_op(ua, a)), units_ns(s3, sizeof(s3), per_op(ub, b)));
+	if (ha > 0.01 * ua && ua > 0 && in == 0)
+		fprintf(f, ";\n              of its %s, %s per op holding its locks (lookup and "
+			"bookkeeping,\n              own clocks) and %s per op the rest (copying "
+			"out, the loop)", units_ns(s4, sizeof(s4), ua),
+			units_ns(s5, sizeof(s5), per_op(ha, a)),
+			units_ns(s1, sizeof(s1), per_op(ua > ha ? ua - ha : 0, a)));
+	else if (in > 0)
+		fprintf(f, ";\n              it holds its locks %s per op (own clocks), with %.2f "
+			"syscalls per op inside them", units_ns(s4, sizeof(s4), per_op(ha, a)),
+			per_op(in, a));
+	fprintf(f, "\n");
+}
+
+static void story_locks(FILE *f, const struct run_model *a, const struct run_model *b)
+{
+	double la = t_lock(a), lb = t_lock(b), wa = named_waits(a);
+	double acq = ROWS_SUM(a, lock_acquires), runq = t_runq(a) - t_runq(b);
+	char s1[24], s2[24], s3[24], s4[24];
+
+	if (la > 0 || lb > 0) {
+		fprintf(f, "  lock wait   it %s %s waiting on its locks (%s against %s)", la >= lb ?
+			"pays" : "saves", units_ns(s1, sizeof(s1), fabs(la - lb)),
+			units_ns(s2, sizeof(s2), la), units_ns(s3, sizeof(s3), lb));
+		if (wa > 0)
+			fprintf(f, ":\n              %s of its %s acquisitions slept, %s each "
+				"(hand-off included)", units_count(s1, sizeof(s1), wa),
+				units_count(s4, sizeof(s4), acq), units_ns(s2, sizeof(s2), la / wa));
+		fprintf(f, "\n");
+	}
+	fprintf(f, "  CPUs        it %s %s waiting for a CPU (thread time)\n",
+		runq >= 0 ? "pays" : "saves", units_ns(s1, sizeof(s1), fabs(runq)));
+}
+
+static void story_pagecache(FILE *f, const struct run_model *a, const struct run_model *b)
+{
+	double ma = (double)a->pagecache_misses, mb = (double)b->pagecache_misses;
+	double bl = t_blocked(a) - t_blocked(b);
+	char s1[24], s2[24], s3[24], s4[24];
+
+	if (ma == mb && fabs(bl) < 1e6)
+		return;
+	fprintf(f, "  page cache  it %s %s page-cache misses (%s against %s pages read in)\n"
+		"              and %s %s blocked\n", ma <= mb ? "avoids" : "adds",
+		units_count(s1, sizeof(s1), fabs(mb - ma)), units_count(s2, sizeof(s2), ma),
+		units_count(s3, sizeof(s3), mb), bl <= 0 ? "saves" : "pays",
+		units_ns(s4, sizeof(s4), fabs(bl)));
+}
+
+/* One rule set for every pair: each term printed where the runs differ,
+ * in the terms the kernel measured, whatever the workloads are. */
 static void print_story(FILE *f, const struct session *sa, const struct session *sb)
 {
 	const struct run_model *a = &sa->model, *b = &sb->model;
 	const char *na = a->res->cfg.workload, *nb = b->res->cfg.workload;
-	double ns = 0, oc = extra_calls(a, b, FCT_SC_OPENAT, &ns) + extra_calls(a, b, FCT_SC_CLOSE, &ns);
-	double st = extra_calls(a, b, FCT_SC_NEWFSTATAT, &ns) + extra_calls(a, b, FCT_SC_STATX, &ns);
-	double lock = t_lock(a) - t_lock(b), runq = t_runq(a) - t_runq(b);
-	char s1[24], s2[24], s3[24], s4[24], s5[24];
+	double saved = 0;
+	char s1[24], s2[24];
 
-	fprintf(f, "\n%s makes %s %s open+close calls and %s %s stat calls than %s:\n",
-		na, units_count(s1, sizeof(s1), fabs(oc)), oc >= 0 ? "fewer" : "more",
-		units_count(s2, sizeof(s2), fabs(st)), st >= 0 ? "fewer" : "more", nb);
-	fprintf(f, "%s %s of syscall time at their measured cost;\n",
-		ns >= 0 ? "it saves" : "it spends", units_ns(s3, sizeof(s3), fabs(ns)));
-	fprintf(f, "it %s %s waiting on its locks and %s %s waiting for a CPU (thread time).\n",
-		lock >= 0 ? "pays" : "saves", units_ns(s4, sizeof(s4), fabs(lock)),
-		runq >= 0 ? "pays" : "saves", units_ns(s5, sizeof(s5), fabs(runq)));
+	fprintf(f, "\n%s against %s, term by term (all threads):\n", na, nb);
+	for (int k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+		saved += story_calls(f, a, b, k, na, nb);
+	if (saved == 0)
+		fprintf(f, "  syscalls    about the same open, close, stat, pread64 and other calls\n");
+	story_user(f, a, b);
+	story_locks(f, a, b);
+	story_pagecache(f, a, b);
 	fprintf(f, "Net: %s takes %s against %s for %s (%+.0f %%).\n", na,
 		units_ns(s1, sizeof(s1), (double)a->wall_ns), units_ns(s2, sizeof(s2), (double)b->wall_ns),
 		nb, b->wall_ns ? 100.0 * ((double)a->wall_ns - b->wall_ns) / b->wall_ns : 0);

@@ -426,8 +426,9 @@ static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
 	add_ev(c, "The cache served %s of %s block lookups from memory (hit ratio %s); misses "
 	       "read from the file outside the lock, %s in total.", cnt(f->hits), cnt(lookups),
 	       pct(ratio(f->hits, lookups)), ns(f->miss_read));
-	add_ev(c, "Every lookup and insert takes the lock: %s acquisitions, %.1f per op, held "
-	       "%s each on average, %s of the run per lock.", cnt(f->acquires),
+	add_ev(c, "%s: %s acquisitions, %.1f per op, held %s each on average, %s of the run "
+	       "per lock.", f->acquires >= lookups ? "Every lookup and insert takes a lock" :
+	       "Hits take no lock, inserts do", cnt(f->acquires),
 	       ratio(f->acquires, f->ops), ns(ratio(f->lock_hold, f->acquires)),
 	       pct(ratio(f->lock_hold, (double)f->m->wall_ns * nlocks)));
 }
@@ -452,12 +453,17 @@ static bool rule_cache(const struct facts *f, struct finding *o)
 	add_ev(&o->c, "Reading missed blocks from the file took %s of thread time, against the "
 	       "%s spent waiting for the lock%s.", pct(ratio(f->miss_read, f->wall)),
 	       pct(share), nlocks > 1 ? "s" : "");
-	if (nlocks == 1)
-		set_fix(o, "A sharded cache (bcache-sharded): 16 locks, each with its own LRU and "
-			"a 16th of the budget, so lookups of different blocks stop queuing on one lock.");
+	if (f->acquires < f->hits + f->misses)
+		set_fix(o, "Hits already take no lock: the waits are the inserts'; more segments, "
+			"or fewer misses (a larger --cache-size).");
+	else if (nlocks == 1)
+		set_fix(o, "Take the lock off the hit path: a concurrent map (bcache-chm) whose gets "
+			"take no lock, or at least lock striping (bcache-sharded: 16 locks, each "
+			"with its own LRU and a 16th of the budget).");
 	else
-		set_fix(o, "Already %d locks: more shards, or a hit path that takes no exclusive "
-			"lock (a CLOCK bit set on a hit instead of moving the LRU entry).", nlocks);
+		set_fix(o, "Already %d locks, and every hit still takes one to move its LRU entry: a "
+			"hit path that takes no lock (bcache-chm: a CLOCK bit set on a hit, gets "
+			"walking the map without a lock).", nlocks);
 	return true;
 }
 

@@ -40,7 +40,8 @@ static const struct argp_option option_table[] = {
 	{ "cache-size", O_CACHE_SIZE, "BYTES", 0, "bcache budget, K/M/G suffixes (default 64M)", 1 },
 	{ "seed", O_SEED, "N", 0, "seed of the per-thread random streams (default 1)", 1 },
 	{ "shared-file", O_SHARED, NULL, 0, "every thread reads one file (seed 003's shared test)", 1 },
-	{ "handle", O_HANDLE, "shared|per-thread", 0, "with --shared-file: one handle or one per thread", 1 },
+	{ "handle", O_HANDLE, "shared|per-thread|locked", 0, "with --shared-file: one handle or one per "
+	  "thread; locked: one, seek + read under its lock (Java's RandomAccessFile)", 1 },
 	{ "cache", O_CACHE, "warm|cold", 0, "cold: evict the data files from the page cache first", 1 },
 	{ "pressure", O_PRESSURE, "PAGES/S", 0, "drop data-file pages at this rate while running", 1 },
 	{ "dir", O_DIR, "DIR", 0, "where the data directory is made (default $TMPDIR or /tmp)", 1 },
@@ -280,9 +281,19 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_THREADS: return list_opt("--threads", arg, 1, LIM_THREADS, &o->threads);
 	case O_SHARED: o->wl.shared_file = true; return 0;
 	case O_HANDLE:
-		rc = choice_opt("--handle", arg, "shared", "per-thread", &pick);
-		o->wl.handle = pick ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
-		return rc;
+		if (!strcmp(arg, "locked")) {
+			o->wl.handle = WL_HANDLE_LOCKED;
+			return 0;
+		}
+		if (strcmp(arg, "shared") && strcmp(arg, "per-thread")) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "must be shared, per-thread or locked "
+				 "(got '%s')", arg);
+			return bad("--handle", what);
+		}
+		o->wl.handle = strcmp(arg, "shared") ? WL_HANDLE_PER_THREAD : WL_HANDLE_SHARED;
+		return 0;
 	case O_CACHE:
 		rc = choice_opt("--cache", arg, "warm", "cold", &pick);
 		o->wl.cache = pick ? WL_CACHE_COLD : WL_CACHE_WARM;

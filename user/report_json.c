@@ -37,7 +37,8 @@ static struct json_object *config_json(const struct wl_config *c)
 	put_u64(o, "cache_size", c->cache_size);
 	put_u64(o, "seed", c->seed);
 	json_object_object_add(o, "shared_file", json_object_new_boolean(c->shared_file));
-	put_str(o, "handle", c->handle == WL_HANDLE_PER_THREAD ? "per-thread" : "shared");
+	put_str(o, "handle", c->handle == WL_HANDLE_PER_THREAD ? "per-thread" :
+		c->handle == WL_HANDLE_LOCKED ? "locked" : "shared");
 	put_str(o, "cache", c->cache == WL_CACHE_COLD ? "cold" : "warm");
 	json_object_object_add(o, "pressure", json_object_new_double(c->pressure));
 	return o;

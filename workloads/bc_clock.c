@@ -16,21 +16,24 @@
  */
 #include "bc_internal.h"
 
-static ssize_t clock_get(struct bcache *c, struct bc_shard *sh, unsigned file,
-			 uint64_t blk, uint64_t h, size_t in, size_t n, void *dst,
-			 struct wl_thread_stats *st)
+static ssize_t clock_get(struct bcache *c, struct bc_shard *sh, struct bc_reader *r,
+			 unsigned file, uint64_t blk, uint64_t h, size_t in, size_t n,
+			 void *dst)
 {
-	uint64_t t0 = wl_now_ns(), acq = wl_rwlock(&sh->rw, false, st, t0);
+	bool timed = bc_timed(r);
+	uint64_t acq = bc_lock_rw(&sh->rw, false, r->st, timed);
 	struct bc_entry *e = bc_find(sh, file, blk, h);
 	ssize_t got = -1;
 
+	(void)c;
 	if (e) {
 		if (!atomic_load_explicit(&e->ref, memory_order_relaxed))
 			atomic_store_explicit(&e->ref, true, memory_order_relaxed);
 		got = (ssize_t)bc_copy(e, in, n, dst);
-		st->hits++;
+		r->st->hits++;
 	}
-	st->lookup_ns += wl_rwunlock(&sh->rw, st, acq) - t0;
+	bc_book(r->st, acq, timed);
+	pthread_rwlock_unlock(&sh->rw);
 	return got;
 }
 
@@ -55,7 +58,8 @@ static void clock_insert(struct bcache *c, struct bc_shard *sh,
 			 uint64_t h)
 {
 	struct wl_thread_stats *st = r->st;
-	uint64_t t0 = wl_now_ns(), acq = wl_rwlock(&sh->rw, true, st, t0);
+	bool timed = bc_timed(r);
+	uint64_t acq = bc_lock_rw(&sh->rw, true, st, timed);
 	struct bc_entry *e = bc_find(sh, file, blk, h);
 
 	if (e) {
@@ -66,7 +70,8 @@ static void clock_insert(struct bcache *c, struct bc_shard *sh,
 		evict_clock(sh, st);
 		r->spare = bc_free_pop(sh);
 	}
-	st->lookup_ns += wl_rwunlock(&sh->rw, st, acq) - t0;
+	bc_book(st, acq, timed);
+	pthread_rwlock_unlock(&sh->rw);
 }
 
 const struct bc_policy bc_clock_policy = { .get = clock_get, .insert = clock_insert };

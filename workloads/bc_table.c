@@ -1,6 +1,9 @@
 /*
  * bc_table.c - a shard's hash table, its order list (LRU or CLOCK) and
  * its free list of preallocated blocks. The caller holds the shard lock.
+ * Chain links are stored with release semantics (and the free list's
+ * too, which shares the link): bcache-chm's gets walk the chains with no
+ * lock (bc_chm.c), as a ConcurrentHashMap's get does.
  */
 #include "bc_internal.h"
 
@@ -37,8 +40,8 @@ void bc_add(struct bc_shard *sh, struct bc_entry *e)
 {
 	struct bc_entry **b = &sh->bucket[(e->hash >> 8) & sh->mask];
 
-	e->hnext = *b;
-	*b = e;
+	__atomic_store_n(&e->hnext, *b, __ATOMIC_RELAXED);
+	__atomic_store_n(b, e, __ATOMIC_RELEASE);
 	order_append(sh, e);
 	sh->nblocks++;
 }
@@ -49,7 +52,7 @@ void bc_del(struct bc_shard *sh, struct bc_entry *e)
 
 	while (*p != e)
 		p = &(*p)->hnext;
-	*p = e->hnext;
+	__atomic_store_n(p, e->hnext, __ATOMIC_RELEASE);
 	order_unlink(e);
 	sh->nblocks--;
 }
@@ -71,7 +74,7 @@ struct bc_entry *bc_free_pop(struct bc_shard *sh)
 
 void bc_free_push(struct bc_shard *sh, struct bc_entry *e)
 {
-	e->hnext = sh->free;
+	__atomic_store_n(&e->hnext, sh->free, __ATOMIC_RELAXED);
 	sh->free = e;
 }
 
@@ -86,4 +89,39 @@ struct bc_entry *bc_add_spare(struct bcache *c, struct bc_shard *sh, struct bc_r
 	e->shard = (unsigned)(sh - c->shards);
 	bc_add(sh, e);
 	return e;
+}
+
+bool bc_hazardous(const struct bcache *c, const struct bc_entry *e)
+{
+	for (unsigned i = 0; i < c->nspares; i++)
+		if (atomic_load(&c->hazards[i].e) == e)
+			return true;
+	return false;
+}
+
+void bc_retire(struct bcache *c, struct bc_shard *sh, struct bc_entry *e)
+{
+	if (bc_hazardous(c, e)) {
+		__atomic_store_n(&e->hnext, sh->limbo, __ATOMIC_RELAXED);
+		sh->limbo = e;
+	} else {
+		bc_free_push(sh, e);
+	}
+}
+
+/* Evicted blocks no reader is copying any more go back to the free list. */
+void bc_limbo_drain(struct bcache *c, struct bc_shard *sh)
+{
+	struct bc_entry **p = &sh->limbo;
+
+	while (*p) {
+		struct bc_entry *e = *p;
+
+		if (bc_hazardous(c, e)) {
+			p = &e->hnext;
+			continue;
+		}
+		*p = e->hnext;
+		bc_free_push(sh, e);
+	}
 }

@@ -17,7 +17,8 @@
 static unsigned shard_count(const struct bcache_cfg *cfg)
 {
 	uint64_t blocks = cfg->budget / cfg->block;
-	unsigned n = cfg->kind != BCACHE_SHARDED ? 1 :
+	bool striped = cfg->kind == BCACHE_SHARDED || cfg->kind == BCACHE_CHM;
+	unsigned n = !striped ? 1 :
 		     cfg->shards ? cfg->shards : DEFAULT_SHARDS;
 
 	/* each shard must hold a block, or the total would pass the budget */
@@ -52,15 +53,18 @@ static int slab_init(struct bcache *c, unsigned readers)
 	c->slab = calloc(total, sizeof(*c->slab));
 	c->data = malloc(total * c->block);
 	c->spares = calloc(readers ? readers : 1, sizeof(*c->spares));
-	if (!c->slab || !c->data || !c->spares)
+	c->hazards = aligned_alloc(64, (readers ? readers : 1) * sizeof(*c->hazards));
+	if (!c->slab || !c->data || !c->spares || !c->hazards)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < total; i++)
 		c->slab[i].data = c->data + i * c->block;
 	for (unsigned s = 0; s < c->nshards; s++)
 		for (uint64_t i = 0; i < c->shards[s].max_blocks + slack; i++)
 			bc_free_push(&c->shards[s], &c->slab[k++]);
-	for (unsigned i = 0; i < readers; i++)
+	for (unsigned i = 0; i < readers; i++) {
 		c->spares[i] = &c->slab[k++];
+		atomic_init(&c->hazards[i].e, NULL);
+	}
 	c->nspares = readers;
 	return 0;
 }
@@ -73,7 +77,8 @@ struct bcache *bcache_create(const struct bcache_cfg *cfg, const struct wl_io *i
 	if (!c || !cfg->block || cfg->budget < cfg->block)
 		goto fail;
 	c->kind = cfg->kind;
-	c->pol = cfg->kind == BCACHE_RW ? &bc_clock_policy : &bc_lru_policy;
+	c->pol = cfg->kind == BCACHE_RW ? &bc_clock_policy :
+		 cfg->kind == BCACHE_CHM ? &bc_chm_policy : &bc_lru_policy;
 	c->io = *io;
 	c->block = cfg->block;
 	c->budget = cfg->budget;
@@ -109,6 +114,7 @@ void bcache_destroy(struct bcache *c)
 	free(c->slab);
 	free(c->data);
 	free(c->spares);
+	free(c->hazards);
 	free(c);
 }
 
@@ -120,6 +126,8 @@ int bcache_reader_init(struct bcache *c, struct bc_reader *r,
 	r->c = c;
 	r->st = st;
 	r->spare = i < c->nspares ? c->spares[i] : NULL;
+	r->hazard = i < c->nspares ? &c->hazards[i] : NULL;
+	r->tick = 0;
 	r->scratch = malloc(c->block);
 	return r->scratch ? 0 : -ENOMEM;
 }
@@ -130,6 +138,7 @@ void bcache_reader_fini(struct bc_reader *r)
 	free(r->scratch);
 	r->scratch = NULL;
 	r->spare = NULL;
+	r->hazard = NULL;
 }
 
 /* Miss: read the whole block outside any lock, copy out, then cache it. */
@@ -171,7 +180,7 @@ ssize_t bcache_read(struct bc_reader *r, unsigned file, int fd, uint64_t off,
 		ssize_t got;
 
 		n = n < len - done ? n : len - done;
-		got = c->pol->get(c, sh, file, blk, h, in, n, (char *)buf + done, r->st);
+		got = c->pol->get(c, sh, r, file, blk, h, in, n, (char *)buf + done);
 		if (got < 0)
 			got = miss(r, sh, file, fd, blk, h, in, n, (char *)buf + done);
 		if (got < 0)
@@ -247,6 +256,8 @@ int bcache_locks(struct bcache *c, struct wl_lock_desc *out, int max)
 		} else {
 			if (c->kind == BCACHE_SHARDED)
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.shard%u", s);
+			else if (c->kind == BCACHE_CHM)
+				snprintf(out[n].name, sizeof(out[n].name), "bcache.seg%u", s);
 			else
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.lru");
 			out[n].addr = (uint64_t)(uintptr_t)&sh->mu;

@@ -5,6 +5,9 @@
  *   BCACHE_LRU      one global mutex around every get and put (as found)
  *   BCACHE_RW       a read-write lock; gets under the read lock (CLOCK)
  *   BCACHE_SHARDED  lock striping: N shards, each its own mutex and LRU
+ *                   (every get still takes its shard's mutex)
+ *   BCACHE_CHM      a concurrent map: N segments, gets take no lock,
+ *                   puts the segment's mutex; CLOCK per segment
  *
  *   c = bcache_create(&cfg, io);
  *   bcache_reader_init(c, &r, &stats);      one reader per thread
@@ -17,19 +20,20 @@
 #include <pthread.h>
 #include "workload.h"
 
-enum bcache_kind { BCACHE_LRU, BCACHE_RW, BCACHE_SHARDED };
+enum bcache_kind { BCACHE_LRU, BCACHE_RW, BCACHE_SHARDED, BCACHE_CHM };
 
 struct bcache_cfg {
 	enum bcache_kind kind;
 	uint64_t block;		/* bytes per block */
 	uint64_t budget;	/* bytes; blocks cached <= budget / block */
-	unsigned shards;	/* BCACHE_SHARDED: 0 = 16; capped so each
+	unsigned shards;	/* SHARDED, CHM: 0 = 16; capped so each
 				 * shard holds at least one block */
 	unsigned readers;	/* most readers at once (threads) */
 };
 
 struct bcache;
 struct bc_entry;
+struct bc_hazard;
 
 /* One thread's handle on the cache: a spare block to read misses into. */
 struct bc_reader {
@@ -37,6 +41,8 @@ struct bc_reader {
 	struct bc_entry *spare;		/* NULL: misses are read but not cached */
 	unsigned char *scratch;
 	struct wl_thread_stats *st;
+	struct bc_hazard *hazard;	/* NULL: this reader copies under the lock */
+	unsigned tick;			/* lookups so far, for the sampled timers */
 };
 
 struct bcache *bcache_create(const struct bcache_cfg *cfg, const struct wl_io *io);

@@ -9,11 +9,12 @@
 #include "wl_internal.h"
 
 extern const struct workload wl_fc, wl_fcp, wl_fcp_fixed;
-extern const struct workload wl_bcache, wl_bcache_rw, wl_bcache_sharded;
+extern const struct workload wl_bcache, wl_bcache_rw, wl_bcache_sharded, wl_bcache_chm;
+extern const struct workload wl_nio;
 
 const struct workload *const wl_all[] = {
 	&wl_fc, &wl_fcp, &wl_fcp_fixed,
-	&wl_bcache, &wl_bcache_rw, &wl_bcache_sharded, NULL,
+	&wl_bcache, &wl_bcache_rw, &wl_bcache_sharded, &wl_bcache_chm, &wl_nio, NULL,
 };
 
 const struct workload *wl_find(const char *name)
@@ -115,7 +116,8 @@ int wl_config_check(const struct wl_config *cfg)
  *    and the miss's new fd, opened before the eviction;
  *  - fcp-fixed: the same, plus one fd per thread opened outside the lock
  *    or waiting to be closed after it (a lost race, evicted channels);
- *  - bcache*: a handle per file, or one per thread with per-thread handles.
+ *  - bcache*, nio: a handle per file, or one per thread with per-thread
+ *    handles.
  */
 uint64_t wl_fds_needed(const struct wl_config *cfg)
 {
@@ -126,7 +128,7 @@ uint64_t wl_fds_needed(const struct wl_config *cfg)
 	if (is_pool(cfg->workload))
 		n += (cfg->pool < files ? cfg->pool : files) + threads + 1 +
 		     (strcmp(cfg->workload, "fcp-fixed") ? 0 : threads);
-	else if (is_cache(cfg->workload))
+	else if (is_cache(cfg->workload) || !strcmp(cfg->workload, "nio"))
 		n += per_thread ? threads : files;
 	else
 		n += threads + 1;

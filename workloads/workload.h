@@ -40,7 +40,9 @@ static inline uint64_t wl_now_ns(void)
 #define WL_MAX_LOCKS	64	/* named locks one workload may report */
 
 enum wl_cache_mode { WL_CACHE_WARM, WL_CACHE_COLD };
-enum wl_handle_mode { WL_HANDLE_SHARED, WL_HANDLE_PER_THREAD };
+/* locked: one handle per file, every read an lseek + read under the
+ * handle's mutex, as Java's RandomAccessFile (synchronized seek + read) */
+enum wl_handle_mode { WL_HANDLE_SHARED, WL_HANDLE_PER_THREAD, WL_HANDLE_LOCKED };
 
 struct wl_config {
 	const char *workload;	/* "fc", "fcp", "fcp-fixed", "bcache", ... */
@@ -113,7 +115,8 @@ struct wl_thread_stats {
 	uint64_t miss_read_ns;		/* reading missed blocks from the file */
 	/* events this thread caused */
 	uint64_t hits, misses, evictions;
-	uint64_t syscalls_in_lock;	/* stat/open/close made holding the lock */
+	uint64_t syscalls_in_lock;	/* stat/open/close (pools), lseek+read (a
+					 * locked handle) made holding a lock */
 	uint64_t bytes_read;		/* bytes handed back to the caller */
 	uint64_t verify_errors;
 	/* operation latency, of the sampled ops (WL_SAMPLE_*) */
