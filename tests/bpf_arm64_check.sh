@@ -29,7 +29,9 @@ skip && /^};/ { skip = 0; next }
 END { if (!swapped) { print "bpf_arm64_check: no struct pt_regs in the input" > "/dev/stderr"; exit 1 } }
 ' "$vmlinux" > "$out/vmlinux.h"
 for src in "$@"; do
+	# the uapi asm/errno.h usdt.bpf.h needs is asm-generic's on both arches
 	"$clang" -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_arm64 -I"$out" -Ibpf \
+		-idirafter "/usr/include/$(uname -m)-linux-gnu" \
 		-c "$src" -o "$out/$(basename "$src" .c).o"
 done
 echo "arm64 compile check: $# BPF objects built with -D__TARGET_ARCH_arm64 (x86 BTF, arm64 pt_regs)"
