@@ -34,7 +34,7 @@ endif
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
-LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lpthread -lm
+LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lpthread -lm -lstdc++
 
 # The link order is fixed, not $(wildcard)'s (make before 4.3 does not
 # sort it): common.bpf.c first - the libbpf linker workaround it describes

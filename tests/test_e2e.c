@@ -25,6 +25,15 @@ static void options_for(struct options *o, const char *workload, unsigned files,
 	o->probe_set = "full";
 }
 
+static const char *first_code_cause(const struct diagnosis *d)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->causes[i].cause, "cpu_oversubscription") &&
+		    strcmp(d->causes[i].cause, "cpu_competition"))
+			return d->causes[i].cause;
+	return "none";
+}
+
 static void run(struct options *o, struct session *s)
 {
 	struct trace_opts topts = session_trace_opts(o);
@@ -108,7 +117,9 @@ static void test_fcp_small_pool_serialises(void **state)
 	assert_int_equal(opens, s.res.totals.misses);
 	assert_int_equal(closes, s.res.totals.evictions);
 	assert_true(s.diag.n >= 1);
-	assert_string_equal(s.diag.causes[0].cause, "pool_lock_serialisation");
+	/* the largest cause in the code; on a loaded machine the run queue
+	 * (the machine's share) may rank above it */
+	assert_string_equal(first_code_cause(&s.diag), "pool_lock_serialisation");
 	assert_true(s.model.acct_total_ns[ACCT_LOCK_NAMED] > 0);
 	session_free(&s);
 	test_dir_remove(dir);

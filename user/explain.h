@@ -51,6 +51,7 @@ struct diagnosis {
  *   event_wait               other programs: asleep on condvars, semaphores,
  *                            barriers, joins (idle, not a lock)
  *   stopped                  stopped by SIGSTOP or a debugger
+ *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
  * Always fills at least one cause; returns d->n, or -1 for an empty model.
  */

@@ -172,8 +172,12 @@ static void facts_init(struct facts *f, const struct run_model *m)
 	f->ncpus = m->ncpus ? m->ncpus : 1;
 	f->files = f->cfg->shared_file ? 1 : f->cfg->files;
 	f->ops = (double)m->ops;
+	f->threads = 0;
 	for (unsigned i = 0; i < m->nrows; i++)
-		facts_row(f, &m->rows[i]);
+		if (!m->rows[i].aside) {
+			facts_row(f, &m->rows[i]);
+			f->threads++;
+		}
 	if (m->thread_wall_total_ns)
 		f->wall = (double)m->thread_wall_total_ns;
 	/* a kernel view that saw none of the workers is no kernel view */
@@ -542,9 +546,10 @@ static bool rule_other_lock(const struct facts *f, struct finding *o)
 		return false;
 	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
 	set_title(o, "%s of thread time waiting for %s%s", pct(share), top[0]->name,
-		  n > 1 ? " and other locks" : "");
+		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "");
 	for (int i = 0; i < n && i < 3; i++)
-		ev_word(&o->c, f, top[i]);
+		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)	/* the ones that matter */
+			ev_word(&o->c, f, top[i]);
 	add_ev(&o->c, "How long a holder keeps a lock is not measured for a program fctrace did "
 	       "not write: a wait lasts the holders' time inside the lock plus the hand-off.");
 	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
@@ -562,6 +567,8 @@ static const struct thread_row *busiest(const struct run_model *m)
 		const struct thread_row *r = &m->rows[i];
 		uint64_t on = r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
 
+		if (r->aside)
+			continue;
 		if (!best || on > best->acct_ns[ACCT_CPU_USER] + best->acct_ns[ACCT_CPU_SYS])
 			best = r;
 	}
@@ -584,7 +591,8 @@ static bool rule_event_wait(const struct facts *f, struct finding *o)
 	set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
 		  pct(share), top[0]->name);
 	for (int i = 0; i < n && i < 3; i++)
-		ev_word(&o->c, f, top[i]);
+		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
+			ev_word(&o->c, f, top[i]);
 	add_ev(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
 	       "nothing to do until another thread signals it; the work it waits for is done "
 	       "elsewhere.");
@@ -596,6 +604,28 @@ static bool rule_event_wait(const struct facts *f, struct finding *o)
 	return true;
 }
 
+/* A JVM's safepoints (GC pauses among them) stop every Java thread: the
+ * application's threads lose that time whatever they were doing. */
+static bool rule_gc(const struct facts *f, struct finding *o)
+{
+	const struct run_model *m = f->m;
+	double lost = (double)m->safepoint_ns * f->threads, share = ratio(lost, f->wall);
+
+	if (!m->jvm || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "jvm_safepoints", share, 0.8, 0);
+	set_title(o, "%s of the application's thread time stopped at JVM safepoints (%s GC "
+		  "pauses)", pct(share), cnt((double)m->gcs));
+	add_ev(&o->c, "%s safepoints stopped every Java thread for %s in total; %s collections "
+	       "took %s, the longest %s.", cnt((double)m->safepoints), ns((double)m->safepoint_ns),
+	       cnt((double)m->gcs), ns((double)m->gc_ns), ns((double)m->gc_max_ns));
+	add_ev(&o->c, "Threads stopped at a safepoint are not waiting on a lock: that time is "
+	       "the collector's, counted once per application thread (%u).", f->threads);
+	set_fix(o, "Allocate less, or give the heap more room (-Xmx) so that collections "
+		"come less often.");
+	return true;
+}
+
 /* A stopped process (SIGSTOP, a debugger) is neither the code nor the
  * machine: say so, so that its time is not read as a wait. */
 static bool rule_stopped(const struct facts *f, struct finding *o)
@@ -603,7 +633,8 @@ static bool rule_stopped(const struct facts *f, struct finding *o)
 	double stopped = 0;
 
 	for (unsigned i = 0; i < f->m->nrows; i++)
-		stopped += (double)f->m->rows[i].k.stopped_ns;
+		if (!f->m->rows[i].aside)
+			stopped += (double)f->m->rows[i].k.stopped_ns;
 	if (!f->sched || ratio(stopped, f->wall) < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "stopped", ratio(stopped, f->wall), 0.9, 0);
@@ -924,7 +955,7 @@ typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
 	rule_pool, rule_cache, rule_user_lock, rule_other_lock, rule_event_wait,
-	rule_pagecache, rule_blocked_other, rule_runq, rule_klock, rule_stopped,
+	rule_pagecache, rule_blocked_other, rule_runq, rule_klock, rule_stopped, rule_gc,
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -983,7 +1014,7 @@ static void beyond_pc(const struct facts *f, struct items *l)
 
 	if (f->sc && f->pages_asked > 0 && miss == 0)
 		item(l, "page cache 100 %% hits (no I/O)");
-	else if (f->sc && f->pages_asked > 0)
+	else if (f->sc && f->pages_asked > miss)
 		item(l, "page cache %s hits (%s pages from disk)",
 		     pct(1 - ratio(miss, f->pages_asked)), cnt(miss));
 	else
@@ -1027,6 +1058,13 @@ static void headline(const struct facts *f, char *buf, size_t n)
 {
 	char what[96] = "", b[24];
 
+	if (f->other && f->m->jvm) {
+		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
+			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
+			 ns((double)f->m->wall_ns), f->threads, plural(f->threads),
+			 f->m->aside_rows, f->ncpus, plural(f->ncpus));
+		return;
+	}
 	if (f->other) {
 		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
 			 f->cfg->workload ? f->cfg->workload : "the program",

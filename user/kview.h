@@ -31,7 +31,7 @@ struct kv_pc {
 
 struct kview {
 	unsigned groups;	/* PG_MASK bits that loaded and attached */
-	struct probe_status probes[32];
+	struct probe_status probes[64];
 	int nprobes;
 	struct fct_lost lost;
 

@@ -21,6 +21,7 @@
 #include "loader.h"	/* before the skeleton: it defines struct fct_lost */
 #include "fctrace.skel.h"
 #include "ksyms.h"
+#include "jvm.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
  * program with `alt` falls back to that form if it cannot load. */
@@ -99,6 +100,8 @@ struct tracer {
 	bool follow;
 	unsigned time_every;		/* sc_time_every */
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
+	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
+	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
 	void *ustack_arg;
 };
@@ -196,6 +199,10 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		bpf_program__set_autoload(p, i >= 0 && load[i]);
 		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
 			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
+	}
+	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
+		jvm_set_autoload(skel, true);
+		jvm_set_target(skel, t->tgid);
 	}
 	return skel;
 }
@@ -351,6 +358,30 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 	}
 }
 
+/* HotSpot's probes, after the others in the table. */
+static void report_jvm_probes(const struct tracer *t, struct kview *kv)
+{
+	int max = (int)(sizeof(kv->probes) / sizeof(*kv->probes));
+
+	for (int p = 0; t->libjvm && p < JVM_NPROBES && kv->nprobes < max; p++) {
+		struct probe_status *ps = &kv->probes[kv->nprobes++];
+
+		snprintf(ps->name, sizeof(ps->name), "%s", jvm_probe_shown(p));
+		ps->group = PG_JVM;
+		ps->state = t->jvm.link[p] ? PROBE_OK : PROBE_FAILED;
+		if (!t->jvm.link[p])
+			snprintf(ps->reason, sizeof(ps->reason), "attach failed: %s",
+				 strerror(t->jvm.err[p] ? -t->jvm.err[p] : ENOENT));
+	}
+}
+
+int tracer_read_jvm(struct tracer *t, struct jvm_view *v)
+{
+	if (!t || !t->skel || !t->libjvm)
+		return -EINVAL;
+	return jvm_read(t->skel, t->tgid, v);
+}
+
 static struct tracer *tracer_alloc(void)
 {
 	for (int i = 0; i < MAX_TRACERS; i++) {
@@ -381,6 +412,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->follow = opts->follow && t->target != TT_SELF;
 	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
+	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
 	t->ustack_arg = opts->ustack_arg;
 }
 
@@ -448,8 +480,11 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	err = load(t);
 	if (!err)
 		attach_all(t);
+	if (!err && t->libjvm)
+		jvm_attach(t->skel, t->tgid, t->libjvm, &t->jvm);
 	report_probes(t, kv);
-	kv->groups = err ? 0 : groups_attached(t);
+	report_jvm_probes(t, kv);
+	kv->groups = err ? 0 : groups_attached(t) | (t->jvm.nattached ? PG_MASK(PG_JVM) : 0);
 	kv->time_every = t->time_every;
 
 	if (err) {
@@ -711,6 +746,7 @@ void tracer_finish(struct tracer *t)
 		return;
 	for (int i = 0; i < NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
+	jvm_detach(&t->jvm);
 	ring_buffer__free(t->ustacks);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));

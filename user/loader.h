@@ -34,6 +34,7 @@ struct tracer_opts {
 	bool verbose;		/* libbpf's debug output */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	void *ustack_arg;
+	const char *libjvm;	/* a JVM target: its libjvm.so, for the USDT probes */
 };
 
 /* Returns 0 when at least the marks and one other group attached; the
@@ -52,6 +53,9 @@ int tracer_poll(struct tracer *t, int timeout_ms);
  * TT_ATTACH) */
 void tracer_stop(struct tracer *t);
 int tracer_read(struct tracer *t, struct kview *kv);
+/* A JVM target: what HotSpot's probes saw (jvm.h); 0 or -errno */
+struct jvm_view;
+int tracer_read_jvm(struct tracer *t, struct jvm_view *v);
 void tracer_finish(struct tracer *t);
 
 /* Why BPF cannot run here (not root, no BTF, ...), or NULL if it can. */

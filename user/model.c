@@ -223,7 +223,7 @@ static bool is_worker(const struct run_model *m, uint32_t tid)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
 		if ((uint32_t)m->rows[i].user.tid == tid)
-			return true;
+			return !m->rows[i].aside;
 	return false;
 }
 
@@ -232,7 +232,7 @@ static void total_locks(struct run_model *m)
 	char name[160];
 
 	for (unsigned i = 0; i < m->nrows; i++)
-		for (int j = 0; j < m->rows[i].nlocks; j++) {
+		for (int j = 0; !m->rows[i].aside && j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
 			struct lock_total *t = find_total(m, u->name, false, u->is_lock);
@@ -260,6 +260,11 @@ static void total_rows(struct run_model *m)
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
 
+		if (r->aside) {
+			m->aside_rows++;
+			m->aside_cpu_ns += r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
+			continue;
+		}
 		m->ops += r->user.ops;
 		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
 		if (!r->has_kernel)
@@ -278,6 +283,21 @@ static void total_rows(struct run_model *m)
 	}
 }
 
+void model_retotal(struct run_model *m)
+{
+	free(m->locks);
+	m->locks = NULL;
+	m->nlocks = 0;
+	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
+	m->event_wait_ns = m->aside_cpu_ns = 0;
+	m->aside_rows = 0;
+	memset(m->sc_total, 0, sizeof(m->sc_total));
+	memset(m->nr_total, 0, sizeof(m->nr_total));
+	memset(m->acct_total_ns, 0, sizeof(m->acct_total_ns));
+	total_rows(m);
+	total_locks(m);
+}
+
 static const char *probe_set_name(const struct kview *kv, unsigned groups)
 {
 	if (!kv)
@@ -285,7 +305,7 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 	if (groups & PG_MASK(PG_FLOOR))
 		return "floor";
 	/* the marks or the lifecycle: whichever opens the windows */
-	groups = (groups & ~PG_MASK(PG_THREADS)) | PG_MASK(PG_MARKS);
+	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS);
 	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";

@@ -54,6 +54,9 @@ struct thread_row {
 	int nlocks;
 	uint64_t futex_other_waits, futex_other_ns;
 	uint64_t pagecache_hits, pagecache_misses;
+	char name[64];			/* a JVM's Java thread name, else "" (use k.comm) */
+	bool aside;			/* out of the run-wide totals: a JVM's own thread */
+	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
 };
 
 /* run-wide totals for one named lock or kernel lock site */
@@ -87,7 +90,24 @@ struct run_model {
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;
 	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
+	/* a JVM target (model_jvm.c) */
+	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
+	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
+	uint64_t safepoints, safepoint_ns;	/* every Java thread stopped */
+	uint64_t parks, park_ns;	/* LockSupport.park, all threads */
+	unsigned app_threads;		/* threads in the application group */
+	unsigned aside_rows;		/* rows set aside from the totals (the JVM's own) */
+	uint64_t aside_cpu_ns;		/* and their time on CPU */
 };
+
+/* Sum the run-wide totals again, over the rows not set aside. */
+void model_retotal(struct run_model *m);
+
+struct jvm_view;
+/* Fold what HotSpot's probes saw into a built model: Java thread names
+ * and groups, each class's contended monitor enters as a lock (moved
+ * from the futex waits they blocked in), parks and GC pauses. */
+void model_add_jvm(struct run_model *m, const struct jvm_view *v, bool monitors_on);
 
 /* Build the joined model; kv may be NULL (timing-only). */
 int model_build(struct run_model *m, struct wl_result *res,

@@ -12,6 +12,7 @@ static const char *const group_names[PG_N] = {
 	[PG_PC_LOOKUPS]	= "pc-lookups",
 	[PG_MARKS]	= "marks",
 	[PG_THREADS]	= "threads",
+	[PG_JVM]	= "jvm",
 };
 
 const char *probe_group_name(enum probe_group g)

@@ -16,6 +16,7 @@ enum probe_group {
 	PG_PC_LOOKUPS,		/* filemap:mm_filemap_get_pages: per-inode lookups (optional) */
 	PG_MARKS,		/* uprobes on the workload's begin/end marks (always, own workloads) */
 	PG_THREADS,		/* exec/fork/exit and the attach iterator (always, other programs) */
+	PG_JVM,			/* HotSpot's USDT probes in libjvm.so (a JVM target) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */

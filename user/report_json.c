@@ -180,6 +180,8 @@ static void identity_json(struct json_object *o, const struct thread_row *r, uns
 	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
 
 	put_str(o, "comm", r->has_kernel && r->k.comm[0] ? r->k.comm : NULL);
+	put_str(o, "name", r->name[0] ? r->name : r->has_kernel && r->k.comm[0] ? r->k.comm : NULL);
+	put_str(o, "group", r->group);
 	json_object_object_add(o, "window", r->has_kernel ? how_json(r->k.how) : NULL);
 	json_object_object_add(o, "blocked_io_ns", sched ? json_object_new_uint64(r->k.blocked_io_ns) : NULL);
 	json_object_object_add(o, "stopped_ns", sched ? json_object_new_uint64(r->k.stopped_ns) : NULL);
@@ -300,6 +302,28 @@ static struct json_object *by_number_json(const struct run_model *m)
 	return a;
 }
 
+/* A JVM target: HotSpot's view, run-wide (monitors are in locks[]). */
+static struct json_object *jvm_json(const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	struct json_object *o;
+
+	if (!m->jvm)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "libjvm", s->target.libjvm);
+	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
+	put_u64(o, "gcs", m->gcs);
+	put_u64(o, "gc_ns", m->gc_ns);
+	put_u64(o, "gc_max_ns", m->gc_max_ns);
+	put_u64(o, "safepoints", m->safepoints);
+	put_u64(o, "safepoint_ns", m->safepoint_ns);
+	put_u64(o, "parks", m->parks);
+	put_u64(o, "park_ns", m->park_ns);
+	put_u64(o, "application_threads", m->app_threads);
+	return o;
+}
+
 /* A program fctrace did not write: what it was and how it ended. */
 static struct json_object *target_json(const struct session *s)
 {
@@ -321,6 +345,7 @@ static struct json_object *target_json(const struct session *s)
 	put_u64(o, "uid", (uint64_t)ti->uid);
 	put_u64(o, "stacks_sampled", ti->stacks_received);
 	put_u64(o, "stacks_unwound", ti->stacks_unwound);
+	json_object_object_add(o, "jvm", jvm_json(s));
 	return o;
 }
 

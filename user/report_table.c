@@ -137,23 +137,57 @@ static void print_target_thread(FILE *f, const struct thread_row *r)
 	uint64_t wall = r->user.end_ns - r->user.start_ns;
 	char w[16];
 
-	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, r->k.comm[0] ? r->k.comm : "?",
-		units_ns(w, sizeof(w), (double)wall));
+	const char *name = r->name[0] ? r->name : r->k.comm[0] ? r->k.comm : "?";
+
+	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, name, units_ns(w, sizeof(w), (double)wall));
 	for (int b = 0; b < ACCT_N; b++)
 		fprintf(f, " %6.1f", wall ? 100.0 * r->acct_ns[b] / wall : 0);
-	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio,
+	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio, r->group ? r->group :
 		r->k.how & FCT_HOW_ATTACH ? "attach" : r->k.how & FCT_HOW_EXEC ? "exec" :
 		r->k.how & FCT_HOW_FORK ? "new" : "");
 }
 
+/* A JVM's threads: the application's first, then the JVM's own. */
+static bool in_order(const struct thread_row *r, int pass)
+{
+	bool app = !r->group || !strcmp(r->group, "application");
+
+	return pass == 0 ? app : !app;
+}
+
+/* A JVM: its own threads' cost, and what HotSpot's probes counted. */
+static void print_jvm(FILE *f, const struct run_model *m)
+{
+	char cpu[16], gc[16], gcn[16], spn[16], sp[16], pk[16], pkn[16];
+
+	fprintf(f, "\nJVM: %u application thread%s; %u of the JVM's own (GC, JIT, runtime), on "
+		"CPU %s in all;\n%s GC pauses (%s), %s safepoints (%s), %s parks (%s); monitor "
+		"probes %s\n", m->app_threads, m->app_threads == 1 ? "" : "s", m->aside_rows,
+		units_ns(cpu, sizeof(cpu), (double)m->aside_cpu_ns),
+		units_count(gcn, sizeof(gcn), (double)m->gcs), units_ns(gc, sizeof(gc), (double)m->gc_ns),
+		units_count(spn, sizeof(spn), (double)m->safepoints),
+		units_ns(sp, sizeof(sp), (double)m->safepoint_ns),
+		units_count(pkn, sizeof(pkn), (double)m->parks),
+		units_ns(pk, sizeof(pk), (double)m->park_ns),
+		m->jvm_monitors ? "on" : "off (no -XX:+DTraceMonitorProbes: monitor waits not measured)");
+}
+
 static void print_target_threads(FILE *f, const struct run_model *m)
 {
-	fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; from = "
-		"exec, new\nthread, or attach)\n");
+	if (m->jvm)
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; Java "
+			"names; the\napplication's threads first, then the JVM's own)\n");
+	else
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; "
+			"from = exec, new\nthread, or attach)\n");
 	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
-		"user", "sys", "lock", "futex", "block", "runq", "acct", "from");
-	for (unsigned i = 0; i < m->nrows; i++)
-		print_target_thread(f, &m->rows[i]);
+		"user", "sys", "lock", "futex", "block", "runq", "acct", m->jvm ? "group" : "from");
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < m->nrows; i++)
+			if (in_order(&m->rows[i], pass))
+				print_target_thread(f, &m->rows[i]);
+	if (m->jvm)
+		print_jvm(f, m);
 }
 
 static void print_threads(FILE *f, const struct run_model *m)
@@ -255,7 +289,8 @@ static void print_locks(FILE *f, const struct run_model *m)
 		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
 		return;
 	}
-	fprintf(f, "\nLock waits (share = of all thread time)\n%-48s %8s %9s %9s %9s %6s\n",
+	fprintf(f, "\nLock waits (share = of all %sthread time)\n%-48s %8s %9s %9s %9s %6s\n",
+		m->jvm ? "application " : "",
 		"lock", "waits", "total", "mean", "max", "share");
 	for (int k = 0; k < m->nlocks; k++) {
 		const struct lock_total *l = nth_longest(m, k);

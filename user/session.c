@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "jvm.h"
 #include "loader.h"
 #include "session.h"
 #include "signals.h"
@@ -85,6 +86,7 @@ int session_explain(struct session *s)
 	if (model_build_named(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
 			      s->names, s->nnames))
 		return 1;
+	model_add_jvm(&s->model, s->jvm, s->jvm_monitors);
 	explain_run(&s->model, &s->diag);
 	return 0;
 }
@@ -115,6 +117,11 @@ out:
 
 void session_free(struct session *s)
 {
+	if (s->jvm) {
+		jvm_view_free(s->jvm);
+		free(s->jvm);
+		s->jvm = NULL;
+	}
 	free(s->names);
 	s->names = NULL;
 	model_free(&s->model);

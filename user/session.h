@@ -32,6 +32,8 @@ struct session {
 	struct target_info target;	/* mode TGT_NONE for fctrace's own workloads */
 	struct lock_name *names;	/* other programs' futex words, named */
 	int nnames;
+	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
+	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
 };
 
 struct trace_opts session_trace_opts(const struct options *o);

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "loader.h"
+#include "jvm.h"
 #include "lockname.h"
 #include "session.h"
 #include "signals.h"
@@ -58,7 +59,8 @@ static int drop_to_sudo_caller(void)
 
 /* The child: wait for the go byte, then become CMD. Its exec failure
  * goes back through err_fd (close-on-exec: EOF means it ran). */
-static void child_main(int go_fd, int err_fd, const struct target_opts *to)
+static void child_main(int go_fd, int err_fd, const struct target_opts *to,
+		       const char *jvm_env)
 {
 	char go;
 	int err;
@@ -67,6 +69,11 @@ static void child_main(int go_fd, int err_fd, const struct target_opts *to)
 		_exit(127);	/* fctrace gave up before the probes were ready */
 	close(go_fd);
 	signal(SIGPIPE, SIG_DFL);
+	if (jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) {
+		err = errno;
+		(void)!write(err_fd, &err, sizeof(err));
+		_exit(126);
+	}
 	if (!to->as_root && drop_to_sudo_caller()) {
 		err = errno;
 		(void)!write(err_fd, &err, sizeof(err));
@@ -83,7 +90,7 @@ struct child {
 	int go_fd, err_fd;
 };
 
-static int spawn(const struct target_opts *to, struct child *c)
+static int spawn(const struct target_opts *to, const char *jvm_env, struct child *c)
 {
 	int go[2], err[2];
 
@@ -95,7 +102,7 @@ static int spawn(const struct target_opts *to, struct child *c)
 	if (c->pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child_main(go[0], err[1], to);
+		child_main(go[0], err[1], to, jvm_env);
 	}
 	close(go[0]);
 	close(err[1]);
@@ -284,6 +291,59 @@ static void describe(struct target_info *ti, const struct target_opts *to)
 	}
 }
 
+/* ---- a JVM ---------------------------------------------------------------- */
+
+/*
+ * run -- java: HotSpot's monitor probes fire only with the flag, which
+ * only takes effect at JVM start: CMD gets it through JAVA_TOOL_OPTIONS
+ * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
+ * a JVM started without it: one line says what is not measured.
+ */
+static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len)
+{
+	struct target_info *ti = &s->target;
+	char notice[256];
+
+	env[0] = '\0';
+	if (to->mode == TGT_EXEC) {
+		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm)) ||
+		    jvm_tool_options(env, len)) {
+			ti->libjvm[0] = env[0] = '\0';
+			return;
+		}
+		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
+			"probes\n", JVM_MONITOR_FLAG);
+		s->jvm_monitors = true;
+		return;
+	}
+	if (jvm_find_libjvm(to->pid, ti->libjvm, sizeof(ti->libjvm))) {
+		ti->libjvm[0] = '\0';
+		return;
+	}
+	s->jvm_monitors = jvm_monitor_probes(to->pid, ti->libjvm) != JVM_FLAG_OFF;
+	if (!s->jvm_monitors) {
+		jvm_monitor_notice(notice, sizeof(notice));
+		fprintf(stderr, "fctrace: %s\n", notice);
+	}
+}
+
+static void read_jvm(struct watch *w)
+{
+	struct session *s = w->s;
+
+	if (!s->target.libjvm[0])
+		return;
+	s->jvm = calloc(1, sizeof(*s->jvm));
+	if (s->jvm && tracer_read_jvm(w->t, s->jvm)) {
+		free(s->jvm);
+		s->jvm = NULL;
+	}
+	/* a -XX:-DTraceMonitorProbes of its own wins over ours */
+	if (s->jvm && s->target.mode == TGT_EXEC)
+		s->jvm_monitors = jvm_monitor_probes(s->target.pid, s->target.libjvm) != JVM_FLAG_OFF ||
+				  s->jvm->nmonitors > 0;
+}
+
 /* ---- the session -------------------------------------------------------- */
 
 static int prepare(const struct trace_opts *o, const struct target_opts *to, pid_t tgid,
@@ -294,6 +354,7 @@ static int prepare(const struct trace_opts *o, const struct target_opts *to, pid
 		.time_every = o->time_every, .follow = to->follow,
 		.target = to->mode == TGT_EXEC ? TT_EXEC : TT_ATTACH,
 		.on_ustack = lockname_on_ustack, .ustack_arg = ln,
+		.libjvm = s->target.libjvm[0] ? s->target.libjvm : NULL,
 	};
 	uint64_t t0 = mono_ns();
 
@@ -339,6 +400,7 @@ static int finish(struct watch *w)
 	tracer_stop(w->t);
 	if (tracer_read(w->t, &s->kv))
 		return 1;
+	read_jvm(w);
 	s->traced = true;
 	for (int i = 0; i < s->kv.nthreads; i++)
 		fill_comm(&s->kv.threads[i]);
@@ -355,14 +417,16 @@ int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 {
 	struct watch w = { .s = s, .to = to, .pidfd = -1 };
 	struct child c = { .pid = -1 };
+	char jvm_env[4096];
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	describe(&s->target, to);
+	find_jvm(s, to, jvm_env, sizeof(jvm_env));
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (to->mode == TGT_EXEC && (rc = spawn(to, &c))) {
+	if (to->mode == TGT_EXEC && (rc = spawn(to, jvm_env[0] ? jvm_env : NULL, &c))) {
 		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
 		return 1;
 	}

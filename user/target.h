@@ -41,6 +41,7 @@ struct target_info {
 	int term_signal;		/* killed by this signal, or 0 */
 	uid_t uid;			/* TGT_EXEC: the credentials CMD ran with */
 	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
+	char libjvm[4096];		/* a JVM: its libjvm.so ("" for other programs) */
 };
 
 /* The exit status `fctrace run -- CMD` passes on: CMD's own, or 128 + N

@@ -143,6 +143,28 @@ static Dwfl *proc_dwfl(struct uproc *p)
 	return p->dwfl;
 }
 
+/* C++ names (libjvm.so, any C++ program) in their source form, by the
+ * C++ runtime's own demangler (libstdc++: the ABI's documented entry). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+static const char *demangled(const char *fn, char *buf, size_t len)
+{
+	int status = -1;
+	char *d;
+
+	if (!fn || strncmp(fn, "_Z", 2))
+		return fn;
+	d = __cxa_demangle(fn, NULL, NULL, &status);
+	if (!d || status)
+		return fn;
+	snprintf(buf, len, "%s", d);
+	free(d);
+	/* drop the argument list: "os::PlatformMonitor::wait(long)" -> "...wait" */
+	if (strchr(buf, '('))
+		*strchr(buf, '(') = '\0';
+	return buf;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = path ? strrchr(path, '/') : NULL;
@@ -277,8 +299,9 @@ static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
 	GElf_Sym sym;
 	Dwarf_Addr rel = pc;
 	int lineno = 0;
+	char dm[96];
 
-	fn = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+	fn = demangled(dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL), dm, sizeof(dm));
 	if (line)
 		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (fn && src)
