@@ -206,6 +206,19 @@ static int parse_pressure(const char *arg, double *out)
 	return 0;
 }
 
+/* An output path. One that begins with '-' is refused: getopt hands an
+ * option's argument the next word, so `--json --no-bpf` would otherwise
+ * write a file named --no-bpf and run traced. */
+static int output_opt(const char *opt, char *arg, const char **out)
+{
+	*out = arg;
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	fprintf(stderr, "fctrace: %s %s: looks like an option, not a file name "
+		"(to name such a file, write ./%s)\n", opt, arg, arg);
+	return 2;
+}
+
 static int parse_key(int key, char *arg, struct options *o)
 {
 	int pick = 0, rc;
@@ -228,9 +241,9 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
-	case O_JSON: o->json = arg; return 0;
-	case O_CSV: o->csv = arg; return 0;
-	case O_HTML: o->html = arg; return 0;
+	case O_JSON: return output_opt("--json", arg, &o->json);
+	case O_CSV: return output_opt("--csv", arg, &o->csv);
+	case O_HTML: return output_opt("--html", arg, &o->html);
 	case O_COMPARE:
 		o->compare_with = arg;
 		return wl_find(arg) ? 0 : bad("--compare", "must name a workload (see fctrace list)");

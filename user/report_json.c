@@ -7,6 +7,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "hist.h"
+#include "outfile.h"
 #include "report.h"
 
 #define REPORT_SCHEMA_VERSION 1
@@ -272,16 +273,11 @@ int report_json_write(struct json_object *doc, const char *path)
 {
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--json", path);
 
-	if (!f) {
-		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "%s\n", text);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_close(&out);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "outfile.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -97,12 +98,11 @@ void sweep_print_findings(FILE *f, const struct sweep *sw)
 
 int sweep_write_csv(const struct sweep *sw, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--csv", path);
 
-	if (!f) {
-		fprintf(stderr, "fctrace: --csv %s: %s\n", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "workload,files,threads,pool,ops,wall_ns,ops_per_s,hit_ratio,lock_share,"
 		"runqueue_share,blocked_share,cpu_sys_share,cpu_user_share,syscalls_in_lock_per_op,"
 		"openat,close,stat,accounted_ratio,top_cause,predicted_wall_ns,traced,interrupted\n");
@@ -118,11 +118,7 @@ int sweep_write_csv(const struct sweep *sw, const char *path)
 			(unsigned long long)c->close, (unsigned long long)c->stat, c->accounted_ratio,
 			c->top_cause, c->predicted_wall_ns, c->traced, c->interrupted);
 	}
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "fctrace: --csv %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_close(&out);
 }
 
 struct json_object *sweep_json(const struct sweep *sw)
