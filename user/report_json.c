@@ -257,6 +257,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_str(doc, "tool", "fctrace");
 	json_object_object_add(doc, "config", config_json(&s->cfg));
 	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->res.interrupted));
+	put_u64(doc, "stopped", s->stopped);
 	put_u64(doc, "wall_ns", m->wall_ns);
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);

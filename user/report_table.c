@@ -59,6 +59,9 @@ static void print_header(FILE *f, const struct session *s)
 		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
 		probe_set_cost(m->probe_set) ? ")" : "",
 		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+	if (s->stopped)
+		fprintf(f, "STOPPED: the run was stopped and continued (SIGCONT x%u): the stopped "
+			"time counts as blocked\n  and any lock held then as held\n", s->stopped);
 	if (t->has_pool || t->has_cache) {
 		double gets = (double)(t->hits + t->misses);
 

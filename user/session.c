@@ -73,6 +73,7 @@ int session_run(const struct options *o, const struct wl_config *cfg,
 		struct session *s)
 {
 	struct tracer *t = NULL;
+	unsigned continued = signals_continued();
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -94,6 +95,7 @@ out:
 		tracer_finish(t);
 	if (signals_caught())
 		s->res.interrupted = true;
+	s->stopped = signals_continued() - continued;
 	return rc;
 }
 

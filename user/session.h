@@ -20,6 +20,7 @@ struct session {
 	struct run_model model;
 	struct diagnosis diag;
 	uint64_t prepare_ns;		/* load + attach */
+	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
 };
 
 /* Run cfg with the tracing options in o. Returns 0, 2 for bad input,
