@@ -317,6 +317,20 @@ static unsigned groups_attached(const struct tracer *t)
 	return ok;
 }
 
+/* " (first failure: NAME: reason)" for the messages below, which print
+ * before any table could show the probe status */
+static const char *first_failure(const struct kview *kv, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < kv->nprobes; i++)
+		if (!kv->probes[i].ok && strcmp(kv->probes[i].reason, "not selected")) {
+			snprintf(buf, n, " (first failure: %s: %s)", kv->probes[i].name,
+				 kv->probes[i].reason);
+			break;
+		}
+	return buf;
+}
+
 static void report_probes(const struct tracer *t, struct kview *kv)
 {
 	kv->nprobes = 0;
@@ -361,6 +375,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	const char *why = tracer_unavailable_reason();
 	uint64_t t0 = mono_ns();
 	struct tracer *t;
+	char failed[200];
 	int err;
 
 	*out = NULL;
@@ -394,14 +409,16 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
 			strerror(-err));
 	} else if (t->floor && !kv->groups) {
-		fprintf(stderr, "fctrace: cannot attach the whole floor set (see the probe status)\n");
+		fprintf(stderr, "fctrace: cannot attach the whole floor set%s\n",
+			first_failure(kv, failed, sizeof(failed)));
 		err = -ENOENT;
 	} else if (!t->floor && !(kv->groups & PG_MASK(PG_MARKS))) {
 		fprintf(stderr, "fctrace: cannot attach uprobes to fctrace_thread_begin/end in /proc/%d/exe\n",
 			(int)t->tgid);
 		err = -ENOENT;
 	} else if (!(kv->groups & ~PG_MASK(PG_MARKS)) && (t->groups & ~PG_MASK(PG_MARKS))) {
-		fprintf(stderr, "fctrace: no probe group could be attached (see the probe status)\n");
+		fprintf(stderr, "fctrace: no probe group could be attached%s\n",
+			first_failure(kv, failed, sizeof(failed)));
 		err = -ENOENT;
 	}
 	if (err) {

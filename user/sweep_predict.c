@@ -78,7 +78,8 @@ void sweep_print_predictions(FILE *f, const struct sweep *sw)
 		if (sw->cells[i].predicted_wall_ns > 0)
 			print_one(f, &sw->cells[i], &abs_err, &n);
 	if (!n) {
-		fprintf(f, "  (no pool workload in this sweep: nothing to predict)\n");
+		fprintf(f, "  (nothing to predict: the model needs a pool workload's cell with "
+			"operations measured)\n");
 		return;
 	}
 	fprintf(f, "  mean absolute error %.0f %% over %u cells\n", 100 * abs_err / n, n);
