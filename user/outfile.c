@@ -329,7 +329,8 @@ int outfile_stdout_done(void)
 {
 	int err = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
 
-	if (!err || stdout_reported)
+	/* EPIPE: the reader stopped reading (`| head`), nothing to tell it */
+	if (!err || stdout_reported || err == EPIPE)
 		return err ? 1 : 0;
 	fprintf(stderr, "fctrace: writing standard output: %s\n", strerror(err));
 	return 1;

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "explain.h"
 #include "sweep.h"
 
 static struct sweep_cell *fit_cell(struct sweep *sw, const char *wl)
@@ -89,7 +90,7 @@ void sweep_print_predictions(FILE *f, const struct sweep *sw)
 		if (fit && fit != last_fit) {
 			fprintf(f, "\nFitted to %s at %u files, %u threads:\n", fit->workload,
 				fit->files, fit->threads);
-			whatif_print(f, &fit->wi);
+			explain_print_model(f, &fit->wi);
 			last_fit = fit;
 		}
 	}
