@@ -34,6 +34,8 @@ pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o)
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(o && o->outfd > 0 ? o->outfd : null, STDOUT_FILENO);
+		if (o && o->outfd == SPAWN_STDOUT_CLOSED)
+			close(STDOUT_FILENO);
 		if (o && o->cwd && chdir(o->cwd))
 			_exit(96);
 		if (o && o->errfd >= 0)

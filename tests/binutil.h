@@ -19,6 +19,7 @@ struct spawn_opts {
 	int errfd;			/* >= 0: stderr goes there */
 	const struct rlimit *nofile;	/* set RLIMIT_NOFILE first */
 	int outfd;			/* > 0: stdout goes there, else /dev/null */
+#define SPAWN_STDOUT_CLOSED	(-2)	/* outfd: start with no stdout at all */
 	const char *cwd;		/* run there (argv[0] must be absolute) */
 };
 

@@ -457,6 +457,20 @@ static void test_healthy_timing_only(void **state)
 	free(x);
 }
 
+/* Interrupted before any op ended: nothing to explain, not "healthy". */
+static void test_zero_ops_not_healthy(void **state)
+{
+	struct fx *x = fx_new("fcp", 2, true);
+
+	fx_account(x, 0.01, 0.01, 0.01, 0.01);
+	for (unsigned i = 0; i < x->m.nrows; i++)
+		x->rows[i].user.ops = 0;
+	fx_total(x);
+	assert_int_equal(explain_run(&x->m, &x->d), -1);
+	assert_int_equal(x->d.n, 0);
+	free(x);
+}
+
 /* 4.9 % is not a cause, 5 % is. */
 static void test_threshold(void **state)
 {
@@ -549,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_lock_contention),
 		cmocka_unit_test(test_healthy_kernel),
 		cmocka_unit_test(test_healthy_timing_only),
+		cmocka_unit_test(test_zero_ops_not_healthy),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_empty_model),
 		cmocka_unit_test(test_json_keys),

@@ -88,6 +88,12 @@ static void test_run_options(void **state)
 				    &o, err, sizeof(err)), 0);
 	assert_string_equal(o.wl.workload, "nio");
 	assert_int_equal(o.wl.handle, WL_HANDLE_LOCKED);
+	/* a setting one of the chosen workloads reads is fine */
+	assert_int_equal(parse_line("sweep --workload fc,fcp --pool 10", &o, err, sizeof(err)), 0);
+	assert_int_equal(parse_line("run --workload fc --compare fcp --pool 10", &o, err,
+				    sizeof(err)), 0);
+	assert_int_equal(parse_line("run --json ./-x", &o, err, sizeof(err)), 0);
+	assert_string_equal(o.json, "./-x");
 }
 
 static void test_time_every(void **state)
@@ -132,10 +138,23 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "run --workload nope", "--workload" },
 		{ "run --workload fc,fcp", "--workload" },
 		{ "run --chunk 200000", "--chunk" },
-		{ "run --block 1000", "--block" },
+		{ "run --workload bcache --block 1000", "--block" },
 		{ "run --cache lukewarm", "--cache" },
 		{ "run --handle per-thread", "--handle" },
 		{ "run --handle locke", "--handle" },
+		{ "run --workload fc --handle per-thread", "--handle" },
+		/* issue 19: options no chosen workload reads, stray commas, a
+		 * missing value at the end, an output named like an option */
+		{ "run --workload fc --block 8192", "--block does not apply to fc" },
+		{ "run --workload fc --pool 10", "--pool does not apply to fc" },
+		{ "run --workload fcp --shared-file --handle per-thread", "--handle does not apply" },
+		{ "sweep --workload fc,fcp --cache-size 1M", "--cache-size does not apply" },
+		{ "run --workload fcp,", "empty name" },
+		{ "compare --workload ,fc,fcp", "empty name" },
+		{ "run -j", "-j needs a value" },
+		{ "run --threads", "--threads needs a value" },
+		{ "run --json --no-bpf", "./--no-bpf" },
+		{ "sweep --csv -x", "./-x" },
 		{ "run --pressure -1", "--pressure" },
 		{ "run --probes bogus", "--probes" },
 		{ "run --no-bpf --probes light", "--probes" },

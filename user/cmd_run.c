@@ -1,4 +1,6 @@
-/* cmd_run.c - `fctrace run`: one workload, traced, reported and explained. */
+/* cmd_run.c - `fctrace run`: one workload, traced, reported and explained;
+ * with --compare, a second workload at the same settings, and then the
+ * --json/--html files hold both runs and the comparison (as `compare`). */
 #include <stdio.h>
 #include <json-c/json.h>
 #include "commands.h"
@@ -6,23 +8,52 @@
 #include "report.h"
 #include "signals.h"
 
-static int write_json(const struct options *o, const struct session *s)
+static int write_outputs(const struct options *o, const struct session *s,
+			 const struct session *other)
 {
 	struct json_object *doc;
+	int rc = 0;
+
+	if (o->json) {
+		doc = other ? compare_document(s, other) : report_json_run(s);
+		rc = report_json_write(doc, o->json) ? 1 : 0;
+		json_object_put(doc);
+	}
+	if (!rc && o->html)
+		rc = (other ? report_html_compare(o->html, s, other) :
+		      report_html_run(o->html, s)) ? 1 : 0;
+	return rc;
+}
+
+/* --compare: 0 with other run, or the failure (nothing to write then). */
+static int run_other(const struct options *o, const struct session *s, struct session *other)
+{
+	struct wl_config cfg = o->wl;
+	struct trace_opts topts = session_trace_opts(o);
 	int rc;
 
-	if (!o->json)
+	if (signals_caught()) {
+		if (o->json || o->html)
+			fprintf(stderr, "fctrace: interrupted before %s ran: no comparison, so no "
+				"--json/--html file\n", o->compare_with);
+		return 1;
+	}
+	cfg.workload = o->compare_with;
+	if (!(rc = session_run(&topts, &cfg, other))) {
+		if (!o->quiet)
+			compare_print(stdout, s, other);
 		return 0;
-	doc = report_json_run(s);
-	rc = report_json_write(doc, o->json);
-	json_object_put(doc);
-	return rc ? 1 : 0;
+	}
+	session_free(other);
+	if (!signals_caught())
+		fprintf(stderr, "fctrace: the compared run (%s) failed: no comparison%s\n",
+			o->compare_with, o->json || o->html ? ", so no --json/--html file" : "");
+	return rc;
 }
 
 int cmd_run(const struct options *o)
 {
 	struct session s, other;
-	struct wl_config cfg = o->wl;
 	struct trace_opts topts = session_trace_opts(o);
 	int rc = session_check_privileges(o);
 
@@ -37,16 +68,17 @@ int cmd_run(const struct options *o)
 	}
 	if (!o->quiet)
 		report_table(stdout, &s);
-	if (o->compare_with && !signals_caught()) {
-		cfg.workload = o->compare_with;
-		if (session_run(&topts, &cfg, &other) == 0 && !o->quiet)
-			compare_print(stdout, &s, &other);
-		session_free(&other);
+	if (!rc && o->compare_with) {
+		rc = run_other(o, &s, &other);
+		if (!rc) {
+			rc = write_outputs(o, &s, &other);
+			session_free(&other);
+		} else if (signals_caught()) {
+			rc = 0;		/* the exit status says it */
+		}
+	} else if (!rc) {
+		rc = write_outputs(o, &s, NULL);
 	}
-	if (!rc)
-		rc = write_json(o, &s);
-	if (!rc && o->html)
-		rc = report_html_run(o->html, &s);
 	session_free(&s);
 	return signals_caught() ? signals_exit_code() : rc;
 }

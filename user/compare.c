@@ -251,7 +251,7 @@ void compare_print(FILE *f, const struct session *a, const struct session *b)
 	char d[200];
 
 	report_describe(d, sizeof(d), &a->cfg);
-	fprintf(f, "\nCompare %s with %s at the same settings (%s)\n", a->cfg.workload,
+	fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->cfg.workload,
 		b->cfg.workload, strchr(d, ',') ? strchr(d, ',') + 2 : d);
 	if (a->res.interrupted || b->res.interrupted)
 		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",

@@ -90,7 +90,7 @@ static void print_cause(FILE *f, int i, const struct diag_cause *c)
 }
 
 /* The what-if model's lines, wrapped like the rest. */
-static void print_model(FILE *f, const struct whatif_params *p)
+void explain_print_model(FILE *f, const struct whatif_params *p)
 {
 	char *text = NULL, *line, *save = NULL;
 	size_t len = 0;
@@ -122,7 +122,7 @@ void explain_print(FILE *f, const struct run_model *m, const struct diagnosis *d
 	wrap(f, "", d->beyond);
 	if (m && whatif_from_model(m, &p) == 0) {
 		fputc('\n', f);
-		print_model(f, &p);
+		explain_print_model(f, &p);
 	}
 	fputc('\n', f);
 	wrap(f, "Fix: ", d->fix);

@@ -1110,8 +1110,8 @@ int explain_run(const struct run_model *m, struct diagnosis *d)
 	int n = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (!m || !m->res || !m->nrows)
-		return -1;
+	if (!m || !m->res || !m->nrows || !m->ops)
+		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
 	facts_init(&f, m);
 	if (f.wall <= 0)
 		return -1;

@@ -3,7 +3,6 @@
  * a page shows is inside the file: the CSS is inline and nothing refers to
  * another resource, so a report opens the same offline, mailed or archived.
  */
-#include <errno.h>
 #include <string.h>
 #include "html.h"
 
@@ -19,28 +18,6 @@ void html_esc(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
-}
-
-FILE *html_open(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-
-	if (!f)
-		fprintf(stderr, "fctrace: --html %s: %s\n", path, strerror(errno));
-	return f;
-}
-
-int html_close(FILE *f, const char *path)
-{
-	/* a full disk shows up here, not at the fprintf that overflowed */
-	int err = fflush(f) ? errno : ferror(f) ? EIO : 0;
-
-	if (f != stdout && fclose(f) && !err)
-		err = errno;
-	if (!err)
-		return 0;
-	fprintf(stderr, "fctrace: --html %s: %s\n", path, strerror(err));
-	return -1;
 }
 
 /* Colours are set per element in the SVG, so the CSS only lays out text. */

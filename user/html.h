@@ -10,11 +10,6 @@
 /* Write s escaped for HTML text and attribute values (& < > " '). */
 void html_esc(FILE *f, const char *s);
 
-/* Open path ("-" = stdout) for a report; NULL after "fctrace: --html PATH: reason". */
-FILE *html_open(const char *path);
-/* Flush and close; 0, or -1 after the same kind of message. */
-int html_close(FILE *f, const char *path);
-
 /* <!doctype html> ... <body>, with the title escaped; html_page_end closes it. */
 void html_page_begin(FILE *f, const char *title);
 void html_page_end(FILE *f);

@@ -331,6 +331,20 @@ static unsigned groups_attached(const struct tracer *t)
 	return ok;
 }
 
+/* " (first failure: NAME: reason)" for the messages below, which print
+ * before any table could show the probe status */
+static const char *first_failure(const struct kview *kv, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < kv->nprobes; i++)
+		if (kv->probes[i].state == PROBE_FAILED) {
+			snprintf(buf, n, " (first failure: %s: %s)", kv->probes[i].name,
+				 kv->probes[i].reason);
+			break;
+		}
+	return buf;
+}
+
 static void report_probes(const struct tracer *t, struct kview *kv)
 {
 	kv->nprobes = 0;
@@ -423,7 +437,7 @@ static const char *unusable(const struct tracer *t, unsigned groups)
 	unsigned win = window_group(t->target);
 
 	if (t->floor && !groups)
-		return "cannot attach the whole floor set (see the probe status)";
+		return "cannot attach the whole floor set";
 	if (t->floor)
 		return NULL;
 	if (!(groups & win) && t->target == TT_SELF) {
@@ -434,7 +448,7 @@ static const char *unusable(const struct tracer *t, unsigned groups)
 	if (!(groups & win))
 		return "cannot attach the thread lifecycle tracepoints (sched_process_*)";
 	if (!(groups & ~win) && (t->groups & ~win))
-		return "no probe group could be attached (see the probe status)";
+		return "no probe group could be attached";
 	return NULL;
 }
 
@@ -460,6 +474,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 {
 	const char *why = tracer_unavailable_reason();
 	struct tracer *t;
+	char failed[200];
 	int err;
 
 	*out = NULL;
@@ -491,7 +506,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
 			strerror(-err));
 	} else if ((why = unusable(t, kv->groups))) {
-		fprintf(stderr, "fctrace: %s\n", why);
+		fprintf(stderr, "fctrace: %s%s\n", why, first_failure(kv, failed, sizeof(failed)));
 		err = -ENOENT;
 	} else if ((err = open_ustacks(t))) {
 		fprintf(stderr, "fctrace: cannot open the user stack ring buffer: %s\n",

@@ -6,16 +6,18 @@
  */
 #include <stdio.h>
 #include "commands.h"
+#include "outfile.h"
 #include "preflight.h"
 #include "signals.h"
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	int rc = options_parse(argc, argv, &o);
+	int rc;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	outfile_guard_std_fds();
+	if ((rc = options_parse(argc, argv, &o)))
+		return rc < 0 ? outfile_stdout_done() : rc;
 	if ((rc = preflight(&o)))
 		return rc;
 	signals_install();
@@ -27,5 +29,7 @@ int main(int argc, char **argv)
 	case CMD_LIST: rc = cmd_list(&o); break;
 	default: return 2;
 	}
+	if (outfile_stdout_done() && !rc)
+		rc = 1;		/* a table or - output that did not get out */
 	return rc < 0 ? 1 : rc;	/* a -errno from deep down is a failure, not 255 */
 }

@@ -117,6 +117,8 @@ static int workload_opt(struct options *o, char *arg)
 	char *save = NULL, *name;
 
 	o->nworkloads = 0;
+	if (arg[0] == ',' || strstr(arg, ",,") || (*arg && arg[strlen(arg) - 1] == ','))
+		return bad("--workload", "has an empty name (a stray comma)");
 	for (name = strtok_r(arg, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (!wl_find(name)) {
 			char names[160], what[180];
@@ -266,6 +268,19 @@ static void note_workload_opt(struct options *o, int key)
 			o->workload_opt = wl_opts[i].name;
 }
 
+/* An output path. One that begins with '-' is refused: getopt hands an
+ * option's argument the next word, so `--json --no-bpf` would otherwise
+ * write a file named --no-bpf and run traced. */
+static int output_opt(const char *opt, char *arg, const char **out)
+{
+	*out = arg;
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	fprintf(stderr, "fctrace: %s %s: looks like an option, not a file name "
+		"(to name such a file, write ./%s)\n", opt, arg, arg);
+	return 2;
+}
+
 static int parse_key(int key, char *arg, struct options *o)
 {
 	int pick = 0, rc;
@@ -303,9 +318,9 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
-	case O_JSON: o->json = arg; return 0;
-	case O_CSV: o->csv = arg; return 0;
-	case O_HTML: o->html = arg; return 0;
+	case O_JSON: return output_opt("--json", arg, &o->json);
+	case O_CSV: return output_opt("--csv", arg, &o->csv);
+	case O_HTML: return output_opt("--html", arg, &o->html);
 	case O_COMPARE:
 		o->compare_with = arg;
 		return wl_find(arg) ? 0 : bad("--compare", "must name a workload (see fctrace list)");
@@ -320,7 +335,38 @@ static int parse_key(int key, char *arg, struct options *o)
 struct parse_ctx {
 	struct options *o;
 	int exit_code;		/* 2 once a message was printed */
+	uint64_t given;		/* bit i: option_table[i] was on the command line */
 };
+
+/* The option_table entry of key, or NULL. */
+static int table_index(int key)
+{
+	for (int i = 0; option_table[i].name || option_table[i].doc; i++)
+		if (option_table[i].key == key && option_table[i].name)
+			return i;
+	return -1;
+}
+
+/* Whether word (the last argv element) is an option that needs a value:
+ * getopt then reports it as an error, but it is a missing value. */
+static bool needs_value(const char *word)
+{
+	size_t len;
+
+	if (word[0] != '-' || !word[1])
+		return false;
+	if (word[1] != '-') {
+		int i = word[2] ? -1 : table_index((unsigned char)word[1]);
+
+		return i >= 0 && option_table[i].arg;
+	}
+	len = strcspn(word + 2, "=");
+	for (int i = 0; option_table[i].name || option_table[i].doc; i++)
+		if (option_table[i].name && !strncmp(option_table[i].name, word + 2, len) &&
+		    option_table[i].arg && len)
+			return !word[2 + len];
+	return false;
+}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -332,14 +378,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ctx->exit_code = bad("unexpected argument", arg);
 		return EINVAL;
 	case ARGP_KEY_ERROR:
-		if (!ctx->exit_code)
-			ctx->exit_code = bad(state->argv[state->next > 1 ? state->next - 1 : 0],
-					     "is not a valid option here (see fctrace --help)");
+		if (!ctx->exit_code) {
+			const char *word = state->argv[state->next > 1 ? state->next - 1 : 0];
+
+			ctx->exit_code = state->next >= state->argc && needs_value(word) ?
+				bad(word, "needs a value (see fctrace --help)") :
+				bad(word, "is not a valid option here (see fctrace --help)");
+		}
 		return 0;
 	case ARGP_KEY_INIT: case ARGP_KEY_NO_ARGS: case ARGP_KEY_END:
 	case ARGP_KEY_SUCCESS: case ARGP_KEY_FINI: case ARGP_KEY_ARGS:
 		return ARGP_ERR_UNKNOWN;
 	}
+	if (table_index(key) >= 0 && table_index(key) < 64)
+		ctx->given |= 1ull << table_index(key);
 	rc = parse_key(key, arg, ctx->o);
 	if (rc == ARGP_ERR_UNKNOWN)
 		return rc;
@@ -487,6 +539,43 @@ static int check_combinations(const struct options *o)
 	return 0;
 }
 
+/* Whether a workload reads option name: its `fctrace list` options. */
+static bool reads(const char *workload, const char *name)
+{
+	const struct workload *w = workload ? wl_find(workload) : NULL;
+	const char *p = w ? w->options : NULL;
+	size_t len = strlen(name);
+
+	for (; p && (p = strstr(p, name)); p += len)
+		if ((p == w->options || p[-1] == ' ') && (!p[len] || p[len] == ' '))
+			return true;
+	return false;
+}
+
+/* A workload setting that none of the chosen workloads reads (--block
+ * with fc, --pool with bcache) is a mistake, not something to record. */
+static int check_applies(const struct options *o, uint64_t given)
+{
+	char opt[40], what[160];
+
+	for (int i = 0; option_table[i].name || option_table[i].doc; i++) {
+		bool read = false;
+
+		if (!(given >> i & 1) || option_table[i].group != 1 ||
+		    option_table[i].key == O_WORKLOAD)
+			continue;
+		for (unsigned w = 0; w < o->nworkloads && !read; w++)
+			read = reads(o->workloads[w], option_table[i].name);
+		if (read || reads(o->compare_with, option_table[i].name))
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", option_table[i].name);
+		snprintf(what, sizeof(what), "does not apply to %s%s (see fctrace list)",
+			 o->workloads[0], o->nworkloads > 1 || o->compare_with ? " and the others" : "");
+		return bad(opt, what);
+	}
+	return 0;
+}
+
 /* The first --help, -?, --usage, --version or -V before "--", or NULL. */
 static char *help_request(int argc, char **argv)
 {
@@ -529,7 +618,7 @@ static int split_command(int argc, char **argv, struct options *o)
 
 int options_parse(int argc, char **argv, struct options *o)
 {
-	struct parse_ctx ctx = { o, 0 };
+	struct parse_ctx ctx = { o, 0, 0 };
 	char prog[32], *ask;
 	int rc;
 
@@ -557,7 +646,8 @@ int options_parse(int argc, char **argv, struct options *o)
 	if (ctx.exit_code || rc)
 		return ctx.exit_code ? ctx.exit_code : bad(argv[1], "could not parse its options");
 	fill_lists(o);
-	if ((rc = check_target(o)) || (rc = check_single_run(o)) || (rc = check_sizes(o)) ||
+	if ((rc = check_target(o)) || (rc = check_single_run(o)) ||
+	    (rc = check_applies(o, ctx.given)) || (rc = check_sizes(o)) ||
 	    (rc = check_combinations(o)))
 		return rc;
 	return 0;

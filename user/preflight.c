@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include "outfile.h"
 #include "preflight.h"
 
 static int refuse(const char *opt, const char *path, const char *why)
@@ -189,6 +190,9 @@ int preflight(const struct options *o)
 	if ((rc = preflight_output("--json", o->json)) ||
 	    (rc = preflight_output("--csv", o->csv)) ||
 	    (rc = preflight_output("--html", o->html)) ||
+	    (rc = outfile_check("--json", o->json)) ||
+	    (rc = outfile_check("--csv", o->csv)) ||
+	    (rc = outfile_check("--html", o->html)) ||
 	    (rc = same_output("--json", o->json, "--csv", o->csv)) ||
 	    (rc = same_output("--json", o->json, "--html", o->html)) ||
 	    (rc = same_output("--csv", o->csv, "--html", o->html)))

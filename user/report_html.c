@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hist.h"
 #include "html.h"
+#include "outfile.h"
 #include "report.h"
 #include "report_html_int.h"
 #include "svg.h"
@@ -504,7 +505,8 @@ void html_h1(FILE *f, const char *text)
 
 int report_html_run(const char *path, const struct session *s)
 {
-	FILE *f = html_open(path);
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--html", path);
 	char title[240];
 
 	if (!f)
@@ -514,5 +516,5 @@ int report_html_run(const char *path, const struct session *s)
 	html_h1(f, title);
 	html_run_body(f, s, PAGE_W);
 	html_page_end(f);
-	return html_close(f, path);
+	return outfile_close(&out);
 }

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "compare.h"
 #include "html.h"
+#include "outfile.h"
 #include "report_html_int.h"
 #include "svg.h"
 
@@ -85,7 +86,8 @@ static void compare_column(FILE *f, const char *which, const struct session *s)
 
 int report_html_compare(const char *path, const struct session *a, const struct session *b)
 {
-	FILE *f = html_open(path);
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--html", path);
 	const char *names[2] = { a->cfg.workload, b->cfg.workload };
 	char title[240], *text;
 
@@ -106,5 +108,5 @@ int report_html_compare(const char *path, const struct session *a, const struct 
 	compare_column(f, "b", b);
 	fputs("</div>\n", f);
 	html_page_end(f);
-	return html_close(f, path);
+	return outfile_close(&out);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "compare.h"
 #include "html.h"
+#include "outfile.h"
 #include "report_html_int.h"
 #include "svg.h"
 #include "units.h"
@@ -245,6 +246,7 @@ static void sweep_charts(FILE *f, const struct sweep *sw, const struct sweep_axe
 
 int report_html_sweep(const char *path, const struct sweep *sw)
 {
+	struct outfile out;
 	FILE *f;
 	struct sweep_axes ax;
 
@@ -252,7 +254,7 @@ int report_html_sweep(const char *path, const struct sweep *sw)
 		fprintf(stderr, "fctrace: --html %s: the sweep has no cells to show\n", path);
 		return -1;
 	}
-	if (!(f = html_open(path)))
+	if (!(f = outfile_open(&out, "--html", path)))
 		return -1;
 	axes_of(sw, &ax);
 	html_page_begin(f, "fctrace sweep");
@@ -264,5 +266,5 @@ int report_html_sweep(const char *path, const struct sweep *sw)
 	sweep_charts(f, sw, &ax);
 	cells_table(f, sw);
 	html_page_end(f);
-	return html_close(f, path);
+	return outfile_close(&out);
 }

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 #include "hist.h"
 #include "sysnames.h"
+#include "outfile.h"
 #include "report.h"
 
 #define REPORT_SCHEMA_VERSION 1
@@ -359,6 +360,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_str(doc, "tool", "fctrace");
 	json_object_object_add(doc, "config", config_json(&s->cfg));
 	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->res.interrupted));
+	put_u64(doc, "stopped", s->stopped);
 	put_u64(doc, "wall_ns", m->wall_ns);
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
@@ -378,16 +380,11 @@ int report_json_write(struct json_object *doc, const char *path)
 {
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--json", path);
 
-	if (!f) {
-		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "%s\n", text);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "fctrace: --json %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_close(&out);
 }

@@ -99,7 +99,10 @@ static void print_header(FILE *f, const struct session *s)
 		probe_set_cost(m->probe_set) ? " (expected " : "",
 		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
 		probe_set_cost(m->probe_set) ? ")" : "",
-		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+		s->res.interrupted ? "\n  [INTERRUPTED: partial results]" : "");
+	if (s->stopped)
+		fprintf(f, "STOPPED: the run was stopped and continued (SIGCONT x%u): the stopped "
+			"time counts as blocked\n  and any lock held then as held\n", s->stopped);
 	if (t->has_pool || t->has_cache) {
 		double gets = (double)(t->hits + t->misses);
 
@@ -123,9 +126,9 @@ static void print_thread(FILE *f, const struct thread_row *r)
 	fprintf(f, "%7d %8llu %9s", (int)r->user.tid, (unsigned long long)r->user.ops,
 		units_ns(w, sizeof(w), (double)wall));
 	for (int b = 0; b < ACCT_N; b++)
-		fprintf(f, " %6.1f", r->has_kernel && wall ? 100.0 * r->acct_ns[b] / wall : 0);
-	fprintf(f, " %6.1f", r->has_kernel ? 100.0 * r->accounted_ratio : 0);
-	fprintf(f, " %7s %7s %7s\n",
+		fprintf(f, " %5.1f", r->has_kernel && wall ? 100.0 * r->acct_ns[b] / wall : 0);
+	fprintf(f, " %5.1f", r->has_kernel ? 100.0 * r->accounted_ratio : 0);
+	fprintf(f, " %8s %8s %8s\n",
 		units_ns(p50, sizeof(p50), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.5, r->user.lat_max_ns)),
 		units_ns(p99, sizeof(p99), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.99, r->user.lat_max_ns)),
 		units_ns(mx, sizeof(mx), (double)r->user.lat_max_ns));
@@ -197,7 +200,7 @@ static void print_threads(FILE *f, const struct run_model *m)
 		return;
 	}
 	fprintf(f, "\nTime account per thread (%% of its wall time; acct = sum of the six)\n");
-	fprintf(f, "%7s %8s %9s %6s %6s %6s %6s %6s %6s %6s %7s %7s %7s\n",
+	fprintf(f, "%7s %8s %9s %5s %5s %5s %5s %5s %5s %5s %8s %8s %8s\n",
 		"tid", "ops", "wall", "user", "sys", "lock", "futex", "block", "runq",
 		"acct", "p50", "p99", "max");
 	for (unsigned i = 0; i < m->nrows; i++)

@@ -95,6 +95,7 @@ int session_run(const struct trace_opts *o, const struct wl_config *cfg,
 		struct session *s)
 {
 	struct tracer *t = NULL;
+	unsigned continued = signals_continued();
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -112,6 +113,7 @@ out:
 		tracer_finish(t);
 	if (signals_caught())
 		s->res.interrupted = true;
+	s->stopped = signals_continued() - continued;
 	return rc;
 }
 

@@ -34,6 +34,7 @@ struct session {
 	int nnames;
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
 };
 
 struct trace_opts session_trace_opts(const struct options *o);

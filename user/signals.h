@@ -1,4 +1,4 @@
-/* signals.h - Ctrl-C and SIGTERM: stop the workload, then clean up normally. */
+/* signals.h - every catchable ending signal: stop the workload, then clean up normally. */
 #ifndef FCTRACE_SIGNALS_H
 #define FCTRACE_SIGNALS_H
 
@@ -10,5 +10,7 @@ int signals_caught(void);
 int signals_from_terminal(void);
 /* 128 + signal, for the exit status of an interrupted run. */
 int signals_exit_code(void);
+/* SIGCONTs so far: a difference across a run means it was stopped. */
+unsigned signals_continued(void);
 
 #endif

@@ -60,6 +60,7 @@ void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 	c->files = s->cfg.files;
 	c->threads = s->cfg.threads;
 	c->pool = s->cfg.pool;
+	c->has_pool = t->has_pool;
 	c->wall_ns = m->wall_ns;
 	c->ops = m->ops;
 	c->hit_ratio = t->hits + t->misses ? share(t->hits, t->hits + t->misses) : -1;

@@ -24,6 +24,7 @@ struct sweep_cell {
 	bool has_wi;
 	double fc_op_ns;		/* fc cells: cost of one op, for the model */
 	bool traced, interrupted;
+	bool has_pool;			/* pool is a setting of this workload */
 };
 
 struct sweep {

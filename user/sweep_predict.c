@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "explain.h"
 #include "sweep.h"
 
 static struct sweep_cell *fit_cell(struct sweep *sw, const char *wl)
@@ -78,7 +79,8 @@ void sweep_print_predictions(FILE *f, const struct sweep *sw)
 		if (sw->cells[i].predicted_wall_ns > 0)
 			print_one(f, &sw->cells[i], &abs_err, &n);
 	if (!n) {
-		fprintf(f, "  (no pool workload in this sweep: nothing to predict)\n");
+		fprintf(f, "  (nothing to predict: the model needs a pool workload's cell with "
+			"operations measured)\n");
 		return;
 	}
 	fprintf(f, "  mean absolute error %.0f %% over %u cells\n", 100 * abs_err / n, n);
@@ -88,7 +90,7 @@ void sweep_print_predictions(FILE *f, const struct sweep *sw)
 		if (fit && fit != last_fit) {
 			fprintf(f, "\nFitted to %s at %u files, %u threads:\n", fit->workload,
 				fit->files, fit->threads);
-			whatif_print(f, &fit->wi);
+			explain_print_model(f, &fit->wi);
 			last_fit = fit;
 		}
 	}

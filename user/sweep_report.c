@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "outfile.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -41,9 +42,11 @@ void sweep_print_table(FILE *f, const struct sweep *sw)
 /* One line per workload x file set, at the largest thread count. */
 static void print_cell_finding(FILE *f, const struct sweep_cell *c)
 {
-	char hit[16], lock[16], runq[16];
+	char name[24], hit[16], lock[16], runq[16];
 
-	fprintf(f, "  %-15s %6u %6s %9s %8.2f %9s  %s\n", c->workload, c->files,
+	/* a cell cut short is marked as in the table above */
+	snprintf(name, sizeof(name), "%s%s", c->workload, c->interrupted ? "*" : "");
+	fprintf(f, "  %-15s %6u %6s %9s %8.2f %9s  %s\n", name, c->files,
 		c->hit_ratio < 0 ? "-" : units_pct(hit, sizeof(hit), c->hit_ratio),
 		units_pct(lock, sizeof(lock), c->lock_share), c->syscalls_in_lock_per_op,
 		c->traced ? units_pct(runq, sizeof(runq), c->runq_share) : "-",
@@ -97,32 +100,32 @@ void sweep_print_findings(FILE *f, const struct sweep *sw)
 
 int sweep_write_csv(const struct sweep *sw, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--csv", path);
 
-	if (!f) {
-		fprintf(stderr, "fctrace: --csv %s: %s\n", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "workload,files,threads,pool,ops,wall_ns,ops_per_s,hit_ratio,lock_share,"
 		"runqueue_share,blocked_share,cpu_sys_share,cpu_user_share,syscalls_in_lock_per_op,"
 		"openat,close,stat,accounted_ratio,top_cause,predicted_wall_ns,traced,interrupted\n");
 	for (unsigned i = 0; i < sw->n; i++) {
 		const struct sweep_cell *c = &sw->cells[i];
+		char pool[16] = "", hit[16] = "";	/* empty: not this workload's */
 
-		fprintf(f, "%s,%u,%u,%u,%llu,%llu,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+		if (c->has_pool)
+			snprintf(pool, sizeof(pool), "%u", c->pool);
+		if (c->hit_ratio >= 0)
+			snprintf(hit, sizeof(hit), "%.4f", c->hit_ratio);
+		fprintf(f, "%s,%u,%u,%s,%llu,%llu,%.1f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
 			"%llu,%llu,%llu,%.4f,%s,%.0f,%d,%d\n", c->workload, c->files, c->threads,
-			c->pool, (unsigned long long)c->ops, (unsigned long long)c->wall_ns,
-			c->wall_ns ? c->ops * 1e9 / c->wall_ns : 0, c->hit_ratio, c->lock_share,
+			pool, (unsigned long long)c->ops, (unsigned long long)c->wall_ns,
+			c->wall_ns ? c->ops * 1e9 / c->wall_ns : 0, hit, c->lock_share,
 			c->runq_share, c->blocked_share, c->sys_share, c->user_share,
 			c->syscalls_in_lock_per_op, (unsigned long long)c->openat,
 			(unsigned long long)c->close, (unsigned long long)c->stat, c->accounted_ratio,
 			c->top_cause, c->predicted_wall_ns, c->traced, c->interrupted);
 	}
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "fctrace: --csv %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_close(&out);
 }
 
 struct json_object *sweep_json(const struct sweep *sw)
