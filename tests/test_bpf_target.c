@@ -52,6 +52,14 @@ static const struct lock_total *lock_starting(const struct run_model *m, const c
 	return NULL;
 }
 
+static const struct diag_cause *cause_of(const struct diagnosis *d, const char *id)
+{
+	for (int i = 0; i < d->n; i++)
+		if (!strcmp(d->causes[i].cause, id))
+			return &d->causes[i];
+	return NULL;
+}
+
 static int run_target(char **argv, bool follow, struct session *s)
 {
 	struct trace_opts t;
@@ -101,6 +109,12 @@ static void test_locks_named_and_timed(void **state)
 	assert_non_null(row_named(&s.model, "waiter-static"));
 	assert_held_wait(row_named(&s.model, "waiter-static")->acct_ns[ACCT_LOCK_NAMED]);
 	assert_held_wait(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_FUTEX_OTHER]);
+	/* the explanation names the locks, and the condvar as no lock */
+	assert_non_null(strstr(s.diag.headline, "Why target_prog took"));
+	assert_non_null(cause_of(&s.diag, "user_lock_contention"));
+	assert_non_null(strstr(cause_of(&s.diag, "user_lock_contention")->title, "mutex"));
+	assert_non_null(cause_of(&s.diag, "event_wait"));
+	assert_non_null(strstr(cause_of(&s.diag, "event_wait")->title, "cond (condvar)"));
 	/* only its re-take of cond_mu after the signal is a lock wait */
 	assert_true(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED] <
 		    HOLD_MS * 100000ull);

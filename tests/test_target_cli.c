@@ -208,9 +208,30 @@ static void test_attach_duration(void **state)
 	waitpid(target, NULL, 0);
 }
 
+/* The report of a program fctrace did not write fits 100 columns too. */
+static void test_report_fits_100_columns(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	static char err[65536];
+	const char *line = err;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_fctrace(ARGV("run", "--", TARGET, "hold", "20"), &so, err,
+				     sizeof(err)), 0);
+	assert_non_null(strstr(err, "Why target_prog took"));
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (n > 100)
+			fail_msg("%zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_fits_100_columns),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_cmd_cannot_run),
 		cmocka_unit_test(test_exit_status_passes_through),

@@ -1110,7 +1110,8 @@ int explain_run(const struct run_model *m, struct diagnosis *d)
 	int n = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (!m || !m->res || !m->nrows || !m->ops)
+	/* a program fctrace did not write has no ops of its own */
+	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
 		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
 	facts_init(&f, m);
 	if (f.wall <= 0)
