@@ -18,7 +18,10 @@
 #   BENCH_ROUNDS=9        rounds of part 1 and of the fidelity wall times
 #   BENCH_OPS=160000      operations per run, split over the threads
 #   BENCH_FILES=60        --files
-#   BENCH_WORKLOADS="fc fcp bcache"   BENCH_THREADS="1 8"
+#   BENCH_WORKLOADS="fc fcp bcache ext"   BENCH_THREADS="1 8"
+#   (ext: a program fctrace did not write, tests/bench_bare's fc loop run
+#   as `fctrace run -- bench_bare`, 1 thread; its wall is the loop's own
+#   clock, so every variant is timed the same way)
 #   BENCH_STATS=1         part 2 (0: skip)
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
@@ -31,7 +34,7 @@ OUT=${OUTPUT:-.output}
 ROUNDS=${BENCH_ROUNDS:-9}
 OPS=${BENCH_OPS:-160000}
 FILES=${BENCH_FILES:-60}
-WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache"}
+WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache ext"}
 THREADS=${BENCH_THREADS:-"1 8"}
 STATS=${BENCH_STATS:-1}
 CG_OPS=${BENCH_CG_OPS-"2000 6000"}
@@ -58,8 +61,30 @@ json_num() { grep -o "\"$1\": *[0-9]*" "$2" | head -n 1 | sed 's/.*: *//'; }
 
 ops_per_thread() { echo $(( (OPS + $1 - 1) / $1 )); }
 
+# the external cell: bench_bare's loop, alone or under `fctrace run --`;
+# ($1 variant, $2 round) the wall is the loop's own ops x ns_per_op
+run_ext() {
+	n=$(ops_per_thread 1)
+	if [ "$1" = untraced ]; then
+		"$BARE" "$FILES" "$n" >"$tmp/ext" 2>"$tmp/err"
+		lost=0
+	else
+		"$FCTRACE" run --probes "$1" --quiet --json "$tmp/run.json" -- \
+			"$BARE" "$FILES" "$n" >"$tmp/ext" 2>"$tmp/err"
+		lost=$(json_num total "$tmp/run.json" || true)
+	fi || { echo "bench: ext $1 failed: $(head -n 1 "$tmp/err")" >&2; return; }
+	wall=$(awk '{ for (i = 1; i < NF; i++) if ($i == "wall_ns") print $(i + 1) }' "$tmp/ext")
+	[ "${lost:-0}" -gt 0 ] && echo "bench: ext $1 round $2 lost $lost events" >&2
+	echo "ext 1 $1 $2 $wall $( [ "$1" = untraced ] || json_num load_ns "$tmp/run.json")" \
+	     "${lost:-0}" >>"$RES"
+}
+
 # one fctrace run of cell ($1 workload, $2 threads) as variant $3, round $4
 run_cell() {
+	if [ "$1" = ext ]; then
+		[ "$2" = 1 ] && run_ext "$3" "$4"
+		return
+	fi
 	case $3 in
 	untraced) set -- "$1" "$2" "$3" "$4" --no-bpf ;;
 	*) set -- "$1" "$2" "$3" "$4" --probes "$3" ;;
@@ -154,6 +179,7 @@ probe_costs() {
 	printf '%-7s %3s %-6s %9s %10s %12s %12s %7s\n' workload thr set "load ms" "detach ms" \
 	       "events/s" "hook runs/s" "lost"
 	for wl in $WORKLOADS; do
+		[ "$wl" = ext ] && continue	# bench_probe runs fctrace's own workloads
 		for th in $THREADS; do
 			for set in floor full light; do
 				if ! BENCH_STATS=1 "$PROBE" run --workload "$wl" --files "$FILES" \
