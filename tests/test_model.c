@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "jvm.h"
 #include "model.h"
 #include "model_fixture.h"
 
@@ -296,6 +297,51 @@ static void test_timing_only(void **state)
 	unload(&in);
 }
 
+/*
+ * A JVM's monitor waits land in a fresh lock use: the futex use HotSpot's
+ * EnterI was named by is dropped first (the probes name that time), and
+ * its slot must not lend its figures to the monitor's row (a run once
+ * showed 44 waits where the JVM counted 3).
+ */
+static void test_jvm_monitor_use_is_fresh(void **state)
+{
+	struct jvm_thread_info th = { .tid = 100, .name = "pool-worker-0", .java_name = true };
+	struct jvm_monitor_row jr = { .tid = 100, .v = { .enters = 3, .enter_ns = 5000,
+							  .enter_max_ns = 3000 } };
+	struct jvm_monitor mon = { .cls = "PoolBench$Pool", .enters = 3, .enter_ns = 5000,
+				   .rows = &jr, .nrows = 1 };
+	struct jvm_view v = { .threads = &th, .nthreads = 1, .monitors = &mon, .nmonitors = 1 };
+	struct run_model m = { .nrows = 1 };
+	struct thread_row *r;
+
+	m.rows = calloc(1, sizeof(*m.rows));
+	assert_non_null(m.rows);
+	r = &m.rows[0];
+	r->user.tid = 100;
+	r->has_kernel = true;
+	r->k.tid = 100;
+	r->k.tgid = 99;
+	r->acct_ns[ACCT_FUTEX_OTHER] = 9000;
+	r->locks[0] = (struct lock_use){ .name = "condvar @ JavaThread::sleep+0x10",
+					 .waits = 2, .wait_ns = 1000 };
+	r->locks[1] = (struct lock_use){ .name = "condvar @ ObjectMonitor::EnterI+0x4",
+					 .waits = 41, .wait_ns = 7000 };
+	r->nlocks = 2;
+
+	model_add_jvm(&m, &v, true);
+	assert_int_equal(r->nlocks, 2);
+	assert_string_equal(r->locks[0].name, "Thread.sleep");
+	assert_string_equal(r->locks[1].name, "monitor PoolBench$Pool");
+	assert_true(r->locks[1].is_lock);
+	assert_int_equal(r->locks[1].waits, 3);
+	assert_int_equal(r->locks[1].wait_ns, 5000);
+	assert_int_equal(r->locks[1].max_ns, 3000);
+	assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], 5000);
+	assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], 4000);
+	assert_int_equal(m.acct_total_ns[ACCT_LOCK_NAMED], 5000);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_lock_totals),
 		cmocka_unit_test(test_join_by_tid),
 		cmocka_unit_test(test_timing_only),
+		cmocka_unit_test(test_jvm_monitor_use_is_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,16 +48,22 @@ static const struct lock_name *name_of(const struct run_model *m, uint32_t tgid,
 	return NULL;
 }
 
-static struct lock_use *row_lock(struct thread_row *r, const char *name, bool is_lock)
+/* This thread's use of the lock or event `name`, a zeroed new one if it
+ * has none (a slot freed by a dropped use still holds that use's data). */
+struct lock_use *model_row_use(struct thread_row *r, const char *name, bool is_lock)
 {
+	struct lock_use *u;
+
 	for (int i = 0; i < r->nlocks; i++)
 		if (!strcmp(r->locks[i].name, name))
 			return &r->locks[i];
 	if (r->nlocks == MODEL_MAX_NAMED)
 		return NULL;
-	snprintf(r->locks[r->nlocks].name, sizeof(r->locks[0].name), "%s", name);
-	r->locks[r->nlocks].is_lock = is_lock;
-	return &r->locks[r->nlocks++];
+	u = &r->locks[r->nlocks++];
+	memset(u, 0, sizeof(*u));
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	u->is_lock = is_lock;
+	return u;
 }
 
 /* The named lock or event a futex word belongs to, or NULL. */
@@ -69,10 +75,10 @@ static struct lock_use *use_of(struct thread_row *r, const struct run_model *m,
 
 	if (m->names) {
 		ln = name_of(m, r->k.tgid, uaddr);
-		return ln ? row_lock(r, ln->name, ln->is_lock) : NULL;
+		return ln ? model_row_use(r, ln->name, ln->is_lock) : NULL;
 	}
 	d = lock_of(m->res, uaddr);
-	return d ? row_lock(r, d->name, true) : NULL;
+	return d ? model_row_use(r, d->name, true) : NULL;
 }
 
 /* Split this thread's futex waits into named locks and the rest. */
@@ -172,8 +178,8 @@ static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
 		dst->hist[i] += src->hist[i];
 }
 
-static struct lock_total *find_total(struct run_model *m, const char *name, bool kernel,
-				     bool is_lock)
+struct lock_total *model_lock_total(struct run_model *m, const char *name, bool kernel,
+				    bool is_lock)
 {
 	struct lock_total *t;
 
@@ -235,7 +241,7 @@ static void total_locks(struct run_model *m)
 		for (int j = 0; !m->rows[i].aside && j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
-			struct lock_total *t = find_total(m, u->name, false, u->is_lock);
+			struct lock_total *t = model_lock_total(m, u->name, false, u->is_lock);
 
 			add_lock(t, u->waits, u->wait_ns, u->max_ns);
 			if (t)
@@ -250,7 +256,7 @@ static void total_locks(struct run_model *m)
 			continue;
 		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
 			 k->caller[0] ? k->caller : "?");
-		add_lock(find_total(m, name, true, true), k->val.waits, k->val.wait_ns,
+		add_lock(model_lock_total(m, name, true, true), k->val.waits, k->val.wait_ns,
 			 k->val.max_ns);
 	}
 }

@@ -102,6 +102,11 @@ struct run_model {
 
 /* Sum the run-wide totals again, over the rows not set aside. */
 void model_retotal(struct run_model *m);
+/* A row's use of a named lock or event, and the run-wide total of one
+ * (not a kernel lock site): found, or added zeroed; NULL when full. */
+struct lock_use *model_row_use(struct thread_row *r, const char *name, bool is_lock);
+struct lock_total *model_lock_total(struct run_model *m, const char *name, bool kernel,
+				    bool is_lock);
 
 struct jvm_view;
 /* Fold what HotSpot's probes saw into a built model: Java thread names

@@ -12,36 +12,6 @@
 #include "jvm.h"
 #include "model.h"
 
-static struct lock_use *row_use(struct thread_row *r, const char *name, bool is_lock)
-{
-	for (int i = 0; i < r->nlocks; i++)
-		if (!strcmp(r->locks[i].name, name))
-			return &r->locks[i];
-	if (r->nlocks == MODEL_MAX_NAMED)
-		return NULL;
-	snprintf(r->locks[r->nlocks].name, sizeof(r->locks[0].name), "%s", name);
-	r->locks[r->nlocks].is_lock = is_lock;
-	return &r->locks[r->nlocks++];
-}
-
-static struct lock_total *total_of(struct run_model *m, const char *name, bool is_lock)
-{
-	struct lock_total *t;
-
-	for (int i = 0; i < m->nlocks; i++)
-		if (!m->locks[i].kernel && !strcmp(m->locks[i].name, name))
-			return &m->locks[i];
-	t = realloc(m->locks, sizeof(*t) * (m->nlocks + 1));
-	if (!t)
-		return NULL;
-	m->locks = t;
-	t = &m->locks[m->nlocks++];
-	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->is_lock = is_lock;
-	return t;
-}
-
 static struct thread_row *row_of(struct run_model *m, uint32_t tid)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
@@ -69,7 +39,7 @@ static void add_object_waits(struct run_model *m, const struct jvm_monitor *mon)
 	if (!mon->waits)
 		return;
 	snprintf(name, sizeof(name), "Object.wait on %s", mon->cls);
-	if (!(t = total_of(m, name, false)))
+	if (!(t = model_lock_total(m, name, false, false)))
 		return;
 	for (int i = 0; i < mon->nrows; i++) {
 		const struct jvm_monitor_row *jr = &mon->rows[i];
@@ -78,7 +48,7 @@ static void add_object_waits(struct run_model *m, const struct jvm_monitor *mon)
 
 		if (!r || r->aside || !jr->v.waits)
 			continue;
-		if ((u = row_use(r, name, false))) {
+		if ((u = model_row_use(r, name, false))) {
 			u->waits += jr->v.waits;
 			u->wait_ns += jr->v.wait_ns;
 		}
@@ -98,7 +68,7 @@ static void add_monitor(struct run_model *m, const struct jvm_monitor *mon)
 	if (!mon->enters)
 		return;
 	snprintf(name, sizeof(name), "monitor %s", mon->cls);
-	t = total_of(m, name, true);
+	t = model_lock_total(m, name, false, true);
 	for (int i = 0; t && i < mon->nrows; i++) {
 		const struct jvm_monitor_row *jr = &mon->rows[i];
 		struct thread_row *r = row_of(m, jr->tid);
@@ -111,7 +81,7 @@ static void add_monitor(struct run_model *m, const struct jvm_monitor *mon)
 		m->acct_total_ns[ACCT_FUTEX_OTHER] -= moved;
 		m->acct_total_ns[ACCT_LOCK_NAMED] += moved;
 		m->event_wait_ns -= moved < m->event_wait_ns ? moved : m->event_wait_ns;
-		if ((u = row_use(r, name, true))) {
+		if ((u = model_row_use(r, name, true))) {
 			u->waits += jr->v.enters;
 			u->wait_ns += jr->v.enter_ns;
 			if (jr->v.enter_max_ns > u->max_ns)
@@ -138,9 +108,9 @@ static void add_parks(struct run_model *m, const struct jvm_view *v)
 
 		if (!r || r->aside || !th->k.parks)
 			continue;
-		if (!t && !(t = total_of(m, "park (java.util.concurrent)", false)))
+		if (!t && !(t = model_lock_total(m, "park (java.util.concurrent)", false, false)))
 			return;
-		if ((u = row_use(r, t->name, false))) {
+		if ((u = model_row_use(r, t->name, false))) {
 			u->waits += th->k.parks;
 			u->wait_ns += th->k.park_ns;
 		}
