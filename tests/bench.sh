@@ -270,6 +270,11 @@ targets() {
 			say(l["fcp", 8, "full"] <= 150e6, sprintf("load+attach <= 150 ms (full, fcp/8 median): %.1f ms",
 			    l["fcp", 8, "full"] / 1e6))
 		}
+		if (("ext", 1, "full") in r) {
+			d = 100 * (r["ext", 1, "full"] - r["ext", 1, "floor"])
+			say(d <= 5, sprintf("full within 5 points of the floor for an external program (run -- bench_bare): full %.3f, floor %.3f (%+.1f points)",
+			    r["ext", 1, "full"], r["ext", 1, "floor"], d))
+		}
 		if ("fidelity_wall" in r)
 			say(r["fidelity_wall"] <= 1.05, sprintf("fc wall per op within 5 %% of the bare loop: %.3f", r["fidelity_wall"]))
 		if ("fidelity_ir" in r)

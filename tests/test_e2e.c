@@ -141,7 +141,12 @@ static void test_fc_cold_names_page_cache(void **state)
 	assert_true(s.model.pagecache_misses > 0);
 	for (int i = 0; i < s.diag.n; i++)
 		named |= !strcmp(s.diag.causes[i].cause, "page_cache_misses");
-	assert_true(named);
+	if (!named)	/* say what the rule saw, so a failure in CI can be read */
+		fail_msg("page cache misses not named: %d causes, first %s; %llu pages added, "
+			 "asleep %llu of %llu ns", s.diag.n, s.diag.n ? s.diag.causes[0].cause : "-",
+			 (unsigned long long)s.model.pagecache_misses,
+			 (unsigned long long)s.model.acct_total_ns[ACCT_BLOCKED],
+			 (unsigned long long)s.model.thread_wall_total_ns);
 	session_free(&s);
 	test_dir_remove(dir);
 }
