@@ -137,9 +137,13 @@ struct fct_thread {
 	__u64 blocked_io_ns;	/* [K] of blocked_ns: uninterruptible sleep (disk, kernel locks) */
 	__u64 stopped_ns;	/* [K] of blocked_ns: stopped (SIGSTOP, a debugger) */
 
-	/* page cache: pages asked for by reads, pages this thread added */
+	/* page cache: pages asked for by pread64; pages this thread added
+	 * reading (misses: from disk, readahead included) and writing (new
+	 * data inside write, pwrite64, writev, fallocate ...: not misses;
+	 * without the syscalls probe they count as added) */
 	__u64 pages_asked;
 	__u64 pages_added;
+	__u64 pages_written;
 
 	/* kernel lock contention summary (details in the klock map) */
 	__u64 klock_waits;

@@ -16,6 +16,12 @@
 #define NR_NEWFSTATAT	262
 #define NR_STATX	332
 #define NR_FUTEX_WAITV	449
+#define NR_WRITE	1
+#define NR_PWRITE64	18
+#define NR_WRITEV	20
+#define NR_FALLOCATE	285
+#define NR_PWRITEV	296
+#define NR_PWRITEV2	328
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_OPENAT	56
 #define NR_CLOSE	57
@@ -24,6 +30,12 @@
 #define NR_FUTEX	98
 #define NR_STATX	291
 #define NR_FUTEX_WAITV	449
+#define NR_FALLOCATE	47
+#define NR_WRITE	64
+#define NR_WRITEV	66
+#define NR_PWRITE64	68
+#define NR_PWRITEV	70
+#define NR_PWRITEV2	287
 #else
 #error "fctrace: syscall numbers unknown for this architecture"
 #endif
@@ -50,6 +62,19 @@ static __always_inline enum fct_sc sc_of(long id)
 	case NR_FUTEX:		return FCT_SC_FUTEX;
 	case NR_FUTEX_WAITV:	return FCT_SC_FUTEX;	/* counted with futex */
 	default:		return FCT_SC_OTHER;
+	}
+}
+
+/* Syscalls that add page-cache pages for data being written (new pages,
+ * not reads that missed): a page added inside one is not a miss. */
+static __always_inline bool sc_writes_file(__u32 nr)
+{
+	switch (nr) {
+	case NR_WRITE: case NR_PWRITE64: case NR_WRITEV:
+	case NR_PWRITEV: case NR_PWRITEV2: case NR_FALLOCATE:
+		return true;
+	default:
+		return false;
 	}
 }
 

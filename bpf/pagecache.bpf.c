@@ -2,13 +2,15 @@
 /*
  * pagecache.bpf.c - page cache misses: folios the traced threads added
  * (filemap:mm_filemap_add_to_page_cache, one event per folio, 1 << order
- * pages), per (thread, device, inode). Optional: read lookups
+ * pages), per (thread, device, inode). A folio added inside a write is
+ * new data, not a miss: it is counted apart (pages_written). Optional: read lookups
  * (mm_filemap_get_pages) per inode, off unless PG_PC_LOOKUPS.
  *
  * tp_btf hands us the folio itself; the inode and the order are read
  * with CO-RE-relocated plain loads (no tracefs, no probe-read helpers).
  */
 #include "common.bpf.h"
+#include "futex.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -52,6 +54,10 @@ int BPF_PROG(fct_pc_add, struct folio *folio)
 	if (!t)
 		return 0;
 	pages = 1ULL << (folio_order(folio) & 31);
+	if (t->in_syscall && sc_writes_file(t->in_nr)) {
+		t->a.pages_written += pages;	/* new data, not a miss */
+		return 0;
+	}
 	t->a.pages_added += pages;
 	v = pc_entry(t, folio->mapping->host);
 	if (!v)

@@ -102,6 +102,65 @@ static void test_cold_then_warm_read(void **state)
 	rmdir(c.dir);
 }
 
+/* write a new file of K_PAGES pages, one write per page, then read the
+ * cold file with read(2) */
+static void write_new_read_cold(struct marked *m)
+{
+	const struct cold_file *c = m->arg;
+	char path[320], buf[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/new", c->dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	if (fd < 0)
+		return;
+	memset(buf, 'w', sizeof(buf));
+	for (int i = 0; i < K_PAGES; i++)
+		m->user[0] += write(fd, buf, sizeof(buf)) == sizeof(buf);
+	close(fd);
+	fd = open(c->path, O_RDONLY);
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) == sizeof(buf))
+		m->user[1]++;
+	close(fd);
+}
+
+/* Pages a write adds are new data, not misses; a read(2) that misses is
+ * a miss even though no pread64 asked for it. */
+static void test_written_pages_are_not_misses(void **state)
+{
+	struct bpf_fixture fx;
+	struct cold_file c;
+	struct marked m[1];
+	const struct fct_thread *k;
+	char path[320];
+	struct stat st;
+
+	BPF_TEST_REQUIRE();
+	cold_file_make(&c);
+	evict(&c);
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(m, 1, write_new_read_cold, &c);
+	bpf_fixture_read(&fx);
+	snprintf(path, sizeof(path), "%s/new", c.dir);
+	assert_int_equal(stat(path, &st), 0);
+
+	assert_int_equal(m[0].user[0], K_PAGES);
+	assert_int_equal(m[0].user[1], K_PAGES);
+	k = kview_thread(&fx.kv, m[0].tid);
+	assert_non_null(k);
+	assert_int_equal(k->pages_written, K_PAGES);
+	assert_int_equal(k->pages_added, K_PAGES);	/* the cold file's, by read(2) */
+	assert_int_equal(k->pages_asked, 0);		/* no pread64 */
+	assert_null(pc_find(&fx.kv, m[0].tid, st.st_ino));
+	assert_int_equal(pc_find(&fx.kv, m[0].tid, c.st.st_ino)->val.pages, K_PAGES);
+	bpf_fixture_done(&fx);
+	unlink(path);
+	unlink(c.path);
+	rmdir(c.dir);
+}
+
 /* The optional lookup group counts each pread's lookup per inode. */
 static void test_lookups_when_selected(void **state)
 {
@@ -130,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cold_then_warm_read),
 		cmocka_unit_test(test_lookups_when_selected),
+		cmocka_unit_test(test_written_pages_are_not_misses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -673,10 +673,14 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 	const struct fct_sc_stats *pr = &f->m->sc_total[FCT_SC_PREAD64];
 	double miss = (double)f->m->pagecache_misses;
 
-	if (f->sc && f->pages_asked > 0)
+	if (f->sc && f->pages_asked >= miss && miss > 0)
 		add_ev(c, "Reads asked the page cache for %s pages and %s were not there "
 		       "(%s misses): those reads waited for the disk.", cnt(f->pages_asked),
 		       cnt(miss), pct(ratio(miss, f->pages_asked)));
+	else if (f->sc && f->pages_asked > 0)	/* readahead, or reads other than pread64 */
+		add_ev(c, "pread64 asked the page cache for %s pages; %s pages were read from disk "
+		       "into it, more than asked: readahead, or reads by other calls.",
+		       cnt(f->pages_asked), cnt(miss));
 	else
 		add_ev(c, "%s pages were added to the page cache during the run: reads that "
 		       "missed it and went to the disk.", cnt(miss));

@@ -159,6 +159,7 @@ static void join_thread(struct thread_row *r, const struct run_model *m,
 		sum += r->acct_ns[b];
 	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
 	r->pagecache_misses = k->pages_added;
+	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
 }
 
@@ -286,6 +287,8 @@ static void total_rows(struct run_model *m)
 			m->acct_total_ns[b] += r->acct_ns[b];
 		m->pagecache_hits += r->pagecache_hits;
 		m->pagecache_misses += r->pagecache_misses;
+		m->pagecache_written += r->pagecache_written;
+		m->pages_asked += r->k.pages_asked;
 	}
 }
 
@@ -295,6 +298,7 @@ void model_retotal(struct run_model *m)
 	m->locks = NULL;
 	m->nlocks = 0;
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
+	m->pagecache_written = m->pages_asked = 0;
 	m->event_wait_ns = m->aside_cpu_ns = 0;
 	m->aside_rows = 0;
 	memset(m->sc_total, 0, sizeof(m->sc_total));

@@ -54,6 +54,7 @@ struct thread_row {
 	int nlocks;
 	uint64_t futex_other_waits, futex_other_ns;
 	uint64_t pagecache_hits, pagecache_misses;
+	uint64_t pagecache_written;	/* pages added by writes: not misses */
 	char name[64];			/* a JVM's Java thread name, else "" (use k.comm) */
 	bool aside;			/* out of the run-wide totals: a JVM's own thread */
 	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
@@ -86,6 +87,8 @@ struct run_model {
 	uint64_t acct_total_ns[ACCT_N];	/* all workers summed */
 	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
 	uint64_t pagecache_hits, pagecache_misses;
+	uint64_t pagecache_written;	/* pages added by writes: not misses */
+	uint64_t pages_asked;		/* by pread64 (hits are known for those) */
 	uint64_t ops;
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;

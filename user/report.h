@@ -21,6 +21,10 @@ int report_html_sweep(const char *path, const struct sweep *sw);
 /* How another program's run ended: "exited 0", "killed by signal 9 (Killed)" */
 void report_target_end(char *buf, size_t n, const struct target_info *ti);
 
+/* The page-cache sentence: pages read in (misses), pread64's hits where
+ * known (the only read whose pages are counted), pages added by writes. */
+void report_pagecache_text(char *buf, size_t n, const struct run_model *m);
+
 /* "fcp, 60 files, pool 50, 8 threads x 100000 ops" */
 void report_describe(char *buf, size_t n, const struct wl_config *c);
 

@@ -345,24 +345,15 @@ static void lock_section(FILE *f, const struct run_model *m)
 
 static void pagecache_section(FILE *f, const struct run_model *m)
 {
-	uint64_t asked = m->pagecache_hits + m->pagecache_misses;
-	char a[32], h[32], ms[32], p[32];
+	char line[320];
 
 	fputs("<h2>Page cache</h2>\n", f);
 	if (!(m->groups & PG_MASK(PG_PAGECACHE))) {
 		fputs("<p>Not measured: the pagecache probe was not in the set.</p>\n", f);
 		return;
 	}
-	units_count(ms, sizeof(ms), (double)m->pagecache_misses);
-	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
-		fprintf(f, "<p><b>%s</b> pages added by the workers (misses); hits need the syscalls "
-			"probe.</p>\n", ms);
-		return;
-	}
-	fprintf(f, "<p><b>%s</b> pages asked for, <b>%s</b> hits (%s), <b>%s</b> misses "
-		"(pages added).</p>\n", units_count(a, sizeof(a), (double)asked),
-		units_count(h, sizeof(h), (double)m->pagecache_hits),
-		units_pct(p, sizeof(p), asked ? (double)m->pagecache_hits / asked : 1), ms);
+	report_pagecache_text(line, sizeof(line), m);
+	fprintf(f, "<p>%s.</p>\n", line);	/* numbers and words only: nothing to escape */
 }
 
 static void lost_row(FILE *f, const char *name, uint64_t v)

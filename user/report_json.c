@@ -150,6 +150,7 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	json_object_object_add(o, "pages_asked", pc && sc ? json_object_new_uint64(k->pages_asked) : NULL);
 	json_object_object_add(o, "pagecache_hits", pc && sc ? json_object_new_uint64(r->pagecache_hits) : NULL);
 	json_object_object_add(o, "pagecache_misses", pc ? json_object_new_uint64(r->pagecache_misses) : NULL);
+	json_object_object_add(o, "pagecache_written", pc && sc ? json_object_new_uint64(r->pagecache_written) : NULL);
 	json_object_object_add(o, "oncpu_ns", sched ? json_object_new_uint64(k->oncpu_ns) : NULL);
 	json_object_object_add(o, "offcpu_ns", sched ? json_object_new_uint64(k->offcpu_ns) : NULL);
 	json_object_object_add(o, "runqueue_ns", sched ? json_object_new_uint64(k->runq_total_ns) : NULL);

@@ -332,22 +332,36 @@ static void print_own_clocks(FILE *f, const struct run_model *m)
 	}
 }
 
+void report_pagecache_text(char *buf, size_t len, const struct run_model *m)
+{
+	char a[16], h[16], ms[16], w[16], p[16];
+	int n;
+
+	units_count(ms, sizeof(ms), (double)m->pagecache_misses);
+	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
+		snprintf(buf, len, "%s pages added by the threads (misses, readahead included); "
+			 "hits and writes need the syscalls probe", ms);
+		return;
+	}
+	n = snprintf(buf, len, "%s pages read into it (misses, readahead included)", ms);
+	if (m->pages_asked && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, "; pread64 asked for %s, %s hits (%s)",
+			      units_count(a, sizeof(a), (double)m->pages_asked),
+			      units_count(h, sizeof(h), (double)m->pagecache_hits),
+			      units_pct(p, sizeof(p), (double)m->pagecache_hits / m->pages_asked));
+	if (m->pagecache_written && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; %s added by writes (new data, not misses)",
+			 units_count(w, sizeof(w), (double)m->pagecache_written));
+}
+
 static void print_pagecache(FILE *f, const struct run_model *m)
 {
-	char a[16], h[16], ms[16], pct[16];
-	uint64_t asked = m->pagecache_hits + m->pagecache_misses;
+	char line[320];
 
 	if (!(m->groups & PG_MASK(PG_PAGECACHE)))
 		return;
-	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
-		fprintf(f, "\nPage cache: %s pages added by the workers (misses); "
-			"hits need the syscalls probe\n", units_count(ms, sizeof(ms), (double)m->pagecache_misses));
-		return;
-	}
-	fprintf(f, "\nPage cache: %s pages asked for, %s hits (%s), %s misses (pages added)\n",
-		units_count(a, sizeof(a), (double)asked), units_count(h, sizeof(h), (double)m->pagecache_hits),
-		units_pct(pct, sizeof(pct), asked ? (double)m->pagecache_hits / asked : 1),
-		units_count(ms, sizeof(ms), (double)m->pagecache_misses));
+	report_pagecache_text(line, sizeof(line), m);
+	fprintf(f, "\nPage cache: %s\n", line);
 }
 
 static void print_probes(FILE *f, const struct session *s)
