@@ -50,7 +50,7 @@ static size_t word_len(const char *s)
 
 /* Print text word-wrapped at WIDTH: the first line after lead, the rest
  * indented by as many columns as lead takes. */
-static void wrap(FILE *f, const char *lead, const char *text)
+void explain_wrap(FILE *f, const char *lead, const char *text)
 {
 	int indent = columns(lead, strlen(lead)), col = indent;
 
@@ -79,13 +79,13 @@ static void print_cause(FILE *f, int i, const struct diag_cause *c)
 	char lead[16], tag[96];
 
 	snprintf(lead, sizeof(lead), "%d. ", i + 1);
-	wrap(f, lead, c->title);
+	explain_wrap(f, lead, c->title);
 	snprintf(tag, sizeof(tag), "[%s: %.1f %% of thread time, confidence %.0f %%]",
 		 c->cause, 100 * c->share, 100 * c->confidence);
-	wrap(f, "   ", tag);
+	explain_wrap(f, "   ", tag);
 	for (int e = 0; e < c->nevidence; e++) {
 		snprintf(lead, sizeof(lead), "   %c) ", 'a' + e);
-		wrap(f, lead, c->evidence[e]);
+		explain_wrap(f, lead, c->evidence[e]);
 	}
 }
 
@@ -103,7 +103,7 @@ void explain_print_model(FILE *f, const struct whatif_params *p)
 	whatif_print(mem, p);
 	fclose(mem);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		wrap(f, "", line);
+		explain_wrap(f, "", line);
 	free(text);
 }
 
@@ -119,13 +119,13 @@ void explain_print(FILE *f, const struct run_model *m, const struct diagnosis *d
 	for (int i = 0; i < d->n; i++)
 		print_cause(f, i, &d->causes[i]);
 	fputc('\n', f);
-	wrap(f, "", d->beyond);
+	explain_wrap(f, "", d->beyond);
 	if (m && whatif_from_model(m, &p) == 0) {
 		fputc('\n', f);
 		explain_print_model(f, &p);
 	}
 	fputc('\n', f);
-	wrap(f, "Fix: ", d->fix);
+	explain_wrap(f, "Fix: ", d->fix);
 }
 
 static struct json_object *cause_json(const struct diag_cause *c)

@@ -60,6 +60,9 @@ int explain_run(const struct run_model *m, struct diagnosis *d);
 /* The "Why" section: headline, causes with their evidence, what is not the
  * problem, the what-if model for pool runs, the fix. */
 void explain_print(FILE *f, const struct run_model *m, const struct diagnosis *d);
+/* Print text word-wrapped at 100 columns: the first line after lead, the
+ * rest indented by as many columns as lead takes. */
+void explain_wrap(FILE *f, const char *lead, const char *text);
 /* The what-if model's lines (whatif_print), word-wrapped at 100 columns. */
 struct whatif_params;
 void explain_print_model(FILE *f, const struct whatif_params *p);

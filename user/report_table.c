@@ -361,7 +361,8 @@ static void print_pagecache(FILE *f, const struct run_model *m)
 	if (!(m->groups & PG_MASK(PG_PAGECACHE)))
 		return;
 	report_pagecache_text(line, sizeof(line), m);
-	fprintf(f, "\nPage cache: %s\n", line);
+	fputc('\n', f);
+	explain_wrap(f, "Page cache: ", line);
 }
 
 static void print_probes(FILE *f, const struct session *s)
