@@ -162,10 +162,12 @@ struct fct_thread {
 
 /* futex waits, per (thread, futex word) */
 #define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */
+#define FCT_FUTEX_OP_WAKE	0x7e	/* wakes by this thread (every op that wakes) */
 
 struct fct_futex_key {
 	__u32 tid;
-	__u32 op;		/* op & 0x7f of the wait, or FCT_FUTEX_OP_WAITV */
+	__u32 op;		/* op & 0x7f of the wait, FCT_FUTEX_OP_WAITV, or
+				 * FCT_FUTEX_OP_WAKE: an entry of wakes only */
 	__u64 uaddr;
 };
 
@@ -176,6 +178,8 @@ struct fct_futex_val {
 	__u64 errors;		/* EAGAIN: the word changed before sleeping */
 	__u64 runq_ns;		/* of wait_ns: runnable, waiting for a CPU (after the wake) */
 	__u64 sampled;		/* waits whose user stack was sent (struct fct_ustack) */
+	__u64 wakes;		/* FCT_FUTEX_OP_WAKE: calls that woke a waiter */
+	__u64 woken;		/* and the waiters they woke */
 	__u32 hist[FCT_HIST_SLOTS];
 };
 

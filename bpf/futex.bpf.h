@@ -45,6 +45,7 @@
  * FUTEX_PRIVATE_FLAG (128) and FUTEX_CLOCK_REALTIME (256) */
 #define FUTEX_OP_MASK		0x7f
 #define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
 #define FUTEX_LOCK_PI		6
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_WAIT_REQUEUE_PI	11
@@ -76,6 +77,20 @@ static __always_inline bool sc_writes_file(__u32 nr)
 	default:
 		return false;
 	}
+}
+
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAKE_OP		5
+#define FUTEX_UNLOCK_PI		7
+#define FUTEX_WAKE_BITSET	10
+
+/* futex ops that wake waiters on their first word: who passes a word
+ * to whom (a lock's unlock, a condvar's signal) */
+static __always_inline bool futex_op_wakes(__u32 op)
+{
+	return op == FUTEX_WAKE || op == FUTEX_WAKE_BITSET || op == FUTEX_WAKE_OP ||
+	       op == FUTEX_REQUEUE || op == FUTEX_CMP_REQUEUE || op == FUTEX_UNLOCK_PI;
 }
 
 /* futex ops that put the caller to sleep, private or shared */

@@ -89,6 +89,9 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 			t->futex_op = op;
 			t->futex_uaddr = SC_ARG(direct, regs, 1);
 			t->in_futex_wait = 1;
+		} else if (futex_op_wakes(op)) {
+			t->futex_uaddr = SC_ARG(direct, regs, 1);
+			t->in_futex_wake = 1;
 		}
 	}
 	if (t->sc_weight) {
@@ -178,6 +181,26 @@ static __always_inline void futex_record(struct fct_slot *t, __u64 d, long ret,
 	}
 }
 
+/* A wake that woke someone: who passes this word to whom. One entry per
+ * (thread, word) beside its waits; only calls that woke pay the update. */
+static __always_inline void wake_record(struct fct_slot *t, long woken)
+{
+	static const struct fct_futex_val zero = {};
+	struct fct_futex_key key = {
+		.tid = t->a.tid, .op = FCT_FUTEX_OP_WAKE, .uaddr = t->futex_uaddr,
+	};
+	struct fct_futex_val *v;
+
+	t->in_futex_wake = 0;
+	if (woken <= 0)
+		return;
+	v = fct_hash_entry(&futex_waits, &key, &zero, &lost.futex_map_full);
+	if (!v)
+		return;
+	v->wakes++;
+	v->woken += woken;
+}
+
 /* pages spanned by [pos, pos + len) */
 static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
 {
@@ -235,6 +258,8 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].total_ns += (__u64)w * d;
 	}
 	t->in_futex_wait = 0;
+	if (t->in_futex_wake)
+		wake_record(t, ret);
 }
 
 SEC("tp_btf/sys_enter")

@@ -12,6 +12,10 @@
  *                            on it, print "ready", and at a line on stdin
  *                            start a new thread, hold MS ms more, end
  *   target_prog sleep MS     sleep, then exit 0
+ *   target_prog turns N      three threads "turn-N" pass a baton (a
+ *                            condvar, a turn counter) round N times each;
+ *                            then "producer" posts N items, one per 20 µs,
+ *                            to "consumer", which waits on another condvar
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -36,6 +40,21 @@ static struct store *store;
 static pthread_mutex_t cond_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int signalled;
+
+/* a lock built from a condvar, as CPython's GIL is: one global object */
+#define TURN_THREADS	3
+struct baton {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	long turn;
+};
+struct baton baton = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+struct queue {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	long items, taken, n;
+};
+struct queue queue = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
 
 static void sleep_ms(long ms)
 {
@@ -134,6 +153,77 @@ static int hold(long ms)
 	return 0;
 }
 
+struct turner {
+	long me, n;
+};
+
+static void *turner(void *arg)
+{
+	const struct turner *t = arg;
+	char name[16];
+
+	snprintf(name, sizeof(name), "turn-%ld", t->me);
+	pthread_setname_np(pthread_self(), name);
+	for (long k = 0; k < t->n; k++) {
+		pthread_mutex_lock(&baton.mu);
+		while (baton.turn % TURN_THREADS != t->me)
+			pthread_cond_wait(&baton.cv, &baton.mu);
+		baton.turn++;
+		pthread_cond_broadcast(&baton.cv);
+		pthread_mutex_unlock(&baton.mu);
+	}
+	return NULL;
+}
+
+static void *consumer(void *arg)
+{
+	pthread_setname_np(pthread_self(), "consumer");
+	pthread_mutex_lock(&queue.mu);
+	while (queue.taken < queue.n) {
+		while (queue.items == 0)
+			pthread_cond_wait(&queue.cv, &queue.mu);
+		queue.items--;
+		queue.taken++;
+	}
+	pthread_mutex_unlock(&queue.mu);
+	return NULL;
+}
+
+/* posts an item every 20 µs, never waiting on the condvar */
+static void *producer(void *arg)
+{
+	struct timespec gap = { 0, 20000 };
+
+	pthread_setname_np(pthread_self(), "producer");
+	for (long k = 0; k < queue.n; k++) {
+		nanosleep(&gap, NULL);
+		pthread_mutex_lock(&queue.mu);
+		queue.items++;
+		pthread_cond_signal(&queue.cv);
+		pthread_mutex_unlock(&queue.mu);
+	}
+	return NULL;
+}
+
+static int turns(long n)
+{
+	struct turner t[TURN_THREADS];
+	pthread_t th[TURN_THREADS];
+
+	for (long i = 0; i < TURN_THREADS; i++) {
+		t[i] = (struct turner){ i, n };
+		pthread_create(&th[i], NULL, turner, &t[i]);
+	}
+	for (int i = 0; i < TURN_THREADS; i++)
+		pthread_join(th[i], NULL);
+	queue.n = n;
+	pthread_create(&th[0], NULL, consumer, NULL);
+	pthread_create(&th[1], NULL, producer, NULL);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	return baton.turn == TURN_THREADS * n && queue.taken == n ? 0 : 1;
+}
+
 static int forks(int n)
 {
 	pid_t pid = fork();
@@ -177,7 +267,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep N\n");
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -186,6 +276,8 @@ int main(int argc, char **argv)
 		return forks((int)n);
 	if (!strcmp(argv[1], "serve"))
 		return serve(n);
+	if (!strcmp(argv[1], "turns"))
+		return turns(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

@@ -6,7 +6,8 @@
  * a condvar wait is an event, not a lock; threads by name; exact pread64
  * counts per thread; a forked child only with --follow; attach takes
  * over a thread already asleep on the lock, and sees a thread created
- * after it.
+ * after it; a condvar three threads pass round is a lock taken in turns,
+ * one a producer signals is an event.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -245,6 +246,50 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	session_free(&s);
 }
 
+/* Every wait of a condvar the turn threads pass round is woken by one
+ * of them; the producer that signals the consumer never waits on its
+ * condvar. */
+static void test_turns_and_events(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "turns", "500", NULL };
+	int batons = 0, queues = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_int_equal(target_exit_status(&s.target), 0);
+	for (int i = 0; i < s.model.nlocks; i++) {
+		const struct lock_total *l = &s.model.locks[i];
+
+		if (l->kernel || !strstr(l->name, "(condvar"))
+			continue;
+		if (!strncmp(l->name, "baton+", 6) && l->wakes) {
+			batons++;
+			assert_true(l->turns);
+			assert_true(l->is_lock);
+			assert_int_equal(l->wakes_by_waiters, l->wakes);
+			assert_non_null(strstr(l->name, "(condvar taken in turns)"));
+		} else if (!strncmp(l->name, "queue+", 6)) {
+			queues++;
+			assert_false(l->turns);
+			assert_false(l->is_lock);
+			assert_int_equal(l->wakes_by_waiters, 0);
+			assert_int_equal(l->threads, 1);
+		}
+	}
+	assert_true(batons >= 1);
+	assert_true(queues >= 1);
+	for (int t = 0; t < 3; t++) {
+		char name[16];
+		const struct thread_row *r;
+
+		snprintf(name, sizeof(name), "turn-%d", t);
+		assert_non_null(r = row_named(&s.model, name));
+		assert_true(r->acct_ns[ACCT_LOCK_NAMED] > 0);	/* its turn waits */
+	}
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_exact_counts_and_names),
 		cmocka_unit_test(test_follow_forks),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
+		cmocka_unit_test(test_turns_and_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "jvm.h"
+#include "lockname.h"
 #include "model.h"
 #include "model_fixture.h"
 
@@ -342,6 +343,59 @@ static void test_jvm_monitor_use_is_fresh(void **state)
 	model_free(&m);
 }
 
+/* futex entries of process 10: waits (op 9, a condvar's) and wakes */
+#define WAIT9(tid, addr)	{ .key = { tid, 9, addr }, .val = { .waits = 5, .wait_ns = 500 } }
+#define WAKES(tid, addr, n)	{ .key = { tid, FCT_FUTEX_OP_WAKE, addr }, \
+				  .val = { .wakes = n, .woken = n } }
+
+static const struct lock_name *name_at(const struct lock_name *n, int count, uint64_t addr)
+{
+	for (int i = 0; i < count; i++)
+		if (n[i].addr == addr)
+			return &n[i];
+	return NULL;
+}
+
+/* Taken in turns: most wakes by its own waiters, three or more of them. */
+static void test_condvar_taken_in_turns(void **state)
+{
+	struct fct_thread th[4] = { { .tid = 1, .tgid = 10 }, { .tid = 2, .tgid = 10 },
+				    { .tid = 3, .tgid = 10 }, { .tid = 4, .tgid = 10 } };
+	struct kv_futex f[] = {
+		/* 0x1000: three threads pass it round (wakes on the group word beside) */
+		WAIT9(1, 0x1000), WAIT9(2, 0x1000), WAIT9(3, 0x1004),
+		WAKES(1, 0x1000, 10), WAKES(2, 0x1000, 10), WAKES(3, 0x1000, 9),
+		/* 0x2000: a producer (4) that never waits signals one consumer */
+		WAIT9(1, 0x2000), WAKES(4, 0x2000, 40),
+		/* 0x3000: two threads alternating: an event still */
+		WAIT9(1, 0x3000), WAIT9(2, 0x3000), WAKES(1, 0x3000, 20), WAKES(2, 0x3000, 20),
+		/* 0x4000: too few wakes to tell */
+		WAIT9(1, 0x4000), WAIT9(2, 0x4000), WAIT9(3, 0x4000), WAKES(1, 0x4000, 3),
+	};
+	struct kview kv = { .threads = th, .nthreads = 4, .futex = f,
+			    .nfutex = (int)(sizeof(f) / sizeof(*f)) };
+	const struct lock_name *n;
+	struct lock_name *names;
+	int count = lockname_build(NULL, &kv, &names);
+
+	assert_int_equal(count, 5);	/* 0x1000, 0x1004, 0x2000, 0x3000, 0x4000 */
+	n = name_at(names, count, 0x1000);
+	assert_true(n->turns && n->is_lock);
+	assert_int_equal(n->wakes, 29);
+	assert_int_equal(n->wakes_by_waiters, 29);
+	assert_string_equal(n->name, "condvar taken in turns 0x1000");
+	n = name_at(names, count, 0x2000);
+	assert_false(n->turns || n->is_lock);
+	assert_int_equal(n->wakes, 40);
+	assert_int_equal(n->wakes_by_waiters, 0);
+	assert_string_equal(n->name, "condvar 0x2000");
+	n = name_at(names, count, 0x3000);
+	assert_false(n->turns);
+	assert_int_equal(n->wakes_by_waiters, 40);
+	assert_false(name_at(names, count, 0x4000)->turns);
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_join_by_tid),
 		cmocka_unit_test(test_timing_only),
 		cmocka_unit_test(test_jvm_monitor_use_is_fresh),
+		cmocka_unit_test(test_condvar_taken_in_turns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -531,6 +531,11 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		add_ev(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
 		       "CPU: hand-off, %u threads on %u CPUs.", ns((double)l->runq_ns),
 		       pct(ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
+	if (l->turns)
+		add_ev(c, "%s of its %s wake-ups came from threads that wait on it too: they pass "
+		       "it among themselves, a lock built from a condition variable (as "
+		       "CPython's GIL is), not a wait for work.",
+		       pct(ratio((double)l->wakes_by_waiters, (double)l->wakes)), cnt((double)l->wakes));
 }
 
 static bool rule_other_lock(const struct facts *f, struct finding *o)

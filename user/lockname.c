@@ -6,6 +6,7 @@
  * covers it, else its most frequent call site, and the kind most of its
  * samples showed (without samples: the futex op says lock or wait).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,29 +152,118 @@ static int known(const struct lock_name *names, int n, uint32_t tgid, uint64_t u
 	return 0;
 }
 
-static void name_word(struct lockname *ln, const struct kv_futex *f, uint32_t tgid,
-		      struct lock_name *out)
+/* Where a word is and what kind of wait its samples showed; kind is the
+ * name's word for it ("mutex", "condvar", "lock" when unknown). */
+static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t tgid,
+		       struct lock_name *out, const char **kind_name)
 {
 	const struct site_count *s = best_site(ln, tgid, f->key.uaddr, &out->samples);
 	enum wait_kind kind = s && s->kind != WK_UNKNOWN ? s->kind : kind_of_op(f->key.op);
-	const char *kname = kind == WK_UNKNOWN ? "lock" : wait_kind_name(kind);
-	char sym[64];
 
+	*kind_name = kind == WK_UNKNOWN ? "lock" : wait_kind_name(kind);
 	if (f->key.op == FCT_FUTEX_OP_WAITV)
-		kind = WK_UNKNOWN, kname = "futex_waitv";
+		kind = WK_UNKNOWN, *kind_name = "futex_waitv";
 	out->tgid = tgid;
 	out->addr = f->key.uaddr;
 	out->size = 4;
 	out->is_lock = wait_kind_is_lock(kind);
 	snprintf(out->site, sizeof(out->site), "%s", s && strcmp(s->site, "?") ? s->site : "");
-	if (ln && usym_data_name(ln->u, (pid_t)tgid, f->key.uaddr, sym, sizeof(sym),
-				 &out->addr, &out->size) == 0)
-		snprintf(out->name, sizeof(out->name), "%s (%s)", sym, kname);
-	else if (out->site[0])
-		snprintf(out->name, sizeof(out->name), "%s @ %.120s", kname, out->site);
+	if (ln && usym_data_name(ln->u, (pid_t)tgid, f->key.uaddr, out->name,
+				 sizeof(out->name), &out->addr, &out->size) == 0 &&
+	    out->size > LOCKNAME_MAX_LOCK_SIZE) {
+		/* a big object holds several locks (CPython's _PyRuntime holds
+		 * the GIL's mutex and condvar): name the word by its offset */
+		size_t len = strlen(out->name);
+
+		snprintf(out->name + len, sizeof(out->name) - len, "+%#llx",
+			 (unsigned long long)(f->key.uaddr - out->addr));
+		out->addr = f->key.uaddr;
+		out->size = 4;
+	}
+}
+
+static bool near(const struct lock_name *n, const struct kv_futex *f)
+{
+	return f->key.uaddr + LOCKNAME_MAX_LOCK_SIZE > n->addr &&
+	       f->key.uaddr < n->addr + n->size + LOCKNAME_MAX_LOCK_SIZE;
+}
+
+/* A wait by thread tid with op near the word(s) of n: within one
+ * lock's size, so that a condvar's two group words count as one object
+ * and the mutex beside it (a different op) does not. */
+static bool waited_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
+			uint32_t tid)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+
+		if (f->key.tid == tid && f->key.op == op && f->val.waits && near(n, f))
+			return true;
+	}
+	return false;
+}
+
+/* Did at least `want` threads wait with op near the word(s) of n? One
+ * pass, counting distinct threads up to want. */
+static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
+			 int want)
+{
+	uint32_t tids[8];
+	int count = 0;
+
+	for (int i = 0; i < kv->nfutex && count < want && count < 8; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		bool seen = false;
+
+		if (f->key.op != op || !f->val.waits || !near(n, f))
+			continue;
+		for (int j = 0; j < count; j++)
+			seen |= tids[j] == f->key.tid;
+		if (!seen)
+			tids[count++] = f->key.tid;
+	}
+	return count >= want;
+}
+
+/*
+ * Who wakes the waiters of n. A condvar whose wake-ups come mostly from
+ * threads that wait on it too, among three or more, is passed round:
+ * each waits for its turn and hands the turn on, a lock built from a
+ * condvar (as CPython's GIL is). One whose wakers do not wait on it (a
+ * producer signalling consumers) is an event: the waiters wait for work;
+ * two threads alternating (a one-slot queue) stay an event too.
+ */
+static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+
+		if (f->key.op != FCT_FUTEX_OP_WAKE || f->key.uaddr < n->addr ||
+		    f->key.uaddr >= n->addr + n->size || tgid_of(kv, f->key.tid) != n->tgid)
+			continue;
+		n->wakes += f->val.wakes;
+		/* each waker's own waits: a scan per waker of this word, few */
+		if (waited_near(kv, n, op, f->key.tid))
+			n->wakes_by_waiters += f->val.wakes;
+	}
+	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&
+	    n->wakes_by_waiters * 2 > n->wakes && waiters_near(kv, n, op, 3))
+		n->turns = n->is_lock = true;
+}
+
+/* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
+static void write_name(struct lock_name *n, const char *kind_name)
+{
+	char kind[48], sym[sizeof(n->name)];
+
+	snprintf(kind, sizeof(kind), "%s%s", kind_name, n->turns ? " taken in turns" : "");
+	snprintf(sym, sizeof(sym), "%s", n->name);
+	if (sym[0])
+		snprintf(n->name, sizeof(n->name), "%.100s (%s)", sym, kind);
+	else if (n->site[0])
+		snprintf(n->name, sizeof(n->name), "%s @ %.100s", kind, n->site);
 	else
-		snprintf(out->name, sizeof(out->name), "%s 0x%llx", kname,
-			 (unsigned long long)f->key.uaddr);
+		snprintf(n->name, sizeof(n->name), "%s 0x%llx", kind, (unsigned long long)n->addr);
 }
 
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
@@ -186,9 +276,15 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 		return -1;
 	for (int i = 0; i < kv->nfutex; i++) {
 		uint32_t tgid = tgid_of(kv, kv->futex[i].key.tid);
+		const char *kind_name;
 
-		if (!known(names, n, tgid, kv->futex[i].key.uaddr))
-			name_word(ln, &kv->futex[i], tgid, &names[n++]);
+		if (kv->futex[i].key.op == FCT_FUTEX_OP_WAKE)
+			continue;	/* wakes only: the word is named by its waits */
+		if (known(names, n, tgid, kv->futex[i].key.uaddr))
+			continue;
+		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
+		count_wakes(kv, &names[n], kv->futex[i].key.op);
+		write_name(&names[n++], kind_name);
 	}
 	*out = names;
 	return n;

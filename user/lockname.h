@@ -26,6 +26,15 @@ void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
  * from time to time: libraries it loads later). */
 void lockname_snapshot(struct lockname *ln, pid_t tgid);
 
+/* A symbol larger than this (pthread_rwlock_t is 56 bytes) is an object
+ * holding locks, not a lock: its words are named symbol+offset. */
+#define LOCKNAME_MAX_LOCK_SIZE	64
+
+/* An event (condvar, semaphore) is taken in turns, a lock, when more
+ * than half of at least this many wake-ups came from its own waiters,
+ * and three or more threads waited on it. */
+#define LOCKNAME_TURNS_MIN_WAKES	16
+
 /* Name every futex word of kv; *out is malloc'ed (free it). Returns the
  * count, or -1. */
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out);

@@ -89,7 +89,7 @@ static void join_futex(struct thread_row *r, const struct run_model *m,
 		const struct kv_futex *f = &kv->futex[i];
 		struct lock_use *u;
 
-		if (f->key.tid != (uint32_t)r->user.tid)
+		if (f->key.tid != (uint32_t)r->user.tid || f->key.op == FCT_FUTEX_OP_WAKE)
 			continue;
 		u = use_of(r, m, f->key.uaddr);
 		if (!u || !u->is_lock) {
@@ -234,6 +234,19 @@ static bool is_worker(const struct run_model *m, uint32_t tid)
 	return false;
 }
 
+/* A word's wake-ups, from its name (other programs' words only); a name
+ * covers all the words of one symbol, so they are summed once per name. */
+static void take_wakes(struct lock_total *t, const struct run_model *m)
+{
+	for (int i = 0; i < m->nnames; i++) {
+		if (strcmp(m->names[i].name, t->name))
+			continue;
+		t->turns |= m->names[i].turns;
+		t->wakes += m->names[i].wakes;
+		t->wakes_by_waiters += m->names[i].wakes_by_waiters;
+	}
+}
+
 static void total_locks(struct run_model *m)
 {
 	char name[160];
@@ -244,6 +257,8 @@ static void total_locks(struct run_model *m)
 
 			struct lock_total *t = model_lock_total(m, u->name, false, u->is_lock);
 
+			if (t && !t->threads)
+				take_wakes(t, m);
 			add_lock(t, u->waits, u->wait_ns, u->max_ns);
 			if (t)
 				t->runq_ns += u->runq_ns;

@@ -31,8 +31,12 @@ struct lock_name {
 	uint64_t addr, size;		/* the words [addr, addr + size) */
 	char name[160];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
 	char site[128];			/* the first call site outside the C library, or "" */
-	bool is_lock;			/* a mutex or rwlock; else a wait for an event */
+	bool is_lock;			/* a mutex or rwlock, or an event taken in turns */
+	bool turns;			/* an event its own waiters wake: a lock built
+					 * from a condvar (a GIL, a baton) */
 	uint64_t samples;		/* stacks the name was read from */
+	uint64_t wakes;			/* futex calls that woke a waiter on it */
+	uint64_t wakes_by_waiters;	/* of those, by threads that also waited on it */
 };
 
 struct lock_use {		/* one thread's waits on one named futex word */
@@ -68,6 +72,10 @@ struct lock_total {
 	uint64_t waits, wait_ns, max_ns;
 	uint64_t runq_ns;		/* of wait_ns: woken, waiting for a CPU (futex words) */
 	unsigned threads;		/* how many threads waited on it */
+	/* another program's word: its wake-ups, and the share its own
+	 * waiters made (struct lock_name) */
+	bool turns;
+	uint64_t wakes, wakes_by_waiters;
 };
 
 struct run_model {

@@ -238,6 +238,10 @@ static struct json_object *lock_totals_json(const struct run_model *m)
 		put_u64(o, "threads", m->locks[i].threads);
 		json_object_object_add(o, "is_lock", json_object_new_boolean(m->locks[i].is_lock));
 		put_u64(o, "runq_ns", m->locks[i].runq_ns);
+		put_u64(o, "wakes", m->locks[i].wakes);
+		put_u64(o, "wakes_by_waiters", m->locks[i].wakes_by_waiters);
+		json_object_object_add(o, "taken_in_turns",
+				       json_object_new_boolean(m->locks[i].turns));
 		json_object_array_add(a, o);
 	}
 	return a;
