@@ -292,6 +292,7 @@ struct fct_jvm_mon_val {
 	/* Object.wait on a monitor of this class: monitor__wait -> __waited */
 	__u64 waits;
 	__u64 wait_ns;
+	__u64 wait_max_ns;
 	__u64 monitor;		/* the last ObjectMonitor seen (an address) */
 	__u32 hist[FCT_HIST_SLOTS];	/* contended enter waits */
 };

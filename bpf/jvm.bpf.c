@@ -206,6 +206,8 @@ int BPF_USDT(fct_jvm_mon_waited)
 	if (v) {
 		v->waits++;
 		v->wait_ns += d;
+		if (d > v->wait_max_ns)
+			v->wait_max_ns = d;
 	}
 	return 0;
 }

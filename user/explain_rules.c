@@ -1024,10 +1024,10 @@ static void beyond_pc(const struct facts *f, struct items *l)
 	if (f->sc && f->pages_asked > 0 && miss == 0)
 		item(l, "page cache 100 %% hits (no I/O)");
 	else if (f->sc && f->pages_asked > miss)
-		item(l, "page cache %s hits (%s pages from disk)",
-		     pct(1 - ratio(miss, f->pages_asked)), cnt(miss));
+		item(l, "page cache %s hits (%s page%s from disk)",
+		     pct(1 - ratio(miss, f->pages_asked)), cnt(miss), plural(miss));
 	else
-		item(l, "%s pages read from disk", cnt(miss));
+		item(l, "%s page%s read from disk", cnt(miss), plural(miss));
 }
 
 #define UNMEASURED "the page cache, kernel locks, the run queue"

@@ -212,6 +212,8 @@ static int add_row(struct jvm_monitor *m, uint32_t tid, const struct fct_jvm_mon
 	m->exits += val->exits;
 	m->waits += val->waits;
 	m->wait_ns += val->wait_ns;
+	if (val->wait_max_ns > m->wait_max_ns)
+		m->wait_max_ns = val->wait_max_ns;
 	for (int i = 0; i < FCT_HIST_SLOTS; i++)
 		m->hist[i] += val->hist[i];
 	return 0;

@@ -157,7 +157,7 @@ struct jvm_monitor_row {
 struct jvm_monitor {
 	char cls[FCT_JVM_NAME_LEN + 4];	/* dotted: "PoolBench$Pool"; "..." first
 					 * when only the tail was kept */
-	uint64_t enters, enter_ns, enter_max_ns, exits, waits, wait_ns;
+	uint64_t enters, enter_ns, enter_max_ns, exits, waits, wait_ns, wait_max_ns;
 	uint32_t hist[FCT_HIST_SLOTS];
 	struct jvm_monitor_row *rows;
 	int nrows;

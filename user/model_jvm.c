@@ -38,9 +38,9 @@ static void add_object_waits(struct run_model *m, const struct jvm_monitor *mon)
 
 	if (!mon->waits)
 		return;
-	snprintf(name, sizeof(name), "Object.wait on %s", mon->cls);
-	if (!(t = model_lock_total(m, name, false, false)))
-		return;
+	/* Thread.join is Object.wait on the joined Thread */
+	snprintf(name, sizeof(name), "%sObject.wait on %s",
+		 strcmp(mon->cls, "java.lang.Thread") ? "" : "Thread.join: ", mon->cls);
 	for (int i = 0; i < mon->nrows; i++) {
 		const struct jvm_monitor_row *jr = &mon->rows[i];
 		struct thread_row *r = row_of(m, jr->tid);
@@ -48,12 +48,20 @@ static void add_object_waits(struct run_model *m, const struct jvm_monitor *mon)
 
 		if (!r || r->aside || !jr->v.waits)
 			continue;
+		/* made at the first application thread's wait: none for a class
+		 * only the JVM's own threads waited on */
+		if (!(t = model_lock_total(m, name, false, false)))
+			return;
 		if ((u = model_row_use(r, name, false))) {
 			u->waits += jr->v.waits;
 			u->wait_ns += jr->v.wait_ns;
+			if (jr->v.wait_max_ns > u->max_ns)
+				u->max_ns = jr->v.wait_max_ns;
 		}
 		t->waits += jr->v.waits;
 		t->wait_ns += jr->v.wait_ns;
+		if (jr->v.wait_max_ns > t->max_ns)
+			t->max_ns = jr->v.wait_max_ns;
 		t->threads++;
 		m->event_wait_ns += jr->v.wait_ns;
 	}
@@ -68,8 +76,7 @@ static void add_monitor(struct run_model *m, const struct jvm_monitor *mon)
 	if (!mon->enters)
 		return;
 	snprintf(name, sizeof(name), "monitor %s", mon->cls);
-	t = model_lock_total(m, name, false, true);
-	for (int i = 0; t && i < mon->nrows; i++) {
+	for (int i = 0; i < mon->nrows; i++) {
 		const struct jvm_monitor_row *jr = &mon->rows[i];
 		struct thread_row *r = row_of(m, jr->tid);
 		struct lock_use *u;
@@ -77,6 +84,8 @@ static void add_monitor(struct run_model *m, const struct jvm_monitor *mon)
 
 		if (!r || r->aside || !jr->v.enters)
 			continue;
+		if (!(t = model_lock_total(m, name, false, true)))
+			return;
 		moved = to_lock_bucket(r, jr->v.enter_ns);
 		m->acct_total_ns[ACCT_FUTEX_OTHER] -= moved;
 		m->acct_total_ns[ACCT_LOCK_NAMED] += moved;

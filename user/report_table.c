@@ -65,8 +65,9 @@ static void print_target_header(FILE *f, const struct session *s)
 	char end[96], w[24];
 
 	report_target_end(end, sizeof(end), ti);
-	fprintf(f, "fctrace %s: %.60s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",
-		ti->cmdline, (int)ti->pid, end);
+	fprintf(f, "fctrace %s: %.*s%s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",
+		strlen(ti->cmdline) > 60 ? 57 : 60, ti->cmdline,
+		strlen(ti->cmdline) > 60 ? "..." : "", (int)ti->pid, end);
 	fprintf(f, "window %s (%s), %u thread%s on %u CPUs; probes: %s%s\n",
 		units_ns(w, sizeof(w), (double)m->wall_ns),
 		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
@@ -339,11 +340,13 @@ void report_pagecache_text(char *buf, size_t len, const struct run_model *m)
 
 	units_count(ms, sizeof(ms), (double)m->pagecache_misses);
 	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
-		snprintf(buf, len, "%s pages added by the threads (misses, readahead included); "
-			 "hits and writes need the syscalls probe", ms);
+		snprintf(buf, len, "%s page%s added by the threads (misses, readahead included); "
+			 "hits and writes need the syscalls probe", ms,
+			 m->pagecache_misses == 1 ? "" : "s");
 		return;
 	}
-	n = snprintf(buf, len, "%s pages read into it (misses, readahead included)", ms);
+	n = snprintf(buf, len, "%s page%s read into it (misses, readahead included)", ms,
+		     m->pagecache_misses == 1 ? "" : "s");
 	if (m->pages_asked && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, "; pread64 asked for %s, %s hits (%s)",
 			      units_count(a, sizeof(a), (double)m->pages_asked),
