@@ -412,6 +412,33 @@ static void test_cpu_competition(void **state)
 	free(x);
 }
 
+/* 8 threads on 2 CPUs, but the kernel's counters say other processes had
+ * most of the CPUs: the queue is the competition, said with the figures;
+ * with the CPUs the program's own, it stays oversubscription. */
+static void test_cpu_taken_by_others(void **state)
+{
+	struct fx *x = fx_new("fc", NT, true);
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.70);
+	for (unsigned i = 0; i < NT; i++)
+		x->rows[i].k.oncpu_ns = WALL / 10;		/* 0.8 WALL in all, 2.4 WALL others */
+	fx_total(x);
+	x->kv.cpu = (struct cpustat){ .valid = true, .busy_ns = 2 * WALL, .idle_ns = 0 };
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
+	assert_true(has_text(x->d.causes[0].title, "other processes took 60.0 % of the 2 CPUs"));
+	assert_true(any_evidence(&x->d.causes[0], "other processes 2.40 s"));
+	assert_true(has_text(x->d.fix, "quieter machine"));
+
+	x->kv.cpu.busy_ns = WALL;		/* others 0.2 WALL: 10 % of the CPUs */
+	x->kv.cpu.idle_ns = WALL;
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
+	assert_true(any_evidence(&x->d.causes[0], "other processes 400.0 ms"));
+	show(x);
+	free(x);
+}
+
 static void test_kernel_lock_contention(void **state)
 {
 	struct fx *x = fx_new("fc", 2, true);
@@ -560,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses),
 		cmocka_unit_test(test_cpu_oversubscription),
 		cmocka_unit_test(test_cpu_competition),
+		cmocka_unit_test(test_cpu_taken_by_others),
 		cmocka_unit_test(test_kernel_lock_contention),
 		cmocka_unit_test(test_healthy_kernel),
 		cmocka_unit_test(test_healthy_timing_only),

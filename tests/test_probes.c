@@ -1,7 +1,8 @@
 /*
  * test_probes.c - the loader's pieces that need no root: the --probes
  * parser and each program's status text, the derived buckets of a
- * kernel account (kview_derive), kernel symbols and lock callers.
+ * kernel account (kview_derive), kernel symbols and lock callers, the
+ * machine's CPU time from /proc/stat.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,39 @@ static void test_ksyms_none_usable(void **state)
 	}
 }
 
+/* /proc/stat's cpu line: busy, idle and steal in ns; a window's difference. */
+static void test_cpustat(void **state)
+{
+	struct cpustat a, b, d;
+
+	assert_int_equal(cpustat_parse("cpu  100 5 50 1000 20 3 2 7 0 0\ncpu0 1 2 3 4\n", 100,
+				       &a), 0);
+	assert_true(a.valid);
+	assert_int_equal(a.busy_ns, 160ull * 10000000);	/* user nice system irq softirq */
+	assert_int_equal(a.idle_ns, 1020ull * 10000000);	/* idle iowait */
+	assert_int_equal(a.steal_ns, 7ull * 10000000);
+	/* an old kernel's four fields */
+	assert_int_equal(cpustat_parse("cpu 1 2 3 4\n", 100, &b), 0);
+	assert_int_equal(b.busy_ns, 6ull * 10000000);
+	assert_int_equal(b.steal_ns, 0);
+	assert_int_equal(cpustat_parse("cpu0 1 2 3 4\n", 100, &b), -1);
+	assert_false(b.valid);
+	assert_int_equal(cpustat_parse("cpu  x\n", 100, &b), -1);
+	assert_int_equal(cpustat_parse(NULL, 100, &b), -1);
+	assert_int_equal(cpustat_parse("cpu 1 2 3 4", 0, &b), -1);
+
+	assert_int_equal(cpustat_parse("cpu  200 5 60 1100 20 3 2 9\n", 100, &b), 0);
+	d = cpustat_diff(&a, &b);
+	assert_true(d.valid);
+	assert_int_equal(d.busy_ns, 110ull * 10000000);
+	assert_int_equal(d.idle_ns, 100ull * 10000000);
+	assert_int_equal(d.steal_ns, 2ull * 10000000);
+	d = cpustat_diff(&b, &a);			/* backwards: not a window */
+	assert_false(d.valid);
+	assert_int_equal(cpustat_read(&a), 0);	/* this machine's, every Linux has it */
+	assert_true(a.valid && a.busy_ns + a.idle_ns > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_probe_status_text),
 		cmocka_unit_test(test_ksyms_first_non_locking_caller),
 		cmocka_unit_test(test_ksyms_none_usable),
+		cmocka_unit_test(test_cpustat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,10 @@
 
 /* A cause needs at least this share of thread wall time to be named. */
 #define EXPLAIN_MIN_SHARE	0.05
+/* Other processes and the hypervisor took at least this share of the
+ * CPUs: run-queue time is the machine's competition, not the program's
+ * own threads outnumbering the CPUs. */
+#define EXPLAIN_CPU_TAKEN	0.25
 #define EXPLAIN_MAX_CAUSES	8
 #define EXPLAIN_MAX_EVIDENCE	8
 

@@ -818,29 +818,68 @@ static void ev_oncpu(struct diag_cause *c, const struct facts *f)
 	       pct(kshare(f, ACCT_CPU_USER)), pct(kshare(f, ACCT_CPU_SYS)));
 }
 
+/* What the machine's CPUs did over the run, by the kernel's /proc/stat:
+ * the share other processes and the hypervisor took (-1 if unknown). */
+static double others_share(const struct facts *f, struct diag_cause *c)
+{
+	const struct cpustat *cpu = f->m->kv ? &f->m->kv->cpu : NULL;
+	double own = 0, busy, total, others;
+
+	if (!cpu || !cpu->valid)
+		return -1;
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		if (f->m->rows[i].has_kernel)
+			own += (double)f->m->rows[i].k.oncpu_ns;
+	busy = (double)cpu->busy_ns;
+	total = busy + (double)cpu->idle_ns + (double)cpu->steal_ns;
+	if (total <= 0)
+		return -1;
+	others = busy > own ? busy - own : 0;
+	if (c)
+		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other processes "
+		       "%s, the hypervisor %s (steal), and were idle %s (the kernel's /proc/stat).",
+		       f->ncpus, ns(own), ns(others), ns((double)cpu->steal_ns),
+		       ns((double)cpu->idle_ns));
+	return (others + (double)cpu->steal_ns) / total;
+}
+
 static bool rule_runq(const struct facts *f, struct finding *o)
 {
-	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q;
+	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
 	bool over = f->threads > f->ncpus;
 
 	if (!f->sched || share < EXPLAIN_MIN_SHARE)
 		return false;
 	q = (double)f->m->acct_total_ns[ACCT_RUNQ];
+	/* a quarter of the CPUs gone elsewhere: the queue is not the program's */
+	taken = others_share(f, NULL);
+	over = over && taken < EXPLAIN_CPU_TAKEN;
 	found(o, over ? "cpu_oversubscription" : "cpu_competition", share, over ? 0.9 : 0.6,
 	      COV_RUNQ);
 	o->machine = true;
-	set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
-		  pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+	if (over || taken < 0)
+		set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
+			  pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+	else
+		set_title(o, "%s of thread time runnable but not running: other processes%s took "
+			  "%s of the %u CPUs", pct(share),
+			  f->m->kv->cpu.steal_ns * 100 > f->m->wall_ns * f->ncpus ?
+			  " and the hypervisor" : "", pct(taken), f->ncpus);
 	if (over)
 		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
 		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
 		       f->ncpus, ns(q), pct(share));
+	else if (f->threads > f->ncpus)
+		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
+		       "the run queue (%s of thread time), with the CPUs shared with other work.",
+		       f->threads, f->ncpus, f->ncpus, ns(q), pct(share));
 	else
 		add_ev(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
 		       "the run queue (%s of thread time).", f->threads, f->ncpus, ns(q), pct(share));
 	add_ev(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
 	       cnt(f->invol), cnt(f->vol));
 	ev_oncpu(&o->c, f);
+	others_share(f, &o->c);
 	if (over)
 		set_fix(o, "Run at most %u threads, one per CPU, or give the machine more CPUs: "
 			"this queue is the machine's, not the code's.", f->ncpus);

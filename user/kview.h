@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../bpf/fctrace.h"
+#include "cpustat.h"
 #include "probes.h"
 
 struct kv_futex {
@@ -45,6 +46,7 @@ struct kview {
 	int npc;
 
 	unsigned time_every;	/* one syscall in this many was timed */
+	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
 	uint64_t events;	/* hook invocations counted in the window, if known */
 };
 

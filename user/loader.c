@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "loader.h"	/* before the skeleton: it defines struct fct_lost */
 #include "fctrace.skel.h"
+#include "cpustat.h"
 #include "ksyms.h"
 #include "jvm.h"
 
@@ -104,6 +105,7 @@ struct tracer {
 	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
 	void *ustack_arg;
+	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 };
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
@@ -522,8 +524,10 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 
 void tracer_start(struct tracer *t)
 {
-	if (t && t->skel)
+	if (t && t->skel) {
+		cpustat_read(&t->cpu_start);
 		__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	}
 }
 
 /* Run the task iterator once: it claims a slot for every thread of the
@@ -575,6 +579,7 @@ void tracer_stop(struct tracer *t)
 	if (!t || !t->skel)
 		return;
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	cpustat_read(&t->cpu_end);
 	close_open_accounts(t);
 	if (t->ustacks)
 		ring_buffer__consume(t->ustacks);
@@ -735,6 +740,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		return -EINVAL;
 	kview_free(kv);
 	kv->lost = t->skel->bss->lost;
+	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
 	err = read_threads(t, kv);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),

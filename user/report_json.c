@@ -355,6 +355,26 @@ static struct json_object *target_json(const struct session *s)
 	return o;
 }
 
+/* The machine's CPUs over the window (/proc/stat), and the share of them
+ * this run's threads had; null when not traced or not readable. */
+static struct json_object *machine_json(const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	struct json_object *o;
+	uint64_t own = 0;
+
+	if (!s->traced || !s->kv.cpu.valid)
+		return NULL;
+	for (unsigned i = 0; i < m->nrows; i++)
+		own += m->rows[i].has_kernel ? m->rows[i].k.oncpu_ns : 0;
+	o = json_object_new_object();
+	put_u64(o, "busy_ns", s->kv.cpu.busy_ns);
+	put_u64(o, "idle_ns", s->kv.cpu.idle_ns);
+	put_u64(o, "steal_ns", s->kv.cpu.steal_ns);
+	put_u64(o, "threads_oncpu_ns", own);
+	return o;
+}
+
 struct json_object *report_json_run(const struct session *s)
 {
 	const struct run_model *m = &s->model;
@@ -369,6 +389,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_u64(doc, "wall_ns", m->wall_ns);
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
+	json_object_object_add(doc, "machine_cpu", machine_json(s));
 	tracing_json(doc, s);
 	json_object_object_add(doc, "threads", threads_json(m));
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
