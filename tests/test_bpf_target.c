@@ -290,6 +290,34 @@ static void test_turns_and_events(void **state)
 	session_free(&s);
 }
 
+/* CPython, which nobody here wrote: its GIL is a mutex and a condvar in
+ * _PyRuntime; four threads pass it round, so the condvar is a lock taken
+ * in turns, named by symbol and offset. */
+static void test_python_gil_taken_in_turns(void **state)
+{
+	char *argv[] = { "python3", "tests/gil.py", "4", "20000", NULL };
+	const struct lock_total *gil = NULL;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_int_equal(target_exit_status(&s.target), 0);
+	for (int i = 0; i < s.model.nlocks; i++) {
+		const struct lock_total *l = &s.model.locks[i];
+
+		if (strstr(l->name, "_PyRuntime+") && strstr(l->name, "(condvar taken in turns)") &&
+		    (!gil || l->wakes > gil->wakes))
+			gil = &s.model.locks[i];
+	}
+	if (!gil)
+		fail_msg("no _PyRuntime condvar taken in turns among %d locks (first: %s)",
+			 s.model.nlocks, s.model.nlocks ? s.model.locks[0].name : "-");
+	assert_true(gil->is_lock && gil->turns);
+	assert_true(gil->threads >= 3);
+	assert_true(gil->wakes_by_waiters * 2 > gil->wakes);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_follow_forks),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
 		cmocka_unit_test(test_turns_and_events),
+		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
