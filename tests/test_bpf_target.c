@@ -70,6 +70,13 @@ static int run_target(char **argv, bool follow, struct session *s)
 	return session_run_target(&t, &to, s);
 }
 
+/* Run argv to its end, which must be a clean exit. */
+static void run_clean(char **argv, struct session *s)
+{
+	assert_int_equal(run_target(argv, false, s), 0);
+	assert_int_equal(target_exit_status(&s->target), 0);
+}
+
 /* A wait of a lock held HOLD_MS: that long, give or take the wake-up. */
 static void assert_held_wait(uint64_t ns)
 {
@@ -256,8 +263,7 @@ static void test_turns_and_events(void **state)
 	struct session s;
 
 	BPF_TEST_REQUIRE();
-	assert_int_equal(run_target(argv, false, &s), 0);
-	assert_int_equal(target_exit_status(&s.target), 0);
+	run_clean(argv, &s);
 	for (int i = 0; i < s.model.nlocks; i++) {
 		const struct lock_total *l = &s.model.locks[i];
 
@@ -300,8 +306,7 @@ static void test_python_gil_taken_in_turns(void **state)
 	struct session s;
 
 	BPF_TEST_REQUIRE();
-	assert_int_equal(run_target(argv, false, &s), 0);
-	assert_int_equal(target_exit_status(&s.target), 0);
+	run_clean(argv, &s);
 	for (int i = 0; i < s.model.nlocks; i++) {
 		const struct lock_total *l = &s.model.locks[i];
 
