@@ -66,6 +66,11 @@ static const struct want want_iv[] = {
 };
 #define NWANT (sizeof(want_iv) / sizeof(*want_iv))
 
+static struct tl_input window(uint64_t begin, uint64_t end)
+{
+	return (struct tl_input){ .begin_ns = begin, .end_ns = end, .locks = locks, .nlocks = 1 };
+}
+
 static void check_convoy(const struct timeline *tl)
 {
 	assert_int_equal(tl->nthreads, 3);
@@ -104,9 +109,10 @@ static void check_convoy(const struct timeline *tl)
 
 static void test_convoy_intervals(void **state)
 {
+	struct tl_input in = window(1000, 2000);
 	struct timeline tl;
 
-	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, 1000, 2000, locks, 1), 0);
+	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, &in), 0);
 	check_convoy(&tl);
 	timeline_free(&tl);
 }
@@ -115,11 +121,12 @@ static void test_convoy_intervals(void **state)
 static void test_any_order(void **state)
 {
 	struct fct_tl_event ev[NCONVOY];
+	struct tl_input in = window(1000, 2000);
 	struct timeline tl;
 
 	for (size_t i = 0; i < NCONVOY; i++)
 		ev[i] = convoy[(i * 7) % NCONVOY];	/* 7 is prime to 11: a permutation */
-	assert_int_equal(timeline_build(&tl, ev, NCONVOY, 1000, 2000, locks, 1), 0);
+	assert_int_equal(timeline_build(&tl, ev, NCONVOY, &in), 0);
 	check_convoy(&tl);
 	timeline_free(&tl);
 }
@@ -127,15 +134,36 @@ static void test_any_order(void **state)
 /* A record outside the window widens it; none at all is an empty timeline. */
 static void test_window_edges(void **state)
 {
+	struct tl_input in = window(1100, 1500), none = { .begin_ns = 1000, .end_ns = 2000 };
 	struct timeline tl;
 
-	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, 1100, 1500, locks, 1), 0);
+	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, &in), 0);
 	assert_int_equal(tl.begin_ns, 1050);
 	assert_int_equal(tl.end_ns, 1700);
 	timeline_free(&tl);
-	assert_int_equal(timeline_build(&tl, NULL, 0, 1000, 2000, NULL, 0), 0);
+	assert_int_equal(timeline_build(&tl, NULL, 0, &none), 0);
 	assert_int_equal(tl.nthreads, 0);
 	assert_int_equal(tl.niv, 0);
+	timeline_free(&tl);
+}
+
+/* A thread that began after the window opened, or ended before it
+ * closed, has a lane only over its life. */
+static void test_lives(void **state)
+{
+	static const struct tl_life lives[] = { { 13, 1040, 1900 }, { 11, 0, 0 } };
+	struct tl_input in = window(1000, 2000);
+	struct timeline tl;
+
+	in.lives = lives;
+	in.nlives = 2;
+	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, &in), 0);
+	assert_int_equal(tl.iv[0].start_ns, 1000);		/* 11: the whole window */
+	assert_int_equal(tl.iv[3].end_ns, 2000);
+	assert_int_equal(tl.iv[8].tid, 13);
+	assert_int_equal(tl.iv[8].start_ns, 1040);		/* runnable from its begin */
+	assert_int_equal(tl.iv[NWANT - 1].end_ns, 1900);	/* to its end */
+	assert_int_equal(timeline_thread(&tl, 13)->state_ns[TL_RUNNABLE], 10 + 200);
 	timeline_free(&tl);
 }
 
@@ -158,11 +186,12 @@ static char *chrome(const struct timeline *tl)
 
 static void test_chrome_json(void **state)
 {
+	struct tl_input in = window(1000, 2000);
 	struct trace_counts c;
 	struct timeline tl;
 	char why[256] = "", *s;
 
-	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, 1000, 2000, locks, 1), 0);
+	assert_int_equal(timeline_build(&tl, convoy, NCONVOY, &in), 0);
 	s = chrome(&tl);
 	if (trace_check(s, &c, why, sizeof(why)))
 		fail_msg("%s", why);
@@ -207,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_convoy_intervals),
 		cmocka_unit_test(test_any_order),
 		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_lives),
 		cmocka_unit_test(test_chrome_json),
 		cmocka_unit_test(test_checker_refuses),
 	};

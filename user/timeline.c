@@ -207,8 +207,26 @@ static struct tl_wake wake_of(const struct timeline *tl, const struct tl_st *st,
 struct builder {
 	struct timeline *tl;
 	struct tl_st *st;
+	const struct tl_input *in;
 	size_t cap_iv, cap_wakes;
 };
+
+/* Thread tid's lane, clipped to its life: [*from, *to]. */
+static void lane_bounds(const struct builder *b, uint32_t tid, uint64_t *from, uint64_t *to)
+{
+	*from = b->tl->begin_ns;
+	*to = b->tl->end_ns;
+	for (int i = 0; i < b->in->nlives; i++) {
+		const struct tl_life *l = &b->in->lives[i];
+
+		if (l->tid != tid)
+			continue;
+		if (l->begin_ns > *from)
+			*from = l->begin_ns < *to ? l->begin_ns : *to;
+		if (l->end_ns && l->end_ns < *to)
+			*to = l->end_ns > *from ? l->end_ns : *from;
+	}
+}
 
 static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 {
@@ -268,9 +286,11 @@ static int replay(struct builder *b, const struct fct_tl_event *e)
 		return 0;
 	s = &b->st[i];
 	if (!s->known) {
+		uint64_t to;
+
 		state_before(s, e);
 		s->known = true;
-		s->since = b->tl->begin_ns;
+		lane_bounds(b, e->tid, &s->since, &to);
 	}
 	next = *s;
 	state_after(&next, e);
@@ -346,22 +366,28 @@ static int copy_locks(struct timeline *tl, const struct tl_lock *locks, int nloc
 	return 0;
 }
 
-static int replay_all(struct timeline *tl, const struct fct_tl_event *ev, size_t n)
+static int replay_all(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
+		      const struct tl_input *in)
 {
-	struct builder b = { .tl = tl, .st = calloc(tl->nthreads ? tl->nthreads : 1, sizeof(*b.st)) };
+	struct builder b = { .tl = tl, .in = in,
+			     .st = calloc(tl->nthreads ? tl->nthreads : 1, sizeof(*b.st)) };
+	uint64_t from, to;
 	int err = b.st ? 0 : -ENOMEM;
 
 	for (size_t k = 0; !err && k < n; k++)
 		err = replay(&b, &ev[k]);
-	for (int i = 0; !err && i < tl->nthreads; i++)
-		err = close_interval(&b, i, tl->end_ns);
+	for (int i = 0; !err && i < tl->nthreads; i++) {
+		lane_bounds(&b, tl->threads[i].tid, &from, &to);
+		err = close_interval(&b, i, to);
+	}
 	free(b.st);
 	return err;
 }
 
 int timeline_build(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
-		   uint64_t begin, uint64_t end, const struct tl_lock *locks, int nlocks)
+		   const struct tl_input *in)
 {
+	uint64_t begin = in->begin_ns, end = in->end_ns;
 	struct fct_tl_event *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	int err;
 
@@ -373,11 +399,11 @@ int timeline_build(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
 	tl->begin_ns = n && sorted[0].ts < begin ? sorted[0].ts : begin;
 	tl->end_ns = n && sorted[n - 1].ts > end ? sorted[n - 1].ts : end;
 	tl->events = n;
-	err = copy_locks(tl, locks, nlocks);
+	err = copy_locks(tl, in->locks, in->nlocks);
 	if (!err)
 		err = collect_threads(tl, sorted, n);
 	if (!err)
-		err = replay_all(tl, sorted, n);
+		err = replay_all(tl, sorted, n, in);
 	free(sorted);
 	if (err) {
 		timeline_free(tl);

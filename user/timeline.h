@@ -23,9 +23,10 @@ enum tl_state {
 };
 
 /* A lock the run names: futex words in [addr, addr + size). */
+#define TL_MAX_LOCKS	256
 struct tl_lock {
 	uint64_t addr, size;
-	char name[64];
+	char name[160];
 };
 
 struct tl_interval {
@@ -77,11 +78,28 @@ struct tl_events {
 int tl_events_add(struct tl_events *e, const struct fct_tl_event *ev);
 void tl_events_free(struct tl_events *e);
 
-/* Build tl from n records of the window [begin, end] (widened to take
- * in any record outside it); locks name the futex words. tl->dropped is
- * the caller's. 0 or -ENOMEM (tl then empty). */
+/* When a thread's account began and ended: a lane is drawn only there
+ * (a thread that began after the window opened has no state before). */
+struct tl_life {
+	uint32_t tid;
+	uint64_t begin_ns, end_ns;	/* end 0: still alive */
+};
+
+/* What the records are read with: the window [begin, end] (widened to
+ * take in any record outside it), the named locks and the threads'
+ * lives (lives NULL: every lane spans the window). */
+struct tl_input {
+	uint64_t begin_ns, end_ns;
+	const struct tl_lock *locks;
+	int nlocks;
+	const struct tl_life *lives;
+	int nlives;
+};
+
+/* Build tl from n records. tl->dropped is the caller's. 0 or -ENOMEM
+ * (tl then empty). */
 int timeline_build(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
-		   uint64_t begin, uint64_t end, const struct tl_lock *locks, int nlocks);
+		   const struct tl_input *in);
 void timeline_free(struct timeline *tl);
 
 /* "user", "syscall", "lock wait", "futex wait", "runnable", "blocked" */

@@ -58,7 +58,7 @@ static const char *interval_name(const struct timeline *tl, const struct tl_inte
 
 static struct json_object *complete(const struct timeline *tl, const struct tl_interval *v, int pid)
 {
-	char name[96], word[24];
+	char name[192], word[24];
 	struct json_object *o = event("X", interval_name(tl, v, name, sizeof(name)), pid, v->tid);
 	struct json_object *args = json_object_new_object();
 
