@@ -21,6 +21,7 @@ struct tl_st {			/* one thread's state while replaying */
 	uint64_t word;		/* the futex word of a wait */
 	uint64_t call_word;	/* the futex word the current call named */
 	uint64_t since;		/* start of the open interval */
+	uint64_t until;		/* the end of the thread's lane */
 	uint32_t woken_by;	/* set by a wakeup, for the interval it closes */
 };
 
@@ -250,6 +251,8 @@ static int close_interval(struct builder *b, int i, uint64_t t)
 	struct tl_interval *v;
 	enum tl_state state = state_of(tl, s);
 
+	if (t > s->until)	/* a record after the thread's end mark */
+		t = s->until;
 	if (t <= s->since)
 		return 0;
 	if (grow((void **)&tl->iv, &b->cap_iv, tl->niv, sizeof(*tl->iv)))
@@ -286,11 +289,9 @@ static int replay(struct builder *b, const struct fct_tl_event *e)
 		return 0;
 	s = &b->st[i];
 	if (!s->known) {
-		uint64_t to;
-
 		state_before(s, e);
 		s->known = true;
-		lane_bounds(b, e->tid, &s->since, &to);
+		lane_bounds(b, e->tid, &s->since, &s->until);
 	}
 	next = *s;
 	state_after(&next, e);
@@ -303,6 +304,7 @@ static int replay(struct builder *b, const struct fct_tl_event *e)
 	if (!same_state(b->tl, s, &next) && close_interval(b, i, e->ts))
 		return -ENOMEM;
 	next.since = s->since;
+	next.until = s->until;
 	next.woken_by = 0;
 	*s = next;
 	return 0;
