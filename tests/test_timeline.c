@@ -167,6 +167,28 @@ static void test_lives(void **state)
 	timeline_free(&tl);
 }
 
+/* A wakeup that fires on the wakee's CPU (an IPI) after the waker's
+ * futex wake returned is still the waker's, within 2 ms; not later. */
+static void test_late_wakeup(void **state)
+{
+	static const struct fct_tl_event late[] = {
+		EV(1100, 11, SYS_ENTER, NR_FUTEX, 1, 0, WORD),
+		EV(1150, 11, SYS_EXIT, NR_FUTEX, 0, 0, 1),
+		EV(1180, 12, WAKEUP, NR_FUTEX, 0, W, WORD),	/* the idle task's tid */
+		EV(3200000, 13, WAKEUP, NR_FUTEX, 0, W, WORD),	/* 3.2 ms after */
+	};
+	struct tl_input in = window(1000, 4000000);
+	struct timeline tl;
+
+	assert_int_equal(timeline_build(&tl, late, 4, &in), 0);
+	assert_int_equal(tl.nwakes, 2);
+	assert_int_equal(tl.wakes[0].waker, 11);
+	assert_true(tl.wakes[0].handoff);
+	assert_int_equal(tl.wakes[1].waker, 0);
+	assert_false(tl.wakes[1].handoff);
+	timeline_free(&tl);
+}
+
 static const char *lane_name(void *arg, uint32_t tid, char *buf, size_t n)
 {
 	snprintf(buf, n, "worker %u", (unsigned)(tid - 11));
@@ -237,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_any_order),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_lives),
+		cmocka_unit_test(test_late_wakeup),
 		cmocka_unit_test(test_chrome_json),
 		cmocka_unit_test(test_checker_refuses),
 	};

@@ -20,6 +20,8 @@ struct tl_st {			/* one thread's state while replaying */
 	uint16_t nr;
 	uint64_t word;		/* the futex word of a wait */
 	uint64_t call_word;	/* the futex word the current call named */
+	uint64_t done_word;	/* and the last such call's, once it ended */
+	uint64_t done_ns;	/* when it ended */
 	uint64_t since;		/* start of the open interval */
 	uint64_t until;		/* the end of the thread's lane */
 	uint32_t woken_by;	/* set by a wakeup, for the interval it closes */
@@ -154,6 +156,10 @@ static void state_after(struct tl_st *s, const struct fct_tl_event *e)
 		s->on_cpu = true;
 		break;
 	case FCT_TL_SYS_EXIT:
+		if (s->call_word && !s->waiting) {
+			s->done_word = s->call_word;
+			s->done_ns = e->ts;
+		}
 		s->nr = FCT_TL_NO_SC;
 		s->waiting = false;
 		s->word = s->call_word = 0;
@@ -176,28 +182,41 @@ static void state_after(struct tl_st *s, const struct fct_tl_event *e)
 	}
 }
 
-/* Is thread state o inside a (non-waiting) futex call on word? */
-static bool calls_on(const struct tl_st *o, uint64_t word)
+/* A wakeup's tracepoint may fire on the wakee's CPU (an IPI) after the
+ * waker's futex call returned: a call that ended this recently counts. */
+#define WAKE_LATE_NS	2000000ull
+
+/* How surely thread state o woke a waiter on word at ts: 2 inside a
+ * (non-waiting) futex call on it, 1 just out of one, 0 not at all. */
+static int woke(const struct tl_st *o, uint64_t word, uint64_t ts)
 {
-	return o->nr != FCT_TL_NO_SC && !o->waiting && o->call_word == word;
+	if (o->nr != FCT_TL_NO_SC && !o->waiting && o->call_word == word)
+		return 2;
+	return o->done_word == word && ts - o->done_ns <= WAKE_LATE_NS;
 }
 
-/* Who woke thread wi (in state st[wi], before the record) at record e. */
+/* Who woke thread wi (in state st[wi], before the record) at record e:
+ * the surest candidate, the hook's own guess on a tie. */
 static struct tl_wake wake_of(const struct timeline *tl, const struct tl_st *st, int wi,
 			      const struct fct_tl_event *e)
 {
 	struct tl_wake w = { .ts = e->ts, .waker = e->op, .wakee = e->tid, .lock = -1 };
 	uint64_t word = st[wi].word;
-	int hint = thread_index(tl, e->op), found = -1;
+	int hint = thread_index(tl, e->op), found = -1, best = 0;
 
 	if (!st[wi].waiting)
 		return w;
 	w.lock = find_lock(tl, word);
-	if (hint >= 0 && hint != wi && calls_on(&st[hint], word))
-		found = hint;	/* the hook's own guess first */
-	for (int i = 0; found < 0 && i < tl->nthreads; i++)
-		if (i != wi && calls_on(&st[i], word))
+	if (hint >= 0 && hint != wi && (best = woke(&st[hint], word, e->ts)))
+		found = hint;
+	for (int i = 0; best < 2 && i < tl->nthreads; i++) {
+		int sure = i != wi ? woke(&st[i], word, e->ts) : 0;
+
+		if (sure > best) {
+			best = sure;
 			found = i;
+		}
+	}
 	if (found >= 0) {
 		w.waker = tl->threads[found].tid;
 		w.handoff = true;
