@@ -484,6 +484,7 @@ void html_run_body(FILE *f, const struct session *s, double w)
 		pagecache_section(f, &s->model);
 	}
 	why_section(f, s);
+	html_timeline_section(f, s, w);
 	own_clocks_section(f, &s->model);
 	probes_section(f, s);
 }
