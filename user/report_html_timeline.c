@@ -148,12 +148,9 @@ static void draw_handoff(FILE *f, const struct session *s, const struct lanes *L
 		w->lock >= 0 ? L->tl->locks[w->lock].name : "the futex",
 		units_ns(t, sizeof(t), (double)(w->ts - L->tl->begin_ns)),
 		report_lane_name(s, w->wakee, b, sizeof(b)));
-	fprintf(f, "<path d=\"M%.1f %.1f l-4 %.0f h8 z\" fill=\"#111\"/>", x, y0,
-		-dir * 6);
-	fprintf(f, "<polyline points=\"%.1f,%.1f %.1f,%.1f\" stroke=\"#111\" stroke-width=\"1\" "
-		"fill=\"none\"/>", x, y0, x, y1 - dir * 5);
-	fprintf(f, "<path d=\"M%.1f %.1f l-3.5 %.0f h7 z\" fill=\"#111\"/></g>\n", x, y1,
-		-dir * 6);
+	fprintf(f, "<path d=\"M%.1f %.1f l-3 %.0f h6 z\"/>", x, y0, -dir * 5);
+	fprintf(f, "<polyline points=\"%.1f,%.1f %.1f,%.1f\"/>", x, y0, x, y1 - dir * 4);
+	fprintf(f, "<path d=\"M%.1f %.1f l-2.5 %.0f h5 z\"/></g>\n", x, y1, -dir * 4);
 }
 
 /* Ticks along the top, in ms from the window's start. */
@@ -309,9 +306,13 @@ void html_timeline_section(FILE *f, const struct session *s, double w)
 	if (!s->timeline)
 		return;
 	timeline_intro(f, s);
-	if (!s->timeline->nthreads || s->timeline->end_ns == s->timeline->begin_ns) {
+	if (s->timeline->end_ns == s->timeline->begin_ns) {
 		fputs("<p>Nothing was recorded: the run ended before the window opened "
 		      "(see <code>--timeline-start</code>).</p>\n", f);
+		return;
+	}
+	if (!s->timeline->nthreads) {	/* e.g. every thread waited for a CPU throughout */
+		fputs("<p>No thread changed state in the window.</p>\n", f);
 		return;
 	}
 	for (int i = 0; i < TL_NSTATES; i++)
