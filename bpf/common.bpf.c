@@ -21,6 +21,7 @@ const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 __u32 enabled = 0;
 struct fct_lost lost = {};
 __u32 tl_on = 0;
+__u64 tl_end_ns = 0;
 __u64 tl_drops = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -50,6 +50,8 @@ extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a pow
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
 extern __u32 tl_on;				/* bss: the timeline window is open */
+extern __u64 tl_end_ns;				/* bss: and closes then, whenever
+						 * user space clears tl_on */
 extern __u64 tl_drops;				/* bss: records the ring buffer had no room for */
 
 /* log2 histogram slot of a nanosecond value, clamped to the last slot. */
@@ -218,8 +220,11 @@ static __always_inline void fct_uncharge_after(struct fct_slot *t, __u64 end)
 static __always_inline void fct_tl_emit(const struct fct_slot *t, __u64 ts, __u16 kind,
 					__u32 op, __u64 arg)
 {
-	struct fct_tl_event *e = bpf_ringbuf_reserve(&timeline, sizeof(*e), 0);
+	struct fct_tl_event *e;
 
+	if (ts > tl_end_ns)
+		return;
+	e = bpf_ringbuf_reserve(&timeline, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&tl_drops, 1);
 		return;

@@ -549,9 +549,12 @@ void tracer_start(struct tracer *t)
 	if (!t || !t->skel)
 		return;
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
-	if (t->tl_len_ns && !t->tlrec)
-		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), &t->skel->bss->tl_on,
+	if (t->tl_len_ns && !t->tlrec) {
+		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns };
+
+		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), fl,
 				       now_mono() + t->tl_start_ns, t->tl_len_ns, t->tl_out);
+	}
 	if (t->tl_len_ns && !t->tlrec)
 		fprintf(stderr, "fctrace: cannot record the timeline: %s\n", strerror(errno));
 }

@@ -15,7 +15,7 @@
 struct tlrec {
 	pthread_t thread;
 	struct ring_buffer *rb;
-	uint32_t *flag;
+	struct tlrec_flags flags;
 	uint64_t open_ns, len_ns;
 	struct tl_events *out;
 	int stop;			/* atomic: tlrec_stop was called */
@@ -74,28 +74,31 @@ static void *record(void *arg)
 	if (stopped(r))
 		return NULL;
 	r->begin_ns = mono_ns();
-	__atomic_store_n(r->flag, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(r->flags.end_ns, r->begin_ns + r->len_ns, __ATOMIC_SEQ_CST);
+	__atomic_store_n(r->flags.on, 1, __ATOMIC_SEQ_CST);
 	while (!stopped(r) && (now = mono_ns()) < r->begin_ns + r->len_ns) {
 		ring_buffer__consume(r->rb);
 		sleep_until(now + DRAIN_NS < r->begin_ns + r->len_ns ? now + DRAIN_NS
 								     : r->begin_ns + r->len_ns);
 	}
-	__atomic_store_n(r->flag, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(r->flags.on, 0, __ATOMIC_SEQ_CST);
 	r->end_ns = mono_ns();
+	if (r->end_ns > r->begin_ns + r->len_ns)	/* woken late: the BPF side stopped */
+		r->end_ns = r->begin_ns + r->len_ns;
 	/* a hook that saw the flag set may still be writing its record */
-	sleep_until(r->end_ns + DRAIN_NS);
+	sleep_until(mono_ns() + DRAIN_NS);
 	ring_buffer__consume(r->rb);
 	return NULL;
 }
 
-struct tlrec *tlrec_start(int ring_fd, uint32_t *flag, uint64_t open_ns, uint64_t len_ns,
-			  struct tl_events *out)
+struct tlrec *tlrec_start(int ring_fd, struct tlrec_flags flags, uint64_t open_ns,
+			  uint64_t len_ns, struct tl_events *out)
 {
 	struct tlrec *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	*r = (struct tlrec){ .flag = flag, .open_ns = open_ns, .len_ns = len_ns, .out = out };
+	*r = (struct tlrec){ .flags = flags, .open_ns = open_ns, .len_ns = len_ns, .out = out };
 	r->rb = ring_buffer__new(ring_fd, on_record, r, NULL);
 	if (!r->rb || pthread_create(&r->thread, NULL, record, r)) {
 		ring_buffer__free(r->rb);

@@ -24,10 +24,18 @@ size_t tlrec_ring_bytes(unsigned window_ms, int ncpus);
 
 struct tlrec;
 
+/* The BPF side's switches: the window is open while *on is set, and
+ * records stamped after *end_ns are not written (so the window keeps its
+ * length however late this thread gets a CPU to close it). */
+struct tlrec_flags {
+	__u32 *on;
+	__u64 *end_ns;
+};
+
 /* Start the recording thread: the window opens at open_ns (CLOCK_MONOTONIC)
- * and lasts len_ns; *flag is the BPF side's tl_on. NULL on failure. */
-struct tlrec *tlrec_start(int ring_fd, uint32_t *flag, uint64_t open_ns, uint64_t len_ns,
-			  struct tl_events *out);
+ * and lasts len_ns. NULL on failure. */
+struct tlrec *tlrec_start(int ring_fd, struct tlrec_flags flags, uint64_t open_ns,
+			  uint64_t len_ns, struct tl_events *out);
 /* Close the window now if still open, drain, join. The window as it
  * was ([0, 0] if it never opened) and records lost in user space. */
 void tlrec_stop(struct tlrec *r, uint64_t *begin_ns, uint64_t *end_ns, uint64_t *lost);
