@@ -13,8 +13,8 @@
 
 /*
  * Records per millisecond per CPU the ring buffer is sized for: fcp at
- * 60 files, 8 threads on 2 CPUs made 260-370 per ms per CPU (README,
- * "Timeline"); the buffer holds the whole window at 3.5-5x that rate, so
+ * 60 files, 8 threads on 2 CPUs made at most 390 per ms per CPU (README,
+ * "Timeline"); the buffer holds the whole window at over 3x that rate, so
  * none is dropped even if the draining thread gets no CPU meanwhile.
  */
 #define TLREC_EVENTS_PER_MS_CPU	1300
