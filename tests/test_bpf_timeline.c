@@ -229,12 +229,44 @@ static void test_off(void **state)
 	test_dir_remove(dir);
 }
 
+/* A program fctrace did not write (run -- CMD): its main thread holds
+ * session_table_lock 60 ms while thread waiter-static waits on it; the
+ * lock's name comes from lockname.c, the waker from the main thread's
+ * futex wake. */
+static void test_run_cmd(void **state)
+{
+	const char *env = getenv("FCTRACE_TARGET_PROG");
+	char prog[4096], *argv[] = { prog, "hold", "60", NULL };
+	struct trace_opts t = { .probes = PG_FULL, .tl_window_ms = 1000, .tl_start_ms = 0 };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	const struct tl_interval *wait = NULL;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_non_null(s.timeline);
+	assert_int_equal(s.timeline->dropped, 0);
+	for (size_t i = 0; i < s.timeline->niv; i++) {
+		const struct tl_interval *v = &s.timeline->iv[i];
+
+		if (v->state == TL_LOCK && !strcmp(s.timeline->locks[v->lock].name,
+						   "session_table_lock (mutex)"))
+			wait = v;
+	}
+	assert_non_null(wait);
+	assert_true(wait->end_ns - wait->start_ns >= 50000000);
+	assert_int_equal(wait->woken_by, (uint32_t)s.target.pid);	/* main released it */
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_handoff),
 		cmocka_unit_test(test_fcp_chrome_trace),
 		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_run_cmd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
