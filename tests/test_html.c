@@ -157,6 +157,7 @@ static void fx_timeline(struct fx *x)
 	x->s.timeline = calloc(1, sizeof(*x->s.timeline));
 	assert_non_null(x->s.timeline);
 	assert_int_equal(timeline_build(x->s.timeline, e.ev, e.n, &in), 0);
+	x->s.kv.tl = (struct kv_timeline){ .on = true, .end_ns = in.end_ns, .ring_bytes = 1 << 16 };
 	tl_events_free(&e);
 }
 
@@ -369,6 +370,7 @@ static void test_run_page_timeline(void **state)
 	assert_true(has(page, "<b>40</b> lock hand-offs"));
 	assert_true(has(page, "waited <b>147.0 µs</b> on average for a CPU"));
 	assert_true(has(page, "lock wait, "));		/* a lane's tooltip */
+	assert_true(has(page, "<td>timeline records dropped</td>"));
 	free(page);
 	unlink(path);
 	rmdir(x->dir);

@@ -415,8 +415,10 @@ int timeline_build(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
 	memset(tl, 0, sizeof(*tl));
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, ev, n * sizeof(*ev));
-	qsort(sorted, n, sizeof(*sorted), cmp_event);
+	if (n) {	/* ev may be NULL when there is nothing */
+		memcpy(sorted, ev, n * sizeof(*ev));
+		qsort(sorted, n, sizeof(*sorted), cmp_event);
+	}
 	tl->begin_ns = n && sorted[0].ts < begin ? sorted[0].ts : begin;
 	tl->end_ns = n && sorted[n - 1].ts > end ? sorted[n - 1].ts : end;
 	tl->events = n;
@@ -430,6 +432,7 @@ int timeline_build(struct timeline *tl, const struct fct_tl_event *ev, size_t n,
 		timeline_free(tl);
 		return err;
 	}
-	qsort(tl->iv, tl->niv, sizeof(*tl->iv), cmp_interval);
+	if (tl->niv)
+		qsort(tl->iv, tl->niv, sizeof(*tl->iv), cmp_interval);
 	return 0;
 }
