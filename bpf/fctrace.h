@@ -260,6 +260,8 @@ enum fct_tl_kind {
 	FCT_TL_SWITCH_OUT,	/* op: FCT_ST_RUNNABLE (preempted) or FCT_ST_BLOCKED */
 	FCT_TL_SWITCH_IN,
 	FCT_TL_WAKEUP,		/* op: the tid running when it fired (the waker, mostly) */
+	FCT_TL_STATE,		/* as the window opens, every open account's state:
+				 * op: enum fct_run_state */
 };
 
 #define FCT_TL_NO_SC		0xffff	/* nr: not inside a syscall */

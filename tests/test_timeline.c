@@ -189,6 +189,31 @@ static void test_late_wakeup(void **state)
 	timeline_free(&tl);
 }
 
+/* The opening snapshot gives a lane to a thread that records no edge
+ * (asleep on the lock throughout); for a thread already known it says
+ * nothing (it may have been read after a later edge). */
+static void test_snapshot(void **state)
+{
+	static const struct fct_tl_event ev[] = {
+		EV(1000, 14, STATE, NR_FUTEX, FCT_ST_BLOCKED, W, WORD),
+		EV(1001, 15, STATE, NO, FCT_ST_RUNNABLE, 0, 0),
+		EV(1000, 16, SWITCH_OUT, NO, FCT_ST_RUNNABLE, 0, 0),
+		EV(1002, 16, STATE, NO, FCT_ST_RUNNING, 0, 0),
+	};
+	struct tl_input in = window(1000, 2000);
+	struct timeline tl;
+
+	assert_int_equal(timeline_build(&tl, ev, 4, &in), 0);
+	assert_int_equal(tl.nthreads, 3);
+	assert_int_equal(tl.niv, 3);
+	assert_int_equal(tl.iv[0].state, TL_LOCK);		/* 14: the whole window */
+	assert_int_equal(tl.iv[0].end_ns - tl.iv[0].start_ns, 1000);
+	assert_int_equal(tl.iv[1].state, TL_RUNNABLE);		/* 15 */
+	assert_int_equal(tl.iv[2].state, TL_RUNNABLE);		/* 16: not back on CPU */
+	assert_int_equal(tl.iv[2].start_ns, 1000);
+	timeline_free(&tl);
+}
+
 static const char *lane_name(void *arg, uint32_t tid, char *buf, size_t n)
 {
 	snprintf(buf, n, "worker %u", (unsigned)(tid - 11));
@@ -260,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_lives),
 		cmocka_unit_test(test_late_wakeup),
+		cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_chrome_json),
 		cmocka_unit_test(test_checker_refuses),
 	};

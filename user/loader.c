@@ -216,6 +216,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
 			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
 	}
+	/* nor is the timeline's opening snapshot (tlrec.c runs it) */
+	bpf_program__set_autoload(skel->progs.fct_tl_snapshot, t->tl_len_ns != 0);
 	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
 		jvm_set_autoload(skel, true);
 		jvm_set_target(skel, t->tgid);
@@ -550,7 +552,8 @@ void tracer_start(struct tracer *t)
 		return;
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	if (t->tl_len_ns && !t->tlrec) {
-		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns };
+		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
+			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
 
 		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), fl,
 				       now_mono() + t->tl_start_ns, t->tl_len_ns, t->tl_out);

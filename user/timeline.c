@@ -137,6 +137,10 @@ static void state_before(struct tl_st *s, const struct fct_tl_event *e)
 	take_context(s, e);
 	s->on_cpu = e->kind != FCT_TL_SWITCH_IN && e->kind != FCT_TL_WAKEUP;
 	s->runnable = e->kind == FCT_TL_SWITCH_IN;
+	if (e->kind == FCT_TL_STATE) {
+		s->on_cpu = e->op == FCT_ST_RUNNING;
+		s->runnable = e->op == FCT_ST_RUNNABLE;
+	}
 	if (e->kind == FCT_TL_SYS_ENTER) {
 		s->nr = FCT_TL_NO_SC;
 		s->waiting = false;
@@ -312,6 +316,8 @@ static int replay(struct builder *b, const struct fct_tl_event *e)
 		s->known = true;
 		lane_bounds(b, e->tid, &s->since, &s->until);
 	}
+	if (e->kind == FCT_TL_STATE)	/* the snapshot only says where a lane starts */
+		return 0;
 	next = *s;
 	state_after(&next, e);
 	if (e->kind == FCT_TL_WAKEUP) {

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tlrec.h"
 
@@ -64,6 +65,16 @@ static bool stopped(struct tlrec *r)
 	return __atomic_load_n(&r->stop, __ATOMIC_ACQUIRE);
 }
 
+/* Every open account records its state now, so a thread that changes
+ * none in the window still has a lane. */
+static void snapshot(struct tlrec *r)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ro);
+
+	if (r->flags.snapshot_fd >= 0)
+		bpf_prog_test_run_opts(r->flags.snapshot_fd, &ro);
+}
+
 static void *record(void *arg)
 {
 	struct tlrec *r = arg;
@@ -76,6 +87,7 @@ static void *record(void *arg)
 	r->begin_ns = mono_ns();
 	__atomic_store_n(r->flags.end_ns, r->begin_ns + r->len_ns, __ATOMIC_SEQ_CST);
 	__atomic_store_n(r->flags.on, 1, __ATOMIC_SEQ_CST);
+	snapshot(r);
 	while (!stopped(r) && (now = mono_ns()) < r->begin_ns + r->len_ns) {
 		ring_buffer__consume(r->rb);
 		sleep_until(now + DRAIN_NS < r->begin_ns + r->len_ns ? now + DRAIN_NS

@@ -30,6 +30,7 @@ struct tlrec;
 struct tlrec_flags {
 	__u32 *on;
 	__u64 *end_ns;
+	int snapshot_fd;	/* run as the window opens: every thread's state */
 };
 
 /* Start the recording thread: the window opens at open_ns (CLOCK_MONOTONIC)
