@@ -143,7 +143,7 @@ static void fcp_run(struct session *s, char *dir, unsigned window_ms)
 	cfg.workload = "fcp";
 	cfg.files = 60;
 	cfg.threads = 4;
-	cfg.ops = 30000;
+	cfg.ops = 50000;
 	cfg.dir = dir;
 	assert_int_equal(session_run(&t, &cfg, s), 0);
 	assert_true(s->traced);
@@ -189,13 +189,14 @@ static void test_fcp_chrome_trace(void **state)
 	struct session s;
 
 	BPF_TEST_REQUIRE();
-	fcp_run(&s, dir, 20);
+	fcp_run(&s, dir, 100);		/* long enough for hand-offs on a busy machine */
 	assert_non_null(s.timeline);
 	assert_int_equal(s.kv.tl.dropped, 0);
 	assert_true(s.timeline->events > 1000);
-	/* the window: 20 ms, plus the draining thread's wakeup latency */
-	assert_true(s.timeline->end_ns - s.timeline->begin_ns >= 20000000);
-	assert_true(s.timeline->end_ns - s.timeline->begin_ns < 40000000);
+	/* the BPF side stops at the window's end, however late fctrace closes it
+	 * (a sched_switch that read its clock just before the flag was set
+	 * may begin it a little earlier) */
+	assert_in_range(s.timeline->end_ns - s.timeline->begin_ns, 100000000, 100999999);
 	check_lanes(&s);
 	check_handoffs(s.timeline);
 	snprintf(path, sizeof(path), "%s/t.json", dir);
