@@ -13,11 +13,15 @@
 
 struct fct_slots_map slots SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
+struct fct_tl_map timeline SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
 const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 __u32 enabled = 0;
 struct fct_lost lost = {};
+__u32 tl_on = 0;
+__u64 tl_end_ns = 0;
+__u64 tl_drops = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

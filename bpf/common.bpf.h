@@ -33,7 +33,15 @@ struct fct_tgids_map {
 	__type(value, __u32);
 };
 
+/* The timeline's ring buffer; user space sizes it for the window
+ * (one page when --timeline is off). */
+struct fct_tl_map {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+};
+
 extern struct fct_slots_map slots SEC(".maps");
+extern struct fct_tl_map timeline SEC(".maps");
 extern struct fct_tgids_map tgids SEC(".maps");
 
 extern const volatile __u32 target_tgid;	/* rodata: set before load */
@@ -41,6 +49,10 @@ extern const volatile __u32 follow_forks;	/* rodata: child processes join the ta
 extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
+extern __u32 tl_on;				/* bss: the timeline window is open */
+extern __u64 tl_end_ns;				/* bss: and closes then, whenever
+						 * user space clears tl_on */
+extern __u64 tl_drops;				/* bss: records the ring buffer had no room for */
 
 /* log2 histogram slot of a nanosecond value, clamped to the last slot. */
 static __always_inline __u32 fct_log2(__u64 v)
@@ -196,6 +208,35 @@ static __always_inline void fct_uncharge_after(struct fct_slot *t, __u64 end)
 		cut = to - (from > end ? from : end);
 		fct_book(&t->a, t->last_code[i], -cut);
 	}
+}
+
+/*
+ * One timeline record: thread t's edge `kind` at ts, with its syscall
+ * context. Callers test tl_on first, after their own work, so that with
+ * --timeline off this costs one predictable branch. No wakeup is sent:
+ * user space drains the buffer on its own clock (a wakeup per record
+ * would cost an irq_work each).
+ */
+static __always_inline void fct_tl_emit(const struct fct_slot *t, __u64 ts, __u16 kind,
+					__u32 op, __u64 arg)
+{
+	struct fct_tl_event *e;
+
+	if (ts > tl_end_ns)
+		return;
+	e = bpf_ringbuf_reserve(&timeline, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&tl_drops, 1);
+		return;
+	}
+	e->ts = ts;
+	e->tid = t->a.tid;
+	e->kind = kind;
+	e->nr = t->in_syscall || kind == FCT_TL_SYS_EXIT ? t->in_nr : FCT_TL_NO_SC;
+	e->op = op;
+	e->flags = t->in_futex_wait ? FCT_TL_F_FUTEX_WAIT : 0;
+	e->arg = t->in_futex_wait ? t->futex_uaddr : arg;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
 /* Find or create the entry for key in a stats hash; NULL when full. */

@@ -253,6 +253,43 @@ struct fct_lost {
 };
 
 
+/*
+ * The timeline (--timeline): for a bounded window, every state edge of
+ * every traced thread, one fixed-size record each, through the
+ * `timeline` ring buffer. The hooks write only while `tl_on` is set
+ * (a bss flag user space sets for the window), after their usual work.
+ * Each record carries the thread's syscall context at that instant, so
+ * the state before a thread's first record is known too (user/timeline.c
+ * turns records into intervals).
+ */
+enum fct_tl_kind {
+	FCT_TL_SYS_ENTER = 1,	/* nr: the call; arg: futex word (futex calls) */
+	FCT_TL_SYS_EXIT,	/* nr: the call that ended; arg: its return value */
+	FCT_TL_SWITCH_OUT,	/* op: FCT_ST_RUNNABLE (preempted) or FCT_ST_BLOCKED */
+	FCT_TL_SWITCH_IN,
+	FCT_TL_WAKEUP,		/* op: the tid running when it fired (the waker, mostly) */
+	FCT_TL_STATE,		/* as the window opens, every open account's state:
+				 * op: enum fct_run_state */
+};
+
+#define FCT_TL_NO_SC		0xffff	/* nr: not inside a syscall */
+#define FCT_TL_F_FUTEX_WAIT	1	/* inside a futex wait on word arg */
+
+struct fct_tl_event {
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u64 arg;		/* see enum fct_tl_kind; the futex word in a futex wait */
+	__u32 tid;
+	__u16 kind;		/* enum fct_tl_kind */
+	__u16 nr;		/* the syscall in progress, or FCT_TL_NO_SC */
+	__u32 op;		/* futex op & 0x7f in a futex call; SWITCH_OUT: the new
+				 * state; WAKEUP: the waker's tid */
+	__u32 flags;		/* FCT_TL_F_* */
+};
+
+/* Ring buffer bytes a record takes (the record and its 8-byte header). */
+#define FCT_TL_REC_BYTES	(sizeof(struct fct_tl_event) + 8)
+
+
 /* The floor set's per-CPU hit counters (floor.bpf.c), one per hook kind. */
 enum fct_floor_hook {
 	FCT_FL_SYS_ENTER, FCT_FL_SYS_EXIT, FCT_FL_SCHED_SWITCH, FCT_FL_SCHED_WAKEUP,

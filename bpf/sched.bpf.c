@@ -8,6 +8,7 @@
  * RUNNABLE. Each edge first charges the elapsed interval (fct_charge).
  * Without the syscall hooks (light mode) no futex wait is ever seen, so
  * blocked_ns holds all sleep and runq_ns all run-queue time.
+ * With the timeline window open (tl_on) each edge is also recorded.
  */
 #include "common.bpf.h"
 
@@ -22,7 +23,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct fct_slot *t;
+	struct fct_slot *t, *tn;
 	__u64 now = 0;
 
 	if (!enabled)
@@ -40,12 +41,18 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 			t->a.invol_switches++;
 		}
 	}
-	t = task_slot(next);
-	if (t) {
+	tn = task_slot(next);
+	if (tn) {
 		if (!now)
 			now = bpf_ktime_get_ns();
-		fct_charge(t, now);
-		t->st_state = FCT_ST_RUNNING;
+		fct_charge(tn, now);
+		tn->st_state = FCT_ST_RUNNING;
+	}
+	if (tl_on) {
+		if (t)
+			fct_tl_emit(t, now, FCT_TL_SWITCH_OUT, t->st_state, 0);
+		if (tn)
+			fct_tl_emit(tn, now, FCT_TL_SWITCH_IN, 0, 0);
 	}
 	return 0;
 }
@@ -53,13 +60,17 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 static __always_inline void on_wakeup(struct task_struct *p)
 {
 	struct fct_slot *t;
+	__u64 now;
 
 	if (!enabled)
 		return;
 	t = task_slot(p);
 	if (t && t->st_state == FCT_ST_BLOCKED) {
-		fct_charge(t, bpf_ktime_get_ns());
+		now = bpf_ktime_get_ns();
+		fct_charge(t, now);
 		t->st_state = FCT_ST_RUNNABLE;
+		if (tl_on)
+			fct_tl_emit(t, now, FCT_TL_WAKEUP, (__u32)bpf_get_current_pid_tgid(), 0);
 	}
 }
 

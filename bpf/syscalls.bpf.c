@@ -62,6 +62,23 @@ static __always_inline __u32 sc_weight(enum fct_sc sc, __u64 n)
 	return (n & (every - 1)) ? 0 : every;
 }
 
+/* The timeline's record of a syscall entry: a futex call's word and op
+ * (a wake names the word its waiter sleeps on). Only with tl_on. */
+static __always_inline void tl_enter(struct fct_slot *t, struct pt_regs *regs,
+				     enum fct_sc sc, bool direct)
+{
+	__u64 word = 0;
+	__u32 op = 0;
+
+	if (sc == FCT_SC_FUTEX && t->in_futex_wait) {
+		op = t->futex_op;
+	} else if (sc == FCT_SC_FUTEX) {
+		word = SC_ARG(direct, regs, 1);
+		op = SC_ARG(direct, regs, 2) & FUTEX_OP_MASK;
+	}
+	fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_ENTER, op, word);
+}
+
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
 	struct fct_slot *t = fct_current_slot();
@@ -99,6 +116,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		t->sc_runq_mark = t->a.runq_total_ns;
 		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
+	if (tl_on)
+		tl_enter(t, regs, sc, direct);
 }
 
 /* Should the n-th wait (from 1) on this word send its user stack? */
@@ -257,6 +276,9 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		sc_time(t, s, d, w, ret, regs);
 		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].total_ns += (__u64)w * d;
 	}
+	if (tl_on)
+		fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_EXIT,
+			    t->in_futex_wait ? t->futex_op : 0, ret);
 	t->in_futex_wait = 0;
 	if (t->in_futex_wake)
 		wake_record(t, ret);

@@ -32,9 +32,9 @@ _fctrace_value()
 	--cache)	COMPREPLY=($(compgen -W "warm cold" -- "$cur")) ;;
 	--dir)		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-j|--json|--csv) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
-	--html)		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	--html|--timeline-out) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
-	--seed|--pressure|--time-every)
+	--seed|--pressure|--time-every|--timeline-window|--timeline-start)
 			COMPREPLY=() ;;	# numbers: nothing to offer
 	*)		return 1 ;;
 	esac
@@ -48,7 +48,7 @@ _fctrace_options()
 	      --cache-size --seed --shared-file --handle --cache --pressure --dir --no-bpf
 	      --probes --time-every --json --html --quiet --verbose --help"
 	case $cmd in
-	run)	opts="$opts --compare" ;;
+	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out" ;;
 	sweep)	opts="$opts --csv --predict" ;;
 	list)	opts="--names --help" ;;
 	esac

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Open fctrace's HTML reports in headless Chromium, offline, and check that
 # they render: no console errors, no reference to anything outside the page,
-# and the charts are in the DOM Chromium built (not just in the file).
+# the charts are in the DOM Chromium built (not just in the file), and a
+# screenshot of the page is not blank (tests/png_check.py).
 #
 # Usage: tests/html_check.sh FILE[:CHARTS]...
 #   CHARTS  how many <svg class="chart"> the page must have at least (default 1)
@@ -12,6 +13,7 @@ if [ -z "$browser" ] || ! command -v "$browser" >/dev/null; then
 	echo "html_check: chromium is not installed (apt-get install chromium)" >&2
 	exit 77
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 status=0
@@ -29,6 +31,15 @@ render() {
 		--disable-sync --host-resolver-rules='MAP * ~NOTFOUND' \
 		--user-data-dir="$work/profile" --enable-logging=stderr --v=0 \
 		--dump-dom "file://$1" >"$work/dom" 2>"$work/log"
+}
+
+# The page as Chromium paints it, 1200 px wide.
+shoot() {
+	timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --host-resolver-rules='MAP * ~NOTFOUND' --hide-scrollbars \
+		--user-data-dir="$work/profile" --window-size=1200,1600 \
+		--screenshot="$work/shot.png" "file://$1" >/dev/null 2>&1
 }
 
 count() {
@@ -54,7 +65,10 @@ check() {
 	[ "$charts" -ge "$want" ] || fail "$file" "$charts charts in the DOM, want at least $want"
 	[ "$shapes" -gt 0 ] || fail "$file" "no rect, path or polyline in the DOM"
 	grep -q '</html>' "$work/dom" || fail "$file" "the DOM dump is incomplete"
-	[ "$bad" -eq 0 ] && echo "html_check: $file: $charts charts, $shapes shapes, no errors"
+	if ! shoot "$file" || ! ink=$(python3 "$here/png_check.py" "$work/shot.png"); then
+		fail "$file" "the screenshot is blank or missing (${ink:-no screenshot})"
+	fi
+	[ "$bad" -eq 0 ] && echo "html_check: $file: $charts charts, $shapes shapes, no errors; screenshot $ink"
 	rm -rf "$work/profile"
 }
 

@@ -19,6 +19,7 @@
 #include "html.h"
 #include "report.h"
 #include "sweep.h"
+#include "timeline.h"
 
 #define NT	4			/* threads in the run fixtures */
 #define WALL	1000000000ull		/* 1 s */
@@ -115,8 +116,56 @@ static struct fx *fx_run(const char *workload, bool traced)
 	return x;
 }
 
+/*
+ * A convoy on the pool lock's word for the timeline: every 480 µs the
+ * holder's futex wake hands the lock to the next thread, which waits
+ * 150 µs for a CPU; the holder reads, then sleeps on the lock again.
+ */
+#define TL_HANDOFFS	40
+#define TL_WORD		0x1008
+
+static void tl_add(struct tl_events *e, uint64_t ts, uint32_t tid, int kind, int nr, int op,
+		   int flags, uint64_t arg)
+{
+	struct fct_tl_event ev = { .ts = ts, .tid = tid, .kind = kind, .nr = nr, .op = op,
+				   .flags = flags, .arg = arg };
+
+	assert_int_equal(tl_events_add(e, &ev), 0);
+}
+
+static void fx_timeline(struct fx *x)
+{
+	struct tl_lock lock = { .addr = 0x1000, .size = 64, .name = "fcp.pool" };
+	struct tl_input in = { .begin_ns = 0, .end_ns = 20000000, .locks = &lock, .nlocks = 1 };
+	struct tl_events e = { 0 };
+
+	for (uint32_t k = 0; k < TL_HANDOFFS; k++) {
+		uint64_t t = 100000 + k * 480000ull;
+		uint32_t h = 1000 + k % NT, n = 1000 + (k + 1) % NT;
+
+		tl_add(&e, t, h, FCT_TL_SYS_ENTER, 202, 1, 0, TL_WORD);
+		tl_add(&e, t + 3000, n, FCT_TL_WAKEUP, 202, h, FCT_TL_F_FUTEX_WAIT, TL_WORD);
+		tl_add(&e, t + 5000, h, FCT_TL_SYS_EXIT, 202, 0, 0, 0);
+		tl_add(&e, t + 20000, h, FCT_TL_SYS_ENTER, 17, 0, 0, 0);
+		tl_add(&e, t + 60000, h, FCT_TL_SYS_EXIT, 17, 0, 0, 0);
+		tl_add(&e, t + 100000, h, FCT_TL_SYS_ENTER, 202, 0, FCT_TL_F_FUTEX_WAIT, TL_WORD);
+		tl_add(&e, t + 110000, h, FCT_TL_SWITCH_OUT, 202, FCT_ST_BLOCKED,
+		       FCT_TL_F_FUTEX_WAIT, TL_WORD);
+		tl_add(&e, t + 150000, n, FCT_TL_SWITCH_IN, 202, 0, FCT_TL_F_FUTEX_WAIT, TL_WORD);
+		tl_add(&e, t + 160000, n, FCT_TL_SYS_EXIT, 202, 0, FCT_TL_F_FUTEX_WAIT, TL_WORD);
+	}
+	x->s.timeline = calloc(1, sizeof(*x->s.timeline));
+	assert_non_null(x->s.timeline);
+	assert_int_equal(timeline_build(x->s.timeline, e.ev, e.n, &in), 0);
+	x->s.kv.tl = (struct kv_timeline){ .on = true, .end_ns = in.end_ns, .ring_bytes = 1 << 16 };
+	tl_events_free(&e);
+}
+
 static void fx_free(struct fx *x)
 {
+	if (x->s.timeline)
+		timeline_free(x->s.timeline);
+	free(x->s.timeline);
 	model_free(&x->s.model);
 	free(x);
 }
@@ -299,6 +348,35 @@ static void test_run_page(void **state)
 	fx_free(x);
 }
 
+/* --timeline: the swimlanes, a lane per worker, the hand-offs marked. */
+static void test_run_page_timeline(void **state)
+{
+	struct fx *x = fx_run(NASTY, true);
+	char path[128], *page;
+
+	fx_timeline(x);
+	assert_int_equal(x->s.timeline->nthreads, NT);
+	make_dir(x->dir, sizeof(x->dir));
+	assert_int_equal(report_html_run(page_path(x, "run.html", path, sizeof(path)), &x->s), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 3);
+	assert_true(has(page, "<h2>Timeline</h2>"));
+	assert_int_equal(count(page, "class=\"tl-lane\""), NT);
+	assert_true(has(page, ">worker 3 (tid 1003)</text>"));
+	assert_int_equal(count(page, "<g class=\"tl-handoff\">"), TL_HANDOFFS);
+	assert_true(has(page, "<title>worker 1 (tid 1001) released fcp.pool at 583.0 µs and "
+			"woke worker 2 (tid 1002)</title>"));
+	assert_true(has(page, "<b>40</b> lock hand-offs"));
+	assert_true(has(page, "waited <b>147.0 µs</b> on average for a CPU"));
+	assert_true(has(page, "lock wait, "));		/* a lane's tooltip */
+	assert_true(has(page, "<td>timeline records dropped</td>"));
+	free(page);
+	unlink(path);
+	rmdir(x->dir);
+	fx_free(x);
+}
+
 static void test_run_page_timing_only(void **state)
 {
 	struct fx *x = fx_run("fcp", false);
@@ -431,6 +509,7 @@ static void write_pages(const char *dir, struct sweep_cell *cells)
 	struct sweep sw;
 	char path[160];
 
+	fx_timeline(run);
 	sweep_fill(&sw, cells);
 	snprintf(path, sizeof(path), "%s/run.html", dir);
 	assert_int_equal(report_html_run(path, &run->s), 0);
@@ -453,7 +532,7 @@ static void test_browser(void **state)
 
 	make_dir(dir, sizeof(dir));
 	write_pages(dir, cells);
-	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:2 %s/timing.html:2 "
+	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:3 %s/timing.html:2 "
 		 "%s/compare.html:5 %s/sweep.html:6", dirname(src), dir, dir, dir, dir);
 	rc = system(cmd);
 	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
@@ -476,6 +555,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_run_page),
+		cmocka_unit_test(test_run_page_timeline),
 		cmocka_unit_test(test_run_page_timing_only),
 		cmocka_unit_test(test_compare_page),
 		cmocka_unit_test(test_sweep_page),

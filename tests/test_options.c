@@ -110,6 +110,29 @@ static void test_time_every(void **state)
 	assert_int_equal(o.time_every, 64);
 }
 
+static void test_timeline(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
+	assert_false(o.timeline);
+	assert_int_equal(parse_line("run --timeline", &o, err, sizeof(err)), 0);
+	assert_true(o.timeline);
+	assert_int_equal(o.tl_window_ms, 20);
+	assert_int_equal(o.tl_start_ms, 200);
+	assert_null(o.timeline_out);
+	/* any --timeline-* option turns it on */
+	assert_int_equal(parse_line("run --timeline-out t.json --timeline-window 5 "
+				    "--timeline-start 0", &o, err, sizeof(err)), 0);
+	assert_true(o.timeline);
+	assert_string_equal(o.timeline_out, "t.json");
+	assert_int_equal(o.tl_window_ms, 5);
+	assert_int_equal(o.tl_start_ms, 0);
+	assert_int_equal(parse_line("attach -p 1 --timeline", &o, err, sizeof(err)), 0);
+	assert_true(o.timeline);
+}
+
 static void test_sweep_lists(void **state)
 {
 	struct options o;
@@ -129,6 +152,14 @@ static void test_bad_input_one_line_exit_2(void **state)
 {
 	static const char *const bad[][2] = {
 		{ "run --files 0", "--files" },
+		{ "run --timeline --no-bpf", "--timeline" },
+		{ "run --timeline --probes syscalls", "--timeline" },
+		{ "sweep --timeline", "--timeline" },
+		{ "run --timeline --compare fc", "--timeline" },
+		{ "run --timeline-window 0", "--timeline-window" },
+		{ "run --timeline-window 1001", "--timeline-window" },
+		{ "run --timeline-start x", "--timeline-start" },
+		{ "run --timeline-out --json", "--timeline-out" },
 		{ "run --files 100001", "--files" },
 		{ "run --threads 0", "--threads" },
 		{ "run --threads 1000", "--threads" },
@@ -225,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_are_seed_000),
 		cmocka_unit_test(test_run_options),
 		cmocka_unit_test(test_time_every),
+		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_sweep_lists),
 		cmocka_unit_test(test_bad_input_one_line_exit_2),
 		cmocka_unit_test(test_help_returns),

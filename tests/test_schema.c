@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "report.h"
 #include "sweep.h"
+#include "timeline.h"
 
 #define NT	2
 #define WALL	500000000ull
@@ -63,6 +64,9 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 
 static void fx_free(struct fx *x)
 {
+	if (x->s.timeline)
+		timeline_free(x->s.timeline);
+	free(x->s.timeline);
 	model_free(&x->s.model);
 	free(x);
 }
@@ -159,6 +163,45 @@ static void test_run_traced(void **state)
 	fx_free(x);
 }
 
+/* --timeline: a hand-off between the two threads, recorded in 1 ms. */
+static void fx_timeline(struct fx *x)
+{
+	static const struct fct_tl_event ev[] = {
+		{ .ts = 100, .tid = 500, .kind = FCT_TL_SYS_ENTER, .nr = 202, .op = 1, .arg = 0x10 },
+		{ .ts = 200, .tid = 501, .kind = FCT_TL_WAKEUP, .nr = 202, .op = 500,
+		  .flags = FCT_TL_F_FUTEX_WAIT, .arg = 0x10 },
+		{ .ts = 300, .tid = 500, .kind = FCT_TL_SYS_EXIT, .nr = 202 },
+	};
+	static const struct tl_lock lock = { .addr = 0x10, .size = 4, .name = "fcp.pool" };
+	struct tl_input in = { .begin_ns = 0, .end_ns = 1000000, .locks = &lock, .nlocks = 1 };
+
+	x->s.timeline = calloc(1, sizeof(*x->s.timeline));
+	assert_non_null(x->s.timeline);
+	assert_int_equal(timeline_build(x->s.timeline, ev, 3, &in), 0);
+	x->s.kv.tl = (struct kv_timeline){ .on = true, .end_ns = 1000000, .ring_bytes = 65536 };
+}
+
+static void test_run_timeline(void **state)
+{
+	struct fx *x = fx_run("fcp", true, false);
+	struct json_object *doc;
+
+	doc = report_json_run(&x->s);
+	assert_true(json_object_is_type(at(doc, "timeline"), json_type_null));
+	json_object_put(doc);
+	fx_timeline(x);
+	doc = report_json_run(&x->s);
+	assert_int_equal(json_object_get_int(at(at(doc, "timeline"), "handoffs")), 1);
+	assert_valid(doc);
+	doc = report_json_run(&x->s);
+	json_object_object_del(at(doc, "timeline"), "dropped");	/* null or the object */
+	assert_invalid(doc, "timeline: {'events': 3, 'begin_ns'");
+	doc = report_json_run(&x->s);
+	json_object_object_del(at(doc, "lost_events"), "timeline_drops");
+	assert_invalid(doc, "lost_events: {'slot_full'");
+	fx_free(x);
+}
+
 static void test_run_timing_only_cache(void **state)
 {
 	struct fx *x = fx_run("bcache", false, true);
@@ -241,6 +284,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_traced),
+		cmocka_unit_test(test_run_timeline),
 		cmocka_unit_test(test_run_timing_only_cache),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_sweep),

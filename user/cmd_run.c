@@ -22,6 +22,8 @@ static int write_outputs(const struct options *o, const struct session *s,
 	if (!rc && o->html)
 		rc = (other ? report_html_compare(o->html, s, other) :
 		      report_html_run(o->html, s)) ? 1 : 0;
+	if (!rc && o->timeline_out)
+		rc = report_timeline_write(s, o->timeline_out) ? 1 : 0;
 	return rc;
 }
 

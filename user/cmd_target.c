@@ -32,6 +32,8 @@ static int write_outputs(const struct options *o, const struct session *s)
 	}
 	if (!rc && o->html)
 		rc = report_html_run(o->html, s);
+	if (!rc && o->timeline_out)
+		rc = report_timeline_write(s, o->timeline_out) ? 1 : 0;
 	return rc;
 }
 

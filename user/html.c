@@ -43,6 +43,9 @@ static const char page_css[] =
 	".charts{display:flex;flex-wrap:wrap;gap:12px}"
 	"svg{display:block;max-width:100%;height:auto}svg.bar{display:inline-block;vertical-align:middle}svg text{font:11px system-ui,sans-serif;fill:#333}"
 	"svg text.t{font-size:13px;font-weight:600}\n"
+	"svg text.tl-lane{text-anchor:end}svg text.tl-tick{text-anchor:middle;fill:#6a737d}"
+	"svg text.tl-agg{fill:#444}.tl-handoff path{fill:#111;fill-opacity:.7}"
+	".tl-handoff polyline{stroke:#111;stroke-opacity:.45;stroke-width:.8;fill:none}\n"
 	"footer{color:#6a737d;font-size:12px;margin-top:30px}\n";
 
 void html_page_begin(FILE *f, const char *title)

@@ -30,6 +30,14 @@ struct kv_pc {
 	struct fct_pc_val val;
 };
 
+/* How the timeline's recording went (--timeline). */
+struct kv_timeline {
+	bool on;		/* asked for */
+	uint64_t begin_ns, end_ns;	/* the window it recorded ([0, 0]: never opened) */
+	uint64_t dropped;	/* records lost: no room in the ring buffer, or no memory */
+	uint64_t ring_bytes;
+};
+
 struct kview {
 	unsigned groups;	/* PG_MASK bits that loaded and attached */
 	struct probe_status probes[64];
@@ -48,6 +56,7 @@ struct kview {
 	unsigned time_every;	/* one syscall in this many was timed */
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
 	uint64_t events;	/* hook invocations counted in the window, if known */
+	struct kv_timeline tl;
 };
 
 void kview_free(struct kview *kv);

@@ -23,6 +23,7 @@
 #include "cpustat.h"
 #include "ksyms.h"
 #include "jvm.h"
+#include "tlrec.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
  * program with `alt` falls back to that form if it cannot load. */
@@ -106,12 +107,25 @@ struct tracer {
 	tracer_ustack_fn on_ustack;
 	void *ustack_arg;
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
+	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
+	size_t tl_bytes;
+	struct tl_events *tl_out;
+	struct tlrec *tlrec;		/* recording, between start and stop */
+	struct kv_timeline tl;
 };
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
 static struct tracer tracers[MAX_TRACERS];
 
 static bool libbpf_verbose;
+
+static uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -195,6 +209,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
+	/* one page when off: the map must exist, but costs nothing */
+	bpf_map__set_max_entries(skel->maps.timeline, t->tl_len_ns ? t->tl_bytes : 4096);
 	bpf_object__for_each_program(p, skel->obj) {
 		int i = prog_index(bpf_program__name(p));
 
@@ -202,6 +218,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
 			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
 	}
+	/* nor is the timeline's opening snapshot (tlrec.c runs it) */
+	bpf_program__set_autoload(skel->progs.fct_tl_snapshot, t->tl_len_ns != 0);
 	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
 		jvm_set_autoload(skel, true);
 		jvm_set_target(skel, t->tgid);
@@ -430,6 +448,14 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
 	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
 	t->ustack_arg = opts->ustack_arg;
+	if (opts->tl_len_ns && opts->tl_out && !t->floor) {
+		t->tl_start_ns = opts->tl_start_ns;
+		t->tl_len_ns = opts->tl_len_ns;
+		t->tl_bytes = opts->tl_bytes;
+		t->tl_out = opts->tl_out;
+		t->tl.on = true;
+		t->tl.ring_bytes = opts->tl_bytes;
+	}
 }
 
 /* The one-line reason the loaded set cannot be used, or NULL. */
@@ -524,10 +550,31 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 
 void tracer_start(struct tracer *t)
 {
-	if (t && t->skel) {
-		cpustat_read(&t->cpu_start);
-		__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	if (!t || !t->skel)
+		return;
+	cpustat_read(&t->cpu_start);
+	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	if (t->tl_len_ns && !t->tlrec) {
+		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
+			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
+
+		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), fl,
+				       now_mono() + t->tl_start_ns, t->tl_len_ns, t->tl_out);
 	}
+	if (t->tl_len_ns && !t->tlrec)
+		fprintf(stderr, "fctrace: cannot record the timeline: %s\n", strerror(errno));
+}
+
+/* Close the timeline's window (if still open) and keep what it recorded. */
+static void timeline_stop(struct tracer *t)
+{
+	uint64_t lost = 0;
+
+	if (!t->tlrec)
+		return;
+	tlrec_stop(t->tlrec, &t->tl.begin_ns, &t->tl.end_ns, &lost);
+	t->tlrec = NULL;
+	t->tl.dropped = lost + t->skel->bss->tl_drops;
 }
 
 /* Run the task iterator once: it claims a slot for every thread of the
@@ -578,6 +625,7 @@ void tracer_stop(struct tracer *t)
 {
 	if (!t || !t->skel)
 		return;
+	timeline_stop(t);
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
 	cpustat_read(&t->cpu_end);
 	close_open_accounts(t);
@@ -758,6 +806,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		return err;
 	}
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
+	kv->tl = t->tl;
 	return 0;
 }
 
@@ -765,6 +814,8 @@ void tracer_finish(struct tracer *t)
 {
 	if (!t || !t->in_use)
 		return;
+	if (t->skel)
+		timeline_stop(t);
 	for (int i = 0; i < NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	jvm_detach(&t->jvm);

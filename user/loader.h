@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "kview.h"
+#include "timeline.h"
 
 struct tracer;
 
@@ -35,6 +36,12 @@ struct tracer_opts {
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	void *ustack_arg;
 	const char *libjvm;	/* a JVM target: its libjvm.so, for the USDT probes */
+	/* --timeline: state edges from tl_start_ns after tracer_start, for
+	 * tl_len_ns (0: no timeline), through a ring buffer of tl_bytes,
+	 * into *tl_out (kv->tl says how it went) */
+	uint64_t tl_start_ns, tl_len_ns;
+	size_t tl_bytes;
+	struct tl_events *tl_out;
 };
 
 /* Returns 0 when at least the marks and one other group attached; the

@@ -24,6 +24,7 @@ enum {
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT,
+	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
 };
 
 static const struct argp_option option_table[] = {
@@ -58,6 +59,13 @@ static const struct argp_option option_table[] = {
 	  "full (default), light, or a list of syscalls,sched,klock,pagecache,pc-lookups", 2 },
 	{ "time-every", O_TIME_EVERY, "N", 0,
 	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 2 },
+	{ "timeline", O_TIMELINE, NULL, 0, "record every thread's state edges for a window "
+	  "(swimlanes in --html, --timeline-out)", 2 },
+	{ "timeline-window", O_TL_WINDOW, "MS", 0, "the timeline's length (default 20)", 2 },
+	{ "timeline-start", O_TL_START, "MS", 0, "when it opens, after the measured window "
+	  "(default 200)", 2 },
+	{ "timeline-out", O_TL_OUT, "FILE", 0, "the timeline as Chrome trace JSON "
+	  "(Perfetto, chrome://tracing)", 2 },
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 3 },
 	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 3 },
@@ -170,6 +178,19 @@ static int time_every_opt(struct options *o, const char *arg)
 	}
 	o->time_every = (unsigned)v;
 	return 0;
+}
+
+/* --timeline-window, --timeline-start: milliseconds; they turn --timeline on */
+static int timeline_ms_opt(struct options *o, const char *opt, const char *arg,
+			   uint64_t lo, uint64_t hi, unsigned *out)
+{
+	uint64_t v;
+	int rc = num_opt(opt, arg, lo, hi, &v);
+
+	if (!rc)
+		*out = (unsigned)v;
+	o->timeline = true;
+	return rc;
 }
 
 static int size_or_fail(int rc, uint64_t v, uint64_t *dst)
@@ -318,6 +339,14 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
+	case O_TIMELINE: o->timeline = true; return 0;
+	case O_TL_WINDOW: return timeline_ms_opt(o, "--timeline-window", arg, 1, LIM_TL_WINDOW_MS,
+						 &o->tl_window_ms);
+	case O_TL_START: return timeline_ms_opt(o, "--timeline-start", arg, 0, LIM_TL_START_MS,
+						&o->tl_start_ms);
+	case O_TL_OUT:
+		o->timeline = true;
+		return output_opt("--timeline-out", arg, &o->timeline_out);
 	case O_JSON: return output_opt("--json", arg, &o->json);
 	case O_CSV: return output_opt("--csv", arg, &o->csv);
 	case O_HTML: return output_opt("--html", arg, &o->html);
@@ -435,6 +464,8 @@ static void set_defaults(struct options *o)
 	wl_config_defaults(&o->wl);
 	o->probes = PG_FULL;
 	o->probe_set = "full";
+	o->tl_window_ms = TL_DEFAULT_WINDOW_MS;
+	o->tl_start_ms = TL_DEFAULT_START_MS;
 }
 
 /* Fill what the user left out, per command. */
@@ -520,6 +551,22 @@ static int check_target(const struct options *o)
 	return 0;
 }
 
+/* One traced run with the scheduler probes: the timeline's edges. */
+static int check_timeline(const struct options *o)
+{
+	if (!o->timeline)
+		return 0;
+	if (o->cmd != CMD_RUN && o->cmd != CMD_ATTACH)
+		return bad("--timeline", "only applies to `fctrace run` and `attach`");
+	if (o->compare_with)
+		return bad("--timeline", "cannot be combined with --compare (one run)");
+	if (o->no_bpf)
+		return bad("--timeline", "needs the kernel view: not with --no-bpf");
+	if (!(o->probes & PG_MASK(PG_SCHED)))
+		return bad("--timeline", "needs the sched probes (--probes with sched)");
+	return 0;
+}
+
 static int check_combinations(const struct options *o)
 {
 	if (o->wl.handle == WL_HANDLE_PER_THREAD && !o->wl.shared_file)
@@ -536,7 +583,7 @@ static int check_combinations(const struct options *o)
 		return bad("--names", "only applies to `fctrace list`");
 	if (o->compare_with && o->cmd == CMD_SWEEP)
 		return bad("--compare", "does not apply to `fctrace sweep`");
-	return 0;
+	return check_timeline(o);
 }
 
 /* Whether a workload reads option name: its `fctrace list` options. */

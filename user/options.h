@@ -31,7 +31,19 @@ struct options {
 	uint64_t duration_ns;		/* attach --duration; 0: until Ctrl-C or exit */
 	bool follow, as_root;
 	const char *workload_opt;	/* the first workload option given, for errors */
+	/* --timeline: every state edge for a window of tl_window_ms, from
+	 * tl_start_ms after the measured window opens (any --timeline-*
+	 * option turns it on) */
+	bool timeline;
+	unsigned tl_window_ms;
+	unsigned tl_start_ms;
+	const char *timeline_out;	/* --timeline-out: Chrome trace JSON */
 };
+
+#define TL_DEFAULT_WINDOW_MS	20
+#define TL_DEFAULT_START_MS	200
+#define LIM_TL_WINDOW_MS	1000
+#define LIM_TL_START_MS		3600000
 
 /* Parse argv; on bad input prints one line to stderr and returns 2.
  * Returns 0 to go on, or -1 when --help/--usage/--version was answered

@@ -190,12 +190,16 @@ int preflight(const struct options *o)
 	if ((rc = preflight_output("--json", o->json)) ||
 	    (rc = preflight_output("--csv", o->csv)) ||
 	    (rc = preflight_output("--html", o->html)) ||
+	    (rc = preflight_output("--timeline-out", o->timeline_out)) ||
 	    (rc = outfile_check("--json", o->json)) ||
+	    (rc = outfile_check("--timeline-out", o->timeline_out)) ||
 	    (rc = outfile_check("--csv", o->csv)) ||
 	    (rc = outfile_check("--html", o->html)) ||
 	    (rc = same_output("--json", o->json, "--csv", o->csv)) ||
 	    (rc = same_output("--json", o->json, "--html", o->html)) ||
-	    (rc = same_output("--csv", o->csv, "--html", o->html)))
+	    (rc = same_output("--csv", o->csv, "--html", o->html)) ||
+	    (rc = same_output("--json", o->json, "--timeline-out", o->timeline_out)) ||
+	    (rc = same_output("--html", o->html, "--timeline-out", o->timeline_out)))
 		return rc;
 	if (o->cmd_argv || o->cmd == CMD_ATTACH)
 		return 0;	/* no data directory, no workload fds */

@@ -18,6 +18,11 @@ int report_html_run(const char *path, const struct session *s);
 int report_html_compare(const char *path, const struct session *a, const struct session *b);
 int report_html_sweep(const char *path, const struct sweep *sw);
 
+/* --timeline-out: the timeline as Chrome trace JSON; 0 or -1 with a message. */
+int report_timeline_write(const struct session *s, const char *path);
+/* A timeline lane's name: "worker 3 (tid 1234)", "java (tid 99)" */
+const char *report_lane_name(const struct session *s, uint32_t tid, char *buf, size_t n);
+
 /* How another program's run ended: "exited 0", "killed by signal 9 (Killed)" */
 void report_target_end(char *buf, size_t n, const struct target_info *ti);
 

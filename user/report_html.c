@@ -388,6 +388,8 @@ static void probes_section(FILE *f, const struct session *s)
 	lost_row(f, "kernel-lock map full", l->klock_map_full);
 	lost_row(f, "page-cache map full", l->pc_map_full);
 	lost_row(f, "stacks lost", l->stack_lost);
+	if (s->kv.tl.on)
+		lost_row(f, "timeline records dropped", s->kv.tl.dropped);
 	fputs("</table></div></div>\n", f);
 }
 
@@ -475,6 +477,7 @@ void html_run_body(FILE *f, const struct session *s, double w)
 		pagecache_section(f, &s->model);
 	}
 	why_section(f, s);
+	html_timeline_section(f, s, w);
 	own_clocks_section(f, &s->model);
 	probes_section(f, s);
 }

@@ -20,5 +20,7 @@ void html_h1(FILE *f, const char *text);
 char *html_pct0(char *buf, size_t n, double ratio);
 /* Everything a run's page shows below its title, charts w px wide. */
 void html_run_body(FILE *f, const struct session *s, double w);
+/* --timeline: the swimlanes, w px wide (nothing without a timeline) */
+void html_timeline_section(FILE *f, const struct session *s, double w);
 
 #endif

@@ -256,8 +256,9 @@ static struct json_object *probes_json(const struct kview *kv)
 	return o;
 }
 
-static struct json_object *lost_json(const struct fct_lost *l)
+static struct json_object *lost_json(const struct kview *kv)
 {
+	const struct fct_lost *l = &kv->lost;
 	struct json_object *o = json_object_new_object();
 
 	put_u64(o, "slot_full", l->slot_full);
@@ -266,8 +267,40 @@ static struct json_object *lost_json(const struct fct_lost *l)
 	put_u64(o, "pagecache_map_full", l->pc_map_full);
 	put_u64(o, "stack_lost", l->stack_lost);
 	put_u64(o, "ustack_drops", l->ustack_drops);
+	put_u64(o, "timeline_drops", kv->tl.dropped);
 	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
-		l->pc_map_full + l->stack_lost + l->ustack_drops);
+		l->pc_map_full + l->stack_lost + l->ustack_drops + kv->tl.dropped);
+	return o;
+}
+
+/* --timeline: what was recorded, and the window's totals per state. */
+static struct json_object *timeline_json(const struct session *s)
+{
+	const struct timeline *tl = s->timeline;
+	struct json_object *o, *st;
+	uint64_t handoffs = 0, sum[TL_NSTATES] = { 0 };
+
+	if (!tl)
+		return NULL;
+	o = json_object_new_object();
+	st = json_object_new_object();
+	for (size_t i = 0; i < tl->nwakes; i++)
+		handoffs += tl->wakes[i].handoff;
+	for (int i = 0; i < tl->nthreads; i++)
+		for (int k = 0; k < TL_NSTATES; k++)
+			sum[k] += tl->threads[i].state_ns[k];
+	for (int k = 0; k < TL_NSTATES; k++)
+		put_u64(st, tl_state_name(k), sum[k]);
+	put_u64(o, "events", tl->events);
+	put_u64(o, "dropped", tl->dropped);
+	put_u64(o, "begin_ns", tl->begin_ns);
+	put_u64(o, "window_ns", tl->end_ns - tl->begin_ns);
+	put_u64(o, "ring_bytes", s->kv.tl.ring_bytes);
+	put_u64(o, "threads", (uint64_t)tl->nthreads);
+	put_u64(o, "intervals", tl->niv);
+	put_u64(o, "wakes", tl->nwakes);
+	put_u64(o, "handoffs", handoffs);
+	json_object_object_add(o, "state_ns", st);
 	return o;
 }
 
@@ -277,7 +310,8 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 
 	put_str(doc, "probe_set", m->probe_set);
 	json_object_object_add(doc, "probes", s->traced ? probes_json(&s->kv) : json_object_new_object());
-	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv.lost) : NULL);
+	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv) : NULL);
+	json_object_object_add(doc, "timeline", timeline_json(s));
 	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
 	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
 			       syscalls_json(m->sc_total) : NULL);

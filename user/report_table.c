@@ -368,6 +368,23 @@ static void print_pagecache(FILE *f, const struct run_model *m)
 	explain_wrap(f, "Page cache: ", line);
 }
 
+/* --timeline: its window, records, and what was lost (target 0). */
+static void print_timeline(FILE *f, const struct session *s)
+{
+	const struct timeline *tl = s->timeline;
+	char w[16], r[16], b[16];
+
+	if (!tl || tl->end_ns == tl->begin_ns) {
+		fprintf(f, "Timeline: the run ended before its window opened (lost %llu); "
+			"try a smaller --timeline-start\n", (unsigned long long)s->kv.tl.dropped);
+		return;
+	}
+	fprintf(f, "Timeline: %s window, %s records of %d threads, lost %llu (ring buffer %s)\n",
+		units_ns(w, sizeof(w), (double)(tl->end_ns - tl->begin_ns)),
+		units_count(r, sizeof(r), (double)tl->events), tl->nthreads,
+		(unsigned long long)tl->dropped, units_bytes(b, sizeof(b), (double)s->kv.tl.ring_bytes));
+}
+
 static void print_probes(FILE *f, const struct session *s)
 {
 	const struct fct_lost *l = &s->kv.lost;
@@ -385,6 +402,8 @@ static void print_probes(FILE *f, const struct session *s)
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full),
 		(unsigned long long)l->stack_lost);
+	if (s->kv.tl.on)
+		print_timeline(f, s);
 	for (int i = 0; i < s->kv.nprobes; i++)
 		if (s->kv.probes[i].state == PROBE_FAILED)
 			fprintf(f, "  %s: %s\n", s->kv.probes[i].name,

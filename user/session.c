@@ -11,6 +11,7 @@
 #include "loader.h"
 #include "session.h"
 #include "signals.h"
+#include "tlrec.h"
 
 static uint64_t now_ns(void)
 {
@@ -50,7 +51,8 @@ struct trace_opts session_trace_opts(const struct options *o)
 {
 	struct trace_opts t = {
 		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
-		.verbose = o->verbose,
+		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
+		.tl_start_ms = o->tl_start_ms,
 	};
 	return t;
 }
@@ -63,6 +65,7 @@ static int prepare(const struct trace_opts *o, struct session *s, struct tracer 
 	};
 	uint64_t t0 = now_ns();
 
+	session_timeline_opts(o, s, &topts);
 	if (tracer_prepare(t, &topts, &s->kv))
 		return 1;
 	s->prepare_ns = now_ns() - t0;
@@ -81,8 +84,79 @@ static int run_workload(const struct wl_config *cfg, struct tracer *t,
 	return rc ? 1 : 0;
 }
 
+void session_timeline_opts(const struct trace_opts *o, struct session *s,
+			   struct tracer_opts *topts)
+{
+	if (!o->tl_window_ms)
+		return;
+	topts->tl_start_ns = (uint64_t)o->tl_start_ms * 1000000ull;
+	topts->tl_len_ns = (uint64_t)o->tl_window_ms * 1000000ull;
+	topts->tl_bytes = tlrec_ring_bytes(o->tl_window_ms, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	topts->tl_out = &s->tl_events;
+}
+
+/* The locks the timeline names: the workload's, or another program's
+ * futex words that lockname.c named as locks. */
+static int timeline_locks(const struct session *s, struct tl_lock *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->res.nlocks && n < max; i++, n++) {
+		out[n] = (struct tl_lock){ .addr = s->res.locks[i].addr, .size = s->res.locks[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", s->res.locks[i].name);
+	}
+	for (int i = 0; i < s->nnames && n < max; i++) {
+		if (!s->names[i].is_lock)
+			continue;
+		out[n] = (struct tl_lock){ .addr = s->names[i].addr, .size = s->names[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", s->names[i].name);
+		n++;
+	}
+	return n;
+}
+
+/* Each thread's account's life: its lane is drawn only there. */
+static struct tl_life *timeline_lives(const struct kview *kv)
+{
+	struct tl_life *l = calloc(kv->nthreads ? kv->nthreads : 1, sizeof(*l));
+
+	for (int i = 0; l && i < kv->nthreads; i++)
+		l[i] = (struct tl_life){ .tid = kv->threads[i].tid,
+			.begin_ns = kv->threads[i].begin_ns, .end_ns = kv->threads[i].end_ns };
+	return l;
+}
+
+/* Intervals from the records, if a timeline was recorded. */
+static int build_timeline(struct session *s)
+{
+	struct tl_lock locks[TL_MAX_LOCKS];
+	struct tl_input in = { .begin_ns = s->kv.tl.begin_ns, .end_ns = s->kv.tl.end_ns,
+			       .locks = locks, .nlives = s->kv.nthreads };
+	struct tl_life *lives;
+	int err;
+
+	if (!s->traced || !s->kv.tl.on || s->timeline)
+		return 0;
+	in.nlocks = timeline_locks(s, locks, TL_MAX_LOCKS);
+	in.lives = lives = timeline_lives(&s->kv);
+	s->timeline = calloc(1, sizeof(*s->timeline));
+	err = !lives || !s->timeline ||
+	      timeline_build(s->timeline, s->tl_events.ev, s->tl_events.n, &in);
+	free(lives);
+	if (err) {
+		free(s->timeline);
+		s->timeline = NULL;
+		fprintf(stderr, "fctrace: no memory for the timeline\n");
+		return 1;
+	}
+	s->timeline->dropped = s->kv.tl.dropped;
+	return 0;
+}
+
 int session_explain(struct session *s)
 {
+	if (build_timeline(s))
+		return 1;
 	if (model_build_named(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
 			      s->names, s->nnames))
 		return 1;
@@ -126,6 +200,11 @@ void session_free(struct session *s)
 	}
 	free(s->names);
 	s->names = NULL;
+	if (s->timeline)
+		timeline_free(s->timeline);
+	free(s->timeline);
+	s->timeline = NULL;
+	tl_events_free(&s->tl_events);
 	model_free(&s->model);
 	kview_free(&s->kv);
 	wl_result_free(&s->res);

@@ -11,7 +11,9 @@
 #include "explain.h"
 #include "model.h"
 #include "options.h"
+#include "loader.h"
 #include "target.h"
+#include "timeline.h"
 
 /* How a session traces: what session_run needs of the command line. */
 struct trace_opts {
@@ -19,6 +21,8 @@ struct trace_opts {
 	unsigned probes;		/* PG_MASK bits */
 	unsigned time_every;		/* 0: the default */
 	bool verbose;
+	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
+	unsigned tl_start_ms;		/* after the measured window opens */
 };
 
 struct session {
@@ -35,6 +39,8 @@ struct session {
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
+	struct tl_events tl_events;	/* --timeline: the records, as they came */
+	struct timeline *timeline;	/* and built (NULL without --timeline) */
 };
 
 struct trace_opts session_trace_opts(const struct options *o);
@@ -53,6 +59,10 @@ void session_free(struct session *s);
 /* 0 with --no-bpf or when BPF can run here; else 1, after one line on
  * stderr saying why and how to run (as root, or with --no-bpf). */
 int session_check_privileges(const struct options *o);
+/* The tracer's timeline settings for o (all 0 without --timeline);
+ * records go to s->tl_events. */
+void session_timeline_opts(const struct trace_opts *o, struct session *s,
+			   struct tracer_opts *topts);
 /* Build the joined model and the diagnosis of a session whose kernel
  * view (if traced) and result are filled in; 0 or 1. */
 int session_explain(struct session *s);

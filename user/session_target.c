@@ -358,6 +358,7 @@ static int prepare(const struct trace_opts *o, const struct target_opts *to, pid
 	};
 	uint64_t t0 = mono_ns();
 
+	session_timeline_opts(o, s, &topts);
 	if (tracer_prepare(t, &topts, &s->kv))
 		return 1;
 	s->prepare_ns = mono_ns() - t0;
