@@ -135,19 +135,27 @@ static void test_kernel_lock_contention_named(void **state)
 		}
 	}
 	/* every wait counted; stacks sampled (the first FCT_KLOCK_WARMUP,
-	 * then one in FCT_KLOCK_EVERY), each weighted by what it stands for */
+	 * then one in FCT_KLOCK_EVERY), each weighted by what it stands for;
+	 * the sites then carry the thread's exact totals, to the unit */
 	uint64_t all = 0;
 	for (int i = 0; i < 4; i++) {
-		uint64_t n = kview_thread(&fx.kv, m[i].tid)->klock_waits, sampled = 0, weight = 0;
+		const struct fct_thread *th = kview_thread(&fx.kv, m[i].tid);
+		uint64_t n = th->klock_waits, sampled = 0, weight = 0, waits = 0, ns = 0;
 
 		for (int j = 0; j < fx.kv.nklock; j++) {
 			if (fx.kv.klock[j].key.tid != (uint32_t)m[i].tid)
 				continue;
 			sampled += fx.kv.klock[j].val.sampled;
-			weight += fx.kv.klock[j].val.waits;
+			weight += fx.kv.klock[j].est_waits;
+			waits += fx.kv.klock[j].val.waits;
+			ns += fx.kv.klock[j].val.wait_ns;
 		}
 		assert_int_equal(sampled, sampled_count(n, FCT_KLOCK_WARMUP, FCT_KLOCK_EVERY));
 		assert_int_equal(weight, sampled_weight(n, FCT_KLOCK_WARMUP, FCT_KLOCK_EVERY));
+		if (n) {
+			assert_int_equal(waits, n);
+			assert_int_equal(ns, th->klock_wait_ns);
+		}
 		all += n;
 	}
 	assert_true(all > 0);

@@ -751,6 +751,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		kview_free(kv);
 		return err;
 	}
+	kview_klock_attribute(kv);
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	return 0;
 }

@@ -258,6 +258,7 @@ static void total_locks(struct run_model *m)
 			 k->caller[0] ? k->caller : "?");
 		add_lock(model_lock_total(m, name, true, true), k->val.waits, k->val.wait_ns,
 			 k->val.max_ns);
+		m->klock_est_ns += k->est_wait_ns;
 	}
 }
 
@@ -286,6 +287,7 @@ static void total_rows(struct run_model *m)
 			m->acct_total_ns[b] += r->acct_ns[b];
 		m->pagecache_hits += r->pagecache_hits;
 		m->pagecache_misses += r->pagecache_misses;
+		m->klock_exact_ns += r->k.klock_wait_ns;
 	}
 }
 
@@ -296,6 +298,7 @@ void model_retotal(struct run_model *m)
 	m->nlocks = 0;
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
 	m->event_wait_ns = m->aside_cpu_ns = 0;
+	m->klock_exact_ns = m->klock_est_ns = 0;
 	m->aside_rows = 0;
 	memset(m->sc_total, 0, sizeof(m->sc_total));
 	memset(m->nr_total, 0, sizeof(m->nr_total));

@@ -90,6 +90,9 @@ struct run_model {
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;
 	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
+	/* the workers' kernel lock waits: exact, and what the sampled stacks
+	 * estimated before the sites were given the exact figure */
+	uint64_t klock_exact_ns, klock_est_ns;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */

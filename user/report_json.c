@@ -281,6 +281,21 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 			       json_object_new_uint64(s->kv.time_every) : NULL);
 }
 
+/* How the kernel lock sites in locks[] got their figures. */
+static struct json_object *klock_sites_json(const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	struct json_object *o;
+
+	if (!s->traced || !(m->groups & PG_MASK(PG_KLOCK)))
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "attribution", KV_KLOCK_ATTRIBUTION);
+	put_u64(o, "exact_wait_ns", m->klock_exact_ns);
+	put_u64(o, "sampled_wait_ns", m->klock_est_ns);
+	return o;
+}
+
 /* Every syscall number made, with its count, time and sleep. */
 static struct json_object *by_number_json(const struct run_model *m)
 {
@@ -369,6 +384,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
 	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

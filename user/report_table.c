@@ -306,6 +306,12 @@ static void print_locks(FILE *f, const struct run_model *m)
 			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
 				  (double)l->wait_ns / m->thread_wall_total_ns : 0));
 	}
+	if (m->klock_exact_ns)
+		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
+			"sampled stacks\n"
+			"  (the samples alone estimated %.1f%% of the exact %s)\n",
+			100.0 * m->klock_est_ns / m->klock_exact_ns,
+			units_ns(tot, sizeof(tot), (double)m->klock_exact_ns));
 }
 
 /* The threads' own clocks: what every run has, traced or not. */
