@@ -82,7 +82,7 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
-ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
+ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_wl_pool \
 	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
@@ -255,7 +255,7 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 # make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
 $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads $^ -o $@ -pthread
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads -Ibpf $^ -o $@ -pthread
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a

@@ -19,8 +19,11 @@
 /* processes one run may follow (--follow) */
 #define FCT_MAX_TGIDS	256
 
-/* log2 histogram of nanoseconds: slot i counts values in [2^i, 2^(i+1)). */
-#define FCT_HIST_SLOTS	32
+#include "histlog.h"
+
+/* Histograms of nanoseconds, log-linear (histlog.h): every value below
+ * 2^32 ns (4.3 s) in a bucket at most 12.5 % wide; longer ones in the last. */
+#define FCT_HIST_SLOTS	FCT_HIST_SLOTS_BELOW(32)
 
 /*
  * Clock reads are the dearest thing on the syscall path here (~70 ns

@@ -612,7 +612,7 @@ static int read_hash(int fd, size_t ksz, size_t vsz,
 		     int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
 		     struct kview *kv, void *arg)
 {
-	char key[128], next[128], val[512];
+	char key[128], next[128], val[2048];
 	void *prev = NULL;
 	int err;
 

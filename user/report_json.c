@@ -1,7 +1,7 @@
 /*
  * report_json.c - one run as a JSON document (json-c). The key names are a
  * contract documented in README.md and docs/fctrace.schema.json; bump
- * REPORT_SCHEMA_VERSION on any incompatible change.
+ * REPORT_SCHEMA_VERSION (report.h) on any incompatible change.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,8 +10,6 @@
 #include "sysnames.h"
 #include "outfile.h"
 #include "report.h"
-
-#define REPORT_SCHEMA_VERSION 1
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -81,7 +79,7 @@ static struct json_object *latency_json(const struct wl_thread_stats *u)
 	put_u64(o, "max_ns", u->lat_max_ns);
 	for (int i = 0; i < WL_HIST_SLOTS; i++)
 		json_object_array_add(h, json_object_new_uint64(u->lat_hist[i]));
-	json_object_object_add(o, "log2_hist", h);
+	json_object_object_add(o, "hist", h);
 	return o;
 }
 
@@ -379,6 +377,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_u64(doc, "wall_ns", m->wall_ns);
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
+	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
 	tracing_json(doc, s);
 	json_object_object_add(doc, "threads", threads_json(m));
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
