@@ -47,6 +47,16 @@
 #define FCT_KLOCK_WARMUP	16
 #define FCT_KLOCK_EVERY		8
 
+/*
+ * The user/kernel split of on-CPU time is sampled (cpuclock.bpf.c): a
+ * software cpu-clock event per CPU at this rate, not a multiple of the
+ * scheduler tick's (100-1000 Hz), so the samples do not run in step
+ * with it. A thread with fewer samples than FCT_CPU_MIN_SAMPLES outside
+ * futex waits keeps the syscall hooks' split.
+ */
+#define FCT_CPUCLOCK_HZ		997
+#define FCT_CPU_MIN_SAMPLES	10
+
 /* The syscalls the workloads make; everything else is summed as OTHER. */
 enum fct_sc {
 	FCT_SC_OPENAT,
@@ -110,7 +120,8 @@ enum fct_run_state {
  * syscall hooks add what the timed calls measured. User space derives
  * the [A] buckets from them (kview_derive):
  *   futex_wait = futex_off + futex_on
- *   cpu_sys    = min(sys_on_est, oncpu - futex_on)
+ *   cpu_sys    = (oncpu - futex_on) * sys samples / (user + sys samples)
+ *                with the cpu-clock samples, else min(sys_on_est, oncpu - futex_on)
  *   cpu_user   = oncpu - futex_on - cpu_sys
  * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
  */
@@ -147,6 +158,12 @@ struct fct_thread {
 	/* kernel lock contention summary (details in the klock map) */
 	__u64 klock_waits;
 	__u64 klock_wait_ns;
+
+	/* cpu-clock samples that found the thread on CPU (cpuclock.bpf.c) */
+	__u64 cpu_samples_user;		/* in user mode */
+	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */
+	__u64 cpu_samples_futex;	/* inside a futex wait */
+	__u64 cpu_split_sampled;	/* [A] derived: 1 if cpu_sys came from the samples */
 
 	struct fct_sc_stats sc[FCT_SC_N];
 	struct fct_nr_stats nr[FCT_NR_MAX];

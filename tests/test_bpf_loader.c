@@ -57,11 +57,11 @@ static void test_finish_leaves_nothing_loaded(void **state)
 	print_message("load+attach of every group: %.1f ms\n", t0 / 1e6);
 	assert_true(t0 < 1000000000ull);
 	assert_int_equal(kv.groups, o.groups);
-	assert_int_equal(bpf_fct_prog_ids(ids, 16), 11);
+	assert_int_equal(bpf_fct_prog_ids(ids, 16), 12);
 	tracer_finish(t);
 	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 0);
 	/* unloaded from the kernel, not just closed (release may be deferred) */
-	for (int i = 0, tries = 0; i < 11; i++) {
+	for (int i = 0, tries = 0; i < 12; i++) {
 		while (bpf_prog_id_exists(ids[i]) && tries++ < 200)
 			usleep(10000);
 		assert_false(bpf_prog_id_exists(ids[i]));
@@ -128,7 +128,7 @@ static void test_kernel_lock_contention_named(void **state)
 			print_message("klock tid %u flags %#x: %llu waits, %.3f ms, at %s\n",
 				      k->key.tid, k->key.flags, (unsigned long long)k->val.waits,
 				      k->val.wait_ns / 1e6, k->caller);
-		assert_true(k->val.max_ns <= k->val.wait_ns);
+		assert_true(k->val.max_ns <= k->est_wait_ns);	/* the split may scale below */
 		if (k->key.ips[0]) {
 			assert_string_not_equal(k->caller, "?");
 			assert_false(ksym_is_locking(k->caller));

@@ -51,18 +51,26 @@ static void scale_to_count(struct fct_sc_stats *s)
 /*
  * The [A] buckets of one account from what the BPF side booked (see
  * struct fct_thread): the on-CPU part of futex waits moves to the futex
- * bucket, and the estimated on-CPU time in other syscalls (never more
- * than what is left) to cpu_sys. The buckets still tile the window.
+ * bucket, and the rest is split into user and sys by the cpu-clock
+ * samples' ratio, or without enough samples by the syscall hooks'
+ * estimate of on-CPU time inside syscalls (never more than what is
+ * left; it misses the entry and exit paths, interrupts and page faults,
+ * which then count as user). The buckets still tile the window.
  */
 void kview_derive(struct fct_thread *t)
 {
 	uint64_t oncpu = t->oncpu_ns, futex_on = t->futex_on_ns, left;
+	uint64_t samples = t->cpu_samples_user + t->cpu_samples_sys;
 
 	if (futex_on > oncpu)
 		futex_on = oncpu;
 	left = oncpu - futex_on;
 	t->futex_wait_ns = t->futex_off_ns + futex_on;
-	t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
+	t->cpu_split_sampled = samples >= FCT_CPU_MIN_SAMPLES;
+	if (t->cpu_split_sampled)
+		t->cpu_sys_ns = (uint64_t)((unsigned __int128)left * t->cpu_samples_sys / samples);
+	else
+		t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
 	t->cpu_user_ns = left - t->cpu_sys_ns;
 	for (int i = 0; i < FCT_SC_N; i++)
 		scale_to_count(&t->sc[i]);

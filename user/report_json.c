@@ -279,6 +279,26 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 			       json_object_new_uint64(s->kv.time_every) : NULL);
 }
 
+/* How the workers' on-CPU time was split into user and sys. */
+static struct json_object *cpu_split_json(const struct run_model *m)
+{
+	const char *how = model_cpu_split(m);
+	bool sampler = m->groups & PG_MASK(PG_CPUCLOCK);
+	struct json_object *o;
+
+	if (!how)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "method", how);
+	json_object_object_add(o, "hz", sampler ? json_object_new_uint64(FCT_CPUCLOCK_HZ) : NULL);
+	put_u64(o, "threads", m->cpu_split_rows);
+	put_u64(o, "threads_sampled", m->cpu_split_sampled);
+	put_u64(o, "samples_user", m->cpu_samples_user);
+	put_u64(o, "samples_sys", m->cpu_samples_sys);
+	put_u64(o, "samples_futex", m->cpu_samples_futex);
+	return o;
+}
+
 /* How the kernel lock sites in locks[] got their figures. */
 static struct json_object *klock_sites_json(const struct session *s)
 {
@@ -384,6 +404,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
 	json_object_object_add(doc, "locks", lock_totals_json(m));
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
+	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
