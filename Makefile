@@ -5,6 +5,7 @@
 #   make run        deps + build + `fctrace run --workload fcp --files 60`
 #   make test       deps + build + every test (BPF tests need root)
 #   make bench      tracing overhead and workload fidelity (not part of test)
+#   make truth      three figures against independent ones (not part of test)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (not part of test)
 #   make install    PREFIX=/usr/local
 #   V=1             show the commands
@@ -56,7 +57,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_S
 # recorded kernel views (tests/record_model.c) that test_model builds models from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test bench truth seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -123,6 +124,16 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 
 bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
+
+# README "How we checked": lock sites, user/sys and p99 against independent figures
+TRUTH_BINS := $(patsubst tests/truth/%.c,$(OUTPUT)/tests/truth/%,$(wildcard tests/truth/*.c))
+truth: deps fctrace $(TRUTH_BINS)
+	@sh tests/truth.sh
+
+$(OUTPUT)/tests/truth/%: tests/truth/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $< -o $@ -pthread
 
 # seed 003's matrix in the seed's layout (README "Seed 003's table")
 seed003: deps fctrace
