@@ -43,7 +43,8 @@
 #define FCT_STACK_DEPTH		8
 
 /* Kernel stacks cost microseconds to walk; kernel lock waits are all
- * counted and timed, but their call stacks are sampled the same way. */
+ * counted and timed, but their call stacks are sampled the same way,
+ * and walked at contention_end, after the wait was timed. */
 #define FCT_KLOCK_WARMUP	16
 #define FCT_KLOCK_EVERY		8
 
@@ -231,7 +232,8 @@ struct fct_klock_key {
 
 /* Per call stack, from the sampled waits (each weighted by the waits it
  * stands for): estimates. The thread's klock_waits and klock_wait_ns
- * are exact. */
+ * are exact; user space splits them over the sites in proportion to
+ * these (kview_klock_attribute), so that the sites add up to them. */
 struct fct_klock_val {
 	__u64 waits;
 	__u64 wait_ns;
