@@ -5,9 +5,9 @@
  * slow path, so a hash update per wait is affordable. User space names
  * the stack's first non-locking function (ksyms.c).
  *
- * Every wait is timed the same way: the clock is read first thing at
- * contention_begin and at contention_end, so the thread's klock_wait_ns
- * is exact. A sampled wait's stack (4-7 us to walk) is walked after its
+ * Every wait is timed the same way, from contention_begin to
+ * contention_end with nothing dear in between, so the thread's
+ * klock_wait_ns is exact. A sampled wait's stack (4-7 us to walk) is walked after its
  * wait ended, at contention_end (the same slow-path function calls both
  * tracepoints, so the caller is the same): walking it at begin would
  * either hide the walk from the wait's time or lengthen the wait it

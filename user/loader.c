@@ -735,6 +735,7 @@ static uint64_t count_events(const struct kview *kv)
 		for (int s = 0; s < FCT_SC_N; s++)
 			n += 2 * th->sc[s].count;
 		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
+		n += th->cpu_samples_user + th->cpu_samples_sys + th->cpu_samples_futex;
 	}
 	for (int i = 0; i < kv->npc; i++)
 		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
