@@ -197,6 +197,7 @@ static void thread_bars(FILE *f, const struct run_model *m, double w, bool kerne
 static void time_section(FILE *f, const struct session *s, double w)
 {
 	bool kernel = has_account(s);
+	const char *how = model_cpu_split(&s->model);
 
 	fputs("<h2>Where each thread's time went</h2>\n", f);
 	if (!s->traced)
@@ -206,6 +207,11 @@ static void time_section(FILE *f, const struct session *s, double w)
 	else if (!kernel)
 		fputs("<p class=\"note\">The kernel's time account needs the sched probes (--probes "
 		      "full or light): the bars are the threads' own clocks.</p>\n", f);
+	else if (how && strcmp(how, "cpu-clock samples"))
+		fprintf(f, "<p class=\"note\">User and sys: %s (%u of %u threads sampled by the "
+			"cpu-clock; the others by their time inside syscalls, which leaves out the "
+			"entry and exit, interrupts and page faults).</p>\n",
+			how, s->model.cpu_split_sampled, s->model.cpu_split_rows);
 	html_legend(f, kernel ? acct_labels : clock_labels, kernel ? acct_colours : clock_colours,
 		    kernel ? ACCT_N + 1 : CLK_N);
 	thread_bars(f, &s->model, w, kernel);
@@ -346,6 +352,11 @@ static void lock_section(FILE *f, const struct run_model *m)
 	for (int i = 0; i < m->nlocks; i++)
 		lock_row(f, &m->locks[i], m->thread_wall_total_ns);
 	fputs("</table>\n", f);
+	if (m->klock_exact_ns)
+		fprintf(f, "<p class=\"note\">Kernel lock sites: each thread's exact wait time and "
+			"count, split over its sites by its sampled stacks (the samples alone "
+			"estimated %.1f %% of the exact time).</p>\n",
+			100.0 * m->klock_est_ns / m->klock_exact_ns);
 }
 
 static void pagecache_section(FILE *f, const struct run_model *m)

@@ -323,7 +323,7 @@ static void print_locks(FILE *f, const struct run_model *m)
 	if (m->klock_exact_ns)
 		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
 			"sampled stacks\n"
-			"  (the samples alone estimated %.1f%% of the exact %s)\n",
+			"  (the samples alone estimated %.1f %% of the exact %s)\n",
 			100.0 * m->klock_est_ns / m->klock_exact_ns,
 			units_ns(tot, sizeof(tot), (double)m->klock_exact_ns));
 }
