@@ -5,6 +5,7 @@
 #   make run        deps + build + `fctrace run --workload fcp --files 60`
 #   make test       deps + build + every test (BPF tests need root)
 #   make bench      tracing overhead and workload fidelity (not part of test)
+#   make truth      three figures against independent ones (not part of test)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (not part of test)
 #   make install    PREFIX=/usr/local
 #   V=1             show the commands
@@ -56,7 +57,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_S
 # recorded kernel views (tests/record_model.c) that test_model builds models from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test bench truth seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -83,7 +84,7 @@ deps-test:
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c \
 	     tests/trace_check.c
-ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
+ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_wl_pool \
 	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm test_timeline
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
@@ -124,6 +125,16 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 
 bench: deps fctrace $(BENCH_BINS)
 	@sh tests/bench.sh
+
+# README "How we checked": lock sites, user/sys and p99 against independent figures
+TRUTH_BINS := $(patsubst tests/truth/%.c,$(OUTPUT)/tests/truth/%,$(wildcard tests/truth/*.c))
+truth: deps fctrace $(TRUTH_BINS)
+	@sh tests/truth.sh
+
+$(OUTPUT)/tests/truth/%: tests/truth/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $< -o $@ -pthread
 
 # seed 003's matrix in the seed's layout (README "Seed 003's table")
 seed003: deps fctrace
@@ -256,7 +267,7 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 # make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
 $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads $^ -o $@ -pthread
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads -Ibpf $^ -o $@ -pthread
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a

@@ -54,23 +54,10 @@ extern __u64 tl_end_ns;				/* bss: and closes then, whenever
 						 * user space clears tl_on */
 extern __u64 tl_drops;				/* bss: records the ring buffer had no room for */
 
-/* log2 histogram slot of a nanosecond value, clamped to the last slot. */
-static __always_inline __u32 fct_log2(__u64 v)
-{
-	__u32 r = 0, shift;
-
-	shift = (v > 0xffffffffULL) << 5; v >>= shift; r = shift;
-	shift = (v > 0xffff) << 4; v >>= shift; r |= shift;
-	shift = (v > 0xff) << 3; v >>= shift; r |= shift;
-	shift = (v > 0xf) << 2; v >>= shift; r |= shift;
-	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
-	r |= (v >> 1);
-	return r < FCT_HIST_SLOTS ? r : FCT_HIST_SLOTS - 1;
-}
-
+/* Count a nanosecond value in a histogram (layout: histlog.h). */
 static __always_inline void fct_hist_add(__u32 *hist, __u64 v)
 {
-	__u32 s = fct_log2(v);
+	__u32 s = fct_hist_slot(v, FCT_HIST_SLOTS);
 
 	if (s < FCT_HIST_SLOTS)		/* for the verifier */
 		hist[s]++;

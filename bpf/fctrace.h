@@ -19,8 +19,11 @@
 /* processes one run may follow (--follow) */
 #define FCT_MAX_TGIDS	256
 
-/* log2 histogram of nanoseconds: slot i counts values in [2^i, 2^(i+1)). */
-#define FCT_HIST_SLOTS	32
+#include "histlog.h"
+
+/* Histograms of nanoseconds, log-linear (histlog.h): every value below
+ * 2^32 ns (4.3 s) in a bucket at most 12.5 % wide; longer ones in the last. */
+#define FCT_HIST_SLOTS	FCT_HIST_SLOTS_BELOW(32)
 
 /*
  * Clock reads are the dearest thing on the syscall path here (~70 ns
@@ -40,9 +43,20 @@
 #define FCT_STACK_DEPTH		8
 
 /* Kernel stacks cost microseconds to walk; kernel lock waits are all
- * counted and timed, but their call stacks are sampled the same way. */
+ * counted and timed, but their call stacks are sampled the same way,
+ * and walked at contention_end, after the wait was timed. */
 #define FCT_KLOCK_WARMUP	16
 #define FCT_KLOCK_EVERY		8
+
+/*
+ * The user/kernel split of on-CPU time is sampled (cpuclock.bpf.c): a
+ * software cpu-clock event per CPU at this rate, not a multiple of the
+ * scheduler tick's (100-1000 Hz), so the samples do not run in step
+ * with it. A thread with fewer samples than FCT_CPU_MIN_SAMPLES outside
+ * futex waits keeps the syscall hooks' split.
+ */
+#define FCT_CPUCLOCK_HZ		997
+#define FCT_CPU_MIN_SAMPLES	10
 
 /* The syscalls the workloads make; everything else is summed as OTHER. */
 enum fct_sc {
@@ -107,7 +121,8 @@ enum fct_run_state {
  * syscall hooks add what the timed calls measured. User space derives
  * the [A] buckets from them (kview_derive):
  *   futex_wait = futex_off + futex_on
- *   cpu_sys    = min(sys_on_est, oncpu - futex_on)
+ *   cpu_sys    = (oncpu - futex_on) * sys samples / (user + sys samples)
+ *                with the cpu-clock samples, else min(sys_on_est, oncpu - futex_on)
  *   cpu_user   = oncpu - futex_on - cpu_sys
  * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
  */
@@ -148,6 +163,12 @@ struct fct_thread {
 	/* kernel lock contention summary (details in the klock map) */
 	__u64 klock_waits;
 	__u64 klock_wait_ns;
+
+	/* cpu-clock samples that found the thread on CPU (cpuclock.bpf.c) */
+	__u64 cpu_samples_user;		/* in user mode */
+	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */
+	__u64 cpu_samples_futex;	/* inside a futex wait */
+	__u64 cpu_split_sampled;	/* [A] derived: 1 if cpu_sys came from the samples */
 
 	struct fct_sc_stats sc[FCT_SC_N];
 	struct fct_nr_stats nr[FCT_NR_MAX];
@@ -219,7 +240,8 @@ struct fct_klock_key {
 
 /* Per call stack, from the sampled waits (each weighted by the waits it
  * stands for): estimates. The thread's klock_waits and klock_wait_ns
- * are exact. */
+ * are exact; user space splits them over the sites in proportion to
+ * these (kview_klock_attribute), so that the sites add up to them. */
 struct fct_klock_val {
 	__u64 waits;
 	__u64 wait_ns;

@@ -4,6 +4,15 @@
  * (thread, lock type, kernel stack). These tracepoints only fire on the
  * slow path, so a hash update per wait is affordable. User space names
  * the stack's first non-locking function (ksyms.c).
+ *
+ * Every wait is timed the same way, from contention_begin to
+ * contention_end with nothing dear in between, so the thread's
+ * klock_wait_ns is exact. A sampled wait's stack (4-7 us to walk) is walked after its
+ * wait ended, at contention_end (the same slow-path function calls both
+ * tracepoints, so the caller is the same): walking it at begin would
+ * either hide the walk from the wait's time or lengthen the wait it
+ * samples. The walk still runs with the lock held; user space splits
+ * each thread's exact total over its sampled sites (kview_klock_attribute).
  */
 #include "common.bpf.h"
 
@@ -33,12 +42,6 @@ int BPF_PROG(fct_contention_begin, void *lock, unsigned int flags)
 	t->klock_addr = (__u64)lock;
 	t->klock_flags = flags;
 	t->klock_weight = stack_weight(t->klock_seq++);
-	/* bpf_get_stack zero-fills what the stack does not fill */
-	if (t->klock_weight &&
-	    bpf_get_stack(ctx, t->klock_ips, sizeof(t->klock_ips), 0) < 0) {
-		__builtin_memset(t->klock_ips, 0, sizeof(t->klock_ips));
-		__sync_fetch_and_add(&lost.stack_lost, 1);
-	}
 	t->klock_start_ns = bpf_ktime_get_ns();
 	return 0;
 }
@@ -63,7 +66,11 @@ int BPF_PROG(fct_contention_end, void *lock, int ret)
 
 	key.tid = t->a.tid;
 	key.flags = t->klock_flags;
-	__builtin_memcpy(key.ips, t->klock_ips, sizeof(key.ips));
+	/* bpf_get_stack zero-fills what the stack does not fill */
+	if (bpf_get_stack(ctx, key.ips, sizeof(key.ips), 0) < 0) {
+		__builtin_memset(key.ips, 0, sizeof(key.ips));
+		__sync_fetch_and_add(&lost.stack_lost, 1);
+	}
 	v = fct_hash_entry(&klock_waits, &key, &zero, &lost.klock_map_full);
 	if (!v)
 		return 0;

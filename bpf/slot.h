@@ -44,7 +44,6 @@ struct fct_slot {
 	__u32 klock_weight;	/* the current kernel lock wait's stack weight */
 	__u64 klock_addr;
 	__u64 klock_start_ns;
-	__u64 klock_ips[FCT_STACK_DEPTH];	/* the sampled wait's kernel stack */
 	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
 };
 

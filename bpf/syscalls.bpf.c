@@ -233,7 +233,7 @@ static __always_inline void sc_time(struct fct_slot *t, struct fct_sc_stats *s,
 {
 	__u64 off = t->a.offcpu_ns + t->a.runq_total_ns - t->sc_off_mark;
 	__u64 on = d > off ? d - off : 0;
-	__u32 slot = fct_log2(d);
+	__u32 slot = fct_hist_slot(d, FCT_HIST_SLOTS);
 
 	if (!s->timed || d < s->min_ns)
 		s->min_ns = d;

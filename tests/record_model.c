@@ -89,7 +89,8 @@ static void print_kview(const char *name, const struct kview *kv)
 		printf("\t{ { .tid = %u, .flags = %#x, .ips = { %#llxull } }, {", k->key.tid,
 		       k->key.flags, (unsigned long long)k->key.ips[0]);
 		F(&k->val, waits); F(&k->val, wait_ns); F(&k->val, max_ns); F(&k->val, sampled);
-		printf(" }, \"%s\" },\n", k->caller);
+		printf(" }, \"%s\", %llu, %llu },\n", k->caller, (unsigned long long)k->est_waits,
+		       (unsigned long long)k->est_wait_ns);
 	}
 	printf("\t{ .key = { .tid = 0 } }\n};\n\nstatic const struct kv_pc %s_pc[] = {\n", name);
 	for (int i = 0; i < kv->npc; i++) {

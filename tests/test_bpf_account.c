@@ -70,6 +70,14 @@ static void lock_turns(struct marked *m)
 	}
 }
 
+/* run the function for this thread's index, from the array in arg */
+static void run_indexed(struct marked *m)
+{
+	void (**fns)(struct marked *) = m->arg;
+
+	fns[m->index](m);
+}
+
 static void mixed(struct marked *m)
 {
 	switch (m->index % 4) {
@@ -175,18 +183,81 @@ static void test_spinner_is_on_cpu(void **state)
 	print_message("spinner: wall %.2f ms, user %.2f ms, runq %.2f ms, sys %.3f ms\n",
 		      wall / 1e6, t->cpu_user_ns / 1e6, t->runq_ns / 1e6, t->cpu_sys_ns / 1e6);
 	/* on a shared 2-CPU machine it may have to wait for a CPU, for
-	 * any share of the time: only on-CPU or runnable, never asleep, and
-	 * with no syscall every on-CPU nanosecond is user time */
-	assert_true(t->cpu_user_ns + t->runq_ns >= wall * 0.99);
+	 * any share of the time: only on-CPU or runnable, never asleep */
+	assert_true(t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns >= wall * 0.99);
 	assert_true(t->cpu_user_ns > 0);
-	assert_int_equal(t->cpu_sys_ns, 0);
-	assert_int_equal(t->cpu_user_ns, t->oncpu_ns);
+	assert_int_equal(t->cpu_user_ns + t->cpu_sys_ns, t->oncpu_ns);
 	assert_true(t->blocked_ns < wall / 100);
 	assert_tiles(t, &m[0]);
 	bpf_fixture_done(&fx);
 }
 
-/* Light mode: no syscall hooks, on-CPU time is all "user", sleep all "blocked". */
+#define ZERO_CHUNK	(256 << 10)
+
+/* read /dev/zero in big chunks: nearly all of it is the kernel's copy */
+static void read_zero_300ms(struct marked *m)
+{
+	static __thread char buf[ZERO_CHUNK];
+	uint64_t t0 = wl_now_ns();
+	int fd = open("/dev/zero", O_RDONLY);
+
+	while (fd >= 0 && wl_now_ns() - t0 < 300 * MS)
+		if (read(fd, buf, sizeof(buf)) < 0)
+			m->user[0]++;
+	if (fd >= 0)
+		close(fd);
+}
+
+static void spin_300ms(struct marked *m)
+{
+	uint64_t t0 = wl_now_ns();
+
+	while (wl_now_ns() - t0 < 300 * MS)
+		;
+}
+
+/* the user share of a thread's on-CPU time, from its samples */
+static double user_share(const struct fct_thread *t)
+{
+	print_message("tid %u: samples user %llu sys %llu futex %llu; cpu user %.1f ms sys %.1f ms\n",
+		      t->tid, (unsigned long long)t->cpu_samples_user,
+		      (unsigned long long)t->cpu_samples_sys, (unsigned long long)t->cpu_samples_futex,
+		      t->cpu_user_ns / 1e6, t->cpu_sys_ns / 1e6);
+	assert_int_equal(t->cpu_split_sampled, 1);
+	return (double)t->cpu_user_ns / (double)(t->cpu_user_ns + t->cpu_sys_ns);
+}
+
+/* The cpu-clock sampler splits on-CPU time by the mode it interrupts: a
+ * loop in user space (no syscalls) is user time; a loop of /dev/zero
+ * reads is kernel time, where the syscall hooks' clock would have seen
+ * only the part between them. Both run at once, on the shared CPUs. */
+static void test_sampler_splits_user_and_sys(void **state)
+{
+	void (*fns[2])(struct marked *) = { spin_300ms, read_zero_300ms };
+	const struct fct_thread *spin, *rd;
+	struct bpf_fixture fx;
+	struct marked m[2];
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL);
+	assert_true(fx.kv.groups & PG_MASK(PG_CPUCLOCK));
+	assert_int_equal(probe_named(&fx.kv, "perf_event/cpu-clock")->state, PROBE_OK);
+	run_marked(m, 2, run_indexed, fns);
+	bpf_fixture_read(&fx);
+	spin = kview_thread(&fx.kv, m[0].tid);
+	rd = kview_thread(&fx.kv, m[1].tid);
+	assert_non_null(spin);
+	assert_non_null(rd);
+	assert_true(user_share(spin) >= 0.95);
+	assert_true(user_share(rd) <= 0.40);	/* perf cpu-clock: 14 % user */
+	assert_int_equal(m[1].user[0], 0);
+	assert_tiles(spin, &m[0]);
+	assert_tiles(rd, &m[1]);
+	bpf_fixture_done(&fx);
+}
+
+/* Light mode: no syscall hooks, sleep all "blocked"; on-CPU time is
+ * split by the sampler alone (all "user" for a thread with too few samples). */
 static void test_light_mode(void **state)
 {
 	struct bpf_fixture fx;
@@ -213,7 +284,8 @@ static void test_light_mode(void **state)
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
 
 		assert_non_null(t);
-		assert_int_equal(t->cpu_sys_ns, 0);
+		if (!t->cpu_split_sampled)
+			assert_int_equal(t->cpu_sys_ns, 0);
 		assert_int_equal(t->futex_wait_ns, 0);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].count, 0);
 		assert_tiles(t, &m[i]);
@@ -232,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_sleeper_is_blocked),
 		cmocka_unit_test(test_spinner_is_on_cpu),
 		cmocka_unit_test(test_light_mode),
+		cmocka_unit_test(test_sampler_splits_user_and_sys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,7 +134,7 @@ static void test_missing_probe_reported_rest_runs(void **state)
 	assert_true(has_line(out, "unavailable here: pagecache (their probes failed"));
 	assert_true(has_line(out, "  tp_btf/mm_filemap_add_to_page_cache: load failed: "
 			     "Invalid argument"));
-	assert_non_null(strstr(out, " set, 9 attached, 1 failed, "));	/* the Probes line */
+	assert_non_null(strstr(out, " set, 10 attached, 1 failed, "));	/* the Probes line */
 	assert_false(has_line(out, "Page cache:"));
 	assert_true(has_line(out, "openat            600 "));
 	assert_true(has_line(out, "close             600 "));
@@ -184,6 +184,35 @@ static void test_fallback_fails_too(void **state)
 	json_object_put(doc);
 }
 
+/* The cpu-clock event cannot be opened: the run goes on, the probe says
+ * why and that the split falls back, and the JSON names the method. */
+static void test_cpuclock_falls_back_to_hooks(void **state)
+{
+	static char out[65536];
+	struct json_object *doc, *t;
+	char err[1024];
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_failing("perf_event/cpu-clock", out, sizeof(out), err, sizeof(err),
+				     &doc), 0);
+	assert_true(has_line(out, "unavailable here: cpuclock (their probes failed"));
+	assert_true(has_line(out, "  perf_event/cpu-clock: cannot open a cpu-clock event: No such "
+			     "file or directory; user/sys split from the syscall hooks"));
+	assert_true(has_line(out, "user/sys split: syscall hooks (0 of 2 threads sampled at 997 "
+			     "Hz; the others by time"));
+	assert_true(has_line(out, "  inside syscalls, which leaves out their entry and exit, "
+			     "interrupts and page faults)"));
+	assert_non_null(doc);
+	assert_string_equal(json_str(doc, "cpu_split", "method"), "syscall hooks");
+	assert_int_equal(json_int(doc, "cpu_split", "samples_user", NULL), 0);
+	assert_int_equal(json_int(doc, "cpu_split", "threads_sampled", NULL), 0);
+	assert_string_equal(json_str(doc, "probe_set", NULL), "full");
+	assert_true(json_object_object_get_ex(doc, "threads", &t));
+	t = json_object_array_get_idx(t, 0);
+	assert_true(json_int(t, "oncpu_ns", NULL, NULL) > 0);
+	json_object_put(doc);
+}
+
 /* Without the marks nothing can be measured: exit 1 with one line, and
  * neither the JSON nor a data file is left behind. */
 static void test_failed_run_leaves_nothing(void **state)
@@ -213,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_syscalls_fall_back_to_raw_tp),
 		cmocka_unit_test(test_missing_probe_reported_rest_runs),
 		cmocka_unit_test(test_fallback_fails_too),
+		cmocka_unit_test(test_cpuclock_falls_back_to_hooks),
 		cmocka_unit_test(test_failed_run_leaves_nothing),
 	};
 

@@ -81,7 +81,10 @@ static void fx_kernel(struct fx *x)
 			.val = { .waits = 100, .wait_ns = 400000000, .max_ns = 9000000 } };
 	}
 	x->klock[0] = (struct kv_klock){ .key = { .tid = 1000, .flags = 1 },
-					 .val = { .waits = 5, .wait_ns = 50000, .max_ns = 20000 } };
+					 .val = { .waits = 5, .wait_ns = 50000, .max_ns = 20000 },
+					 .est_waits = 8, .est_wait_ns = 40000 };
+	x->kt[0].klock_waits = 5;		/* the exact totals the site was given */
+	x->kt[0].klock_wait_ns = 50000;
 	snprintf(x->klock[0].caller, sizeof(x->klock[0].caller), "%s", KSYM);
 	*kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT,
 			      .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
@@ -341,6 +344,11 @@ static void test_run_page(void **state)
 	assert_true(has(page, "fcp.pool"));
 	assert_true(has(page, "<pre class=\"why\">"));
 	assert_true(has(page, "latency of one operation"));
+	assert_true(has(page, "percentiles are the midpoints of buckets 8 to a power of two"));
+	/* how the figures were made: no cpu-clock samples, a kernel lock site */
+	assert_true(has(page, "User and sys: syscall hooks (0 of 4 threads sampled"));
+	assert_true(has(page, "Kernel lock sites: each thread's exact wait time and count, split "
+			"over its sites by its sampled stacks (the samples alone estimated 80.0 %"));
 	assert_int_equal(count(page, "Timing only"), 0);
 	free(page);
 	unlink(path);

@@ -177,7 +177,8 @@ static void test_light_set(void **state)
 	struct run_model m;
 
 	load(&in, fx);
-	assert_int_equal(in.kv.groups, PG_LIGHT);
+	/* recorded before light had the cpu-clock sampler */
+	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK), PG_LIGHT);
 	assert_int_equal(in.kv.nfutex, 0);
 	assert_int_equal(model_build(&m, &in.res, &in.kv, in.kv.groups), 0);
 	assert_string_equal(m.probe_set, "light");
@@ -235,6 +236,57 @@ static void test_kernel_lock_totals(void **state)
 	assert_int_equal(got_ns, ns);
 	model_free(&m);
 	unload(&in);
+}
+
+/* Each thread's exact kernel lock totals are split over its sites by
+ * their sampled estimates, to the unit; a tid without an account keeps
+ * its estimates. */
+static void test_kernel_lock_attribution(void **state)
+{
+	struct fct_thread th[2] = {
+		{ .tid = 10, .klock_waits = 17, .klock_wait_ns = 1000 },
+		{ .tid = 20, .klock_waits = 5, .klock_wait_ns = 10 },
+	};
+	struct kv_klock k[6] = {
+		{ .key = { .tid = 10 }, .val = { .waits = 8, .wait_ns = 300 } },
+		{ .key = { .tid = 20 }, .val = { .waits = 1, .wait_ns = 7 } },
+		{ .key = { .tid = 10 }, .val = { .waits = 8, .wait_ns = 100 } },
+		{ .key = { .tid = 30 }, .val = { .waits = 2, .wait_ns = 50 } },
+		{ .key = { .tid = 20 }, .val = { .waits = 1, .wait_ns = 7 } },
+		{ .key = { .tid = 20 }, .val = { .waits = 1, .wait_ns = 7 } },
+	};
+	struct kview kv = { .threads = th, .nthreads = 2, .klock = k, .nklock = 6 };
+
+	kview_klock_attribute(&kv);
+	assert_int_equal(k[0].val.wait_ns, 750);	/* 1000 * 300 / 400 */
+	assert_int_equal(k[2].val.wait_ns, 250);
+	assert_int_equal(k[0].val.waits, 8);		/* 17 * 8 / 16, rounded down */
+	assert_int_equal(k[2].val.waits, 9);		/* the rest */
+	/* three equal sites of 10 ns: 3, 3 and 4, no nanosecond lost */
+	assert_int_equal(k[1].val.wait_ns, 3);
+	assert_int_equal(k[4].val.wait_ns, 3);
+	assert_int_equal(k[5].val.wait_ns, 4);
+	assert_int_equal(k[1].val.waits + k[4].val.waits + k[5].val.waits, 5);
+	assert_int_equal(k[3].val.wait_ns, 50);
+	assert_int_equal(k[3].val.waits, 2);
+	assert_int_equal(k[0].est_wait_ns, 300);
+	assert_int_equal(k[2].est_waits, 8);
+}
+
+/* No sampled wait took a measurable time: split by the weighted waits. */
+static void test_kernel_lock_attribution_by_waits(void **state)
+{
+	struct fct_thread th = { .tid = 10, .klock_waits = 4, .klock_wait_ns = 90 };
+	struct kv_klock k[2] = {
+		{ .key = { .tid = 10 }, .val = { .waits = 1 } },
+		{ .key = { .tid = 10 }, .val = { .waits = 2 } },
+	};
+	struct kview kv = { .threads = &th, .nthreads = 1, .klock = k, .nklock = 2 };
+
+	kview_klock_attribute(&kv);
+	assert_int_equal(k[0].val.wait_ns, 30);
+	assert_int_equal(k[1].val.wait_ns, 60);
+	assert_int_equal(k[0].val.waits + k[1].val.waits, 4);
 }
 
 /* The join is by tid: a stranger's account and futex words outside the
@@ -402,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_full_set),
 		cmocka_unit_test(test_light_set),
 		cmocka_unit_test(test_kernel_lock_totals),
+		cmocka_unit_test(test_kernel_lock_attribution),
+		cmocka_unit_test(test_kernel_lock_attribution_by_waits),
 		cmocka_unit_test(test_join_by_tid),
 		cmocka_unit_test(test_timing_only),
 		cmocka_unit_test(test_jvm_monitor_use_is_fresh),

@@ -47,6 +47,29 @@ static void test_derive_tiles_the_window(void **state)
 	assert_int_equal(acct_sum(&t), booked);
 }
 
+/* With enough cpu-clock samples, on-CPU time outside futex waits splits
+ * by their ratio, whatever the syscall hooks estimated; with too few,
+ * by the hooks' estimate. */
+static void test_derive_splits_by_samples(void **state)
+{
+	struct fct_thread t = { .oncpu_ns = 1000, .futex_on_ns = 100, .sys_on_est_ns = 50,
+				.cpu_samples_user = 30, .cpu_samples_sys = 10,
+				.cpu_samples_futex = 7 };
+
+	kview_derive(&t);
+	assert_int_equal(t.cpu_split_sampled, 1);
+	assert_int_equal(t.cpu_sys_ns, 225);		/* 900 * 10 / 40 */
+	assert_int_equal(t.cpu_user_ns, 675);
+	assert_int_equal(t.futex_wait_ns, 100);
+
+	t.cpu_samples_user = FCT_CPU_MIN_SAMPLES - 2;
+	t.cpu_samples_sys = 1;
+	kview_derive(&t);
+	assert_int_equal(t.cpu_split_sampled, 0);
+	assert_int_equal(t.cpu_sys_ns, 50);
+	assert_int_equal(t.cpu_user_ns, 850);
+}
+
 static void test_probe_groups_parse(void **state)
 {
 	unsigned m = 0;
@@ -176,6 +199,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derive_tiles_the_window),
+		cmocka_unit_test(test_derive_splits_by_samples),
 		cmocka_unit_test(test_probe_groups_parse),
 		cmocka_unit_test(test_probe_status_text),
 		cmocka_unit_test(test_ksyms_first_non_locking_caller),

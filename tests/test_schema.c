@@ -158,8 +158,18 @@ static struct json_object *at(struct json_object *o, const char *key)
 static void test_run_traced(void **state)
 {
 	struct fx *x = fx_run("fcp", true, false);
+	struct json_object *doc = report_json_run(&x->s), *lat;
 
-	assert_valid(report_json_run(&x->s));
+	/* the histogram layout, and how the user/sys and lock figures came */
+	assert_int_equal(json_object_get_int(at(doc, "hist_sub_buckets")), FCT_HIST_SUB);
+	lat = at(json_object_array_get_idx(at(doc, "threads"), 0), "latency");
+	assert_int_equal(json_object_array_length(at(lat, "hist")), WL_HIST_SLOTS);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(at(lat, "hist"), 12)), 50);
+	assert_int_equal(json_object_get_int64(at(lat, "p99_ns")), 12);	/* slot 12 holds 12 ns */
+	assert_string_equal(json_object_get_string(at(at(doc, "cpu_split"), "method")),
+			    "syscall hooks");		/* no samples in the fixture */
+	assert_non_null(json_object_get_string(at(at(doc, "kernel_lock_sites"), "attribution")));
+	assert_valid(doc);
 	fx_free(x);
 }
 
@@ -246,7 +256,7 @@ static void test_sweep(void **state)
 static void test_missing_or_mistyped_keys_fail(void **state)
 {
 	struct fx *x = fx_run("fcp", true, false), *y = fx_run("fc", false, false);
-	struct json_object *doc;
+	struct json_object *doc, *log2;
 
 	doc = report_json_run(&x->s);
 	json_object_object_del(doc, "wall_ns");
@@ -257,6 +267,22 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	doc = report_json_run(&x->s);
 	json_object_object_del(json_object_array_get_idx(at(doc, "threads"), 0), "account_ns");
 	assert_invalid(doc, "'account_ns' is a required property");
+	doc = report_json_run(&x->s);
+	json_object_object_del(doc, "hist_sub_buckets");
+	assert_invalid(doc, "'hist_sub_buckets' is a required property");
+	doc = report_json_run(&x->s);		/* a log2 histogram of schema 1 */
+	log2 = json_object_new_array();
+	for (int i = 0; i < 40; i++)
+		json_object_array_add(log2, json_object_new_int(0));
+	json_object_object_add(at(json_object_array_get_idx(at(doc, "threads"), 0), "latency"),
+			       "hist", log2);
+	assert_invalid(doc, "is too short");
+	doc = report_json_run(&x->s);
+	json_object_object_add(at(doc, "cpu_split"), "method", json_object_new_string("guess"));
+	assert_invalid(doc, "is not valid under any of the given schemas");
+	doc = report_json_run(&x->s);
+	json_object_object_del(doc, "kernel_lock_sites");
+	assert_invalid(doc, "'kernel_lock_sites' is a required property");
 	doc = compare_document(&x->s, &y->s);
 	json_object_object_del(at(json_object_array_get_idx(at(doc, "runs"), 1), "config"), "seed");
 	assert_invalid(doc, "'seed' is a required property");

@@ -1,12 +1,24 @@
-/* hist.h - percentiles from log2 histograms (slot i holds [2^i, 2^(i+1))). */
+/* hist.h - percentiles from the log-linear histograms of workloads and
+ * BPF (layout: bpf/histlog.h). */
 #ifndef FCTRACE_HIST_H
 #define FCTRACE_HIST_H
 
 #include <stdint.h>
 
-/* Upper bound of the slot holding the p-th percentile (0 < p <= 1);
- * clamped to max when given (max 0 = unknown). 0 for an empty histogram. */
+/* The smallest value slot i holds, and how many values it holds. */
+uint64_t hist_slot_lower(unsigned i);
+uint64_t hist_slot_width(unsigned i);
+
+/* The p-th percentile (0 < p <= 1, nearest rank) of a histogram of n
+ * slots: the midpoint of the slot that holds it - within half a slot's
+ * width, 6.25 % of the value, of any value in the slot - clamped to max
+ * when given (max 0 = unknown); the last slot, which holds everything
+ * above its range, answers max. 0 for an empty histogram. */
 uint64_t hist_percentile(const uint64_t *slots, unsigned n, double p, uint64_t max);
 uint64_t hist32_percentile(const uint32_t *slots, unsigned n, double p, uint64_t max);
+/* Sum a histogram's slots per power of two (pow2[k]: [2^k, 2^(k+1)), 0
+ * and 1 in pow2[0]) into npow entries, the last taking the rest: for
+ * charts, which draw one bar per power. */
+void hist_fold_log2(const uint64_t *slots, unsigned n, uint64_t *pow2, unsigned npow);
 
 #endif

@@ -19,11 +19,20 @@ struct kv_futex {
 	struct fct_futex_val val;
 };
 
+/* A kernel lock site. val.waits and val.wait_ns are the thread's exact
+ * totals split over its sites (kview_klock_attribute); est_* keep what
+ * the sampled stacks estimated, weighted, before the split. */
 struct kv_klock {
 	struct fct_klock_key key;
 	struct fct_klock_val val;
 	char caller[96];	/* first non-locking kernel function, symbolised */
+	uint64_t est_waits, est_wait_ns;
 };
+
+/* How kview_klock_attribute gives sites their times: what the reports say. */
+#define KV_KLOCK_ATTRIBUTION "each thread's exact kernel lock waits and wait time, " \
+	"split over its sites in proportion to its sampled waits' weighted times " \
+	"(stacks walked at contention_end)"
 
 struct kv_pc {
 	struct fct_pc_key key;
@@ -63,5 +72,9 @@ void kview_free(struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
 /* fill the derived [A] buckets of an account read from the kernel */
 void kview_derive(struct fct_thread *t);
+/* Split each thread's exact kernel lock totals over its sampled sites,
+ * so that the sites add up to them exactly; keeps the estimates in est_*.
+ * Sites of a tid with no account keep their estimates. */
+void kview_klock_attribute(struct kview *kv);
 
 #endif /* FCTRACE_KVIEW_H */

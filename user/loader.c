@@ -21,6 +21,7 @@
 #include "loader.h"	/* before the skeleton: it defines struct fct_lost */
 #include "fctrace.skel.h"
 #include "cpustat.h"
+#include "cpuclock.h"
 #include "ksyms.h"
 #include "jvm.h"
 #include "tlrec.h"
@@ -35,6 +36,7 @@ struct prog_desc {
 	bool is_alt;		/* loaded only in place of its primary */
 	const char *uprobe_func;
 	bool manual;		/* loaded, but run by the loader itself (no link) */
+	bool per_cpu;		/* on a cpu-clock event per CPU (cpuclock.c) */
 };
 
 static const struct prog_desc progs[] = {
@@ -64,6 +66,8 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
 	  .group = PG_PAGECACHE },
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
+	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
+	  .per_cpu = true },
 	/* the floor set (floor.bpf.c): the same hook points, trivial programs */
 	{ .prog = "fct_floor_mark_begin", .shown = "uprobe/fctrace_thread_begin",
 	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_begin" },
@@ -102,6 +106,7 @@ struct tracer {
 	bool follow;
 	unsigned time_every;		/* sc_time_every */
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
+	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
 	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
@@ -301,6 +306,20 @@ static struct bpf_link *attach_uprobe(struct tracer *t, int i)
 	return bpf_program__attach_uprobe_opts(find_prog(t, i), t->tgid, exe, 0, &uo);
 }
 
+/* The user/sys sampler on every CPU. Without it the split falls back to
+ * the syscall hooks' (kview_derive), and the reason says so. */
+static void attach_per_cpu(struct tracer *t, int i)
+{
+	int err = fail_injected(i) ? -ENOENT
+				   : cpuclock_attach(&t->cpu, find_prog(t, i), FCT_CPUCLOCK_HZ);
+
+	if (!err)
+		return;
+	t->plan[i] = PLAN_FAILED;
+	snprintf(t->why[i], sizeof(t->why[i]), "cannot open a cpu-clock event: %s; "
+		 "user/sys split from the syscall hooks", strerror(-err));
+}
+
 /* Attach every loaded program; note each one's fate. */
 static void attach_all(struct tracer *t)
 {
@@ -309,6 +328,10 @@ static void attach_all(struct tracer *t)
 
 		if (t->plan[i] != PLAN_LOAD || progs[i].manual)
 			continue;
+		if (progs[i].per_cpu) {
+			attach_per_cpu(t, i);
+			continue;
+		}
 		if (!is_tp_btf(i) && fail_injected(i)) {
 			l = NULL;
 			errno = ENOENT;
@@ -335,6 +358,15 @@ static bool fallback_ran(const struct tracer *t, int i)
 	return a >= 0 && t->links[a];
 }
 
+/* Is program i running: attached, on its CPUs, or loaded for the loader
+ * to run itself? */
+static bool prog_running(const struct tracer *t, int i)
+{
+	if (progs[i].per_cpu)
+		return t->plan[i] == PLAN_LOAD && t->cpu.n;
+	return t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD);
+}
+
 /* A group ran if it was wanted and every program it needs is attached,
  * in one form or the other. */
 static unsigned groups_attached(const struct tracer *t)
@@ -342,8 +374,7 @@ static unsigned groups_attached(const struct tracer *t)
 	unsigned ok = t->groups;
 
 	for (int i = 0; i < NPROGS; i++) {
-		bool done = t->links[i] || fallback_ran(t, i) ||
-			    (progs[i].manual && t->plan[i] == PLAN_LOAD);
+		bool done = prog_running(t, i) || fallback_ran(t, i);
 
 		if (!progs[i].is_alt && (t->groups & PG_MASK(progs[i].group)) && !done)
 			ok &= ~PG_MASK(progs[i].group);
@@ -378,7 +409,7 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 		ps = &kv->probes[kv->nprobes++];
 		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
 		ps->group = progs[i].group;
-		if (t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD))
+		if (prog_running(t, i))
 			ps->state = PROBE_OK;
 		else if (!(t->groups & PG_MASK(progs[i].group)))
 			ps->state = PROBE_NOT_SELECTED;
@@ -665,7 +696,7 @@ static int read_hash(int fd, size_t ksz, size_t vsz,
 		     int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
 		     struct kview *kv, void *arg)
 {
-	char key[128], next[128], val[512];
+	char key[128], next[128], val[2048];
 	void *prev = NULL;
 	int err;
 
@@ -757,6 +788,7 @@ static uint64_t count_events(const struct kview *kv)
 		for (int s = 0; s < FCT_SC_N; s++)
 			n += 2 * th->sc[s].count;
 		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
+		n += th->cpu_samples_user + th->cpu_samples_sys + th->cpu_samples_futex;
 	}
 	for (int i = 0; i < kv->npc; i++)
 		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
@@ -805,6 +837,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		kview_free(kv);
 		return err;
 	}
+	kview_klock_attribute(kv);
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	kv->tl = t->tl;
 	return 0;
@@ -818,6 +851,7 @@ void tracer_finish(struct tracer *t)
 		timeline_stop(t);
 	for (int i = 0; i < NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
+	cpuclock_detach(&t->cpu);
 	jvm_detach(&t->jvm);
 	ring_buffer__free(t->ustacks);
 	fctrace_bpf__destroy(t->skel);

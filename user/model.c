@@ -226,6 +226,15 @@ const char *klock_type(uint32_t flags)
 	return flags & READ ? "rwsem:R" : flags & WRITE ? "rwsem:W" : "other";
 }
 
+const char *model_cpu_split(const struct run_model *m)
+{
+	if (!(m->groups & PG_MASK(PG_SCHED)) || !m->cpu_split_rows)
+		return NULL;
+	if (m->cpu_split_sampled == m->cpu_split_rows)
+		return "cpu-clock samples";
+	return m->cpu_split_sampled ? "mixed" : "syscall hooks";
+}
+
 static bool is_worker(const struct run_model *m, uint32_t tid)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
@@ -274,6 +283,7 @@ static void total_locks(struct run_model *m)
 			 k->caller[0] ? k->caller : "?");
 		add_lock(model_lock_total(m, name, true, true), k->val.waits, k->val.wait_ns,
 			 k->val.max_ns);
+		m->klock_est_ns += k->est_wait_ns;
 	}
 }
 
@@ -304,6 +314,12 @@ static void total_rows(struct run_model *m)
 		m->pagecache_misses += r->pagecache_misses;
 		m->pagecache_written += r->pagecache_written;
 		m->pages_asked += r->k.pages_asked;
+		m->klock_exact_ns += r->k.klock_wait_ns;
+		m->cpu_samples_user += r->k.cpu_samples_user;
+		m->cpu_samples_sys += r->k.cpu_samples_sys;
+		m->cpu_samples_futex += r->k.cpu_samples_futex;
+		m->cpu_split_sampled += r->k.cpu_split_sampled != 0;
+		m->cpu_split_rows++;
 	}
 }
 
@@ -315,6 +331,9 @@ void model_retotal(struct run_model *m)
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
 	m->pagecache_written = m->pages_asked = 0;
 	m->event_wait_ns = m->aside_cpu_ns = 0;
+	m->klock_exact_ns = m->klock_est_ns = 0;
+	m->cpu_samples_user = m->cpu_samples_sys = m->cpu_samples_futex = 0;
+	m->cpu_split_sampled = m->cpu_split_rows = 0;
 	m->aside_rows = 0;
 	memset(m->sc_total, 0, sizeof(m->sc_total));
 	memset(m->nr_total, 0, sizeof(m->nr_total));
@@ -329,8 +348,11 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 		return "none";
 	if (groups & PG_MASK(PG_FLOOR))
 		return "floor";
-	/* the marks or the lifecycle: whichever opens the windows */
-	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS);
+	/* the marks or the lifecycle: whichever opens the windows; a
+	 * cpu-clock sampler that could not open is a fallback, which the
+	 * probes and the cpu split report, not another set */
+	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS) |
+		 PG_MASK(PG_CPUCLOCK);
 	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";

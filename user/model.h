@@ -101,6 +101,13 @@ struct run_model {
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;
 	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
+	/* the workers' kernel lock waits: exact, and what the sampled stacks
+	 * estimated before the sites were given the exact figure */
+	uint64_t klock_exact_ns, klock_est_ns;
+	/* the user/sys split: the workers' cpu-clock samples, and how many of
+	 * the workers traced had enough of them (the rest: the syscall hooks) */
+	uint64_t cpu_samples_user, cpu_samples_sys, cpu_samples_futex;
+	unsigned cpu_split_sampled, cpu_split_rows;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
@@ -135,6 +142,10 @@ int model_build_named(struct run_model *m, struct wl_result *res, const struct k
 void model_free(struct run_model *m);
 
 const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
-const char *klock_type(uint32_t flags);	/* "spinlock", "mutex", "rwsem:R", ... */
+const char *klock_type(uint32_t flags);
+/* How the workers' on-CPU time was split into user and sys: "cpu-clock
+ * samples", "syscall hooks", or "mixed" (short threads had too few
+ * samples); NULL without on-CPU times. */
+const char *model_cpu_split(const struct run_model *m);	/* "spinlock", "mutex", "rwsem:R", ... */
 
 #endif /* FCTRACE_MODEL_H */

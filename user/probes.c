@@ -13,6 +13,7 @@ static const char *const group_names[PG_N] = {
 	[PG_MARKS]	= "marks",
 	[PG_THREADS]	= "threads",
 	[PG_JVM]	= "jvm",
+	[PG_CPUCLOCK]	= "cpuclock",
 };
 
 const char *probe_group_name(enum probe_group g)

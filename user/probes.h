@@ -17,6 +17,7 @@ enum probe_group {
 	PG_MARKS,		/* uprobes on the workload's begin/end marks (always, own workloads) */
 	PG_THREADS,		/* exec/fork/exit and the attach iterator (always, other programs) */
 	PG_JVM,			/* HotSpot's USDT probes in libjvm.so (a JVM target) */
+	PG_CPUCLOCK,		/* perf_event cpu-clock per CPU: the user/sys split, sampled */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
@@ -25,9 +26,9 @@ enum probe_group {
 
 #define PG_MASK(g)	(1u << (g))
 #define PG_FULL		(PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | \
-			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_MARKS))
+			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_MARKS))
 #define PG_LIGHT	(PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_PAGECACHE) | \
-			 PG_MASK(PG_MARKS))
+			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_MARKS))
 
 const char *probe_group_name(enum probe_group g);
 /* parse "full", "light" or a comma list of group names; -1 on error */

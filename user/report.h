@@ -5,9 +5,13 @@
 #include <stdio.h>
 #include "session.h"
 
+/* The JSON documents' schema_version (docs/fctrace.schema.json): bumped on
+ * any incompatible change. 2: log-linear histograms (latency.hist). */
+#define REPORT_SCHEMA_VERSION 2
+
 /* Terminal: header, per-thread account, syscalls, locks, page cache, probes, Why. */
 void report_table(FILE *f, const struct session *s);
-/* One run's JSON document (schema_version 1); caller frees with json_object_put. */
+/* One run's JSON document (schema_version REPORT_SCHEMA_VERSION); caller frees with json_object_put. */
 struct json_object *report_json_run(const struct session *s);
 /* Write a JSON document to path ("-" = stdout); 0 or -1 with a message. */
 int report_json_write(struct json_object *doc, const char *path);

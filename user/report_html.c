@@ -197,6 +197,7 @@ static void thread_bars(FILE *f, const struct run_model *m, double w, bool kerne
 static void time_section(FILE *f, const struct session *s, double w)
 {
 	bool kernel = has_account(s);
+	const char *how = model_cpu_split(&s->model);
 
 	fputs("<h2>Where each thread's time went</h2>\n", f);
 	if (!s->traced)
@@ -206,6 +207,11 @@ static void time_section(FILE *f, const struct session *s, double w)
 	else if (!kernel)
 		fputs("<p class=\"note\">The kernel's time account needs the sched probes (--probes "
 		      "full or light): the bars are the threads' own clocks.</p>\n", f);
+	else if (how && strcmp(how, "cpu-clock samples"))
+		fprintf(f, "<p class=\"note\">User and sys: %s (%u of %u threads sampled by the "
+			"cpu-clock; the others by their time inside syscalls, which leaves out the "
+			"entry and exit, interrupts and page faults).</p>\n",
+			how, s->model.cpu_split_sampled, s->model.cpu_split_rows);
 	html_legend(f, kernel ? acct_labels : clock_labels, kernel ? acct_colours : clock_colours,
 		    kernel ? ACCT_N + 1 : CLK_N);
 	thread_bars(f, &s->model, w, kernel);
@@ -222,10 +228,11 @@ static void latency_summary(FILE *f, const uint64_t *hist, uint64_t max)
 {
 	char a[32], b[32], c[32];
 
-	fprintf(f, "<p>p50 &le; <b>%s</b>, p99 &le; <b>%s</b>, max <b>%s</b> (all threads)</p>\n",
+	fprintf(f, "<p>p50 &asymp; <b>%s</b>, p99 &asymp; <b>%s</b>, max <b>%s</b> (all threads; "
+		"percentiles are the midpoints of buckets %u to a power of two)</p>\n",
 		units_ns(a, sizeof(a), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.5, max)),
 		units_ns(b, sizeof(b), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.99, max)),
-		units_ns(c, sizeof(c), (double)max));
+		units_ns(c, sizeof(c), (double)max), FCT_HIST_SUB);
 }
 
 static void latency_bars(struct svg_plot *p, const uint64_t *hist, int lo, int hi)
@@ -239,11 +246,14 @@ static void latency_bars(struct svg_plot *p, const uint64_t *hist, int lo, int h
 	}
 }
 
+/* the chart's bars: one per power of two of the op latencies' range */
+#define LAT_POWERS	40
+
 static void latency_section(FILE *f, const struct run_model *m, double w)
 {
-	uint64_t hist[WL_HIST_SLOTS] = { 0 }, max = 0, top = 0;
-	double ticks[WL_HIST_SLOTS];
-	int lo = WL_HIST_SLOTS, hi = -1;
+	uint64_t hist[WL_HIST_SLOTS] = { 0 }, pow2[LAT_POWERS], max = 0, top = 0;
+	double ticks[LAT_POWERS];
+	int lo = LAT_POWERS, hi = -1;
 	struct svg_plot p;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
@@ -252,11 +262,12 @@ static void latency_section(FILE *f, const struct run_model *m, double w)
 		if (m->rows[i].user.lat_max_ns > max)
 			max = m->rows[i].user.lat_max_ns;
 	}
-	for (int b = 0; b < WL_HIST_SLOTS; b++)
-		if (hist[b]) {
+	hist_fold_log2(hist, WL_HIST_SLOTS, pow2, LAT_POWERS);
+	for (int b = 0; b < LAT_POWERS; b++)
+		if (pow2[b]) {
 			lo = b < lo ? b : lo;
 			hi = b;
-			top = hist[b] > top ? hist[b] : top;
+			top = pow2[b] > top ? pow2[b] : top;
 		}
 	fputs("<h2>Operation latency</h2>\n", f);
 	if (hi < 0) {
@@ -270,7 +281,7 @@ static void latency_section(FILE *f, const struct run_model *m, double w)
 				 "lower bound)", slot_label, ticks, hi - lo + 1 };
 	p.y = (struct svg_axis){ 0, (double)top, "operations", units_count, NULL, 0 };
 	svg_plot_begin(&p, "Operation latency, all threads");
-	latency_bars(&p, hist, lo, hi);
+	latency_bars(&p, pow2, lo, hi);
 	svg_plot_end(&p);
 	latency_summary(f, hist, max);
 }
@@ -341,6 +352,11 @@ static void lock_section(FILE *f, const struct run_model *m)
 	for (int i = 0; i < m->nlocks; i++)
 		lock_row(f, &m->locks[i], m->thread_wall_total_ns);
 	fputs("</table>\n", f);
+	if (m->klock_exact_ns)
+		fprintf(f, "<p class=\"note\">Kernel lock sites: each thread's exact wait time and "
+			"count, split over its sites by its sampled stacks (the samples alone "
+			"estimated %.1f %% of the exact time).</p>\n",
+			100.0 * m->klock_est_ns / m->klock_exact_ns);
 }
 
 static void pagecache_section(FILE *f, const struct run_model *m)

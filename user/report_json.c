@@ -1,7 +1,7 @@
 /*
  * report_json.c - one run as a JSON document (json-c). The key names are a
  * contract documented in README.md and docs/fctrace.schema.json; bump
- * REPORT_SCHEMA_VERSION on any incompatible change.
+ * REPORT_SCHEMA_VERSION (report.h) on any incompatible change.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,8 +10,6 @@
 #include "sysnames.h"
 #include "outfile.h"
 #include "report.h"
-
-#define REPORT_SCHEMA_VERSION 1
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -81,7 +79,7 @@ static struct json_object *latency_json(const struct wl_thread_stats *u)
 	put_u64(o, "max_ns", u->lat_max_ns);
 	for (int i = 0; i < WL_HIST_SLOTS; i++)
 		json_object_array_add(h, json_object_new_uint64(u->lat_hist[i]));
-	json_object_object_add(o, "log2_hist", h);
+	json_object_object_add(o, "hist", h);
 	return o;
 }
 
@@ -320,6 +318,41 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 			       json_object_new_uint64(s->kv.time_every) : NULL);
 }
 
+/* How the workers' on-CPU time was split into user and sys. */
+static struct json_object *cpu_split_json(const struct run_model *m)
+{
+	const char *how = model_cpu_split(m);
+	bool sampler = m->groups & PG_MASK(PG_CPUCLOCK);
+	struct json_object *o;
+
+	if (!how)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "method", how);
+	json_object_object_add(o, "hz", sampler ? json_object_new_uint64(FCT_CPUCLOCK_HZ) : NULL);
+	put_u64(o, "threads", m->cpu_split_rows);
+	put_u64(o, "threads_sampled", m->cpu_split_sampled);
+	put_u64(o, "samples_user", m->cpu_samples_user);
+	put_u64(o, "samples_sys", m->cpu_samples_sys);
+	put_u64(o, "samples_futex", m->cpu_samples_futex);
+	return o;
+}
+
+/* How the kernel lock sites in locks[] got their figures. */
+static struct json_object *klock_sites_json(const struct session *s)
+{
+	const struct run_model *m = &s->model;
+	struct json_object *o;
+
+	if (!s->traced || !(m->groups & PG_MASK(PG_KLOCK)))
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "attribution", KV_KLOCK_ATTRIBUTION);
+	put_u64(o, "exact_wait_ns", m->klock_exact_ns);
+	put_u64(o, "sampled_wait_ns", m->klock_est_ns);
+	return o;
+}
+
 /* Every syscall number made, with its count, time and sleep. */
 static struct json_object *by_number_json(const struct run_model *m)
 {
@@ -424,11 +457,14 @@ struct json_object *report_json_run(const struct session *s)
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
 	json_object_object_add(doc, "machine_cpu", machine_json(s));
+	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
 	tracing_json(doc, s);
 	json_object_object_add(doc, "threads", threads_json(m));
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
 	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
+	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -176,6 +176,18 @@ static void print_jvm(FILE *f, const struct run_model *m)
 		m->jvm_monitors ? "on" : "off (no -XX:+DTraceMonitorProbes: monitor waits not measured)");
 }
 
+/* Where the user/sys split came from, when it is not the sampler for all. */
+static void print_cpu_split(FILE *f, const struct run_model *m)
+{
+	const char *how = model_cpu_split(m);
+
+	if (how && strcmp(how, "cpu-clock samples"))
+		fprintf(f, "user/sys split: %s (%u of %u threads sampled at %d Hz; the others by "
+			"time\n  inside syscalls, which leaves out their entry and exit, interrupts "
+			"and page faults)\n", how, m->cpu_split_sampled, m->cpu_split_rows,
+			FCT_CPUCLOCK_HZ);
+}
+
 static void print_target_threads(FILE *f, const struct run_model *m)
 {
 	if (m->jvm)
@@ -184,6 +196,7 @@ static void print_target_threads(FILE *f, const struct run_model *m)
 	else
 		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; "
 			"from = exec, new\nthread, or attach)\n");
+	print_cpu_split(f, m);
 	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
 		"user", "sys", "lock", "futex", "block", "runq", "acct", m->jvm ? "group" : "from");
 	for (int pass = 0; pass < 2; pass++)
@@ -201,6 +214,7 @@ static void print_threads(FILE *f, const struct run_model *m)
 		return;
 	}
 	fprintf(f, "\nTime account per thread (%% of its wall time; acct = sum of the six)\n");
+	print_cpu_split(f, m);
 	fprintf(f, "%7s %8s %9s %5s %5s %5s %5s %5s %5s %5s %8s %8s %8s\n",
 		"tid", "ops", "wall", "user", "sys", "lock", "futex", "block", "runq",
 		"acct", "p50", "p99", "max");
@@ -307,6 +321,12 @@ static void print_locks(FILE *f, const struct run_model *m)
 			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
 				  (double)l->wait_ns / m->thread_wall_total_ns : 0));
 	}
+	if (m->klock_exact_ns)
+		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
+			"sampled stacks\n"
+			"  (the samples alone estimated %.1f %% of the exact %s)\n",
+			100.0 * m->klock_est_ns / m->klock_exact_ns,
+			units_ns(tot, sizeof(tot), (double)m->klock_exact_ns));
 }
 
 /* The threads' own clocks: what every run has, traced or not. */

@@ -48,7 +48,7 @@ void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint6
 	struct wl_thread_stats *st = &t->st;
 
 	st->lat_timed++;
-	st->lat_hist[wl_log2_slot(lat, WL_HIST_SLOTS)]++;
+	st->lat_hist[fct_hist_slot(lat, WL_HIST_SLOTS)]++;
 	st->lat_total_ns += lat;
 	if (lat < st->lat_min_ns)
 		st->lat_min_ns = lat;

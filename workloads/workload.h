@@ -13,10 +13,12 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "histlog.h"	/* the histogram layout, shared with the BPF side */
 
 #define WL_MAX_THREADS	256
 #define WL_MAX_FILES	100000
-#define WL_HIST_SLOTS	40	/* log2 ns, op latency */
+/* op latency in ns, log-linear (histlog.h): values below 2^40 ns (18 min) */
+#define WL_HIST_SLOTS	FCT_HIST_SLOTS_BELOW(40)
 
 /* CLOCK_MONOTONIC (= bpf_ktime_get_ns) via the vDSO: no syscall, safe
  * inside the window. The one clock helper of workloads, user and tests. */
@@ -225,12 +227,5 @@ void wl_stop_reset(void);
  */
 void fctrace_thread_begin(uint64_t now_ns, unsigned index);
 void fctrace_thread_end(uint64_t now_ns, unsigned index);
-
-/* log2 bucket of a value, shared by every histogram */
-static inline unsigned wl_log2_slot(uint64_t v, unsigned nslots)
-{
-	unsigned s = v ? 63u - (unsigned)__builtin_clzll(v) : 0;
-	return s < nslots ? s : nslots - 1;
-}
 
 #endif /* FCTRACE_WORKLOAD_H */

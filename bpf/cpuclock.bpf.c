@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * cpuclock.bpf.c - the user/kernel split of on-CPU time, by sampling.
+ *
+ * The syscall hooks only see the time between sys_enter and sys_exit;
+ * the entry and exit paths, interrupts and page faults fall outside it
+ * and would count as user time. A software cpu-clock event on each CPU
+ * (a timer, FCT_CPUCLOCK_HZ) runs this program on the thread it
+ * interrupts; the interrupted registers say whether that thread was in
+ * user or kernel mode. User space splits each thread's exact on-CPU
+ * time by the ratio (kview_derive). Samples inside futex waits are kept
+ * apart: those waits' on-CPU time is measured exactly and booked to them.
+ */
+#include "common.bpf.h"
+
+/* Was the interrupted context user mode? */
+static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	/* cs's privilege level; the context allows only whole-word loads,
+	 * and cs is a 16-bit member of a word-sized union here */
+	return (*(volatile __u64 *)&ctx->regs.cs & 3) == 3;
+#elif defined(__TARGET_ARCH_arm64)
+	return (ctx->regs.pstate & 0xf) == 0;	/* PSR_MODE_EL0t */
+#else
+	return false;
+#endif
+}
+
+SEC("perf_event")
+int fct_cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	struct fct_slot *t = fct_current_slot();
+
+	if (!t)
+		return 0;
+	if (t->in_futex_wait)
+		t->a.cpu_samples_futex++;
+	else if (from_user(ctx))
+		t->a.cpu_samples_user++;
+	else
+		t->a.cpu_samples_sys++;
+	return 0;
+}
