@@ -296,12 +296,12 @@ static void test_turns_and_events(void **state)
 	session_free(&s);
 }
 
-/* CPython, which nobody here wrote: its GIL is a mutex and a condvar in
+/* Debian's CPython, which nobody here wrote: its GIL is a mutex and a condvar in
  * _PyRuntime; four threads pass it round, so the condvar is a lock taken
  * in turns, named by symbol and offset. */
 static void test_python_gil_taken_in_turns(void **state)
 {
-	char *argv[] = { "python3", "tests/gil.py", "4", "20000", NULL };
+	char *argv[] = { "/usr/bin/python3", "tests/gil.py", "4", "20000", NULL };
 	const struct lock_total *gil = NULL;
 	struct session s;
 
