@@ -285,7 +285,7 @@ struct json_object *compare_document(const struct session *a, const struct sessi
 {
 	struct json_object *doc = json_object_new_object(), *runs = json_object_new_array();
 
-	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "schema_version", json_object_new_int(REPORT_SCHEMA_VERSION));
 	json_object_object_add(doc, "command", json_object_new_string("compare"));
 	json_object_object_add(doc, "interrupted",
 			       json_object_new_boolean(a->res.interrupted || b->res.interrupted));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "outfile.h"
+#include "report.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -132,7 +133,7 @@ struct json_object *sweep_json(const struct sweep *sw)
 {
 	struct json_object *doc = json_object_new_object(), *a = json_object_new_array();
 
-	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "schema_version", json_object_new_int(REPORT_SCHEMA_VERSION));
 	json_object_object_add(doc, "command", json_object_new_string("sweep"));
 	json_object_object_add(doc, "interrupted", json_object_new_boolean(sw->interrupted));
 	for (unsigned i = 0; i < sw->n; i++) {
