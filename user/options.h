@@ -6,7 +6,7 @@
 #include "numlist.h"
 #include "workload.h"
 
-enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH };
+enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH, CMD_REPORT, CMD_DIFF };
 
 #define OPT_MAX_WORKLOADS 8
 
@@ -31,6 +31,9 @@ struct options {
 	uint64_t duration_ns;		/* attach --duration; 0: until Ctrl-C or exit */
 	bool follow, as_root;
 	const char *workload_opt;	/* the first workload option given, for errors */
+	/* saved runs: `report FILE`, `diff A B` */
+	const char *inputs[2];
+	unsigned ninputs;
 };
 
 /* Parse argv; on bad input prints one line to stderr and returns 2.

@@ -197,7 +197,7 @@ int preflight(const struct options *o)
 	    (rc = same_output("--json", o->json, "--html", o->html)) ||
 	    (rc = same_output("--csv", o->csv, "--html", o->html)))
 		return rc;
-	if (o->cmd_argv || o->cmd == CMD_ATTACH)
+	if (o->cmd_argv || o->cmd == CMD_ATTACH || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
 		return 0;	/* no data directory, no workload fds */
 	if ((rc = check_dir(o)))
 		return rc;
