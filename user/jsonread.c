@@ -89,7 +89,9 @@ int jr_get(struct jr *r, struct json_object *o, const char *key, enum json_type 
  * unsigned, and reads -1 as a negative int64). */
 static int whole(struct jr *r, const char *key, struct json_object *v, uint64_t *out)
 {
-	if (json_object_get_type(v) != json_type_int || json_object_get_int64(v) < 0)
+	if (json_object_get_type(v) == json_type_int && json_object_get_int64(v) < 0)
+		return jr_fail(r, key, "must be a whole number >= 0 (got a negative one)");
+	if (json_object_get_type(v) != json_type_int)
 		return wrong(r, key, json_type_int, v);
 	*out = json_object_get_uint64(v);
 	return 0;

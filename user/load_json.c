@@ -118,7 +118,7 @@ int load_kind(struct json_object *doc, enum load_kind *kind, char *why, size_t n
 	if (!json_object_is_type(doc, json_type_object))
 		return jr_fail(&r, NULL, "is JSON but not an fctrace document (not an object)");
 	if (!json_object_object_get_ex(doc, "schema_version", NULL))
-		return jr_fail(&r, NULL, "is JSON but not an fctrace document (no schema_version)");
+		return jr_fail(&r, NULL, "is JSON but not an fctrace document (no \"schema_version\")");
 	if (jr_u64(&r, doc, "schema_version", &v))
 		return -1;
 	if (v != REPORT_SCHEMA_VERSION) {
@@ -338,7 +338,7 @@ static int name_subject(struct jr *r, const char *name, struct session *s)
 	if (s->target.mode != TGT_NONE) {
 		if (strlen(name) >= sizeof(s->target.comm))
 			return jr_fail(r, "config.workload", "is longer than a program's name can be");
-		snprintf(s->target.comm, sizeof(s->target.comm), "%s", name);
+		memcpy(s->target.comm, name, strlen(name) + 1);
 		s->cfg.workload = s->target.comm;
 		return 0;
 	}
@@ -417,6 +417,12 @@ static int load_probes(struct jr *r, struct json_object *doc, struct kview *kv)
 			return jr_fail(r, NULL, "lists more programs than fctrace has");
 		if (load_probe(r, name, status, groups, &kv->probes[kv->nprobes++]))
 			return -1;
+	}
+	/* the two maps name the same programs */
+	json_object_object_foreach(groups, gname, g) {
+		(void)g;
+		if (!json_object_object_get_ex(probes, gname, NULL))
+			return jr_fail(r, gname, "has a group but no fate in probes");
 	}
 	jr_leave(r, saved);
 	return 0;

@@ -595,8 +595,8 @@ static int check_saved(const struct options *o, uint64_t given)
 	if (o->cmd != CMD_REPORT && o->cmd != CMD_DIFF)
 		return 0;
 	if (o->ninputs != (o->cmd == CMD_REPORT ? 1u : 2u))
-		return bad(what, o->cmd == CMD_REPORT ? "needs one saved run: fctrace report FILE.json"
-			   : "needs two saved runs: fctrace diff A.json B.json");
+		return bad(what, o->cmd == CMD_REPORT ? "takes one saved run: fctrace report "
+			   "FILE.json" : "takes two saved runs: fctrace diff A.json B.json");
 	for (int i = 0; option_table[i].name || option_table[i].doc; i++) {
 		bool ok = false;
 
