@@ -83,7 +83,8 @@ deps-test:
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c
 ASAN_TESTS := test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm
+	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm \
+	      test_load_json
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
