@@ -11,6 +11,10 @@ int jr_fail(struct jr *r, const char *key, const char *what)
 {
 	snprintf(r->why, r->n, "%s%s%s%s%s%s", r->where, *r->where ? ": " : "",
 		 key ? "\"" : "", key ? key : "", key ? "\" " : "", what);
+	/* keys are the file's: a newline in one must not split the line */
+	for (char *c = r->why; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -1;
 }
 

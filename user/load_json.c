@@ -60,15 +60,19 @@ static bool only_space(const char *text, size_t len)
 	return true;
 }
 
-/* Parse text as exactly one JSON value. */
-static int parse(const char *text, size_t len, struct json_object **doc, char *why, size_t n)
+int load_text(const char *text, size_t len, struct json_object **doc, char *why, size_t n)
 {
 	struct json_tokener *tok = json_tokener_new();
 	enum json_tokener_error err;
 	size_t end;
 
+	*doc = NULL;
 	if (!tok)
 		return snprintf(why, n, "out of memory"), -1;
+	if (len > LOAD_MAX_BYTES) {
+		json_tokener_free(tok);
+		return snprintf(why, n, "is larger than 256 MiB: not a saved run"), -1;
+	}
 	*doc = json_tokener_parse_ex(tok, text, (int)len);
 	err = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
@@ -104,7 +108,7 @@ int load_document(const char *path, struct json_object **doc, char *why, size_t 
 		fclose(f);
 	if (!text)
 		return -1;
-	rc = parse(text, len, doc, why, n);
+	rc = load_text(text, len, doc, why, n);
 	free(text);
 	return rc;
 }

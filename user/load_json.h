@@ -21,6 +21,8 @@ enum load_kind { LOAD_RUN, LOAD_COMPARE, LOAD_SWEEP };
 /* Read and parse the whole of path ("-": standard input); *doc is the
  * caller's (json_object_put). */
 int load_document(const char *path, struct json_object **doc, char *why, size_t n);
+/* The same for text already read (len bytes, a NUL among them is not JSON). */
+int load_text(const char *text, size_t len, struct json_object **doc, char *why, size_t n);
 /* The kind of doc, once its schema_version is one this fctrace reads. */
 int load_kind(struct json_object *doc, enum load_kind *kind, char *why, size_t n);
 /* The session a run document was written from. s is safe to session_free
