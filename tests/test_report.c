@@ -227,6 +227,27 @@ static void test_traced_compare_and_diff(void **state)
 	assert_non_null(strstr(reported, "term by term"));
 }
 
+/* Runs made at different settings: said before compare's heading, which
+ * gives the first run's as both runs'. */
+static void test_diff_of_different_settings(void **state)
+{
+	if (require_fctrace_binary("test_diff_of_different_settings"))
+		skip();
+	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "500", "--threads", "2", "--files",
+				  "100", "-q", "--json", at("f100.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "500", "--threads", "2", "-q",
+				  "--json", at("f60.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("diff", at("f100.json"), at("f60.json")), reported, false), 0);
+	assert_non_null(strstr(reported, "The runs' settings differ:\n"));
+	assert_non_null(strstr(reported, "f100.json: fcp, 100 files, pool 50, 2 threads x 500 ops"));
+	assert_non_null(strstr(reported, "f60.json: fcp, 60 files, pool 50, 2 threads x 500 ops"));
+	assert_non_null(strstr(reported, "\nCompare fcp with fcp at the same settings"));
+	/* the same settings: no such line (check_compare wants compare's text) */
+	assert_int_equal(run(ARGV("diff", at("f60.json"), at("f60.json")), reported, false), 0);
+	assert_null(strstr(reported, "settings differ"));
+	assert_non_null(strstr(reported, "+0 %"));
+}
+
 /* ---- other programs ------------------------------------------------------ */
 
 /* run -- CMD prints its table on stderr; report prints it on stdout. */
@@ -474,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_timing_only_run),
 		cmocka_unit_test(test_timing_only_cache_run),
 		cmocka_unit_test(test_timing_only_compare_and_diff),
+		cmocka_unit_test(test_diff_of_different_settings),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_wrong_documents),
 		cmocka_unit_test(test_command_line),

@@ -6,6 +6,7 @@
  * them the first time print them again: nothing runs, no root is needed.
  * A file that cannot be read as a saved run is one line and status 2.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <json-c/json.h>
 #include "commands.h"
@@ -136,6 +137,30 @@ static int load_diffed(const char *path, struct session *s)
 	return rc;
 }
 
+/* Every setting but the workload (compare runs both at one config). */
+static bool same_settings(const struct wl_config *a, const struct wl_config *b)
+{
+	return a->files == b->files && a->threads == b->threads && a->ops == b->ops &&
+	       a->file_size == b->file_size && a->chunk == b->chunk && a->pool == b->pool &&
+	       a->block == b->block && a->cache_size == b->cache_size && a->seed == b->seed &&
+	       a->shared_file == b->shared_file && a->handle == b->handle &&
+	       a->cache == b->cache && a->pressure == b->pressure;
+}
+
+/* compare's heading gives the first run's settings as both runs': when
+ * the saved runs were made at different ones, say so first. */
+static void say_settings(const struct options *o, const struct session s[2])
+{
+	char a[200], b[200];
+
+	if (same_settings(&s[0].cfg, &s[1].cfg) && s[0].model.ncpus == s[1].model.ncpus)
+		return;
+	report_describe(a, sizeof(a), &s[0].cfg);
+	report_describe(b, sizeof(b), &s[1].cfg);
+	printf("The runs' settings differ:\n  %s: %s, %u CPUs\n  %s: %s, %u CPUs\n",
+	       o->inputs[0], a, s[0].model.ncpus, o->inputs[1], b, s[1].model.ncpus);
+}
+
 int cmd_diff(const struct options *o)
 {
 	struct session s[2];
@@ -147,8 +172,10 @@ int cmd_diff(const struct options *o)
 		session_free(&s[0]);
 		return rc;
 	}
-	if (!o->quiet)
+	if (!o->quiet) {
+		say_settings(o, s);
 		compare_print(stdout, &s[0], &s[1]);
+	}
 	rc = write_outputs(o, &s[0], &s[1]);
 	session_free(&s[0]);
 	session_free(&s[1]);
