@@ -98,6 +98,11 @@ test: deps deps-test fctrace $(TARGET_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BIN
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
+	@./fctrace run --no-bpf --ops 2000 --threads 2 --quiet --json $(OUTPUT)/saved-run.json \
+		&& valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
+		./fctrace report $(OUTPUT)/saved-run.json --quiet --json $(OUTPUT)/saved-again.json \
+		&& rm -f $(OUTPUT)/saved-run.json $(OUTPUT)/saved-again.json \
+		&& echo "valgrind memcheck of fctrace report: clean"
 	@$(MAKE) --no-print-directory fuzz-replay
 	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 
