@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 #include "jvm.h"
 #include "load_json.h"
+#include "load_run.h"
 #include "report.h"
 
 #define NT	3

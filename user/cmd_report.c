@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "load_json.h"
+#include "load_run.h"
 #include "report.h"
 
 static int refuse(const char *path, const char *why)
@@ -61,7 +62,8 @@ static int load_pair(const char *path, struct json_object *doc, struct session s
 
 	if (!json_object_object_get_ex(doc, "runs", &runs) ||
 	    !json_object_is_type(runs, json_type_array) || json_object_array_length(runs) != 2)
-		return refuse(path, "is a comparison without its two runs (\"runs\" must hold two)");
+		return refuse(path, "is a comparison without its two runs "
+			      "(\"runs\" must hold two)");
 	if ((rc = load_one(path, json_object_array_get_idx(runs, 0), 0, &s[0])))
 		return rc;
 	if ((rc = load_one(path, json_object_array_get_idx(runs, 1), 1, &s[1])))

@@ -245,3 +245,40 @@ int jr_u32_array(struct jr *r, struct json_object *o, const char *key, uint32_t 
 	}
 	return 0;
 }
+
+int jr_fields(struct jr *r, struct json_object *o, void *base, const struct jr_field *f,
+	      size_t n, bool nullable)
+{
+	bool set = true;
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (nullable ? jr_u64_or_null(r, o, f[i].key, &v, &set)
+			     : jr_u64(r, o, f[i].key, &v))
+			return -1;
+		/* memcpy: uint64_t and __u64 are alike, but not to the
+		 * compiler's aliasing rules */
+		if (set)
+			memcpy((char *)base + f[i].off, &v, sizeof(v));
+	}
+	return 0;
+}
+
+int jr_object(struct jr *r, struct json_object *o, const char *key, bool nullable,
+	      struct json_object **out, char *saved, size_t n)
+{
+	if (jr_get(r, o, key, json_type_object, nullable, out))
+		return -1;
+	jr_enter(r, key, -1, saved, n);
+	return 0;
+}
+
+int jr_element(struct jr *r, struct json_object *a, const char *key, size_t i,
+	       struct json_object **out, char *saved, size_t n)
+{
+	*out = json_object_array_get_idx(a, i);
+	jr_enter(r, key, (int)i, saved, n);
+	if (json_object_is_type(*out, json_type_object))
+		return 0;
+	return jr_fail(r, NULL, "must be an object");
+}

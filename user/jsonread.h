@@ -7,7 +7,7 @@
 #define FCTRACE_JSONREAD_H
 
 #include <stdbool.h>
-#include <stddef.h>
+#include <stddef.h>	/* offsetof */
 #include <stdint.h>
 #include <json-c/json.h>
 
@@ -51,5 +51,26 @@ int jr_u64_array(struct jr *r, struct json_object *o, const char *key, uint64_t 
 		 unsigned n);
 int jr_u32_array(struct jr *r, struct json_object *o, const char *key, uint32_t *v,
 		 unsigned n);
+
+/* Whole-number members read into a struct at their offsets (the struct's
+ * fields uint64_t or __u64); null leaves a field alone when nullable. */
+struct jr_field {
+	const char *key;
+	size_t off;
+};
+#define JR_FIELD(type, key, member)	{ key, offsetof(struct type, member) }
+int jr_fields(struct jr *r, struct json_object *o, void *base, const struct jr_field *f,
+	      size_t n, bool nullable);
+#define JR_FIELDS(r, o, base, table, nullable) \
+	jr_fields(r, o, base, table, sizeof(table) / sizeof(*(table)), nullable)
+
+/* Member key of o, an object (or null when nullable), entered for the
+ * messages of what is read in it: jr_leave(r, saved) after, when it
+ * returns 0. */
+int jr_object(struct jr *r, struct json_object *o, const char *key, bool nullable,
+	      struct json_object **out, char *saved, size_t n);
+/* Element i of array a (member key), entered; it must be an object. */
+int jr_element(struct jr *r, struct json_object *a, const char *key, size_t i,
+	       struct json_object **out, char *saved, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "load_json.h"
+#include "load_run.h"
 #include "report.h"
 
 static void refused(const char *why)
