@@ -1,6 +1,7 @@
 /*
- * fuzz_loadjson.c - libFuzzer target for saved runs (load_json.c): any
- * bytes as the file `fctrace report` and `fctrace diff` read.
+ * fuzz_loadjson.c - libFuzzer target for saved runs (load_json.c,
+ * load_run.c): any bytes as the file `fctrace report` and `fctrace diff`
+ * read.
  *
  * Checks: a refused input says why in one line; an accepted run prints
  * its table, and the document report_json_run writes of it (what
