@@ -1,12 +1,12 @@
 /*
  * test_load_json.c - load_json.c and load_run.c in-process (and under
  * ASan): a session written with report_json_run and read back with
- * load_run prints the same
- * table and writes the same JSON, for a workload run with every kernel
- * figure filled in, a timing-only run, another program with named futex
- * words and a JVM; and a saved run with any one member removed or of the
- * wrong type is refused in one line naming that member, or (for the
- * figures the reporters derive again, listed here) read as before.
+ * load_run prints the same table and writes the same JSON, for a workload
+ * run with every kernel figure filled in, a timing-only run, another
+ * program with named futex words and a JVM; and a saved run with any one
+ * member removed or of the wrong type is refused in one line naming that
+ * member, or (for the figures the reporters derive again, listed here)
+ * read as before.
  */
 #include <setjmp.h>
 #include <stdarg.h>
