@@ -6,7 +6,8 @@
  * compare document, a program run with `run -- CMD`, a program attached
  * to, and a JVM; `fctrace diff A B` prints exactly the comparison
  * `compare` printed of the same two runs, and writes its JSON. Every bad
- * input is one line naming the file, status 2, never a crash. The traced
+ * input is one line naming the file, status 2, never a crash; nobody (no
+ * privilege) reports a traced run's file as root does. The traced
  * tests skip without root (fail under FCTRACE_REQUIRE_BPF=1 or CI=true).
  */
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -152,6 +154,28 @@ static void test_timing_only_cache_run(void **state)
 	assert_reports_as_run(at("c.json"), NULL);
 }
 
+/* report needs no privilege: nobody prints a traced run's file as well
+ * (from a copy it may read: the test's directory is private). */
+static void assert_reports_as_nobody(const char *json)
+{
+	char copy[] = "/tmp/fctrace-saved-XXXXXX";
+	struct spawn_opts nobody = { .uid = 65534, .errfd = -1 };
+	int fd = mkstemp(copy), rc;
+	size_t len;
+	char *text = slurp(json, &len);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	assert_int_equal(fchmod(fd, 0644), 0);
+	close(fd);
+	free(text);
+	rc = run_fctrace_out(ARGV("report", copy), &nobody, reported, OUT_MAX, err, sizeof(err));
+	unlink(copy);
+	if (rc != 0)
+		fail_msg("report as nobody: status %d, %s", rc, err);
+	assert_same_text(printed, reported);
+}
+
 static void test_traced_runs(void **state)
 {
 	static const char *const sets[] = { "full", "light", "syscalls,klock", "full,pc-lookups" };
@@ -164,6 +188,7 @@ static void test_traced_runs(void **state)
 		assert_non_null(strstr(printed, "Probes: "));
 		assert_reports_as_run(at("t.json"), at("t.html"));
 	}
+	assert_reports_as_nobody(at("t.json"));
 }
 
 /* A probe that failed: "unavailable here" and the probe's reason again. */
