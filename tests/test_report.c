@@ -466,8 +466,12 @@ static void test_wrong_documents(void **state)
 	assert_refused("report", bad, "threads[0]: \"end_ns\" is before start_ns");
 	edited(saved, bad, "threads.1", "\"x\"");
 	assert_refused("report", bad, "threads[1]: must be an object");
-	edited(saved, bad, "config.workload", "\"nope\"");
-	assert_refused("report", bad, "\"config.workload\" is not a workload this fctrace has");
+	edited(saved, bad, "config.workload", "\"\"");
+	assert_refused("report", bad, "\"config.workload\" must name the workload or the program");
+	/* a workload of a newer fctrace: printed by its name */
+	edited(saved, bad, "config.workload", "\"fcp-next\"");
+	assert_int_equal(run(ARGV("report", (char *)bad), reported, false), 0);
+	assert_true(!strncmp(reported, "fctrace run: fcp-next, 60 files, pool 50,", 41));
 	edited(saved, bad, "config.cache", "\"tepid\"");
 	assert_refused("report", bad, "config: \"cache\" must be one of warm cold");
 	edited(saved, bad, "config.pressure", "\"high\"");

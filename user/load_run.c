@@ -165,23 +165,21 @@ static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 }
 
 /* The workload by its name, or the program by its comm (fctrace names a
- * program's run by it). */
+ * program's run by it). The name need not be a workload this fctrace
+ * has: a newer one's run prints all the same. */
 static int name_subject(struct jr *r, const char *name, struct session *s)
 {
-	const struct workload *w;
+	char *to = s->target.mode != TGT_NONE ? s->target.comm : s->saved_workload;
+	size_t size = s->target.mode != TGT_NONE ? sizeof(s->target.comm)
+						 : sizeof(s->saved_workload);
 
-	if (s->target.mode != TGT_NONE) {
-		if (strlen(name) >= sizeof(s->target.comm))
-			return jr_fail(r, "config.workload",
-				       "is longer than a program's name can be");
-		memcpy(s->target.comm, name, strlen(name) + 1);
-		s->cfg.workload = s->target.comm;
-		return 0;
-	}
-	if (!(w = wl_find(name)))
-		return jr_fail(r, "config.workload", "is not a workload this fctrace has "
-			       "(see fctrace list)");
-	s->cfg.workload = w->name;
+	if (!name[0])
+		return jr_fail(r, "config.workload", "must name the workload or the program");
+	if (strlen(name) >= size)
+		return jr_fail(r, "config.workload", "is longer than a workload's or a "
+			       "program's name can be");
+	memcpy(to, name, strlen(name) + 1);
+	s->cfg.workload = to;
 	return 0;
 }
 

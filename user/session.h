@@ -35,6 +35,8 @@ struct session {
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
+	char saved_workload[64];	/* a saved run's workload, as its file names it
+					 * (load_run.c): maybe one this fctrace lacks */
 };
 
 struct trace_opts session_trace_opts(const struct options *o);
