@@ -2,8 +2,9 @@
  * cmd_report.c - saved runs: `fctrace report FILE` prints what --json
  * wrote again (a run's tables and Why, or a comparison as `compare`
  * printed it), and `fctrace diff A B` compares two saved runs term by
- * term. load_json.c rebuilds the sessions and the reporters that printed
- * them the first time print them again: nothing runs, no root is needed.
+ * term. load_json.c reads the files, load_run.c rebuilds the sessions,
+ * and the reporters that printed them the first time print them again:
+ * nothing runs, no root is needed.
  * A file that cannot be read as a saved run is one line and status 2.
  */
 #include <stdbool.h>
@@ -26,7 +27,8 @@ static int open_doc(const char *path, struct json_object **doc, enum load_kind *
 {
 	char why[320];
 
-	if (load_document(path, doc, why, sizeof(why)) || load_kind(*doc, kind, why, sizeof(why))) {
+	if (load_document(path, doc, why, sizeof(why)) ||
+	    load_kind(*doc, kind, why, sizeof(why))) {
 		json_object_put(*doc);
 		*doc = NULL;
 		return refuse(path, why);
