@@ -5,7 +5,8 @@
  * only run, traced runs with several probe sets and a failed probe, a
  * compare document, a program run with `run -- CMD`, a program attached
  * to, and a JVM; `fctrace diff A B` prints exactly the comparison
- * `compare` printed of the same two runs, and writes its JSON. Every bad
+ * `compare` printed of the same two runs, and writes its JSON, and
+ * compares two runs of a program on the same terms. Every bad
  * input is one line naming the file, status 2, never a crash; nobody (no
  * privilege) reports a traced run's file as root does. The traced
  * tests skip without root (fail under FCTRACE_REQUIRE_BPF=1 or CI=true).
@@ -284,9 +285,28 @@ static void test_run_a_program(void **state)
 	assert_non_null(strstr(printed, "Lock names: "));
 	assert_non_null(strstr(printed, "session_table_lock"));
 	assert_reports_as_run(at("p.json"), at("p.html"));
-	/* diff compares fctrace's own workloads only: one line */
-	assert_int_equal(run(ARGV("diff", at("p.json"), at("p.json")), reported, false), 2);
-	assert_non_null(strstr(err, "is a run of another program"));
+	/* the same program, held longer: diff says what changed, without the
+	 * workloads' settings and per-op figures (a program has neither) */
+	assert_int_equal(run(ARGV("run", "--json", at("p2.json"), "--", TARGET, "hold", "150"),
+			     printed, true), 0);
+	assert_int_equal(run(ARGV("diff", at("p.json"), at("p2.json"), "--json", at("pd.json"),
+				  "--html", at("pd.html")), reported, false), 0);
+	assert_non_null(strstr(reported, "\nCompare target_prog with target_prog\n  (a: "
+			       TARGET " hold 50, window "));
+	assert_non_null(strstr(reported, "   b: " TARGET " hold 150, window "));
+	assert_non_null(strstr(reported, "  lock wait   it saves "));
+	assert_non_null(strstr(reported, "Net: target_prog takes "));
+	assert_null(strstr(reported, "per op"));
+	assert_null(strstr(reported, "0 files"));
+	/* and its document prints again as diff printed it (report of a comparison) */
+	assert_int_equal(run(ARGV("report", at("pd.json")), printed, false), 0);
+	assert_non_null(strstr(printed, reported));
+	/* a program against a workload: one line */
+	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "200", "--threads", "2", "-q",
+				  "--json", at("w.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("diff", at("w.json"), at("p.json")), reported, false), 2);
+	assert_non_null(strstr(err, "p.json: is a run of another program (run -- CMD, attach), "
+			       "the other file a workload's"));
 }
 
 static void test_attach_to_a_program(void **state)

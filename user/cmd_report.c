@@ -116,7 +116,7 @@ int cmd_report(const struct options *o)
 	return rc;
 }
 
-/* One of diff's files: a run of one of fctrace's own workloads. */
+/* One of diff's files: a run document. */
 static int load_diffed(const char *path, struct session *s)
 {
 	struct json_object *doc;
@@ -132,12 +132,6 @@ static int load_diffed(const char *path, struct session *s)
 	}
 	rc = load_one(path, doc, -1, s);
 	json_object_put(doc);
-	if (!rc && s->target.mode != TGT_NONE) {
-		session_free(s);
-		/* the terms are per workload setting and per op: a program has neither */
-		return refuse(path, "is a run of another program (run -- CMD, attach): diff "
-			      "compares runs of fctrace's workloads");
-	}
 	return rc;
 }
 
@@ -157,7 +151,8 @@ static void say_settings(const struct options *o, const struct session s[2])
 {
 	char a[200], b[200];
 
-	if (same_settings(&s[0].cfg, &s[1].cfg) && s[0].model.ncpus == s[1].model.ncpus)
+	if (s[0].target.mode != TGT_NONE ||	/* a program's heading says what it ran */
+	    (same_settings(&s[0].cfg, &s[1].cfg) && s[0].model.ncpus == s[1].model.ncpus))
 		return;
 	report_describe(a, sizeof(a), &s[0].cfg);
 	report_describe(b, sizeof(b), &s[1].cfg);
@@ -174,6 +169,15 @@ int cmd_diff(const struct options *o)
 		return rc;
 	if ((rc = load_diffed(o->inputs[1], &s[1]))) {
 		session_free(&s[0]);
+		return rc;
+	}
+	if ((s[0].target.mode == TGT_NONE) != (s[1].target.mode == TGT_NONE)) {
+		/* a workload's terms are per op and setting, a program's are not */
+		rc = refuse(o->inputs[s[0].target.mode == TGT_NONE],
+			    "is a run of another program (run -- CMD, attach), the other file "
+			    "a workload's: diff compares two of a kind");
+		session_free(&s[0]);
+		session_free(&s[1]);
 		return rc;
 	}
 	if (!o->quiet) {
