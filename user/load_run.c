@@ -371,12 +371,12 @@ static int load_identity(struct jr *r, struct json_object *o, struct thread_row 
 {
 	char group[32];
 
+	/* "name" repeats comm for a thread without one of its own: kept as its
+	 * name all the same, which prints and saves the same */
 	if (jr_str(r, o, "comm", true, row->k.comm, sizeof(row->k.comm)) ||
 	    jr_str(r, o, "name", true, row->name, sizeof(row->name)) ||
 	    jr_str(r, o, "group", true, group, sizeof(group)))
 		return -1;
-	if (!strcmp(row->name, row->k.comm))	/* the JSON repeats comm when unnamed */
-		row->name[0] = '\0';
 	if (!group[0])
 		return 0;
 	for (int g = 0; g < JVM_G_N; g++)
@@ -481,8 +481,10 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 
 	if (jr_get(r, o, "locks", json_type_object, true, &locks))
 		return -1;
-	if (!(row->has_kernel = locks != NULL))
+	if (!(row->has_kernel = locks != NULL)) {
+		row->k.comm[0] = '\0';	/* comm is the kernel's name for it */
 		return 0;
+	}
 	row->k.tid = (uint32_t)row->user.tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
 	    JR_FIELDS(r, o, &row->k, kernel_fields, true) ||
