@@ -85,7 +85,8 @@ deps-test:
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c \
 	     tests/trace_check.c
 ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm test_timeline
+	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm test_timeline \
+	      test_load_json
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -99,6 +100,11 @@ test: deps deps-test fctrace $(TARGET_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BIN
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \
 		&& echo "valgrind memcheck of fctrace run --no-bpf: clean"
+	@./fctrace run --no-bpf --ops 2000 --threads 2 --quiet --json $(OUTPUT)/saved-run.json \
+		&& valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
+		./fctrace report $(OUTPUT)/saved-run.json --quiet --json $(OUTPUT)/saved-again.json \
+		&& rm -f $(OUTPUT)/saved-run.json $(OUTPUT)/saved-again.json \
+		&& echo "valgrind memcheck of fctrace report: clean"
 	@$(MAKE) --no-print-directory fuzz-replay
 	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 
@@ -148,7 +154,11 @@ seed003: deps fctrace
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/%,$(FUZZ_TARGETS))
-FUZZ_SRCS := user/options.c user/numlist.c user/probes.c user/ksyms.c $(WL_SRCS)
+# fuzz_loadjson reads saved runs and prints them: the reporters, the
+# model and (through session_free) the tracer come with it, so all of
+# user/ is in the archive (a target links only what it calls) and that
+# target links fctrace's own libraries.
+FUZZ_SRCS := $(USER_SRCS) $(WL_SRCS)
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	      -fno-sanitize-recover=all
 
@@ -175,9 +185,12 @@ $(OUTPUT)/fuzz/libfuzzed.a: $(patsubst %.c,$(OUTPUT)/fuzz/%.o,$(FUZZ_SRCS))
 	$(call msg,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
+FUZZ_LIBS := -lpthread -lm
+$(OUTPUT)/fuzz/fuzz_loadjson: FUZZ_LIBS := $(LDLIBS)
+
 $(OUTPUT)/fuzz/fuzz_%: $(OUTPUT)/fuzz/fuzz_%.o $(OUTPUT)/fuzz/libfuzzed.a
 	$(call msg,LINK,$@)
-	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -lpthread -lm -o $@
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $^ $(FUZZ_LIBS) -o $@
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/workloads $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
@@ -190,7 +203,8 @@ $(OUTPUT)/sysnames.h.in: $(SYSCALL_H) | $(OUTPUT)
 	$(Q){ [ -z "$(SYSCALL_H)" ] || awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ \
 		{ sub("^__NR_", "", $$2); printf "\t[%s] = \"%s\",\n", $$3, $$2 }' $(SYSCALL_H); } > $@
 
-$(OUTPUT)/user/sysnames.o $(OUTPUT)/asan/user/sysnames.o $(OUTPUT)/tsan/user/sysnames.o: \
+$(OUTPUT)/user/sysnames.o $(OUTPUT)/asan/user/sysnames.o $(OUTPUT)/tsan/user/sysnames.o \
+	$(OUTPUT)/fuzz/user/sysnames.o: \
 	$(OUTPUT)/sysnames.h.in
 
 # vmlinux.h comes from the running kernel's BTF, never from the repo.

@@ -51,6 +51,7 @@ _fctrace_options()
 	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out" ;;
 	sweep)	opts="$opts --csv --predict" ;;
 	list)	opts="--names --help" ;;
+	report|diff) opts="--json --html --quiet --verbose --help" ;;
 	esac
 	echo "$opts"
 }
@@ -69,14 +70,21 @@ _fctrace()
 	fi
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		run|sweep|compare|list) cmd=${COMP_WORDS[i]}; break ;;
+		run|sweep|compare|list|report|diff) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
 	if [[ -z $cmd ]]; then
-		COMPREPLY=($(compgen -W "run sweep compare list --help --usage --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run sweep compare report diff list --help --usage --version" \
+			-- "$cur"))
 		return 0
 	fi
 	_fctrace_value "$prev" "$cur" && return 0
+	# report and diff read saved runs: the JSON files (and directories on the way)
+	if [[ ($cmd == report || $cmd == diff) && $cur != -* ]]; then
+		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
+		[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == */ ]] && compopt -o nospace 2>/dev/null
+		return 0
+	fi
 	[[ $cur == -* || -z $cur ]] &&
 		COMPREPLY=($(compgen -W "$(_fctrace_options "$cmd")" -- "$cur"))
 	return 0

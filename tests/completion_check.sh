@@ -18,4 +18,14 @@ got=$(complete_line "$bin" sweep --workload fc,fcp-f)
 [ "$got" = "fc,fcp-fixed" ] || fail "a comma list completes its last item: got '$got'"
 got=$(complete_line "$bin" compare --compare bcache-s)
 [ "$got" = "bcache-sharded" ] || fail "--compare completes a workload: got '$got'"
-echo "completion: $(echo "$want" | wc -l) workloads, as \`list --names\` says"
+got=$(complete_line "$bin" re)
+[ "$got" = "report" ] || fail "the report command completes: got '$got'"
+dir=$(mktemp -d) || fail "mktemp -d"
+touch "$dir/run1.json" "$dir/run2.json" "$dir/notes.txt"
+got=$(complete_line "$bin" diff "$dir/run1.json" "$dir/" | sort | tr '\n' ' ')
+rm -r "$dir"
+[ "$got" = "$dir/run1.json $dir/run2.json " ] || fail "diff completes saved runs: got '$got'"
+got=$(complete_line "$bin" report x.json --h)
+[ "$got" = "--html
+--help" ] || fail "report's options: got '$got'"
+echo "completion: $(echo "$want" | wc -l) workloads, as \`list --names\` says; report, diff"

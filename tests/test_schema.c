@@ -283,6 +283,16 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	doc = report_json_run(&x->s);
 	json_object_object_del(doc, "kernel_lock_sites");
 	assert_invalid(doc, "'kernel_lock_sites' is a required property");
+	/* version 2: what `fctrace report` prints a saved run again from */
+	doc = report_json_run(&x->s);
+	json_object_object_del(doc, "why");
+	assert_invalid(doc, "'why' is a required property");
+	doc = report_json_run(&x->s);
+	json_object_object_del(at(at(doc, "syscalls"), "pread64"), "hist");
+	assert_invalid(doc, "syscalls: ");	/* no branch of its oneOf fits */
+	doc = report_json_run(&x->s);
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	assert_invalid(doc, "2 was expected");
 	doc = compare_document(&x->s, &y->s);
 	json_object_object_del(at(json_object_array_get_idx(at(doc, "runs"), 1), "config"), "seed");
 	assert_invalid(doc, "'seed' is a required property");

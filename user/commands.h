@@ -10,5 +10,8 @@ int cmd_sweep(const struct options *o);
 int cmd_list(const struct options *o);
 /* run -- CMD and attach -p PID (cmd_target.c) */
 int cmd_target(const struct options *o);
+/* saved runs: report FILE and diff A B (cmd_report.c) */
+int cmd_report(const struct options *o);
+int cmd_diff(const struct options *o);
 
 #endif

@@ -173,9 +173,15 @@ static void story_user(FILE *f, const struct run_model *a, const struct run_mode
 	double in = ROWS_SUM(a, syscalls_in_lock);
 	char s1[24], s2[24], s3[24], s4[24], s5[24];
 
-	fprintf(f, "  user CPU    it %s %s on CPU in user space (%s per op against %s)",
-		ua >= ub ? "adds" : "saves", units_ns(s1, sizeof(s1), fabs(ua - ub)),
-		units_ns(s2, sizeof(s2), per_op(ua, a)), units_ns(s3, sizeof(s3), per_op(ub, b)));
+	fprintf(f, "  user CPU    it %s %s on CPU in user space", ua >= ub ? "adds" : "saves",
+		units_ns(s1, sizeof(s1), fabs(ua - ub)));
+	if (!a->ops || !b->ops) {	/* programs fctrace did not write: no ops */
+		fprintf(f, " (%s against %s)\n", units_ns(s2, sizeof(s2), ua),
+			units_ns(s3, sizeof(s3), ub));
+		return;
+	}
+	fprintf(f, " (%s per op against %s)", units_ns(s2, sizeof(s2), per_op(ua, a)),
+		units_ns(s3, sizeof(s3), per_op(ub, b)));
 	if (ha > 0.01 * ua && ua > 0 && in == 0)
 		fprintf(f, ";\n              of its %s, %s per op holding its locks (lookup and "
 			"bookkeeping,\n              own clocks) and %s per op the rest (copying "
@@ -199,10 +205,13 @@ static void story_locks(FILE *f, const struct run_model *a, const struct run_mod
 		fprintf(f, "  lock wait   it %s %s waiting on its locks (%s against %s)", la >= lb ?
 			"pays" : "saves", units_ns(s1, sizeof(s1), fabs(la - lb)),
 			units_ns(s2, sizeof(s2), la), units_ns(s3, sizeof(s3), lb));
-		if (wa > 0)
+		if (wa > 0 && acq > 0)
 			fprintf(f, ":\n              %s of its %s acquisitions slept, %s each "
 				"(hand-off included)", units_count(s1, sizeof(s1), wa),
 				units_count(s4, sizeof(s4), acq), units_ns(s2, sizeof(s2), la / wa));
+		else if (wa > 0)	/* a program: its own clocks count no acquisitions */
+			fprintf(f, ":\n              %s waits slept, %s each (hand-off included)",
+				units_count(s1, sizeof(s1), wa), units_ns(s2, sizeof(s2), la / wa));
 		fprintf(f, "\n");
 	}
 	fprintf(f, "  CPUs        it %s %s waiting for a CPU (thread time)\n",
@@ -246,13 +255,29 @@ static void print_story(FILE *f, const struct session *sa, const struct session 
 		nb, b->wall_ns ? 100.0 * ((double)a->wall_ns - b->wall_ns) / b->wall_ns : 0);
 }
 
+/* Programs fctrace did not write have no settings: each by its command
+ * line and window (fctrace diff of two saved runs). */
+static void print_programs(FILE *f, const struct session *a, const struct session *b)
+{
+	char wa[24], wb[24];
+
+	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s, %u threads;\n   b: %.36s, "
+		"window %s, %u threads)\n", a->cfg.workload, b->cfg.workload, a->target.cmdline,
+		units_ns(wa, sizeof(wa), (double)a->model.wall_ns), a->model.nrows,
+		b->target.cmdline, units_ns(wb, sizeof(wb), (double)b->model.wall_ns),
+		b->model.nrows);
+}
+
 void compare_print(FILE *f, const struct session *a, const struct session *b)
 {
 	char d[200];
 
 	report_describe(d, sizeof(d), &a->cfg);
-	fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->cfg.workload,
-		b->cfg.workload, strchr(d, ',') ? strchr(d, ',') + 2 : d);
+	if (a->target.mode != TGT_NONE || b->target.mode != TGT_NONE)
+		print_programs(f, a, b);
+	else
+		fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->cfg.workload,
+			b->cfg.workload, strchr(d, ',') ? strchr(d, ',') + 2 : d);
 	if (a->res.interrupted || b->res.interrupted)
 		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",
 			a->res.interrupted ? a->cfg.workload : b->cfg.workload);

@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 	case CMD_COMPARE: rc = cmd_compare(&o); break;
 	case CMD_SWEEP: rc = cmd_sweep(&o); break;
 	case CMD_LIST: rc = cmd_list(&o); break;
+	case CMD_REPORT: rc = cmd_report(&o); break;
+	case CMD_DIFF: rc = cmd_diff(&o); break;
 	default: return 2;
 	}
 	if (outfile_stdout_done() && !rc)

@@ -87,6 +87,8 @@ static const char doc[] =
 	"  compare  run two workloads at the same settings and compare them term by term\n"
 	"  list     the workloads and the options each one reads\n"
 	"  attach   trace a running process (-p PID) and explain where its threads' time went\n"
+	"  report   print a saved run (FILE.json from --json) again: its tables and Why\n"
+	"  diff     compare two saved runs (A.json B.json) term by term\n"
 	"\n"
 	"  fctrace run [OPTION...] -- CMD [ARG...] traces any program from its exec to its exit.\n";
 
@@ -405,6 +407,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_ARG:
+		/* report and diff take their saved runs as arguments */
+		if ((ctx->o->cmd == CMD_REPORT || ctx->o->cmd == CMD_DIFF) && ctx->o->ninputs < 2) {
+			ctx->o->inputs[ctx->o->ninputs++] = arg;
+			return 0;
+		}
 		ctx->exit_code = bad("unexpected argument", arg);
 		return EINVAL;
 	case ARGP_KEY_ERROR:
@@ -449,7 +456,8 @@ static const struct argp argp_def = { option_table, parse_opt, "COMMAND", doc,
 
 static int parse_command(const char *s, enum command *cmd)
 {
-	static const char *const names[] = { "run", "sweep", "compare", "list", "attach" };
+	static const char *const names[] = { "run", "sweep", "compare", "list", "attach",
+					     "report", "diff" };
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
@@ -624,6 +632,34 @@ static int check_applies(const struct options *o, uint64_t given)
 	return 0;
 }
 
+/* report FILE and diff A B: the files, and only the options that say
+ * where the outputs go (the run itself is in the files). */
+static int check_saved(const struct options *o, uint64_t given)
+{
+	static const int applies[] = { O_JSON, O_HTML, O_QUIET, O_VERBOSE };
+	const char *what = o->cmd == CMD_REPORT ? "report" : "diff";
+	char opt[40], why[96];
+
+	if (o->cmd != CMD_REPORT && o->cmd != CMD_DIFF)
+		return 0;
+	if (o->ninputs != (o->cmd == CMD_REPORT ? 1u : 2u))
+		return bad(what, o->cmd == CMD_REPORT ? "takes one saved run: fctrace report "
+			   "FILE.json" : "takes two saved runs: fctrace diff A.json B.json");
+	for (int i = 0; option_table[i].name || option_table[i].doc; i++) {
+		bool ok = false;
+
+		for (size_t j = 0; j < sizeof(applies) / sizeof(*applies); j++)
+			ok |= option_table[i].key == applies[j];
+		if (!(given >> i & 1) || ok)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", option_table[i].name);
+		snprintf(why, sizeof(why), "does not apply to `fctrace %s`: the run is in the "
+			 "file (see fctrace --help)", what);
+		return bad(opt, why);
+	}
+	return 0;
+}
+
 /* The first --help, -?, --usage, --version or -V before "--", or NULL. */
 static char *help_request(int argc, char **argv)
 {
@@ -675,10 +711,10 @@ int options_parse(int argc, char **argv, struct options *o)
 		/* `fctrace --help`, `--version`, or nothing at all */
 		if (argc >= 2 && (ask = help_request(argc, argv)))
 			return answer_help(argv[0], ask, &ctx);
-		return bad("needs a command:", "run, sweep, compare or list (see fctrace --help)");
+		return bad("needs a command:", "run, sweep, compare, report, diff or list (see fctrace --help)");
 	}
 	if (parse_command(argv[1], &o->cmd))
-		return bad(argv[1], "is not a command: use run, sweep, compare or list");
+		return bad(argv[1], "is not a command: use run, sweep, compare, report, diff or list");
 	snprintf(prog, sizeof(prog), "fctrace %s", argv[1]);
 	argv[1] = prog;
 	argc = split_command(argc, argv, o);
@@ -693,6 +729,8 @@ int options_parse(int argc, char **argv, struct options *o)
 			ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, &ctx);
 	if (ctx.exit_code || rc)
 		return ctx.exit_code ? ctx.exit_code : bad(argv[1], "could not parse its options");
+	if ((rc = check_saved(o, ctx.given)))
+		return rc;
 	fill_lists(o);
 	if ((rc = check_target(o)) || (rc = check_single_run(o)) ||
 	    (rc = check_applies(o, ctx.given)) || (rc = check_sizes(o)) ||

@@ -6,7 +6,7 @@
 #include "numlist.h"
 #include "workload.h"
 
-enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH };
+enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH, CMD_REPORT, CMD_DIFF };
 
 #define OPT_MAX_WORKLOADS 8
 
@@ -38,6 +38,9 @@ struct options {
 	unsigned tl_window_ms;
 	unsigned tl_start_ms;
 	const char *timeline_out;	/* --timeline-out: Chrome trace JSON */
+	/* saved runs: `report FILE`, `diff A B` */
+	const char *inputs[2];
+	unsigned ninputs;
 };
 
 #define TL_DEFAULT_WINDOW_MS	20

@@ -201,7 +201,7 @@ int preflight(const struct options *o)
 	    (rc = same_output("--json", o->json, "--timeline-out", o->timeline_out)) ||
 	    (rc = same_output("--html", o->html, "--timeline-out", o->timeline_out)))
 		return rc;
-	if (o->cmd_argv || o->cmd == CMD_ATTACH)
+	if (o->cmd_argv || o->cmd == CMD_ATTACH || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
 		return 0;	/* no data directory, no workload fds */
 	if ((rc = check_dir(o)))
 		return rc;

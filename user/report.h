@@ -11,8 +11,15 @@
 
 /* Terminal: header, per-thread account, syscalls, locks, page cache, probes, Why. */
 void report_table(FILE *f, const struct session *s);
-/* One run's JSON document (schema_version REPORT_SCHEMA_VERSION); caller frees with json_object_put. */
+/* The JSON documents' schema_version (run, compare, sweep): 2 added what a
+ * saved run needs to be reported again (load_json.c). Bump it on any
+ * change a reader of the old documents could not follow. */
+#define REPORT_SCHEMA_VERSION 2
+
+/* One run's JSON document; caller frees with json_object_put. */
 struct json_object *report_json_run(const struct session *s);
+/* The FCT_HOW_* bit of a thread's "window" word ("exec", "attach"...), or 0. */
+uint32_t report_how_bit(const char *name);
 /* Write a JSON document to path ("-" = stdout); 0 or -1 with a message. */
 int report_json_write(struct json_object *doc, const char *path);
 

@@ -74,9 +74,12 @@ static void term_chart(FILE *f, const struct session *a, const struct session *b
 
 static void compare_column(FILE *f, const char *which, const struct session *s)
 {
-	char d[200];
+	char d[600];
 
-	report_describe(d, sizeof(d), &s->cfg);
+	if (s->target.mode != TGT_NONE)	/* a program (fctrace diff): no settings */
+		snprintf(d, sizeof(d), "%s (pid %d)", s->target.cmdline, (int)s->target.pid);
+	else
+		report_describe(d, sizeof(d), &s->cfg);
 	fprintf(f, "<div><h2 style=\"border:0\">%s: ", which);
 	html_esc(f, d);
 	fputs("</h2>\n", f);

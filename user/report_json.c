@@ -1,7 +1,9 @@
 /*
  * report_json.c - one run as a JSON document (json-c). The key names are a
  * contract documented in README.md and docs/fctrace.schema.json; bump
- * REPORT_SCHEMA_VERSION (report.h) on any incompatible change.
+ * REPORT_SCHEMA_VERSION (report.h) on any incompatible change. Everything
+ * the terminal table prints is here, so that `fctrace report` can print it
+ * again from the file alone (load_json.c reads it back).
  */
 #include <errno.h>
 #include <string.h>
@@ -14,6 +16,15 @@
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
 	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *u32_array(const uint32_t *v, unsigned n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(v[i]));
+	return a;
 }
 
 static void put_str(struct json_object *o, const char *k, const char *v)
@@ -55,6 +66,7 @@ static struct json_object *sc_json(const struct fct_sc_stats *st)
 	put_u64(o, "min_ns", st->min_ns);
 	put_u64(o, "max_ns", st->max_ns);
 	put_u64(o, "p99_ns", hist32_percentile(st->hist, FCT_HIST_SLOTS, 0.99, st->max_ns));
+	json_object_object_add(o, "hist", u32_array(st->hist, FCT_HIST_SLOTS));
 	return o;
 }
 
@@ -74,6 +86,7 @@ static struct json_object *latency_json(const struct wl_thread_stats *u)
 	put_u64(o, "min_ns", u->lat_min_ns);
 	put_u64(o, "mean_ns", u->lat_timed ? u->lat_total_ns / u->lat_timed : 0);
 	put_u64(o, "timed", u->lat_timed);
+	put_u64(o, "total_ns", u->lat_total_ns);
 	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns));
 	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns));
 	put_u64(o, "max_ns", u->lat_max_ns);
@@ -116,6 +129,8 @@ static struct json_object *locks_of_row(const struct thread_row *r)
 		put_u64(l, "waits", r->locks[i].waits);
 		put_u64(l, "wait_ns", r->locks[i].wait_ns);
 		put_u64(l, "max_ns", r->locks[i].max_ns);
+		json_object_object_add(l, "is_lock", json_object_new_boolean(r->locks[i].is_lock));
+		put_u64(l, "runq_ns", r->locks[i].runq_ns);
 		json_object_object_add(o, r->locks[i].name, l);
 	}
 	return o;
@@ -154,18 +169,30 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	json_object_object_add(o, "runqueue_ns", sched ? json_object_new_uint64(k->runq_total_ns) : NULL);
 	json_object_object_add(o, "voluntary_switches", sched ? json_object_new_uint64(k->vol_switches) : NULL);
 	json_object_object_add(o, "involuntary_switches", sched ? json_object_new_uint64(k->invol_switches) : NULL);
-	json_object_object_add(o, "account_ns", sched ? account_json(r) : NULL);
-	json_object_object_add(o, "accounted_ratio", sched ? json_object_new_double(r->accounted_ratio) : NULL);
+	/* the table prints the account whenever there is a kernel view: without
+	 * the sched group it holds only the futex split of the syscalls */
+	json_object_object_add(o, "account_ns", r->has_kernel ? account_json(r) : NULL);
+	json_object_object_add(o, "accounted_ratio", r->has_kernel ?
+			       json_object_new_double(r->accounted_ratio) : NULL);
+}
+
+static const struct { uint32_t bit; const char *name; } hows[] = {
+	{ FCT_HOW_MARK, "marks" }, { FCT_HOW_EXEC, "exec" }, { FCT_HOW_FORK, "created" },
+	{ FCT_HOW_ATTACH, "attach" }, { FCT_HOW_EXITED, "exited" },
+	{ FCT_HOW_CLOSED, "closed" }, { FCT_HOW_IN_FUTEX, "in_futex_at_attach" },
+};
+
+uint32_t report_how_bit(const char *name)
+{
+	for (size_t i = 0; i < sizeof(hows) / sizeof(*hows); i++)
+		if (!strcmp(hows[i].name, name))
+			return hows[i].bit;
+	return 0;
 }
 
 /* How the thread's window began and ended (FCT_HOW_*). */
 static struct json_object *how_json(uint32_t how)
 {
-	static const struct { uint32_t bit; const char *name; } hows[] = {
-		{ FCT_HOW_MARK, "marks" }, { FCT_HOW_EXEC, "exec" }, { FCT_HOW_FORK, "created" },
-		{ FCT_HOW_ATTACH, "attach" }, { FCT_HOW_EXITED, "exited" },
-		{ FCT_HOW_CLOSED, "closed" }, { FCT_HOW_IN_FUTEX, "in_futex_at_attach" },
-	};
 	struct json_object *a = json_object_new_array();
 
 	for (size_t i = 0; i < sizeof(hows) / sizeof(*hows); i++)
@@ -254,6 +281,28 @@ static struct json_object *probes_json(const struct kview *kv)
 	return o;
 }
 
+/* Each program's probe group: what "unavailable here" is made of. */
+static struct json_object *probe_groups_json(const struct kview *kv)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < kv->nprobes; i++)
+		put_str(o, kv->probes[i].name, probe_group_name(kv->probes[i].group));
+	return o;
+}
+
+/* The groups that loaded and attached, by name ("floor" for make bench's). */
+static struct json_object *groups_json(unsigned groups)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int g = 0; g <= PG_FLOOR; g++)
+		if (groups & PG_MASK(g))
+			json_object_array_add(a, json_object_new_string(
+				g == PG_FLOOR ? "floor" : probe_group_name(g)));
+	return a;
+}
+
 static struct json_object *lost_json(const struct kview *kv)
 {
 	const struct fct_lost *l = &kv->lost;
@@ -308,6 +357,9 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 
 	put_str(doc, "probe_set", m->probe_set);
 	json_object_object_add(doc, "probes", s->traced ? probes_json(&s->kv) : json_object_new_object());
+	json_object_object_add(doc, "probe_groups", s->traced ? probe_groups_json(&s->kv) :
+			       json_object_new_object());
+	json_object_object_add(doc, "groups", s->traced ? groups_json(m->groups) : NULL);
 	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv) : NULL);
 	json_object_object_add(doc, "timeline", timeline_json(s));
 	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
@@ -397,6 +449,23 @@ static struct json_object *jvm_json(const struct session *s)
 	return o;
 }
 
+/* The futex words of another program, by the names they were given. */
+static struct json_object *lock_names_json(const struct session *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->nnames; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "name", s->names[i].name);
+		put_str(o, "site", s->names[i].site);
+		json_object_object_add(o, "is_lock", json_object_new_boolean(s->names[i].is_lock));
+		put_u64(o, "samples", s->names[i].samples);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* A program fctrace did not write: what it was and how it ended. */
 static struct json_object *target_json(const struct session *s)
 {
@@ -418,6 +487,7 @@ static struct json_object *target_json(const struct session *s)
 	put_u64(o, "uid", (uint64_t)ti->uid);
 	put_u64(o, "stacks_sampled", ti->stacks_received);
 	put_u64(o, "stacks_unwound", ti->stacks_unwound);
+	json_object_object_add(o, "lock_names", lock_names_json(s));
 	json_object_object_add(o, "jvm", jvm_json(s));
 	return o;
 }
@@ -469,6 +539,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
 	json_object_object_add(doc, "diagnosis", explain_to_json(&s->diag));
+	json_object_object_add(doc, "why", explain_summary_to_json(&s->diag));
 	return doc;
 }
 

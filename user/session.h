@@ -41,6 +41,8 @@ struct session {
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
 	struct tl_events tl_events;	/* --timeline: the records, as they came */
 	struct timeline *timeline;	/* and built (NULL without --timeline) */
+	char saved_workload[64];	/* a saved run's workload, as its file names it
+					 * (load_run.c): maybe one this fctrace lacks */
 };
 
 struct trace_opts session_trace_opts(const struct options *o);

@@ -66,7 +66,7 @@ for bin in "$@"; do
 		"$before" "$(ls "$(corpus_of "$name")" 2>/dev/null | wc -l)" "$status"
 	if [ "$status" != ok ] || [ -n "$VERBOSE" ]; then
 		grep -v '^#[0-9]' "$log" | tail -n 60 | sed 's/^/    /'
-		sed -n 's/.*Test unit written to /    reproduce: '"$bin"' /p' "$log"
+		sed -n 's|.*Test unit written to |    reproduce: '"$bin"' |p' "$log"
 	fi
 done
 echo "fuzz $mode: $# targets, $total runs, $([ $fail = 0 ] && echo clean || echo FAILED)"

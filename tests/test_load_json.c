@@ -1,0 +1,365 @@
+/*
+ * test_load_json.c - load_json.c and load_run.c in-process (and under
+ * ASan): a session written with report_json_run and read back with
+ * load_run prints the same table and writes the same JSON, for a workload
+ * run with every kernel figure filled in, a timing-only run, another
+ * program with named futex words and a JVM; and a saved run with any one
+ * member removed or of the wrong type is refused in one line naming that
+ * member, or (for the figures the reporters derive again, listed here)
+ * read as before.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "jvm.h"
+#include "load_json.h"
+#include "load_run.h"
+#include "report.h"
+
+#define NT	3
+#define WALL	400000000ull
+
+struct fx {
+	struct session s;
+	struct wl_thread_stats ts[NT];
+	struct fct_thread kt[NT];
+	struct kv_futex futex[NT];
+	struct kv_klock klock[1];
+	struct lock_name names[2];
+};
+
+static void fx_threads(struct fx *x)
+{
+	for (unsigned i = 0; i < NT; i++) {
+		x->ts[i] = (struct wl_thread_stats){ .tid = 700 + (pid_t)i, .index = i, .ops = 900,
+			.start_ns = 1000, .end_ns = WALL - i * 1000, .lock_wait_ns = 90000000,
+			.lock_hold_ns = 20000000, .lock_acquires = 1800, .lock_contended = 300,
+			.hits = 750, .misses = 150, .evictions = 140, .syscalls_in_lock = 450,
+			.lat_timed = 78, .lat_min_ns = 800, .lat_max_ns = 2000000,
+			.lat_total_ns = 7800000 };
+		x->ts[i].lat_hist[12] = 60;
+		x->ts[i].lat_hist[20] = 18;
+		x->kt[i] = (struct fct_thread){ .tid = 700 + i, .tgid = 699, .comm = "fctrace",
+			.how = FCT_HOW_MARK, .oncpu_ns = WALL / 4, .runq_ns = WALL / 8,
+			.blocked_ns = WALL / 16, .cpu_user_ns = WALL / 8, .cpu_sys_ns = WALL / 8,
+			.futex_wait_ns = WALL / 2, .futex_waits = 310, .vol_switches = 320,
+			.invol_switches = 45, .pages_asked = 2000, .pages_added = 30,
+			.klock_waits = 4, .klock_wait_ns = 9000, .offcpu_ns = WALL / 2 };
+		x->kt[i].sc[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 150, .timed = 80,
+			.total_ns = 450000, .min_ns = 1900, .max_ns = 9000 };
+		x->kt[i].sc[FCT_SC_OPENAT].hist[11] = 150;
+		x->kt[i].sc[FCT_SC_FUTEX] = (struct fct_sc_stats){ .count = 400, .errors = 12,
+			.timed = 400, .total_ns = WALL / 2, .min_ns = 300, .max_ns = 9000000 };
+		x->kt[i].sc[FCT_SC_FUTEX].hist[18] = 400;
+		x->kt[i].nr[202] = (struct fct_nr_stats){ .count = 400, .total_ns = WALL / 2 };
+		x->futex[i] = (struct kv_futex){ { .tid = 700 + i, .uaddr = 0x1000 },
+			{ .waits = 300, .wait_ns = WALL / 2 - 5000, .max_ns = 4000000, .runq_ns = 77 } };
+	}
+	x->klock[0] = (struct kv_klock){ { .tid = 701, .flags = 1 }, { .waits = 4,
+		.wait_ns = 9000, .max_ns = 5000 }, "try_to_wake_up+0x218" };
+}
+
+/* fcp, traced with the full set (one probe failed), or timing only. */
+static struct fx *fx_workload(bool traced)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	struct session *s = &x->s;
+
+	assert_non_null(x);
+	fx_threads(x);
+	wl_config_defaults(&s->cfg);
+	s->cfg.workload = "fcp";
+	s->cfg.threads = NT;
+	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+		.threads = x->ts, .totals = { .has_pool = true, .hits = 2250, .misses = 450,
+		.evictions = 420, .max_open = 51 }, .nlocks = 1 };
+	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40 };
+	s->kv = (struct kview){ .groups = PG_FULL & ~PG_MASK(PG_PAGECACHE), .threads = x->kt,
+		.nthreads = NT, .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
+		.nprobes = 2, .time_every = 8, .lost = { .stack_lost = 2 } };
+	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
+	s->kv.probes[1] = (struct probe_status){ "tp_btf/mm_filemap_add_to_page_cache",
+		PG_PAGECACHE, PROBE_FAILED, "attach failed: No such file or directory" };
+	if (!traced)		/* --no-bpf prepares nothing */
+		s->kv = (struct kview){ 0 };
+	s->traced = traced;
+	s->prepare_ns = traced ? 51000000 : 0;
+	s->stopped = 1;
+	assert_int_equal(model_build(&s->model, &s->res, traced ? &s->kv : NULL,
+				     traced ? s->kv.groups : 0), 0);
+	explain_run(&s->model, &s->diag);
+	return x;
+}
+
+/* Another program (run -- CMD) with two named futex words; a JVM when v. */
+static struct fx *fx_program(const struct jvm_view *v)
+{
+	struct fx *x = fx_workload(true);
+	struct session *s = &x->s;
+
+	model_free(&s->model);
+	memset(&s->diag, 0, sizeof(s->diag));
+	s->target = (struct target_info){ .mode = TGT_EXEC, .cmdline = "prog --serve 8",
+		.comm = "prog", .pid = 699, .exited = true, .exit_status = 3, .uid = 1000,
+		.stacks_received = 40, .stacks_unwound = 38 };
+	if (v)
+		snprintf(s->target.libjvm, sizeof(s->target.libjvm), "/usr/lib/jvm/libjvm.so");
+	s->cfg = (struct wl_config){ .workload = s->target.comm };
+	s->res.cfg = s->cfg;
+	s->res.totals = (struct wl_totals){ 0 };
+	x->names[0] = (struct lock_name){ 699, 0x1000, 40, "session_table_lock (mutex)",
+					  "serve+0x1c", true, 30 };
+	x->names[1] = (struct lock_name){ 699, 0x2000, 8, "condvar @ wait_job+0x4a", "", false, 8 };
+	s->names = x->names;
+	s->nnames = 2;
+	s->kv.groups |= PG_MASK(PG_THREADS) | (v ? PG_MASK(PG_JVM) : 0);
+	assert_int_equal(model_build_named(&s->model, &s->res, &s->kv, s->kv.groups, x->names, 2), 0);
+	model_add_jvm(&s->model, v, true);
+	explain_run(&s->model, &s->diag);
+	return x;
+}
+
+static void fx_free(struct fx *x)
+{
+	model_free(&x->s.model);
+	free(x);
+}
+
+/* ---- round trips --------------------------------------------------------- */
+
+static char *table_of(const struct session *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	report_table(f, s);
+	fclose(f);
+	return text;
+}
+
+static const char *text_of(struct json_object *doc)
+{
+	return json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+/* s as saved, read back: the same table, the same document. */
+static void assert_round_trip(const struct session *s)
+{
+	struct json_object *doc = report_json_run(s), *parsed, *again;
+	char why[320], *want = table_of(s), *got;
+	struct session l;
+
+	parsed = json_tokener_parse(text_of(doc));
+	assert_non_null(parsed);
+	if (load_run(parsed, &l, why, sizeof(why)))
+		fail_msg("load_run refused a document report_json_run wrote: %s", why);
+	got = table_of(&l);
+	assert_string_equal(want, got);
+	again = report_json_run(&l);
+	assert_string_equal(text_of(doc), text_of(again));
+	session_free(&l);
+	json_object_put(again);
+	json_object_put(parsed);
+	json_object_put(doc);
+	free(want);
+	free(got);
+}
+
+static void test_traced_workload(void **state)
+{
+	struct fx *x = fx_workload(true);
+
+	assert_true(x->s.model.nlocks >= 2);	/* fcp.pool and a kernel lock */
+	assert_round_trip(&x->s);
+	fx_free(x);
+}
+
+static void test_timing_only_workload(void **state)
+{
+	struct fx *x = fx_workload(false);
+
+	assert_round_trip(&x->s);
+	fx_free(x);
+}
+
+static void test_program(void **state)
+{
+	struct fx *x = fx_program(NULL);
+
+	assert_round_trip(&x->s);
+	fx_free(x);
+}
+
+/* A JVM: one thread the application's, the others set aside (GC, JIT). */
+static void test_jvm(void **state)
+{
+	struct jvm_thread_info th[NT] = {
+		{ .tid = 700, .name = "pool-worker-0", .java_name = true, .group = JVM_G_APP },
+		{ .tid = 701, .name = "GC Thread#0", .java_name = true, .group = JVM_G_GC },
+		{ .tid = 702, .name = "C2 CompilerThre", .group = JVM_G_JIT },
+	};
+	struct jvm_view v = { .threads = th, .nthreads = NT,
+			      .global = { .gcs = 3, .gc_ns = 4000000, .gc_max_ns = 2000000 } };
+	struct fx *x = fx_program(&v);
+
+	assert_true(x->s.model.jvm);
+	assert_int_equal(x->s.model.aside_rows, 2);
+	assert_round_trip(&x->s);
+	fx_free(x);
+}
+
+/* ---- every member, removed or mistyped ----------------------------------- */
+
+/*
+ * Members the loader does not read: figures the reporters derive again
+ * from what it does read (means, percentiles, ratios, sums), names of
+ * numbers, and the kernel figures of a thread whose group did not run.
+ */
+static const char *const derived[] = {
+	"mean_ns", "p50_ns", "p99_ns", "hit_ratio", "total", "wall_ns@thread", "name@number",
+	"syscalls@top",
+};
+
+static bool is_derived(const char *key, const char *where)
+{
+	char tagged[96];
+
+	snprintf(tagged, sizeof(tagged), "%s@%s", key, where);
+	for (size_t i = 0; i < sizeof(derived) / sizeof(*derived); i++)
+		if (!strcmp(derived[i], key) || !strcmp(derived[i], tagged))
+			return true;
+	return false;
+}
+
+/* Load root as it is now: refused in one line naming key, or (a derived
+ * member) read. Returns whether it was refused. */
+static bool check_load(struct json_object *root, const char *key, const char *where,
+		       const char *change)
+{
+	struct session l;
+	char why[320], quoted[96];
+	int rc = load_run(root, &l, why, sizeof(why));
+
+	session_free(&l);
+	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+	if (rc == 0 && !is_derived(key, where))
+		fail_msg("%s %s (in %s): still loaded", change, key, where);
+	if (rc && (strchr(why, '\n') || !strstr(why, quoted)))
+		fail_msg("%s %s (in %s): the message does not name it: %s", change, key, where, why);
+	return rc != 0;
+}
+
+/* Which object o is, for the derived list: a thread, a syscall number,
+ * the top, or a map whose keys are data (a thread's locks, the probes). */
+static const char *kind_of(struct json_object *root, struct json_object *o, const char *key)
+{
+	if (o == root)
+		return "top";
+	if (key && (!strcmp(key, "locks") || !strcmp(key, "probes") ||
+		    !strcmp(key, "probe_groups")))
+		return "map";
+	if (json_object_object_get_ex(o, "latency", NULL))
+		return "thread";
+	if (json_object_object_get_ex(o, "nr", NULL))
+		return "number";
+	return "";
+}
+
+static void mutate_members(struct json_object *root, struct json_object *o, const char *okey,
+			   unsigned *tried);
+
+/* Member key of o: removed (a map's entry may go: it is data), then
+ * replaced by an array, then restored. */
+static void mutate_one(struct json_object *root, struct json_object *o, const char *okey,
+		       const char *key, unsigned *tried)
+{
+	struct json_object *v = json_object_get(json_object_object_get(o, key));
+	const char *where = kind_of(root, o, okey);
+
+	json_object_object_del(o, key);
+	if (strcmp(where, "map"))
+		check_load(root, key, where, "without");
+	if (!json_object_is_type(v, json_type_array)) {
+		json_object_object_add(o, key, json_object_new_array());
+		check_load(root, key, where, "an array as");
+	}
+	json_object_object_add(o, key, v);
+	(*tried)++;
+	if (!is_derived(key, where))	/* nothing under a derived member is read */
+		mutate_members(root, v, key, tried);
+}
+
+/* Depth first; arrays: their first element only (the others are alike). */
+static void mutate_members(struct json_object *root, struct json_object *o, const char *okey,
+			   unsigned *tried)
+{
+	char *keys[256];
+	int n = 0;
+
+	if (json_object_is_type(o, json_type_array) && json_object_array_length(o))
+		mutate_members(root, json_object_array_get_idx(o, 0), NULL, tried);
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, k, v) {
+		(void)v;
+		if (n < 256)
+			keys[n++] = strdup(k);
+	}
+	for (int i = 0; i < n; i++) {
+		mutate_one(root, o, okey, keys[i], tried);
+		free(keys[i]);
+	}
+}
+
+static void mutate_all(const struct session *s)
+{
+	struct json_object *doc = report_json_run(s);
+	unsigned tried = 0;
+
+	mutate_members(doc, doc, NULL, &tried);
+	assert_true(tried > 100);
+	json_object_put(doc);
+}
+
+static void test_every_member_traced(void **state)
+{
+	struct fx *x = fx_workload(true);
+
+	mutate_all(&x->s);
+	fx_free(x);
+}
+
+static void test_every_member_jvm(void **state)
+{
+	struct jvm_thread_info th[1] = {
+		{ .tid = 700, .name = "main", .java_name = true, .group = JVM_G_APP },
+	};
+	struct jvm_view v = { .threads = th, .nthreads = 1 };
+	struct fx *x = fx_program(&v);
+
+	mutate_all(&x->s);
+	fx_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_traced_workload),
+		cmocka_unit_test(test_timing_only_workload),
+		cmocka_unit_test(test_program),
+		cmocka_unit_test(test_jvm),
+		cmocka_unit_test(test_every_member_traced),
+		cmocka_unit_test(test_every_member_jvm),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
