@@ -61,8 +61,9 @@ static void fx_threads(struct fx *x)
 		x->futex[i] = (struct kv_futex){ { .tid = 700 + i, .uaddr = 0x1000 },
 			{ .waits = 300, .wait_ns = WALL / 2 - 5000, .max_ns = 4000000, .runq_ns = 77 } };
 	}
-	x->klock[0] = (struct kv_klock){ { .tid = 701, .flags = 1 }, { .waits = 4,
-		.wait_ns = 9000, .max_ns = 5000 }, "try_to_wake_up+0x218" };
+	x->klock[0] = (struct kv_klock){ .key = { .tid = 701, .flags = 1 },
+		.val = { .waits = 4, .wait_ns = 9000, .max_ns = 5000 },
+		.caller = "try_to_wake_up+0x218" };
 }
 
 /* fcp, traced with the full set (one probe failed), or timing only. */
@@ -113,9 +114,11 @@ static struct fx *fx_program(const struct jvm_view *v)
 	s->cfg = (struct wl_config){ .workload = s->target.comm };
 	s->res.cfg = s->cfg;
 	s->res.totals = (struct wl_totals){ 0 };
-	x->names[0] = (struct lock_name){ 699, 0x1000, 40, "session_table_lock (mutex)",
-					  "serve+0x1c", true, 30 };
-	x->names[1] = (struct lock_name){ 699, 0x2000, 8, "condvar @ wait_job+0x4a", "", false, 8 };
+	x->names[0] = (struct lock_name){ .tgid = 699, .addr = 0x1000, .size = 40,
+		.name = "session_table_lock (mutex)", .site = "serve+0x1c", .is_lock = true,
+		.samples = 30 };
+	x->names[1] = (struct lock_name){ .tgid = 699, .addr = 0x2000, .size = 8,
+		.name = "condvar @ wait_job+0x4a", .samples = 8 };
 	s->names = x->names;
 	s->nnames = 2;
 	s->kv.groups |= PG_MASK(PG_THREADS) | (v ? PG_MASK(PG_JVM) : 0);
@@ -226,7 +229,7 @@ static void test_jvm(void **state)
  */
 static const char *const derived[] = {
 	"mean_ns", "p50_ns", "p99_ns", "hit_ratio", "total", "wall_ns@thread", "name@number",
-	"syscalls@top",
+	"syscalls@top", "threads_oncpu_ns", "method", "hz", "timeline_drops", "attribution",
 };
 
 static bool is_derived(const char *key, const char *where)

@@ -192,6 +192,17 @@ static void test_traced_runs(void **state)
 	assert_reports_as_nobody(at("t.json"));
 }
 
+/* --timeline: its summary line and JSON object come back (the lanes are
+ * the trace file's, not the saved run's). */
+static void test_traced_run_with_a_timeline(void **state)
+{
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run(ARGV("run", "--ops", "20000", "--timeline", "--timeline-start", "5",
+				  "--json", at("tl.json")), printed, false), 0);
+	assert_non_null(strstr(printed, "Timeline: "));
+	assert_reports_as_run(at("tl.json"), NULL);
+}
+
 /* A probe that failed: "unavailable here" and the probe's reason again. */
 static void test_traced_run_with_a_failed_probe(void **state)
 {
@@ -550,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_traced_runs),
 		cmocka_unit_test(test_traced_run_with_a_failed_probe),
+		cmocka_unit_test(test_traced_run_with_a_timeline),
 		cmocka_unit_test(test_traced_compare_and_diff),
 		cmocka_unit_test(test_run_a_program),
 		cmocka_unit_test(test_attach_to_a_program),

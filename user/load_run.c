@@ -455,6 +455,7 @@ static const struct jr_field kernel_fields[] = {
 static const struct jr_field row_fields[] = {
 	JR_FIELD(thread_row, "pagecache_hits", pagecache_hits),
 	JR_FIELD(thread_row, "pagecache_misses", pagecache_misses),
+	JR_FIELD(thread_row, "pagecache_written", pagecache_written),
 };
 
 /* The time account: each bucket by its JSON name. */
@@ -494,6 +495,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	rc = sc && load_syscalls(r, sc, row->k.sc);
 	jr_leave(r, saved);
 	row->k.pages_added = row->pagecache_misses;
+	row->k.pages_written = row->pagecache_written;
 	return rc ? -1 : 0;
 }
 
@@ -582,7 +584,10 @@ static int load_locks(struct jr *r, struct json_object *doc, struct run_model *m
 		    jr_bool(r, o, "kernel", &l->kernel) || jr_u64(r, o, "waits", &l->waits) ||
 		    jr_u64(r, o, "wait_ns", &l->wait_ns) || jr_u64(r, o, "max_ns", &l->max_ns) ||
 		    jr_uint(r, o, "threads", LOAD_MAX_ROWS, &l->threads) ||
-		    jr_bool(r, o, "is_lock", &l->is_lock) || jr_u64(r, o, "runq_ns", &l->runq_ns))
+		    jr_bool(r, o, "is_lock", &l->is_lock) || jr_u64(r, o, "runq_ns", &l->runq_ns) ||
+		    jr_u64(r, o, "wakes", &l->wakes) ||
+		    jr_u64(r, o, "wakes_by_waiters", &l->wakes_by_waiters) ||
+		    jr_bool(r, o, "taken_in_turns", &l->turns))
 			return -1;
 		jr_leave(r, saved);
 	}
@@ -668,6 +673,7 @@ static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosi
 static int load_run_flags(struct jr *r, struct json_object *doc, struct session *s)
 {
 	char tool[16];
+	unsigned sub = 0;
 
 	if (jr_str(r, doc, "tool", false, tool, sizeof(tool)) ||
 	    jr_bool(r, doc, "interrupted", &s->res.interrupted) ||
@@ -677,8 +683,77 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 		return -1;
 	if (strcmp(tool, "fctrace"))
 		return jr_fail(r, "tool", "must be \"fctrace\"");
+	if (jr_uint(r, doc, "hist_sub_buckets", UINT32_MAX, &sub))
+		return -1;
+	if (sub != FCT_HIST_SUB)	/* the histograms' layout: this fctrace reads its own */
+		return jr_fail(r, "hist_sub_buckets", "must be 8: the histograms are laid out so");
 	s->res.wall_ns = s->model.wall_ns;
 	s->res.cfg = s->cfg;
+	return 0;
+}
+
+/* The machine's CPUs over the window (machine_cpu): null untraced. */
+static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *cpu)
+{
+	static const struct jr_field fields[] = {
+		JR_FIELD(cpustat, "busy_ns", busy_ns), JR_FIELD(cpustat, "idle_ns", idle_ns),
+		JR_FIELD(cpustat, "steal_ns", steal_ns),
+	};
+	struct json_object *o;
+	char saved[128];
+	int rc;
+
+	if (jr_object(r, doc, "machine_cpu", true, &o, saved, sizeof(saved)))
+		return -1;
+	rc = o && JR_FIELDS(r, o, cpu, fields, false);
+	cpu->valid = o != NULL && !rc;
+	jr_leave(r, saved);
+	return rc ? -1 : 0;
+}
+
+/* How the on-CPU time was split (cpu_split) and the kernel lock sites
+ * attributed (kernel_lock_sites): the run-wide figures the table notes. */
+static int load_splits(struct jr *r, struct json_object *doc, struct run_model *m)
+{
+	struct json_object *o;
+	char saved[128];
+	int rc = 0;
+
+	if (jr_object(r, doc, "cpu_split", true, &o, saved, sizeof(saved)))
+		return -1;
+	if (o)
+		rc = jr_uint(r, o, "threads", LOAD_MAX_ROWS, &m->cpu_split_rows) ||
+		     jr_uint(r, o, "threads_sampled", LOAD_MAX_ROWS, &m->cpu_split_sampled) ||
+		     jr_u64(r, o, "samples_user", &m->cpu_samples_user) ||
+		     jr_u64(r, o, "samples_sys", &m->cpu_samples_sys) ||
+		     jr_u64(r, o, "samples_futex", &m->cpu_samples_futex);
+	jr_leave(r, saved);
+	if (rc || jr_object(r, doc, "kernel_lock_sites", true, &o, saved, sizeof(saved)))
+		return -1;
+	if (o)
+		rc = jr_u64(r, o, "exact_wait_ns", &m->klock_exact_ns) ||
+		     jr_u64(r, o, "sampled_wait_ns", &m->klock_est_ns);
+	jr_leave(r, saved);
+	return rc ? -1 : 0;
+}
+
+/* --timeline's summary: its lanes are not in the file (--timeline-out has
+ * every interval), so the saved object is kept and written back as is. */
+static int load_timeline(struct jr *r, struct json_object *doc, struct session *s)
+{
+	struct json_object *o;
+	uint64_t dropped = 0, ring = 0;
+
+	if (jr_get(r, doc, "timeline", json_type_object, true, &o))
+		return -1;
+	if (!o)
+		return 0;
+	if (jr_u64(r, o, "dropped", &dropped) || jr_u64(r, o, "ring_bytes", &ring))
+		return -1;
+	s->kv.tl.on = true;
+	s->kv.tl.dropped = dropped;
+	s->kv.tl.ring_bytes = ring;
+	s->saved_timeline = json_object_get(o);
 	return 0;
 }
 
@@ -708,7 +783,9 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	m->nnames = s->nnames;
 	set_aside(m);
 	model_retotal(m);
-	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m))
+	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
+	    load_splits(r, doc, m) || load_machine(r, doc, &s->kv.cpu) ||
+	    load_timeline(r, doc, s))
 		return -1;
 	m->ops = ops;
 	return 0;

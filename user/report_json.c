@@ -327,8 +327,8 @@ static struct json_object *timeline_json(const struct session *s)
 	struct json_object *o, *st;
 	uint64_t handoffs = 0, sum[TL_NSTATES] = { 0 };
 
-	if (!tl)
-		return NULL;
+	if (!tl)	/* a saved run's, as its file had it (report) */
+		return s->saved_timeline ? json_object_get(s->saved_timeline) : NULL;
 	o = json_object_new_object();
 	st = json_object_new_object();
 	for (size_t i = 0; i < tl->nwakes; i++)
@@ -508,7 +508,9 @@ static struct json_object *machine_json(const struct session *s)
 	put_u64(o, "busy_ns", s->kv.cpu.busy_ns);
 	put_u64(o, "idle_ns", s->kv.cpu.idle_ns);
 	put_u64(o, "steal_ns", s->kv.cpu.steal_ns);
-	put_u64(o, "threads_oncpu_ns", own);
+	/* the threads' on-CPU time comes from the scheduler probes */
+	json_object_object_add(o, "threads_oncpu_ns", m->groups & PG_MASK(PG_SCHED) ?
+			       json_object_new_uint64(own) : NULL);
 	return o;
 }
 

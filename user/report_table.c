@@ -2,6 +2,7 @@
  * report_table.c - the terminal report of one run, at most 100 columns.
  */
 #include <string.h>
+#include <json-c/json.h>
 #include "hist.h"
 #include "sysnames.h"
 #include "report.h"
@@ -388,21 +389,46 @@ static void print_pagecache(FILE *f, const struct run_model *m)
 	explain_wrap(f, "Page cache: ", line);
 }
 
-/* --timeline: its window, records, and what was lost (target 0). */
+/* The Timeline line: the window recorded (0: it never opened), its
+ * records and lanes, and what was lost (target 0). */
+static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t lanes,
+			  const struct kv_timeline *kt)
+{
+	char w[16], r[16], b[16];
+
+	if (!window_ns) {
+		fprintf(f, "Timeline: the run ended before its window opened (lost %llu); "
+			"try a smaller --timeline-start\n", (unsigned long long)kt->dropped);
+		return;
+	}
+	fprintf(f, "Timeline: %s window, %s records of %llu threads, lost %llu (ring buffer %s)\n",
+		units_ns(w, sizeof(w), (double)window_ns), units_count(r, sizeof(r), (double)events),
+		(unsigned long long)lanes, (unsigned long long)kt->dropped,
+		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
+}
+
+static uint64_t saved_u64(const struct session *s, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(s->saved_timeline, key, &v) ?
+	       (uint64_t)json_object_get_uint64(v) : 0;
+}
+
+/* --timeline: the run's own, or a saved run's from the summary its file
+ * kept (the lanes are in --timeline-out's trace, not in the JSON). */
 static void print_timeline(FILE *f, const struct session *s)
 {
 	const struct timeline *tl = s->timeline;
-	char w[16], r[16], b[16];
 
-	if (!tl || tl->end_ns == tl->begin_ns) {
-		fprintf(f, "Timeline: the run ended before its window opened (lost %llu); "
-			"try a smaller --timeline-start\n", (unsigned long long)s->kv.tl.dropped);
-		return;
-	}
-	fprintf(f, "Timeline: %s window, %s records of %d threads, lost %llu (ring buffer %s)\n",
-		units_ns(w, sizeof(w), (double)(tl->end_ns - tl->begin_ns)),
-		units_count(r, sizeof(r), (double)tl->events), tl->nthreads,
-		(unsigned long long)tl->dropped, units_bytes(b, sizeof(b), (double)s->kv.tl.ring_bytes));
+	if (tl)
+		timeline_line(f, tl->end_ns - tl->begin_ns, tl->events, (uint64_t)tl->nthreads,
+			      &s->kv.tl);
+	else if (s->saved_timeline)
+		timeline_line(f, saved_u64(s, "window_ns"), saved_u64(s, "events"),
+			      saved_u64(s, "threads"), &s->kv.tl);
+	else
+		timeline_line(f, 0, 0, 0, &s->kv.tl);
 }
 
 static void print_probes(FILE *f, const struct session *s)

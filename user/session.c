@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "jvm.h"
 #include "loader.h"
 #include "session.h"
@@ -205,6 +206,8 @@ void session_free(struct session *s)
 	free(s->timeline);
 	s->timeline = NULL;
 	tl_events_free(&s->tl_events);
+	json_object_put(s->saved_timeline);
+	s->saved_timeline = NULL;
 	model_free(&s->model);
 	kview_free(&s->kv);
 	wl_result_free(&s->res);

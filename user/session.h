@@ -25,6 +25,8 @@ struct trace_opts {
 	unsigned tl_start_ms;		/* after the measured window opens */
 };
 
+struct json_object;
+
 struct session {
 	struct wl_config cfg;
 	struct wl_result res;
@@ -41,6 +43,7 @@ struct session {
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
 	struct tl_events tl_events;	/* --timeline: the records, as they came */
 	struct timeline *timeline;	/* and built (NULL without --timeline) */
+	struct json_object *saved_timeline;	/* a saved run's "timeline" (load_run.c) */
 	char saved_workload[64];	/* a saved run's workload, as its file names it
 					 * (load_run.c): maybe one this fctrace lacks */
 };
