@@ -10,6 +10,8 @@
  * user or kernel mode. User space splits each thread's exact on-CPU
  * time by the ratio (kview_derive). Samples inside futex waits are kept
  * apart: those waits' on-CPU time is measured exactly and booked to them.
+ * A sample that lands on anything else counts the machine's other work
+ * or idleness (struct fct_machine).
  */
 #include "common.bpf.h"
 
@@ -27,13 +29,23 @@ static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
 #endif
 }
 
+struct fct_machine machine = {};	/* bss: the samples of everything else */
+
 SEC("perf_event")
 int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 {
 	struct fct_slot *t = fct_current_slot();
 
-	if (!t)
+	if (!t) {
+		if (!enabled)
+			return 0;
+		/* two CPUs may add at once: atomic, at ~1 kHz per CPU */
+		if ((__u32)bpf_get_current_pid_tgid() == 0)
+			__sync_fetch_and_add(&machine.idle, 1);
+		else
+			__sync_fetch_and_add(&machine.other, 1);
 		return 0;
+	}
 	if (t->in_futex_wait)
 		t->a.cpu_samples_futex++;
 	else if (from_user(ctx))

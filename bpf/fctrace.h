@@ -265,6 +265,15 @@ struct fct_pc_val {
 };
 
 /* What was lost; every field should read 0 after a run. */
+/* What every CPU ran at the cpu-clock samples that did not land on a
+ * traced thread, over the counting window: another thread or process,
+ * or the idle task. With the traced threads' exact on-CPU time this
+ * says who else had the CPUs while they queued for one. */
+struct fct_machine {
+	__u64 other;		/* samples of any other thread */
+	__u64 idle;		/* samples of the idle task (pid 0) */
+};
+
 struct fct_lost {
 	__u64 slot_full;	/* a worker found no free thread slot */
 	__u64 futex_map_full;

@@ -3,10 +3,14 @@
  * -> explain) as root, against ground truth the workloads fix exactly:
  * fc makes one openat, pread64 and close per op; fcp with the files
  * within its pool opens each file once and never closes; a cold cache
- * misses; the explanation names the cause the settings create.
+ * misses; the explanation names the cause the settings create; a process
+ * spinning beside the run is other work on the machine's CPUs.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "bpfutil.h"
 #include "session.h"
 #include "testutil.h"
@@ -151,6 +155,36 @@ static void test_fc_cold_names_page_cache(void **state)
 	test_dir_remove(dir);
 }
 
+/* A child spinning on a CPU for the whole run, outside the traced
+ * process: the cpu-clock samples find it, about one CPU's worth. */
+static void test_spinner_is_other_work(void **state)
+{
+	struct options o;
+	struct session s;
+	char *dir = test_dir_make();
+	double other_ns, cap_ns;
+	pid_t spinner;
+
+	BPF_TEST_REQUIRE();
+	if ((spinner = fork()) == 0)
+		for (;;)
+			;
+	assert_true(spinner > 0);
+	options_for(&o, "fc", 20, 1, 30000, dir);
+	run(&o, &s);
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	assert_true(s.kv.machine_sampled);
+	other_ns = (double)s.kv.machine.other * 1e9 / FCT_CPUCLOCK_HZ;
+	cap_ns = (double)s.model.wall_ns * s.model.ncpus;
+	/* one CPU of two spun the whole time: half, give or take sharing it */
+	if (other_ns < 0.25 * cap_ns)
+		fail_msg("the spinner was %.0f of %.0f ns of CPU, %llu samples", other_ns, cap_ns,
+			 (unsigned long long)s.kv.machine.other);
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_fcp_within_pool_never_reopens),
 		cmocka_unit_test(test_fcp_small_pool_serialises),
 		cmocka_unit_test(test_fc_cold_names_page_cache),
+		cmocka_unit_test(test_spinner_is_other_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

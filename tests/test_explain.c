@@ -427,14 +427,23 @@ static void test_cpu_taken_by_others(void **state)
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
 	assert_true(has_text(x->d.causes[0].title, "other processes took 60.0 % of the 2 CPUs"));
-	assert_true(any_evidence(&x->d.causes[0], "other processes 2.40 s"));
+	assert_true(any_evidence(&x->d.causes[0], "other threads and processes 2.40 s"));
 	assert_true(has_text(x->d.fix, "quieter machine"));
 
 	x->kv.cpu.busy_ns = WALL;		/* others 0.2 WALL: 10 % of the CPUs */
 	x->kv.cpu.idle_ns = WALL;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
-	assert_true(any_evidence(&x->d.causes[0], "other processes 400.0 ms"));
+	assert_true(any_evidence(&x->d.causes[0], "other threads and processes 400.0 ms"));
+	assert_true(any_evidence(&x->d.causes[0], "(the kernel's /proc/stat)"));
+
+	/* the sampler's count wins over the ticks: 2 s of others in 4 s */
+	x->kv.machine_sampled = true;
+	x->kv.machine = (struct fct_machine){ .other = 2 * FCT_CPUCLOCK_HZ, .idle = 0 };
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
+	assert_true(any_evidence(&x->d.causes[0], "(cpu-clock samples)"));
+	assert_true(has_text(x->d.causes[0].title, "other processes took 50.0 % of the 2 CPUs"));
 	show(x);
 	free(x);
 }

@@ -818,29 +818,53 @@ static void ev_oncpu(struct diag_cause *c, const struct facts *f)
 	       pct(kshare(f, ACCT_CPU_USER)), pct(kshare(f, ACCT_CPU_SYS)));
 }
 
-/* What the machine's CPUs did over the run, by the kernel's /proc/stat:
- * the share other processes and the hypervisor took (-1 if unknown). */
+/* The CPU time other threads and processes had over the run, and the
+ * idle time: from the cpu-clock samples that landed on them (exact in
+ * expectation, whatever the load) or else from /proc/stat's ticks
+ * (which lose time under heavy switching). False when neither ran. */
+static bool machine_time(const struct facts *f, double *others, double *idle,
+			 double *steal, const char **how)
+{
+	const struct kview *kv = f->m->kv;
+	double own = 0, period = 1e9 / FCT_CPUCLOCK_HZ;
+
+	if (!kv)
+		return false;
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		if (f->m->rows[i].has_kernel)
+			own += (double)f->m->rows[i].k.oncpu_ns;
+	*steal = kv->cpu.valid ? (double)kv->cpu.steal_ns : 0;
+	if (kv->machine_sampled && kv->machine.other + kv->machine.idle > 0) {
+		*others = (double)kv->machine.other * period;
+		*idle = (double)kv->machine.idle * period;
+		*how = "cpu-clock samples";
+	} else if (kv->cpu.valid) {
+		*others = (double)kv->cpu.busy_ns > own ? (double)kv->cpu.busy_ns - own : 0;
+		*idle = (double)kv->cpu.idle_ns;
+		*how = "the kernel's /proc/stat";
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The share of the CPUs other work and the hypervisor took over the run
+ * (-1 if unknown), and the evidence sentence when c is given. */
 static double others_share(const struct facts *f, struct diag_cause *c)
 {
-	const struct cpustat *cpu = f->m->kv ? &f->m->kv->cpu : NULL;
-	double own = 0, busy, total, others;
+	double others, idle, steal, own = 0, cap = (double)f->m->wall_ns * f->ncpus;
+	const char *how;
 
-	if (!cpu || !cpu->valid)
+	if (cap <= 0 || !machine_time(f, &others, &idle, &steal, &how))
 		return -1;
 	for (unsigned i = 0; i < f->m->nrows; i++)
 		if (f->m->rows[i].has_kernel)
 			own += (double)f->m->rows[i].k.oncpu_ns;
-	busy = (double)cpu->busy_ns;
-	total = busy + (double)cpu->idle_ns + (double)cpu->steal_ns;
-	if (total <= 0)
-		return -1;
-	others = busy > own ? busy - own : 0;
 	if (c)
-		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other processes "
-		       "%s, the hypervisor %s (steal), and were idle %s (the kernel's /proc/stat).",
-		       f->ncpus, ns(own), ns(others), ns((double)cpu->steal_ns),
-		       ns((double)cpu->idle_ns));
-	return (others + (double)cpu->steal_ns) / total;
+		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
+		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
+		       f->ncpus, ns(own), ns(others), ns(steal), ns(idle), how);
+	return (others + steal) / cap;
 }
 
 static bool rule_runq(const struct facts *f, struct finding *o)

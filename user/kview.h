@@ -64,6 +64,8 @@ struct kview {
 
 	unsigned time_every;	/* one syscall in this many was timed */
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
+	struct fct_machine machine;	/* and sampled: other work, idle (cpuclock) */
+	bool machine_sampled;	/* the cpu-clock sampler ran */
 	uint64_t events;	/* hook invocations counted in the window, if known */
 	struct kv_timeline tl;
 };

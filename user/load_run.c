@@ -692,8 +692,10 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 	return 0;
 }
 
-/* The machine's CPUs over the window (machine_cpu): null untraced. */
-static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *cpu)
+/* The machine's CPUs over the window (machine_cpu): null untraced; its
+ * samples null without the cpuclock probes. */
+static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *cpu,
+			struct fct_machine *m, bool *sampled)
 {
 	static const struct jr_field fields[] = {
 		JR_FIELD(cpustat, "busy_ns", busy_ns), JR_FIELD(cpustat, "idle_ns", idle_ns),
@@ -707,6 +709,14 @@ static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *c
 		return -1;
 	rc = o && JR_FIELDS(r, o, cpu, fields, false);
 	cpu->valid = o != NULL && !rc;
+	if (o && !rc) {
+		uint64_t other = 0, idle = 0;
+
+		rc = jr_u64_or_null(r, o, "samples_other", &other, sampled) ||
+		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled);
+		m->other = other;
+		m->idle = idle;
+	}
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
@@ -784,7 +794,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	set_aside(m);
 	model_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
-	    load_splits(r, doc, m) || load_machine(r, doc, &s->kv.cpu) ||
+	    load_splits(r, doc, m) || load_machine(r, doc, &s->kv.cpu, &s->kv.machine,
+						&s->kv.machine_sampled) ||
 	    load_timeline(r, doc, s))
 		return -1;
 	m->ops = ops;

@@ -821,6 +821,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kview_free(kv);
 	kv->lost = t->skel->bss->lost;
 	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
+	kv->machine = t->skel->bss->machine;
+	kv->machine_sampled = t->cpu.n > 0;
 	err = read_threads(t, kv);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),

@@ -508,6 +508,10 @@ static struct json_object *machine_json(const struct session *s)
 	put_u64(o, "busy_ns", s->kv.cpu.busy_ns);
 	put_u64(o, "idle_ns", s->kv.cpu.idle_ns);
 	put_u64(o, "steal_ns", s->kv.cpu.steal_ns);
+	json_object_object_add(o, "samples_other", s->kv.machine_sampled ?
+			       json_object_new_uint64(s->kv.machine.other) : NULL);
+	json_object_object_add(o, "samples_idle", s->kv.machine_sampled ?
+			       json_object_new_uint64(s->kv.machine.idle) : NULL);
 	/* the threads' on-CPU time comes from the scheduler probes */
 	json_object_object_add(o, "threads_oncpu_ns", m->groups & PG_MASK(PG_SCHED) ?
 			       json_object_new_uint64(own) : NULL);
