@@ -324,7 +324,7 @@ struct fct_tl_event {
 /* The floor set's per-CPU hit counters (floor.bpf.c), one per hook kind. */
 enum fct_floor_hook {
 	FCT_FL_SYS_ENTER, FCT_FL_SYS_EXIT, FCT_FL_SCHED_SWITCH, FCT_FL_SCHED_WAKEUP,
-	FCT_FL_CONTENTION, FCT_FL_PC_ADD, FCT_FL_MARKS,
+	FCT_FL_CONTENTION, FCT_FL_PC_ADD, FCT_FL_MARKS, FCT_FL_CPU_SAMPLE,
 	FCT_FL_N,
 };
 

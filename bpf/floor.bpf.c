@@ -97,6 +97,13 @@ int BPF_PROG(fct_floor_pc_add, struct folio *folio)
 	return 0;
 }
 
+SEC("?perf_event")
+int fct_floor_cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	hit_current(FCT_FL_CPU_SAMPLE);
+	return 0;
+}
+
 SEC("?uprobe")
 int BPF_KPROBE(fct_floor_mark_begin, __u64 now_ns, unsigned int index)
 {

@@ -85,6 +85,8 @@ static const struct prog_desc progs[] = {
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
 	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_FLOOR,
+	  .per_cpu = true },
 };
 #define NPROGS ((int)(sizeof(progs) / sizeof(*progs)))
 
