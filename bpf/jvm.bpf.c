@@ -27,6 +27,7 @@ const volatile __u32 jvm_tgid = 0;	/* rodata: 0 trusts the attach pid */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, struct fct_jvm_thread);
@@ -34,6 +35,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, struct fct_jvm_mon_key);
 	__type(value, struct fct_jvm_mon_val);
