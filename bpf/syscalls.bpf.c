@@ -26,6 +26,10 @@ struct {
 } ustacks SEC(".maps");
 
 const volatile __u32 ustack_sample = 0;	/* rodata: send user stacks */
+/* rodata: count who wakes whom (lockname.c's "taken in turns"), for
+ * another program's words; fctrace's own workloads name their locks,
+ * and a contended pool wakes often enough for the hash update to show */
+const volatile __u32 wake_count = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -109,7 +113,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 			t->futex_op = op;
 			t->futex_uaddr = SC_ARG(direct, regs, 1);
 			t->in_futex_wait = 1;
-		} else if (futex_op_wakes(op)) {
+		} else if (wake_count && futex_op_wakes(op)) {
 			t->futex_uaddr = SC_ARG(direct, regs, 1);
 			t->in_futex_wake = 1;
 		}

@@ -216,6 +216,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
+	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	/* one page when off: the map must exist, but costs nothing */
 	bpf_map__set_max_entries(skel->maps.timeline, t->tl_len_ns ? t->tl_bytes : 4096);
 	bpf_object__for_each_program(p, skel->obj) {
