@@ -436,6 +436,8 @@ static void test_cpu_taken_by_others(void **state)
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
 	assert_true(any_evidence(&x->d.causes[0], "other threads and processes 400.0 ms"));
 	assert_true(any_evidence(&x->d.causes[0], "(the kernel's /proc/stat)"));
+	/* half the CPUs idle beside the queue: said to be bursts */
+	assert_true(any_evidence(&x->d.causes[0], "The CPUs were idle 50.0 % of the run"));
 
 	/* the sampler's count wins over the ticks: 2 s of others in 4 s */
 	x->kv.machine_sampled = true;
@@ -443,6 +445,8 @@ static void test_cpu_taken_by_others(void **state)
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
 	assert_true(any_evidence(&x->d.causes[0], "(cpu-clock samples)"));
+	assert_false(any_evidence(&x->d.causes[0], "were idle 0.0 % of the run all"));
+	assert_false(any_evidence(&x->d.causes[0], "The CPUs were idle"));
 	assert_true(has_text(x->d.causes[0].title, "other processes took 50.0 % of the 2 CPUs"));
 	show(x);
 	free(x);

@@ -864,6 +864,10 @@ static double others_share(const struct facts *f, struct diag_cause *c)
 		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
 		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
 		       f->ncpus, ns(own), ns(others), ns(steal), ns(idle), how);
+	if (c && idle >= EXPLAIN_CPU_TAKEN * cap)	/* a queue beside idle CPUs */
+		add_ev(c, "The CPUs were idle %s of the run all the same: the threads queued in "
+		       "bursts, woken together or behind the thread that woke them, not for want "
+		       "of CPUs all along.", pct(idle / cap));
 	return (others + steal) / cap;
 }
 
