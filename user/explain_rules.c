@@ -820,19 +820,17 @@ static void ev_oncpu(struct diag_cause *c, const struct facts *f)
 
 /* The CPU time other threads and processes had over the run, and the
  * idle time: from the cpu-clock samples that landed on them (exact in
- * expectation, whatever the load) or else from /proc/stat's ticks
- * (which lose time under heavy switching). False when neither ran. */
-static bool machine_time(const struct facts *f, double *others, double *idle,
+ * expectation, whatever the load) or else from /proc/stat's busy ticks
+ * less own, the traced threads' exact on-CPU time (ticks lose time
+ * under heavy switching). False when neither ran. */
+static bool machine_time(const struct facts *f, double own, double *others, double *idle,
 			 double *steal, const char **how)
 {
 	const struct kview *kv = f->m->kv;
-	double own = 0, period = 1e9 / FCT_CPUCLOCK_HZ;
+	double period = 1e9 / FCT_CPUCLOCK_HZ;
 
 	if (!kv)
 		return false;
-	for (unsigned i = 0; i < f->m->nrows; i++)
-		if (f->m->rows[i].has_kernel)
-			own += (double)f->m->rows[i].k.oncpu_ns;
 	*steal = kv->cpu.valid ? (double)kv->cpu.steal_ns : 0;
 	if (kv->machine_sampled && kv->machine.other + kv->machine.idle > 0) {
 		*others = (double)kv->machine.other * period;
@@ -855,11 +853,11 @@ static double others_share(const struct facts *f, struct diag_cause *c)
 	double others, idle, steal, own = 0, cap = (double)f->m->wall_ns * f->ncpus;
 	const char *how;
 
-	if (cap <= 0 || !machine_time(f, &others, &idle, &steal, &how))
-		return -1;
 	for (unsigned i = 0; i < f->m->nrows; i++)
 		if (f->m->rows[i].has_kernel)
 			own += (double)f->m->rows[i].k.oncpu_ns;
+	if (cap <= 0 || !machine_time(f, own, &others, &idle, &steal, &how))
+		return -1;
 	if (c)
 		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
 		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
