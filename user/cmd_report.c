@@ -73,23 +73,6 @@ static int load_pair(const char *path, struct json_object *doc, struct session s
 	return rc;
 }
 
-/* --json and --html of one run, or of a comparison when b is given. */
-static int write_outputs(const struct options *o, const struct session *a,
-			 const struct session *b)
-{
-	struct json_object *doc;
-	int rc = 0;
-
-	if (o->json) {
-		doc = b ? compare_document(a, b) : report_json_run(a);
-		rc = report_json_write(doc, o->json) ? 1 : 0;
-		json_object_put(doc);
-	}
-	if (!rc && o->html)
-		rc = (b ? report_html_compare(o->html, a, b) : report_html_run(o->html, a)) ? 1 : 0;
-	return rc;
-}
-
 int cmd_report(const struct options *o)
 {
 	const char *path = o->inputs[0];
@@ -110,7 +93,7 @@ int cmd_report(const struct options *o)
 		report_table(stdout, &s[i]);
 	if (n == 2 && !o->quiet)
 		compare_print(stdout, &s[0], &s[1]);
-	rc = write_outputs(o, &s[0], n == 2 ? &s[1] : NULL);
+	rc = cmd_write_outputs(o, &s[0], n == 2 ? &s[1] : NULL);
 	while (n-- > 0)
 		session_free(&s[n]);
 	return rc;
@@ -184,7 +167,7 @@ int cmd_diff(const struct options *o)
 		say_settings(o, s);
 		compare_print(stdout, &s[0], &s[1]);
 	}
-	rc = write_outputs(o, &s[0], &s[1]);
+	rc = cmd_write_outputs(o, &s[0], &s[1]);
 	session_free(&s[0]);
 	session_free(&s[1]);
 	return rc;

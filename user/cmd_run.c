@@ -8,8 +8,9 @@
 #include "report.h"
 #include "signals.h"
 
-static int write_outputs(const struct options *o, const struct session *s,
-			 const struct session *other)
+/* --json and --html of one run, or of it compared with other (commands.h). */
+int cmd_write_outputs(const struct options *o, const struct session *s,
+		      const struct session *other)
 {
 	struct json_object *doc;
 	int rc = 0;
@@ -73,13 +74,13 @@ int cmd_run(const struct options *o)
 	if (!rc && o->compare_with) {
 		rc = run_other(o, &s, &other);
 		if (!rc) {
-			rc = write_outputs(o, &s, &other);
+			rc = cmd_write_outputs(o, &s, &other);
 			session_free(&other);
 		} else if (signals_caught()) {
 			rc = 0;		/* the exit status says it */
 		}
 	} else if (!rc) {
-		rc = write_outputs(o, &s, NULL);
+		rc = cmd_write_outputs(o, &s, NULL);
 	}
 	session_free(&s);
 	return signals_caught() ? signals_exit_code() : rc;

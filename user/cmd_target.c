@@ -20,23 +20,6 @@ static void target_opts_from(const struct options *o, struct target_opts *to)
 	to->as_root = o->as_root;
 }
 
-static int write_outputs(const struct options *o, const struct session *s)
-{
-	struct json_object *doc;
-	int rc = 0;
-
-	if (o->json) {
-		doc = report_json_run(s);
-		rc = report_json_write(doc, o->json) ? 1 : 0;
-		json_object_put(doc);
-	}
-	if (!rc && o->html)
-		rc = report_html_run(o->html, s);
-	if (!rc && o->timeline_out)
-		rc = report_timeline_write(s, o->timeline_out) ? 1 : 0;
-	return rc;
-}
-
 /* run -- CMD passes CMD's status on; attach exits 0 when it reported. */
 static int exit_status(const struct options *o, const struct session *s, int rc)
 {
@@ -61,7 +44,7 @@ int cmd_target(const struct options *o)
 	if (!rc) {
 		if (!o->quiet)
 			report_table(o->cmd_argv ? stderr : stdout, &s);
-		rc = write_outputs(o, &s);
+		rc = cmd_write_outputs(o, &s, NULL);
 	}
 	rc = exit_status(o, &s, rc);
 	session_free(&s);

@@ -4,6 +4,8 @@
 
 #include "options.h"
 
+struct session;
+
 int cmd_run(const struct options *o);
 int cmd_compare(const struct options *o);
 int cmd_sweep(const struct options *o);
@@ -13,5 +15,10 @@ int cmd_target(const struct options *o);
 /* saved runs: report FILE and diff A B (cmd_report.c) */
 int cmd_report(const struct options *o);
 int cmd_diff(const struct options *o);
+
+/* A run's --json and --html (with other: both runs and their comparison,
+ * as compare writes them): 0, or 1 after one line on stderr. */
+int cmd_write_outputs(const struct options *o, const struct session *s,
+		      const struct session *other);
 
 #endif
