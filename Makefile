@@ -53,11 +53,11 @@ BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 # a program fctrace did not write: built alone, with debug info, no fctrace headers
 TARGET_PROG := $(OUTPUT)/tests/target_prog
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_model.c \
-		tests/target_prog.c,$(wildcard tests/*.c)))
+		tests/target_prog.c tests/model_check.c,$(wildcard tests/*.c)))
 # recorded kernel views (tests/record_model.c) that test_model builds models from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench truth seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test bench truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -141,6 +141,11 @@ $(OUTPUT)/tests/truth/%: tests/truth/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $< -o $@ -pthread
+
+# the what-if model against the seed's matrix on 2 CPUs and on 1 (README
+# "What-if model"); about 5 minutes, root
+model-check: deps fctrace $(OUTPUT)/tests/model_check
+	@FCTRACE=./fctrace CHECK=$(OUTPUT)/tests/model_check sh tests/model_check.sh
 
 # seed 003's matrix in the seed's layout (README "Seed 003's table")
 seed003: deps fctrace
@@ -285,6 +290,11 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+# the what-if model scored against saved runs (whatif.c, README "What-if model")
+$(OUTPUT)/tests/model_check: $(OUTPUT)/tests/model_check.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 

@@ -32,7 +32,7 @@ _fctrace_value()
 	--cache)	COMPREPLY=($(compgen -W "warm cold" -- "$cur")) ;;
 	--dir)		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-j|--json|--csv) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
-	--html|--timeline-out) COMPREPLY=($(compgen -f -- "$cur")) ;;
+	--html|--timeline-out|--fit) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
 	--seed|--pressure|--time-every|--timeline-window|--timeline-start)
 			COMPREPLY=() ;;	# numbers: nothing to offer
@@ -49,7 +49,7 @@ _fctrace_options()
 	      --probes --time-every --json --html --quiet --verbose --help"
 	case $cmd in
 	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out" ;;
-	sweep)	opts="$opts --csv --predict" ;;
+	sweep)	opts="$opts --csv --predict --fit" ;;
 	list)	opts="--names --help" ;;
 	report|diff) opts="--json --html --quiet --verbose --help" ;;
 	esac

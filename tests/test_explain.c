@@ -147,6 +147,13 @@ static struct fx *fx_pool_kernel(void)
 	fx_sc(x, FCT_SC_PREAD64, 800000, 600);
 	fx_lock(x, "fcp.pool", false, 400000, (uint64_t)(0.60 * NT * WALL));
 	fx_lock(x, "spinlock @ lockref_get", true, 1000, 1000000);
+	/* the workers' op medians and holds, which fit the what-if model */
+	x->m.op_hit_p50_ns = 2000;
+	x->m.op_miss_p50_ns = 8000;
+	x->m.read_p50_ns = 1500;
+	x->m.hold_hit_ns = 200;
+	x->m.hold_miss_ns = 5000;
+	x->m.hold_put_ns = 100;
 	return x;
 }
 
@@ -578,7 +585,8 @@ static void test_print(void **state)
 	assert_true(has_text(text, "Why fcp takes 2.00 s here"));
 	assert_true(has_text(text, "[pool_lock_serialisation: 60.0 % of thread time"));
 	assert_true(has_text(text, "Not the problem:"));
-	assert_true(has_text(text, "Model: serial time per op"));
+	assert_true(has_text(text, "Model (whatif.c), fitted to this run: alone, an op costs"));
+	assert_true(has_text(text, "fcp-fixed: ~"));
 	assert_true(has_text(text, "Fix: "));
 	for (char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		assert_true(strcspn(line, "\n") <= 100);

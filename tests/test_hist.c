@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "histlog.h"
 #include "hist.h"
@@ -174,6 +175,30 @@ static void test_fold_log2(void **state)
 	assert_int_equal(pow2[39], 1);	/* 2^45 in the last */
 }
 
+/*
+ * Interpolated quantiles: 100 values in the slot [8192, 9216) and 100 in
+ * [9216, 10240). The median is the last value of the first slot: its top
+ * edge, 9216; the 75th percentile half-way through the second, 9728.
+ * Nearest rank would answer 8703 and 9727 - a slot's width apart, where
+ * the interpolated values move smoothly.
+ */
+static void test_quantile_interpolates(void **state)
+{
+	uint64_t h[WL_HIST_SLOTS] = { 0 };
+	uint32_t h32[FCT_HIST_SLOTS] = { 0 };
+	unsigned a = fct_hist_slot(8192, WL_HIST_SLOTS), b = fct_hist_slot(9216, WL_HIST_SLOTS);
+
+	assert_int_equal(hist_slot_width(a), 1024);
+	h[a] = h[b] = 100;
+	h32[a] = h32[b] = 100;
+	assert_true(hist_quantile(h, WL_HIST_SLOTS, 0.5) == 9216);
+	assert_true(hist_quantile(h, WL_HIST_SLOTS, 0.75) == 9728);
+	assert_true(hist_quantile(h, WL_HIST_SLOTS, 0.25) == 8704);
+	assert_true(hist32_quantile(h32, FCT_HIST_SLOTS, 0.75) == 9728);
+	memset(h, 0, sizeof(h));
+	assert_true(hist_quantile(h, WL_HIST_SLOTS, 0.5) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_just_above_power),
 		cmocka_unit_test(test_last_slot_answers_max),
 		cmocka_unit_test(test_fold_log2),
+		cmocka_unit_test(test_quantile_interpolates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

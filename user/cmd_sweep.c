@@ -27,11 +27,15 @@ static int write_outputs(const struct options *o, const struct sweep *sw)
 int cmd_sweep(const struct options *o)
 {
 	struct sweep sw;
+	struct sweep_fit fit;
 	int rc = session_check_privileges(o);
 
 	if (rc)
 		return rc;
+	if (sweep_load_fit(&fit, o->fit_path))
+		return 2;
 	rc = sweep_run(o, &sw);
+	sw.fit = fit;
 	if (rc && !sw.interrupted) {	/* the failed cell said why: nothing half-done */
 		sweep_free(&sw);
 		return rc;

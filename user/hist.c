@@ -66,6 +66,40 @@ static uint64_t percentile(uint64_t (*at)(const void *, unsigned), const void *s
 	return slot_value(n - 1, n, max);
 }
 
+/* The same rank, placed inside its slot by assuming the slot's values
+ * spread evenly over it: no step of a slot's width when the rank crosses
+ * from one slot to the next. */
+static double quantile(uint64_t (*at)(const void *, unsigned), const void *slots, unsigned n,
+		       double p)
+{
+	double total = 0, seen = 0, rank;
+
+	for (unsigned i = 0; i < n; i++)
+		total += (double)at(slots, i);
+	if (total <= 0)
+		return 0;
+	rank = p * total;
+	for (unsigned i = 0; i < n; i++) {
+		double in = (double)at(slots, i);
+
+		if (in > 0 && seen + in >= rank)
+			return (double)hist_slot_lower(i) +
+			       (double)hist_slot_width(i) * (rank - seen) / in;
+		seen += in;
+	}
+	return (double)hist_slot_lower(n - 1);
+}
+
+double hist_quantile(const uint64_t *slots, unsigned n, double p)
+{
+	return quantile(at64, slots, n, p);
+}
+
+double hist32_quantile(const uint32_t *slots, unsigned n, double p)
+{
+	return quantile(at32, slots, n, p);
+}
+
 uint64_t hist_percentile(const uint64_t *slots, unsigned n, double p, uint64_t max)
 {
 	return percentile(at64, slots, n, p, max);

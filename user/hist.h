@@ -16,6 +16,12 @@ uint64_t hist_slot_width(unsigned i);
  * above its range, answers max. 0 for an empty histogram. */
 uint64_t hist_percentile(const uint64_t *slots, unsigned n, double p, uint64_t max);
 uint64_t hist32_percentile(const uint32_t *slots, unsigned n, double p, uint64_t max);
+/* The p-th quantile placed inside its slot as if the slot's values were
+ * spread evenly over it (linear interpolation): for figures a model is
+ * fitted with, where a step of a slot's width (12.5 %) between two
+ * neighbouring runs would be noise. 0 for an empty histogram. */
+double hist_quantile(const uint64_t *slots, unsigned n, double p);
+double hist32_quantile(const uint32_t *slots, unsigned n, double p);
 /* Sum a histogram's slots per power of two (pow2[k]: [2^k, 2^(k+1)), 0
  * and 1 in pow2[0]) into npow entries, the last taking the rest: for
  * charts, which draw one bar per power. */

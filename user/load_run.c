@@ -721,6 +721,31 @@ static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *c
 	return rc ? -1 : 0;
 }
 
+/* A pool's uncontended op costs (op_costs): absent in runs saved before
+ * the what-if model read them, null for other workloads. */
+static int load_op_costs(struct jr *r, struct json_object *doc, struct run_model *m)
+{
+	static const struct jr_field fields[] = {
+		JR_FIELD(run_model, "hit_p50_ns", op_hit_p50_ns),
+		JR_FIELD(run_model, "miss_p50_ns", op_miss_p50_ns),
+		JR_FIELD(run_model, "read_p50_ns", read_p50_ns),
+		JR_FIELD(run_model, "hold_hit_ns", hold_hit_ns),
+		JR_FIELD(run_model, "hold_miss_ns", hold_miss_ns),
+		JR_FIELD(run_model, "hold_put_ns", hold_put_ns),
+	};
+	struct json_object *o;
+	char saved[128];
+	int rc;
+
+	if (!json_object_object_get_ex(doc, "op_costs", NULL))
+		return 0;
+	if (jr_object(r, doc, "op_costs", true, &o, saved, sizeof(saved)))
+		return -1;
+	rc = o ? JR_FIELDS(r, o, m, fields, false) : 0;
+	jr_leave(r, saved);
+	return rc ? -1 : 0;
+}
+
 /* How the on-CPU time was split (cpu_split) and the kernel lock sites
  * attributed (kernel_lock_sites): the run-wide figures the table notes. */
 static int load_splits(struct jr *r, struct json_object *doc, struct run_model *m)
@@ -794,7 +819,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	set_aside(m);
 	model_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
-	    load_splits(r, doc, m) || load_machine(r, doc, &s->kv.cpu, &s->kv.machine,
+	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv.cpu, &s->kv.machine,
 						&s->kv.machine_sampled) ||
 	    load_timeline(r, doc, s))
 		return -1;

@@ -3,10 +3,13 @@
  * account of the same thread (matched by tid), futex words named by the
  * workload's lock ranges, and run-wide totals for explain and reporters.
  */
+#include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "hist.h"
 #include "model.h"
 
 static const char *const acct_names[ACCT_N] = {
@@ -364,10 +367,62 @@ int model_build(struct run_model *m, struct wl_result *res,
 	return model_build_named(m, res, kv, groups, NULL, 0);
 }
 
+/* The median of one histogram summed over the rows; 0 when empty. */
+static uint64_t rows_median(const struct run_model *m, size_t field)
+{
+	uint64_t sum[WL_HIST_SLOTS] = { 0 };
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].user + field);
+
+		for (unsigned b = 0; b < WL_HIST_SLOTS; b++)
+			sum[b] += h[b];
+	}
+	return (uint64_t)(hist_quantile(sum, WL_HIST_SLOTS, 0.5) + 0.5);
+}
+
+static uint64_t per(uint64_t ns, uint64_t n)
+{
+	return n ? (ns + n / 2) / n : 0;
+}
+
+static void op_costs(struct run_model *m)
+{
+	uint64_t hit = 0, miss = 0, put = 0, hits = 0, misses = 0, ops = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct wl_thread_stats *u = &m->rows[i].user;
+
+		hit += u->hold_hit_ns;
+		miss += u->hold_miss_ns;
+		put += u->hold_put_ns;
+		hits += u->hits;
+		misses += u->misses;
+		ops += u->ops;
+	}
+	m->hold_hit_ns = per(hit, hits);
+	m->hold_miss_ns = per(miss, misses);
+	m->hold_put_ns = per(put, ops);
+	m->op_hit_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_hit_hist));
+	m->op_miss_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_miss_hist));
+	m->read_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, read_hist));
+}
+
+/* The CPUs this process may run on, which its workers inherit: under
+ * taskset or a cpuset that is fewer than the machine has online. */
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return online > 0 ? (unsigned)online : 1;
+}
+
 int model_build_named(struct run_model *m, struct wl_result *res, const struct kview *kv,
 		      unsigned groups, const struct lock_name *names, int nnames)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(m, 0, sizeof(*m));
 	m->names = names;
@@ -377,7 +432,7 @@ int model_build_named(struct run_model *m, struct wl_result *res, const struct k
 	m->groups = kv ? groups : 0;
 	m->probe_set = probe_set_name(kv, m->groups);
 	m->time_every = kv ? kv->time_every : 0;
-	m->ncpus = cpus > 0 ? (unsigned)cpus : 1;
+	m->ncpus = usable_cpus();
 	m->wall_ns = res->wall_ns;
 	m->nrows = res->nthreads;
 	m->rows = calloc(m->nrows ? m->nrows : 1, sizeof(*m->rows));
@@ -389,6 +444,7 @@ int model_build_named(struct run_model *m, struct wl_result *res, const struct k
 	}
 	total_rows(m);
 	total_locks(m);
+	op_costs(m);
 	return 0;
 }
 

@@ -108,6 +108,14 @@ struct run_model {
 	 * the workers traced had enough of them (the rest: the syscall hooks) */
 	uint64_t cpu_samples_user, cpu_samples_sys, cpu_samples_futex;
 	unsigned cpu_split_sampled, cpu_split_rows;
+	/* pools: what one op costs uncontended, the medians of the workers'
+	 * own clocks (0: not measured) - the what-if model's inputs */
+	uint64_t op_hit_p50_ns;		/* an op whose get hit, get to put */
+	uint64_t op_miss_p50_ns;	/* an op whose get missed */
+	uint64_t read_p50_ns;		/* one pread, from user space */
+	/* and how long the lock was held, per get that hit, per get that
+	 * missed, per put (means: contention included) */
+	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */

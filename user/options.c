@@ -22,7 +22,7 @@ enum {
 	O_QUIET = 'q', O_VERBOSE = 'v',
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
-	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_TIME_EVERY, O_NAMES,
+	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT,
 	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
 };
@@ -73,6 +73,8 @@ static const struct argp_option option_table[] = {
 	{ "html", O_HTML, "FILE", 0, "self-contained HTML report", 3 },
 	{ "compare", O_COMPARE, "WORKLOAD", 0, "run: also run WORKLOAD at the same settings and compare", 3 },
 	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
+	{ "fit", O_FIT, "FILE", 0, "sweep --predict: fit the model to this saved run (run --json "
+	  "of fcp or fcp-fixed), e.g. one made on more CPUs", 3 },
 	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 3 },
 	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 3 },
 	{ "names", O_NAMES, NULL, 0, "list: only the workload names, one a line (completion)", 3 },
@@ -357,6 +359,9 @@ static int parse_key(int key, char *arg, struct options *o)
 		o->compare_with = arg;
 		return wl_find(arg) ? 0 : bad("--compare", "must name a workload (see fctrace list)");
 	case O_PREDICT: o->predict = true; return 0;
+	case O_FIT:
+		o->fit_path = arg;
+		return *arg ? 0 : bad("--fit", "must name a saved run");
 	case O_QUIET: o->quiet = true; return 0;
 	case O_VERBOSE: o->verbose = true; return 0;
 	case O_NAMES: o->names_only = true; return 0;
@@ -588,6 +593,8 @@ static int check_combinations(const struct options *o)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)
 		return bad("--predict", "only applies to `fctrace sweep`");
+	if (o->fit_path && !o->predict)
+		return bad("--fit", "only applies with `fctrace sweep --predict`");
 	if (o->names_only && o->cmd != CMD_LIST)
 		return bad("--names", "only applies to `fctrace list`");
 	if (o->compare_with && o->cmd == CMD_SWEEP)

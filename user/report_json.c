@@ -12,6 +12,7 @@
 #include "sysnames.h"
 #include "outfile.h"
 #include "report.h"
+#include "whatif.h"
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -518,6 +519,35 @@ static struct json_object *machine_json(const struct session *s)
 	return o;
 }
 
+/* The Why's summary, with the what-if model fitted to this run (null
+ * when it cannot be: not a pool, or no ops). */
+static struct json_object *why_json(const struct session *s)
+{
+	struct json_object *why = explain_summary_to_json(&s->diag);
+	struct whatif_params p;
+
+	json_object_object_add(why, "model", whatif_from_model(&s->model, &p) == 0 ?
+			       whatif_json(&p) : NULL);
+	return why;
+}
+
+/* A pool's uncontended op costs (model.h): null for other workloads. */
+static struct json_object *op_costs_json(const struct run_model *m)
+{
+	struct json_object *o;
+
+	if (!m->op_hit_p50_ns && !m->op_miss_p50_ns)
+		return NULL;
+	o = json_object_new_object();
+	put_u64(o, "hit_p50_ns", m->op_hit_p50_ns);
+	put_u64(o, "miss_p50_ns", m->op_miss_p50_ns);
+	put_u64(o, "read_p50_ns", m->read_p50_ns);
+	put_u64(o, "hold_hit_ns", m->hold_hit_ns);
+	put_u64(o, "hold_miss_ns", m->hold_miss_ns);
+	put_u64(o, "hold_put_ns", m->hold_put_ns);
+	return o;
+}
+
 struct json_object *report_json_run(const struct session *s)
 {
 	const struct run_model *m = &s->model;
@@ -533,6 +563,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
 	json_object_object_add(doc, "machine_cpu", machine_json(s));
+	json_object_object_add(doc, "op_costs", op_costs_json(m));
 	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
 	tracing_json(doc, s);
 	json_object_object_add(doc, "threads", threads_json(m));
@@ -545,7 +576,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
 	json_object_object_add(doc, "diagnosis", explain_to_json(&s->diag));
-	json_object_object_add(doc, "why", explain_summary_to_json(&s->diag));
+	json_object_object_add(doc, "why", why_json(s));
 	return doc;
 }
 

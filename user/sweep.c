@@ -53,13 +53,13 @@ void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 	const struct run_model *m = &s->model;
 	const struct wl_totals *t = &s->res.totals;
 	uint64_t wall = m->thread_wall_total_ns, in_lock, lock;
-	struct whatif_params fc = { 0 };
 
 	memset(c, 0, sizeof(*c));
 	c->workload = s->cfg.workload;
 	c->files = s->cfg.files;
 	c->threads = s->cfg.threads;
 	c->pool = s->cfg.pool;
+	c->ncpus = m->ncpus;
 	c->has_pool = t->has_pool;
 	c->wall_ns = m->wall_ns;
 	c->ops = m->ops;
@@ -78,8 +78,6 @@ void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 	if (s->diag.n)
 		snprintf(c->top_cause, sizeof(c->top_cause), "%s", s->diag.causes[0].cause);
 	c->has_wi = whatif_from_model(m, &c->wi) == 0;
-	if (whatif_set_fc(&fc, m) == 0 && !t->has_pool && !t->has_cache)
-		c->fc_op_ns = fc.t_fc_ns;
 	c->traced = s->traced;
 	c->interrupted = s->res.interrupted;
 }

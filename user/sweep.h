@@ -11,6 +11,7 @@
 struct sweep_cell {
 	const char *workload;
 	unsigned files, threads, pool;
+	unsigned ncpus;			/* the CPUs the run could use */
 	uint64_t wall_ns, ops;
 	double hit_ratio;		/* pool/cache; -1 when the workload has none */
 	double lock_share;		/* workload-lock wait / thread wall time */
@@ -22,9 +23,17 @@ struct sweep_cell {
 	double predicted_wall_ns;	/* --predict, 0 when none */
 	struct whatif_params wi;	/* fitted to this cell (pool workloads) */
 	bool has_wi;
-	double fc_op_ns;		/* fc cells: cost of one op, for the model */
 	bool traced, interrupted;
 	bool has_pool;			/* pool is a setting of this workload */
+};
+
+/* --predict: the model, fitted to one cell or to a saved run (--fit) */
+struct sweep_fit {
+	struct whatif_params wi;
+	char from[160];			/* "fcp, 60 files, 8 threads" or the file */
+	bool ok;
+	double mean_abs_err, max_abs_err;
+	unsigned predicted, within15, within30;
 };
 
 struct sweep {
@@ -33,6 +42,7 @@ struct sweep {
 	unsigned total;			/* cells in the matrix, run or not */
 	bool interrupted;		/* stopped by a signal: cells missing or cut */
 	const struct options *o;
+	struct sweep_fit fit;
 };
 
 void sweep_cell_from(struct sweep_cell *c, const struct session *s);
@@ -44,9 +54,14 @@ void sweep_print_table(FILE *f, const struct sweep *sw);
 void sweep_print_findings(FILE *f, const struct sweep *sw);
 int sweep_write_csv(const struct sweep *sw, const char *path);
 struct json_object *sweep_json(const struct sweep *sw);
-/* --predict: calibrate the what-if model on each pool workload's cells
- * and fill predicted_wall_ns for every cell of that workload. */
+/* --fit FILE: the model fitted to a saved run, before the sweep runs:
+ * 0, or -1 with a one-line message on stderr. No path: fit->ok false. */
+int sweep_load_fit(struct sweep_fit *fit, const char *path);
+/* --predict: fit the what-if model to one run - sw->fit when loaded, else
+ * the sweep's most telling pool cell - and fill every cell's
+ * predicted_wall_ns and the errors. */
 void sweep_predict(struct sweep *sw);
+struct json_object *sweep_fit_json(const struct sweep *sw);	/* NULL: none */
 void sweep_print_predictions(FILE *f, const struct sweep *sw);
 void sweep_free(struct sweep *sw);
 

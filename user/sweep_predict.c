@@ -1,97 +1,176 @@
 /*
- * sweep_predict.c - --predict: fit the what-if model to one cell of each
- * pool workload (the one with the most files and threads, where misses
- * and contention are largest), predict every other cell of it, and
- * report how far each prediction was from the measurement.
+ * sweep_predict.c - --predict: fit the what-if model (whatif.c) to ONE
+ * run and predict every cell of the sweep from it - fc, fcp and fcp-fixed
+ * alike, at each cell's files, threads, pool and CPUs - then report how
+ * far each prediction was from the measurement. The run is a saved one
+ * (--fit FILE: e.g. a 2-CPU run, to predict a sweep made under taskset)
+ * or the sweep's own most telling cell.
  */
+#include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "explain.h"
+#include "load_json.h"
+#include "load_run.h"
 #include "sweep.h"
 
-static struct sweep_cell *fit_cell(struct sweep *sw, const char *wl)
+/*
+ * The cell that shows the model the most: a pool run that both hits and
+ * misses (so both op costs are timed) with the most threads (contention
+ * measured), and of those the fewest files (the most hits beside the
+ * misses). fcp before fcp-fixed: only fcp shows the convoy.
+ */
+static bool better_fit(const struct sweep_cell *c, const struct sweep_cell *best)
 {
-	struct sweep_cell *best = NULL;
+	bool miss = c->files > c->pool, best_miss = best->files > best->pool;
+	int kind = whatif_kind_of(c->workload), best_kind = whatif_kind_of(best->workload);
+
+	if (miss != best_miss)
+		return miss;
+	if (kind != best_kind)
+		return kind == WHATIF_POOL;
+	if (c->threads != best->threads)
+		return c->threads > best->threads;
+	return c->files < best->files;
+}
+
+static const struct sweep_cell *fit_cell(const struct sweep *sw)
+{
+	const struct sweep_cell *best = NULL;
 
 	for (unsigned i = 0; i < sw->n; i++) {
-		struct sweep_cell *c = &sw->cells[i];
+		const struct sweep_cell *c = &sw->cells[i];
 
-		if (strcmp(c->workload, wl) || !c->has_wi)
-			continue;
-		if (!best || c->files > best->files ||
-		    (c->files == best->files && c->threads > best->threads))
+		if (c->has_wi && (!best || better_fit(c, best)))
 			best = c;
 	}
 	return best;
 }
 
-/* fc's cost per op from its single-thread cell, the cleanest measurement. */
-static double fc_cost(const struct sweep *sw)
+/* --fit FILE: a run saved with `fctrace run --json` of fcp or fcp-fixed. */
+static int fit_from_file(struct sweep_fit *fit, const char *path)
 {
-	double best = 0;
-	unsigned threads = ~0u;
+	struct json_object *doc = NULL;
+	struct session s;
+	enum load_kind kind;
+	char why[256];
+	int rc = -1;
 
-	for (unsigned i = 0; i < sw->n; i++)
-		if (sw->cells[i].fc_op_ns > 0 && sw->cells[i].threads < threads) {
-			best = sw->cells[i].fc_op_ns;
-			threads = sw->cells[i].threads;
-		}
-	return best;
+	memset(&s, 0, sizeof(s));
+	if (load_document(path, &doc, why, sizeof(why)) || load_kind(doc, &kind, why, sizeof(why)))
+		goto out;
+	if (kind != LOAD_RUN) {
+		snprintf(why, sizeof(why), "not a single run (a compare or sweep document)");
+		goto out;
+	}
+	if (load_run(doc, &s, why, sizeof(why)))
+		goto out;
+	if (whatif_from_model(&s.model, &fit->wi)) {
+		snprintf(why, sizeof(why), "not a run of fcp or fcp-fixed saved by this fctrace "
+			 "(the model needs its op_costs)");
+		goto out;
+	}
+	snprintf(fit->from, sizeof(fit->from), "%s", path);
+	fit->ok = true;
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "fctrace: --fit %s: %s\n", path, why);
+	session_free(&s);
+	json_object_put(doc);
+	return rc;
+}
+
+int sweep_load_fit(struct sweep_fit *fit, const char *path)
+{
+	memset(fit, 0, sizeof(*fit));
+	return path ? fit_from_file(fit, path) : 0;
+}
+
+static void score(struct sweep_fit *fit, const struct sweep_cell *c)
+{
+	double err = fabs(c->wall_ns - c->predicted_wall_ns) / c->predicted_wall_ns;
+
+	fit->mean_abs_err += err;
+	fit->max_abs_err = fmax(fit->max_abs_err, err);
+	fit->within15 += err <= 0.15;
+	fit->within30 += err <= 0.30;
+	fit->predicted++;
 }
 
 void sweep_predict(struct sweep *sw)
 {
-	double fc = fc_cost(sw);
+	struct sweep_fit *fit = &sw->fit;
 
-	for (unsigned i = 0; i < sw->n; i++) {
-		struct sweep_cell *c = &sw->cells[i], *fit = fit_cell(sw, c->workload);
+	if (!fit->ok) {
+		const struct sweep_cell *c = fit_cell(sw);
 
-		if (!fit)
-			continue;
-		if (fc > 0) {
-			fit->wi.t_fc_ns = fc;
-			fit->wi.fc_source = "an fc run";
-		}
-		c->predicted_wall_ns = whatif_predict_wall_ns(&fit->wi, c->pool, c->files, c->threads);
+		if (!c)
+			return;
+		fit->wi = c->wi;
+		snprintf(fit->from, sizeof(fit->from), "%s, %u files, %u threads, %u CPU%s",
+			 c->workload, c->files, c->threads, c->ncpus, c->ncpus == 1 ? "" : "s");
+		fit->ok = true;
 	}
+	for (unsigned i = 0; i < sw->n; i++) {
+		struct sweep_cell *c = &sw->cells[i];
+		int kind = whatif_kind_of(c->workload);
+		struct whatif_cell wc = { (enum whatif_kind)kind, c->pool, c->files, c->threads,
+					  c->ncpus };
+
+		if (kind < 0 || !c->threads || !c->ops || c->interrupted)
+			continue;
+		c->predicted_wall_ns = whatif_wall_ns(&fit->wi, &wc, (double)c->ops / c->threads);
+		if (c->predicted_wall_ns > 0)
+			score(fit, c);
+	}
+	if (fit->predicted)
+		fit->mean_abs_err /= fit->predicted;
 }
 
-static void print_one(FILE *f, const struct sweep_cell *c, double *abs_err, unsigned *n)
+static void print_one(FILE *f, const struct sweep_cell *c)
 {
-	double err = (c->wall_ns - c->predicted_wall_ns) / c->predicted_wall_ns;
-
-	fprintf(f, "  %-15s %6u %7u %11.0f %11.0f %+8.0f %%\n", c->workload, c->files,
-		c->threads, c->wall_ns / 1e6, c->predicted_wall_ns / 1e6, 100 * err);
-	*abs_err += fabs(err);
-	(*n)++;
+	fprintf(f, "  %-10s %6u %7u %5u %11.0f %11.0f %+8.0f %%\n", c->workload, c->files,
+		c->threads, c->ncpus, c->wall_ns / 1e6, c->predicted_wall_ns / 1e6,
+		100 * (c->wall_ns - c->predicted_wall_ns) / c->predicted_wall_ns);
 }
 
 void sweep_print_predictions(FILE *f, const struct sweep *sw)
 {
-	const struct sweep_cell *last_fit = NULL;
-	double abs_err = 0;
-	unsigned n = 0;
+	const struct sweep_fit *fit = &sw->fit;
 
-	fprintf(f, "\nWhat-if model, fitted to one cell per pool workload, against the "
-		"measurements\n  %-15s %6s %7s %11s %11s %10s\n", "workload", "files",
-		"threads", "measured ms", "model ms", "error");
+	fprintf(f, "\nWhat-if model fitted to one run (%s), against the measurements\n"
+		"  %-10s %6s %7s %5s %11s %11s %10s\n", fit->ok ? fit->from : "none", "workload",
+		"files", "threads", "CPUs", "measured ms", "model ms", "error");
 	for (unsigned i = 0; i < sw->n; i++)
 		if (sw->cells[i].predicted_wall_ns > 0)
-			print_one(f, &sw->cells[i], &abs_err, &n);
-	if (!n) {
-		fprintf(f, "  (nothing to predict: the model needs a pool workload's cell with "
-			"operations measured)\n");
+			print_one(f, &sw->cells[i]);
+	if (!fit->predicted) {
+		fputs("  (nothing to predict: the model needs a cell of fcp or fcp-fixed, or "
+		      "--fit with a saved run of one, and cells of fc, fcp or fcp-fixed)\n", f);
 		return;
 	}
-	fprintf(f, "  mean absolute error %.0f %% over %u cells\n", 100 * abs_err / n, n);
-	for (unsigned i = 0; i < sw->n; i++) {
-		const struct sweep_cell *fit = fit_cell((struct sweep *)sw, sw->cells[i].workload);
+	fprintf(f, "  absolute error over %u cells: mean %.1f %%, max %.1f %%; %u within 15 %%, "
+		"%u within 30 %%\n\n", fit->predicted, 100 * fit->mean_abs_err,
+		100 * fit->max_abs_err, fit->within15, fit->within30);
+	explain_print_model(f, &fit->wi);
+}
 
-		if (fit && fit != last_fit) {
-			fprintf(f, "\nFitted to %s at %u files, %u threads:\n", fit->workload,
-				fit->files, fit->threads);
-			explain_print_model(f, &fit->wi);
-			last_fit = fit;
-		}
-	}
+struct json_object *sweep_fit_json(const struct sweep *sw)
+{
+	const struct sweep_fit *fit = &sw->fit;
+	struct json_object *o;
+
+	if (!fit->ok)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "fitted_to", json_object_new_string(fit->from));
+	json_object_object_add(o, "model", whatif_json(&fit->wi));
+	json_object_object_add(o, "cells_predicted", json_object_new_int64(fit->predicted));
+	json_object_object_add(o, "mean_abs_error", fit->predicted ?
+			       json_object_new_double(fit->mean_abs_err) : NULL);
+	json_object_object_add(o, "max_abs_error", fit->predicted ?
+			       json_object_new_double(fit->max_abs_err) : NULL);
+	return o;
 }

@@ -144,6 +144,7 @@ struct json_object *sweep_json(const struct sweep *sw)
 		json_object_object_add(o, "files", json_object_new_int((int)c->files));
 		json_object_object_add(o, "threads", json_object_new_int((int)c->threads));
 		json_object_object_add(o, "pool", json_object_new_int((int)c->pool));
+		json_object_object_add(o, "ncpus", json_object_new_int((int)c->ncpus));
 		json_object_object_add(o, "wall_ns", json_object_new_uint64(c->wall_ns));
 		json_object_object_add(o, "ops", json_object_new_uint64(c->ops));
 		json_object_object_add(o, "hit_ratio", c->hit_ratio < 0 ? NULL : json_object_new_double(c->hit_ratio));
@@ -157,5 +158,6 @@ struct json_object *sweep_json(const struct sweep *sw)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "cells", a);
+	json_object_object_add(doc, "prediction", sweep_fit_json(sw));
 	return doc;
 }

@@ -1,8 +1,8 @@
 /*
- * whatif.h - a small queueing model of a pool behind one lock, fitted to
- * one measured run, that predicts other pool sizes, file counts and
- * thread counts, and where plain open+pread+close (fc) overtakes it.
- * The model and its assumptions are spelled out in whatif.c.
+ * whatif.h - a model of the file-handle pools, fitted to one measured run
+ * of fcp or fcp-fixed, that predicts the wall time of fc, fcp and
+ * fcp-fixed at other file counts, pool sizes, thread counts and CPU
+ * counts. The model, and why it has this shape, is in whatif.c.
  */
 #ifndef FCTRACE_WHATIF_H
 #define FCTRACE_WHATIF_H
@@ -11,45 +11,81 @@
 #include <stdio.h>
 #include "model.h"
 
-struct whatif_params {
-	double t_miss_ns;	/* time inside the lock for an op whose get missed */
-	double t_hit_ns;	/* time inside the lock for an op whose get hit */
-	double t_outside_ns;	/* wall time per op outside the lock (read, user work) */
-	double t_outside_cpu_ns;	/* the CPU part of it; 0 = all of it */
-	double t_fc_ns;		/* one fc op (open+pread+close) on one CPU; 0 = unknown */
-	unsigned ncpus;
-	unsigned pool, files, threads;	/* the measured settings */
-	double ops_per_thread;
-	/* where the figures came from, for the printout */
-	double measured_wall_ns;	/* 0 when not from a run */
-	double measured_miss_ratio;
-	const char *split_note;	/* how t_miss/t_hit were split when the kernel's
-				 * syscall times did not; NULL when they did */
-	const char *fc_source;	/* "an fc run", "the syscall table", NULL */
+enum whatif_kind {
+	WHATIF_FC,		/* open + pread + close, no lock */
+	WHATIF_POOL,		/* fcp: a miss's stat, open and close inside the lock */
+	WHATIF_POOL_FIXED,	/* fcp-fixed: the same syscalls outside it */
 };
 
-/* Fill from a measured pool run; -1 if m is not a pool workload (or empty). */
-int whatif_from_model(const struct run_model *m, struct whatif_params *p);
-/* Take t_fc_ns from an fc run at the same settings; -1 if it has no ops. */
-int whatif_set_fc(struct whatif_params *p, const struct run_model *fc);
+/* which parameters the fitted run measured (the rest are assumed) */
+#define WHATIF_HAVE_MISS	1u	/* ops that missed were timed */
+#define WHATIF_HAVE_SYSCALLS	2u	/* the kernel timed open, close and stat */
+#define WHATIF_HAVE_CONTENTION	4u	/* a contended run with the scheduler's view */
+#define WHATIF_HAVE_IDLE	8u	/* a run whose lock was held across syscalls */
 
+struct whatif_params {
+	/* what one op costs uncontended: medians of the run's own clocks */
+	double hit_ns;		/* an op whose get hit, get to put */
+	double miss_ns;		/* an op whose get missed */
+	double entry_ns;	/* a syscall's way in and out, outside the kernel's timing */
+	double open_ns, close_ns, stat_ns;	/* each: the kernel's median + entry_ns */
+	/* how long the lock was held, as measured (contention included) */
+	double hold_hit_ns;	/* by a get that hit */
+	double hold_miss_ns;	/* by a get that missed */
+	double hold_put_ns;	/* by a put */
+	/* contention, solved from the run's kernel view (whatif.c) */
+	double wait_cpu_ns;	/* CPU a futex wait costs: sleep, wake-up, switches */
+	double wait_rate;	/* futex waits per acquisition per unit of lock
+				 * utilisation, per other CPU */
+	double idle_share;	/* of the time a holder spends outside the lock, the
+				 * share the lock stays idle while waiters sleep */
+	unsigned have;		/* WHATIF_HAVE_* */
+	/* the fitted run, as measured */
+	enum whatif_kind kind;
+	const char *workload;
+	unsigned pool, files, threads, ncpus;
+	double ops_per_thread;
+	double wall_ns, miss_ratio;
+	double hold_per_op, cpu_per_op, waits_per_op, acquires_per_op;
+};
+
+struct whatif_cell {
+	enum whatif_kind kind;
+	unsigned pool, files, threads, ncpus;
+};
+
+/* The kind of a workload by name; -1 for one the model does not know. */
+int whatif_kind_of(const char *workload);
+const char *whatif_kind_name(enum whatif_kind k);
+/* Fit to a measured run of fcp or fcp-fixed: 0, or -1 (another workload,
+ * no ops, or a run saved without its op costs). */
+int whatif_from_model(const struct run_model *m, struct whatif_params *p);
+/* The fitted run's own settings as a cell. */
+struct whatif_cell whatif_fitted_cell(const struct whatif_params *p);
+
+/* Predicted wall time per op (all threads together), and for a run of
+ * ops_per_thread ops in each thread; 0 when c cannot be predicted (fc
+ * without the kernel's open and close times, no threads). */
+double whatif_op_ns(const struct whatif_params *p, const struct whatif_cell *c);
+double whatif_wall_ns(const struct whatif_params *p, const struct whatif_cell *c,
+		      double ops_per_thread);
+/* Smallest file count (1..WL_MAX_FILES) at which fcp with `pool` channels
+ * is predicted slower than fc, or -1 (never, or fc not predictable). */
+int whatif_crossover_files(const struct whatif_params *p, unsigned pool, unsigned threads,
+			   unsigned ncpus);
+
+/* miss ratio of a pool of `pool` channels under uniform access to `files` */
+double whatif_miss_ratio(unsigned pool, unsigned files);
 /* Time in stat/open/close made inside the lock, from the kernel's syscall
  * table: their total time x min(1, in_lock / their count), in_lock being
  * the workload's syscalls_in_lock summed. -1 without the syscall table. */
 double whatif_lock_syscall_ns(const struct run_model *m, double in_lock);
 
-/* miss ratio of a pool of `pool` channels under uniform access to `files` */
-double whatif_miss_ratio(unsigned pool, unsigned files);
-double whatif_predict_wall_ns(const struct whatif_params *p, unsigned pool,
-			      unsigned files, unsigned threads);
-double whatif_predict_fc_wall_ns(const struct whatif_params *p, unsigned files,
-				 unsigned threads);
-/* Smallest file count (1..WL_MAX_FILES) where the pool is predicted slower
- * than fc at p->pool channels, or -1 (no fc cost, or never). */
-int whatif_crossover_files(const struct whatif_params *p, unsigned threads);
-
-/* "Model: serial time per op = ..., predicts X for N ops (measured Y, +Z %).
- *  Crossover with fc: predicted at N files for T threads." */
+/* The fitted parameters, how well they reproduce the run, and what-ifs:
+ * a pool as big as the file set, the other pool, fc, 2 threads, 1 CPU,
+ * and the file count where fc overtakes fcp. */
 void whatif_print(FILE *f, const struct whatif_params *p);
+struct json_object;
+struct json_object *whatif_json(const struct whatif_params *p);
 
 #endif /* FCTRACE_WHATIF_H */

@@ -127,6 +127,14 @@ struct wl_thread_stats {
 	uint64_t lat_min_ns, lat_max_ns, lat_total_ns;
 	/* added: operations that returned an error (open failed, ...) */
 	uint64_t op_errors;
+	/* pools: every op's time from get to put, by whether its get hit,
+	 * and every pread's: their medians are the uncontended costs the
+	 * what-if model (user/whatif.c) is fitted with */
+	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;	/* lock held: by gets
+							 * that hit, that missed; by puts */
+	uint64_t op_hit_hist[WL_HIST_SLOTS];
+	uint64_t op_miss_hist[WL_HIST_SLOTS];
+	uint64_t read_hist[WL_HIST_SLOTS];
 };
 
 /* Workload-wide totals (pool or cache), after the run. */

@@ -1,0 +1,77 @@
+/*
+ * model_check.c - the what-if model against saved runs: fit it to one
+ * (`fctrace run --json` of fcp or fcp-fixed), predict each of the others
+ * from its settings and CPUs, and print the errors. `fctrace sweep
+ * --predict` does the same live; this re-scores saved runs without
+ * running them again (make model-check runs the seed's matrix).
+ *
+ *   model_check FIT.json RUN.json...
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "load_json.h"
+#include "load_run.h"
+#include "whatif.h"
+
+static int load(const char *path, struct session *s)
+{
+	struct json_object *doc = NULL;
+	enum load_kind kind;
+	char why[256];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = load_document(path, &doc, why, sizeof(why)) || load_kind(doc, &kind, why, sizeof(why)) ||
+	     kind != LOAD_RUN || load_run(doc, s, why, sizeof(why));
+	json_object_put(doc);
+	if (rc)
+		fprintf(stderr, "model_check: %s: %s\n", path, kind != LOAD_RUN ? "not a run" : why);
+	return rc ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct whatif_params p;
+	struct session fit;
+	double sum = 0, max = 0;
+	unsigned n = 0, w15 = 0, w30 = 0;
+
+	if (argc < 3 || load(argv[1], &fit) || whatif_from_model(&fit.model, &p)) {
+		fprintf(stderr, "usage: model_check FIT.json RUN.json... (FIT: a run of fcp or fcp-fixed)\n");
+		return 2;
+	}
+	for (int i = 2; i < argc; i++) {
+		struct session s;
+		const struct wl_config *c;
+		struct whatif_cell cell;
+		double pred, err;
+		int kind;
+
+		if (load(argv[i], &s))
+			continue;
+		c = &s.res.cfg;
+		kind = whatif_kind_of(c->workload);
+		cell = (struct whatif_cell){ (enum whatif_kind)kind, c->pool, c->files,
+					     s.model.nrows, s.model.ncpus };
+		pred = kind < 0 ? 0 : whatif_wall_ns(&p, &cell, (double)s.model.ops / s.model.nrows);
+		if (pred > 0) {
+			err = ((double)s.model.wall_ns - pred) / pred;
+			printf("%-10s %4u files %2u threads %u CPU %8.0f ms, model %8.0f ms %+6.1f %%\n",
+			       c->workload, c->files, cell.threads, cell.ncpus, s.model.wall_ns / 1e6,
+			       pred / 1e6, 100 * err);
+			sum += fabs(err);
+			max = fmax(max, fabs(err));
+			w15 += fabs(err) <= 0.15;
+			w30 += fabs(err) <= 0.30;
+			n++;
+		}
+		session_free(&s);
+	}
+	printf("%u runs: mean absolute error %.1f %%, max %.1f %%, %u within 15 %%, %u within 30 %%\n",
+	       n, n ? 100 * sum / n : 0, 100 * max, w15, w30);
+	whatif_print(stdout, &p);
+	session_free(&fit);
+	return 0;
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# model_check.sh - make model-check: the what-if model against measurements
+# (README "What-if model"). Absolute times drift on shared machines: the
+# steps run one after another, and nothing else should run meanwhile.
+#  1. the main job (fcp, 60 files, 8 threads) saved as JSON, and each of
+#     the what-ifs its Why quotes, run and scored against it;
+#  2. the seed's matrix on 2 CPUs, predicted from the sweep's own fcp/60/8
+#     cell (sweep --predict picks it);
+#  3. a matrix on 1 CPU (taskset -c 0), predicted from the 2-CPU run of 1.
+set -e
+FCTRACE=${FCTRACE:-./fctrace}
+CHECK=${CHECK:-.output/tests/model_check}
+out=$(mktemp -d "${TMPDIR:-/tmp}/fctrace-model.XXXXXX")
+trap 'rm -rf "$out"' EXIT INT TERM
+run() { name=$1; shift; $FCTRACE run --quiet --json "$out/$name.json" "$@"; }
+
+echo "== 1. the main job's what-ifs: fitted to fcp, 60 files, 8 threads, 2 CPUs"
+run fit --workload fcp --files 60 --threads 8
+run pool60 --workload fcp --files 60 --threads 8 --pool 60
+run fixed --workload fcp-fixed --files 60 --threads 8
+run fc --workload fc --files 60 --threads 8
+run two --workload fcp --files 60 --threads 2
+taskset -c 0 $FCTRACE run --quiet --json "$out/onecpu.json" --workload fcp --files 60 --threads 8
+$CHECK "$out/fit.json" "$out/fit.json" "$out/pool60.json" "$out/fixed.json" "$out/fc.json" \
+	"$out/two.json" "$out/onecpu.json" | grep -v '^  - \|^What if\|^fc overtakes'
+
+echo "== 2. 2 CPUs: the seed's matrix, fitted to its own fcp/60/8 cell"
+$FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,50,60,100 --threads 1-8 --predict |
+	sed -n '/^What-if model/,/absolute error/p'
+
+echo "== 3. 1 CPU (taskset -c 0): fitted to the 2-CPU run of step 1"
+taskset -c 0 $FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,60,100 --threads 1,2,4,8 \
+	--predict --fit "$out/fit.json" | sed -n '/^What-if model/,/absolute error/p'
