@@ -6,7 +6,8 @@
 #     the what-ifs its Why quotes, run and scored against it;
 #  2. the seed's matrix on 2 CPUs, predicted from the sweep's own fcp/60/8
 #     cell (sweep --predict picks it);
-#  3. a matrix on 1 CPU (taskset -c 0), predicted from the 2-CPU run of 1.
+#  3. a matrix on 1 CPU (taskset -c 0), predicted from a 2-CPU run of
+#     fcp/60/8 made just before it (the machine's speed drifts over minutes).
 set -e
 FCTRACE=${FCTRACE:-./fctrace}
 CHECK=${CHECK:-.output/tests/model_check}
@@ -28,6 +29,7 @@ echo "== 2. 2 CPUs: the seed's matrix, fitted to its own fcp/60/8 cell"
 $FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,50,60,100 --threads 1-8 --predict |
 	sed -n '/^What-if model/,/absolute error/p'
 
-echo "== 3. 1 CPU (taskset -c 0): fitted to the 2-CPU run of step 1"
+echo "== 3. 1 CPU (taskset -c 0): fitted to a 2-CPU run of fcp/60/8 made just before"
+run fit2 --workload fcp --files 60 --threads 8
 taskset -c 0 $FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,60,100 --threads 1,2,4,8 \
-	--predict --fit "$out/fit.json" | sed -n '/^What-if model/,/absolute error/p'
+	--predict --fit "$out/fit2.json" | sed -n '/^What-if model/,/absolute error/p'

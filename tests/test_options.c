@@ -145,6 +145,9 @@ static void test_sweep_lists(void **state)
 	assert_int_equal(o.files.v[3], 100);
 	assert_int_equal(o.threads.n, 8);
 	assert_int_equal(o.threads.v[7], 8);
+	assert_int_equal(parse_line("sweep --predict --fit saved.json", &o, err, sizeof(err)), 0);
+	assert_true(o.predict);
+	assert_string_equal(o.fit_path, "saved.json");
 }
 
 /* Each bad line: exit 2, one line, and the line names the culprit. */
@@ -195,6 +198,9 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "run --time-every 4 --probes light", "--time-every" },
 		{ "run --time-every 4 --no-bpf", "--time-every" },
 		{ "run --csv out.csv", "--csv" },
+		{ "sweep --fit run.json", "--fit" },
+		{ "run --predict", "--predict" },
+		{ "sweep --predict --fit=", "--fit" },
 		{ "run --files 1-8", "--files" },
 		{ "run --bogus", "--bogus" },
 		{ "run extra", "extra" },
