@@ -151,7 +151,10 @@ static void test_written_pages_are_not_misses(void **state)
 	k = kview_thread(&fx.kv, m[0].tid);
 	assert_non_null(k);
 	assert_int_equal(k->pages_written, K_PAGES);
-	assert_int_equal(k->pages_added, K_PAGES);	/* the cold file's, by read(2) */
+	/* the cold file's, by read(2) - plus, at times, a block of the directory
+	 * the new file was created in, read into the block device's cache: a
+	 * page added that is neither file's (seen once in CI: 65) */
+	assert_in_range(k->pages_added, K_PAGES, K_PAGES + 4);
 	assert_int_equal(k->pages_asked, 0);		/* no pread64 */
 	assert_null(pc_find(&fx.kv, m[0].tid, st.st_ino));
 	assert_int_equal(pc_find(&fx.kv, m[0].tid, c.st.st_ino)->val.pages, K_PAGES);
