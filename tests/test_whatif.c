@@ -247,6 +247,16 @@ static void test_fit_unmeasured(void **state)
 	assert_false(p.have & (WHATIF_HAVE_CONTENTION | WHATIF_HAVE_MISS));
 	assert_true(p.wait_cpu_ns == 0 && p.wait_rate == 0 && p.idle_share == 1);
 	assert_near(p.miss_ns, 2000 + p.stat_ns + p.open_ns + p.close_ns);
+	/* no closes timed either (a pool that never evicted): neither a miss
+	 * nor fc can be costed, and what would need them is not predicted */
+	memset(&x->m.sc_total[FCT_SC_CLOSE], 0, sizeof(x->m.sc_total[FCT_SC_CLOSE]));
+	assert_int_equal(whatif_from_model(&x->m, &p), 0);
+	assert_false(p.have & WHATIF_HAVE_SYSCALLS);
+	assert_true(p.miss_ns == 0 && p.open_ns == 0);
+	assert_true(op_ns(&p, WHATIF_POOL, 100, 1, 1) == 0);
+	assert_true(op_ns(&p, WHATIF_FC, 10, 1, 1) == 0);
+	assert_true(op_ns(&p, WHATIF_POOL, 10, 1, 1) == 2000);
+	assert_int_equal(whatif_crossover_files(&p, 50, 1, 1), -1);
 	free(x);
 }
 

@@ -129,17 +129,17 @@ static double kernel_median(const struct run_model *m, enum fct_sc sc)
 static bool fit_syscalls(const struct run_model *m, struct whatif_params *p)
 {
 	double pread = kernel_median(m, FCT_SC_PREAD64), stat = kernel_median(m, FCT_SC_NEWFSTATAT);
+	double open = kernel_median(m, FCT_SC_OPENAT), close = kernel_median(m, FCT_SC_CLOSE);
 
 	if (!stat)
 		stat = kernel_median(m, FCT_SC_STATX);
-	if (!have_syscalls(m) || !pread || !m->read_p50_ns)
+	/* all or none: fc and a miss are costed only from all three */
+	if (!have_syscalls(m) || !pread || !m->read_p50_ns || !open || !close || !stat)
 		return false;
 	p->entry_ns = fmax(0, (double)m->read_p50_ns - pread);
-	p->open_ns = kernel_median(m, FCT_SC_OPENAT);
-	p->close_ns = kernel_median(m, FCT_SC_CLOSE);
+	p->open_ns = open;
+	p->close_ns = close;
 	p->stat_ns = stat;
-	if (!p->open_ns || !p->close_ns || !p->stat_ns)
-		return false;
 	p->open_ns += p->entry_ns;
 	p->close_ns += p->entry_ns;
 	p->stat_ns += p->entry_ns;
@@ -181,10 +181,13 @@ static void fit_observed(const struct run_model *m, struct whatif_params *p)
 	p->have |= misses >= WHATIF_MIN_MISSES && m->op_miss_p50_ns ? WHATIF_HAVE_MISS : 0;
 }
 
+/* One op alone; 0 when the run did not measure what it takes. */
 static double alone_ns(const struct whatif_params *p, enum whatif_kind k, double miss)
 {
 	if (k == WHATIF_FC)
 		return p->open_ns > 0 ? p->hit_ns + p->open_ns + p->close_ns : 0;
+	if (miss > 0 && p->miss_ns <= 0)
+		return 0;
 	return (1 - miss) * p->hit_ns + miss * p->miss_ns;
 }
 
@@ -306,8 +309,9 @@ int whatif_from_model(const struct run_model *m, struct whatif_params *p)
 	fit_observed(m, p);
 	if (p->have & WHATIF_HAVE_MISS)
 		p->miss_ns = (double)m->op_miss_p50_ns;
-	else	/* never missed (enough): a miss is a hit plus its syscalls */
+	else if (p->have & WHATIF_HAVE_SYSCALLS)	/* a hit plus its syscalls */
 		p->miss_ns = p->hit_ns + p->stat_ns + p->open_ns + p->close_ns;
+	/* else unknown: cells that miss are not predicted */
 	fit_contention(p);
 	return 0;
 }

@@ -66,10 +66,15 @@ static void print_costs(FILE *f, const struct whatif_params *p)
 {
 	char h[24], m[24], s[24], o[24], c[24];
 
-	fprintf(f, "Model (whatif.c), fitted to this run: alone, an op costs %s when its get hits "
-		"and %s when it misses%s", units_ns(h, sizeof(h), p->hit_ns),
-		units_ns(m, sizeof(m), p->miss_ns),
-		p->have & WHATIF_HAVE_MISS ? "" : " (no misses timed: a hit plus stat, open and close)");
+	fprintf(f, "Model (whatif.c), fitted to this run: alone, an op costs %s when its get hits",
+		units_ns(h, sizeof(h), p->hit_ns));
+	if (p->miss_ns > 0)
+		fprintf(f, " and %s when it misses%s", units_ns(m, sizeof(m), p->miss_ns),
+			p->have & WHATIF_HAVE_MISS ? "" : " (no misses timed: a hit plus stat, "
+			"open and close)");
+	else
+		fputs(" (no misses, and no syscall times to cost one: settings that miss are not "
+		      "predicted)", f);
 	if (p->have & WHATIF_HAVE_SYSCALLS)
 		fprintf(f, "; stat %s, open %s, close %s with their way in and out",
 			units_ns(s, sizeof(s), p->stat_ns), units_ns(o, sizeof(o), p->open_ns),
@@ -82,9 +87,10 @@ static void print_contention(FILE *f, const struct whatif_params *p)
 	char w[24], hh[24], hm[24], hp[24];
 
 	if (!(p->have & WHATIF_HAVE_CONTENTION)) {
-		fprintf(f, "Contention: not measured (%s); the model assumes the worst for it.\n",
-			p->threads < 2 ? "one thread" : p->ncpus < 2 ? "one CPU" :
-			"needs the scheduler probes");
+		fprintf(f, "Contention: not measured (%s). The what-ifs leave futex waits out and "
+			"take a lock held across syscalls to stand idle whenever its holder is "
+			"outside it (the worst case).\n", p->threads < 2 ? "one thread" :
+			p->ncpus < 2 ? "one CPU" : "needs the scheduler probes");
 		return;
 	}
 	fprintf(f, "Contention, as measured: the lock was held %s by a get that hit, %s by one "
@@ -95,6 +101,9 @@ static void print_contention(FILE *f, const struct whatif_params *p)
 	if (p->have & WHATIF_HAVE_IDLE)
 		fprintf(f, ", and the lock stood idle %.0f %% of the time its holder spent "
 			"outside it while the waiters slept", 100 * p->idle_share);
+	else
+		fputs(" (no hold across syscalls here, so no convoy to measure: a what-if with "
+		      "one takes the worst, the lock idle whenever its holder is outside it)", f);
 	fputs(". The last figures are solved so that the model gives back this run's CPU "
 	      "time, waits and wall per op.\n", f);
 }
