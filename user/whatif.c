@@ -271,7 +271,8 @@ static void fit_contention(struct whatif_params *p)
 	double others = others_running(p->threads, p->ncpus, p->cpu_per_op, wall);
 
 	p->idle_share = 1;
-	if (p->threads < 2 || p->ncpus < 2 || !p->cpu_per_op || !p->acquires_per_op || !hold)
+	if (p->threads < 2 || p->ncpus < 2 || !p->cpu_per_op || !p->acquires_per_op || !hold ||
+	    c1 <= 0)
 		return;
 	p->have |= WHATIF_HAVE_CONTENTION;
 	if (p->waits_per_op > 0 && others > 0) {
