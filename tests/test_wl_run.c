@@ -188,10 +188,15 @@ static void assert_run_ok(struct fx *f)
 		assert_true(t->lat_total_ns <= t->end_ns - t->start_ns);
 		uint64_t sum = 0, sampled = t->ops <= WL_SAMPLE_WARMUP ? t->ops :
 			WL_SAMPLE_WARMUP + (t->ops - WL_SAMPLE_WARMUP + WL_SAMPLE_EVERY - 1) / WL_SAMPLE_EVERY;
-		for (int s = 0; s < WL_HIST_SLOTS; s++)
+		uint64_t by_kind = 0;
+
+		for (int s = 0; s < WL_HIST_SLOTS; s++) {
 			sum += t->lat_hist[s];
+			by_kind += t->op_hit_hist[s] + t->op_miss_hist[s];
+		}
 		assert_int_equal(t->lat_timed, sampled);
 		assert_int_equal(sum, sampled);
+		assert_int_equal(by_kind, sampled);	/* each sampled op: a hit or a miss */
 	}
 	assert_dir_clean(f);
 }
@@ -205,6 +210,17 @@ static uint64_t sum_of(const struct wl_result *r, size_t field)
 	return n;
 }
 #define SUM(r, f) sum_of(r, offsetof(struct wl_thread_stats, f))
+
+/* all the values in one histogram of every thread */
+static uint64_t hist_sum(const struct wl_result *r, size_t field)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->nthreads; i++)
+		for (unsigned s = 0; s < WL_HIST_SLOTS; s++)
+			n += ((const uint64_t *)((const char *)&r->threads[i] + field))[s];
+	return n;
+}
 
 /* fc: exactly one open, pread and close per operation */
 static void test_fc(void **state)
@@ -225,6 +241,9 @@ static void test_fc(void **state)
 	assert_int_equal(SUM(&f->res, read_ns), 0);
 	assert_true(SUM(&f->res, lat_total_ns) > 0);
 	assert_int_equal(SUM(&f->res, lock_acquires), 0);
+	/* no pool: no op misses, no pread timed apart */
+	assert_int_equal(hist_sum(&f->res, offsetof(struct wl_thread_stats, op_miss_hist)), 0);
+	assert_int_equal(hist_sum(&f->res, offsetof(struct wl_thread_stats, read_hist)), 0);
 }
 
 static void pool_run(void **state, const char *name)
@@ -251,6 +270,13 @@ static void pool_run(void **state, const char *name)
 	assert_int_equal(f->res.locks[0].size, sizeof(pthread_mutex_t));
 	assert_int_equal(SUM(&f->res, lock_acquires),
 			 2 * ops + (!strcmp(name, "fcp-fixed") ? t->misses : 0));
+	/* the what-if model's inputs: every pread timed, every hold split
+	 * by kind, and the sampled ops that missed apart */
+	assert_int_equal(hist_sum(&f->res, offsetof(struct wl_thread_stats, read_hist)), ops);
+	assert_int_equal(SUM(&f->res, hold_hit_ns) + SUM(&f->res, hold_miss_ns) +
+			 SUM(&f->res, hold_put_ns), SUM(&f->res, lock_hold_ns));
+	assert_true(hist_sum(&f->res, offsetof(struct wl_thread_stats, op_miss_hist)) > 0);
+	assert_true(hist_sum(&f->res, offsetof(struct wl_thread_stats, op_miss_hist)) <= t->misses);
 }
 
 static void test_fcp(void **state)

@@ -367,18 +367,23 @@ int model_build(struct run_model *m, struct wl_result *res,
 	return model_build_named(m, res, kv, groups, NULL, 0);
 }
 
-/* The median of one histogram summed over the rows; 0 when empty. */
+/* sampled values below which a median is not taken (op_costs: 0) */
+#define MODEL_MIN_SAMPLES	32
+
+/* The median of one histogram summed over the rows; 0 with too few values. */
 static uint64_t rows_median(const struct run_model *m, size_t field)
 {
-	uint64_t sum[WL_HIST_SLOTS] = { 0 };
+	uint64_t sum[WL_HIST_SLOTS] = { 0 }, n = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].user + field);
 
-		for (unsigned b = 0; b < WL_HIST_SLOTS; b++)
+		for (unsigned b = 0; b < WL_HIST_SLOTS; b++) {
 			sum[b] += h[b];
+			n += h[b];
+		}
 	}
-	return (uint64_t)(hist_quantile(sum, WL_HIST_SLOTS, 0.5) + 0.5);
+	return n < MODEL_MIN_SAMPLES ? 0 : (uint64_t)(hist_quantile(sum, WL_HIST_SLOTS, 0.5) + 0.5);
 }
 
 static uint64_t per(uint64_t ns, uint64_t n)
@@ -423,7 +428,6 @@ static unsigned usable_cpus(void)
 int model_build_named(struct run_model *m, struct wl_result *res, const struct kview *kv,
 		      unsigned groups, const struct lock_name *names, int nnames)
 {
-
 	memset(m, 0, sizeof(*m));
 	m->names = names;
 	m->nnames = nnames;

@@ -536,7 +536,7 @@ static struct json_object *op_costs_json(const struct run_model *m)
 {
 	struct json_object *o;
 
-	if (!m->op_hit_p50_ns && !m->op_miss_p50_ns)
+	if (!m->res || !m->res->totals.has_pool)
 		return NULL;
 	o = json_object_new_object();
 	put_u64(o, "hit_p50_ns", m->op_hit_p50_ns);

@@ -45,16 +45,11 @@ static int fcp_fixed_setup(struct wl_run *run)
 	return setup(run, &fcp_pool_fixed);
 }
 
-static void count_ns(uint64_t *hist, uint64_t ns)
-{
-	hist[fct_hist_slot(ns, WL_HIST_SLOTS)]++;
-}
-
 static int fcp_op(struct wl_run *run, struct wl_thread *t, unsigned file,
 		  uint64_t off, void *buf)
 {
 	struct fcp_state *s = run->priv;
-	uint64_t misses = t->st.misses, held = t->st.lock_hold_ns, start = wl_now_ns(), t0, t1;
+	uint64_t misses = t->st.misses, held = t->st.lock_hold_ns, t0, t1;
 	struct fcp_chan *ch = s->ops->get(s->pool, run->names[file], &t->st);
 	bool missed = t->st.misses != misses;
 	ssize_t n;
@@ -67,13 +62,12 @@ static int fcp_op(struct wl_run *run, struct wl_thread *t, unsigned file,
 			  (off_t)off);
 	t1 = wl_now_ns();
 	t->st.read_ns += t1 - t0;
-	count_ns(t->st.read_hist, t1 - t0);
+	t->st.read_hist[fct_hist_slot(t1 - t0, WL_HIST_SLOTS)]++;
 	if (n < 0)
 		n = -errno;
 	held = t->st.lock_hold_ns;
 	s->ops->put(s->pool, ch, &t->st);
 	t->st.hold_put_ns += t->st.lock_hold_ns - held;
-	count_ns(missed ? t->st.op_miss_hist : t->st.op_hit_hist, wl_now_ns() - start);
 	return (int)n;
 }
 

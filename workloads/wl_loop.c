@@ -42,13 +42,17 @@ void wl_odd_op(struct wl_thread *t, int n)
 	st->verify_errors++;
 }
 
-/* A sampled op: its latency, and its bytes checked. */
-void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat)
+/* A sampled op: its latency, also by whether it missed, and its bytes
+ * checked. */
+void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat,
+		  bool missed)
 {
 	struct wl_thread_stats *st = &t->st;
+	unsigned slot = fct_hist_slot(lat, WL_HIST_SLOTS);
 
 	st->lat_timed++;
-	st->lat_hist[fct_hist_slot(lat, WL_HIST_SLOTS)]++;
+	st->lat_hist[slot]++;
+	(missed ? st->op_miss_hist : st->op_hit_hist)[slot]++;
 	st->lat_total_ns += lat;
 	if (lat < st->lat_min_ns)
 		st->lat_min_ns = lat;

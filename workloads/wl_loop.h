@@ -21,7 +21,8 @@ typedef int (*wl_op_fn)(struct wl_run *run, struct wl_thread *t, unsigned file,
 
 /* wl_loop.c: a sampled op's latency and bytes; an op that did not read a
  * whole chunk; whether a stop was asked for */
-void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat);
+void wl_sample_op(struct wl_thread *t, unsigned file, uint64_t off, int n, uint64_t lat,
+		  bool missed);
 void wl_odd_op(struct wl_thread *t, int n);
 bool wl_stopping(void);
 
@@ -42,16 +43,17 @@ uint64_t wl_measured_loop(struct wl_thread *t, wl_op_fn op)
 	const uint64_t ops = run->cfg.ops, nfiles = run->nfiles;
 	const uint64_t span = run->cfg.file_size - run->cfg.chunk + 1;
 	const int chunk = (int)run->cfg.chunk;
-	uint64_t i = 0, end, off, t0;
+	uint64_t i = 0, end, off, t0, misses;
 	unsigned f;
 	int n;
 
 	while (i < ops && !wl_stopping()) {
 		f = (unsigned)wl_rng_below(t->rng, nfiles);
 		off = wl_rng_below(t->rng, span);
+		misses = t->st.misses;
 		t0 = wl_now_ns();
 		n = op(run, t, f, off, t->buf);
-		wl_sample_op(t, f, off, n, wl_now_ns() - t0);
+		wl_sample_op(t, f, off, n, wl_now_ns() - t0, t->st.misses != misses);
 		if (n != chunk)
 			wl_odd_op(t, n);
 		end = wl_next_sample(i++);

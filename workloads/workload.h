@@ -127,11 +127,11 @@ struct wl_thread_stats {
 	uint64_t lat_min_ns, lat_max_ns, lat_total_ns;
 	/* added: operations that returned an error (open failed, ...) */
 	uint64_t op_errors;
-	/* pools: every op's time from get to put, by whether its get hit,
-	 * and every pread's: their medians are the uncontended costs the
-	 * what-if model (user/whatif.c) is fitted with */
-	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;	/* lock held: by gets
-							 * that hit, that missed; by puts */
+	/* pools: the lock held by gets that hit, by gets that missed, by puts */
+	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
+	/* the sampled ops' latency again, by whether the op missed (pools:
+	 * its get), and every pread's (pools): their medians are the
+	 * uncontended costs the what-if model (user/whatif.c) is fitted with */
 	uint64_t op_hit_hist[WL_HIST_SLOTS];
 	uint64_t op_miss_hist[WL_HIST_SLOTS];
 	uint64_t read_hist[WL_HIST_SLOTS];
