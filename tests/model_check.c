@@ -7,28 +7,21 @@
  *
  *   model_check FIT.json RUN.json...
  */
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "load_json.h"
 #include "load_run.h"
 #include "whatif.h"
 
 static int load(const char *path, struct session *s)
 {
-	struct json_object *doc = NULL;
-	enum load_kind kind;
 	char why[256];
-	int rc;
 
-	memset(s, 0, sizeof(*s));
-	rc = load_document(path, &doc, why, sizeof(why)) || load_kind(doc, &kind, why, sizeof(why)) ||
-	     kind != LOAD_RUN || load_run(doc, s, why, sizeof(why));
-	json_object_put(doc);
-	if (rc)
-		fprintf(stderr, "model_check: %s: %s\n", path, kind != LOAD_RUN ? "not a run" : why);
-	return rc ? -1 : 0;
+	if (!load_run_file(path, s, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "model_check: %s: %s\n", path, why);
+	session_free(s);
+	return -1;
 }
 
 int main(int argc, char **argv)

@@ -847,3 +847,21 @@ int load_run(struct json_object *doc, struct session *s, char *why, size_t n)
 		return -1;
 	return 0;
 }
+
+int load_run_file(const char *path, struct session *s, char *why, size_t n)
+{
+	struct json_object *doc = NULL;
+	enum load_kind kind;
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (load_document(path, &doc, why, n) || load_kind(doc, &kind, why, n))
+		goto out;
+	if (kind != LOAD_RUN)
+		snprintf(why, n, "not a single run (a compare or sweep document)");
+	else
+		rc = load_run(doc, s, why, n);
+out:
+	json_object_put(doc);
+	return rc;
+}

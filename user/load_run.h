@@ -16,5 +16,8 @@ struct json_object;
  * session_free whatever this returns; its strings point into s itself or
  * into static tables, never into doc. */
 int load_run(struct json_object *doc, struct session *s, char *why, size_t n);
+/* The same from the file path, which must hold one run (not a compare or
+ * a sweep): 0, or -1 with why; s is safe to session_free either way. */
+int load_run_file(const char *path, struct session *s, char *why, size_t n);
 
 #endif

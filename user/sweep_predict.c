@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain.h"
-#include "load_json.h"
 #include "load_run.h"
 #include "sweep.h"
 
@@ -51,34 +50,22 @@ static const struct sweep_cell *fit_cell(const struct sweep *sw)
 /* --fit FILE: a run saved with `fctrace run --json` of fcp or fcp-fixed. */
 static int fit_from_file(struct sweep_fit *fit, const char *path)
 {
-	struct json_object *doc = NULL;
 	struct session s;
-	enum load_kind kind;
 	char why[256];
-	int rc = -1;
+	int rc = load_run_file(path, &s, why, sizeof(why));
 
-	memset(&s, 0, sizeof(s));
-	if (load_document(path, &doc, why, sizeof(why)) || load_kind(doc, &kind, why, sizeof(why)))
-		goto out;
-	if (kind != LOAD_RUN) {
-		snprintf(why, sizeof(why), "not a single run (a compare or sweep document)");
-		goto out;
-	}
-	if (load_run(doc, &s, why, sizeof(why)))
-		goto out;
-	if (whatif_from_model(&s.model, &fit->wi)) {
+	if (!rc && whatif_from_model(&s.model, &fit->wi)) {
 		snprintf(why, sizeof(why), "not a run of fcp or fcp-fixed saved by this fctrace "
 			 "(the model needs its op_costs)");
-		goto out;
+		rc = -1;
 	}
-	snprintf(fit->from, sizeof(fit->from), "%s", path);
-	fit->ok = true;
-	rc = 0;
-out:
 	if (rc)
 		fprintf(stderr, "fctrace: --fit %s: %s\n", path, why);
+	else {
+		snprintf(fit->from, sizeof(fit->from), "%s", path);
+		fit->ok = true;
+	}
 	session_free(&s);
-	json_object_put(doc);
 	return rc;
 }
 
