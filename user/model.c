@@ -413,14 +413,12 @@ static void op_costs(struct run_model *m)
 	m->read_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, read_hist));
 }
 
-/* The CPUs this process may run on, which its workers inherit: under
- * taskset or a cpuset that is fewer than the machine has online. */
-static unsigned usable_cpus(void)
+unsigned model_usable_cpus(pid_t pid)
 {
 	cpu_set_t set;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+	if (sched_getaffinity(pid, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
 		return (unsigned)CPU_COUNT(&set);
 	return online > 0 ? (unsigned)online : 1;
 }
@@ -436,7 +434,7 @@ int model_build_named(struct run_model *m, struct wl_result *res, const struct k
 	m->groups = kv ? groups : 0;
 	m->probe_set = probe_set_name(kv, m->groups);
 	m->time_every = kv ? kv->time_every : 0;
-	m->ncpus = usable_cpus();
+	m->ncpus = model_usable_cpus(0);	/* which workers and run -- CMD inherit */
 	m->wall_ns = res->wall_ns;
 	m->nrows = res->nthreads;
 	m->rows = calloc(m->nrows ? m->nrows : 1, sizeof(*m->rows));

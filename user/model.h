@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "workload.h"
 #include "kview.h"
 
@@ -148,6 +149,9 @@ int model_build(struct run_model *m, struct wl_result *res,
 int model_build_named(struct run_model *m, struct wl_result *res, const struct kview *kv,
 		      unsigned groups, const struct lock_name *names, int nnames);
 void model_free(struct run_model *m);
+/* The CPUs process pid (0: this one) may run on: under taskset or a
+ * cpuset fewer than are online; the CPUs online if it cannot be read. */
+unsigned model_usable_cpus(pid_t pid);
 
 const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
 const char *klock_type(uint32_t flags);

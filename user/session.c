@@ -161,6 +161,8 @@ int session_explain(struct session *s)
 	if (model_build_named(&s->model, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
 			      s->names, s->nnames))
 		return 1;
+	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
+		s->model.ncpus = model_usable_cpus(s->target.pid);
 	model_add_jvm(&s->model, s->jvm, s->jvm_monitors);
 	explain_run(&s->model, &s->diag);
 	return 0;
