@@ -44,7 +44,7 @@ BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bp
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
-USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
@@ -52,9 +52,9 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 # a program fctrace did not write: built alone, with debug info, no fctrace headers
 TARGET_PROG := $(OUTPUT)/tests/target_prog
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_model.c \
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_join.c \
 		tests/target_prog.c tests/model_check.c,$(wildcard tests/*.c)))
-# recorded kernel views (tests/record_model.c) that test_model builds models from
+# recorded kernel views (tests/record_join.c) that test_join builds models from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
 .PHONY: all deps deps-test run test bench truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
@@ -85,7 +85,7 @@ deps-test:
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c \
 	     tests/trace_check.c
 ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_wl_pool \
-	      test_wl_bcache test_wl_run test_html test_probes test_model test_jvm test_timeline \
+	      test_wl_bcache test_wl_run test_html test_probes test_join test_jvm test_timeline \
 	      test_load_json
 TSAN_TESTS := test_wl_run test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
@@ -123,7 +123,7 @@ $(OUTPUT)/asan/test_%: $(OUTPUT)/asan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/as
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ASAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-$(OUTPUT)/asan/test_model: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/fixtures/*.c))
+$(OUTPUT)/asan/test_join: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/fixtures/*.c))
 
 $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
 	$(call msg,LINK,$@)
@@ -188,7 +188,7 @@ $(OUTPUT)/fuzz/%.o: %.c $(OUTPUT)/fctrace.skel.h
 
 $(OUTPUT)/fuzz/libfuzzed.a: $(patsubst %.c,$(OUTPUT)/fuzz/%.o,$(FUZZ_SRCS))
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 FUZZ_LIBS := -lpthread -lm
 $(OUTPUT)/fuzz/fuzz_loadjson: FUZZ_LIBS := $(LDLIBS)
@@ -208,8 +208,8 @@ $(OUTPUT)/sysnames.h.in: $(SYSCALL_H) | $(OUTPUT)
 	$(Q){ [ -z "$(SYSCALL_H)" ] || awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ \
 		{ sub("^__NR_", "", $$2); printf "\t[%s] = \"%s\",\n", $$3, $$2 }' $(SYSCALL_H); } > $@
 
-$(OUTPUT)/user/sysnames.o $(OUTPUT)/asan/user/sysnames.o $(OUTPUT)/tsan/user/sysnames.o \
-	$(OUTPUT)/fuzz/user/sysnames.o: \
+$(OUTPUT)/user/base/sysnames.o $(OUTPUT)/asan/user/base/sysnames.o $(OUTPUT)/tsan/user/base/sysnames.o \
+	$(OUTPUT)/fuzz/user/base/sysnames.o: \
 	$(OUTPUT)/sysnames.h.in
 
 # vmlinux.h comes from the running kernel's BTF, never from the repo.
@@ -248,9 +248,10 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/tests/bpf/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
 $(OUTPUT)/tests/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
-$(OUTPUT)/tests/test_model: $(MODEL_FIXTURES)
+$(OUTPUT)/tests/test_join: $(MODEL_FIXTURES)
 
-$(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/user
+$(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h
+	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
@@ -265,13 +266,13 @@ $(OUTPUT)/tests/%.o: tests/%.c $(OUTPUT)/fctrace.skel.h | $(OUTPUT)/tests
 
 $(OUTPUT)/libworkloads.a: $(WL_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OUTPUT)/libfctrace.a: $(USER_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-fctrace: $(OUTPUT)/user/main.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+fctrace: $(OUTPUT)/user/cli/main.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
@@ -298,8 +299,8 @@ $(OUTPUT)/tests/model_check: $(OUTPUT)/tests/model_check.o $(OUTPUT)/libfctrace.
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
-# make test's model fixtures come from this (by hand, as root): see tests/record_model.c
-$(OUTPUT)/tests/record_model: $(OUTPUT)/tests/record_model.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+# make test's model fixtures come from this (by hand, as root): see tests/record_join.c
+$(OUTPUT)/tests/record_join: $(OUTPUT)/tests/record_join.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
@@ -312,4 +313,4 @@ install: fctrace
 clean:
 	$(Q)rm -rf $(OUTPUT) fctrace
 
--include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d)
+-include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)

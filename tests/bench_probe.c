@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include "loader.h"
-#include "options.h"
+#include "trace/loader.h"
+#include "cli/options.h"
 #include "progwalk.h"
 #include "workload.h"
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <cmocka.h>
-#include "loader.h"
+#include "trace/loader.h"
 #include "workload.h"	/* wl_now_ns */
 
 /* Why the BPF tests cannot run here, or NULL. */

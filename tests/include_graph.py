@@ -17,6 +17,12 @@ while fcp_pool.c includes fcp_map.h. An interface header with no .c of
 its own (workload.h) may declare functions that several .c files
 define; a file stem_part.c belongs to stem.h's module.
 
+Arrows also run one way between the stages of user/ (README, "Code
+layout"): a file in one of STAGES may use only its own folder and the
+folders listed after it, then workloads/ and bpf/; workloads/ never uses
+user/, and every user/ file sits in a stage folder. An arrow the other
+way is an arrow up, and fails like a circle.
+
   include_graph.py [ROOT]      check ROOT (default: the repository)
   include_graph.py --self-test  check that each kind of circle is caught
 """
@@ -26,6 +32,9 @@ import sys
 import tempfile
 
 DIRS = ("user", "workloads", "bpf")
+# user/'s stage folders, a run's walk from the command line to the kernel
+# view's reader; report/ prints what session/ produced, so it sits above it.
+STAGES = ("cli", "report", "session", "explain", "join", "trace", "base")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 FUNC_HEAD = re.compile(r"\b([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:__attribute__\s*\(\(.*\)\))?\s*$", re.S)
@@ -100,19 +109,41 @@ def scan(root):
         full = os.path.join(root, d)
         if not os.path.isdir(full):
             continue
-        for f in sorted(os.listdir(full)):
-            if f.endswith((".c", ".h")):
-                with open(os.path.join(full, f), errors="replace") as fh:
-                    files[d + "/" + f] = strip(fh.read())
+        for here, _, names in sorted(os.walk(full)):
+            for f in sorted(names):
+                if f.endswith((".c", ".h")):
+                    path = os.path.relpath(os.path.join(here, f), root)
+                    with open(os.path.join(here, f), errors="replace") as fh:
+                        files[path] = strip(fh.read())
     return files
 
 
 def resolve(name, src, files):
-    for base in (os.path.dirname(src),) + DIRS:
+    for base in (os.path.dirname(src),) + DIRS:	# the Makefile's -I order
         p = os.path.normpath(os.path.join(base, name))
         if p in files:
             return p
     return None	# generated (the skeleton) or a system header
+
+
+def rank(path):
+    """A file's place in the layering: stages of user/ first, then
+    workloads/, then bpf/; None for a user/ file outside every stage."""
+    parts = path.split("/")
+    if parts[0] == "user":
+        return STAGES.index(parts[1]) if len(parts) > 2 and parts[1] in STAGES else None
+    return len(STAGES) + DIRS.index(parts[0]) - 1
+
+
+def arrows_up(g):
+    """Every arrow from a file to one in a folder above its own."""
+    out = []
+    for a in sorted(g):
+        for b in sorted(g[a]):
+            ra, rb = rank(a), rank(b)
+            if ra is not None and rb is not None and rb < ra:
+                out.append("arrow up: %s" % g[a][b])
+    return out
 
 
 def cycles(graph):
@@ -209,6 +240,9 @@ def check(root):
         kind = "headers including each other" if all(f.endswith(".h") for f in c) else "files in a circle"
         why = ["  " + g[a][b] for a in c for b in c if b in g.get(a, {})]
         problems.append("%s: %s\n%s" % (kind, " <-> ".join(c), "\n".join(why)))
+    problems += arrows_up(g)
+    problems += ["%s is in no stage folder of user/ (%s)" % (f, ", ".join(STAGES))
+                 for f in sorted(files) if rank(f) is None]
     return problems, len(files)
 
 
@@ -236,6 +270,28 @@ def self_test():
             "user/a.h": '#include "b.h"\n',
             "user/b.h": '#include "a.h"\n',
         }, True),
+        "a stage that uses one above it": ({
+            "user/trace/loader.h": '#include "join/timeline.h"\n',
+            "user/join/timeline.h": "struct tl;\n",
+        }, True),
+        "a stage that calls into one above it": ({
+            "user/session/sweep.h": "void sweep_print(void);\n",
+            "user/session/sweep.c": '#include "session/sweep.h"\nvoid sweep_run(void) { }\n',
+            "user/report/print.c": '#include "session/sweep.h"\nvoid sweep_print(void) { }\n',
+        }, True),
+        "a user file outside the stages": ({
+            "user/loose.c": "int x;\n",
+        }, True),
+        "stages in order": ({
+            "user/cli/main.c": '#include "report/report.h"\n#include "session/session.h"\n',
+            "user/report/report.h": '#include "session/session.h"\n',
+            "user/session/session.h": '#include "join/join.h"\n#include "fctrace.h"\n',
+            "user/join/join.h": '#include "trace/kview.h"\n#include "workload.h"\n',
+            "user/trace/kview.h": '#include "base/hist.h"\n',
+            "user/base/hist.h": "struct hist;\n",
+            "workloads/workload.h": "struct wl;\n",
+            "bpf/fctrace.h": "struct fct;\n",
+        }, False),
         "the fixed loop: its callees in a file of its own": ({
             "workloads/loop.h": "void sample(int n);\nstatic inline void loop(void) { sample(1); }\n",
             "workloads/loop.c": '#include "loop.h"\nvoid sample(int n) { }\n',
@@ -264,7 +320,8 @@ def main(argv):
     for p in problems:
         print("include_graph: " + p, file=sys.stderr)
     if not problems:
-        print("include graph: %d files in %s, no circles" % (n, "/".join(DIRS)))
+        print("include graph: %d files in %s, no circles, no arrow up (%s)"
+              % (n, "/".join(DIRS), " > ".join(STAGES)))
     return 1 if problems else 0
 
 

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "load_run.h"
-#include "whatif.h"
+#include "session/load_run.h"
+#include "report/whatif_print.h"
 
 static int load(const char *path, struct session *s)
 {
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	double sum = 0, max = 0;
 	unsigned n = 0, w15 = 0, w30 = 0;
 
-	if (argc < 3 || load(argv[1], &fit) || whatif_from_model(&fit.model, &p)) {
+	if (argc < 3 || load(argv[1], &fit) || whatif_from_model(&fit.joined, &p)) {
 		fprintf(stderr, "usage: model_check FIT.json RUN.json... (FIT: a run of fcp or fcp-fixed)\n");
 		return 2;
 	}
@@ -47,12 +47,12 @@ int main(int argc, char **argv)
 		c = &s.res.cfg;
 		kind = whatif_kind_of(c->workload);
 		cell = (struct whatif_cell){ (enum whatif_kind)kind, c->pool, c->files,
-					     s.model.nrows, s.model.ncpus };
-		pred = kind < 0 ? 0 : whatif_wall_ns(&p, &cell, (double)s.model.ops / s.model.nrows);
+					     s.joined.nrows, s.joined.ncpus };
+		pred = kind < 0 ? 0 : whatif_wall_ns(&p, &cell, (double)s.joined.ops / s.joined.nrows);
 		if (pred > 0) {
-			err = ((double)s.model.wall_ns - pred) / pred;
+			err = ((double)s.joined.wall_ns - pred) / pred;
 			printf("%-10s %4u files %2u threads %u CPU %8.0f ms, model %8.0f ms %+6.1f %%\n",
-			       c->workload, c->files, cell.threads, cell.ncpus, s.model.wall_ns / 1e6,
+			       c->workload, c->files, cell.threads, cell.ncpus, s.joined.wall_ns / 1e6,
 			       pred / 1e6, 100 * err);
 			sum += fabs(err);
 			max = fmax(max, fabs(err));

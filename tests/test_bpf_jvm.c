@@ -14,7 +14,7 @@
 #include "bpfutil.h"
 #include "javautil.h"
 #include "fctrace.skel.h"
-#include "jvm.h"
+#include "trace/jvm.h"
 
 #define JVM_TEST_REQUIRE()							\
 	do {									\

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
-#include "ksyms.h"	/* ksym_is_locking */
+#include "trace/ksyms.h"	/* ksym_is_locking */
 #include "workload.h"
 
 static void test_unselected_groups_not_attached(void **state)

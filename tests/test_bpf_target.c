@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
-#include "session.h"
+#include "session/session.h"
 
 #define HOLD_MS		200
 #define PREADS		1000	/* target_prog's pread64 calls per reader thread */
@@ -37,7 +37,7 @@ static void full_trace(struct trace_opts *t)
 	t->probes = PG_FULL;
 }
 
-static const struct thread_row *row_named(const struct run_model *m, const char *comm)
+static const struct thread_row *row_named(const struct joined_run *m, const char *comm)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
 		if (!strcmp(m->rows[i].k.comm, comm))
@@ -45,7 +45,7 @@ static const struct thread_row *row_named(const struct run_model *m, const char 
 	return NULL;
 }
 
-static const struct lock_total *lock_starting(const struct run_model *m, const char *prefix)
+static const struct lock_total *lock_starting(const struct joined_run *m, const char *prefix)
 {
 	for (int i = 0; i < m->nlocks; i++)
 		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
@@ -94,29 +94,29 @@ static void test_locks_named_and_timed(void **state)
 	assert_int_equal(run_target(argv, false, &s), 0);
 	assert_true(s.target.exited);
 	assert_int_equal(target_exit_status(&s.target), 0);
-	assert_int_equal(s.model.nrows, 6);	/* main, 3 waiters, 2 readers */
+	assert_int_equal(s.joined.nrows, 6);	/* main, 3 waiters, 2 readers */
 
-	st = lock_starting(&s.model, "session_table_lock (mutex)");
+	st = lock_starting(&s.joined, "session_table_lock (mutex)");
 	assert_non_null(st);
 	assert_true(st->is_lock);
 	assert_int_equal(st->waits, 1);
 	assert_held_wait(st->wait_ns);
 
-	heap = lock_starting(&s.model, "mutex @ get_fd+");
+	heap = lock_starting(&s.joined, "mutex @ get_fd+");
 	assert_non_null(heap);
 	assert_non_null(strstr(heap->name, "target_prog.c:"));
 	assert_true(heap->is_lock);
 	assert_held_wait(heap->wait_ns);
 
-	cond = lock_starting(&s.model, "cond (condvar)");
+	cond = lock_starting(&s.joined, "cond (condvar)");
 	assert_non_null(cond);
 	assert_false(cond->is_lock);
 	assert_held_wait(cond->wait_ns);
 
 	/* the waiter's account: its lock wait is its window, near enough */
-	assert_non_null(row_named(&s.model, "waiter-static"));
-	assert_held_wait(row_named(&s.model, "waiter-static")->acct_ns[ACCT_LOCK_NAMED]);
-	assert_held_wait(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_FUTEX_OTHER]);
+	assert_non_null(row_named(&s.joined, "waiter-static"));
+	assert_held_wait(row_named(&s.joined, "waiter-static")->acct_ns[ACCT_LOCK_NAMED]);
+	assert_held_wait(row_named(&s.joined, "waiter-cond")->acct_ns[ACCT_FUTEX_OTHER]);
 	/* the explanation names the locks, and the condvar as no lock */
 	assert_non_null(strstr(s.diag.headline, "Why target_prog took"));
 	assert_non_null(cause_of(&s.diag, "user_lock_contention"));
@@ -124,7 +124,7 @@ static void test_locks_named_and_timed(void **state)
 	assert_non_null(cause_of(&s.diag, "event_wait"));
 	assert_non_null(strstr(cause_of(&s.diag, "event_wait")->title, "cond (condvar)"));
 	/* only its re-take of cond_mu after the signal is a lock wait */
-	assert_true(row_named(&s.model, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED] <
+	assert_true(row_named(&s.joined, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED] <
 		    HOLD_MS * 100000ull);
 	session_free(&s);
 }
@@ -139,9 +139,9 @@ static void test_exact_counts_and_names(void **state)
 	BPF_TEST_REQUIRE();
 	assert_int_equal(run_target(argv, false, &s), 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-		assert_non_null(row_named(&s.model, names[i]));
+		assert_non_null(row_named(&s.joined, names[i]));
 	for (int r = 0; r < 2; r++) {
-		const struct thread_row *row = row_named(&s.model, r ? "reader-1" : "reader-0");
+		const struct thread_row *row = row_named(&s.joined, r ? "reader-1" : "reader-0");
 
 		assert_int_equal(row->k.sc[FCT_SC_PREAD64].count, PREADS);
 		assert_int_equal(row->k.sc[FCT_SC_OPENAT].count, 1);
@@ -150,9 +150,9 @@ static void test_exact_counts_and_names(void **state)
 		assert_true(row->k.how & FCT_HOW_FORK);
 		assert_true(row->k.how & FCT_HOW_EXITED);
 	}
-	assert_true(row_named(&s.model, "target_prog")->k.how & FCT_HOW_EXEC);
-	for (unsigned i = 0; i < s.model.nrows; i++)
-		assert_in_range(s.model.rows[i].accounted_ratio, 0.999, 1.001);
+	assert_true(row_named(&s.joined, "target_prog")->k.how & FCT_HOW_EXEC);
+	for (unsigned i = 0; i < s.joined.nrows; i++)
+		assert_in_range(s.joined.rows[i].accounted_ratio, 0.999, 1.001);
 	session_free(&s);
 }
 
@@ -161,9 +161,9 @@ static uint64_t preads_of_others(const struct session *s, pid_t parent)
 {
 	uint64_t n = 0;
 
-	for (unsigned i = 0; i < s->model.nrows; i++)
-		if (s->model.rows[i].k.tgid != (uint32_t)parent)
-			n += s->model.rows[i].k.sc[FCT_SC_PREAD64].count;
+	for (unsigned i = 0; i < s->joined.nrows; i++)
+		if (s->joined.rows[i].k.tgid != (uint32_t)parent)
+			n += s->joined.rows[i].k.sc[FCT_SC_PREAD64].count;
 	return n;
 }
 
@@ -174,11 +174,11 @@ static void test_follow_forks(void **state)
 
 	BPF_TEST_REQUIRE();
 	assert_int_equal(run_target(argv, true, &s), 0);
-	assert_int_equal(s.model.nrows, 2);
+	assert_int_equal(s.joined.nrows, 2);
 	assert_int_equal(preads_of_others(&s, s.target.pid), 300);
 	session_free(&s);
 	assert_int_equal(run_target(argv, false, &s), 0);
-	assert_int_equal(s.model.nrows, 1);
+	assert_int_equal(s.joined.nrows, 1);
 	assert_int_equal(preads_of_others(&s, s.target.pid), 0);
 	session_free(&s);
 }
@@ -237,14 +237,14 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	full_trace(&t);
 	assert_int_equal(session_run_target(&t, &to, &s), 0);
 	assert_true(s.target.exited);	/* it ended: the attach ended with it */
-	waiter = row_named(&s.model, "waiter-static");
-	late = row_named(&s.model, "late");
+	waiter = row_named(&s.joined, "waiter-static");
+	late = row_named(&s.joined, "late");
 	assert_non_null(waiter);
 	assert_non_null(late);
 	assert_true(waiter->k.how & FCT_HOW_ATTACH);
 	assert_true(waiter->k.how & FCT_HOW_IN_FUTEX);	/* asleep on the lock at attach */
 	assert_held_wait(waiter->acct_ns[ACCT_LOCK_NAMED]);
-	assert_non_null(lock_starting(&s.model, "session_table_lock (mutex)"));
+	assert_non_null(lock_starting(&s.joined, "session_table_lock (mutex)"));
 	assert_true(late->k.how & FCT_HOW_FORK);
 	assert_int_equal(late->k.sc[FCT_SC_PREAD64].count, PREADS);
 	close(sv.in_fd);
@@ -264,8 +264,8 @@ static void test_turns_and_events(void **state)
 
 	BPF_TEST_REQUIRE();
 	run_clean(argv, &s);
-	for (int i = 0; i < s.model.nlocks; i++) {
-		const struct lock_total *l = &s.model.locks[i];
+	for (int i = 0; i < s.joined.nlocks; i++) {
+		const struct lock_total *l = &s.joined.locks[i];
 
 		if (l->kernel || !strstr(l->name, "(condvar"))
 			continue;
@@ -290,7 +290,7 @@ static void test_turns_and_events(void **state)
 		const struct thread_row *r;
 
 		snprintf(name, sizeof(name), "turn-%d", t);
-		assert_non_null(r = row_named(&s.model, name));
+		assert_non_null(r = row_named(&s.joined, name));
 		assert_true(r->acct_ns[ACCT_LOCK_NAMED] > 0);	/* its turn waits */
 	}
 	session_free(&s);
@@ -307,16 +307,16 @@ static void test_python_gil_taken_in_turns(void **state)
 
 	BPF_TEST_REQUIRE();
 	run_clean(argv, &s);
-	for (int i = 0; i < s.model.nlocks; i++) {
-		const struct lock_total *l = &s.model.locks[i];
+	for (int i = 0; i < s.joined.nlocks; i++) {
+		const struct lock_total *l = &s.joined.locks[i];
 
 		if (strstr(l->name, "_PyRuntime+") && strstr(l->name, "(condvar taken in turns)") &&
 		    (!gil || l->wakes > gil->wakes))
-			gil = &s.model.locks[i];
+			gil = &s.joined.locks[i];
 	}
 	if (!gil)
 		fail_msg("no _PyRuntime condvar taken in turns among %d locks (first: %s)",
-			 s.model.nlocks, s.model.nlocks ? s.model.locks[0].name : "-");
+			 s.joined.nlocks, s.joined.nlocks ? s.joined.locks[0].name : "-");
 	assert_true(gil->is_lock && gil->turns);
 	assert_true(gil->threads >= 3);
 	assert_true(gil->wakes_by_waiters * 2 > gil->wakes);

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include "bpfutil.h"
 #include "javautil.h"
-#include "session.h"
+#include "session/session.h"
 
 #define JAVA_REQUIRE()								\
 	do {									\
@@ -69,7 +69,7 @@ static int run_java(const char *const *jvm_opts, const char *main, const char *c
 	return rc;
 }
 
-static const struct thread_row *row_named(const struct run_model *m, const char *name)
+static const struct thread_row *row_named(const struct joined_run *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
 		if (!strcmp(m->rows[i].name, name))
@@ -87,7 +87,7 @@ static const struct lock_use *use_named(const struct thread_row *r, const char *
 	return &none;
 }
 
-static const struct lock_total *lock_named(const struct run_model *m, const char *name)
+static const struct lock_total *lock_named(const struct joined_run *m, const char *name)
 {
 	for (int i = 0; i < m->nlocks; i++)
 		if (!strcmp(m->locks[i].name, name))
@@ -106,16 +106,16 @@ static void test_monitor_is_a_lock_by_class(void **state)
 	JAVA_REQUIRE();
 	assert_int_equal(run_java(NULL, "PoolBench", args, &s), 0);
 	assert_int_equal(target_exit_status(&s.target), 0);
-	assert_true(s.model.jvm);
-	assert_true(s.model.jvm_monitors);
-	pool = lock_named(&s.model, "monitor PoolBench$Pool");
+	assert_true(s.joined.jvm);
+	assert_true(s.joined.jvm_monitors);
+	pool = lock_named(&s.joined, "monitor PoolBench$Pool");
 	assert_non_null(pool);
 	assert_true(pool->is_lock);
 	for (int i = 0; i < 4; i++) {
 		const struct thread_row *r;
 
 		snprintf(name, sizeof(name), "pool-worker-%d", i);
-		r = row_named(&s.model, name);
+		r = row_named(&s.joined, name);
 		assert_non_null(r);
 		assert_false(r->aside);
 		assert_string_equal(r->group, "application");
@@ -128,9 +128,9 @@ static void test_monitor_is_a_lock_by_class(void **state)
 	/* the threads' own clocks time a little more than the kernel sees:
 	 * the spin before the block, the return to Java after it */
 	assert_in_range(pool->wait_ns, (uint64_t)(own * 0.6), (uint64_t)(own * 1.05));
-	assert_true(s.model.aside_rows > 0);		/* GC, JIT, VM Thread ... */
-	assert_non_null(row_named(&s.model, "VM Thread"));
-	assert_true(row_named(&s.model, "VM Thread")->aside);
+	assert_true(s.joined.aside_rows > 0);		/* GC, JIT, VM Thread ... */
+	assert_non_null(row_named(&s.joined, "VM Thread"));
+	assert_true(row_named(&s.joined, "VM Thread")->aside);
 	session_free(&s);
 }
 
@@ -142,12 +142,12 @@ static void test_park_named(void **state)
 
 	JAVA_REQUIRE();
 	assert_int_equal(run_java(NULL, "ParkBench", args, &s), 0);
-	park = lock_named(&s.model, "park (java.util.concurrent)");
+	park = lock_named(&s.joined, "park (java.util.concurrent)");
 	assert_non_null(park);
 	assert_false(park->is_lock);
 	assert_true(park->waits > 0);
 	assert_true(park->threads >= 2);
-	assert_non_null(row_named(&s.model, "lock-worker-0"));
+	assert_non_null(row_named(&s.joined, "lock-worker-0"));
 	session_free(&s);
 }
 
@@ -163,8 +163,8 @@ static void test_gc_counted(void **state)
 	young = java_stat(out, "gc", "Copy", "count");
 	old = java_stat(out, "gc", "MarkSweepCompact", "count");
 	assert_true(young > 0);
-	assert_in_range(s.model.gcs, (uint64_t)young, (uint64_t)(young + (old > 0 ? old : 0)));
-	assert_true(s.model.safepoint_ns >= s.model.gc_ns / 2);
+	assert_in_range(s.joined.gcs, (uint64_t)young, (uint64_t)(young + (old > 0 ? old : 0)));
+	assert_true(s.joined.safepoint_ns >= s.joined.gc_ns / 2);
 	session_free(&s);
 }
 
@@ -188,11 +188,11 @@ static void test_attach_without_flag(void **state)
 	to.pid = p.pid;
 	to.window_arg = &p;	/* go once attached: its threads start in the window */
 	assert_int_equal(session_run_target(&t, &to, &s), 0);
-	assert_true(s.model.jvm);
-	assert_false(s.model.jvm_monitors);
-	assert_null(lock_named(&s.model, "monitor PoolBench$Pool"));
-	assert_non_null(row_named(&s.model, "pool-worker-0"));	/* comm: 15 bytes */
-	assert_true(s.model.nrows > 4);
+	assert_true(s.joined.jvm);
+	assert_false(s.joined.jvm_monitors);
+	assert_null(lock_named(&s.joined, "monitor PoolBench$Pool"));
+	assert_non_null(row_named(&s.joined, "pool-worker-0"));	/* comm: 15 bytes */
+	assert_true(s.joined.nrows > 4);
 	session_free(&s);
 	java_kill(&p);
 }

@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "bpfutil.h"
-#include "report.h"
-#include "session.h"
+#include "report/report.h"
+#include "session/session.h"
 #include "testutil.h"
-#include "timeline.h"
-#include "tlrec.h"
+#include "join/timeline.h"
+#include "trace/tlrec.h"
 #include "trace_check.h"
 
 #define HOLD_NS	20000000ull

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "compare.h"
+#include "report/compare.h"
 
 struct side {
 	struct session s;
@@ -27,7 +27,7 @@ static struct side *side(const char *wl, uint64_t ops, uint64_t wall)
 	x->s.cfg.workload = wl;
 	x->s.res.cfg = x->s.cfg;
 	x->s.traced = true;
-	x->s.model = (struct run_model){ .res = &x->s.res, .wall_ns = wall, .ops = ops,
+	x->s.joined = (struct joined_run){ .res = &x->s.res, .wall_ns = wall, .ops = ops,
 					 .rows = x->rows, .nrows = 3 };
 	return x;
 }
@@ -49,11 +49,11 @@ static void test_cache_terms(void **state)
 	char *t;
 
 	(void)state;
-	a->s.model.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
-	b->s.model.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 600000, .total_ns = 540000000 };
-	a->s.model.acct_total_ns[ACCT_CPU_USER] = 300000000;	/* 500 ns per op */
-	b->s.model.acct_total_ns[ACCT_CPU_USER] = 60000000;	/* 100 ns per op */
-	a->s.model.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
+	a->s.joined.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
+	b->s.joined.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 600000, .total_ns = 540000000 };
+	a->s.joined.acct_total_ns[ACCT_CPU_USER] = 300000000;	/* 500 ns per op */
+	b->s.joined.acct_total_ns[ACCT_CPU_USER] = 60000000;	/* 100 ns per op */
+	a->s.joined.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
 	for (int i = 0; i < 3; i++)
 		a->rows[i].user.lock_hold_ns = 40000000;	/* 200 ns per op */
 	t = story(a, b);
@@ -74,10 +74,10 @@ static void test_pool_terms(void **state)
 	char *t;
 
 	(void)state;
-	b->s.model.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 1000, .total_ns = 2000000 };
-	b->s.model.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
-	a->s.model.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 10, .total_ns = 20000 };
-	a->s.model.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 10, .total_ns = 10000 };
+	b->s.joined.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 1000, .total_ns = 2000000 };
+	b->s.joined.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
+	a->s.joined.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 10, .total_ns = 20000 };
+	a->s.joined.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 10, .total_ns = 10000 };
 	t = story(a, b);
 	assert_non_null(strstr(t, "pooly makes 1980 fewer open+close calls than plain"));
 	assert_non_null(strstr(t, "saving 2.97 ms"));

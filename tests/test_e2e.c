@@ -12,7 +12,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
-#include "session.h"
+#include "cli/commands.h"
+#include "session/session.h"
 #include "testutil.h"
 
 static void options_for(struct options *o, const char *workload, unsigned files,
@@ -40,11 +41,11 @@ static const char *first_code_cause(const struct diagnosis *d)
 
 static void run(struct options *o, struct session *s)
 {
-	struct trace_opts topts = session_trace_opts(o);
+	struct trace_opts topts = cli_trace_opts(o);
 
 	assert_int_equal(session_run(&topts, &o->wl, s), 0);
 	assert_true(s->traced);
-	assert_int_equal(s->model.nrows, o->wl.threads);
+	assert_int_equal(s->joined.nrows, o->wl.threads);
 	assert_int_equal(s->kv.lost.slot_full + s->kv.lost.futex_map_full +
 			 s->kv.lost.pc_map_full + s->kv.lost.klock_map_full, 0);
 }
@@ -58,8 +59,8 @@ static void test_fc_exact_syscalls_per_thread(void **state)
 	BPF_TEST_REQUIRE();
 	options_for(&o, "fc", 20, 3, 1500, dir);
 	run(&o, &s);
-	for (unsigned i = 0; i < s.model.nrows; i++) {
-		const struct thread_row *r = &s.model.rows[i];
+	for (unsigned i = 0; i < s.joined.nrows; i++) {
+		const struct thread_row *r = &s.joined.rows[i];
 
 		assert_true(r->has_kernel);
 		assert_int_equal(r->user.ops, 1500);
@@ -86,10 +87,10 @@ static void test_fcp_within_pool_never_reopens(void **state)
 	BPF_TEST_REQUIRE();
 	options_for(&o, "fcp", 30, 4, 3000, dir);
 	run(&o, &s);
-	for (unsigned i = 0; i < s.model.nrows; i++) {
-		opens += s.model.rows[i].k.sc[FCT_SC_OPENAT].count;
-		closes += s.model.rows[i].k.sc[FCT_SC_CLOSE].count;
-		stats += s.model.rows[i].k.sc[FCT_SC_NEWFSTATAT].count;
+	for (unsigned i = 0; i < s.joined.nrows; i++) {
+		opens += s.joined.rows[i].k.sc[FCT_SC_OPENAT].count;
+		closes += s.joined.rows[i].k.sc[FCT_SC_CLOSE].count;
+		stats += s.joined.rows[i].k.sc[FCT_SC_NEWFSTATAT].count;
 	}
 	assert_int_equal(opens, 30);
 	assert_int_equal(stats, 30);
@@ -114,9 +115,9 @@ static void test_fcp_small_pool_serialises(void **state)
 	options_for(&o, "fcp", 100, 4, 5000, dir);
 	o.wl.pool = 10;
 	run(&o, &s);
-	for (unsigned i = 0; i < s.model.nrows; i++) {
-		opens += s.model.rows[i].k.sc[FCT_SC_OPENAT].count;
-		closes += s.model.rows[i].k.sc[FCT_SC_CLOSE].count;
+	for (unsigned i = 0; i < s.joined.nrows; i++) {
+		opens += s.joined.rows[i].k.sc[FCT_SC_OPENAT].count;
+		closes += s.joined.rows[i].k.sc[FCT_SC_CLOSE].count;
 	}
 	assert_int_equal(opens, s.res.totals.misses);
 	assert_int_equal(closes, s.res.totals.evictions);
@@ -124,7 +125,7 @@ static void test_fcp_small_pool_serialises(void **state)
 	/* the largest cause in the code; on a loaded machine the run queue
 	 * (the machine's share) may rank above it */
 	assert_string_equal(first_code_cause(&s.diag), "pool_lock_serialisation");
-	assert_true(s.model.acct_total_ns[ACCT_LOCK_NAMED] > 0);
+	assert_true(s.joined.acct_total_ns[ACCT_LOCK_NAMED] > 0);
 	session_free(&s);
 	test_dir_remove(dir);
 }
@@ -142,15 +143,15 @@ static void test_fc_cold_names_page_cache(void **state)
 	o.wl.cache = WL_CACHE_COLD;
 	run(&o, &s);
 	assert_int_equal(s.res.cold_pages_resident, 0);
-	assert_true(s.model.pagecache_misses > 0);
+	assert_true(s.joined.pagecache_misses > 0);
 	for (int i = 0; i < s.diag.n; i++)
 		named |= !strcmp(s.diag.causes[i].cause, "page_cache_misses");
 	if (!named)	/* say what the rule saw, so a failure in CI can be read */
 		fail_msg("page cache misses not named: %d causes, first %s; %llu pages added, "
 			 "asleep %llu of %llu ns", s.diag.n, s.diag.n ? s.diag.causes[0].cause : "-",
-			 (unsigned long long)s.model.pagecache_misses,
-			 (unsigned long long)s.model.acct_total_ns[ACCT_BLOCKED],
-			 (unsigned long long)s.model.thread_wall_total_ns);
+			 (unsigned long long)s.joined.pagecache_misses,
+			 (unsigned long long)s.joined.acct_total_ns[ACCT_BLOCKED],
+			 (unsigned long long)s.joined.thread_wall_total_ns);
 	session_free(&s);
 	test_dir_remove(dir);
 }
@@ -176,7 +177,7 @@ static void test_spinner_is_other_work(void **state)
 	waitpid(spinner, NULL, 0);
 	assert_true(s.kv.machine_sampled);
 	other_ns = (double)s.kv.machine.other * 1e9 / FCT_CPUCLOCK_HZ;
-	cap_ns = (double)s.model.wall_ns * s.model.ncpus;
+	cap_ns = (double)s.joined.wall_ns * s.joined.ncpus;
 	/* one CPU of two spun the whole time: half, give or take sharing it */
 	if (other_ns < 0.25 * cap_ns)
 		fail_msg("the spinner was %.0f of %.0f ns of CPU, %llu samples", other_ns, cap_ns,

@@ -13,20 +13,20 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "explain.h"
+#include "report/why.h"
 
 #define NT	8		/* threads in every fixture */
 #define WALL	2000000000ull	/* each thread's wall time: 2 s */
 #define EPS	1e-9
 
-/* One run, joined by hand: what model_build would have produced. */
+/* One run, joined by hand: what join_build would have produced. */
 struct fx {
 	struct wl_result res;
 	struct wl_thread_stats ts[NT];
 	struct thread_row rows[NT];
 	struct lock_total locks[8];
 	struct kview kv;
-	struct run_model m;
+	struct joined_run m;
 	struct diagnosis d;
 };
 
@@ -40,7 +40,7 @@ static struct fx *fx_new(const char *workload, unsigned nthreads, bool kernel)
 	x->res.nthreads = nthreads;
 	x->res.threads = x->ts;
 	x->res.wall_ns = WALL;
-	x->m = (struct run_model){ .res = &x->res, .kv = kernel ? &x->kv : NULL,
+	x->m = (struct joined_run){ .res = &x->res, .kv = kernel ? &x->kv : NULL,
 				   .groups = kernel ? PG_FULL : 0, .ncpus = 2, .wall_ns = WALL,
 				   .rows = x->rows, .nrows = nthreads, .locks = x->locks };
 	for (unsigned i = 0; i < nthreads; i++) {
@@ -67,10 +67,10 @@ static void fx_account(struct fx *x, double sys, double lock, double blocked, do
 	}
 }
 
-/* The run-wide sums model_build keeps. */
+/* The run-wide sums join_build keeps. */
 static void fx_total(struct fx *x)
 {
-	struct run_model *m = &x->m;
+	struct joined_run *m = &x->m;
 
 	m->ops = 0;
 	m->thread_wall_total_ns = 0;
@@ -187,7 +187,7 @@ static void show(struct fx *x)
 	assert_true(strlen(d->fix) < sizeof(d->fix) - 1);
 	assert_true(strlen(d->beyond) < sizeof(d->beyond) - 1);
 	if (getenv("EXPLAIN_SHOW"))
-		explain_print(stderr, &x->m, &x->d);
+		why_print(stderr, &x->d);
 }
 
 static void test_pool_serialisation_kernel(void **state)
@@ -551,7 +551,7 @@ static void test_json_keys(void **state)
 	struct json_object *a, *o, *v;
 
 	explain_run(&x->m, &x->d);
-	a = explain_to_json(&x->d);
+	a = why_causes_json(&x->d);
 	assert_true(json_object_is_type(a, json_type_array));
 	assert_int_equal(json_object_array_length(a), x->d.n);
 	for (int i = 0; i < x->d.n; i++) {
@@ -565,7 +565,7 @@ static void test_json_keys(void **state)
 	json_object_object_get_ex(o, "share", &v);
 	assert_float_equal(json_object_get_double(v), 0.60, EPS);
 	json_object_put(a);
-	a = explain_summary_to_json(&x->d);
+	a = why_summary_json(&x->d);
 	assert_true(json_object_object_get_ex(a, "fix", &v));
 	json_object_put(a);
 	free(x);
@@ -580,7 +580,7 @@ static void test_print(void **state)
 	FILE *f = open_memstream(&text, &len);
 
 	explain_run(&x->m, &x->d);
-	explain_print(f, &x->m, &x->d);
+	why_print(f, &x->d);
 	fclose(f);
 	assert_true(has_text(text, "Why fcp takes 2.00 s here"));
 	assert_true(has_text(text, "[pool_lock_serialisation: 60.0 % of thread time"));

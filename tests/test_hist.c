@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "histlog.h"
-#include "hist.h"
+#include "base/hist.h"
 #include "fctrace.h"	/* FCT_HIST_SLOTS */
 #include "workload.h"	/* WL_HIST_SLOTS */
 

@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <libgen.h>
 #include <cmocka.h>
-#include "html.h"
-#include "report.h"
-#include "sweep.h"
-#include "timeline.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "session/sweep.h"
+#include "join/timeline.h"
 
 #define NT	4			/* threads in the run fixtures */
 #define WALL	1000000000ull		/* 1 s */
@@ -111,9 +111,9 @@ static struct fx *fx_run(const char *workload, bool traced)
 		fx_kernel(x);
 	s->traced = traced;
 	s->prepare_ns = 120000000;
-	assert_int_equal(model_build(&s->model, &s->res, traced ? &s->kv : NULL,
+	assert_int_equal(join_build(&s->joined, &s->res, traced ? &s->kv : NULL,
 				     traced ? s->kv.groups : 0), 0);
-	assert_true(explain_run(&s->model, &s->diag) >= 1);
+	assert_true(explain_run(&s->joined, &s->diag) >= 1);
 	/* diagnosis text is data too: it must come out escaped */
 	snprintf(s->diag.causes[0].title, sizeof(s->diag.causes[0].title), "a < b & \"c\"");
 	return x;
@@ -169,7 +169,7 @@ static void fx_free(struct fx *x)
 	if (x->s.timeline)
 		timeline_free(x->s.timeline);
 	free(x->s.timeline);
-	model_free(&x->s.model);
+	join_free(&x->s.joined);
 	free(x);
 }
 
@@ -302,7 +302,7 @@ static void sweep_fill(struct sweep *sw, struct sweep_cell *cells)
 				snprintf(c->top_cause, sizeof(c->top_cause), "%s",
 					 w == 1 && over ? "<pool_lock>" : "healthy");
 			}
-	*sw = (struct sweep){ .cells = cells, .n = n, .o = NULL };
+	*sw = (struct sweep){ .cells = cells, .n = n };
 }
 
 /* ---- the tests ------------------------------------------------------- */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include "jvm.h"
+#include "trace/jvm.h"
 #include "testutil.h"
 
 static void test_thread_groups(void **state)

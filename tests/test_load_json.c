@@ -17,10 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "jvm.h"
-#include "load_json.h"
-#include "load_run.h"
-#include "report.h"
+#include "trace/jvm.h"
+#include "session/load_json.h"
+#include "session/load_run.h"
+#include "report/report.h"
 
 #define NT	3
 #define WALL	400000000ull
@@ -92,9 +92,9 @@ static struct fx *fx_workload(bool traced)
 	s->traced = traced;
 	s->prepare_ns = traced ? 51000000 : 0;
 	s->stopped = 1;
-	assert_int_equal(model_build(&s->model, &s->res, traced ? &s->kv : NULL,
+	assert_int_equal(join_build(&s->joined, &s->res, traced ? &s->kv : NULL,
 				     traced ? s->kv.groups : 0), 0);
-	explain_run(&s->model, &s->diag);
+	explain_run(&s->joined, &s->diag);
 	return x;
 }
 
@@ -104,7 +104,7 @@ static struct fx *fx_program(const struct jvm_view *v)
 	struct fx *x = fx_workload(true);
 	struct session *s = &x->s;
 
-	model_free(&s->model);
+	join_free(&s->joined);
 	memset(&s->diag, 0, sizeof(s->diag));
 	s->target = (struct target_info){ .mode = TGT_EXEC, .cmdline = "prog --serve 8",
 		.comm = "prog", .pid = 699, .exited = true, .exit_status = 3, .uid = 1000,
@@ -122,15 +122,15 @@ static struct fx *fx_program(const struct jvm_view *v)
 	s->names = x->names;
 	s->nnames = 2;
 	s->kv.groups |= PG_MASK(PG_THREADS) | (v ? PG_MASK(PG_JVM) : 0);
-	assert_int_equal(model_build_named(&s->model, &s->res, &s->kv, s->kv.groups, x->names, 2), 0);
-	model_add_jvm(&s->model, v, true);
-	explain_run(&s->model, &s->diag);
+	assert_int_equal(join_build_named(&s->joined, &s->res, &s->kv, s->kv.groups, x->names, 2), 0);
+	join_add_jvm(&s->joined, v, true);
+	explain_run(&s->joined, &s->diag);
 	return x;
 }
 
 static void fx_free(struct fx *x)
 {
-	model_free(&x->s.model);
+	join_free(&x->s.joined);
 	free(x);
 }
 
@@ -181,7 +181,7 @@ static void test_traced_workload(void **state)
 {
 	struct fx *x = fx_workload(true);
 
-	assert_true(x->s.model.nlocks >= 2);	/* fcp.pool and a kernel lock */
+	assert_true(x->s.joined.nlocks >= 2);	/* fcp.pool and a kernel lock */
 	assert_round_trip(&x->s);
 	fx_free(x);
 }
@@ -214,8 +214,8 @@ static void test_jvm(void **state)
 			      .global = { .gcs = 3, .gc_ns = 4000000, .gc_max_ns = 2000000 } };
 	struct fx *x = fx_program(&v);
 
-	assert_true(x->s.model.jvm);
-	assert_int_equal(x->s.model.aside_rows, 2);
+	assert_true(x->s.joined.jvm);
+	assert_int_equal(x->s.joined.aside_rows, 2);
 	assert_round_trip(&x->s);
 	fx_free(x);
 }

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "numlist.h"
+#include "base/numlist.h"
 
 static void test_lists_and_ranges(void **state)
 {

@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "options.h"
+#include "cli/options.h"
 
 /* Parse a command line given as one string; capture what went to stderr. */
 static int parse_line(const char *line, struct options *o, char *err, size_t errlen)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "kview.h"
-#include "ksyms.h"
+#include "trace/kview.h"
+#include "trace/ksyms.h"
 
 static uint64_t acct_sum(const struct fct_thread *t)
 {

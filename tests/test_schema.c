@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "compare.h"
-#include "report.h"
-#include "sweep.h"
-#include "timeline.h"
+#include "report/compare.h"
+#include "report/report.h"
+#include "report/sweep_print.h"
+#include "join/timeline.h"
 
 #define NT	2
 #define WALL	500000000ull
@@ -56,9 +56,9 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
 	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
 	s->traced = kernel;
-	assert_int_equal(model_build(&s->model, &s->res, kernel ? &s->kv : NULL,
+	assert_int_equal(join_build(&s->joined, &s->res, kernel ? &s->kv : NULL,
 				     kernel ? PG_FULL : 0), 0);
-	explain_run(&s->model, &s->diag);
+	explain_run(&s->joined, &s->diag);
 	return x;
 }
 
@@ -67,7 +67,7 @@ static void fx_free(struct fx *x)
 	if (x->s.timeline)
 		timeline_free(x->s.timeline);
 	free(x->s.timeline);
-	model_free(&x->s.model);
+	join_free(&x->s.joined);
 	free(x);
 }
 

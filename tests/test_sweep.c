@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "sweep.h"
+#include "cli/commands.h"
+#include "report/sweep_print.h"
 
 /* fctrace sweep on a --dir that does not exist: the first cell fails. */
 static void test_failed_cell_is_left_out(void **state)
@@ -17,6 +18,7 @@ static void test_failed_cell_is_left_out(void **state)
 		      "--ops 10 --dir /nonexistent/fctrace-test-sweep";
 	char *argv[24], *save = NULL;
 	struct options o;
+	struct sweep_settings set;
 	struct sweep sw;
 	FILE *out = tmpfile();
 	int argc = 0;
@@ -26,7 +28,8 @@ static void test_failed_cell_is_left_out(void **state)
 	argv[argc] = NULL;
 	assert_non_null(out);
 	assert_int_equal(options_parse(argc, argv, &o), 0);
-	assert_int_not_equal(sweep_run(&o, &sw), 0);
+	set = cli_sweep_settings(&o);
+	assert_int_not_equal(sweep_run(&set, &sw), 0);
 	assert_int_equal(sw.n, 0);
 	/* these used to strcmp the failed cell's NULL workload */
 	sweep_print_table(out, &sw);

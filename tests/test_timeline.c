@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "timeline.h"
-#include "timeline_json.h"
+#include "join/timeline.h"
+#include "report/timeline_json.h"
 #include "trace_check.h"
 
 #define NR_FUTEX	202

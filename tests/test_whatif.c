@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "hist.h"
-#include "whatif.h"
+#include "base/hist.h"
+#include "report/whatif_print.h"
 
 /* A hit 2 µs, a miss 10 µs; open 1 µs, close 0.5 µs, stat 1 µs; only a
  * miss holds the lock, for 8 µs. */
@@ -148,7 +148,7 @@ struct fx {
 	struct thread_row rows[8];
 	struct lock_total lock;
 	struct kview kv;
-	struct run_model m;
+	struct joined_run m;
 };
 
 static void fx_sc(struct fx *x, enum fct_sc s, uint64_t ns)
@@ -180,7 +180,7 @@ static struct fx *fx_run(void)
 	x->res.cfg = (struct wl_config){ .workload = "fcp", .files = 100, .pool = 50, .threads = 8 };
 	x->res.totals.has_pool = true;
 	x->lock = (struct lock_total){ .name = "fcp.pool", .is_lock = true, .waits = 800 };
-	x->m = (struct run_model){ .res = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
+	x->m = (struct joined_run){ .res = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
 				   .wall_ns = 56000000, .rows = x->rows, .nrows = 8, .ops = 8000,
 				   .locks = &x->lock, .nlocks = 1, .op_hit_p50_ns = 2000,
 				   .op_miss_p50_ns = 10000, .read_p50_ns = 2500,

@@ -264,7 +264,7 @@ const struct workload wl_bcache_sharded = BC_WORKLOAD("bcache-sharded",
 		    "pressure dir"
 const struct workload wl_nio = {
 	.name = "nio", .options = NIO_OPTIONS,
-	.summary = "NioFile without its cache: every read to a handle kept open (seed 003)",
+	.summary = "NioFile without its cache: every read to a handle kept open",
 	.setup = nio_setup, .op = nio_op, .teardown = bc_teardown, .totals = bc_totals,
 	.locks = bc_locks, .thread_init = bc_thread_init, .thread_fini = bc_thread_fini,
 };

@@ -83,15 +83,6 @@ static int file_id(int fd, struct wl_file_id *id)
 	return 0;
 }
 
-/* Is name in dirfd, not followed if a link, the file id says? */
-bool wl_same_file(int dirfd, const char *name, const struct wl_file_id *id)
-{
-	struct stat st;
-
-	return !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
-	       st.st_dev == id->dev && st.st_ino == id->ino;
-}
-
 /*
  * The owner marker: made under a temporary name, locked, then renamed
  * into place, so a reaper never sees the marker unlocked while its

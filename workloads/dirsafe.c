@@ -112,6 +112,15 @@ static int walk(char *real, char *why, size_t len)
 	return fd;
 }
 
+/* Is name in dirfd, not followed if a link, the file id says? */
+bool wl_same_file(int dirfd, const char *name, const struct wl_file_id *id)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       st.st_dev == id->dev && st.st_ino == id->ino;
+}
+
 int wl_dir_open(const char *dir, char *why, size_t len)
 {
 	char buf[PATH_MAX], *real;

@@ -127,7 +127,7 @@ static int fc_locks(struct wl_run *run, struct wl_lock_desc *out, int max)
 
 const struct workload wl_fc = {
 	.name = "fc",
-	.summary = "open + pread + close per operation, no pool, no lock (seed 000's FC)",
+	.summary = "open + pread + close per operation, no pool, no lock",
 	.options = "files threads ops file-size chunk seed shared-file handle cache pressure dir",
 	.setup = fc_setup,
 	.op = fc_op,

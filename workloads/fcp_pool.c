@@ -1,5 +1,5 @@
 /*
- * fcp_pool.c - Wicket's FileChannelPool as it was (ORIGINS.md section 1),
+ * fcp_pool.c - Wicket's FileChannelPool as it was (README, "The workloads"),
  * quirks included, because the point is to measure them:
  *  - one pool mutex taken by every get and put;
  *  - a miss does stat + open *inside* the lock, then evicts the oldest

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "ksyms.h"
+#include "trace/ksyms.h"
 
 #define NIPS 8
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "load_json.h"
-#include "load_run.h"
-#include "report.h"
+#include "session/load_json.h"
+#include "session/load_run.h"
+#include "report/report.h"
 
 static void refused(const char *why)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numlist.h"
+#include "base/numlist.h"
 
 static void pick_bounds(const uint8_t **data, size_t *size, uint64_t *lo, uint64_t *hi)
 {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "cli/options.h"
 #include "wl_internal.h"
 
 #define MAX_ARGS 256

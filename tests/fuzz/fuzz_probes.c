@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probes.h"
+#include "trace/probes.h"
 
 #define KNOWN	((1u << PG_N) - 1)
 

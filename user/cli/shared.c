@@ -1,0 +1,55 @@
+/*
+ * shared.c - what the commands share: the tracing settings and the
+ * privilege check taken from the command line, and the output files of a
+ * run (--json, --html, --timeline-out).
+ */
+#include <stdio.h>
+#include <json-c/json.h>
+#include "cli/commands.h"
+#include "report/compare.h"
+#include "report/report.h"
+#include "trace/loader.h"
+
+struct trace_opts cli_trace_opts(const struct options *o)
+{
+	struct trace_opts t = {
+		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
+		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
+		.tl_start_ms = o->tl_start_ms,
+	};
+	return t;
+}
+
+int cli_check_privileges(const struct options *o)
+{
+	const char *why;
+
+	if (o->no_bpf)
+		return 0;
+	why = tracer_unavailable_reason();
+	if (!why)
+		return 0;
+	fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
+		"or add --no-bpf for the threads' own timings only\n", why);
+	return 1;
+}
+
+/* --json and --html of one run, or of it compared with other (commands.h). */
+int cmd_write_outputs(const struct options *o, const struct session *s,
+		      const struct session *other)
+{
+	struct json_object *doc;
+	int rc = 0;
+
+	if (o->json) {
+		doc = other ? compare_document(s, other) : report_json_run(s);
+		rc = report_json_write(doc, o->json) ? 1 : 0;
+		json_object_put(doc);
+	}
+	if (!rc && o->html)
+		rc = (other ? report_html_compare(o->html, s, other) :
+		      report_html_run(o->html, s)) ? 1 : 0;
+	if (!rc && o->timeline_out)
+		rc = report_timeline_write(s, o->timeline_out) ? 1 : 0;
+	return rc;
+}

@@ -1,0 +1,70 @@
+/*
+ * explain.h - why a run took the time it took: rules over the joined run
+ * (never over workload names) rank causes by their share of the threads'
+ * wall time, each with the measured figures that support it, then say
+ * what is not the problem and what to change; the what-if model is
+ * fitted in the same stage and kept with the diagnosis.
+ *
+ *   rules.c   the facts read off the joined run, one rule per cause,
+ *             ranking, "not the problem", headline and fix
+ *   whatif.c  the what-if model
+ * The reporters print the result (report/why.c); they compute nothing.
+ */
+#ifndef FCTRACE_EXPLAIN_H
+#define FCTRACE_EXPLAIN_H
+
+#include <stdio.h>
+#include "join/join.h"
+#include "explain/whatif.h"
+
+/* A cause needs at least this share of thread wall time to be named. */
+#define EXPLAIN_MIN_SHARE	0.05
+/* Other processes and the hypervisor took at least this share of the
+ * CPUs: run-queue time is the machine's competition, not the program's
+ * own threads outnumbering the CPUs. */
+#define EXPLAIN_CPU_TAKEN	0.25
+#define EXPLAIN_MAX_CAUSES	8
+#define EXPLAIN_MAX_EVIDENCE	8
+
+struct diag_cause {
+	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
+	double share;		/* of total thread wall time, 0..1 */
+	double confidence;	/* 0..1, from how directly the evidence shows it */
+	char title[200];	/* one line, plain words with numbers */
+	char evidence[EXPLAIN_MAX_EVIDENCE][320];	/* each a sentence with measured figures */
+	int nevidence;
+};
+
+struct diagnosis {
+	struct diag_cause causes[EXPLAIN_MAX_CAUSES];	/* largest share first */
+	int n;
+	char headline[200];	/* "Why fcp takes 2.31 s here (100 files, pool 50, ...)" */
+	char fix[400];		/* what to change, for the first cause */
+	char beyond[300];	/* what is not the problem, and what the machine adds */
+	struct whatif_params whatif;	/* the what-if model fitted to the run */
+	bool has_whatif;		/* false: the run is not one it models */
+};
+
+/*
+ * Cause ids, and the rule that names each (explain_rules.c):
+ *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
+ *   pool_lock_contention     threads queue on a pool lock with no syscall inside
+ *   cache_lock_contention    threads queue on a user-level cache's lock(s)
+ *   user_lock_contention     any other lock the workload named, or (other
+ *                            programs) a futex word named by symbol or site
+ *   page_cache_misses        reads wait for the disk
+ *   blocked_other            asleep outside locks, not on page-cache misses
+ *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
+ *   cpu_competition          the same with threads <= CPUs (other processes)
+ *   kernel_lock_contention   kernel locks (type @ caller)
+ *   event_wait               other programs: asleep on condvars, semaphores,
+ *                            barriers, joins (idle, not a lock)
+ *   stopped                  stopped by SIGSTOP or a debugger
+ *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
+ *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
+ * Always fills at least one cause, and fits the what-if model where the
+ * run is one it models; returns d->n, or -1 for an empty run.
+ */
+int explain_run(const struct joined_run *m, struct diagnosis *d);
+
+#endif /* FCTRACE_EXPLAIN_H */

@@ -1,0 +1,1208 @@
+/*
+ * rules.c - from the joined run to a ranked diagnosis.
+ *
+ * First the facts: sums read once off the model. Then one rule per cause:
+ * a rule fires when its cause holds at least EXPLAIN_MIN_SHARE of the
+ * threads' wall time, and writes a title, its evidence - cause to effect,
+ * each sentence with a figure measured in this run and what it is compared
+ * with - and a fix. Findings are ranked by share; with none, the run is
+ * healthy. Rules read figures and settings, never workload names.
+ *
+ * Shares come from the kernel's disjoint time buckets when the sched probes
+ * ran, else from the workload's own clocks (and say so, with a lower
+ * confidence). Kernel lock waits are the exception: they sit inside the
+ * on-CPU and blocked buckets, so that share overlaps the others.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include "explain/explain.h"
+#include "base/sysnames.h"
+#include "base/units.h"
+#include "explain/whatif.h"
+
+/* The model, summed once. */
+struct facts {
+	const struct joined_run *m;
+	const struct wl_config *cfg;
+	const struct wl_totals *tot;
+	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
+	bool other;		/* a program fctrace did not write: no own clocks */
+	double wall;		/* sum of worker wall times: the shares' denominator */
+	double kwall;		/* the same over the workers the kernel saw */
+	unsigned threads, ncpus, files;
+	/* the workload's own clocks */
+	double ops, hits, misses, acquires, contended, sc_in_lock;
+	double lock_wait, lock_hold, read, miss_read;
+	/* the kernel's per-thread counts */
+	double pages_asked, invol, vol;
+	double blocked_io, stopped;	/* of the blocked time: uninterruptible, stopped */
+	double runq_in_wait;	/* runnable inside futex waits: woken, no CPU yet */
+};
+
+/* What a finding covers, so "not the problem" does not repeat it. */
+enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
+       COV_EVENT = 32 };
+
+struct finding {
+	struct diag_cause c;
+	unsigned covers;
+	bool machine;		/* the machine's share (cores), not the code's */
+	char fix[400];
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+/* Formatted figures, several per sentence: a ring of buffers per thread. */
+static __thread char ring[24][32];
+static __thread unsigned ring_next;
+
+static char *slot(void)
+{
+	return ring[ring_next++ % 24];
+}
+
+static const char *ns(double v) { return units_ns(slot(), 32, v); }
+static const char *pct(double r) { return units_pct(slot(), 32, r); }
+static const char *cnt(double v) { return units_count(slot(), 32, v); }
+
+/* Below one percent the exact figure is noise: "< 1 %". */
+static const char *pct_small(double r)
+{
+	return r < 0.01 ? "< 1 %" : pct(r);
+}
+
+static const char *plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static double kshare(const struct facts *f, enum acct_bucket b)
+{
+	return ratio((double)f->m->acct_total_ns[b], f->kwall);
+}
+
+static void add_ev(struct diag_cause *c, const char *fmt, ...) PRINTF(2, 3);
+static void add_ev(struct diag_cause *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nevidence >= EXPLAIN_MAX_EVIDENCE)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->evidence[c->nevidence++], sizeof(c->evidence[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void set_title(struct finding *o, const char *fmt, ...) PRINTF(2, 3);
+static void set_title(struct finding *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->c.title, sizeof(o->c.title), fmt, ap);
+	va_end(ap);
+}
+
+static void set_fix(struct finding *o, const char *fmt, ...) PRINTF(2, 3);
+static void set_fix(struct finding *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->fix, sizeof(o->fix), fmt, ap);
+	va_end(ap);
+}
+
+static void found(struct finding *o, const char *id, double share, double conf,
+		  unsigned covers)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->c.cause, sizeof(o->c.cause), "%s", id);
+	o->c.share = share;
+	o->c.confidence = conf;
+	o->covers = covers;
+}
+
+/* ---- the facts -------------------------------------------------------- */
+
+static void facts_row(struct facts *f, const struct thread_row *r)
+{
+	const struct wl_thread_stats *u = &r->user;
+	double wall = (double)(u->end_ns - u->start_ns);
+
+	f->wall += wall;
+	f->hits += (double)u->hits;
+	f->misses += (double)u->misses;
+	f->acquires += (double)u->lock_acquires;
+	f->contended += (double)u->lock_contended;
+	f->sc_in_lock += (double)u->syscalls_in_lock;
+	f->lock_wait += (double)u->lock_wait_ns;
+	f->lock_hold += (double)u->lock_hold_ns;
+	f->read += (double)u->read_ns;
+	f->miss_read += (double)u->miss_read_ns;
+	if (!r->has_kernel)
+		return;
+	f->kwall += wall;
+	f->pages_asked += (double)r->k.pages_asked;
+	f->invol += (double)r->k.invol_switches;
+	f->vol += (double)r->k.vol_switches;
+	f->blocked_io += (double)r->k.blocked_io_ns;
+	f->stopped += (double)r->k.stopped_ns;
+	if (r->k.runq_total_ns > r->k.runq_ns)
+		f->runq_in_wait += (double)(r->k.runq_total_ns - r->k.runq_ns);
+}
+
+static void facts_init(struct facts *f, const struct joined_run *m)
+{
+	unsigned g;
+
+	memset(f, 0, sizeof(*f));
+	f->m = m;
+	f->cfg = &m->res->cfg;
+	f->tot = &m->res->totals;
+	f->threads = m->nrows;
+	f->ncpus = m->ncpus ? m->ncpus : 1;
+	f->files = f->cfg->shared_file ? 1 : f->cfg->files;
+	f->ops = (double)m->ops;
+	f->threads = 0;
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!m->rows[i].aside) {
+			facts_row(f, &m->rows[i]);
+			f->threads++;
+		}
+	if (m->thread_wall_total_ns)
+		f->wall = (double)m->thread_wall_total_ns;
+	/* a kernel view that saw none of the workers is no kernel view */
+	g = m->kv && f->kwall > 0 ? m->groups : 0;
+	f->kernel = g != 0;
+	f->sched = g & PG_MASK(PG_SCHED);
+	f->sc = g & PG_MASK(PG_SYSCALLS);
+	f->klock = g & PG_MASK(PG_KLOCK);
+	f->pc = g & PG_MASK(PG_PAGECACHE);
+	f->other = m->names != NULL;
+}
+
+/* Time blocked on the workload's own locks: the kernel's futex account when
+ * the sched probes ran, else the threads' own lock-wait clocks. */
+static double lock_wait_ns(const struct facts *f)
+{
+	return f->sched ? (double)f->m->acct_total_ns[ACCT_LOCK_NAMED] : f->lock_wait;
+}
+
+static double lock_share(const struct facts *f)
+{
+	return f->sched ? kshare(f, ACCT_LOCK_NAMED) : ratio(f->lock_wait, f->wall);
+}
+
+static double conf_lock(const struct facts *f)
+{
+	return f->sc ? 0.9 : f->sched ? 0.75 : 0.6;
+}
+
+/* The named user lock with the most wait; *n counts them. */
+static const struct lock_total *top_lock(const struct joined_run *m, bool kernel, int *n)
+{
+	const struct lock_total *top = NULL;
+
+	*n = 0;
+	for (int i = 0; i < m->nlocks; i++) {
+		if (m->locks[i].kernel != kernel)
+			continue;
+		++*n;
+		if (!top || m->locks[i].wait_ns > top->wait_ns)
+			top = &m->locks[i];
+	}
+	return top;
+}
+
+static double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b)
+{
+	const struct fct_sc_stats *x = &m->sc_total[a], *y = &m->sc_total[b];
+
+	return ratio((double)(x->total_ns + y->total_ns), (double)(x->count + y->count));
+}
+
+/* ---- evidence shared by the lock rules -------------------------------- */
+
+/* "The 8 threads spent 61 % of their wall time asleep on it (futex ...)." */
+static void ev_lock_wait(struct diag_cause *c, const struct facts *f, const char *what)
+{
+	int n;
+	const struct lock_total *t = top_lock(f->m, false, &n);
+	double share = lock_share(f);
+
+	if (f->sc && t && n == 1)
+		add_ev(c, "The %u threads spent %s of their wall time asleep on %s (futex %s: "
+		       "%s waits, %s in total).", f->threads, pct(share), what, t->name,
+		       cnt((double)t->waits), ns(lock_wait_ns(f)));
+	else if (f->sc && t)
+		add_ev(c, "The %u threads spent %s of their wall time asleep on %s (%d futex "
+		       "words, %s in total; most on %s: %s waits).", f->threads, pct(share), what,
+		       n, ns(lock_wait_ns(f)), t->name, cnt((double)t->waits));
+	else
+		add_ev(c, "The %u threads spent %s of their wall time waiting for %s by their own "
+		       "clocks, %s in total over %s contended acquisitions.", f->threads,
+		       pct(share), what, ns(f->lock_wait), cnt(f->contended));
+}
+
+/*
+ * A wait longer than a full queue of holders could explain (threads x the
+ * mean hold) is mostly hand-off: waking the next holder and finding it a
+ * CPU. The threads' own clocks time both; the sched probes split out the
+ * run-queue part.
+ */
+static void ev_handoff(struct diag_cause *c, const struct facts *f)
+{
+	double per_wait = ratio(f->lock_wait, f->contended);
+	double hold = ratio(f->lock_hold, f->acquires);
+
+	if (hold <= 0 || per_wait <= f->threads * hold)
+		return;
+	if (f->threads > f->ncpus)
+		add_ev(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
+		       "mostly hand-off, waking the next holder and finding it a CPU (%u threads "
+		       "on %u CPUs).", ns(per_wait), per_wait / hold, ns(hold), f->threads,
+		       f->ncpus);
+	else
+		add_ev(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
+		       "mostly hand-off, a futex wake-up and a context switch.", ns(per_wait),
+		       per_wait / hold, ns(hold));
+	if (f->sched && f->runq_in_wait > 0)
+		add_ev(c, "Woken waiters then sat %s in the run queue before they ran (%s of "
+		       "thread time).", ns(f->runq_in_wait), pct(ratio(f->runq_in_wait, f->kwall)));
+}
+
+/* ---- pool misses serialised under the pool lock ------------------------ */
+
+/* Below this miss ratio a pool's syscalls under the lock are not its problem. */
+#define POOL_MIN_MISSES	0.01
+
+static void ev_pool_ratio(struct diag_cause *c, const struct facts *f)
+{
+	unsigned cap = f->cfg->pool, files = f->files;
+	double gets = f->hits + f->misses;
+
+	if (files > cap)
+		add_ev(c, "The pool holds %u channels for %u files, so gets miss: %s of %s, "
+		       "miss ratio %s (uniform access predicts 1 - %u/%u = %s).", cap, files,
+		       cnt(f->misses), cnt(gets), pct(ratio(f->misses, gets)), cap, files,
+		       pct(whatif_miss_ratio(cap, files)));
+	else
+		add_ev(c, "The pool holds %u channels for %u files, so all fit: %s of %s gets "
+		       "missed, miss ratio %s (uniform access predicts 0 once warm).", cap, files,
+		       cnt(f->misses), cnt(gets), pct(ratio(f->misses, gets)));
+}
+
+static void ev_pool_inside(struct diag_cause *c, const struct facts *f)
+{
+	const struct joined_run *m = f->m;
+	double in_sc = whatif_lock_syscall_ns(m, f->sc_in_lock);
+	double rest = ratio(f->lock_hold - fmax(in_sc, 0), f->acquires);
+
+	if (in_sc > 0)
+		add_ev(c, "Every miss makes %.1f syscalls holding the pool lock (stat %s, open %s, "
+		       "close %s mean): %s per miss in the lock, against %s per other "
+		       "acquisition.", ratio(f->sc_in_lock, f->misses),
+		       ns(sc_mean(m, FCT_SC_NEWFSTATAT, FCT_SC_STATX)),
+		       ns(sc_mean(m, FCT_SC_OPENAT, FCT_SC_OPENAT)),
+		       ns(sc_mean(m, FCT_SC_CLOSE, FCT_SC_CLOSE)), ns(in_sc / f->misses),
+		       ns(fmax(rest, 0)));
+	else
+		add_ev(c, "Every miss makes %.1f syscalls (stat, open, and close on eviction) "
+		       "holding the pool lock, by the workload's count; the lock is held %s per "
+		       "acquisition on average.", ratio(f->sc_in_lock, f->misses),
+		       ns(ratio(f->lock_hold, f->acquires)));
+}
+
+/* One lock: its busy time caps the throughput at ops / hold. */
+static void ev_lock_busy(struct diag_cause *c, const struct facts *f)
+{
+	double wall = (double)f->m->wall_ns;
+
+	add_ev(c, "So the lock is held %s of the %s run (%s busy): at %s per op it admits at "
+	       "most %s ops/s, and the run made %s ops/s.", ns(f->lock_hold), ns(wall),
+	       pct(ratio(f->lock_hold, wall)), ns(ratio(f->lock_hold, f->ops)),
+	       cnt(ratio(f->ops * 1e9, f->lock_hold)), cnt(ratio(f->ops * 1e9, wall)));
+}
+
+/*
+ * The convoy. Taking a wait as independent of what the waiter will do,
+ * hits and returns (every acquisition but a miss's get) pay their share of
+ * acquisitions of the wait; what they wait behind is the misses' syscall
+ * time, in proportion to its part of the lock's busy time.
+ */
+static void ev_convoy(struct diag_cause *c, const struct facts *f)
+{
+	double q = ratio(f->acquires - f->misses, f->acquires), wait = lock_wait_ns(f);
+	double in_sc = whatif_lock_syscall_ns(f->m, f->sc_in_lock);
+	double b = ratio(fmax(in_sc, 0), f->lock_hold);
+
+	add_ev(c, "Requests that would hit waited too: hits and returns make %s of the %s "
+	       "acquisitions, so an estimated %s of that wait was theirs (if waits do not "
+	       "depend on the request).", pct(q), cnt(f->acquires), ns(wait * q));
+	if (in_sc > 0)
+		add_ev(c, "Misses' syscalls were %s of the lock's busy time, so about %s of thread "
+		       "time was hits queued behind them: a convoy (estimate).", pct(b),
+		       pct(ratio(wait * q * b, f->sched ? f->kwall : f->wall)));
+}
+
+static void fix_pool(struct finding *o, const struct facts *f)
+{
+	if (f->files > f->cfg->pool)
+		set_fix(o, "Do the stat, open and close outside the pool lock and take channels off "
+			"the idle list in O(1) (fcp-fixed); or give the pool %u channels, one per "
+			"file, so it stops missing.", f->files);
+	else
+		set_fix(o, "Do the stat, open and close outside the pool lock and take channels off "
+			"the idle list in O(1) (fcp-fixed).");
+}
+
+static bool rule_pool_syscalls(const struct facts *f, struct finding *o)
+{
+	double share = lock_share(f);
+
+	found(o, "pool_lock_serialisation", share, conf_lock(f), COV_LOCK);
+	set_title(o, "%s of thread time waiting for the pool lock, queued behind misses that "
+		  "make %.1f syscalls inside it", pct(share), ratio(f->sc_in_lock, f->misses));
+	ev_pool_ratio(&o->c, f);
+	ev_pool_inside(&o->c, f);
+	ev_lock_busy(&o->c, f);
+	ev_lock_wait(&o->c, f, "the pool lock");
+	ev_handoff(&o->c, f);
+	ev_convoy(&o->c, f);
+	fix_pool(o, f);
+	return true;
+}
+
+/* A pool whose lock holds no syscall and still queues the threads. */
+static bool rule_pool_short(const struct facts *f, struct finding *o)
+{
+	double share = lock_share(f), hold = ratio(f->lock_hold, f->acquires);
+
+	found(o, "pool_lock_contention", share, conf_lock(f), COV_LOCK);
+	set_title(o, "%s of thread time waiting for the pool lock, held %s per acquisition, "
+		  "%s", pct(share), ns(hold), f->sc_in_lock > 0 ? "mostly by hits" :
+		  "with no syscall inside");
+	ev_pool_ratio(&o->c, f);
+	ev_lock_busy(&o->c, f);
+	ev_lock_wait(&o->c, f, "the pool lock");
+	ev_handoff(&o->c, f);
+	if (f->sc_in_lock > 0)
+		set_fix(o, "Shorten the hit path under the lock: take channels off the idle list in "
+			"O(1) and keep syscalls out of it (fcp-fixed), or split the pool lock; %u "
+			"threads share one lock held %s at a time.", f->threads, ns(hold));
+	else
+		set_fix(o, "The critical section already makes no syscall: split the pool lock "
+			"(shards by file name) or look channels up without it; %u threads share "
+			"one lock held %s at a time.", f->threads, ns(hold));
+	return true;
+}
+
+/* Misses that make syscalls under the lock, often enough to matter. */
+static bool misses_in_lock(const struct facts *f)
+{
+	return f->sc_in_lock > 0 && ratio(f->misses, f->hits + f->misses) >= POOL_MIN_MISSES;
+}
+
+static bool rule_pool(const struct facts *f, struct finding *o)
+{
+	if (!f->tot->has_pool || lock_share(f) < EXPLAIN_MIN_SHARE)
+		return false;
+	if (misses_in_lock(f))
+		return rule_pool_syscalls(f, o);
+	return rule_pool_short(f, o);
+}
+
+/* ---- user-level cache lock contention ---------------------------------- */
+
+static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
+{
+	double lookups = f->hits + f->misses;
+
+	add_ev(c, "The cache served %s of %s block lookups from memory (hit ratio %s); misses "
+	       "read from the file outside the lock, %s in total.", cnt(f->hits), cnt(lookups),
+	       pct(ratio(f->hits, lookups)), ns(f->miss_read));
+	add_ev(c, "%s: %s acquisitions, %.1f per op, held %s each on average, %s of the run "
+	       "per lock.", f->acquires >= lookups ? "Every lookup and insert takes a lock" :
+	       "Hits take no lock, inserts do", cnt(f->acquires),
+	       ratio(f->acquires, f->ops), ns(ratio(f->lock_hold, f->acquires)),
+	       pct(ratio(f->lock_hold, (double)f->m->wall_ns * nlocks)));
+}
+
+static bool rule_cache(const struct facts *f, struct finding *o)
+{
+	double share = lock_share(f);
+	int nlocks = f->m->res->nlocks > 0 ? f->m->res->nlocks : 1;
+
+	if (!f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "cache_lock_contention", share, conf_lock(f), COV_LOCK);
+	if (nlocks == 1)
+		set_title(o, "%s of thread time waiting for the cache lock: one lock for %u "
+			  "threads, taken by every lookup", pct(share), f->threads);
+	else
+		set_title(o, "%s of thread time waiting for the cache's %d locks, %u threads "
+			  "taking one on every lookup", pct(share), nlocks, f->threads);
+	ev_cache(&o->c, f, nlocks);
+	ev_lock_wait(&o->c, f, nlocks > 1 ? "the cache's locks" : "the cache lock");
+	ev_handoff(&o->c, f);
+	add_ev(&o->c, "Reading missed blocks from the file took %s of thread time, against the "
+	       "%s spent waiting for the lock%s.", pct(ratio(f->miss_read, f->wall)),
+	       pct(share), nlocks > 1 ? "s" : "");
+	if (f->acquires < f->hits + f->misses)
+		set_fix(o, "Hits already take no lock: the waits are the inserts'; more segments, "
+			"or fewer misses (a larger --cache-size).");
+	else if (nlocks == 1)
+		set_fix(o, "Take the lock off the hit path: a concurrent map (bcache-chm) whose gets "
+			"take no lock, or at least lock striping (bcache-sharded: 16 locks, each "
+			"with its own LRU and a 16th of the budget).");
+	else
+		set_fix(o, "Already %d locks, and every hit still takes one to move its LRU entry: a "
+			"hit path that takes no lock (bcache-chm: a CLOCK bit set on a hit, gets "
+			"walking the map without a lock).", nlocks);
+	return true;
+}
+
+/* ---- any other lock the workload named ---------------------------------- */
+
+static bool rule_user_lock(const struct facts *f, struct finding *o)
+{
+	double share = lock_share(f);
+
+	if (f->other || f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
+	set_title(o, "%s of thread time waiting for the workload's own lock", pct(share));
+	ev_lock_wait(&o->c, f, "it");
+	add_ev(&o->c, "It was taken %s times and held %s each on average, %s of the run.",
+	       cnt(f->acquires), ns(ratio(f->lock_hold, f->acquires)),
+	       pct(ratio(f->lock_hold, (double)f->m->wall_ns)));
+	set_fix(o, "Hold the lock for less than %s at a time, or split it so threads working on "
+		"different data take different locks.", ns(ratio(f->lock_hold, f->acquires)));
+	return true;
+}
+
+/* ---- another program's locks and events ----------------------------------- */
+
+/* The user futex words with the most wait, of one kind (locks or
+ * events), largest first; returns how many went into top[]. */
+static int top_words(const struct joined_run *m, bool is_lock, const struct lock_total **top,
+		     int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		const struct lock_total *best = NULL;
+
+		for (int i = 0; i < m->nlocks; i++) {
+			const struct lock_total *l = &m->locks[i];
+			bool taken = false;
+
+			for (int j = 0; j < n; j++)
+				taken |= top[j] == l;
+			if (!l->kernel && l->is_lock == is_lock && l->wait_ns && !taken &&
+			    (!best || l->wait_ns > best->wait_ns))
+				best = l;
+		}
+		if (!best)
+			break;
+		top[n++] = best;
+	}
+	return n;
+}
+
+/* "session_table_lock (mutex): 412 k waits by 8 threads, 11.3 s (61 %),
+ * 27.4 µs each, longest 2.1 ms; 1.2 s of it runnable after the wake." */
+static void ev_word(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
+{
+	add_ev(c, "%s: %s waits by %u thread%s, %s in total (%s of thread time), %s each on "
+	       "average, longest %s.", l->name, cnt((double)l->waits), l->threads,
+	       plural(l->threads), ns((double)l->wait_ns), pct(ratio((double)l->wait_ns, f->wall)),
+	       ns(ratio((double)l->wait_ns, (double)l->waits)), ns((double)l->max_ns));
+	if (l->runq_ns * 20 >= l->wait_ns)
+		add_ev(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
+		       "CPU: hand-off, %u threads on %u CPUs.", ns((double)l->runq_ns),
+		       pct(ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
+	if (l->turns)
+		add_ev(c, "%s of its %s wake-ups came from threads that wait on it too: they pass "
+		       "it among themselves, a lock built from a condition variable (as "
+		       "CPython's GIL is), not a wait for work.",
+		       pct(ratio((double)l->wakes_by_waiters, (double)l->wakes)), cnt((double)l->wakes));
+}
+
+static bool rule_other_lock(const struct facts *f, struct finding *o)
+{
+	const struct lock_total *top[3] = { 0 };
+	double share = f->sched ? kshare(f, ACCT_LOCK_NAMED) : 0;
+	int n;
+
+	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
+		return false;
+	n = top_words(f->m, true, top, 3);
+	if (!n)
+		return false;
+	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
+	set_title(o, "%s of thread time waiting for %s%s", pct(share), top[0]->name,
+		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "");
+	for (int i = 0; i < n && i < 3; i++)
+		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)	/* the ones that matter */
+			ev_word(&o->c, f, top[i]);
+	add_ev(&o->c, "How long a holder keeps a lock is not measured for a program fctrace did "
+	       "not write: a wait lasts the holders' time inside the lock plus the hand-off.");
+	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
+		"data take different locks.", top[0]->name);
+	return true;
+}
+
+/* The busiest thread on CPU: the one the waiting threads most likely
+ * wait for. */
+static const struct thread_row *busiest(const struct joined_run *m)
+{
+	const struct thread_row *best = NULL;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+		uint64_t on = r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
+
+		if (r->aside)
+			continue;
+		if (!best || on > best->acct_ns[ACCT_CPU_USER] + best->acct_ns[ACCT_CPU_SYS])
+			best = r;
+	}
+	return best;
+}
+
+static bool rule_event_wait(const struct facts *f, struct finding *o)
+{
+	const struct lock_total *top[3] = { 0 };
+	const struct thread_row *b = busiest(f->m);
+	double share = ratio((double)f->m->event_wait_ns, f->wall);
+	int n;
+
+	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
+		return false;
+	n = top_words(f->m, false, top, 3);
+	if (!n)
+		return false;
+	found(o, "event_wait", share, 0.8, COV_EVENT);
+	set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
+		  pct(share), top[0]->name);
+	for (int i = 0; i < n && i < 3; i++)
+		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
+			ev_word(&o->c, f, top[i]);
+	add_ev(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
+	       "nothing to do until another thread signals it; the work it waits for is done "
+	       "elsewhere.");
+	if (b)
+		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
+			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,
+			b->k.comm[0] ? b->k.comm : "?", pct(ratio((double)(b->acct_ns[ACCT_CPU_USER] +
+			b->acct_ns[ACCT_CPU_SYS]), (double)(b->user.end_ns - b->user.start_ns))));
+	return true;
+}
+
+/* A JVM's safepoints (GC pauses among them) stop every Java thread: the
+ * application's threads lose that time whatever they were doing. */
+static bool rule_gc(const struct facts *f, struct finding *o)
+{
+	const struct joined_run *m = f->m;
+	double lost = (double)m->safepoint_ns * f->threads, share = ratio(lost, f->wall);
+
+	if (!m->jvm || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "jvm_safepoints", share, 0.8, 0);
+	set_title(o, "%s of the application's thread time stopped at JVM safepoints (%s GC "
+		  "pauses)", pct(share), cnt((double)m->gcs));
+	add_ev(&o->c, "%s safepoints stopped every Java thread for %s in total; %s collections "
+	       "took %s, the longest %s.", cnt((double)m->safepoints), ns((double)m->safepoint_ns),
+	       cnt((double)m->gcs), ns((double)m->gc_ns), ns((double)m->gc_max_ns));
+	add_ev(&o->c, "Threads stopped at a safepoint are not waiting on a lock: that time is "
+	       "the collector's, counted once per application thread (%u).", f->threads);
+	set_fix(o, "Allocate less, or give the heap more room (-Xmx) so that collections "
+		"come less often.");
+	return true;
+}
+
+/* A stopped process (SIGSTOP, a debugger) is neither the code nor the
+ * machine: say so, so that its time is not read as a wait. */
+static bool rule_stopped(const struct facts *f, struct finding *o)
+{
+	double stopped = 0;
+
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		if (!f->m->rows[i].aside)
+			stopped += (double)f->m->rows[i].k.stopped_ns;
+	if (!f->sched || ratio(stopped, f->wall) < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "stopped", ratio(stopped, f->wall), 0.9, 0);
+	o->machine = true;
+	set_title(o, "%s of thread time stopped (SIGSTOP or a debugger), not running or waiting",
+		  pct(ratio(stopped, f->wall)));
+	add_ev(&o->c, "The threads were stopped for %s in total; that time is not the code's.",
+	       ns(stopped));
+	set_fix(o, "Measure again without stopping the process.");
+	return true;
+}
+
+/* ---- page-cache misses ------------------------------------------------- */
+
+static void ev_cache_state(struct diag_cause *c, const struct facts *f)
+{
+	const struct wl_result *res = f->m->res;
+
+	if (f->cfg->cache == WL_CACHE_COLD)
+		add_ev(c, "The files were evicted from the page cache before the run (%s pages "
+		       "still resident after eviction).", cnt((double)res->cold_pages_resident));
+	if (f->cfg->pressure > 0)
+		add_ev(c, "An evictor dropped %s pages during the run (asked for %.0f pages/s).",
+		       cnt((double)res->pressure_pages_dropped), f->cfg->pressure);
+}
+
+static void fix_pagecache(struct finding *o)
+{
+	set_fix(o, "Keep the files in the page cache: run warm or with less memory pressure; "
+		"under pressure a user-level block cache (bcache) keeps the blocks the page "
+		"cache drops.");
+}
+
+static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
+{
+	const struct fct_sc_stats *pr = &f->m->sc_total[FCT_SC_PREAD64];
+	double miss = (double)f->m->pagecache_misses;
+
+	if (f->sc && f->pages_asked >= miss && miss > 0)
+		add_ev(c, "Reads asked the page cache for %s pages and %s were not there "
+		       "(%s misses): those reads waited for the disk.", cnt(f->pages_asked),
+		       cnt(miss), pct(ratio(miss, f->pages_asked)));
+	else if (f->sc && f->pages_asked > 0)	/* readahead, or reads other than pread64 */
+		add_ev(c, "pread64 asked the page cache for %s pages; %s pages were read from disk "
+		       "into it, more than asked: readahead, or reads by other calls.",
+		       cnt(f->pages_asked), cnt(miss));
+	else
+		add_ev(c, "%s pages were added to the page cache during the run: reads that "
+		       "missed it and went to the disk.", cnt(miss));
+	add_ev(c, "The threads slept %s outside any lock (%s of their wall time), %s per page "
+	       "read from disk.", ns((double)f->m->acct_total_ns[ACCT_BLOCKED]),
+	       pct(kshare(f, ACCT_BLOCKED)),
+	       ns(ratio((double)f->m->acct_total_ns[ACCT_BLOCKED], miss)));
+	if (f->sc && pr->count)
+		add_ev(c, "pread64 took %s on average over %s calls, against %s for the fastest "
+		       "(a page-cache hit).", ns(ratio((double)pr->total_ns, (double)pr->count)),
+		       cnt((double)pr->count), ns((double)pr->min_ns));
+}
+
+/* The sleep disk reads cause: uninterruptible (a page being read is
+ * waited for in D state), where the scheduler said which sleep it was. */
+static double pc_blocked_share(const struct facts *f)
+{
+	if (f->blocked_io > 0 || f->other)
+		return ratio(f->blocked_io, f->wall);
+	return kshare(f, ACCT_BLOCKED);
+}
+
+/* Without the kernel view: only the settings and the read clocks. */
+static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
+{
+	double read = f->read + f->miss_read, share = ratio(read, f->wall);
+
+	if ((f->cfg->cache != WL_CACHE_COLD && f->cfg->pressure <= 0) ||
+	    share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "page_cache_misses", share, 0.3, COV_PC | COV_BLOCKED);
+	set_title(o, "%s of thread time in reads with the page cache %s (timing only)",
+		  pct(share), f->cfg->cache == WL_CACHE_COLD ? "cold" : "under pressure");
+	add_ev(&o->c, "The threads spent %s reading, %s per op, by their own clocks.",
+	       ns(read), ns(ratio(read, f->ops)));
+	ev_cache_state(&o->c, f);
+	add_ev(&o->c, "Without the kernel view disk waits are not told apart from copies: "
+	       "confidence %.0f %%, from the settings and the read time.", 30.0);
+	fix_pagecache(o);
+	return true;
+}
+
+static bool rule_pagecache(const struct facts *f, struct finding *o)
+{
+	double share;
+
+	if (!f->kernel)
+		return rule_pagecache_timing(f, o);
+	if (!f->sched || !f->pc || !f->m->pagecache_misses)
+		return false;
+	share = pc_blocked_share(f);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "page_cache_misses", share, f->sc ? 0.85 : 0.7, COV_PC | COV_BLOCKED);
+	set_title(o, "%s of thread time asleep outside locks while %s pages were read from "
+		  "disk", pct(share), cnt((double)f->m->pagecache_misses));
+	ev_pc_kernel(&o->c, f);
+	ev_cache_state(&o->c, f);
+	fix_pagecache(o);
+	return true;
+}
+
+/* ---- asleep for some other reason -------------------------------------- */
+
+/* "Most of that sleep was inside clock_nanosleep (300 ms, 3 calls)." */
+static void ev_slept_in(struct diag_cause *c, const struct facts *f)
+{
+	const struct fct_nr_stats *nr = f->m->nr_total;
+	char buf[24];
+	int best = -1;
+
+	for (int n = 0; n < FCT_NR_MAX; n++)
+		if (nr[n].blocked_ns && (best < 0 || nr[n].blocked_ns > nr[best].blocked_ns))
+			best = n;
+	if (best >= 0)
+		add_ev(c, "Most of it was inside %s: %s over %s calls.",
+		       syscall_name((unsigned)best, buf, sizeof(buf)),
+		       ns((double)nr[best].blocked_ns), cnt((double)nr[best].count));
+}
+
+/* Asleep outside futex waits and not explained by disk reads or a stop. */
+static double blocked_other_ns(const struct facts *f)
+{
+	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
+
+	if (f->pc && f->m->pagecache_misses && (f->blocked_io > 0 || f->other))
+		b -= f->blocked_io;
+	else if (f->pc && f->m->pagecache_misses)
+		b = 0;		/* no split: the page-cache rule has it all */
+	return b > 0 ? b : 0;
+}
+
+static bool rule_blocked_other(const struct facts *f, struct finding *o)
+{
+	double b = f->sched ? blocked_other_ns(f) : 0, share = ratio(b, f->wall);
+	double io = f->pc && f->m->pagecache_misses ? 0 : f->blocked_io;
+
+	if (!f->sched || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
+	set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
+		  pct(share));
+	add_ev(&o->c, "The threads slept %s outside futex waits (%s of their wall time) over "
+	       "%s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: waiting "
+	       "for input or time), %s uninterruptibly (disk, kernel locks).", ns(b), pct(share),
+	       cnt(f->vol), ns(b - io > 0 ? b - io : 0), ns(io));
+	ev_slept_in(&o->c, f);
+	if (f->pc)
+		add_ev(&o->c, "The page cache took in %s pages during the run, %s.",
+		       cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?
+		       "whose disk reads are counted apart" : "so this is not reading files from disk");
+	else
+		add_ev(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
+		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));
+	if (f->other)
+		set_fix(o, "An interruptible sleep is a thread waiting for input, a timer or "
+			"another process: the syscall table shows which calls it slept in.");
+	else
+		set_fix(o, "Find what the threads sleep on: the kernel lock table, or an off-CPU "
+			"profile (offcputime), names it.");
+	return true;
+}
+
+/* ---- waiting for a CPU --------------------------------------------------- */
+
+static void ev_oncpu(struct diag_cause *c, const struct facts *f)
+{
+	add_ev(c, "On CPU %s of thread time: %s in user space, %s in syscalls.",
+	       pct(kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS)),
+	       pct(kshare(f, ACCT_CPU_USER)), pct(kshare(f, ACCT_CPU_SYS)));
+}
+
+/* The CPU time other threads and processes had over the run, and the
+ * idle time: from the cpu-clock samples that landed on them (exact in
+ * expectation, whatever the load) or else from /proc/stat's busy ticks
+ * less own, the traced threads' exact on-CPU time (ticks lose time
+ * under heavy switching). False when neither ran. */
+static bool machine_time(const struct facts *f, double own, double *others, double *idle,
+			 double *steal, const char **how)
+{
+	const struct kview *kv = f->m->kv;
+	double period = 1e9 / FCT_CPUCLOCK_HZ;
+
+	if (!kv)
+		return false;
+	*steal = kv->cpu.valid ? (double)kv->cpu.steal_ns : 0;
+	if (kv->machine_sampled && kv->machine.other + kv->machine.idle > 0) {
+		*others = (double)kv->machine.other * period;
+		*idle = (double)kv->machine.idle * period;
+		*how = "cpu-clock samples";
+	} else if (kv->cpu.valid) {
+		*others = (double)kv->cpu.busy_ns > own ? (double)kv->cpu.busy_ns - own : 0;
+		*idle = (double)kv->cpu.idle_ns;
+		*how = "the kernel's /proc/stat";
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The share of the CPUs other work and the hypervisor took over the run
+ * (-1 if unknown), and the evidence sentence when c is given. */
+static double others_share(const struct facts *f, struct diag_cause *c)
+{
+	double others, idle, steal, own = 0, cap = (double)f->m->wall_ns * f->ncpus;
+	const char *how;
+
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		if (f->m->rows[i].has_kernel)
+			own += (double)f->m->rows[i].k.oncpu_ns;
+	if (cap <= 0 || !machine_time(f, own, &others, &idle, &steal, &how))
+		return -1;
+	if (c)
+		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
+		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
+		       f->ncpus, ns(own), ns(others), ns(steal), ns(idle), how);
+	if (c && idle >= EXPLAIN_CPU_TAKEN * cap)	/* a queue beside idle CPUs */
+		add_ev(c, "The CPUs were idle %s of the run all the same: the threads queued in "
+		       "bursts, woken together or behind the thread that woke them, not for want "
+		       "of CPUs all along.", pct(idle / cap));
+	return (others + steal) / cap;
+}
+
+static bool rule_runq(const struct facts *f, struct finding *o)
+{
+	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
+	bool over = f->threads > f->ncpus;
+
+	if (!f->sched || share < EXPLAIN_MIN_SHARE)
+		return false;
+	q = (double)f->m->acct_total_ns[ACCT_RUNQ];
+	/* a quarter of the CPUs gone elsewhere: the queue is not the program's */
+	taken = others_share(f, NULL);
+	over = over && taken < EXPLAIN_CPU_TAKEN;
+	found(o, over ? "cpu_oversubscription" : "cpu_competition", share, over ? 0.9 : 0.6,
+	      COV_RUNQ);
+	o->machine = true;
+	if (over || taken < 0)
+		set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
+			  pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+	else
+		set_title(o, "%s of thread time runnable but not running: other processes%s took "
+			  "%s of the %u CPUs", pct(share),
+			  f->m->kv->cpu.steal_ns * 100 > f->m->wall_ns * f->ncpus ?
+			  " and the hypervisor" : "", pct(taken), f->ncpus);
+	if (over)
+		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
+		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
+		       f->ncpus, ns(q), pct(share));
+	else if (f->threads > f->ncpus)
+		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
+		       "the run queue (%s of thread time), with the CPUs shared with other work.",
+		       f->threads, f->ncpus, f->ncpus, ns(q), pct(share));
+	else
+		add_ev(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
+		       "the run queue (%s of thread time).", f->threads, f->ncpus, ns(q), pct(share));
+	add_ev(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
+	       cnt(f->invol), cnt(f->vol));
+	ev_oncpu(&o->c, f);
+	others_share(f, &o->c);
+	if (over)
+		set_fix(o, "Run at most %u threads, one per CPU, or give the machine more CPUs: "
+			"this queue is the machine's, not the code's.", f->ncpus);
+	else
+		set_fix(o, "Run on a quieter machine, or pin the threads: the %u CPUs were busy "
+			"with other work.", f->ncpus);
+	return true;
+}
+
+/* ---- kernel locks -------------------------------------------------------- */
+
+static double klock_wait_ns(const struct joined_run *m)
+{
+	double sum = 0;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].kernel)
+			sum += (double)m->locks[i].wait_ns;
+	return sum;
+}
+
+/* The three kernel locks with the most wait, largest first. */
+static void ev_klocks(struct diag_cause *c, const struct facts *f)
+{
+	const struct joined_run *m = f->m;
+	bool used[1024] = { false };
+
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+
+		for (int i = 0; i < m->nlocks && i < 1024; i++)
+			if (m->locks[i].kernel && !used[i] &&
+			    (best < 0 || m->locks[i].wait_ns > m->locks[best].wait_ns))
+				best = i;
+		if (best < 0)
+			return;
+		used[best] = true;
+		add_ev(c, "%s: %s waits, %s in total (%s of thread time), longest %s, %u thread%s.",
+		       m->locks[best].name, cnt((double)m->locks[best].waits),
+		       ns((double)m->locks[best].wait_ns),
+		       pct(ratio((double)m->locks[best].wait_ns, f->kwall)),
+		       ns((double)m->locks[best].max_ns), m->locks[best].threads,
+		       plural(m->locks[best].threads));
+	}
+}
+
+static bool rule_klock(const struct facts *f, struct finding *o)
+{
+	int n;
+	const struct lock_total *top = top_lock(f->m, true, &n);
+	double share = f->klock ? ratio(klock_wait_ns(f->m), f->kwall) : 0;
+
+	if (!top || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "kernel_lock_contention", share, 0.8, COV_KLOCK);
+	set_title(o, "%s of thread time waiting on kernel locks (%d sites), most on %s",
+		  pct(share), n, top->name);
+	ev_klocks(&o->c, f);
+	add_ev(&o->c, "These waits spin on CPU or sleep, so they sit inside the syscall time "
+	       "(%s) and the blocked time (%s), not on top of them.",
+	       pct(kshare(f, ACCT_CPU_SYS)), pct(kshare(f, ACCT_BLOCKED)));
+	set_fix(o, "Make fewer of the calls that take %s, or make them on different objects "
+		"(the syscall table shows which calls the threads made).", top->name);
+	return true;
+}
+
+/* ---- healthy ------------------------------------------------------------- */
+
+static void healthy_kernel(const struct facts *f, struct finding *o)
+{
+	double on = kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS);
+
+	found(o, "healthy", on, 0.8, 0);
+	set_title(o, "No bottleneck beyond the CPU: %s of thread time on CPU", pct(on));
+	ev_oncpu(&o->c, f);
+	add_ev(&o->c, "Lock waits %s, asleep %s, waiting for a CPU %s: each below the %s that "
+	       "would make it a cause.", pct_small(lock_share(f)),
+	       pct_small(kshare(f, ACCT_BLOCKED)), pct_small(kshare(f, ACCT_RUNQ)),
+	       pct(EXPLAIN_MIN_SHARE));
+}
+
+static void healthy_timing(const struct facts *f, struct finding *o)
+{
+	double lw = ratio(f->lock_wait, f->wall);
+
+	found(o, "healthy", 1 - lw, 0.4, 0);
+	set_title(o, "No bottleneck seen by the threads' own clocks: lock waits %s of thread "
+		  "time", pct_small(lw));
+	add_ev(&o->c, "Lock waits took %s of the threads' %s by their own clocks, below the %s "
+	       "that would make them a cause.", pct_small(lw), ns(f->wall), pct(EXPLAIN_MIN_SHARE));
+	add_ev(&o->c, "Reads took %s of thread time, %s per op.",
+	       pct(ratio(f->read + f->miss_read, f->wall)), ns(ratio(f->read + f->miss_read, f->ops)));
+	if (f->threads > f->ncpus)
+		add_ev(&o->c, "%u threads share %u CPUs, so part of their time went to waiting for "
+		       "one: only the kernel view measures it.", f->threads, f->ncpus);
+	add_ev(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
+	       "were not measured: confidence %.0f %%.", 40.0);
+}
+
+static void healthy(const struct facts *f, struct finding *o)
+{
+	if (f->sched)
+		healthy_kernel(f, o);
+	else
+		healthy_timing(f, o);
+	if (f->other)
+		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, make it "
+			"do less work%s.", f->threads < f->ncpus ? ", or spread it over more threads"
+			: "");
+	else if (f->threads < f->ncpus)
+		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, run "
+			"up to %u threads, one per CPU, or do less work per op.", f->ncpus);
+	else
+		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, give "
+			"it more than %u CPU%s or do less work per op.", f->ncpus, plural(f->ncpus));
+}
+
+/* ---- ranking, "not the problem", headline --------------------------------- */
+
+typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
+
+static const rule_fn rules[] = {
+	rule_pool, rule_cache, rule_user_lock, rule_other_lock, rule_event_wait,
+	rule_pagecache, rule_blocked_other, rule_runq, rule_klock, rule_stopped, rule_gc,
+};
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+/* Insert keeping the largest share first; equal shares keep rule order. */
+static void insert_ranked(struct finding *list, int *n, const struct finding *x)
+{
+	int i = *n;
+
+	while (i > 0 && list[i - 1].c.share < x->c.share) {
+		list[i] = list[i - 1];
+		i--;
+	}
+	list[i] = *x;
+	++*n;
+}
+
+static void append(char *buf, size_t n, const char *fmt, ...) PRINTF(3, 4);
+static void append(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* A comma-separated list of items, appended to a line. */
+struct items {
+	char *buf;
+	size_t n;
+	int count;
+};
+
+static void item(struct items *l, const char *fmt, ...) PRINTF(2, 3);
+static void item(struct items *l, const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	if (l->count++)
+		append(l->buf, l->n, ", ");
+	len = strlen(l->buf);
+	if (len + 1 >= l->n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->buf + len, l->n - len, fmt, ap);
+	va_end(ap);
+}
+
+static void beyond_pc(const struct facts *f, struct items *l)
+{
+	double miss = (double)f->m->pagecache_misses;
+
+	if (f->sc && f->pages_asked > 0 && miss == 0)
+		item(l, "page cache 100 %% hits (no I/O)");
+	else if (f->sc && f->pages_asked > miss)
+		item(l, "page cache %s hits (%s page%s from disk)",
+		     pct(1 - ratio(miss, f->pages_asked)), cnt(miss), plural(miss));
+	else
+		item(l, "%s page%s read from disk", cnt(miss), plural(miss));
+}
+
+#define UNMEASURED "the page cache, kernel locks, the run queue"
+
+/* What was measured and is not a cause, then what the machine adds. */
+static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
+{
+	struct items l = { buf, n, 0 };
+
+	snprintf(buf, n, "Not the problem: ");
+	if ((f->m->res->nlocks > 0 || f->other) && !(covered & COV_LOCK))
+		item(&l, "lock waits %s", pct_small(lock_share(f)));
+	if (f->pc && !(covered & COV_PC))
+		beyond_pc(f, &l);
+	if (f->sched && !(covered & (COV_BLOCKED | COV_PC)))
+		item(&l, "asleep outside locks %s", pct_small(kshare(f, ACCT_BLOCKED)));
+	if (f->klock && !(covered & COV_KLOCK))
+		item(&l, "kernel locks %s", pct_small(ratio(klock_wait_ns(f->m), f->kwall)));
+	if (f->sched && !(covered & COV_RUNQ))
+		item(&l, "run queue %s", pct_small(kshare(f, ACCT_RUNQ)));
+	if (!f->kernel && !l.count)
+		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
+	else if (!f->kernel)
+		append(buf, n, "; not measured without the kernel view: %s", UNMEASURED);
+	else if (!l.count)
+		snprintf(buf, n, "Nothing else measured reaches %s of thread time",
+			 pct(EXPLAIN_MIN_SHARE));
+	append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, plural(f->ncpus),
+	       f->threads, plural(f->threads));
+	if (f->threads > f->ncpus)
+		append(buf, n, ", so at most %u run at once", f->ncpus);
+	append(buf, n, ".");
+}
+
+/* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)" */
+static void headline(const struct facts *f, char *buf, size_t n)
+{
+	char what[96] = "", b[24];
+
+	if (f->other && f->m->jvm) {
+		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
+			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
+			 ns((double)f->m->wall_ns), f->threads, plural(f->threads),
+			 f->m->aside_rows, f->ncpus, plural(f->ncpus));
+		return;
+	}
+	if (f->other) {
+		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
+			 f->cfg->workload ? f->cfg->workload : "the program",
+			 ns((double)f->m->wall_ns), f->threads, plural(f->threads), f->ncpus,
+			 plural(f->ncpus), f->kernel ? "" : "; timing only");
+		return;
+	}
+
+	if (f->cfg->shared_file)
+		snprintf(what, sizeof(what), "one shared file");
+	else
+		snprintf(what, sizeof(what), "%u files", f->cfg->files);
+	if (f->tot->has_pool)
+		append(what, sizeof(what), ", pool %u", f->cfg->pool);
+	if (f->tot->has_cache)
+		append(what, sizeof(what), ", cache %s", units_bytes(b, sizeof(b),
+						(double)f->cfg->cache_size));
+	if (f->cfg->cache == WL_CACHE_COLD)
+		append(what, sizeof(what), ", cold cache");
+	if (f->cfg->pressure > 0)
+		append(what, sizeof(what), ", cache pressure");
+	snprintf(buf, n, "Why %s takes %s here (%s, %u thread%s, %u CPU%s%s)",
+		 f->cfg->workload ? f->cfg->workload : "the workload", ns((double)f->m->wall_ns),
+		 what, f->threads, plural(f->threads), f->ncpus, plural(f->ncpus),
+		 f->kernel ? "" : "; timing only");
+}
+
+/* The fix comes from the largest cause in the code; the machine's (too few
+ * cores) only when nothing else was found. */
+static int code_cause(const struct finding *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!list[i].machine)
+			return i;
+	return 0;
+}
+
+int explain_run(const struct joined_run *m, struct diagnosis *d)
+{
+	struct finding list[NRULES + 1], x;
+	struct facts f;
+	unsigned covered = 0;
+	int n = 0;
+
+	memset(d, 0, sizeof(*d));
+	/* the what-if model is part of the explanation, fitted here once */
+	d->has_whatif = m && whatif_from_model(m, &d->whatif) == 0;
+	/* a program fctrace did not write has no ops of its own */
+	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
+		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
+	facts_init(&f, m);
+	if (f.wall <= 0)
+		return -1;
+	for (size_t i = 0; i < NRULES; i++)
+		if (rules[i](&f, &x))
+			insert_ranked(list, &n, &x);
+	if (!n)
+		healthy(&f, &list[n++]);
+	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++) {
+		d->causes[d->n++] = list[i].c;
+		covered |= list[i].covers;
+	}
+	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
+	beyond(&f, covered, d->beyond, sizeof(d->beyond));
+	headline(&f, d->headline, sizeof(d->headline));
+	return d->n;
+}

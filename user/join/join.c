@@ -1,0 +1,459 @@
+/*
+ * model.c - the join: each worker's own timings next to the kernel's
+ * account of the same thread (matched by tid), futex words named by the
+ * workload's lock ranges, and run-wide totals for explain and reporters.
+ */
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/hist.h"
+#include "join/join.h"
+
+static const char *const acct_names[ACCT_N] = {
+	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
+};
+
+const char *acct_bucket_name(enum acct_bucket b)
+{
+	return b < ACCT_N ? acct_names[b] : "?";
+}
+
+static const char *const sc_names[FCT_SC_N] = {
+	"openat", "close", "pread64", "newfstatat", "statx", "futex", "other",
+};
+
+const char *sc_name(enum fct_sc sc)
+{
+	return sc < FCT_SC_N ? sc_names[sc] : "?";
+}
+
+/* The workload lock whose object holds this futex word, or NULL. */
+static const struct wl_lock_desc *lock_of(const struct wl_result *res, uint64_t uaddr)
+{
+	for (int i = 0; i < res->nlocks; i++)
+		if (uaddr >= res->locks[i].addr &&
+		    uaddr < res->locks[i].addr + res->locks[i].size)
+			return &res->locks[i];
+	return NULL;
+}
+
+/* The name given to a futex word of process tgid, or NULL. */
+static const struct lock_name *name_of(const struct joined_run *m, uint32_t tgid,
+				       uint64_t uaddr)
+{
+	for (int i = 0; i < m->nnames; i++)
+		if (m->names[i].tgid == tgid && uaddr >= m->names[i].addr &&
+		    uaddr < m->names[i].addr + m->names[i].size)
+			return &m->names[i];
+	return NULL;
+}
+
+/* This thread's use of the lock or event `name`, a zeroed new one if it
+ * has none (a slot freed by a dropped use still holds that use's data). */
+struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lock)
+{
+	struct lock_use *u;
+
+	for (int i = 0; i < r->nlocks; i++)
+		if (!strcmp(r->locks[i].name, name))
+			return &r->locks[i];
+	if (r->nlocks == MODEL_MAX_NAMED)
+		return NULL;
+	u = &r->locks[r->nlocks++];
+	memset(u, 0, sizeof(*u));
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	u->is_lock = is_lock;
+	return u;
+}
+
+/* The named lock or event a futex word belongs to, or NULL. */
+static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
+			       uint64_t uaddr)
+{
+	const struct wl_lock_desc *d;
+	const struct lock_name *ln;
+
+	if (m->names) {
+		ln = name_of(m, r->k.tgid, uaddr);
+		return ln ? join_row_use(r, ln->name, ln->is_lock) : NULL;
+	}
+	d = lock_of(m->res, uaddr);
+	return d ? join_row_use(r, d->name, true) : NULL;
+}
+
+/* Split this thread's futex waits into named locks and the rest. */
+static void join_futex(struct thread_row *r, const struct joined_run *m,
+		       const struct kview *kv)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		struct lock_use *u;
+
+		if (f->key.tid != (uint32_t)r->user.tid || f->key.op == FCT_FUTEX_OP_WAKE)
+			continue;
+		u = use_of(r, m, f->key.uaddr);
+		if (!u || !u->is_lock) {
+			r->futex_other_waits += f->val.waits;
+			r->futex_other_ns += f->val.wait_ns;
+		}
+		if (!u)
+			continue;
+		u->waits += f->val.waits;
+		u->wait_ns += f->val.wait_ns;
+		u->runq_ns += f->val.runq_ns;
+		if (f->val.max_ns > u->max_ns)
+			u->max_ns = f->val.max_ns;
+	}
+}
+
+static uint64_t named_wait_ns(const struct thread_row *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nlocks; i++)
+		if (r->locks[i].is_lock)
+			sum += r->locks[i].wait_ns;
+	return sum;
+}
+
+/*
+ * Full probe set: the kernel's disjoint buckets, with its futex time split
+ * by lock. Without syscall hooks the futex time is hidden inside "blocked":
+ * the workload's own lock-wait clock says how much of it was the lock.
+ */
+static void fill_account(struct thread_row *r, unsigned groups)
+{
+	const struct fct_thread *k = &r->k;
+	uint64_t named = named_wait_ns(r);
+
+	r->acct_ns[ACCT_CPU_USER] = k->cpu_user_ns;
+	r->acct_ns[ACCT_CPU_SYS] = k->cpu_sys_ns;
+	r->acct_ns[ACCT_RUNQ] = k->runq_ns;
+	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns;
+	if (groups & PG_MASK(PG_SYSCALLS)) {
+		if (named > k->futex_wait_ns)
+			named = k->futex_wait_ns;
+		r->acct_ns[ACCT_LOCK_NAMED] = named;
+		r->acct_ns[ACCT_FUTEX_OTHER] = k->futex_wait_ns - named;
+		return;
+	}
+	named = r->user.lock_wait_ns < k->blocked_ns ? r->user.lock_wait_ns : k->blocked_ns;
+	r->acct_ns[ACCT_LOCK_NAMED] = named;
+	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
+}
+
+static void join_thread(struct thread_row *r, const struct joined_run *m,
+			const struct kview *kv, unsigned groups)
+{
+	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->user.tid) : NULL;
+	uint64_t wall = r->user.end_ns - r->user.start_ns, sum = 0;
+
+	if (!k)
+		return;
+	r->has_kernel = true;
+	r->k = *k;
+	if (groups & PG_MASK(PG_SYSCALLS))
+		join_futex(r, m, kv);
+	fill_account(r, groups);
+	for (int b = 0; b < ACCT_N; b++)
+		sum += r->acct_ns[b];
+	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
+	r->pagecache_misses = k->pages_added;
+	r->pagecache_written = k->pages_written;
+	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
+}
+
+static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
+{
+	if (!src->count)
+		return;
+	if (!dst->count || src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->count += src->count;
+	dst->errors += src->errors;
+	dst->timed += src->timed;
+	dst->total_ns += src->total_ns;
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		dst->hist[i] += src->hist[i];
+}
+
+struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool kernel,
+				    bool is_lock)
+{
+	struct lock_total *t;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].kernel == kernel && !strcmp(m->locks[i].name, name))
+			return &m->locks[i];
+	t = realloc(m->locks, sizeof(*t) * (m->nlocks + 1));
+	if (!t)
+		return NULL;
+	m->locks = t;
+	t = &m->locks[m->nlocks++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->kernel = kernel;
+	t->is_lock = is_lock;
+	return t;
+}
+
+static void add_lock(struct lock_total *t, uint64_t waits, uint64_t ns, uint64_t max)
+{
+	if (!t)
+		return;
+	t->waits += waits;
+	t->wait_ns += ns;
+	if (max > t->max_ns)
+		t->max_ns = max;
+	t->threads++;
+}
+
+/* The kernel's lock type from contention_begin's LCB_F_* flags. */
+const char *klock_type(uint32_t flags)
+{
+	enum { SPIN = 1, READ = 2, WRITE = 4, RT = 8, PERCPU = 16, MUTEX = 32 };
+
+	if (flags & MUTEX)
+		return "mutex";
+	if (flags & RT)
+		return "rt-mutex";
+	if (flags & PERCPU)
+		return flags & WRITE ? "percpu-rwsem:W" : "percpu-rwsem:R";
+	if (flags & SPIN)
+		return flags & READ ? "rwlock:R" : flags & WRITE ? "rwlock:W" : "spinlock";
+	return flags & READ ? "rwsem:R" : flags & WRITE ? "rwsem:W" : "other";
+}
+
+const char *join_cpu_split(const struct joined_run *m)
+{
+	if (!(m->groups & PG_MASK(PG_SCHED)) || !m->cpu_split_rows)
+		return NULL;
+	if (m->cpu_split_sampled == m->cpu_split_rows)
+		return "cpu-clock samples";
+	return m->cpu_split_sampled ? "mixed" : "syscall hooks";
+}
+
+static bool is_worker(const struct joined_run *m, uint32_t tid)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if ((uint32_t)m->rows[i].user.tid == tid)
+			return !m->rows[i].aside;
+	return false;
+}
+
+/* A word's wake-ups, from its name (other programs' words only); a name
+ * covers all the words of one symbol, so they are summed once per name. */
+static void take_wakes(struct lock_total *t, const struct joined_run *m)
+{
+	for (int i = 0; i < m->nnames; i++) {
+		if (strcmp(m->names[i].name, t->name))
+			continue;
+		t->turns |= m->names[i].turns;
+		t->wakes += m->names[i].wakes;
+		t->wakes_by_waiters += m->names[i].wakes_by_waiters;
+	}
+}
+
+static void total_locks(struct joined_run *m)
+{
+	char name[160];
+
+	for (unsigned i = 0; i < m->nrows; i++)
+		for (int j = 0; !m->rows[i].aside && j < m->rows[i].nlocks; j++) {
+			const struct lock_use *u = &m->rows[i].locks[j];
+
+			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
+
+			if (t && !t->threads)
+				take_wakes(t, m);
+			add_lock(t, u->waits, u->wait_ns, u->max_ns);
+			if (t)
+				t->runq_ns += u->runq_ns;
+			if (!u->is_lock)
+				m->event_wait_ns += u->wait_ns;
+		}
+	for (int i = 0; m->kv && i < m->kv->nklock; i++) {
+		const struct kv_klock *k = &m->kv->klock[i];
+
+		if (!is_worker(m, k->key.tid))
+			continue;
+		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
+			 k->caller[0] ? k->caller : "?");
+		add_lock(join_lock_total(m, name, true, true), k->val.waits, k->val.wait_ns,
+			 k->val.max_ns);
+		m->klock_est_ns += k->est_wait_ns;
+	}
+}
+
+static void total_rows(struct joined_run *m)
+{
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (r->aside) {
+			m->aside_rows++;
+			m->aside_cpu_ns += r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
+			continue;
+		}
+		m->ops += r->user.ops;
+		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
+		if (!r->has_kernel)
+			continue;
+		for (int s = 0; s < FCT_SC_N; s++)
+			add_sc(&m->sc_total[s], &r->k.sc[s]);
+		for (int n = 0; n < FCT_NR_MAX; n++) {
+			m->nr_total[n].count += r->k.nr[n].count;
+			m->nr_total[n].total_ns += r->k.nr[n].total_ns;
+			m->nr_total[n].blocked_ns += r->k.nr[n].blocked_ns;
+		}
+		for (int b = 0; b < ACCT_N; b++)
+			m->acct_total_ns[b] += r->acct_ns[b];
+		m->pagecache_hits += r->pagecache_hits;
+		m->pagecache_misses += r->pagecache_misses;
+		m->pagecache_written += r->pagecache_written;
+		m->pages_asked += r->k.pages_asked;
+		m->klock_exact_ns += r->k.klock_wait_ns;
+		m->cpu_samples_user += r->k.cpu_samples_user;
+		m->cpu_samples_sys += r->k.cpu_samples_sys;
+		m->cpu_samples_futex += r->k.cpu_samples_futex;
+		m->cpu_split_sampled += r->k.cpu_split_sampled != 0;
+		m->cpu_split_rows++;
+	}
+}
+
+void join_retotal(struct joined_run *m)
+{
+	free(m->locks);
+	m->locks = NULL;
+	m->nlocks = 0;
+	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
+	m->pagecache_written = m->pages_asked = 0;
+	m->event_wait_ns = m->aside_cpu_ns = 0;
+	m->klock_exact_ns = m->klock_est_ns = 0;
+	m->cpu_samples_user = m->cpu_samples_sys = m->cpu_samples_futex = 0;
+	m->cpu_split_sampled = m->cpu_split_rows = 0;
+	m->aside_rows = 0;
+	memset(m->sc_total, 0, sizeof(m->sc_total));
+	memset(m->nr_total, 0, sizeof(m->nr_total));
+	memset(m->acct_total_ns, 0, sizeof(m->acct_total_ns));
+	total_rows(m);
+	total_locks(m);
+}
+
+static const char *probe_set_name(const struct kview *kv, unsigned groups)
+{
+	if (!kv)
+		return "none";
+	if (groups & PG_MASK(PG_FLOOR))
+		return "floor";
+	/* the marks or the lifecycle: whichever opens the windows; a
+	 * cpu-clock sampler that could not open is a fallback, which the
+	 * probes and the cpu split report, not another set */
+	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS) |
+		 PG_MASK(PG_CPUCLOCK);
+	if ((groups & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
+		return "full";
+	return groups == PG_LIGHT ? "light" : "custom";
+}
+
+int join_build(struct joined_run *m, struct wl_result *res,
+		const struct kview *kv, unsigned groups)
+{
+	return join_build_named(m, res, kv, groups, NULL, 0);
+}
+
+/* sampled values below which a median is not taken (op_costs: 0) */
+#define MODEL_MIN_SAMPLES	32
+
+/* The median of one histogram summed over the rows; 0 with too few values. */
+static uint64_t rows_median(const struct joined_run *m, size_t field)
+{
+	uint64_t sum[WL_HIST_SLOTS] = { 0 }, n = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].user + field);
+
+		for (unsigned b = 0; b < WL_HIST_SLOTS; b++) {
+			sum[b] += h[b];
+			n += h[b];
+		}
+	}
+	return n < MODEL_MIN_SAMPLES ? 0 : (uint64_t)(hist_quantile(sum, WL_HIST_SLOTS, 0.5) + 0.5);
+}
+
+static uint64_t per(uint64_t ns, uint64_t n)
+{
+	return n ? (ns + n / 2) / n : 0;
+}
+
+static void op_costs(struct joined_run *m)
+{
+	uint64_t hit = 0, miss = 0, put = 0, hits = 0, misses = 0, ops = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct wl_thread_stats *u = &m->rows[i].user;
+
+		hit += u->hold_hit_ns;
+		miss += u->hold_miss_ns;
+		put += u->hold_put_ns;
+		hits += u->hits;
+		misses += u->misses;
+		ops += u->ops;
+	}
+	m->hold_hit_ns = per(hit, hits);
+	m->hold_miss_ns = per(miss, misses);
+	m->hold_put_ns = per(put, ops);
+	m->op_hit_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_hit_hist));
+	m->op_miss_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_miss_hist));
+	m->read_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, read_hist));
+}
+
+unsigned join_usable_cpus(pid_t pid)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(pid, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return online > 0 ? (unsigned)online : 1;
+}
+
+int join_build_named(struct joined_run *m, struct wl_result *res, const struct kview *kv,
+		      unsigned groups, const struct lock_name *names, int nnames)
+{
+	memset(m, 0, sizeof(*m));
+	m->names = names;
+	m->nnames = nnames;
+	m->res = res;
+	m->kv = kv;
+	m->groups = kv ? groups : 0;
+	m->probe_set = probe_set_name(kv, m->groups);
+	m->time_every = kv ? kv->time_every : 0;
+	m->ncpus = join_usable_cpus(0);	/* which workers and run -- CMD inherit */
+	m->wall_ns = res->wall_ns;
+	m->nrows = res->nthreads;
+	m->rows = calloc(m->nrows ? m->nrows : 1, sizeof(*m->rows));
+	if (!m->rows)
+		return -1;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		m->rows[i].user = res->threads[i];
+		join_thread(&m->rows[i], m, kv, m->groups);
+	}
+	total_rows(m);
+	total_locks(m);
+	op_costs(m);
+	return 0;
+}
+
+void join_free(struct joined_run *m)
+{
+	free(m->rows);
+	free(m->locks);
+	m->rows = NULL;
+	m->locks = NULL;
+}

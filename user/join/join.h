@@ -1,0 +1,163 @@
+/*
+ * model.h - one run, joined: each worker's own timings next to what the
+ * kernel saw of it, plus the run-wide figures. explain.c and every
+ * reporter read only this.
+ */
+#ifndef FCTRACE_MODEL_H
+#define FCTRACE_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "workload.h"
+#include "trace/kview.h"
+
+#define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
+
+/* Where a thread's wall time went; disjoint, as shares of its wall time. */
+enum acct_bucket {
+	ACCT_CPU_USER,		/* on CPU in user space */
+	ACCT_CPU_SYS,		/* on CPU in syscalls */
+	ACCT_LOCK_NAMED,	/* blocked in futex waits on the workload's named locks */
+	ACCT_FUTEX_OTHER,	/* other futex waits (join, barrier, condvars) */
+	ACCT_BLOCKED,		/* asleep outside futexes: I/O and the rest */
+	ACCT_RUNQ,		/* runnable, waiting for a CPU */
+	ACCT_N,
+};
+const char *acct_bucket_name(enum acct_bucket b);	/* JSON-stable ids */
+
+/* A futex word of a program fctrace did not write, named (lockname.c). */
+struct lock_name {
+	uint32_t tgid;
+	uint64_t addr, size;		/* the words [addr, addr + size) */
+	char name[160];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
+	char site[128];			/* the first call site outside the C library, or "" */
+	bool is_lock;			/* a mutex or rwlock, or an event taken in turns */
+	bool turns;			/* an event its own waiters wake: a lock built
+					 * from a condvar (a GIL, a baton) */
+	uint64_t samples;		/* stacks the name was read from */
+	uint64_t wakes;			/* futex calls that woke a waiter on it */
+	uint64_t wakes_by_waiters;	/* of those, by threads that also waited on it */
+};
+
+struct lock_use {		/* one thread's waits on one named futex word */
+	char name[160];
+	bool is_lock;			/* lock wait; else an event (condvar, join, ...) */
+	uint64_t waits;
+	uint64_t wait_ns;
+	uint64_t max_ns;
+	uint64_t runq_ns;		/* of wait_ns: woken, waiting for a CPU */
+};
+
+struct thread_row {
+	struct wl_thread_stats user;	/* the thread's own timings */
+	bool has_kernel;		/* a kernel account was found by tid */
+	struct fct_thread k;		/* the kernel's account of it */
+	uint64_t acct_ns[ACCT_N];
+	double accounted_ratio;		/* sum(acct_ns) / user wall */
+	struct lock_use locks[MODEL_MAX_NAMED];
+	int nlocks;
+	uint64_t futex_other_waits, futex_other_ns;
+	uint64_t pagecache_hits, pagecache_misses;
+	uint64_t pagecache_written;	/* pages added by writes: not misses */
+	char name[64];			/* a JVM's Java thread name, else "" (use k.comm) */
+	bool aside;			/* out of the run-wide totals: a JVM's own thread */
+	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
+};
+
+/* run-wide totals for one named lock or kernel lock site */
+struct lock_total {
+	char name[160];			/* "fcp.pool", or "spinlock @ caller" */
+	bool kernel;
+	bool is_lock;			/* false: waits for an event (condvar, join, ...) */
+	uint64_t waits, wait_ns, max_ns;
+	uint64_t runq_ns;		/* of wait_ns: woken, waiting for a CPU (futex words) */
+	unsigned threads;		/* how many threads waited on it */
+	/* another program's word: its wake-ups, and the share its own
+	 * waiters made (struct lock_name) */
+	bool turns;
+	uint64_t wakes, wakes_by_waiters;
+};
+
+struct joined_run {
+	struct wl_result *res;		/* the workload's result (not owned) */
+	const struct kview *kv;		/* NULL when timing-only */
+	unsigned groups;		/* probe groups that ran */
+	const char *probe_set;		/* "full", "light", "custom", "none" */
+	unsigned time_every;		/* one syscall in this many was timed */
+	unsigned ncpus;
+	uint64_t wall_ns;
+	struct thread_row *rows;	/* one per worker, in index order */
+	unsigned nrows;
+	struct lock_total *locks;	/* named user locks, then kernel locks */
+	int nlocks;
+	struct fct_sc_stats sc_total[FCT_SC_N];	/* all workers summed */
+	struct fct_nr_stats nr_total[FCT_NR_MAX];	/* the same, by syscall number */
+	uint64_t acct_total_ns[ACCT_N];	/* all workers summed */
+	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
+	uint64_t pagecache_hits, pagecache_misses;
+	uint64_t pagecache_written;	/* pages added by writes: not misses */
+	uint64_t pages_asked;		/* by pread64 (hits are known for those) */
+	uint64_t ops;
+	const struct lock_name *names;	/* other programs: their futex words, or NULL */
+	int nnames;
+	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
+	/* the workers' kernel lock waits: exact, and what the sampled stacks
+	 * estimated before the sites were given the exact figure */
+	uint64_t klock_exact_ns, klock_est_ns;
+	/* the user/sys split: the workers' cpu-clock samples, and how many of
+	 * the workers traced had enough of them (the rest: the syscall hooks) */
+	uint64_t cpu_samples_user, cpu_samples_sys, cpu_samples_futex;
+	unsigned cpu_split_sampled, cpu_split_rows;
+	/* pools: what one op costs uncontended, the medians of the workers'
+	 * own clocks (0: not measured) - the what-if model's inputs */
+	uint64_t op_hit_p50_ns;		/* an op whose get hit, get to put */
+	uint64_t op_miss_p50_ns;	/* an op whose get missed */
+	uint64_t read_p50_ns;		/* one pread, from user space */
+	/* and how long the lock was held, per get that hit, per get that
+	 * missed, per put (means: contention included) */
+	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
+	/* a JVM target (model_jvm.c) */
+	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
+	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
+	uint64_t safepoints, safepoint_ns;	/* every Java thread stopped */
+	uint64_t parks, park_ns;	/* LockSupport.park, all threads */
+	unsigned app_threads;		/* threads in the application group */
+	unsigned aside_rows;		/* rows set aside from the totals (the JVM's own) */
+	uint64_t aside_cpu_ns;		/* and their time on CPU */
+};
+
+/* Sum the run-wide totals again, over the rows not set aside. */
+void join_retotal(struct joined_run *m);
+/* A row's use of a named lock or event, and the run-wide total of one
+ * (not a kernel lock site): found, or added zeroed; NULL when full. */
+struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lock);
+struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool kernel,
+				    bool is_lock);
+
+struct jvm_view;
+/* Fold what HotSpot's probes saw into a built model: Java thread names
+ * and groups, each class's contended monitor enters as a lock (moved
+ * from the futex waits they blocked in), parks and GC pauses. */
+void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on);
+
+/* Build the joined model; kv may be NULL (timing-only). */
+int join_build(struct joined_run *m, struct wl_result *res,
+		const struct kview *kv, unsigned groups);
+/* The same for a program fctrace did not write: its futex words are
+ * named by names (not owned; may be NULL), not by the workload. */
+int join_build_named(struct joined_run *m, struct wl_result *res, const struct kview *kv,
+		      unsigned groups, const struct lock_name *names, int nnames);
+void join_free(struct joined_run *m);
+/* The CPUs process pid (0: this one) may run on: under taskset or a
+ * cpuset fewer than are online; the CPUs online if it cannot be read. */
+unsigned join_usable_cpus(pid_t pid);
+
+const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
+const char *klock_type(uint32_t flags);
+/* How the workers' on-CPU time was split into user and sys: "cpu-clock
+ * samples", "syscall hooks", or "mixed" (short threads had too few
+ * samples); NULL without on-CPU times. */
+const char *join_cpu_split(const struct joined_run *m);	/* "spinlock", "mutex", "rwsem:R", ... */
+
+#endif /* FCTRACE_MODEL_H */

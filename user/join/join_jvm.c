@@ -1,0 +1,209 @@
+/*
+ * model_jvm.c - a JVM's side of the join. HotSpot blocks a thread that
+ * finds a monitor owned (and a LockSupport.park) in a futex wait on the
+ * thread's own park event, which the futex table can only call a
+ * condvar in libjvm.so. The USDT probes say what the wait was for: the
+ * contended enter -> entered time of a class's monitors is that lock's
+ * wait, so it moves from the futex (event) bucket to the lock bucket.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace/jvm.h"
+#include "join/join.h"
+
+static struct thread_row *row_of(struct joined_run *m, uint32_t tid)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if ((uint32_t)m->rows[i].user.tid == tid)
+			return &m->rows[i];
+	return NULL;
+}
+
+/* Move up to ns of a row's futex (event) time to its lock bucket. */
+static uint64_t to_lock_bucket(struct thread_row *r, uint64_t ns)
+{
+	if (ns > r->acct_ns[ACCT_FUTEX_OTHER])
+		ns = r->acct_ns[ACCT_FUTEX_OTHER];
+	r->acct_ns[ACCT_FUTEX_OTHER] -= ns;
+	r->acct_ns[ACCT_LOCK_NAMED] += ns;
+	return ns;
+}
+
+/* Object.wait on a class's monitors: an event, per thread, named. */
+static void add_object_waits(struct joined_run *m, const struct jvm_monitor *mon)
+{
+	char name[160];
+	struct lock_total *t;
+
+	if (!mon->waits)
+		return;
+	/* Thread.join is Object.wait on the joined Thread */
+	snprintf(name, sizeof(name), "%sObject.wait on %s",
+		 strcmp(mon->cls, "java.lang.Thread") ? "" : "Thread.join: ", mon->cls);
+	for (int i = 0; i < mon->nrows; i++) {
+		const struct jvm_monitor_row *jr = &mon->rows[i];
+		struct thread_row *r = row_of(m, jr->tid);
+		struct lock_use *u;
+
+		if (!r || r->aside || !jr->v.waits)
+			continue;
+		/* made at the first application thread's wait: none for a class
+		 * only the JVM's own threads waited on */
+		if (!(t = join_lock_total(m, name, false, false)))
+			return;
+		if ((u = join_row_use(r, name, false))) {
+			u->waits += jr->v.waits;
+			u->wait_ns += jr->v.wait_ns;
+			if (jr->v.wait_max_ns > u->max_ns)
+				u->max_ns = jr->v.wait_max_ns;
+		}
+		t->waits += jr->v.waits;
+		t->wait_ns += jr->v.wait_ns;
+		if (jr->v.wait_max_ns > t->max_ns)
+			t->max_ns = jr->v.wait_max_ns;
+		t->threads++;
+		m->event_wait_ns += jr->v.wait_ns;
+	}
+}
+
+static void add_monitor(struct joined_run *m, const struct jvm_monitor *mon)
+{
+	char name[160];
+	struct lock_total *t;
+
+	add_object_waits(m, mon);
+	if (!mon->enters)
+		return;
+	snprintf(name, sizeof(name), "monitor %s", mon->cls);
+	for (int i = 0; i < mon->nrows; i++) {
+		const struct jvm_monitor_row *jr = &mon->rows[i];
+		struct thread_row *r = row_of(m, jr->tid);
+		struct lock_use *u;
+		uint64_t moved;
+
+		if (!r || r->aside || !jr->v.enters)
+			continue;
+		if (!(t = join_lock_total(m, name, false, true)))
+			return;
+		moved = to_lock_bucket(r, jr->v.enter_ns);
+		m->acct_total_ns[ACCT_FUTEX_OTHER] -= moved;
+		m->acct_total_ns[ACCT_LOCK_NAMED] += moved;
+		m->event_wait_ns -= moved < m->event_wait_ns ? moved : m->event_wait_ns;
+		if ((u = join_row_use(r, name, true))) {
+			u->waits += jr->v.enters;
+			u->wait_ns += jr->v.enter_ns;
+			if (jr->v.enter_max_ns > u->max_ns)
+				u->max_ns = jr->v.enter_max_ns;
+		}
+		t->waits += jr->v.enters;
+		t->wait_ns += jr->v.enter_ns;
+		if (jr->v.enter_max_ns > t->max_ns)
+			t->max_ns = jr->v.enter_max_ns;
+		t->threads++;
+	}
+}
+
+/* LockSupport.park per thread: an event (j.u.c locks and conditions
+ * both park), named, inside the futex time it already is. */
+static void add_parks(struct joined_run *m, const struct jvm_view *v)
+{
+	struct lock_total *t = NULL;
+
+	for (int i = 0; i < v->nthreads; i++) {
+		const struct jvm_thread_info *th = &v->threads[i];
+		struct thread_row *r = row_of(m, th->tid);
+		struct lock_use *u;
+
+		if (!r || r->aside || !th->k.parks)
+			continue;
+		if (!t && !(t = join_lock_total(m, "park (java.util.concurrent)", false, false)))
+			return;
+		if ((u = join_row_use(r, t->name, false))) {
+			u->waits += th->k.parks;
+			u->wait_ns += th->k.park_ns;
+		}
+		t->waits += th->k.parks;
+		t->wait_ns += th->k.park_ns;
+		if (th->k.park_max_ns > t->max_ns)
+			t->max_ns = th->k.park_max_ns;
+		t->threads++;
+		m->parks += th->k.parks;
+		m->park_ns += th->k.park_ns;
+		m->event_wait_ns += th->k.park_ns;
+	}
+}
+
+/*
+ * The futex words HotSpot blocks in are its own (each thread's park
+ * event); the USDT probes name what the waits were for. Those they
+ * cover are dropped from the futex-word names (their time is the
+ * monitor's, Object.wait's or park's rows below), sleep is named.
+ */
+static const struct { const char *site, *as; } hotspot_sites[] = {
+	{ "ObjectMonitor::EnterI", NULL }, { "ObjectMonitor::ReenterI", NULL },
+	{ "ObjectMonitor::enter", NULL }, { "ObjectMonitor::wait", NULL },
+	{ "Parker::park", NULL }, { "JavaThread::sleep", "Thread.sleep" },
+};
+
+static void rename_hotspot_waits(struct thread_row *r)
+{
+	for (int i = 0; i < r->nlocks; i++) {
+		struct lock_use *u = &r->locks[i];
+
+		for (size_t k = 0; k < sizeof(hotspot_sites) / sizeof(*hotspot_sites); k++) {
+			if (!strstr(u->name, hotspot_sites[k].site))
+				continue;
+			if (hotspot_sites[k].as) {
+				snprintf(u->name, sizeof(u->name), "%s", hotspot_sites[k].as);
+				break;
+			}
+			*u = r->locks[--r->nlocks];	/* dropped: a row below has it */
+			i--;
+			break;
+		}
+	}
+}
+
+static void name_threads(struct joined_run *m, const struct jvm_view *v)
+{
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct thread_row *r = &m->rows[i];
+		const struct jvm_thread_info *th = jvm_view_thread(v, (uint32_t)r->user.tid);
+		bool primordial = r->k.tid == r->k.tgid;
+		const char *name = th ? th->name : r->k.comm;
+
+		snprintf(r->name, sizeof(r->name), "%s", name);
+		r->group = jvm_group_name(th ? th->group : jvm_thread_group(name, primordial));
+		r->aside = strcmp(r->group, jvm_group_name(JVM_G_APP)) != 0;
+		m->app_threads += !r->aside;
+	}
+	/* the shares, the locks and the explanation are the application's;
+	 * the JVM's own threads are counted apart (aside_rows, aside_cpu_ns) */
+	for (unsigned i = 0; i < m->nrows; i++)
+		rename_hotspot_waits(&m->rows[i]);
+	if (m->app_threads)
+		join_retotal(m);
+	else
+		for (unsigned i = 0; i < m->nrows; i++)
+			m->rows[i].aside = false;
+	if (!m->app_threads)
+		join_retotal(m);
+}
+
+void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on)
+{
+	if (!v)
+		return;
+	m->jvm = true;
+	m->jvm_monitors = monitors_on;
+	name_threads(m, v);
+	for (int i = 0; i < v->nmonitors; i++)
+		add_monitor(m, &v->monitors[i]);
+	add_parks(m, v);
+	m->gcs = v->global.gcs;
+	m->gc_ns = v->global.gc_ns;
+	m->gc_max_ns = v->global.gc_max_ns;
+	m->safepoints = v->global.safepoints;
+	m->safepoint_ns = v->global.safepoint_ns;
+}

@@ -1,0 +1,291 @@
+/*
+ * lockname.c - naming futex words from symbols and sampled call sites.
+ *
+ * Samples are unwound as they arrive and kept as counts per (process,
+ * word, call site, kind); at the end each word takes its symbol if one
+ * covers it, else its most frequent call site, and the kind most of its
+ * samples showed (without samples: the futex op says lock or wait).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "join/lockname.h"
+#include "trace/usym.h"
+
+struct site_count {
+	uint32_t tgid;
+	uint64_t uaddr;
+	char site[128];
+	enum wait_kind kind;
+	uint64_t n;
+};
+
+struct lockname {
+	struct usym *u;
+	struct site_count *sites;
+	int nsites, cap;
+	uint64_t received, unwound;
+	pid_t last_tgid;
+};
+
+struct lockname *lockname_new(void)
+{
+	struct lockname *ln = calloc(1, sizeof(*ln));
+
+	if (ln && !(ln->u = usym_new())) {
+		free(ln);
+		return NULL;
+	}
+	return ln;
+}
+
+void lockname_free(struct lockname *ln)
+{
+	if (!ln)
+		return;
+	usym_free(ln->u);
+	free(ln->sites);
+	free(ln);
+}
+
+void lockname_snapshot(struct lockname *ln, pid_t tgid)
+{
+	if (ln)
+		usym_snapshot(ln->u, tgid);
+}
+
+void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound)
+{
+	*received = ln ? ln->received : 0;
+	*unwound = ln ? ln->unwound : 0;
+}
+
+static struct site_count *site_slot(struct lockname *ln, uint32_t tgid, uint64_t uaddr,
+				    const char *site, enum wait_kind kind)
+{
+	struct site_count *s;
+
+	for (int i = 0; i < ln->nsites; i++) {
+		s = &ln->sites[i];
+		if (s->tgid == tgid && s->uaddr == uaddr && s->kind == kind &&
+		    !strcmp(s->site, site))
+			return s;
+	}
+	if (ln->nsites == ln->cap) {
+		int cap = ln->cap ? 2 * ln->cap : 64;
+
+		s = realloc(ln->sites, (size_t)cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		ln->sites = s;
+		ln->cap = cap;
+	}
+	s = &ln->sites[ln->nsites++];
+	memset(s, 0, sizeof(*s));
+	s->tgid = tgid;
+	s->uaddr = uaddr;
+	s->kind = kind;
+	snprintf(s->site, sizeof(s->site), "%s", site);
+	return s;
+}
+
+void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
+{
+	struct lockname *ln = arg;
+	struct site_count *s;
+	enum wait_kind kind;
+	char site[128];
+
+	ln->received++;
+	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
+		usym_snapshot(ln->u, (pid_t)e->tgid);
+		ln->last_tgid = (pid_t)e->tgid;
+	}
+	if (usym_wait_site(ln->u, e, len, site, sizeof(site), &kind) == 0)
+		ln->unwound++;
+	s = site_slot(ln, e->tgid, e->uaddr, site, kind);
+	if (s)
+		s->n++;
+}
+
+/* Without a stack the op still tells: glibc's mutexes wait with
+ * FUTEX_WAIT (0) or LOCK_PI (6, 13); condvars, semaphores, rwlocks and
+ * joins with WAIT_BITSET (9). */
+static enum wait_kind kind_of_op(uint32_t op)
+{
+	return op == 0 || op == 6 || op == 13 ? WK_UNKNOWN : WK_CONDVAR;
+}
+
+/* The most sampled site and kind of one word. */
+static const struct site_count *best_site(const struct lockname *ln, uint32_t tgid,
+					  uint64_t uaddr, uint64_t *samples)
+{
+	const struct site_count *best = NULL;
+
+	*samples = 0;
+	for (int i = 0; ln && i < ln->nsites; i++) {
+		const struct site_count *s = &ln->sites[i];
+
+		if (s->tgid != tgid || s->uaddr != uaddr)
+			continue;
+		*samples += s->n;
+		if (!best || s->n > best->n || (strcmp(best->site, "?") == 0 && s->n == best->n))
+			best = s;
+	}
+	return best;
+}
+
+static uint32_t tgid_of(const struct kview *kv, uint32_t tid)
+{
+	const struct fct_thread *t = kview_thread(kv, tid);
+
+	return t ? t->tgid : 0;
+}
+
+static int known(const struct lock_name *names, int n, uint32_t tgid, uint64_t uaddr)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i].tgid == tgid && uaddr >= names[i].addr &&
+		    uaddr < names[i].addr + names[i].size)
+			return 1;
+	return 0;
+}
+
+/* Where a word is and what kind of wait its samples showed; kind is the
+ * name's word for it ("mutex", "condvar", "lock" when unknown). */
+static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t tgid,
+		       struct lock_name *out, const char **kind_name)
+{
+	const struct site_count *s = best_site(ln, tgid, f->key.uaddr, &out->samples);
+	enum wait_kind kind = s && s->kind != WK_UNKNOWN ? s->kind : kind_of_op(f->key.op);
+
+	*kind_name = kind == WK_UNKNOWN ? "lock" : wait_kind_name(kind);
+	if (f->key.op == FCT_FUTEX_OP_WAITV)
+		kind = WK_UNKNOWN, *kind_name = "futex_waitv";
+	out->tgid = tgid;
+	out->addr = f->key.uaddr;
+	out->size = 4;
+	out->is_lock = wait_kind_is_lock(kind);
+	snprintf(out->site, sizeof(out->site), "%s", s && strcmp(s->site, "?") ? s->site : "");
+	if (ln && usym_data_name(ln->u, (pid_t)tgid, f->key.uaddr, out->name,
+				 sizeof(out->name), &out->addr, &out->size) == 0 &&
+	    out->size > LOCKNAME_MAX_LOCK_SIZE) {
+		/* a big object holds several locks (CPython's _PyRuntime holds
+		 * the GIL's mutex and condvar): name the word by its offset */
+		size_t len = strlen(out->name);
+
+		snprintf(out->name + len, sizeof(out->name) - len, "+%#llx",
+			 (unsigned long long)(f->key.uaddr - out->addr));
+		out->addr = f->key.uaddr;
+		out->size = 4;
+	}
+}
+
+static bool near(const struct lock_name *n, const struct kv_futex *f)
+{
+	return f->key.uaddr + LOCKNAME_MAX_LOCK_SIZE > n->addr &&
+	       f->key.uaddr < n->addr + n->size + LOCKNAME_MAX_LOCK_SIZE;
+}
+
+/* A wait by thread tid with op near the word(s) of n: within one
+ * lock's size, so that a condvar's two group words count as one object
+ * and the mutex beside it (a different op) does not. */
+static bool waited_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
+			uint32_t tid)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+
+		if (f->key.tid == tid && f->key.op == op && f->val.waits && near(n, f))
+			return true;
+	}
+	return false;
+}
+
+/* Did at least `want` threads wait with op near the word(s) of n? One
+ * pass, counting distinct threads up to want. */
+static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
+			 int want)
+{
+	uint32_t tids[8];
+	int count = 0;
+
+	for (int i = 0; i < kv->nfutex && count < want && count < 8; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		bool seen = false;
+
+		if (f->key.op != op || !f->val.waits || !near(n, f))
+			continue;
+		for (int j = 0; j < count; j++)
+			seen |= tids[j] == f->key.tid;
+		if (!seen)
+			tids[count++] = f->key.tid;
+	}
+	return count >= want;
+}
+
+/*
+ * Who wakes the waiters of n. A condvar whose wake-ups come mostly from
+ * threads that wait on it too, among three or more, is passed round:
+ * each waits for its turn and hands the turn on, a lock built from a
+ * condvar (as CPython's GIL is). One whose wakers do not wait on it (a
+ * producer signalling consumers) is an event: the waiters wait for work;
+ * two threads alternating (a one-slot queue) stay an event too.
+ */
+static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
+{
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+
+		if (f->key.op != FCT_FUTEX_OP_WAKE || f->key.uaddr < n->addr ||
+		    f->key.uaddr >= n->addr + n->size || tgid_of(kv, f->key.tid) != n->tgid)
+			continue;
+		n->wakes += f->val.wakes;
+		/* each waker's own waits: a scan per waker of this word, few */
+		if (waited_near(kv, n, op, f->key.tid))
+			n->wakes_by_waiters += f->val.wakes;
+	}
+	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&
+	    n->wakes_by_waiters * 2 > n->wakes && waiters_near(kv, n, op, 3))
+		n->turns = n->is_lock = true;
+}
+
+/* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
+static void write_name(struct lock_name *n, const char *kind_name)
+{
+	char kind[48], sym[sizeof(n->name)];
+
+	snprintf(kind, sizeof(kind), "%s%s", kind_name, n->turns ? " taken in turns" : "");
+	snprintf(sym, sizeof(sym), "%s", n->name);
+	if (sym[0])
+		snprintf(n->name, sizeof(n->name), "%.100s (%s)", sym, kind);
+	else if (n->site[0])
+		snprintf(n->name, sizeof(n->name), "%s @ %.100s", kind, n->site);
+	else
+		snprintf(n->name, sizeof(n->name), "%s 0x%llx", kind, (unsigned long long)n->addr);
+}
+
+int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
+{
+	struct lock_name *names = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*names));
+	int n = 0;
+
+	*out = NULL;
+	if (!names)
+		return -1;
+	for (int i = 0; i < kv->nfutex; i++) {
+		uint32_t tgid = tgid_of(kv, kv->futex[i].key.tid);
+		const char *kind_name;
+
+		if (kv->futex[i].key.op == FCT_FUTEX_OP_WAKE)
+			continue;	/* wakes only: the word is named by its waits */
+		if (known(names, n, tgid, kv->futex[i].key.uaddr))
+			continue;
+		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
+		count_wakes(kv, &names[n], kv->futex[i].key.op);
+		write_name(&names[n++], kind_name);
+	}
+	*out = names;
+	return n;
+}

@@ -1,0 +1,45 @@
+/*
+ * lockname.h - names for the futex words of a program fctrace did not
+ * write. A word inside a static or global object is named by its symbol
+ * ("session_table_lock", "libfoo.so.1:cache_mu"); any other (heap, shared
+ * memory) by the call site its sampled waits were made from, the first
+ * frame outside the C library ("mutex @ get_fd+0x4a (store.c:34)"). The
+ * C library's own frames tell a lock (mutex, rwlock) from a wait for an
+ * event (condvar, semaphore, barrier, join).
+ */
+#ifndef FCTRACE_LOCKNAME_H
+#define FCTRACE_LOCKNAME_H
+
+#include <sys/types.h>
+#include "trace/kview.h"
+#include "join/join.h"
+
+struct lockname;
+
+struct lockname *lockname_new(void);
+void lockname_free(struct lockname *ln);
+
+/* A sampled wait's stack, as it arrives (a tracer_ustack_fn): unwound
+ * at once, while the process's memory map can still be read. */
+void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
+/* Save the target's memory map now (call while it lives, and again
+ * from time to time: libraries it loads later). */
+void lockname_snapshot(struct lockname *ln, pid_t tgid);
+
+/* A symbol larger than this (pthread_rwlock_t is 56 bytes) is an object
+ * holding locks, not a lock: its words are named symbol+offset. */
+#define LOCKNAME_MAX_LOCK_SIZE	64
+
+/* An event (condvar, semaphore) is taken in turns, a lock, when more
+ * than half of at least this many wake-ups came from its own waiters,
+ * and three or more threads waited on it. */
+#define LOCKNAME_TURNS_MIN_WAKES	16
+
+/* Name every futex word of kv; *out is malloc'ed (free it). Returns the
+ * count, or -1. */
+int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out);
+
+/* Stacks received, stacks unwound to a call site. */
+void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound);
+
+#endif /* FCTRACE_LOCKNAME_H */

@@ -1,0 +1,26 @@
+/*
+ * report_html_int.h - what the three HTML pages (report_html.c: run,
+ * report_html_compare.c, report_html_sweep.c) share.
+ */
+#ifndef FCTRACE_REPORT_HTML_INT_H
+#define FCTRACE_REPORT_HTML_INT_H
+
+#include <stdio.h>
+#include "report/report.h"
+
+#define PAGE_W	1120	/* chart width of a full-page report, px */
+#define HALF_W	540	/* chart width in one column of a compare page */
+
+/* One colour per workload, in the order they first appear. */
+#define NCOLOURS 8
+extern const char *const wl_colours[NCOLOURS];
+
+void html_h1(FILE *f, const char *text);
+/* "42 %": a whole-percent label, also an axis tick formatter */
+char *html_pct0(char *buf, size_t n, double ratio);
+/* Everything a run's page shows below its title, charts w px wide. */
+void html_run_body(FILE *f, const struct session *s, double w);
+/* --timeline: the swimlanes, w px wide (nothing without a timeline) */
+void html_timeline_section(FILE *f, const struct session *s, double w);
+
+#endif

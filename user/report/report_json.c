@@ -1,0 +1,579 @@
+/*
+ * report_json.c - one run as a JSON document (json-c). The key names are a
+ * contract documented in README.md and docs/fctrace.schema.json; bump
+ * SCHEMA_VERSION (base/schema.h) on any incompatible change. Everything
+ * the terminal table prints is here, so that `fctrace report` can print it
+ * again from the file alone (load_json.c reads it back).
+ */
+#include <errno.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "base/hist.h"
+#include "base/sysnames.h"
+#include "base/outfile.h"
+#include "report/report.h"
+#include "report/whatif_print.h"
+#include "report/why.h"
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *u32_array(const uint32_t *v, unsigned n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(v[i]));
+	return a;
+}
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+static struct json_object *config_json(const struct wl_config *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_str(o, "workload", c->workload);
+	put_u64(o, "files", c->files);
+	put_u64(o, "threads", c->threads);
+	put_u64(o, "ops", c->ops);
+	put_u64(o, "file_size", c->file_size);
+	put_u64(o, "chunk", c->chunk);
+	put_u64(o, "pool", c->pool);
+	put_u64(o, "block", c->block);
+	put_u64(o, "cache_size", c->cache_size);
+	put_u64(o, "seed", c->seed);
+	json_object_object_add(o, "shared_file", json_object_new_boolean(c->shared_file));
+	put_str(o, "handle", c->handle == WL_HANDLE_PER_THREAD ? "per-thread" :
+		c->handle == WL_HANDLE_LOCKED ? "locked" : "shared");
+	put_str(o, "cache", c->cache == WL_CACHE_COLD ? "cold" : "warm");
+	json_object_object_add(o, "pressure", json_object_new_double(c->pressure));
+	return o;
+}
+
+static struct json_object *sc_json(const struct fct_sc_stats *st)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "count", st->count);
+	put_u64(o, "errors", st->errors);
+	put_u64(o, "timed", st->timed);
+	put_u64(o, "total_ns", st->total_ns);
+	put_u64(o, "mean_ns", st->count ? st->total_ns / st->count : 0);
+	put_u64(o, "min_ns", st->min_ns);
+	put_u64(o, "max_ns", st->max_ns);
+	put_u64(o, "p99_ns", hist32_percentile(st->hist, FCT_HIST_SLOTS, 0.99, st->max_ns));
+	json_object_object_add(o, "hist", u32_array(st->hist, FCT_HIST_SLOTS));
+	return o;
+}
+
+static struct json_object *syscalls_json(const struct fct_sc_stats *sc)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int s = 0; s < FCT_SC_N; s++)
+		json_object_object_add(o, sc_name(s), sc_json(&sc[s]));
+	return o;
+}
+
+static struct json_object *latency_json(const struct wl_thread_stats *u)
+{
+	struct json_object *o = json_object_new_object(), *h = json_object_new_array();
+
+	put_u64(o, "min_ns", u->lat_min_ns);
+	put_u64(o, "mean_ns", u->lat_timed ? u->lat_total_ns / u->lat_timed : 0);
+	put_u64(o, "timed", u->lat_timed);
+	put_u64(o, "total_ns", u->lat_total_ns);
+	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns));
+	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns));
+	put_u64(o, "max_ns", u->lat_max_ns);
+	for (int i = 0; i < WL_HIST_SLOTS; i++)
+		json_object_array_add(h, json_object_new_uint64(u->lat_hist[i]));
+	json_object_object_add(o, "hist", h);
+	return o;
+}
+
+static void own_clocks_json(struct json_object *o, const struct wl_thread_stats *u)
+{
+	put_u64(o, "tid", (uint64_t)u->tid);
+	put_u64(o, "index", u->index);
+	put_u64(o, "ops", u->ops);
+	put_u64(o, "wall_ns", u->end_ns - u->start_ns);
+	put_u64(o, "start_ns", u->start_ns);
+	put_u64(o, "end_ns", u->end_ns);
+	put_u64(o, "lock_wait_ns", u->lock_wait_ns);
+	put_u64(o, "lock_hold_ns", u->lock_hold_ns);
+	put_u64(o, "lock_acquires", u->lock_acquires);
+	put_u64(o, "lock_contended", u->lock_contended);
+	put_u64(o, "read_ns", u->read_ns);
+	put_u64(o, "lookup_ns", u->lookup_ns);
+	put_u64(o, "miss_read_ns", u->miss_read_ns);
+	put_u64(o, "hits", u->hits);
+	put_u64(o, "misses", u->misses);
+	put_u64(o, "evictions", u->evictions);
+	put_u64(o, "syscalls_in_lock", u->syscalls_in_lock);
+	put_u64(o, "verify_errors", u->verify_errors);
+	json_object_object_add(o, "latency", latency_json(u));
+}
+
+static struct json_object *locks_of_row(const struct thread_row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < r->nlocks; i++) {
+		struct json_object *l = json_object_new_object();
+
+		put_u64(l, "waits", r->locks[i].waits);
+		put_u64(l, "wait_ns", r->locks[i].wait_ns);
+		put_u64(l, "max_ns", r->locks[i].max_ns);
+		json_object_object_add(l, "is_lock", json_object_new_boolean(r->locks[i].is_lock));
+		put_u64(l, "runq_ns", r->locks[i].runq_ns);
+		json_object_object_add(o, r->locks[i].name, l);
+	}
+	return o;
+}
+
+static struct json_object *account_json(const struct thread_row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int b = 0; b < ACCT_N; b++)
+		put_u64(o, acct_bucket_name(b), r->acct_ns[b]);
+	return o;
+}
+
+/* Kernel-side keys are present in every thread and null when not measured. */
+static void kernel_json(struct json_object *o, const struct thread_row *r, unsigned groups)
+{
+	const struct fct_thread *k = &r->k;
+	bool sc = r->has_kernel && (groups & PG_MASK(PG_SYSCALLS));
+	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
+	bool pc = r->has_kernel && (groups & PG_MASK(PG_PAGECACHE));
+	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
+
+	json_object_object_add(o, "syscalls", sc ? syscalls_json(k->sc) : NULL);
+	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(k->futex_wait_ns) : NULL);
+	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
+	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
+	json_object_object_add(o, "kernel_lock_wait_ns", kl ? json_object_new_uint64(k->klock_wait_ns) : NULL);
+	json_object_object_add(o, "kernel_lock_waits", kl ? json_object_new_uint64(k->klock_waits) : NULL);
+	json_object_object_add(o, "pages_asked", pc && sc ? json_object_new_uint64(k->pages_asked) : NULL);
+	json_object_object_add(o, "pagecache_hits", pc && sc ? json_object_new_uint64(r->pagecache_hits) : NULL);
+	json_object_object_add(o, "pagecache_misses", pc ? json_object_new_uint64(r->pagecache_misses) : NULL);
+	json_object_object_add(o, "pagecache_written", pc && sc ? json_object_new_uint64(r->pagecache_written) : NULL);
+	json_object_object_add(o, "oncpu_ns", sched ? json_object_new_uint64(k->oncpu_ns) : NULL);
+	json_object_object_add(o, "offcpu_ns", sched ? json_object_new_uint64(k->offcpu_ns) : NULL);
+	json_object_object_add(o, "runqueue_ns", sched ? json_object_new_uint64(k->runq_total_ns) : NULL);
+	json_object_object_add(o, "voluntary_switches", sched ? json_object_new_uint64(k->vol_switches) : NULL);
+	json_object_object_add(o, "involuntary_switches", sched ? json_object_new_uint64(k->invol_switches) : NULL);
+	/* the table prints the account whenever there is a kernel view: without
+	 * the sched group it holds only the futex split of the syscalls */
+	json_object_object_add(o, "account_ns", r->has_kernel ? account_json(r) : NULL);
+	json_object_object_add(o, "accounted_ratio", r->has_kernel ?
+			       json_object_new_double(r->accounted_ratio) : NULL);
+}
+
+/* How the thread's window began and ended (FCT_HOW_*). */
+static struct json_object *how_json(uint32_t how)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < schema_nhows; i++)
+		if (how & schema_hows[i].bit)
+			json_object_array_add(a, json_object_new_string(schema_hows[i].name));
+	return a;
+}
+
+/* The thread's name and window, and the split of its blocked time. */
+static void identity_json(struct json_object *o, const struct thread_row *r, unsigned groups)
+{
+	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
+
+	put_str(o, "comm", r->has_kernel && r->k.comm[0] ? r->k.comm : NULL);
+	put_str(o, "name", r->name[0] ? r->name : r->has_kernel && r->k.comm[0] ? r->k.comm : NULL);
+	put_str(o, "group", r->group);
+	json_object_object_add(o, "window", r->has_kernel ? how_json(r->k.how) : NULL);
+	json_object_object_add(o, "blocked_io_ns", sched ? json_object_new_uint64(r->k.blocked_io_ns) : NULL);
+	json_object_object_add(o, "stopped_ns", sched ? json_object_new_uint64(r->k.stopped_ns) : NULL);
+}
+
+static struct json_object *threads_json(const struct joined_run *m)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct json_object *o = json_object_new_object();
+
+		own_clocks_json(o, &m->rows[i].user);
+		identity_json(o, &m->rows[i], m->groups);
+		kernel_json(o, &m->rows[i], m->groups);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *totals_json(const struct wl_totals *t)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t gets = t->hits + t->misses;
+
+	put_u64(o, "hits", t->hits);
+	put_u64(o, "misses", t->misses);
+	put_u64(o, "evictions", t->evictions);
+	json_object_object_add(o, "hit_ratio", json_object_new_double(gets ? (double)t->hits / gets : 0));
+	if (t->has_pool) {
+		put_u64(o, "max_open", t->max_open);
+		put_u64(o, "over_capacity", t->over_capacity);
+	} else {
+		put_u64(o, "cached_bytes", t->cache_bytes);
+		put_u64(o, "cached_blocks", t->cache_blocks);
+	}
+	return o;
+}
+
+static struct json_object *lock_totals_json(const struct joined_run *m)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < m->nlocks; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "name", m->locks[i].name);
+		json_object_object_add(o, "kernel", json_object_new_boolean(m->locks[i].kernel));
+		put_u64(o, "waits", m->locks[i].waits);
+		put_u64(o, "wait_ns", m->locks[i].wait_ns);
+		put_u64(o, "max_ns", m->locks[i].max_ns);
+		put_u64(o, "threads", m->locks[i].threads);
+		json_object_object_add(o, "is_lock", json_object_new_boolean(m->locks[i].is_lock));
+		put_u64(o, "runq_ns", m->locks[i].runq_ns);
+		put_u64(o, "wakes", m->locks[i].wakes);
+		put_u64(o, "wakes_by_waiters", m->locks[i].wakes_by_waiters);
+		json_object_object_add(o, "taken_in_turns",
+				       json_object_new_boolean(m->locks[i].turns));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *probes_json(const struct kview *kv)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < kv->nprobes; i++)
+		put_str(o, kv->probes[i].name, probe_status_text(&kv->probes[i]));
+	return o;
+}
+
+/* Each program's probe group: what "unavailable here" is made of. */
+static struct json_object *probe_groups_json(const struct kview *kv)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < kv->nprobes; i++)
+		put_str(o, kv->probes[i].name, probe_group_name(kv->probes[i].group));
+	return o;
+}
+
+/* The groups that loaded and attached, by name ("floor" for make bench's). */
+static struct json_object *groups_json(unsigned groups)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int g = 0; g <= PG_FLOOR; g++)
+		if (groups & PG_MASK(g))
+			json_object_array_add(a, json_object_new_string(
+				g == PG_FLOOR ? "floor" : probe_group_name(g)));
+	return a;
+}
+
+static struct json_object *lost_json(const struct kview *kv)
+{
+	const struct fct_lost *l = &kv->lost;
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "slot_full", l->slot_full);
+	put_u64(o, "futex_map_full", l->futex_map_full);
+	put_u64(o, "klock_map_full", l->klock_map_full);
+	put_u64(o, "pagecache_map_full", l->pc_map_full);
+	put_u64(o, "stack_lost", l->stack_lost);
+	put_u64(o, "ustack_drops", l->ustack_drops);
+	put_u64(o, "timeline_drops", kv->tl.dropped);
+	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
+		l->pc_map_full + l->stack_lost + l->ustack_drops + kv->tl.dropped);
+	return o;
+}
+
+/* --timeline: what was recorded, and the window's totals per state. */
+static struct json_object *timeline_json(const struct session *s)
+{
+	const struct timeline *tl = s->timeline;
+	struct json_object *o, *st;
+	uint64_t handoffs = 0, sum[TL_NSTATES] = { 0 };
+
+	if (!tl)	/* a saved run's, as its file had it (report) */
+		return s->saved_timeline ? json_object_get(s->saved_timeline) : NULL;
+	o = json_object_new_object();
+	st = json_object_new_object();
+	for (size_t i = 0; i < tl->nwakes; i++)
+		handoffs += tl->wakes[i].handoff;
+	for (int i = 0; i < tl->nthreads; i++)
+		for (int k = 0; k < TL_NSTATES; k++)
+			sum[k] += tl->threads[i].state_ns[k];
+	for (int k = 0; k < TL_NSTATES; k++)
+		put_u64(st, tl_state_name(k), sum[k]);
+	put_u64(o, "events", tl->events);
+	put_u64(o, "dropped", tl->dropped);
+	put_u64(o, "begin_ns", tl->begin_ns);
+	put_u64(o, "window_ns", tl->end_ns - tl->begin_ns);
+	put_u64(o, "ring_bytes", s->kv.tl.ring_bytes);
+	put_u64(o, "threads", (uint64_t)tl->nthreads);
+	put_u64(o, "intervals", tl->niv);
+	put_u64(o, "wakes", tl->nwakes);
+	put_u64(o, "handoffs", handoffs);
+	json_object_object_add(o, "state_ns", st);
+	return o;
+}
+
+static void tracing_json(struct json_object *doc, const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+
+	put_str(doc, "probe_set", m->probe_set);
+	json_object_object_add(doc, "probes", s->traced ? probes_json(&s->kv) : json_object_new_object());
+	json_object_object_add(doc, "probe_groups", s->traced ? probe_groups_json(&s->kv) :
+			       json_object_new_object());
+	json_object_object_add(doc, "groups", s->traced ? groups_json(m->groups) : NULL);
+	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv) : NULL);
+	json_object_object_add(doc, "timeline", timeline_json(s));
+	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
+	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
+			       syscalls_json(m->sc_total) : NULL);
+	json_object_object_add(doc, "syscall_time_every",
+			       s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
+			       json_object_new_uint64(s->kv.time_every) : NULL);
+}
+
+/* How the workers' on-CPU time was split into user and sys. */
+static struct json_object *cpu_split_json(const struct joined_run *m)
+{
+	const char *how = join_cpu_split(m);
+	bool sampler = m->groups & PG_MASK(PG_CPUCLOCK);
+	struct json_object *o;
+
+	if (!how)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "method", how);
+	json_object_object_add(o, "hz", sampler ? json_object_new_uint64(FCT_CPUCLOCK_HZ) : NULL);
+	put_u64(o, "threads", m->cpu_split_rows);
+	put_u64(o, "threads_sampled", m->cpu_split_sampled);
+	put_u64(o, "samples_user", m->cpu_samples_user);
+	put_u64(o, "samples_sys", m->cpu_samples_sys);
+	put_u64(o, "samples_futex", m->cpu_samples_futex);
+	return o;
+}
+
+/* How the kernel lock sites in locks[] got their figures. */
+static struct json_object *klock_sites_json(const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	struct json_object *o;
+
+	if (!s->traced || !(m->groups & PG_MASK(PG_KLOCK)))
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "attribution", KV_KLOCK_ATTRIBUTION);
+	put_u64(o, "exact_wait_ns", m->klock_exact_ns);
+	put_u64(o, "sampled_wait_ns", m->klock_est_ns);
+	return o;
+}
+
+/* Every syscall number made, with its count, time and sleep. */
+static struct json_object *by_number_json(const struct joined_run *m)
+{
+	struct json_object *a = json_object_new_array();
+	char buf[24];
+
+	for (unsigned n = 0; n < FCT_NR_MAX; n++) {
+		struct json_object *o;
+
+		if (!m->nr_total[n].count)
+			continue;
+		o = json_object_new_object();
+		put_u64(o, "nr", n);
+		put_str(o, "name", syscall_name(n, buf, sizeof(buf)));
+		put_u64(o, "count", m->nr_total[n].count);
+		put_u64(o, "total_ns", m->nr_total[n].total_ns);
+		put_u64(o, "blocked_ns", m->nr_total[n].blocked_ns);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* A JVM target: HotSpot's view, run-wide (monitors are in locks[]). */
+static struct json_object *jvm_json(const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	struct json_object *o;
+
+	if (!m->jvm)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "libjvm", s->target.libjvm);
+	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
+	put_u64(o, "gcs", m->gcs);
+	put_u64(o, "gc_ns", m->gc_ns);
+	put_u64(o, "gc_max_ns", m->gc_max_ns);
+	put_u64(o, "safepoints", m->safepoints);
+	put_u64(o, "safepoint_ns", m->safepoint_ns);
+	put_u64(o, "parks", m->parks);
+	put_u64(o, "park_ns", m->park_ns);
+	put_u64(o, "application_threads", m->app_threads);
+	return o;
+}
+
+/* The futex words of another program, by the names they were given. */
+static struct json_object *lock_names_json(const struct session *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->nnames; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "name", s->names[i].name);
+		put_str(o, "site", s->names[i].site);
+		json_object_object_add(o, "is_lock", json_object_new_boolean(s->names[i].is_lock));
+		put_u64(o, "samples", s->names[i].samples);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* A program fctrace did not write: what it was and how it ended. */
+static struct json_object *target_json(const struct session *s)
+{
+	const struct target_info *ti = &s->target;
+	struct json_object *o;
+
+	if (ti->mode == TGT_NONE)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "mode", ti->mode == TGT_EXEC ? "exec" : "attach");
+	put_str(o, "argv", ti->cmdline);
+	put_u64(o, "pid", (uint64_t)ti->pid);
+	json_object_object_add(o, "exited", json_object_new_boolean(ti->exited));
+	json_object_object_add(o, "exit_status", ti->mode == TGT_EXEC && ti->exited &&
+			       !ti->term_signal ?
+			       json_object_new_int(ti->exit_status) : NULL);
+	json_object_object_add(o, "signal", ti->term_signal ?
+			       json_object_new_int(ti->term_signal) : NULL);
+	put_u64(o, "uid", (uint64_t)ti->uid);
+	put_u64(o, "stacks_sampled", ti->stacks_received);
+	put_u64(o, "stacks_unwound", ti->stacks_unwound);
+	json_object_object_add(o, "lock_names", lock_names_json(s));
+	json_object_object_add(o, "jvm", jvm_json(s));
+	return o;
+}
+
+/* The machine's CPUs over the window (/proc/stat), and the share of them
+ * this run's threads had; null when not traced or not readable. */
+static struct json_object *machine_json(const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	struct json_object *o;
+	uint64_t own = 0;
+
+	if (!s->traced || !s->kv.cpu.valid)
+		return NULL;
+	for (unsigned i = 0; i < m->nrows; i++)
+		own += m->rows[i].has_kernel ? m->rows[i].k.oncpu_ns : 0;
+	o = json_object_new_object();
+	put_u64(o, "busy_ns", s->kv.cpu.busy_ns);
+	put_u64(o, "idle_ns", s->kv.cpu.idle_ns);
+	put_u64(o, "steal_ns", s->kv.cpu.steal_ns);
+	json_object_object_add(o, "samples_other", s->kv.machine_sampled ?
+			       json_object_new_uint64(s->kv.machine.other) : NULL);
+	json_object_object_add(o, "samples_idle", s->kv.machine_sampled ?
+			       json_object_new_uint64(s->kv.machine.idle) : NULL);
+	/* the threads' on-CPU time comes from the scheduler probes */
+	json_object_object_add(o, "threads_oncpu_ns", m->groups & PG_MASK(PG_SCHED) ?
+			       json_object_new_uint64(own) : NULL);
+	return o;
+}
+
+/* The Why's summary, with the what-if model fitted to this run (null
+ * when it cannot be: not a pool, or no ops). */
+static struct json_object *why_json(const struct session *s)
+{
+	struct json_object *why = why_summary_json(&s->diag);
+
+	json_object_object_add(why, "model", s->diag.has_whatif ? whatif_json(&s->diag.whatif) : NULL);
+	return why;
+}
+
+/* A pool's uncontended op costs (join.h): null for other workloads. */
+static struct json_object *op_costs_json(const struct joined_run *m)
+{
+	struct json_object *o;
+
+	if (!m->res || !m->res->totals.has_pool)
+		return NULL;
+	o = json_object_new_object();
+	put_u64(o, "hit_p50_ns", m->op_hit_p50_ns);
+	put_u64(o, "miss_p50_ns", m->op_miss_p50_ns);
+	put_u64(o, "read_p50_ns", m->read_p50_ns);
+	put_u64(o, "hold_hit_ns", m->hold_hit_ns);
+	put_u64(o, "hold_miss_ns", m->hold_miss_ns);
+	put_u64(o, "hold_put_ns", m->hold_put_ns);
+	return o;
+}
+
+struct json_object *report_json_run(const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	struct json_object *doc = json_object_new_object();
+	const struct wl_totals *t = &s->res.totals;
+
+	put_u64(doc, "schema_version", SCHEMA_VERSION);
+	put_str(doc, "tool", "fctrace");
+	json_object_object_add(doc, "config", config_json(&s->cfg));
+	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->res.interrupted));
+	put_u64(doc, "stopped", s->stopped);
+	put_u64(doc, "wall_ns", m->wall_ns);
+	put_u64(doc, "ops", m->ops);
+	put_u64(doc, "ncpus", m->ncpus);
+	json_object_object_add(doc, "machine_cpu", machine_json(s));
+	json_object_object_add(doc, "op_costs", op_costs_json(m));
+	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
+	tracing_json(doc, s);
+	json_object_object_add(doc, "threads", threads_json(m));
+	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
+	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
+	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
+	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
+	json_object_object_add(doc, "target", target_json(s));
+	json_object_object_add(doc, "syscalls_by_number", s->traced &&
+			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
+	json_object_object_add(doc, "diagnosis", why_causes_json(&s->diag));
+	json_object_object_add(doc, "why", why_json(s));
+	return doc;
+}
+
+int report_json_write(struct json_object *doc, const char *path)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct outfile out;
+	FILE *f = outfile_open(&out, "--json", path);
+
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", text);
+	return outfile_close(&out);
+}

@@ -1,0 +1,497 @@
+/*
+ * report_table.c - the terminal report of one run: tables under 100
+ * columns, the Why wrapped at WHY_WIDTH (why.h).
+ */
+#include <string.h>
+#include <json-c/json.h>
+#include "base/hist.h"
+#include "base/sysnames.h"
+#include "report/report.h"
+#include "report/why.h"
+#include "base/units.h"
+
+void report_describe(char *buf, size_t n, const struct wl_config *c)
+{
+	char extra[96] = "";
+	const char *name = c->workload;
+
+	if (!strncmp(name, "fcp", 3))
+		snprintf(extra, sizeof(extra), ", pool %u", c->pool);
+	else if (!strncmp(name, "bcache", 6))
+		snprintf(extra, sizeof(extra), ", cache %llu MiB, block %llu",
+			 (unsigned long long)(c->cache_size >> 20),
+			 (unsigned long long)c->block);
+	snprintf(buf, n, "%s, %u file%s%s, %u thread%s x %llu op%s, %s cache%s%s",
+		 name, c->files, c->files == 1 ? "" : "s", extra, c->threads,
+		 c->threads == 1 ? "" : "s", (unsigned long long)c->ops, c->ops == 1 ? "" : "s",
+		 c->cache == WL_CACHE_COLD ? "cold" : "warm",
+		 c->shared_file ? ", shared file" : "",
+		 c->pressure > 0 ? ", page-cache pressure" : "");
+}
+
+/* The probe groups that were wanted but could not run, e.g. " pagecache". */
+static void unavailable_groups(const struct kview *kv, char *buf, size_t len)
+{
+	unsigned missing = 0;
+	size_t n = 0;
+
+	for (int i = 0; i < kv->nprobes; i++)
+		if (kv->probes[i].state == PROBE_FAILED &&
+		    !(kv->groups & PG_MASK(kv->probes[i].group)))
+			missing |= PG_MASK(kv->probes[i].group);
+	buf[0] = '\0';
+	for (int g = 0; g < PG_N && n < len; g++)
+		if (missing & PG_MASK(g))
+			n += (size_t)snprintf(buf + n, len - n, " %s", probe_group_name(g));
+}
+
+/* How a program fctrace did not write ended, e.g. "exited 0". */
+void report_target_end(char *buf, size_t n, const struct target_info *ti)
+{
+	if (ti->term_signal)
+		snprintf(buf, n, "killed by signal %d (%s)", ti->term_signal,
+			 strsignal(ti->term_signal));
+	else if (ti->exited && ti->mode == TGT_ATTACH)
+		snprintf(buf, n, "exited during the attach");
+	else if (ti->exited)
+		snprintf(buf, n, "exited %d", ti->exit_status);
+	else if (ti->mode == TGT_ATTACH)
+		snprintf(buf, n, "still running");
+	else
+		snprintf(buf, n, "still running (fctrace stopped waiting)");
+}
+
+static void print_target_header(FILE *f, const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	const struct target_info *ti = &s->target;
+	char end[96], w[24];
+
+	report_target_end(end, sizeof(end), ti);
+	fprintf(f, "fctrace %s: %.*s%s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",
+		strlen(ti->cmdline) > 60 ? 57 : 60, ti->cmdline,
+		strlen(ti->cmdline) > 60 ? "..." : "", (int)ti->pid, end);
+	fprintf(f, "window %s (%s), %u thread%s on %u CPUs; probes: %s%s\n",
+		units_ns(w, sizeof(w), (double)m->wall_ns),
+		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
+		m->nrows == 1 ? "" : "s", m->ncpus, m->probe_set,
+		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+}
+
+static void print_header(FILE *f, const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+	const struct wl_totals *t = &s->res.totals;
+	char d[200], a[24], b[24], c[24], missing[96];
+
+	if (s->target.mode != TGT_NONE)
+		print_target_header(f, s);
+	else {
+		report_describe(d, sizeof(d), &s->cfg);
+		fprintf(f, "fctrace run: %s\n", d);
+	}
+	unavailable_groups(&s->kv, missing, sizeof(missing));
+	if (missing[0])
+		fprintf(f, "unavailable here:%s (their probes failed: see Probes below); "
+			"the rest ran\n", missing);
+	if (s->target.mode != TGT_NONE)
+		return;
+	fprintf(f, "wall %s, %s ops, %s ops/s on %u CPU%s; probes: %s%s%s%s%s\n",
+		units_ns(a, sizeof(a), (double)m->wall_ns), units_count(b, sizeof(b), (double)m->ops),
+		units_count(c, sizeof(c), m->wall_ns ? m->ops * 1e9 / (double)m->wall_ns : 0),
+		m->ncpus, m->ncpus == 1 ? "" : "s", m->probe_set ? m->probe_set : "none",
+		probe_set_cost(m->probe_set) ? " (expected " : "",
+		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
+		probe_set_cost(m->probe_set) ? ")" : "",
+		s->res.interrupted ? "\n  [INTERRUPTED: partial results]" : "");
+	if (s->stopped)
+		fprintf(f, "STOPPED: the run was stopped and continued (SIGCONT x%u): the stopped "
+			"time counts as blocked\n  and any lock held then as held\n", s->stopped);
+	if (t->has_pool || t->has_cache) {
+		double gets = (double)(t->hits + t->misses);
+
+		fprintf(f, "%s: %s hits (%s), %s misses, %s evictions",
+			t->has_pool ? "pool" : "cache", units_count(a, sizeof(a), (double)t->hits),
+			units_pct(b, sizeof(b), gets ? (double)t->hits / gets : 0),
+			units_count(c, sizeof(c), (double)t->misses),
+			units_count(d, sizeof(d), (double)t->evictions));
+		if (t->has_pool)
+			fprintf(f, ", max open %llu, over capacity %llu",
+				(unsigned long long)t->max_open, (unsigned long long)t->over_capacity);
+		fputc('\n', f);
+	}
+}
+
+static void print_thread(FILE *f, const struct thread_row *r)
+{
+	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	char w[16], p50[16], p99[16], mx[16];
+
+	fprintf(f, "%7d %8llu %9s", (int)r->user.tid, (unsigned long long)r->user.ops,
+		units_ns(w, sizeof(w), (double)wall));
+	for (int b = 0; b < ACCT_N; b++)
+		fprintf(f, " %5.1f", r->has_kernel && wall ? 100.0 * r->acct_ns[b] / wall : 0);
+	fprintf(f, " %5.1f", r->has_kernel ? 100.0 * r->accounted_ratio : 0);
+	fprintf(f, " %8s %8s %8s\n",
+		units_ns(p50, sizeof(p50), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.5, r->user.lat_max_ns)),
+		units_ns(p99, sizeof(p99), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.99, r->user.lat_max_ns)),
+		units_ns(mx, sizeof(mx), (double)r->user.lat_max_ns));
+}
+
+/* Other programs: each thread by name, no operations of its own. */
+static void print_target_thread(FILE *f, const struct thread_row *r)
+{
+	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	char w[16];
+
+	const char *name = r->name[0] ? r->name : r->k.comm[0] ? r->k.comm : "?";
+
+	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, name, units_ns(w, sizeof(w), (double)wall));
+	for (int b = 0; b < ACCT_N; b++)
+		fprintf(f, " %6.1f", wall ? 100.0 * r->acct_ns[b] / wall : 0);
+	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio, r->group ? r->group :
+		r->k.how & FCT_HOW_ATTACH ? "attach" : r->k.how & FCT_HOW_EXEC ? "exec" :
+		r->k.how & FCT_HOW_FORK ? "new" : "");
+}
+
+/* A JVM's threads: the application's first, then the JVM's own. */
+static bool in_order(const struct thread_row *r, int pass)
+{
+	bool app = !r->group || !strcmp(r->group, "application");
+
+	return pass == 0 ? app : !app;
+}
+
+/* A JVM: its own threads' cost, and what HotSpot's probes counted. */
+static void print_jvm(FILE *f, const struct joined_run *m)
+{
+	char cpu[16], gc[16], gcn[16], spn[16], sp[16], pk[16], pkn[16];
+
+	fprintf(f, "\nJVM: %u application thread%s; %u of the JVM's own (GC, JIT, runtime), on "
+		"CPU %s in all;\n%s GC pauses (%s), %s safepoints (%s), %s parks (%s); monitor "
+		"probes %s\n", m->app_threads, m->app_threads == 1 ? "" : "s", m->aside_rows,
+		units_ns(cpu, sizeof(cpu), (double)m->aside_cpu_ns),
+		units_count(gcn, sizeof(gcn), (double)m->gcs), units_ns(gc, sizeof(gc), (double)m->gc_ns),
+		units_count(spn, sizeof(spn), (double)m->safepoints),
+		units_ns(sp, sizeof(sp), (double)m->safepoint_ns),
+		units_count(pkn, sizeof(pkn), (double)m->parks),
+		units_ns(pk, sizeof(pk), (double)m->park_ns),
+		m->jvm_monitors ? "on" : "off (no -XX:+DTraceMonitorProbes: monitor waits not measured)");
+}
+
+/* Where the user/sys split came from, when it is not the sampler for all. */
+static void print_cpu_split(FILE *f, const struct joined_run *m)
+{
+	const char *how = join_cpu_split(m);
+
+	if (how && strcmp(how, "cpu-clock samples"))
+		fprintf(f, "user/sys split: %s (%u of %u threads sampled at %d Hz; the others by "
+			"time\n  inside syscalls, which leaves out their entry and exit, interrupts "
+			"and page faults)\n", how, m->cpu_split_sampled, m->cpu_split_rows,
+			FCT_CPUCLOCK_HZ);
+}
+
+static void print_target_threads(FILE *f, const struct joined_run *m)
+{
+	if (m->jvm)
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; Java "
+			"names; the\napplication's threads first, then the JVM's own)\n");
+	else
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; "
+			"from = exec, new\nthread, or attach)\n");
+	print_cpu_split(f, m);
+	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
+		"user", "sys", "lock", "futex", "block", "runq", "acct", m->jvm ? "group" : "from");
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < m->nrows; i++)
+			if (in_order(&m->rows[i], pass))
+				print_target_thread(f, &m->rows[i]);
+	if (m->jvm)
+		print_jvm(f, m);
+}
+
+static void print_threads(FILE *f, const struct joined_run *m)
+{
+	if (m->names) {	/* a program fctrace did not write */
+		print_target_threads(f, m);
+		return;
+	}
+	fprintf(f, "\nTime account per thread (%% of its wall time; acct = sum of the six)\n");
+	print_cpu_split(f, m);
+	fprintf(f, "%7s %8s %9s %5s %5s %5s %5s %5s %5s %5s %8s %8s %8s\n",
+		"tid", "ops", "wall", "user", "sys", "lock", "futex", "block", "runq",
+		"acct", "p50", "p99", "max");
+	for (unsigned i = 0; i < m->nrows; i++)
+		print_thread(f, &m->rows[i]);
+}
+
+static void print_syscalls(FILE *f, const struct joined_run *m)
+{
+	char c[16], tot[16], mean[16], mn[16], mx[16], p99[16];
+
+	fprintf(f, "\nSyscalls (all threads; counts exact, times from the calls timed: each thread's\n"
+		"first %d of a kind, then 1 in %u, and every futex call)\n"
+		"%-11s %9s %7s %9s %9s %9s %9s %9s\n", FCT_SC_WARMUP, m->time_every,
+		"syscall", "count", "errors", "total", "mean", "min", "p99", "max");
+	for (int s = 0; s < FCT_SC_N; s++) {
+		const struct fct_sc_stats *st = &m->sc_total[s];
+
+		if (!st->count)
+			continue;
+		fprintf(f, "%-11s %9s %7llu %9s %9s %9s %9s %9s\n", sc_name(s),
+			units_count(c, sizeof(c), (double)st->count), (unsigned long long)st->errors,
+			units_ns(tot, sizeof(tot), (double)st->total_ns),
+			units_ns(mean, sizeof(mean), (double)st->total_ns / st->count),
+			units_ns(mn, sizeof(mn), (double)st->min_ns),
+			units_ns(p99, sizeof(p99), (double)hist32_percentile(st->hist, FCT_HIST_SLOTS, 0.99, st->max_ns)),
+			units_ns(mx, sizeof(mx), (double)st->max_ns));
+	}
+}
+
+/* Calls rank by their time (the sleep inside an untimed one is exact),
+ * then by their count. */
+static double nr_rank(const struct fct_nr_stats *s)
+{
+	uint64_t t = s->total_ns > s->blocked_ns ? s->total_ns : s->blocked_ns;
+
+	return (double)t + (double)s->count * 1e-9;
+}
+
+/* Other programs: the calls they made most, by number, with the time
+ * they slept inside each (outside futex waits). */
+static void print_syscalls_by_nr(FILE *f, const struct joined_run *m)
+{
+	bool shown[FCT_NR_MAX] = { false };
+	char nb[24], c[16], tot[16], mean[16], slept[16];
+
+	fprintf(f, "\nSyscalls by number (the 12 with the most time; times from the calls timed; asleep =\n"
+		"inside it, not in a futex wait: exact)\n%-18s %9s %9s %9s %9s\n", "syscall",
+		"count", "total", "mean", "asleep");
+	for (int k = 0; k < 12; k++) {
+		int best = -1;
+
+		for (int n = 0; n < FCT_NR_MAX; n++)
+			if (!shown[n] && m->nr_total[n].count &&
+			    (best < 0 || nr_rank(&m->nr_total[n]) > nr_rank(&m->nr_total[best])))
+				best = n;
+		if (best < 0)
+			break;
+		shown[best] = true;
+		fprintf(f, "%-18.18s %9s %9s %9s %9s\n", syscall_name((unsigned)best, nb, sizeof(nb)),
+			units_count(c, sizeof(c), (double)m->nr_total[best].count),
+			units_ns(tot, sizeof(tot), (double)m->nr_total[best].total_ns),
+			units_ns(mean, sizeof(mean), (double)m->nr_total[best].total_ns /
+				 (double)m->nr_total[best].count),
+			units_ns(slept, sizeof(slept), (double)m->nr_total[best].blocked_ns));
+	}
+}
+
+/* The k-th lock by total wait (k from 0), longest first. */
+static const struct lock_total *nth_longest(const struct joined_run *m, int k)
+{
+	int rank;
+
+	for (int i = 0; i < m->nlocks; i++) {
+		rank = 0;
+		for (int j = 0; j < m->nlocks; j++)
+			rank += m->locks[j].wait_ns > m->locks[i].wait_ns ||
+				(m->locks[j].wait_ns == m->locks[i].wait_ns && j < i);
+		if (rank == k)
+			return &m->locks[i];
+	}
+	return &m->locks[k];
+}
+
+static void print_locks(FILE *f, const struct joined_run *m)
+{
+	char w[16], tot[16], mean[16], mx[16], share[16];
+
+	if (!m->nlocks) {
+		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
+		return;
+	}
+	fprintf(f, "\nLock waits (share = of all %sthread time)\n%-48s %8s %9s %9s %9s %6s\n",
+		m->jvm ? "application " : "",
+		"lock", "waits", "total", "mean", "max", "share");
+	for (int k = 0; k < m->nlocks; k++) {
+		const struct lock_total *l = nth_longest(m, k);
+
+		fprintf(f, "%-48.48s %8s %9s %9s %9s %6s\n", l->name,
+			units_count(w, sizeof(w), (double)l->waits),
+			units_ns(tot, sizeof(tot), (double)l->wait_ns),
+			units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0),
+			units_ns(mx, sizeof(mx), (double)l->max_ns),
+			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
+				  (double)l->wait_ns / m->thread_wall_total_ns : 0));
+	}
+	if (m->klock_exact_ns)
+		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
+			"sampled stacks\n"
+			"  (the samples alone estimated %.1f %% of the exact %s)\n",
+			100.0 * m->klock_est_ns / m->klock_exact_ns,
+			units_ns(tot, sizeof(tot), (double)m->klock_exact_ns));
+}
+
+/* The threads' own clocks: what every run has, traced or not. */
+static void print_own_clocks(FILE *f, const struct joined_run *m)
+{
+	char w[16], lw[16], lh[16], rd[16], lk[16], mr[16], p50[16], p99[16];
+
+	fprintf(f, "\nThreads' own clocks (summed per thread)\n%7s %8s %9s %9s %9s %9s %9s %9s %7s %7s\n",
+		"tid", "ops", "wall", "lock wait", "lock hold", "read", "lookup", "miss rd",
+		"p50", "p99");
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct wl_thread_stats *u = &m->rows[i].user;
+
+		fprintf(f, "%7d %8llu %9s %9s %9s %9s %9s %9s %7s %7s\n", (int)u->tid,
+			(unsigned long long)u->ops,
+			units_ns(w, sizeof(w), (double)(u->end_ns - u->start_ns)),
+			units_ns(lw, sizeof(lw), (double)u->lock_wait_ns),
+			units_ns(lh, sizeof(lh), (double)u->lock_hold_ns),
+			units_ns(rd, sizeof(rd), (double)u->read_ns),
+			units_ns(lk, sizeof(lk), (double)u->lookup_ns),
+			units_ns(mr, sizeof(mr), (double)u->miss_read_ns),
+			units_ns(p50, sizeof(p50), (double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns)),
+			units_ns(p99, sizeof(p99), (double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns)));
+	}
+}
+
+void report_pagecache_text(char *buf, size_t len, const struct joined_run *m)
+{
+	char a[16], h[16], ms[16], w[16], p[16];
+	int n;
+
+	units_count(ms, sizeof(ms), (double)m->pagecache_misses);
+	if (!(m->groups & PG_MASK(PG_SYSCALLS))) {
+		snprintf(buf, len, "%s page%s added by the threads (misses, readahead included); "
+			 "hits and writes need the syscalls probe", ms,
+			 m->pagecache_misses == 1 ? "" : "s");
+		return;
+	}
+	n = snprintf(buf, len, "%s page%s read into it (misses, readahead included)", ms,
+		     m->pagecache_misses == 1 ? "" : "s");
+	if (m->pages_asked && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, "; pread64 asked for %s, %s hits (%s)",
+			      units_count(a, sizeof(a), (double)m->pages_asked),
+			      units_count(h, sizeof(h), (double)m->pagecache_hits),
+			      units_pct(p, sizeof(p), (double)m->pagecache_hits / m->pages_asked));
+	if (m->pagecache_written && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; %s added by writes (new data, not misses)",
+			 units_count(w, sizeof(w), (double)m->pagecache_written));
+}
+
+static void print_pagecache(FILE *f, const struct joined_run *m)
+{
+	char line[320];
+
+	if (!(m->groups & PG_MASK(PG_PAGECACHE)))
+		return;
+	report_pagecache_text(line, sizeof(line), m);
+	fputc('\n', f);
+	why_wrap(f, "Page cache: ", line);
+}
+
+/* The Timeline line: the window recorded (0: it never opened), its
+ * records and lanes, and what was lost (target 0). */
+static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t lanes,
+			  const struct kv_timeline *kt)
+{
+	char w[16], r[16], b[16];
+
+	if (!window_ns) {
+		fprintf(f, "Timeline: the run ended before its window opened (lost %llu); "
+			"try a smaller --timeline-start\n", (unsigned long long)kt->dropped);
+		return;
+	}
+	fprintf(f, "Timeline: %s window, %s records of %llu threads, lost %llu (ring buffer %s)\n",
+		units_ns(w, sizeof(w), (double)window_ns), units_count(r, sizeof(r), (double)events),
+		(unsigned long long)lanes, (unsigned long long)kt->dropped,
+		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
+}
+
+static uint64_t saved_u64(const struct session *s, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(s->saved_timeline, key, &v) ?
+	       (uint64_t)json_object_get_uint64(v) : 0;
+}
+
+/* --timeline: the run's own, or a saved run's from the summary its file
+ * kept (the lanes are in --timeline-out's trace, not in the JSON). */
+static void print_timeline(FILE *f, const struct session *s)
+{
+	const struct timeline *tl = s->timeline;
+
+	if (tl)
+		timeline_line(f, tl->end_ns - tl->begin_ns, tl->events, (uint64_t)tl->nthreads,
+			      &s->kv.tl);
+	else if (s->saved_timeline)
+		timeline_line(f, saved_u64(s, "window_ns"), saved_u64(s, "events"),
+			      saved_u64(s, "threads"), &s->kv.tl);
+	else
+		timeline_line(f, 0, 0, 0, &s->kv.tl);
+}
+
+static void print_probes(FILE *f, const struct session *s)
+{
+	const struct fct_lost *l = &s->kv.lost;
+	char t[16];
+	int failed = 0, attached = 0;
+
+	for (int i = 0; i < s->kv.nprobes; i++) {
+		attached += s->kv.probes[i].state == PROBE_OK;
+		failed += s->kv.probes[i].state == PROBE_FAILED;
+	}
+	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s; lost: slots %llu, "
+		"maps %llu, stacks %llu\n", s->joined.probe_set ? s->joined.probe_set : "none",
+		attached, failed,
+		units_ns(t, sizeof(t), (double)s->prepare_ns),
+		(unsigned long long)l->slot_full,
+		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full),
+		(unsigned long long)l->stack_lost);
+	if (s->kv.tl.on)
+		print_timeline(f, s);
+	for (int i = 0; i < s->kv.nprobes; i++)
+		if (s->kv.probes[i].state == PROBE_FAILED)
+			fprintf(f, "  %s: %s\n", s->kv.probes[i].name,
+				probe_status_text(&s->kv.probes[i]));
+}
+
+/* How the futex words of another program were named. */
+static void print_stacks(FILE *f, const struct session *s)
+{
+	const struct target_info *ti = &s->target;
+
+	fprintf(f, "\nLock names: %d futex word%s; %llu wait stacks sampled (each word's first %d "
+		"waits per\nthread, then 1 in %d), %llu unwound to a call site outside the C "
+		"library, %llu dropped\n", s->nnames, s->nnames == 1 ? "" : "s",
+		(unsigned long long)ti->stacks_received, FCT_USTACK_WARMUP, FCT_USTACK_EVERY,
+		(unsigned long long)ti->stacks_unwound, (unsigned long long)s->kv.lost.ustack_drops);
+}
+
+void report_table(FILE *f, const struct session *s)
+{
+	const struct joined_run *m = &s->joined;
+
+	print_header(f, s);
+	if (s->traced) {
+		print_threads(f, m);
+		if (m->groups & PG_MASK(PG_SYSCALLS))
+			print_syscalls(f, m);
+		if ((m->groups & PG_MASK(PG_SYSCALLS)) && m->names)
+			print_syscalls_by_nr(f, m);
+		print_locks(f, m);
+		print_pagecache(f, m);
+	}
+	if (s->target.mode == TGT_NONE)
+		print_own_clocks(f, m);
+	else
+		print_stacks(f, s);
+	if (s->traced)
+		print_probes(f, s);
+	else
+		fprintf(f, "\nTiming only (--no-bpf): no kernel view\n");
+	fputc('\n', f);
+	why_print(f, &s->diag);
+}

@@ -1,0 +1,211 @@
+/*
+ * whatif_print.c - the fitted model in words and in JSON: what one op
+ * costs alone, what contention cost in the run, and what-ifs that the
+ * user can check by running them (the same settings with one changed).
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include "base/units.h"
+#include "report/whatif_print.h"
+
+enum { WI_POOL_FITS, WI_OTHER_POOL, WI_FC, WI_TWO_THREADS, WI_ONE_CPU, WI_N };
+
+struct whatif_case {
+	const char *what;	/* JSON id */
+	struct whatif_cell cell;
+};
+
+/* The cases asked of the model for the fitted run; false when a case is
+ * the run itself (a pool already as big as its file set, 2 threads ...). */
+static bool whatif_case(const struct whatif_params *p, int i, struct whatif_case *out)
+{
+	struct whatif_cell c = whatif_fitted_cell(p);
+
+	switch (i) {
+	case WI_POOL_FITS:
+		out->what = "pool_fits_files";
+		c.pool = p->files;
+		break;
+	case WI_OTHER_POOL:
+		out->what = p->kind == WHATIF_POOL ? "fcp_fixed" : "fcp";
+		c.kind = p->kind == WHATIF_POOL ? WHATIF_POOL_FIXED : WHATIF_POOL;
+		break;
+	case WI_FC:
+		out->what = "fc";
+		c.kind = WHATIF_FC;
+		break;
+	case WI_TWO_THREADS:
+		out->what = p->threads == 2 ? "one_thread" : "two_threads";
+		c.threads = p->threads == 2 ? 1 : 2;
+		break;
+	default:
+		out->what = p->ncpus == 1 ? "two_cpus" : "one_cpu";
+		c.ncpus = p->ncpus == 1 ? 2 : 1;
+		break;
+	}
+	out->cell = c;
+	return !(i == WI_POOL_FITS && p->files <= p->pool) && whatif_op_ns(p, &c) > 0;
+}
+
+static void case_label(char *buf, size_t n, const struct whatif_params *p,
+		       const struct whatif_case *w)
+{
+	const struct whatif_cell *c = &w->cell;
+
+	if (c->pool != p->pool)
+		snprintf(buf, n, "a pool of %u, one channel per file", c->pool);
+	else if (c->kind != p->kind)
+		snprintf(buf, n, "%s", whatif_kind_name(c->kind));
+	else if (c->threads != p->threads)
+		snprintf(buf, n, "%u thread%s", c->threads, c->threads == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "%u CPU%s", c->ncpus, c->ncpus == 1 ? "" : "s");
+}
+
+static void print_costs(FILE *f, const struct whatif_params *p)
+{
+	char h[24], m[24], s[24], o[24], c[24];
+
+	fprintf(f, "Model (whatif.c), fitted to this run: alone, an op costs %s when its get hits",
+		units_ns(h, sizeof(h), p->hit_ns));
+	if (p->miss_ns > 0)
+		fprintf(f, " and %s when it misses%s", units_ns(m, sizeof(m), p->miss_ns),
+			p->have & WHATIF_HAVE_MISS ? "" : " (no misses timed: a hit plus stat, "
+			"open and close)");
+	else
+		fputs(" (no misses, and no syscall times to cost one: settings that miss are not "
+		      "predicted)", f);
+	if (p->have & WHATIF_HAVE_SYSCALLS)
+		fprintf(f, "; stat %s, open %s, close %s with their way in and out",
+			units_ns(s, sizeof(s), p->stat_ns), units_ns(o, sizeof(o), p->open_ns),
+			units_ns(c, sizeof(c), p->close_ns));
+	fputs(".\n", f);
+}
+
+static void print_contention(FILE *f, const struct whatif_params *p)
+{
+	char w[24], hh[24], hm[24], hp[24];
+
+	if (!(p->have & WHATIF_HAVE_CONTENTION)) {
+		fprintf(f, "Contention: not measured (%s). The what-ifs leave futex waits out and "
+			"take a lock held across syscalls to stand idle whenever its holder is "
+			"outside it (the worst case).\n", p->threads < 2 ? "one thread" :
+			p->ncpus < 2 ? "one CPU" : "needs the scheduler probes");
+		return;
+	}
+	fprintf(f, "Contention, as measured: the lock was held %s by a get that hit, %s by one "
+		"that missed and %s by a put; each futex wait on it cost %s of CPU (%.3f waits per "
+		"op)", units_ns(hh, sizeof(hh), p->hold_hit_ns), units_ns(hm, sizeof(hm), p->hold_miss_ns),
+		units_ns(hp, sizeof(hp), p->hold_put_ns), units_ns(w, sizeof(w), p->wait_cpu_ns),
+		p->waits_per_op);
+	if (p->have & WHATIF_HAVE_IDLE)
+		fprintf(f, ", and the lock stood idle %.0f %% of the time its holder spent "
+			"outside it while the waiters slept", 100 * p->idle_share);
+	else
+		fputs(" (no hold across syscalls here, so no convoy to measure: a what-if with "
+		      "one takes the worst, the lock idle whenever its holder is outside it)", f);
+	fputs(". The last figures are solved so that the model gives back this run's CPU "
+	      "time, waits and wall per op.\n", f);
+}
+
+static void print_cases(FILE *f, const struct whatif_params *p)
+{
+	struct whatif_case w;
+	char label[64], t[24];
+
+	fprintf(f, "What if, %s ops per thread as here (each can be checked with "
+		"`fctrace run` at those settings):\n", units_count(t, sizeof(t), p->ops_per_thread));
+	for (int i = 0; i < WI_N; i++) {
+		if (!whatif_case(p, i, &w))
+			continue;
+		case_label(label, sizeof(label), p, &w);
+		fprintf(f, "  - %s: ~%s\n", label,
+			units_ns(t, sizeof(t), whatif_wall_ns(p, &w.cell, p->ops_per_thread)));
+	}
+}
+
+static void print_crossover(FILE *f, const struct whatif_params *p)
+{
+	int here = whatif_crossover_files(p, p->pool, p->threads, p->ncpus);
+	int one = whatif_crossover_files(p, p->pool, p->threads, 1);
+
+	if (!(p->have & WHATIF_HAVE_SYSCALLS)) {
+		fputs("Crossover with fc: not estimated (needs the kernel's open and close times).\n", f);
+		return;
+	}
+	fprintf(f, "fc overtakes fcp (pool %u, %u thread%s): ", p->pool, p->threads,
+		p->threads == 1 ? "" : "s");
+	if (here > 0)
+		fprintf(f, "at %d files on %u CPU%s", here, p->ncpus, p->ncpus == 1 ? "" : "s");
+	else
+		fprintf(f, "at no file count up to %d on %u CPU%s", WL_MAX_FILES, p->ncpus,
+			p->ncpus == 1 ? "" : "s");
+	if (p->ncpus != 1)
+		one > 0 ? fprintf(f, ", at %d on 1 CPU", one) : fprintf(f, ", never on 1 CPU");
+	fputs(".\n", f);
+}
+
+void whatif_print(FILE *f, const struct whatif_params *p)
+{
+	print_costs(f, p);
+	print_contention(f, p);
+	print_cases(f, p);
+	print_crossover(f, p);
+}
+
+static void put_double(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static struct json_object *cell_json(const struct whatif_params *p, const char *what,
+				     const struct whatif_cell *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "what", json_object_new_string(what));
+	json_object_object_add(o, "workload", json_object_new_string(whatif_kind_name(c->kind)));
+	json_object_object_add(o, "pool", json_object_new_int64(c->pool));
+	json_object_object_add(o, "files", json_object_new_int64(c->files));
+	json_object_object_add(o, "threads", json_object_new_int64(c->threads));
+	json_object_object_add(o, "ncpus", json_object_new_int64(c->ncpus));
+	put_double(o, "wall_ns", whatif_wall_ns(p, c, p->ops_per_thread));
+	return o;
+}
+
+static struct json_object *crossover_json(int n)
+{
+	return n > 0 ? json_object_new_int64(n) : NULL;
+}
+
+struct json_object *whatif_json(const struct whatif_params *p)
+{
+	struct json_object *o = json_object_new_object(), *cases = json_object_new_array();
+	struct whatif_cell self = whatif_fitted_cell(p);
+	struct whatif_case w;
+
+	put_double(o, "hit_ns", p->hit_ns);
+	put_double(o, "miss_ns", p->miss_ns);
+	put_double(o, "syscall_entry_ns", p->entry_ns);
+	put_double(o, "open_ns", p->open_ns);
+	put_double(o, "close_ns", p->close_ns);
+	put_double(o, "stat_ns", p->stat_ns);
+	put_double(o, "hold_hit_ns", p->hold_hit_ns);
+	put_double(o, "hold_miss_ns", p->hold_miss_ns);
+	put_double(o, "hold_put_ns", p->hold_put_ns);
+	put_double(o, "wait_cpu_ns", p->wait_cpu_ns);
+	put_double(o, "wait_rate", p->wait_rate);
+	put_double(o, "idle_share", p->idle_share);
+	json_object_object_add(o, "contention_measured",
+			       json_object_new_boolean(p->have & WHATIF_HAVE_CONTENTION));
+	json_object_object_add(o, "fitted", cell_json(p, "this_run", &self));
+	for (int i = 0; i < WI_N; i++)
+		if (whatif_case(p, i, &w))
+			json_object_array_add(cases, cell_json(p, w.what, &w.cell));
+	json_object_object_add(o, "what_if", cases);
+	json_object_object_add(o, "crossover_files",
+			       crossover_json(whatif_crossover_files(p, p->pool, p->threads, p->ncpus)));
+	json_object_object_add(o, "crossover_files_one_cpu",
+			       crossover_json(whatif_crossover_files(p, p->pool, p->threads, 1)));
+	return o;
+}

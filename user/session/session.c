@@ -1,0 +1,164 @@
+/*
+ * session.c - one measured run, whatever its subject (driver.h): probes,
+ * the subject, maps, join, explain.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "trace/jvm.h"
+#include "trace/loader.h"
+#include "session/driver.h"
+#include "base/signals.h"
+#include "trace/tlrec.h"
+
+void session_timeline_opts(const struct trace_opts *o, struct session *s,
+			   struct tracer_opts *topts)
+{
+	if (!o->tl_window_ms)
+		return;
+	topts->tl_start_ns = (uint64_t)o->tl_start_ms * 1000000ull;
+	topts->tl_len_ns = (uint64_t)o->tl_window_ms * 1000000ull;
+	topts->tl_bytes = tlrec_ring_bytes(o->tl_window_ms, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	topts->tl_out = &s->tl_events;
+}
+
+/* The locks the timeline names: the workload's, or another program's
+ * futex words that lockname.c named as locks. */
+static int timeline_locks(const struct session *s, struct tl_lock *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->res.nlocks && n < max; i++, n++) {
+		out[n] = (struct tl_lock){ .addr = s->res.locks[i].addr, .size = s->res.locks[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", s->res.locks[i].name);
+	}
+	for (int i = 0; i < s->nnames && n < max; i++) {
+		if (!s->names[i].is_lock)
+			continue;
+		out[n] = (struct tl_lock){ .addr = s->names[i].addr, .size = s->names[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", s->names[i].name);
+		n++;
+	}
+	return n;
+}
+
+/* Each thread's account's life: its lane is drawn only there. */
+static struct tl_life *timeline_lives(const struct kview *kv)
+{
+	struct tl_life *l = calloc(kv->nthreads ? kv->nthreads : 1, sizeof(*l));
+
+	for (int i = 0; l && i < kv->nthreads; i++)
+		l[i] = (struct tl_life){ .tid = kv->threads[i].tid,
+			.begin_ns = kv->threads[i].begin_ns, .end_ns = kv->threads[i].end_ns };
+	return l;
+}
+
+/* Intervals from the records, if a timeline was recorded. */
+static int build_timeline(struct session *s)
+{
+	struct tl_lock locks[TL_MAX_LOCKS];
+	struct tl_input in = { .begin_ns = s->kv.tl.begin_ns, .end_ns = s->kv.tl.end_ns,
+			       .locks = locks, .nlives = s->kv.nthreads };
+	struct tl_life *lives;
+	int err;
+
+	if (!s->traced || !s->kv.tl.on || s->timeline)
+		return 0;
+	in.nlocks = timeline_locks(s, locks, TL_MAX_LOCKS);
+	in.lives = lives = timeline_lives(&s->kv);
+	s->timeline = calloc(1, sizeof(*s->timeline));
+	err = !lives || !s->timeline ||
+	      timeline_build(s->timeline, s->tl_events.ev, s->tl_events.n, &in);
+	free(lives);
+	if (err) {
+		free(s->timeline);
+		s->timeline = NULL;
+		fprintf(stderr, "fctrace: no memory for the timeline\n");
+		return 1;
+	}
+	s->timeline->dropped = s->kv.tl.dropped;
+	return 0;
+}
+
+int session_explain(struct session *s)
+{
+	if (build_timeline(s))
+		return 1;
+	if (join_build_named(&s->joined, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
+			      s->names, s->nnames))
+		return 1;
+	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
+		s->joined.ncpus = join_usable_cpus(s->target.pid);
+	join_add_jvm(&s->joined, s->jvm, s->jvm_monitors);
+	explain_run(&s->joined, &s->diag);
+	return 0;
+}
+
+static int prepare_tracer(const struct trace_opts *o, struct session *s,
+			  struct tracer_opts *topts, struct tracer **t)
+{
+	uint64_t t0 = wl_now_ns();
+
+	topts->groups = o->probes;
+	topts->verbose = o->verbose;
+	topts->time_every = o->time_every;
+	session_timeline_opts(o, s, topts);
+	if (tracer_prepare(t, topts, &s->kv))
+		return 1;
+	s->prepare_ns = wl_now_ns() - t0;
+	return 0;
+}
+
+int session_drive(const struct session_driver *d, void *ctx, const struct trace_opts *o,
+		  struct session *s)
+{
+	struct tracer_opts topts = { 0 };
+	struct tracer *t = NULL;
+	unsigned continued = signals_continued();
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if ((rc = d->prepare(ctx, s, &topts)))
+		goto out;
+	if (!o->no_bpf && (rc = prepare_tracer(o, s, &topts, &t)))
+		goto out;
+	if ((rc = d->run(ctx, s, t)))
+		goto out;
+	if (t && tracer_read(t, &s->kv) == 0)
+		s->traced = true;
+	if (!(rc = d->read(ctx, s, t)))
+		rc = session_explain(s);
+out:
+	if (t)
+		tracer_finish(t);
+	d->finish(ctx, s);
+	if (signals_caught())
+		s->res.interrupted = true;
+	s->stopped = signals_continued() - continued;
+	return rc;
+}
+
+void session_free(struct session *s)
+{
+	if (s->jvm) {
+		jvm_view_free(s->jvm);
+		free(s->jvm);
+		s->jvm = NULL;
+	}
+	free(s->names);
+	s->names = NULL;
+	if (s->timeline)
+		timeline_free(s->timeline);
+	free(s->timeline);
+	s->timeline = NULL;
+	tl_events_free(&s->tl_events);
+	json_object_put(s->saved_timeline);
+	s->saved_timeline = NULL;
+	join_free(&s->joined);
+	kview_free(&s->kv);
+	wl_result_free(&s->res);
+}

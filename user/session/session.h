@@ -1,0 +1,69 @@
+/*
+ * session.h - one measured run, start to finish:
+ *   load+attach the probes -> run the workload (window open while the
+ *   threads run) -> read the maps -> join -> explain.
+ * run, compare and sweep are all made of sessions.
+ */
+#ifndef FCTRACE_SESSION_H
+#define FCTRACE_SESSION_H
+
+#include <stdbool.h>
+#include "explain/explain.h"
+#include "join/join.h"
+#include "trace/loader.h"
+#include "session/target.h"
+#include "join/timeline.h"
+
+/* How a session traces: what session_run needs of the command line. */
+struct trace_opts {
+	bool no_bpf;
+	unsigned probes;		/* PG_MASK bits */
+	unsigned time_every;		/* 0: the default */
+	bool verbose;
+	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
+	unsigned tl_start_ms;		/* after the measured window opens */
+};
+
+struct json_object;
+
+struct session {
+	struct wl_config cfg;
+	struct wl_result res;
+	struct kview kv;
+	bool traced;			/* the kernel view is in kv */
+	struct joined_run joined;
+	struct diagnosis diag;
+	uint64_t prepare_ns;		/* load + attach */
+	struct target_info target;	/* mode TGT_NONE for fctrace's own workloads */
+	struct lock_name *names;	/* other programs' futex words, named */
+	int nnames;
+	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
+	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
+	struct tl_events tl_events;	/* --timeline: the records, as they came */
+	struct timeline *timeline;	/* and built (NULL without --timeline) */
+	struct json_object *saved_timeline;	/* a saved run's "timeline" (load_run.c) */
+	char saved_workload[64];	/* a saved run's workload, as its file names it
+					 * (load_run.c): maybe one this fctrace lacks */
+};
+
+/* Run cfg traced as t says. Returns 0, 2 for bad input, 1 for a failure
+ * (message printed); a run stopped by a signal returns 0 with
+ * s->res.interrupted set (the caller turns it into 130/143). */
+int session_run(const struct trace_opts *t, const struct wl_config *cfg,
+		struct session *s);
+/* Trace a program fctrace did not write (session_target.c); the same
+ * returns, and s->target says how the program ended. */
+int session_run_target(const struct trace_opts *t, const struct target_opts *to,
+		       struct session *s);
+void session_free(struct session *s);
+
+/* The tracer's timeline settings for o (all 0 without --timeline);
+ * records go to s->tl_events. */
+void session_timeline_opts(const struct trace_opts *o, struct session *s,
+			   struct tracer_opts *topts);
+/* Build the joined model and the diagnosis of a session whose kernel
+ * view (if traced) and result are filled in; 0 or 1. */
+int session_explain(struct session *s);
+
+#endif

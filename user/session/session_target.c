@@ -1,0 +1,457 @@
+/*
+ * session_target.c - the program driver: a program fctrace did not write
+ * as a session's subject. The probes attach first, then the program runs
+ * (or is attached to), its sampled futex stacks are named while it lives,
+ * and its threads' accounts become the rows the join reads, as a
+ * workload's workers' own timings are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "trace/loader.h"
+#include "trace/jvm.h"
+#include "join/lockname.h"
+#include "session/driver.h"
+#include "base/signals.h"
+
+#define POLL_MS		100	/* how often the loop looks at the target */
+#define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
+
+/* ---- run -- CMD: the child ---------------------------------------------- */
+
+/* Under sudo, CMD runs as the user who called sudo (unless --as-root):
+ * a profiler needs root, the program it runs does not. */
+static int drop_to_sudo_caller(void)
+{
+	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
+	const char *user = getenv("SUDO_USER");
+	uid_t uid;
+	gid_t gid;
+
+	if (getuid() != 0 || !uid_s || !gid_s)
+		return 0;
+	uid = (uid_t)strtoul(uid_s, NULL, 10);
+	gid = (gid_t)strtoul(gid_s, NULL, 10);
+	if (uid == 0)
+		return 0;
+	if ((user ? initgroups(user, gid) : setgroups(0, NULL)) || setgid(gid) || setuid(uid))
+		return -1;
+	return 0;
+}
+
+/* The child: wait for the go byte, then become CMD. Its exec failure
+ * goes back through err_fd (close-on-exec: EOF means it ran). */
+static void child_main(int go_fd, int err_fd, const struct target_opts *to,
+		       const char *jvm_env)
+{
+	char go;
+	int err;
+
+	if (read(go_fd, &go, 1) != 1)
+		_exit(127);	/* fctrace gave up before the probes were ready */
+	close(go_fd);
+	signal(SIGPIPE, SIG_DFL);
+	if (jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) {
+		err = errno;
+		(void)!write(err_fd, &err, sizeof(err));
+		_exit(126);
+	}
+	if (!to->as_root && drop_to_sudo_caller()) {
+		err = errno;
+		(void)!write(err_fd, &err, sizeof(err));
+		_exit(126);
+	}
+	execvp(to->argv[0], to->argv);
+	err = errno;
+	(void)!write(err_fd, &err, sizeof(err));
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+struct child {
+	pid_t pid;
+	int go_fd, err_fd;
+};
+
+static int spawn(const struct target_opts *to, const char *jvm_env, struct child *c)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child_main(go[0], err[1], to, jvm_env);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+/* Let the child exec; 0 when CMD runs, else the errno of its exec. */
+static int release(struct child *c)
+{
+	int err = 0;
+
+	(void)!write(c->go_fd, "g", 1);
+	close(c->go_fd);
+	if (read(c->err_fd, &err, sizeof(err)) != (ssize_t)sizeof(err))
+		err = 0;
+	close(c->err_fd);
+	return err;
+}
+
+static void abandon(struct child *c)
+{
+	close(c->go_fd);	/* EOF: the child exits without exec */
+	close(c->err_fd);
+	waitpid(c->pid, NULL, 0);
+}
+
+static void note_status(struct target_info *ti, int status)
+{
+	ti->exited = true;
+	if (WIFSIGNALED(status))
+		ti->term_signal = WTERMSIG(status);
+	else
+		ti->exit_status = WEXITSTATUS(status);
+}
+
+/* ---- the loop while the target runs ------------------------------------- */
+
+struct watch {
+	struct tracer *t;
+	struct lockname *ln;
+	struct session *s;
+	const struct target_opts *to;
+	int pidfd;			/* TGT_ATTACH: readable when the target ends */
+	uint64_t start_ns, end_ns, forwarded_ns;
+};
+
+/* Has the target ended? Reaps CMD (and with --follow every process it
+ * left behind: fctrace is their subreaper). */
+static bool target_done(struct watch *w)
+{
+	struct target_info *ti = &w->s->target;
+	struct pollfd p = { .fd = w->pidfd, .events = POLLIN };
+	int status;
+	pid_t r;
+
+	if (ti->mode == TGT_ATTACH) {
+		/* not our child: its status is its parent's to read */
+		ti->exited = w->pidfd >= 0 && poll(&p, 1, 0) > 0;
+		return ti->exited;
+	}
+	while ((r = waitpid(w->to->follow ? -1 : ti->pid, &status, WNOHANG)) > 0)
+		if (r == ti->pid)
+			note_status(ti, status);
+	if (!ti->exited)
+		return false;
+	return !w->to->follow || (r < 0 && errno == ECHILD);
+}
+
+/* Ctrl-C: CMD got it from the terminal too; a kill(1) of fctrace is
+ * passed on to CMD once (attach leaves its target alone). The run ends
+ * when CMD does, or after GRACE_NS. */
+static bool interrupted(struct watch *w, uint64_t now)
+{
+	if (!signals_caught())
+		return false;
+	if (w->s->target.mode == TGT_ATTACH)
+		return true;
+	if (!w->forwarded_ns) {
+		if (!signals_from_terminal())
+			kill(w->s->target.pid, signals_caught());
+		w->forwarded_ns = now;
+	}
+	return now - w->forwarded_ns > GRACE_NS;
+}
+
+static void watch_loop(struct watch *w)
+{
+	uint64_t now;
+
+	for (;;) {
+		tracer_poll(w->t, POLL_MS);
+		if (target_done(w))
+			break;
+		now = wl_now_ns();
+		if (interrupted(w, now))
+			break;
+		if (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)
+			break;
+		lockname_snapshot(w->ln, w->s->target.pid);
+	}
+}
+
+/* ---- from the kernel view to rows --------------------------------------- */
+
+/* The name of a thread whose account was closed while it lived. */
+static void fill_comm(struct fct_thread *th)
+{
+	char path[64];
+	FILE *f;
+
+	if (th->comm[0])
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", th->tgid, th->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(th->comm, sizeof(th->comm), f))
+		th->comm[strcspn(th->comm, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The result a workload would have left: one row per thread the kernel
+ * saw, its window as its wall time, no operations of its own. */
+static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
+{
+	struct wl_result *res = &s->res;
+
+	res->threads = calloc(s->kv.nthreads ? s->kv.nthreads : 1, sizeof(*res->threads));
+	if (!res->threads)
+		return -1;
+	for (int i = 0; i < s->kv.nthreads; i++) {
+		const struct fct_thread *th = &s->kv.threads[i];
+		struct wl_thread_stats *u = &res->threads[res->nthreads];
+
+		u->tid = (pid_t)th->tid;
+		u->index = res->nthreads++;
+		u->start_ns = th->begin_ns;
+		u->end_ns = th->end_ns > th->begin_ns ? th->end_ns : th->begin_ns;
+	}
+	/* from the exec (or the attach) to the last exit (or the close), as
+	 * the threads' accounts saw it */
+	for (unsigned i = 0; i < res->nthreads; i++) {
+		if (i == 0 || res->threads[i].start_ns < start)
+			start = res->threads[i].start_ns;
+		if (i == 0 || res->threads[i].end_ns > end)
+			end = res->threads[i].end_ns;
+	}
+	res->start_ns = start;
+	res->end_ns = end;
+	res->wall_ns = end > start ? end - start : 0;
+	res->cfg.threads = s->cfg.threads = res->nthreads;
+	return 0;
+}
+
+static void describe(struct target_info *ti, const struct target_opts *to)
+{
+	char path[64];
+	size_t n = 0;
+	FILE *f;
+
+	ti->mode = to->mode;
+	if (to->mode == TGT_EXEC) {
+		for (int i = 0; to->argv[i] && n < sizeof(ti->cmdline); i++)
+			n += (size_t)snprintf(ti->cmdline + n, sizeof(ti->cmdline) - n, "%s%s",
+					      i ? " " : "", to->argv[i]);
+		snprintf(ti->comm, sizeof(ti->comm), "%s", strrchr(to->argv[0], '/') ?
+			 strrchr(to->argv[0], '/') + 1 : to->argv[0]);
+		return;
+	}
+	ti->pid = to->pid;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)to->pid);
+	if ((f = fopen(path, "re"))) {
+		n = fread(ti->cmdline, 1, sizeof(ti->cmdline) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!ti->cmdline[i])
+				ti->cmdline[i] = ' ';
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)to->pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(ti->comm, sizeof(ti->comm), f))
+			ti->comm[strcspn(ti->comm, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* ---- a JVM ---------------------------------------------------------------- */
+
+/*
+ * run -- java: HotSpot's monitor probes fire only with the flag, which
+ * only takes effect at JVM start: CMD gets it through JAVA_TOOL_OPTIONS
+ * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
+ * a JVM started without it: one line says what is not measured.
+ */
+static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len)
+{
+	struct target_info *ti = &s->target;
+	char notice[256];
+
+	env[0] = '\0';
+	if (to->mode == TGT_EXEC) {
+		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm)) ||
+		    jvm_tool_options(env, len)) {
+			ti->libjvm[0] = env[0] = '\0';
+			return;
+		}
+		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
+			"probes\n", JVM_MONITOR_FLAG);
+		s->jvm_monitors = true;
+		return;
+	}
+	if (jvm_find_libjvm(to->pid, ti->libjvm, sizeof(ti->libjvm))) {
+		ti->libjvm[0] = '\0';
+		return;
+	}
+	s->jvm_monitors = jvm_monitor_probes(to->pid, ti->libjvm) != JVM_FLAG_OFF;
+	if (!s->jvm_monitors) {
+		jvm_monitor_notice(notice, sizeof(notice));
+		fprintf(stderr, "fctrace: %s\n", notice);
+	}
+}
+
+static void read_jvm(struct watch *w)
+{
+	struct session *s = w->s;
+
+	if (!s->target.libjvm[0])
+		return;
+	s->jvm = calloc(1, sizeof(*s->jvm));
+	if (s->jvm && tracer_read_jvm(w->t, s->jvm)) {
+		free(s->jvm);
+		s->jvm = NULL;
+	}
+	/* a -XX:-DTraceMonitorProbes of its own wins over ours */
+	if (s->jvm && s->target.mode == TGT_EXEC)
+		s->jvm_monitors = jvm_monitor_probes(s->target.pid, s->target.libjvm) != JVM_FLAG_OFF ||
+				  s->jvm->nmonitors > 0;
+}
+
+/* ---- the driver ---------------------------------------------------------- */
+
+struct target_ctx {
+	const struct target_opts *to;
+	struct watch w;
+	struct child c;
+	bool released;			/* CMD was let go: it is no longer ours to abandon */
+	char jvm_env[4096];
+};
+
+static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
+{
+	struct target_ctx *x = ctx;
+	const struct target_opts *to = x->to;
+	int rc;
+
+	describe(&s->target, to);
+	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env));
+	s->res.cfg.workload = s->cfg.workload = s->target.comm;
+	if (to->mode == TGT_EXEC && to->follow)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (to->mode == TGT_EXEC &&
+	    (rc = spawn(to, x->jvm_env[0] ? x->jvm_env : NULL, &x->c))) {
+		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
+		x->c.pid = -1;
+		return 1;
+	}
+	s->target.pid = to->mode == TGT_EXEC ? x->c.pid : to->pid;
+	s->target.uid = getuid();
+	x->w.ln = lockname_new();
+	if (!x->w.ln)
+		return 1;
+	*topts = (struct tracer_opts){
+		.tgid = s->target.pid, .follow = to->follow,
+		.target = to->mode == TGT_EXEC ? TT_EXEC : TT_ATTACH,
+		.on_ustack = lockname_on_ustack, .ustack_arg = x->w.ln,
+		.libjvm = s->target.libjvm[0] ? s->target.libjvm : NULL,
+	};
+	return 0;
+}
+
+/* Start the target inside the open window: exec CMD, or adopt the
+ * running process's threads; then watch it until it ends or is stopped. */
+static int tgt_run(void *ctx, struct session *s, struct tracer *t)
+{
+	struct target_ctx *x = ctx;
+	struct watch *w = &x->w;
+	struct target_info *ti = &s->target;
+	int err;
+
+	w->t = t;
+	tracer_start(t);
+	w->start_ns = wl_now_ns();
+	if (ti->mode == TGT_ATTACH) {
+		w->pidfd = (int)syscall(SYS_pidfd_open, ti->pid, 0);
+		lockname_snapshot(w->ln, ti->pid);
+		if ((err = tracer_adopt(t))) {
+			fprintf(stderr, "fctrace: cannot take over the threads of %d: %s\n",
+				(int)ti->pid, strerror(-err));
+			return 1;
+		}
+	} else {
+		x->released = true;
+		if ((err = release(&x->c))) {
+			waitpid(x->c.pid, NULL, 0);
+			fprintf(stderr, "fctrace: cannot run %s: %s\n", x->to->argv[0], strerror(err));
+			return err == ENOENT ? 127 : 126;
+		}
+	}
+	if (x->to->on_window)
+		x->to->on_window(x->to->window_arg);
+	watch_loop(w);
+	w->end_ns = wl_now_ns();
+	tracer_stop(t);
+	return 0;
+}
+
+/* Rows from what the kernel saw of each thread, named. */
+static int tgt_read(void *ctx, struct session *s, struct tracer *t)
+{
+	struct target_ctx *x = ctx;
+	int n;
+
+	if (!s->traced)
+		return 1;
+	read_jvm(&x->w);
+	for (int i = 0; i < s->kv.nthreads; i++)
+		fill_comm(&s->kv.threads[i]);
+	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
+	n = lockname_build(x->w.ln, &s->kv, &s->names);
+	s->nnames = n > 0 ? n : 0;
+	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
+}
+
+static void tgt_finish(void *ctx, struct session *s)
+{
+	struct target_ctx *x = ctx;
+
+	if (x->c.pid > 0 && !x->released)
+		abandon(&x->c);
+	lockname_free(x->w.ln);
+	if (x->w.pidfd >= 0)
+		close(x->w.pidfd);
+}
+
+static const struct session_driver target_driver = {
+	.what = "program", .prepare = tgt_prepare, .run = tgt_run,
+	.read = tgt_read, .finish = tgt_finish,
+};
+
+int session_run_target(const struct trace_opts *o, const struct target_opts *to,
+		       struct session *s)
+{
+	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1 },
+				.c = { .pid = -1 } };
+
+	return session_drive(&target_driver, &x, o, s);
+}

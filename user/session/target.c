@@ -1,0 +1,73 @@
+/*
+ * target.c - the checks on a target before anything is loaded, and how
+ * its end is reported.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "session/target.h"
+
+int target_exit_status(const struct target_info *ti)
+{
+	if (ti->term_signal)
+		return 128 + ti->term_signal;
+	return ti->exit_status;
+}
+
+/* PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
+#define PF_KTHREAD	0x00200000u
+
+static int is_kernel_thread(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	unsigned flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	/* after "pid (comm)": state ppid pgrp session tty tpgid flags */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
+		return 0;
+	return (flags & PF_KTHREAD) != 0;
+}
+
+static int check_attach(pid_t pid)
+{
+	char path[64];
+
+	if (pid <= 0) {
+		fprintf(stderr, "fctrace: -p needs a process id above 0\n");
+		return 2;
+	}
+	if (pid == getpid()) {
+		fprintf(stderr, "fctrace: -p %d is fctrace itself\n", (int)pid);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "fctrace: -p %d: no such process\n", (int)pid);
+		return 2;
+	}
+	if (is_kernel_thread(pid)) {
+		fprintf(stderr, "fctrace: -p %d is a kernel thread: it has no user space to "
+			"profile\n", (int)pid);
+		return 2;
+	}
+	return 0;
+}
+
+int target_check(const struct target_opts *opts)
+{
+	if (opts->mode == TGT_ATTACH)
+		return check_attach(opts->pid);
+	if (opts->mode == TGT_EXEC && (!opts->argv || !opts->argv[0] || !opts->argv[0][0])) {
+		fprintf(stderr, "fctrace: run -- needs a command after --\n");
+		return 2;
+	}
+	return 0;
+}

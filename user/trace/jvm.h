@@ -1,0 +1,202 @@
+/*
+ * jvm.h - HotSpot JVM targets (bpf/jvm.bpf.c's user side).
+ *
+ * A run on a JVM, in the order the calls are made:
+ *
+ *   `run -- java ...` (before the JVM exists)
+ *     jvm_libjvm_for_exe(argv[0])      libjvm.so beside the java launcher
+ *     jvm_tool_options()               JAVA_TOOL_OPTIONS for the child, with
+ *                                      -XX:+DTraceMonitorProbes added
+ *   `attach -p PID` (a running JVM)
+ *     jvm_find_libjvm(pid)             libjvm.so from /proc/PID/maps
+ *     jvm_monitor_probes(pid, libjvm)  is the flag on? if not,
+ *     jvm_monitor_notice()             the one line that says so
+ *   both
+ *     jvm_set_autoload(skel, true)     after open, before load (the
+ *     jvm_set_target(skel, pid)        programs are "?usdt": off by default)
+ *     jvm_attach(skel, pid, libjvm)    per probe, by path, filtered by pid:
+ *                                      works before exec too (uprobes attach
+ *                                      to the file, the pid to the process)
+ *     ... the run, with the window (`enabled`) open ...
+ *     jvm_read(skel, pid, &view)       the maps into a struct jvm_view
+ *     jvm_detach(), jvm_view_free()
+ *
+ * Functions returning int give 0 or a negative errno, and print nothing.
+ */
+#ifndef FCTRACE_JVM_H
+#define FCTRACE_JVM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "fctrace.h"
+
+struct fctrace_bpf;
+struct bpf_link;
+
+/* --- finding the JVM --------------------------------------------------- */
+
+/* The libjvm.so process pid has mapped (its path as the maps show it):
+ * -ENOENT when pid is not a JVM (or not yet: before exec, before the
+ * launcher loads it), -ESRCH when there is no such process. */
+int jvm_find_libjvm(pid_t pid, char *path, size_t len);
+
+/* The libjvm.so a JVM launcher would load: exe as execvp takes it
+ * (searched in PATH when it has no '/'), symlinks resolved (Debian's
+ * /usr/bin/java -> /etc/alternatives -> .../bin/java), then
+ * ../lib/server/libjvm.so beside it (or the client VM, or JDK 8's
+ * jre/lib/amd64/server). -ENOENT when exe is not a JVM launcher, e.g. a
+ * shell script that starts one (then attach after exec, by pid). */
+int jvm_libjvm_for_exe(const char *exe, char *path, size_t len);
+
+/* --- the monitor probes' flag ------------------------------------------ */
+
+/*
+ * monitor__contended__enter/entered/exit and monitor__wait/waited fire
+ * only when DTraceMonitorProbes is on (ExtendedDTraceProbes turns it on
+ * too). It is read once, at JVM start: it cannot be turned on later.
+ * The park, thread, GC and safepoint probes always fire.
+ */
+#define JVM_MONITOR_FLAG	"-XX:+DTraceMonitorProbes"
+
+/* JAVA_TOOL_OPTIONS for a JVM fctrace starts: the current value (if
+ * any) with JVM_MONITOR_FLAG appended, so that it wins over a -XX:-
+ * there. -ENOSPC if it does not fit in len. The JVM prints
+ * "Picked up JAVA_TOOL_OPTIONS: ..." on its stderr: say so to the user. */
+int jvm_tool_options(char *buf, size_t len);
+
+enum jvm_flag { JVM_FLAG_UNKNOWN, JVM_FLAG_OFF, JVM_FLAG_ON };
+
+/* Is DTraceMonitorProbes on in running JVM pid? Read from the JVM's
+ * memory (the flag's symbol in libjvm.so's .symtab, at its load
+ * address: exact), or, when that fails, from its options
+ * (jvm_flag_from_options over /proc/PID/environ and cmdline). libjvm:
+ * its path as jvm_find_libjvm gives it. */
+enum jvm_flag jvm_monitor_probes(pid_t pid, const char *libjvm);
+
+/* The flag as a JVM's options set it, applied in the JVM's order:
+ * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line (argv[1..] up
+ * to the main class or -jar, NUL-separated as /proc/PID/cmdline), then
+ * _JAVA_OPTIONS; the last setting wins. Any may be NULL. UNKNOWN when
+ * an options file (@argfile, -XX:Flags=, -XX:VMOptionsFile=) could say
+ * otherwise and nothing said ON. */
+enum jvm_flag jvm_flag_from_options(const char *tool_opts, const char *jdk_opts,
+				    const char *cmdline, size_t cmdline_len,
+				    const char *java_opts);
+
+/* The one-line notice for a JVM whose monitor probes are off (no
+ * "fctrace: " prefix, no newline); returns what snprintf returns. */
+int jvm_monitor_notice(char *buf, size_t len);
+
+/* --- loading and attaching --------------------------------------------- */
+
+/* bpf/jvm.bpf.c's programs in the one skeleton: call after open, before
+ * load. jvm_set_target also filters them in the kernel by tgid. */
+void jvm_set_autoload(struct fctrace_bpf *skel, bool on);
+void jvm_set_target(struct fctrace_bpf *skel, pid_t tgid);
+
+enum jvm_probe {
+	JVM_P_MON_ENTER, JVM_P_MON_ENTERED, JVM_P_MON_EXIT,
+	JVM_P_MON_WAIT, JVM_P_MON_WAITED,
+	JVM_P_PARK_BEGIN, JVM_P_PARK_END,
+	JVM_P_THREAD_START, JVM_P_THREAD_STOP,
+	JVM_P_GC_BEGIN, JVM_P_GC_END,
+	JVM_P_SAFEPOINT_BEGIN, JVM_P_SAFEPOINT_END,
+	JVM_NPROBES,
+};
+
+/* "usdt/hotspot:monitor__contended__enter": the name for the probe table
+ * (the safepoint probes are in provider hs_private) */
+const char *jvm_probe_shown(enum jvm_probe p);
+/* does probe p need DTraceMonitorProbes? */
+bool jvm_probe_needs_flag(enum jvm_probe p);
+
+struct jvm_links {
+	struct bpf_link *link[JVM_NPROBES];
+	int err[JVM_NPROBES];	/* 0, or -errno of the attach */
+	int nattached;
+};
+
+/* Attach every loaded JVM program to its probe in libjvm for process
+ * pid (which may not have exec'ed the JVM yet). A libjvm path that does
+ * not resolve here is tried under /proc/PID/root (a container's JVM). Returns how many
+ * attached (each probe's fate in l->err), or -EINVAL if none is loaded. */
+int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
+	       struct jvm_links *l);
+void jvm_detach(struct jvm_links *l);
+
+/* --- the view ---------------------------------------------------------- */
+
+/* Who runs a JVM thread, by its name (Java name or 15-byte comm). */
+enum jvm_group {
+	JVM_G_APP,		/* the application: everything not below */
+	JVM_G_GC,		/* GC Thread#N, G1 Conc/Refine/Service, Z*, Shenandoah */
+	JVM_G_JIT,		/* C1/C2 CompilerThreadN, Sweeper thread */
+	JVM_G_RUNTIME,		/* VM Thread, VM Periodic Task, Service Thread, Signal
+				 * Dispatcher, Monitor Deflation, Notification, Attach
+				 * Listener, JFR */
+	JVM_G_LIBRARY,		/* the JDK's own Java threads: Reference Handler,
+				 * Finalizer, Common-Cleaner, process reaper */
+	JVM_G_LAUNCHER,		/* the primordial thread (tid == pid): waits for main */
+	JVM_G_N,
+};
+
+/* primordial: the thread's tid is the process id */
+enum jvm_group jvm_thread_group(const char *name, bool primordial);
+const char *jvm_group_name(enum jvm_group g);	/* "application", "GC", ... */
+
+/* One thread's waits on the monitors of one class. */
+struct jvm_monitor_row {
+	uint32_t tid;
+	struct fct_jvm_mon_val v;
+};
+
+/* One monitor class, all threads: the sums, and the per-thread rows
+ * (largest contended wait first). */
+struct jvm_monitor {
+	char cls[FCT_JVM_NAME_LEN + 4];	/* dotted: "PoolBench$Pool"; "..." first
+					 * when only the tail was kept */
+	uint64_t enters, enter_ns, enter_max_ns, exits, waits, wait_ns, wait_max_ns;
+	uint32_t hist[FCT_HIST_SLOTS];
+	struct jvm_monitor_row *rows;
+	int nrows;
+};
+
+struct jvm_thread_info {
+	uint32_t tid;			/* kernel tid */
+	char name[FCT_JVM_NAME_LEN];	/* Java name; else the comm: a thread
+					 * that began before the probes, or one
+					 * attached through JNI, such as the
+					 * launcher's main thread ("java") */
+	bool java_name;			/* name is from thread__start */
+	enum jvm_group group;
+	struct fct_jvm_thread k;	/* everything the kernel counted */
+};
+
+struct jvm_view {
+	struct jvm_thread_info *threads;	/* by tid, ascending */
+	int nthreads;
+	struct jvm_monitor *monitors;		/* largest contended wait first */
+	int nmonitors;
+	struct fct_jvm_global global;		/* GC, safepoints, lost */
+};
+
+/* Read the JVM maps of a loaded skeleton. pid: the JVM's, which tells
+ * its primordial thread (tid == pid) apart; 0 if unknown. */
+int jvm_read(struct fctrace_bpf *skel, pid_t pid, struct jvm_view *v);
+/* the same from the maps' fds */
+int jvm_read_fds(int threads_fd, int monitors_fd, int global_fd, pid_t pid,
+		 struct jvm_view *v);
+void jvm_view_free(struct jvm_view *v);
+
+const struct jvm_thread_info *jvm_view_thread(const struct jvm_view *v, uint32_t tid);
+/* by dotted class name, as in struct jvm_monitor */
+const struct jvm_monitor *jvm_view_monitor(const struct jvm_view *v, const char *cls);
+/* one thread's row of a monitor class, or NULL */
+const struct jvm_monitor_row *jvm_monitor_row(const struct jvm_monitor *m, uint32_t tid);
+
+/* The internal class name ("java/lang/Object") in Java's dotted form. */
+void jvm_class_name(const struct fct_jvm_mon_key *k, char *out, size_t len);
+
+#endif /* FCTRACE_JVM_H */

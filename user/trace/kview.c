@@ -1,0 +1,156 @@
+/*
+ * kview.c - the kernel view's small helpers.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include "trace/kview.h"
+
+/* Free what tracer_read allocated; the probe status stays. */
+void kview_free(struct kview *kv)
+{
+	if (!kv)
+		return;
+	free(kv->threads);
+	free(kv->futex);
+	free(kv->klock);
+	free(kv->pc);
+	kv->threads = NULL;
+	kv->futex = NULL;
+	kv->klock = NULL;
+	kv->pc = NULL;
+	kv->nthreads = kv->nfutex = kv->nklock = kv->npc = 0;
+}
+
+/* The account of thread tid; if the tid was reused for a second
+ * window, the latest one. */
+const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid)
+{
+	const struct fct_thread *best = NULL;
+
+	for (int i = 0; kv && i < kv->nthreads; i++) {
+		const struct fct_thread *t = &kv->threads[i];
+
+		if (t->tid == tid && (!best || t->begin_ns > best->begin_ns))
+			best = t;
+	}
+	return best;
+}
+
+/* Scale a syscall kind's weighted total to its exact count: the mean
+ * of the timed calls, weighted, times the calls made. */
+static void scale_to_count(struct fct_sc_stats *s)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		w += s->hist[i];
+	if (w && w != s->count)
+		s->total_ns = (uint64_t)((double)s->total_ns / (double)w * (double)s->count);
+}
+
+/*
+ * The [A] buckets of one account from what the BPF side booked (see
+ * struct fct_thread): the on-CPU part of futex waits moves to the futex
+ * bucket, and the rest is split into user and sys by the cpu-clock
+ * samples' ratio, or without enough samples by the syscall hooks'
+ * estimate of on-CPU time inside syscalls (never more than what is
+ * left; it misses the entry and exit paths, interrupts and page faults,
+ * which then count as user). The buckets still tile the window.
+ */
+void kview_derive(struct fct_thread *t)
+{
+	uint64_t oncpu = t->oncpu_ns, futex_on = t->futex_on_ns, left;
+	uint64_t samples = t->cpu_samples_user + t->cpu_samples_sys;
+
+	if (futex_on > oncpu)
+		futex_on = oncpu;
+	left = oncpu - futex_on;
+	t->futex_wait_ns = t->futex_off_ns + futex_on;
+	t->cpu_split_sampled = samples >= FCT_CPU_MIN_SAMPLES;
+	if (t->cpu_split_sampled)
+		t->cpu_sys_ns = (uint64_t)((unsigned __int128)left * t->cpu_samples_sys / samples);
+	else
+		t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
+	t->cpu_user_ns = left - t->cpu_sys_ns;
+	for (int i = 0; i < FCT_SC_N; i++)
+		scale_to_count(&t->sc[i]);
+}
+
+/* The thread tid's exact kernel lock waits and time, over every account
+ * it had (a reused tid's windows share its klock map entries). */
+static bool klock_exact(const struct kview *kv, uint32_t tid, uint64_t *waits, uint64_t *ns)
+{
+	bool found = false;
+
+	*waits = *ns = 0;
+	for (int i = 0; i < kv->nthreads; i++) {
+		if (kv->threads[i].tid != tid)
+			continue;
+		*waits += kv->threads[i].klock_waits;
+		*ns += kv->threads[i].klock_wait_ns;
+		found = true;
+	}
+	return found;
+}
+
+/* The share of exact that a running sum `cum` of estimates out of `all`
+ * reaches: differences of these add up to exact, with no rounding loss. */
+static uint64_t share_of(uint64_t exact, uint64_t cum, uint64_t all)
+{
+	return all ? (uint64_t)((unsigned __int128)exact * cum / all) : 0;
+}
+
+/* The part of exact that a site with estimate est gets, after sites
+ * that estimated cum before it, of all: the parts add up to exact. */
+static uint64_t split(uint64_t exact, uint64_t est, uint64_t *cum, uint64_t all)
+{
+	uint64_t from = share_of(exact, *cum, all);
+
+	*cum += est;
+	return share_of(exact, *cum, all) - from;
+}
+
+/* Split one thread's exact totals over its sites (from index first on),
+ * by their estimated times; by their weighted waits if none of its
+ * sampled waits took a measurable time. */
+static void attribute_tid(struct kview *kv, int first, uint64_t xwaits, uint64_t xns)
+{
+	uint32_t tid = kv->klock[first].key.tid;
+	uint64_t all_ns = 0, all_w = 0, cum_ns = 0, cum_w = 0, cum_by_w = 0;
+
+	for (int i = first; i < kv->nklock; i++)
+		if (kv->klock[i].key.tid == tid) {
+			all_ns += kv->klock[i].est_wait_ns;
+			all_w += kv->klock[i].est_waits;
+		}
+	for (int i = first; i < kv->nklock; i++) {
+		struct kv_klock *k = &kv->klock[i];
+
+		if (k->key.tid != tid)
+			continue;
+		k->val.wait_ns = all_ns ? split(xns, k->est_wait_ns, &cum_ns, all_ns)
+					: split(xns, k->est_waits, &cum_by_w, all_w);
+		k->val.waits = split(xwaits, k->est_waits, &cum_w, all_w);
+	}
+}
+
+static bool tid_seen_before(const struct kview *kv, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (kv->klock[j].key.tid == kv->klock[i].key.tid)
+			return true;
+	return false;
+}
+
+void kview_klock_attribute(struct kview *kv)
+{
+	uint64_t xwaits, xns;
+
+	for (int i = 0; i < kv->nklock; i++) {
+		kv->klock[i].est_waits = kv->klock[i].val.waits;
+		kv->klock[i].est_wait_ns = kv->klock[i].val.wait_ns;
+	}
+	for (int i = 0; i < kv->nklock; i++)
+		if (!tid_seen_before(kv, i) && klock_exact(kv, kv->klock[i].key.tid, &xwaits, &xns))
+			attribute_tid(kv, i, xwaits, xns);
+}

@@ -1,0 +1,82 @@
+/*
+ * kview.h - the kernel's view of one run, as read back from the BPF maps.
+ *
+ * The loader (loader.c) fills this; join_build (model.c) joins it with
+ * the threads' own timings. Nothing here depends on libbpf, so tests can
+ * build a kview by hand or from a recorded run (tests/test_join.c).
+ */
+#ifndef FCTRACE_KVIEW_H
+#define FCTRACE_KVIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "fctrace.h"
+#include "trace/cpustat.h"
+#include "trace/probes.h"
+
+struct kv_futex {
+	struct fct_futex_key key;
+	struct fct_futex_val val;
+};
+
+/* A kernel lock site. val.waits and val.wait_ns are the thread's exact
+ * totals split over its sites (kview_klock_attribute); est_* keep what
+ * the sampled stacks estimated, weighted, before the split. */
+struct kv_klock {
+	struct fct_klock_key key;
+	struct fct_klock_val val;
+	char caller[96];	/* first non-locking kernel function, symbolised */
+	uint64_t est_waits, est_wait_ns;
+};
+
+/* How kview_klock_attribute gives sites their times: what the reports say. */
+#define KV_KLOCK_ATTRIBUTION "each thread's exact kernel lock waits and wait time, " \
+	"split over its sites in proportion to its sampled waits' weighted times " \
+	"(stacks walked at contention_end)"
+
+struct kv_pc {
+	struct fct_pc_key key;
+	struct fct_pc_val val;
+};
+
+/* How the timeline's recording went (--timeline). */
+struct kv_timeline {
+	bool on;		/* asked for */
+	uint64_t begin_ns, end_ns;	/* the window it recorded ([0, 0]: never opened) */
+	uint64_t dropped;	/* records lost: no room in the ring buffer, or no memory */
+	uint64_t ring_bytes;
+};
+
+struct kview {
+	unsigned groups;	/* PG_MASK bits that loaded and attached */
+	struct probe_status probes[64];
+	int nprobes;
+	struct fct_lost lost;
+
+	struct fct_thread *threads;	/* worker slots that were used */
+	int nthreads;
+	struct kv_futex *futex;
+	int nfutex;
+	struct kv_klock *klock;
+	int nklock;
+	struct kv_pc *pc;
+	int npc;
+
+	unsigned time_every;	/* one syscall in this many was timed */
+	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
+	struct fct_machine machine;	/* and sampled: other work, idle (cpuclock) */
+	bool machine_sampled;	/* the cpu-clock sampler ran */
+	uint64_t events;	/* hook invocations counted in the window, if known */
+	struct kv_timeline tl;
+};
+
+void kview_free(struct kview *kv);
+const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
+/* fill the derived [A] buckets of an account read from the kernel */
+void kview_derive(struct fct_thread *t);
+/* Split each thread's exact kernel lock totals over its sampled sites,
+ * so that the sites add up to them exactly; keeps the estimates in est_*.
+ * Sites of a tid with no account keep their estimates. */
+void kview_klock_attribute(struct kview *kv);
+
+#endif /* FCTRACE_KVIEW_H */

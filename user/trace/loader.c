@@ -1,0 +1,857 @@
+/*
+ * loader.c - the BPF side's lifecycle: prepare (open, filter, load,
+ * attach), start/stop (the counting window), read (maps -> kview) and
+ * finish. One skeleton holds every program; the loader turns off the
+ * ones not wanted, attaches the rest one by one and reports each one's
+ * fate in kv->probes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sys/sysmacros.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "workload.h"
+#include "trace/loader.h"	/* before the skeleton: it defines struct fct_lost */
+#include "fctrace.skel.h"
+#include "trace/cpustat.h"
+#include "trace/cpuclock.h"
+#include "trace/ksyms.h"
+#include "trace/jvm.h"
+#include "trace/tlrec.h"
+
+/* Every program in the skeleton, with the name shown to the user. A
+ * program with `alt` falls back to that form if it cannot load. */
+struct prog_desc {
+	const char *prog;	/* bpf_program__name() */
+	const char *shown;
+	enum probe_group group;
+	const char *alt;	/* fallback form, or NULL */
+	bool is_alt;		/* loaded only in place of its primary */
+	const char *uprobe_func;
+	bool manual;		/* loaded, but run by the loader itself (no link) */
+	bool per_cpu;		/* on a cpu-clock event per CPU (cpuclock.c) */
+};
+
+static const struct prog_desc progs[] = {
+	{ .prog = "fct_mark_begin", .shown = "uprobe/fctrace_thread_begin",
+	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_begin" },
+	{ .prog = "fct_mark_end", .shown = "uprobe/fctrace_thread_end",
+	  .group = PG_MARKS, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_proc_exec", .shown = "tp_btf/sched_process_exec", .group = PG_THREADS },
+	{ .prog = "fct_proc_fork", .shown = "tp_btf/sched_process_fork", .group = PG_THREADS },
+	{ .prog = "fct_proc_exit", .shown = "tp_btf/sched_process_exit", .group = PG_THREADS },
+	{ .prog = "fct_adopt_threads", .shown = "iter/task", .group = PG_THREADS, .manual = true },
+	{ .prog = "fct_close_all", .shown = "syscall/close_all", .group = PG_THREADS,
+	  .manual = true },
+	{ .prog = "fct_sys_enter", .shown = "tp_btf/sys_enter",
+	  .group = PG_SYSCALLS, .alt = "fct_sys_enter_raw" },
+	{ .prog = "fct_sys_exit", .shown = "tp_btf/sys_exit",
+	  .group = PG_SYSCALLS, .alt = "fct_sys_exit_raw" },
+	{ .prog = "fct_sys_enter_raw", .shown = "raw_tp/sys_enter",
+	  .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_sys_exit_raw", .shown = "raw_tp/sys_exit",
+	  .group = PG_SYSCALLS, .is_alt = true },
+	{ .prog = "fct_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_SCHED },
+	{ .prog = "fct_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_SCHED },
+	{ .prog = "fct_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new", .group = PG_SCHED },
+	{ .prog = "fct_contention_begin", .shown = "tp_btf/contention_begin", .group = PG_KLOCK },
+	{ .prog = "fct_contention_end", .shown = "tp_btf/contention_end", .group = PG_KLOCK },
+	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
+	  .group = PG_PAGECACHE },
+	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
+	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
+	  .per_cpu = true },
+	/* the floor set (floor.bpf.c): the same hook points, trivial programs */
+	{ .prog = "fct_floor_mark_begin", .shown = "uprobe/fctrace_thread_begin",
+	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_begin" },
+	{ .prog = "fct_floor_mark_end", .shown = "uprobe/fctrace_thread_end",
+	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_end" },
+	{ .prog = "fct_floor_sys_enter", .shown = "tp_btf/sys_enter", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sys_exit", .shown = "tp_btf/sys_exit", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_contention_begin", .shown = "tp_btf/contention_begin",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_contention_end", .shown = "tp_btf/contention_end",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_FLOOR,
+	  .per_cpu = true },
+};
+#define NPROGS ((int)(sizeof(progs) / sizeof(*progs)))
+
+/* What the loader decided for each program. */
+enum prog_plan { PLAN_OFF, PLAN_LOAD, PLAN_FAILED };
+
+#define MAX_TRACERS 4
+
+struct tracer {
+	bool in_use;
+	struct fctrace_bpf *skel;
+	struct bpf_link *links[NPROGS];
+	enum prog_plan plan[NPROGS];
+	char why[NPROGS][128];		/* reason for PLAN_FAILED */
+	unsigned groups;		/* wanted, marks included */
+	bool floor;			/* the floor set instead of the real programs */
+	pid_t tgid;
+	enum tracer_target target;
+	bool follow;
+	unsigned time_every;		/* sc_time_every */
+	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
+	struct cpuclock cpu;		/* the per_cpu program's events */
+	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
+	struct jvm_links jvm;
+	tracer_ustack_fn on_ustack;
+	void *ustack_arg;
+	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
+	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
+	size_t tl_bytes;
+	struct tl_events *tl_out;
+	struct tlrec *tlrec;		/* recording, between start and stop */
+	struct kv_timeline tl;
+};
+
+/* A static pool, so that tracer_finish on a finished tracer is a no-op. */
+static struct tracer tracers[MAX_TRACERS];
+
+static bool libbpf_verbose;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Is capability cap in this thread's effective set? (no libcap needed) */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+const char *tracer_unavailable_reason(void)
+{
+	if (geteuid() != 0 && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
+		return "root, or CAP_BPF and CAP_PERFMON, to load BPF programs";
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return "a kernel with BTF (/sys/kernel/btf/vmlinux is missing: CONFIG_DEBUG_INFO_BTF)";
+	return NULL;
+}
+
+static int prog_index(const char *name)
+{
+	for (int i = 0; i < NPROGS; i++)
+		if (!strcmp(progs[i].prog, name))
+			return i;
+	return -1;
+}
+
+/* The first plan: the primary forms of the wanted groups. */
+static void plan_initial(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++)
+		t->plan[i] = (t->groups & PG_MASK(progs[i].group)) && !progs[i].is_alt
+			     ? PLAN_LOAD : PLAN_OFF;
+}
+
+/*
+ * Test hook: FCTRACE_TEST_FAIL_PROBE=NAME[,NAME] (program names such as
+ * fct_sys_enter, or the names shown, such as tp_btf/sys_enter) makes
+ * those programs fail as on a kernel that cannot run them: a tp_btf
+ * program is loaded with a flag no kernel knows, so the kernel refuses it
+ * and the fallbacks run for real; any other fails to attach (ENOENT).
+ */
+static bool fail_injected(int i)
+{
+	const char *list = getenv("FCTRACE_TEST_FAIL_PROBE"), *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if ((strlen(progs[i].prog) == n && !strncmp(p, progs[i].prog, n)) ||
+		    (strlen(progs[i].shown) == n && !strncmp(p, progs[i].shown, n)))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+static bool is_tp_btf(int i)
+{
+	return !strncmp(progs[i].shown, "tp_btf/", 7);
+}
+
+/* Open the skeleton with the programs in `load` switched on. */
+static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
+{
+	struct fctrace_bpf *skel = fctrace_bpf__open();
+	struct bpf_program *p;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->target_tgid = t->tgid;
+	skel->rodata->sc_time_every = t->time_every;
+	skel->rodata->follow_forks = t->follow;
+	skel->rodata->ustack_sample = t->on_ustack != NULL;
+	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
+	/* one page when off: the map must exist, but costs nothing */
+	bpf_map__set_max_entries(skel->maps.timeline, t->tl_len_ns ? t->tl_bytes : 4096);
+	bpf_object__for_each_program(p, skel->obj) {
+		int i = prog_index(bpf_program__name(p));
+
+		bpf_program__set_autoload(p, i >= 0 && load[i]);
+		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
+			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
+	}
+	/* nor is the timeline's opening snapshot (tlrec.c runs it) */
+	bpf_program__set_autoload(skel->progs.fct_tl_snapshot, t->tl_len_ns != 0);
+	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
+		jvm_set_autoload(skel, true);
+		jvm_set_target(skel, t->tgid);
+	}
+	return skel;
+}
+
+/* Load one program alone; 0 or -errno. */
+static int try_alone(const struct tracer *t, int i)
+{
+	bool load[NPROGS] = { 0 };
+	struct fctrace_bpf *skel;
+	int err;
+
+	load[i] = true;
+	skel = open_with(t, load);
+	if (!skel)
+		return -errno;
+	err = fctrace_bpf__load(skel);
+	fctrace_bpf__destroy(skel);
+	return err;
+}
+
+/* The whole load failed: find the programs that cannot load, alone,
+ * and swap in their alternative forms where there are some. */
+static void plan_isolate(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++) {
+		int err, a;
+
+		if (t->plan[i] != PLAN_LOAD || !(err = try_alone(t, i)))
+			continue;
+		t->plan[i] = PLAN_FAILED;
+		snprintf(t->why[i], sizeof(t->why[i]), "load failed: %s", strerror(-err));
+		a = progs[i].alt ? prog_index(progs[i].alt) : -1;
+		if (a >= 0 && try_alone(t, a) == 0)
+			t->plan[a] = PLAN_LOAD;
+	}
+}
+
+static int load(struct tracer *t)
+{
+	bool want[NPROGS];
+	int err;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < NPROGS; i++)
+			want[i] = t->plan[i] == PLAN_LOAD;
+		t->skel = open_with(t, want);
+		if (!t->skel)
+			return -errno;
+		err = fctrace_bpf__load(t->skel);
+		if (!err)
+			return 0;
+		fctrace_bpf__destroy(t->skel);
+		t->skel = NULL;
+		if (pass == 0)
+			plan_isolate(t);
+	}
+	return err;
+}
+
+static struct bpf_program *find_prog(struct tracer *t, int i)
+{
+	return bpf_object__find_program_by_name(t->skel->obj, progs[i].prog);
+}
+
+static struct bpf_link *attach_uprobe(struct tracer *t, int i)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = progs[i].uprobe_func);
+	char link[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->tgid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	return bpf_program__attach_uprobe_opts(find_prog(t, i), t->tgid, exe, 0, &uo);
+}
+
+/* The user/sys sampler on every CPU. Without it the split falls back to
+ * the syscall hooks' (kview_derive), and the reason says so. */
+static void attach_per_cpu(struct tracer *t, int i)
+{
+	int err = fail_injected(i) ? -ENOENT
+				   : cpuclock_attach(&t->cpu, find_prog(t, i), FCT_CPUCLOCK_HZ);
+
+	if (!err)
+		return;
+	t->plan[i] = PLAN_FAILED;
+	snprintf(t->why[i], sizeof(t->why[i]), "cannot open a cpu-clock event: %s; "
+		 "user/sys split from the syscall hooks", strerror(-err));
+}
+
+/* Attach every loaded program; note each one's fate. */
+static void attach_all(struct tracer *t)
+{
+	for (int i = 0; i < NPROGS; i++) {
+		struct bpf_link *l;
+
+		if (t->plan[i] != PLAN_LOAD || progs[i].manual)
+			continue;
+		if (progs[i].per_cpu) {
+			attach_per_cpu(t, i);
+			continue;
+		}
+		if (!is_tp_btf(i) && fail_injected(i)) {
+			l = NULL;
+			errno = ENOENT;
+		} else {
+			l = progs[i].uprobe_func ? attach_uprobe(t, i)
+						 : bpf_program__attach(find_prog(t, i));
+		}
+		if (!l) {
+			int err = errno;
+
+			t->plan[i] = PLAN_FAILED;
+			snprintf(t->why[i], sizeof(t->why[i]), "attach failed: %s", strerror(err));
+			continue;
+		}
+		t->links[i] = l;
+	}
+}
+
+/* Did program i's fallback form take its place? */
+static bool fallback_ran(const struct tracer *t, int i)
+{
+	int a = progs[i].alt ? prog_index(progs[i].alt) : -1;
+
+	return a >= 0 && t->links[a];
+}
+
+/* Is program i running: attached, on its CPUs, or loaded for the loader
+ * to run itself? */
+static bool prog_running(const struct tracer *t, int i)
+{
+	if (progs[i].per_cpu)
+		return t->plan[i] == PLAN_LOAD && t->cpu.n;
+	return t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD);
+}
+
+/* A group ran if it was wanted and every program it needs is attached,
+ * in one form or the other. */
+static unsigned groups_attached(const struct tracer *t)
+{
+	unsigned ok = t->groups;
+
+	for (int i = 0; i < NPROGS; i++) {
+		bool done = prog_running(t, i) || fallback_ran(t, i);
+
+		if (!progs[i].is_alt && (t->groups & PG_MASK(progs[i].group)) && !done)
+			ok &= ~PG_MASK(progs[i].group);
+	}
+	return ok;
+}
+
+/* " (first failure: NAME: reason)" for the messages below, which print
+ * before any table could show the probe status */
+static const char *first_failure(const struct kview *kv, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < kv->nprobes; i++)
+		if (kv->probes[i].state == PROBE_FAILED) {
+			snprintf(buf, n, " (first failure: %s: %s)", kv->probes[i].name,
+				 kv->probes[i].reason);
+			break;
+		}
+	return buf;
+}
+
+static void report_probes(const struct tracer *t, struct kview *kv)
+{
+	kv->nprobes = 0;
+	for (int i = 0; i < NPROGS && kv->nprobes < (int)(sizeof(kv->probes) / sizeof(*kv->probes)); i++) {
+		struct probe_status *ps;
+
+		if (progs[i].is_alt && t->plan[i] == PLAN_OFF)
+			continue;	/* an unused fallback form */
+		if ((progs[i].group == PG_FLOOR) != t->floor)
+			continue;	/* the floor set and the real one hide each other */
+		ps = &kv->probes[kv->nprobes++];
+		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
+		ps->group = progs[i].group;
+		if (prog_running(t, i))
+			ps->state = PROBE_OK;
+		else if (!(t->groups & PG_MASK(progs[i].group)))
+			ps->state = PROBE_NOT_SELECTED;
+		else
+			ps->state = PROBE_FAILED;
+		if (ps->state == PROBE_FAILED)
+			snprintf(ps->reason, sizeof(ps->reason), "%s%s%s",
+				 t->why[i][0] ? t->why[i] : "not loaded",
+				 fallback_ran(t, i) ? "; ran as " : "",
+				 fallback_ran(t, i) ? progs[prog_index(progs[i].alt)].shown : "");
+	}
+}
+
+/* HotSpot's probes, after the others in the table. */
+static void report_jvm_probes(const struct tracer *t, struct kview *kv)
+{
+	int max = (int)(sizeof(kv->probes) / sizeof(*kv->probes));
+
+	for (int p = 0; t->libjvm && p < JVM_NPROBES && kv->nprobes < max; p++) {
+		struct probe_status *ps = &kv->probes[kv->nprobes++];
+
+		snprintf(ps->name, sizeof(ps->name), "%s", jvm_probe_shown(p));
+		ps->group = PG_JVM;
+		ps->state = t->jvm.link[p] ? PROBE_OK : PROBE_FAILED;
+		if (!t->jvm.link[p])
+			snprintf(ps->reason, sizeof(ps->reason), "attach failed: %s",
+				 strerror(t->jvm.err[p] ? -t->jvm.err[p] : ENOENT));
+	}
+}
+
+int tracer_read_jvm(struct tracer *t, struct jvm_view *v)
+{
+	if (!t || !t->skel || !t->libjvm)
+		return -EINVAL;
+	return jvm_read(t->skel, t->tgid, v);
+}
+
+static struct tracer *tracer_alloc(void)
+{
+	for (int i = 0; i < MAX_TRACERS; i++) {
+		if (!tracers[i].in_use) {
+			memset(&tracers[i], 0, sizeof(tracers[i]));
+			tracers[i].in_use = true;
+			return &tracers[i];
+		}
+	}
+	return NULL;
+}
+
+/* The group that opens and closes the accounts: always wanted. */
+static unsigned window_group(enum tracer_target target)
+{
+	return PG_MASK(target == TT_SELF ? PG_MARKS : PG_THREADS);
+}
+
+static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
+{
+	unsigned wanted = opts->groups & ~(PG_MASK(PG_MARKS) | PG_MASK(PG_THREADS));
+
+	t->floor = opts->groups & PG_MASK(PG_FLOOR);
+	t->target = opts->target;
+	/* the floor set has marks of its own; the real sets need the real ones */
+	t->groups = t->floor ? PG_MASK(PG_FLOOR) : wanted | window_group(t->target);
+	t->tgid = opts->tgid ? opts->tgid : getpid();
+	t->follow = opts->follow && t->target != TT_SELF;
+	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
+	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
+	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
+	t->ustack_arg = opts->ustack_arg;
+	if (opts->tl_len_ns && opts->tl_out && !t->floor) {
+		t->tl_start_ns = opts->tl_start_ns;
+		t->tl_len_ns = opts->tl_len_ns;
+		t->tl_bytes = opts->tl_bytes;
+		t->tl_out = opts->tl_out;
+		t->tl.on = true;
+		t->tl.ring_bytes = opts->tl_bytes;
+	}
+}
+
+/* The one-line reason the loaded set cannot be used, or NULL. */
+static const char *unusable(const struct tracer *t, unsigned groups)
+{
+	static char why[160];
+	unsigned win = window_group(t->target);
+
+	if (t->floor && !groups)
+		return "cannot attach the whole floor set";
+	if (t->floor)
+		return NULL;
+	if (!(groups & win) && t->target == TT_SELF) {
+		snprintf(why, sizeof(why), "cannot attach uprobes to fctrace_thread_begin/end "
+			 "in /proc/%d/exe", (int)t->tgid);
+		return why;
+	}
+	if (!(groups & win))
+		return "cannot attach the thread lifecycle tracepoints (sched_process_*)";
+	if (!(groups & ~win) && (t->groups & ~win))
+		return "no probe group could be attached";
+	return NULL;
+}
+
+static int ustack_event(void *ctx, void *data, size_t len)
+{
+	struct tracer *t = ctx;
+
+	if (len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES)
+		t->on_ustack(t->ustack_arg, data, len);
+	return 0;
+}
+
+static int open_ustacks(struct tracer *t)
+{
+	if (!t->on_ustack || !(t->groups & PG_MASK(PG_SYSCALLS)))
+		return 0;
+	t->ustacks = ring_buffer__new(bpf_map__fd(t->skel->maps.ustacks), ustack_event, t, NULL);
+	return t->ustacks ? 0 : -errno;
+}
+
+int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
+		   struct kview *kv)
+{
+	const char *why = tracer_unavailable_reason();
+	struct tracer *t;
+	char failed[200];
+	int err;
+
+	*out = NULL;
+	if (why) {
+		fprintf(stderr, "fctrace: cannot trace: %s\n", why);
+		return -EPERM;
+	}
+	t = tracer_alloc();
+	if (!t) {
+		fprintf(stderr, "fctrace: too many tracers at once (at most %d)\n", MAX_TRACERS);
+		return -EBUSY;
+	}
+	libbpf_verbose = opts->verbose;
+	libbpf_set_print(print_libbpf);
+	tracer_setup(t, opts);
+
+	plan_initial(t);
+	err = load(t);
+	if (!err)
+		attach_all(t);
+	if (!err && t->libjvm)
+		jvm_attach(t->skel, t->tgid, t->libjvm, &t->jvm);
+	report_probes(t, kv);
+	report_jvm_probes(t, kv);
+	kv->groups = err ? 0 : groups_attached(t) | (t->jvm.nattached ? PG_MASK(PG_JVM) : 0);
+	kv->time_every = t->time_every;
+
+	if (err) {
+		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
+			strerror(-err));
+	} else if ((why = unusable(t, kv->groups))) {
+		fprintf(stderr, "fctrace: %s%s\n", why, first_failure(kv, failed, sizeof(failed)));
+		err = -ENOENT;
+	} else if ((err = open_ustacks(t))) {
+		fprintf(stderr, "fctrace: cannot open the user stack ring buffer: %s\n",
+			strerror(-err));
+	}
+	if (err) {
+		tracer_finish(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+void tracer_start(struct tracer *t)
+{
+	if (!t || !t->skel)
+		return;
+	cpustat_read(&t->cpu_start);
+	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	if (t->tl_len_ns && !t->tlrec) {
+		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
+			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
+
+		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), fl,
+				       wl_now_ns() + t->tl_start_ns, t->tl_len_ns, t->tl_out);
+	}
+	if (t->tl_len_ns && !t->tlrec)
+		fprintf(stderr, "fctrace: cannot record the timeline: %s\n", strerror(errno));
+}
+
+/* Close the timeline's window (if still open) and keep what it recorded. */
+static void timeline_stop(struct tracer *t)
+{
+	uint64_t lost = 0;
+
+	if (!t->tlrec)
+		return;
+	tlrec_stop(t->tlrec, &t->tl.begin_ns, &t->tl.end_ns, &lost);
+	t->tlrec = NULL;
+	t->tl.dropped = lost + t->skel->bss->tl_drops;
+}
+
+/* Run the task iterator once: it claims a slot for every thread of the
+ * target that is alive now. */
+int tracer_adopt(struct tracer *t)
+{
+	struct bpf_link *link;
+	char buf[64];
+	int fd, err = 0;
+
+	if (!t || !t->skel || t->target != TT_ATTACH)
+		return -EINVAL;
+	link = bpf_program__attach_iter(t->skel->progs.fct_adopt_threads, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		err = -errno;
+	while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+		;
+	if (fd >= 0)
+		close(fd);
+	bpf_link__destroy(link);
+	return err;
+}
+
+int tracer_poll(struct tracer *t, int timeout_ms)
+{
+	if (!t || !t->ustacks) {
+		if (timeout_ms > 0)
+			usleep((useconds_t)timeout_ms * 1000);
+		return 0;
+	}
+	return ring_buffer__poll(t->ustacks, timeout_ms);
+}
+
+/* Close every account still open, in the kernel, at one instant. */
+static void close_open_accounts(struct tracer *t)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ro);
+
+	if (t->target == TT_SELF || !t->skel)
+		return;
+	bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.fct_close_all), &ro);
+}
+
+void tracer_stop(struct tracer *t)
+{
+	if (!t || !t->skel)
+		return;
+	timeline_stop(t);
+	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	cpustat_read(&t->cpu_end);
+	close_open_accounts(t);
+	if (t->ustacks)
+		ring_buffer__consume(t->ustacks);
+}
+
+/* Every slot a thread used, active or closed. A slot is the account
+ * (struct fct_thread) followed by the BPF programs' private state: only
+ * the account is kept. */
+static int read_threads(struct tracer *t, struct kview *kv)
+{
+	int fd = bpf_map__fd(t->skel->maps.slots);
+	size_t vsz = bpf_map__value_size(t->skel->maps.slots);
+	struct fct_thread *buf = calloc(FCT_MAX_SLOTS, sizeof(*buf));
+	char *val = calloc(1, vsz);
+
+	if (!buf || !val || vsz < sizeof(*buf)) {
+		free(buf);
+		free(val);
+		return -ENOMEM;
+	}
+	for (__u32 k = 0; k < FCT_MAX_SLOTS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, val))
+			continue;
+		memcpy(&buf[kv->nthreads], val, sizeof(*buf));
+		if (buf[kv->nthreads].tid)
+			kview_derive(&buf[kv->nthreads++]);
+	}
+	free(val);
+	kv->threads = buf;
+	return 0;
+}
+
+/* Copy a hash map: calls add(key, value) for every entry, in no order. */
+static int read_hash(int fd, size_t ksz, size_t vsz,
+		     int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
+		     struct kview *kv, void *arg)
+{
+	char key[128], next[128], val[2048];
+	void *prev = NULL;
+	int err;
+
+	if (ksz > sizeof(key) || vsz > sizeof(val))
+		return -EINVAL;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, ksz);
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, val))
+			continue;	/* deleted meanwhile */
+		if ((err = add(kv, key, val, arg)))
+			return err;
+	}
+	return 0;
+}
+
+/* grow *arr of *n elements by one; the new element, zeroed */
+static void *grow(void *arrp, int *n, size_t sz)
+{
+	void **arr = arrp;
+	char *p = realloc(*arr, (*n + 1) * sz);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + *n * sz, 0, sz);
+	return p + (*n)++ * sz;
+}
+
+static int add_futex(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_futex *f = grow(&kv->futex, &kv->nfutex, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	memcpy(&f->key, k, sizeof(f->key));
+	memcpy(&f->val, v, sizeof(f->val));
+	return 0;
+}
+
+static int add_pc(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_pc *p = grow(&kv->pc, &kv->npc, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(&p->key, k, sizeof(p->key));
+	memcpy(&p->val, v, sizeof(p->val));
+	/* kernel dev_t (major << 20 | minor) -> st_dev's encoding */
+	p->key.dev = (__u32)makedev(p->key.dev >> 20, p->key.dev & 0xfffff);
+	return 0;
+}
+
+struct klock_ctx {
+	struct ksyms *ks;
+	bool ks_tried;
+};
+
+static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_klock *l = grow(&kv->klock, &kv->nklock, sizeof(*l));
+	struct klock_ctx *c = arg;
+
+	if (!l)
+		return -ENOMEM;
+	memcpy(&l->key, k, sizeof(l->key));
+	memcpy(&l->val, v, sizeof(l->val));
+	snprintf(l->caller, sizeof(l->caller), "?");
+	if (!l->key.ips[0])
+		return 0;
+	if (!c->ks_tried) {
+		c->ks = ksyms_load(NULL);
+		c->ks_tried = true;
+	}
+	if (c->ks)
+		ksyms_caller(c->ks, (const uint64_t *)l->key.ips, FCT_STACK_DEPTH, l->caller,
+			     sizeof(l->caller));
+	return 0;
+}
+
+/* Hook invocations inside the window, as far as the accounts tell. */
+static uint64_t count_events(const struct kview *kv)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < kv->nthreads; i++) {
+		const struct fct_thread *th = &kv->threads[i];
+
+		for (int s = 0; s < FCT_SC_N; s++)
+			n += 2 * th->sc[s].count;
+		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
+		n += th->cpu_samples_user + th->cpu_samples_sys + th->cpu_samples_futex;
+	}
+	for (int i = 0; i < kv->npc; i++)
+		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
+	return n;
+}
+
+/* The floor set's hook invocations in the window: its per-CPU counters. */
+static uint64_t floor_hits(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.floor_hits), ncpus = libbpf_num_possible_cpus();
+	uint64_t n = 0, *v;
+
+	if (ncpus <= 0 || !(v = calloc(ncpus, sizeof(*v))))
+		return 0;
+	for (__u32 k = 0; k < FCT_FL_N; k++)
+		if (!bpf_map_lookup_elem(fd, &k, v))
+			for (int c = 0; c < ncpus; c++)
+				n += v[c];
+	free(v);
+	return n;
+}
+
+int tracer_read(struct tracer *t, struct kview *kv)
+{
+	struct klock_ctx kc = { 0 };
+	int err;
+
+	if (!t || !t->skel)
+		return -EINVAL;
+	kview_free(kv);
+	kv->lost = t->skel->bss->lost;
+	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
+	kv->machine = t->skel->bss->machine;
+	kv->machine_sampled = t->cpu.n > 0;
+	err = read_threads(t, kv);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
+				sizeof(struct fct_futex_val), add_futex, kv, NULL);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
+				sizeof(struct fct_pc_val), add_pc, kv, NULL);
+	if (!err) {
+		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
+				sizeof(struct fct_klock_val), add_klock, kv, &kc);
+		ksyms_free(kc.ks);
+	}
+	if (err) {
+		kview_free(kv);
+		return err;
+	}
+	kview_klock_attribute(kv);
+	kv->events = t->floor ? floor_hits(t) : count_events(kv);
+	kv->tl = t->tl;
+	return 0;
+}
+
+void tracer_finish(struct tracer *t)
+{
+	if (!t || !t->in_use)
+		return;
+	if (t->skel)
+		timeline_stop(t);
+	for (int i = 0; i < NPROGS; i++)
+		bpf_link__destroy(t->links[i]);
+	cpuclock_detach(&t->cpu);
+	jvm_detach(&t->jvm);
+	ring_buffer__free(t->ustacks);
+	fctrace_bpf__destroy(t->skel);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,55 @@
+/*
+ * usym.h - user-space addresses to names, for programs fctrace did not
+ * write: a futex word to the static or global object that holds it, and
+ * a sampled wait's user stack (registers + a slice of stack, copied by
+ * the BPF side) to the first call site outside the C library, unwound
+ * with CFI (.eh_frame/.debug_frame) by elfutils' libdwfl. Works on the
+ * memory map saved while the process lived, so a process that has
+ * exited can still be named.
+ */
+#ifndef FCTRACE_USYM_H
+#define FCTRACE_USYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "fctrace.h"
+
+struct usym;
+
+/* What a futex wait was, as told by the C library's frames above it. */
+enum wait_kind {
+	WK_UNKNOWN,	/* no stack, or no C library frame named it */
+	WK_MUTEX,	/* pthread_mutex_lock, __lll_lock_wait, ... */
+	WK_RWLOCK,
+	WK_CONDVAR,	/* pthread_cond_wait: waiting to be signalled */
+	WK_SEMAPHORE,
+	WK_BARRIER,
+	WK_JOIN,	/* pthread_join: waiting for a thread to end */
+	WK_N,
+};
+const char *wait_kind_name(enum wait_kind k);	/* "mutex", "condvar", ... */
+/* a lock (its waits are lock waits) rather than a wait for an event */
+int wait_kind_is_lock(enum wait_kind k);
+
+struct usym *usym_new(void);
+void usym_free(struct usym *u);
+
+/* Save /proc/TGID/maps now (call while the process lives; again later
+ * to see libraries it loaded meanwhile). 0, or -errno. */
+int usym_snapshot(struct usym *u, pid_t tgid);
+
+/* The object that holds addr, if a symbol covers it: "name" in the main
+ * executable, "libfoo.so.1:name" in a library. 0 and [*start, *start +
+ * *size) filled, or -1. */
+int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t len,
+		   uint64_t *start, uint64_t *size);
+
+/* Unwind one sampled wait: the first frame outside the C library as
+ * "func+0x4a (file.c:34)", "func+0x4a" or "prog+0x1a2b" (no symbols),
+ * and the kind of wait the C library's frames show. 0, or -1 when not
+ * even one frame outside the C library was found (site is "?"). */
+int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		   size_t site_len, enum wait_kind *kind);
+
+#endif /* FCTRACE_USYM_H */
