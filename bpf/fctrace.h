@@ -174,13 +174,6 @@ struct fct_thread {
 	struct fct_nr_stats nr[FCT_NR_MAX];
 };
 
-/* charge codes (struct fct_slot.last_code): a run state, or-ed with
- * FCT_C_FUTEX when the interval fell inside a futex wait */
-#define FCT_C_STATE	3
-#define FCT_C_FUTEX	4
-#define FCT_C_UNINT	8	/* asleep in TASK_UNINTERRUPTIBLE */
-#define FCT_C_STOPPED	16	/* stopped or traced */
-
 /* futex waits, per (thread, futex word) */
 #define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */
 #define FCT_FUTEX_OP_WAKE	0x7e	/* wakes by this thread (every op that wakes) */
@@ -264,7 +257,6 @@ struct fct_pc_val {
 	__u64 lookup_pages;	/* pages those lookups asked for */
 };
 
-/* What was lost; every field should read 0 after a run. */
 /* What every CPU ran at the cpu-clock samples that did not land on a
  * traced thread, over the counting window: another thread or process,
  * or the idle task. With the traced threads' exact on-CPU time this
@@ -274,6 +266,8 @@ struct fct_machine {
 	__u64 idle;		/* samples of the idle task (pid 0) */
 };
 
+/* What was lost, every loss counter of every program in one place: each
+ * should read 0 after a run, and the reports show them all. */
 struct fct_lost {
 	__u64 slot_full;	/* a worker found no free thread slot */
 	__u64 futex_map_full;
@@ -281,6 +275,8 @@ struct fct_lost {
 	__u64 pc_map_full;
 	__u64 stack_lost;	/* bpf_get_stack failed */
 	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
+	__u64 jvm_threads_full;	/* a Java thread found the JVM thread map full */
+	__u64 jvm_monitors_full;	/* a (thread, class) found the monitor map full */
 };
 
 
@@ -370,44 +366,26 @@ struct fct_jvm_thread {
 	char name[FCT_JVM_NAME_LEN];	/* from thread__start if started, else
 					 * the comm (a thread that began before
 					 * the probes, or one attached by JNI) */
-	__u64 java_tid;		/* java.lang.Thread.getId() */
 	__u32 daemon;
 	__u32 started;		/* thread__start seen */
 	__u32 stopped;		/* thread__stop seen */
-	__u32 start_tid;	/* the kernel tid thread__start fired on */
+	__u32 pad;
 	/* LockSupport.park: thread__park__begin -> __end */
 	__u64 parks;
 	__u64 parks_timed;	/* with a timeout or deadline */
 	__u64 park_ns;
 	__u64 park_max_ns;
-	/* the thread's monitor waits, summed over classes */
-	__u64 mon_enters;
-	__u64 mon_enter_ns;
-	__u64 mon_waits;
-	__u64 mon_wait_ns;
-	/* waits in progress: when they began (0: none) */
-	__u64 enter_since_ns;
-	__u64 wait_since_ns;
-	__u64 park_since_ns;
-	__u32 park_timed_now;	/* the park in progress has a timeout */
-	__u32 pad;
-	__u32 park_hist[FCT_HIST_SLOTS];
 };
 
-/* run-wide: GC and safepoint pauses, what was lost */
+/* run-wide: GC and safepoint pauses (their losses are in struct fct_lost) */
 struct fct_jvm_global {
 	__u64 gcs;		/* gc__begin -> gc__end (a collection pause) */
 	__u64 gcs_full;
 	__u64 gc_ns;
 	__u64 gc_max_ns;
-	__u64 gc_since_ns;
 	__u64 safepoints;	/* safepoint__begin -> __end: every thread stopped */
 	__u64 safepoint_ns;
 	__u64 safepoint_max_ns;
-	__u64 safepoint_since_ns;
-	__u64 threads_full;	/* lost: the thread map was full */
-	__u64 monitors_full;	/* lost: the monitor map was full */
-	__u32 gc_hist[FCT_HIST_SLOTS];
 };
 
 #endif /* FCTRACE_ABI_H */

@@ -25,12 +25,30 @@
 
 const volatile __u32 jvm_tgid = 0;	/* rodata: 0 trusts the attach pid */
 
+/* A Java thread's entry: the account user space reads (the ABI), then
+ * the waits in progress, which only these programs see. */
+struct jvm_thread_slot {
+	struct fct_jvm_thread a;
+	__u64 enter_since_ns;	/* when each wait in progress began (0: none) */
+	__u64 wait_since_ns;
+	__u64 park_since_ns;
+	__u32 park_timed_now;	/* the park in progress has a timeout */
+	__u32 pad;
+};
+
+/* The run-wide pauses: the account, then the pause in progress. */
+struct jvm_global_slot {
+	struct fct_jvm_global a;
+	__u64 gc_since_ns;
+	__u64 safepoint_since_ns;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, __u32);
-	__type(value, struct fct_jvm_thread);
+	__type(value, struct jvm_thread_slot);
 } jvm_threads SEC(".maps");
 
 struct {
@@ -45,14 +63,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct fct_jvm_global);
+	__type(value, struct jvm_global_slot);
 } jvm_global SEC(".maps");
 
 /* zero values for the hash inserts (too big for the BPF stack) */
-static const struct fct_jvm_thread zero_thread;
+static const struct jvm_thread_slot zero_thread;
 static const struct fct_jvm_mon_val zero_mon;
 
-static __always_inline struct fct_jvm_global *global(void)
+static __always_inline struct jvm_global_slot *global(void)
 {
 	__u32 k = 0;
 
@@ -66,28 +84,24 @@ static __always_inline bool jvm_mine(void)
 }
 
 /* The current thread's entry, created on first use; NULL when full. */
-static __always_inline struct fct_jvm_thread *thread_of(__u32 tid)
+static __always_inline struct jvm_thread_slot *thread_of(__u32 tid)
 {
-	struct fct_jvm_global *g = global();
-
-	if (!g)
-		return NULL;
-	return fct_hash_entry(&jvm_threads, &tid, &zero_thread, &g->threads_full);
+	return fct_hash_entry(&jvm_threads, &tid, &zero_thread, &lost.jvm_threads_full);
 }
 
 /* The current thread's entry, if the window is open and it is ours. A
  * thread first seen here began before the probes, or was attached
  * through JNI (the launcher's main thread): no thread__start names it,
  * so its comm does, once. */
-static __always_inline struct fct_jvm_thread *counting_thread(void)
+static __always_inline struct jvm_thread_slot *counting_thread(void)
 {
-	struct fct_jvm_thread *t;
+	struct jvm_thread_slot *t;
 
 	if (!enabled || !jvm_mine())
 		return NULL;
 	t = thread_of((__u32)bpf_get_current_pid_tgid());
-	if (t && !t->name[0])
-		bpf_get_current_comm(t->name, 16);
+	if (t && !t->a.name[0])
+		bpf_get_current_comm(t->a.name, 16);
 	return t;
 }
 
@@ -114,14 +128,11 @@ static __always_inline void class_key(struct pt_regs *ctx, struct fct_jvm_mon_ke
 static __always_inline struct fct_jvm_mon_val *monitor_of(struct pt_regs *ctx)
 {
 	struct fct_jvm_mon_key key = {};
-	struct fct_jvm_global *g = global();
 	struct fct_jvm_mon_val *v;
 	long mon = 0;
 
-	if (!g)
-		return NULL;
 	class_key(ctx, &key);
-	v = fct_hash_entry(&jvm_monitors, &key, &zero_mon, &g->monitors_full);
+	v = fct_hash_entry(&jvm_monitors, &key, &zero_mon, &lost.jvm_monitors_full);
 	if (v && !bpf_usdt_arg(ctx, 1, &mon))
 		v->monitor = mon;
 	return v;
@@ -139,7 +150,7 @@ static __always_inline __u64 end_interval(__u64 *since, __u64 now)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_mon_enter)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 
 	if (t)
 		t->enter_since_ns = bpf_ktime_get_ns();
@@ -149,15 +160,13 @@ int BPF_USDT(fct_jvm_mon_enter)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_mon_entered)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 	struct fct_jvm_mon_val *v;
 	__u64 d;
 
 	if (!t || !t->enter_since_ns)
 		return 0;
 	d = end_interval(&t->enter_since_ns, bpf_ktime_get_ns());
-	t->mon_enters++;
-	t->mon_enter_ns += d;
 	v = monitor_of(ctx);
 	if (!v)
 		return 0;
@@ -185,7 +194,7 @@ int BPF_USDT(fct_jvm_mon_exit)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_mon_wait)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 
 	if (t)
 		t->wait_since_ns = bpf_ktime_get_ns();
@@ -195,15 +204,13 @@ int BPF_USDT(fct_jvm_mon_wait)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_mon_waited)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 	struct fct_jvm_mon_val *v;
 	__u64 d;
 
 	if (!t || !t->wait_since_ns)
 		return 0;
 	d = end_interval(&t->wait_since_ns, bpf_ktime_get_ns());
-	t->mon_waits++;
-	t->mon_wait_ns += d;
 	v = monitor_of(ctx);
 	if (v) {
 		v->waits++;
@@ -217,7 +224,7 @@ int BPF_USDT(fct_jvm_mon_waited)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_park_begin)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 	long absolute = 0, time = 0;
 
 	if (!t)
@@ -232,18 +239,17 @@ int BPF_USDT(fct_jvm_park_begin)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_park_end)
 {
-	struct fct_jvm_thread *t = counting_thread();
+	struct jvm_thread_slot *t = counting_thread();
 	__u64 d;
 
 	if (!t || !t->park_since_ns)
 		return 0;
 	d = end_interval(&t->park_since_ns, bpf_ktime_get_ns());
-	t->parks++;
-	t->parks_timed += t->park_timed_now;
-	t->park_ns += d;
-	if (d > t->park_max_ns)
-		t->park_max_ns = d;
-	fct_hist_add(t->park_hist, d);
+	t->a.parks++;
+	t->a.parks_timed += t->park_timed_now;
+	t->a.park_ns += d;
+	if (d > t->a.park_max_ns)
+		t->a.park_max_ns = d;
 	return 0;
 }
 
@@ -251,35 +257,29 @@ int BPF_USDT(fct_jvm_park_end)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_thread_start)
 {
-	long name = 0, java_tid = 0, native = 0, daemon = 0;
-	struct fct_jvm_thread *t;
+	long name = 0, native = 0, daemon = 0;
+	struct jvm_thread_slot *t;
 	__u32 tid;
 
 	if (!jvm_mine())
 		return 0;
 	bpf_usdt_arg(ctx, 0, &name);
-	bpf_usdt_arg(ctx, 2, &java_tid);
 	bpf_usdt_arg(ctx, 3, &native);
 	bpf_usdt_arg(ctx, 4, &daemon);
 	/* a fresh account: an entry there already is a dead thread's whose
 	 * tid was reused (nothing fires on a thread before its start) */
 	tid = (__u32)native;
 	if (bpf_map_update_elem(&jvm_threads, &tid, &zero_thread, BPF_ANY)) {
-		struct fct_jvm_global *g = global();
-
-		if (g)
-			__sync_fetch_and_add(&g->threads_full, 1);
+		__sync_fetch_and_add(&lost.jvm_threads_full, 1);
 		return 0;
 	}
 	t = bpf_map_lookup_elem(&jvm_threads, &tid);
 	if (!t)
 		return 0;
-	bpf_probe_read_user_str(t->name, sizeof(t->name), (void *)name);
-	t->java_tid = java_tid;
-	t->daemon = daemon & 1;
-	t->started = 1;
-	t->stopped = 0;
-	t->start_tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_probe_read_user_str(t->a.name, sizeof(t->a.name), (void *)name);
+	t->a.daemon = daemon & 1;
+	t->a.started = 1;
+	t->a.stopped = 0;
 	return 0;
 }
 
@@ -288,7 +288,7 @@ int BPF_USDT(fct_jvm_thread_stop)
 {
 	long native = 0;
 	__u32 tid;
-	struct fct_jvm_thread *t;
+	struct jvm_thread_slot *t;
 
 	if (!jvm_mine())
 		return 0;
@@ -296,7 +296,7 @@ int BPF_USDT(fct_jvm_thread_stop)
 	tid = (__u32)native;
 	t = bpf_map_lookup_elem(&jvm_threads, &tid);
 	if (t)
-		t->stopped = 1;
+		t->a.stopped = 1;
 	return 0;
 }
 
@@ -310,38 +310,37 @@ static __always_inline void pause_begin(__u64 *since)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_gc_begin)
 {
-	struct fct_jvm_global *g = global();
+	struct jvm_global_slot *g = global();
 	long full = 0;
 
 	if (!g)
 		return 0;
 	pause_begin(&g->gc_since_ns);
 	if (g->gc_since_ns && !bpf_usdt_arg(ctx, 0, &full) && (full & 1))
-		g->gcs_full++;
+		g->a.gcs_full++;
 	return 0;
 }
 
 SEC("?usdt")
 int BPF_USDT(fct_jvm_gc_end)
 {
-	struct fct_jvm_global *g = global();
+	struct jvm_global_slot *g = global();
 	__u64 d;
 
 	if (!g || !g->gc_since_ns)
 		return 0;
 	d = end_interval(&g->gc_since_ns, bpf_ktime_get_ns());
-	g->gcs++;
-	g->gc_ns += d;
-	if (d > g->gc_max_ns)
-		g->gc_max_ns = d;
-	fct_hist_add(g->gc_hist, d);
+	g->a.gcs++;
+	g->a.gc_ns += d;
+	if (d > g->a.gc_max_ns)
+		g->a.gc_max_ns = d;
 	return 0;
 }
 
 SEC("?usdt")
 int BPF_USDT(fct_jvm_safepoint_begin)
 {
-	struct fct_jvm_global *g = global();
+	struct jvm_global_slot *g = global();
 
 	if (g)
 		pause_begin(&g->safepoint_since_ns);
@@ -351,15 +350,15 @@ int BPF_USDT(fct_jvm_safepoint_begin)
 SEC("?usdt")
 int BPF_USDT(fct_jvm_safepoint_end)
 {
-	struct fct_jvm_global *g = global();
+	struct jvm_global_slot *g = global();
 	__u64 d;
 
 	if (!g || !g->safepoint_since_ns)
 		return 0;
 	d = end_interval(&g->safepoint_since_ns, bpf_ktime_get_ns());
-	g->safepoints++;
-	g->safepoint_ns += d;
-	if (d > g->safepoint_max_ns)
-		g->safepoint_max_ns = d;
+	g->a.safepoints++;
+	g->a.safepoint_ns += d;
+	if (d > g->a.safepoint_max_ns)
+		g->a.safepoint_max_ns = d;
 	return 0;
 }

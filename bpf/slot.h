@@ -11,6 +11,13 @@
 
 #include "fctrace.h"
 
+/* charge codes (struct fct_slot.last_code): a run state, or-ed with
+ * FCT_C_FUTEX when the interval fell inside a futex wait */
+#define FCT_C_STATE	3
+#define FCT_C_FUTEX	4
+#define FCT_C_UNINT	8	/* asleep in TASK_UNINTERRUPTIBLE */
+#define FCT_C_STOPPED	16	/* stopped or traced */
+
 /*
  * A thread slot: the account user space reads, then the state machines'
  * private state (hot: the first fields after the account are the ones

@@ -302,9 +302,10 @@ static struct json_object *lost_json(const struct kview *kv)
 	put_u64(o, "pagecache_map_full", l->pc_map_full);
 	put_u64(o, "stack_lost", l->stack_lost);
 	put_u64(o, "ustack_drops", l->ustack_drops);
+	put_u64(o, "jvm_threads_full", l->jvm_threads_full);
+	put_u64(o, "jvm_monitors_full", l->jvm_monitors_full);
 	put_u64(o, "timeline_drops", kv->tl.dropped);
-	put_u64(o, "total", l->slot_full + l->futex_map_full + l->klock_map_full +
-		l->pc_map_full + l->stack_lost + l->ustack_drops + kv->tl.dropped);
+	put_u64(o, "total", kview_lost_total(kv));
 	return o;
 }
 

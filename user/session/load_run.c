@@ -272,6 +272,18 @@ static const struct jr_field lost_fields[] = {
 	JR_FIELD(fct_lost, "ustack_drops", ustack_drops),
 };
 
+/* The JVM's losses: absent from runs saved before they joined the rest. */
+static int load_jvm_lost(struct jr *r, struct json_object *lost, struct fct_lost *l)
+{
+	if (json_object_object_get_ex(lost, "jvm_threads_full", NULL) &&
+	    jr_u64(r, lost, "jvm_threads_full", (uint64_t *)&l->jvm_threads_full))
+		return -1;
+	if (json_object_object_get_ex(lost, "jvm_monitors_full", NULL) &&
+	    jr_u64(r, lost, "jvm_monitors_full", (uint64_t *)&l->jvm_monitors_full))
+		return -1;
+	return 0;
+}
+
 /* What traced the run: a run is traced when it has lost_events. */
 static int load_tracing(struct jr *r, struct json_object *doc, struct session *s)
 {
@@ -287,7 +299,8 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 		return -1;
 	s->joined.probe_set = sets[i];
 	s->traced = lost != NULL;
-	rc = lost && JR_FIELDS(r, lost, &s->kv.lost, lost_fields, false);
+	rc = lost && (JR_FIELDS(r, lost, &s->kv.lost, lost_fields, false) ||
+		      load_jvm_lost(r, lost, &s->kv.lost));
 	jr_leave(r, saved);
 	if (rc || !s->traced)
 		return rc ? -1 : 0;

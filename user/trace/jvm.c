@@ -144,11 +144,35 @@ static int cmp_thread(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+/* The account at the start of a map value: the BPF programs keep their
+ * private state after it (jvm.bpf.c's slots), so the value is read whole
+ * into buf (vsz bytes, the map's value size) and its first n bytes kept. */
+static int lookup_account(int fd, const void *key, void *buf, size_t vsz, void *out, size_t n)
+{
+	if (vsz < n || bpf_map_lookup_elem(fd, key, buf))
+		return -1;
+	memcpy(out, buf, n);
+	return 0;
+}
+
+static size_t value_size(int fd)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.value_size;
+}
+
 static int read_threads(int fd, pid_t pid, struct jvm_view *v)
 {
+	size_t vsz = value_size(fd);
+	void *buf = vsz ? malloc(vsz) : NULL;
+
 	__u32 key, next, *prev = NULL;
 	int cap = 0;
 
+	if (!buf)
+		return vsz ? -ENOMEM : -EINVAL;
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		struct jvm_thread_info *t;
 
@@ -157,13 +181,15 @@ static int read_threads(int fd, pid_t pid, struct jvm_view *v)
 		if (v->nthreads == cap) {
 			void *n = realloc(v->threads, (cap = cap * 2 + 64) * sizeof(*v->threads));
 
-			if (!n)
+			if (!n) {
+				free(buf);
 				return -ENOMEM;
+			}
 			v->threads = n;
 		}
 		t = &v->threads[v->nthreads];
 		memset(t, 0, sizeof(*t));
-		if (bpf_map_lookup_elem(fd, &key, &t->k))
+		if (lookup_account(fd, &key, buf, vsz, &t->k, sizeof(t->k)))
 			continue;	/* deleted meanwhile */
 		t->tid = key;
 		t->java_name = t->k.started;
@@ -172,6 +198,7 @@ static int read_threads(int fd, pid_t pid, struct jvm_view *v)
 		t->group = jvm_thread_group(t->name, pid > 0 && key == (uint32_t)pid);
 		v->nthreads++;
 	}
+	free(buf);
 	qsort(v->threads, v->nthreads, sizeof(*v->threads), cmp_thread);
 	return 0;
 }
@@ -268,12 +295,16 @@ static int read_monitors(int fd, struct jvm_view *v)
 int jvm_read_fds(int threads_fd, int monitors_fd, int global_fd, pid_t pid,
 		 struct jvm_view *v)
 {
+	size_t vsz = value_size(global_fd);
+	void *buf = vsz ? malloc(vsz) : NULL;
 	__u32 zero = 0;
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	if (bpf_map_lookup_elem(global_fd, &zero, &v->global))
-		return -errno;
+	err = buf ? lookup_account(global_fd, &zero, buf, vsz, &v->global, sizeof(v->global)) : -1;
+	free(buf);
+	if (err)
+		return -EIO;
 	err = read_threads(threads_fd, pid, v);
 	if (!err)
 		err = read_monitors(monitors_fd, v);

@@ -6,6 +6,15 @@
 #include "trace/kview.h"
 
 /* Free what tracer_read allocated; the probe status stays. */
+uint64_t kview_lost_total(const struct kview *kv)
+{
+	const struct fct_lost *l = &kv->lost;
+
+	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
+	       l->stack_lost + l->ustack_drops + l->jvm_threads_full + l->jvm_monitors_full +
+	       kv->tl.dropped;
+}
+
 void kview_free(struct kview *kv)
 {
 	if (!kv)

@@ -1,7 +1,7 @@
 /*
  * kview.h - the kernel's view of one run, as read back from the BPF maps.
  *
- * The loader (loader.c) fills this; join_build (model.c) joins it with
+ * The loader (loader.c) fills this; join_build (join/join.c) joins it with
  * the threads' own timings. Nothing here depends on libbpf, so tests can
  * build a kview by hand or from a recorded run (tests/test_join.c).
  */
@@ -71,6 +71,8 @@ struct kview {
 };
 
 void kview_free(struct kview *kv);
+/* Every event lost, of every kind (struct fct_lost, the timeline's drops). */
+uint64_t kview_lost_total(const struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
 /* fill the derived [A] buckets of an account read from the kernel */
 void kview_derive(struct fct_thread *t);
