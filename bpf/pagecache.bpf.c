@@ -10,7 +10,7 @@
  * with CO-RE-relocated plain loads (no tracefs, no probe-read helpers).
  */
 #include "common.bpf.h"
-#include "futex.bpf.h"
+#include "sysnr.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

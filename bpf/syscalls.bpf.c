@@ -14,7 +14,7 @@
  * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
  */
 #include "common.bpf.h"
-#include "futex.bpf.h"
+#include "sysnr.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 

@@ -10,7 +10,7 @@
  * account still open is closed by one syscall program at the end.
  */
 #include "common.bpf.h"
-#include "futex.bpf.h"
+#include "sysnr.bpf.h"
 
 #define TASK_RUNNING	0
 

@@ -197,7 +197,7 @@ def declared_functions(code):
 
 
 def part_of(c_file, header):
-    """explain_rules.c is part of explain.h's module; fcp_map.c is not fcp_pool.h's."""
+    """session_target.c is part of session.h's module; fcp_map.c is not fcp_pool.h's."""
     hs, cs = module_of(header), module_of(c_file)
     return cs == hs or cs.startswith(hs + "_")
 
@@ -244,6 +244,34 @@ def check(root):
     problems += ["%s is in no stage folder of user/ (%s)" % (f, ", ".join(STAGES))
                  for f in sorted(files) if rank(f) is None]
     return problems, len(files)
+
+
+def layout_section(root):
+    """README's "Code layout" section, or None."""
+    try:
+        with open(os.path.join(root, "README.md")) as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r"^## Code layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    return m.group(1) if m else None
+
+
+def unnamed_in_readme(root, files):
+    """Source files README's layout section does not name: every .c, and
+    every .h with no .c of its own stem beside it."""
+    section = layout_section(root)
+    if section is None:
+        return ["README.md has no \"## Code layout\" section"]
+    named = set(re.findall(r"[\w.+-]+\.[ch]\b", section))
+    out = []
+    for f in sorted(files):
+        base = os.path.basename(f)
+        if base.endswith(".h") and module_of(f) + ".c" in files:
+            continue
+        if base not in named:
+            out.append("README's Code layout does not name %s" % f)
+    return out
 
 
 def write_tree(root, tree):
@@ -317,6 +345,7 @@ def main(argv):
         return self_test()
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     problems, n = check(root)
+    problems += unnamed_in_readme(root, scan(root))
     for p in problems:
         print("include_graph: " + p, file=sys.stderr)
     if not problems:

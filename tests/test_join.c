@@ -1,5 +1,5 @@
 /*
- * test_join.c - join_build's join (model.c) without root: models built
+ * test_join.c - join_build's join (join/join.c) without root: models built
  * from kernel views recorded from real traced runs (tests/fixtures/,
  * written by tests/record_join.c), with the full and the light probe
  * set. Each figure is checked against the recorded inputs, summed the

@@ -46,7 +46,7 @@ struct diagnosis {
 };
 
 /*
- * Cause ids, and the rule that names each (explain_rules.c):
+ * Cause ids, and the rule that names each (rules.c):
  *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
  *   pool_lock_contention     threads queue on a pool lock with no syscall inside
  *   cache_lock_contention    threads queue on a user-level cache's lock(s)

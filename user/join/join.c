@@ -1,5 +1,5 @@
 /*
- * model.c - the join: each worker's own timings next to the kernel's
+ * join.c - the join: each worker's own timings next to the kernel's
  * account of the same thread (matched by tid), futex words named by the
  * workload's lock ranges, and run-wide totals for explain and reporters.
  */

@@ -1,10 +1,10 @@
 /*
- * model.h - one run, joined: each worker's own timings next to what the
- * kernel saw of it, plus the run-wide figures. explain.c and every
+ * join.h - one run, joined: each worker's own timings next to what the
+ * kernel saw of it, plus the run-wide figures. explain/rules.c and every
  * reporter read only this.
  */
-#ifndef FCTRACE_MODEL_H
-#define FCTRACE_MODEL_H
+#ifndef FCTRACE_JOIN_H
+#define FCTRACE_JOIN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -160,4 +160,4 @@ const char *klock_type(uint32_t flags);
  * samples); NULL without on-CPU times. */
 const char *join_cpu_split(const struct joined_run *m);	/* "spinlock", "mutex", "rwsem:R", ... */
 
-#endif /* FCTRACE_MODEL_H */
+#endif /* FCTRACE_JOIN_H */

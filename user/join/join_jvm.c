@@ -1,5 +1,5 @@
 /*
- * model_jvm.c - a JVM's side of the join. HotSpot blocks a thread that
+ * join_jvm.c - a JVM's side of the join. HotSpot blocks a thread that
  * finds a monitor owned (and a LockSupport.park) in a futex wait on the
  * thread's own park event, which the futex table can only call a
  * condvar in libjvm.so. The USDT probes say what the wait was for: the

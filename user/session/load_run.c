@@ -816,7 +816,7 @@ static void set_aside(struct joined_run *m)
 }
 
 /* The model's links, and its run-wide totals summed from the rows as
- * model.c sums them; the locks and the calls by number are the file's
+ * join.c sums them; the locks and the calls by number are the file's
  * (their sources, the kernel's lock stacks and each thread's calls by
  * number, are not saved). */
 static int finish_model(struct jr *r, struct json_object *doc, struct session *s)

@@ -1,5 +1,5 @@
 /*
- * sweep_predict.c - --predict: fit the what-if model (whatif.c) to ONE
+ * sweep_predict.c - --predict: fit the what-if model (explain/whatif.c) to ONE
  * run and predict every cell of the sweep from it - fc, fcp and fcp-fixed
  * alike, at each cell's files, threads, pool and CPUs - then report how
  * far each prediction was from the measurement. The run is a saved one

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * futex.bpf.h - syscall numbers, kinds and futex ops, shared by the syscall
- * hooks and the attach-time iterator (which adopts a wait in progress).
+ * sysnr.bpf.h - syscall numbers per architecture, the syscall kinds and
+ * the futex ops, shared by the syscall hooks and the attach-time iterator
+ * (which adopts a wait in progress).
  */
-#ifndef FCTRACE_FUTEX_BPF_H
-#define FCTRACE_FUTEX_BPF_H
+#ifndef FCTRACE_SYSNR_BPF_H
+#define FCTRACE_SYSNR_BPF_H
 
 #include "common.bpf.h"
 
@@ -133,4 +134,4 @@ static __always_inline bool fct_adopt_syscall(struct fct_slot *t, struct pt_regs
 	return true;
 }
 
-#endif /* FCTRACE_FUTEX_BPF_H */
+#endif /* FCTRACE_SYSNR_BPF_H */
