@@ -119,7 +119,7 @@ enum fct_run_state {
  * window to exactly one of the [K] fields, without reading the syscall
  * state for on-CPU time (an on-CPU interval can span many syscalls). The
  * syscall hooks add what the timed calls measured. User space derives
- * the [A] buckets from them (kview_derive):
+ * the [A] buckets from them (struct kv_derived in user/trace/kview.h):
  *   futex_wait = futex_off + futex_on
  *   cpu_sys    = (oncpu - futex_on) * sys samples / (user + sys samples)
  *                with the cpu-clock samples, else min(sys_on_est, oncpu - futex_on)
@@ -143,9 +143,6 @@ struct fct_thread {
 	__u64 sys_on_est_ns;	/* estimate: on CPU inside other syscalls */
 	__u64 offcpu_ns;	/* all asleep time, including futex waits */
 	__u64 runq_total_ns;	/* all run-queue time, including inside futex waits */
-	__u64 cpu_user_ns;	/* [A] derived: on CPU, not in a syscall */
-	__u64 cpu_sys_ns;	/* [A] derived: on CPU inside a (non-futex-wait) syscall */
-	__u64 futex_wait_ns;	/* [A] derived: inside futex wait syscalls, enter to exit */
 	__u64 vol_switches;
 	__u64 invol_switches;
 	__u64 futex_waits;
@@ -168,7 +165,6 @@ struct fct_thread {
 	__u64 cpu_samples_user;		/* in user mode */
 	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */
 	__u64 cpu_samples_futex;	/* inside a futex wait */
-	__u64 cpu_split_sampled;	/* [A] derived: 1 if cpu_sys came from the samples */
 
 	struct fct_sc_stats sc[FCT_SC_N];
 	struct fct_nr_stats nr[FCT_NR_MAX];

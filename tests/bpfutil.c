@@ -92,7 +92,7 @@ void run_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void
 
 uint64_t acct_sum(const struct fct_thread *t)
 {
-	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
+	return kview_derived(t).cpu_user_ns + kview_derived(t).cpu_sys_ns + t->runq_ns + t->blocked_ns + kview_derived(t).futex_wait_ns;
 }
 
 struct id_list {

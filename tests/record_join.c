@@ -59,7 +59,6 @@ static void print_kthread(const struct fct_thread *t)
 	F(t, tid); F(t, begin_ns); F(t, end_ns);
 	F(t, oncpu_ns); F(t, runq_ns); F(t, blocked_ns); F(t, futex_off_ns); F(t, futex_on_ns);
 	F(t, sys_on_est_ns); F(t, offcpu_ns); F(t, runq_total_ns);
-	F(t, cpu_user_ns); F(t, cpu_sys_ns); F(t, futex_wait_ns);
 	F(t, vol_switches); F(t, invol_switches); F(t, futex_waits);
 	F(t, pages_asked); F(t, pages_added); F(t, klock_waits); F(t, klock_wait_ns);
 	printf(" .sc = {");

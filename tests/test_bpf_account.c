@@ -109,9 +109,9 @@ static void assert_tiles(const struct fct_thread *t, const struct marked *m)
 	if (err > 0.01)
 		print_message("thread %u: buckets %llu ns vs wall %llu ns (%.2f %%): user %llu sys %llu runq %llu blocked %llu futex %llu\n",
 			      m->index, (unsigned long long)sum, (unsigned long long)wall, err * 100,
-			      (unsigned long long)t->cpu_user_ns, (unsigned long long)t->cpu_sys_ns,
+			      (unsigned long long)kview_derived(t).cpu_user_ns, (unsigned long long)kview_derived(t).cpu_sys_ns,
 			      (unsigned long long)t->runq_ns, (unsigned long long)t->blocked_ns,
-			      (unsigned long long)t->futex_wait_ns);
+			      (unsigned long long)kview_derived(t).futex_wait_ns);
 	assert_true(err <= 0.01);
 	/* the totals partition the same window by scheduler state alone */
 	sum = t->oncpu_ns + t->offcpu_ns + t->runq_total_ns;
@@ -135,9 +135,9 @@ static void test_buckets_tile_every_window(void **state)
 		assert_non_null(t);
 		assert_tiles(t, &m[i]);
 		if (i % 4 == 3)		/* lock waits are futex time, not "blocked" */
-			assert_true(t->futex_wait_ns >= mutex_wait_ns(&fx.kv, m[i].tid));
+			assert_true(kview_derived(t).futex_wait_ns >= mutex_wait_ns(&fx.kv, m[i].tid));
 		if (i % 4 == 2)
-			assert_true(t->cpu_sys_ns > 0);
+			assert_true(kview_derived(t).cpu_sys_ns > 0);
 	}
 	/* the two lock takers were started together: one waited for the other */
 	assert_true(mutex_wait_ns(&fx.kv, m[3].tid) + mutex_wait_ns(&fx.kv, m[7].tid) > MS);
@@ -161,7 +161,7 @@ static void test_sleeper_is_blocked(void **state)
 	assert_true(t->blocked_ns >= 99 * MS);
 	assert_true(t->blocked_ns <= m[0].user[0]);
 	assert_true(t->vol_switches >= 1);
-	assert_int_equal(t->futex_wait_ns, 0);
+	assert_int_equal(kview_derived(t).futex_wait_ns, 0);
 	assert_tiles(t, &m[0]);
 	bpf_fixture_done(&fx);
 }
@@ -181,12 +181,12 @@ static void test_spinner_is_on_cpu(void **state)
 	assert_non_null(t);
 	wall = m[0].end_ns - m[0].begin_ns;
 	print_message("spinner: wall %.2f ms, user %.2f ms, runq %.2f ms, sys %.3f ms\n",
-		      wall / 1e6, t->cpu_user_ns / 1e6, t->runq_ns / 1e6, t->cpu_sys_ns / 1e6);
+		      wall / 1e6, kview_derived(t).cpu_user_ns / 1e6, t->runq_ns / 1e6, kview_derived(t).cpu_sys_ns / 1e6);
 	/* on a shared 2-CPU machine it may have to wait for a CPU, for
 	 * any share of the time: only on-CPU or runnable, never asleep */
-	assert_true(t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns >= wall * 0.99);
-	assert_true(t->cpu_user_ns > 0);
-	assert_int_equal(t->cpu_user_ns + t->cpu_sys_ns, t->oncpu_ns);
+	assert_true(kview_derived(t).cpu_user_ns + kview_derived(t).cpu_sys_ns + t->runq_ns >= wall * 0.99);
+	assert_true(kview_derived(t).cpu_user_ns > 0);
+	assert_int_equal(kview_derived(t).cpu_user_ns + kview_derived(t).cpu_sys_ns, t->oncpu_ns);
 	assert_true(t->blocked_ns < wall / 100);
 	assert_tiles(t, &m[0]);
 	bpf_fixture_done(&fx);
@@ -222,9 +222,9 @@ static double user_share(const struct fct_thread *t)
 	print_message("tid %u: samples user %llu sys %llu futex %llu; cpu user %.1f ms sys %.1f ms\n",
 		      t->tid, (unsigned long long)t->cpu_samples_user,
 		      (unsigned long long)t->cpu_samples_sys, (unsigned long long)t->cpu_samples_futex,
-		      t->cpu_user_ns / 1e6, t->cpu_sys_ns / 1e6);
-	assert_int_equal(t->cpu_split_sampled, 1);
-	return (double)t->cpu_user_ns / (double)(t->cpu_user_ns + t->cpu_sys_ns);
+		      kview_derived(t).cpu_user_ns / 1e6, kview_derived(t).cpu_sys_ns / 1e6);
+	assert_int_equal(kview_derived(t).cpu_split_sampled, 1);
+	return (double)kview_derived(t).cpu_user_ns / (double)(kview_derived(t).cpu_user_ns + kview_derived(t).cpu_sys_ns);
 }
 
 /* The cpu-clock sampler splits on-CPU time by the mode it interrupts: a
@@ -284,17 +284,17 @@ static void test_light_mode(void **state)
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
 
 		assert_non_null(t);
-		if (!t->cpu_split_sampled)
-			assert_int_equal(t->cpu_sys_ns, 0);
-		assert_int_equal(t->futex_wait_ns, 0);
+		if (!kview_derived(t).cpu_split_sampled)
+			assert_int_equal(kview_derived(t).cpu_sys_ns, 0);
+		assert_int_equal(kview_derived(t).futex_wait_ns, 0);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].count, 0);
 		assert_tiles(t, &m[i]);
 	}
 	assert_true(kview_thread(&fx.kv, m[0].tid)->blocked_ns >= 99 * MS);
 	/* the spinner was on CPU or waiting for one (the sampled split may put
 	 * a timer interrupt's samples in sys) */
-	assert_true(kview_thread(&fx.kv, m[1].tid)->cpu_user_ns +
-		    kview_thread(&fx.kv, m[1].tid)->cpu_sys_ns +
+	assert_true(kview_derived(kview_thread(&fx.kv, m[1].tid)).cpu_user_ns +
+		    kview_derived(kview_thread(&fx.kv, m[1].tid)).cpu_sys_ns +
 		    kview_thread(&fx.kv, m[1].tid)->runq_ns >= 99 * MS);
 	assert_true(kview_thread(&fx.kv, m[3].tid)->blocked_ns > 5 * MS);
 	bpf_fixture_done(&fx);

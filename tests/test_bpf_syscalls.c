@@ -234,7 +234,7 @@ static void test_futex_wait_on_mutex(void **state)
 	const struct fct_thread *t = kview_thread(&fx.kv, m[0].tid);
 	assert_non_null(t);
 	assert_true(t->futex_waits >= 1);
-	assert_true(t->futex_wait_ns >= found->val.wait_ns);
+	assert_true(kview_derived(t).futex_wait_ns >= found->val.wait_ns);
 	assert_int_equal(fx.kv.lost.futex_map_full, 0);
 	bpf_fixture_done(&fx);
 }

@@ -68,9 +68,10 @@ static void fx_kernel(struct fx *x)
 	for (unsigned i = 0; i < NT; i++) {
 		struct fct_thread *k = &x->kt[i];
 
-		*k = (struct fct_thread){ .tid = 1000 + i, .cpu_user_ns = 150000000,
-			.cpu_sys_ns = 100000000, .runq_ns = 250000000, .blocked_ns = 50000000,
-			.futex_wait_ns = 400000000, .oncpu_ns = 250000000, .pages_asked = 1000,
+		/* derived: 150 ms user, 100 ms sys, 400 ms in futex waits */
+		*k = (struct fct_thread){ .tid = 1000 + i, .sys_on_est_ns = 100000000,
+			.runq_ns = 250000000, .blocked_ns = 50000000,
+			.futex_off_ns = 400000000, .oncpu_ns = 250000000, .pages_asked = 1000,
 			.pages_added = 10, .futex_waits = 100 };
 		fx_sc(k, FCT_SC_OPENAT, 250, 1500);
 		fx_sc(k, FCT_SC_CLOSE, 250, 800);

@@ -119,8 +119,8 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 		assert_int_equal(k->end_ns, r->user.end_ns);
 		assert_int_equal(row_sum(r), k->end_ns - k->begin_ns);
 		assert_true(r->accounted_ratio == 1.0);
-		assert_int_equal(r->acct_ns[ACCT_CPU_USER], k->cpu_user_ns);
-		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], k->cpu_sys_ns);
+		assert_int_equal(r->acct_ns[ACCT_CPU_USER], kview_derived(k).cpu_user_ns);
+		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], kview_derived(k).cpu_sys_ns);
 		assert_int_equal(r->acct_ns[ACCT_RUNQ], k->runq_ns);
 		assert_int_equal(r->pagecache_misses, k->pages_added);
 		assert_int_equal(r->pagecache_hits, k->pages_asked - k->pages_added);
@@ -155,7 +155,7 @@ static void test_full_set(void **state)
 		/* fcp: one pread64 per op, counted exactly by the kernel */
 		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, r->user.ops);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
-		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->k.futex_wait_ns - named);
+		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->d.futex_wait_ns - named);
 		assert_int_equal(r->acct_ns[ACCT_BLOCKED], r->k.blocked_ns);
 		if (waits) {
 			assert_int_equal(r->nlocks, 1);
@@ -308,7 +308,7 @@ static void test_join_by_tid(void **state)
 	/* an earlier window of worker 0's tid, with nonsense in it */
 	stale = *kernel_of(fx, w0);
 	stale.begin_ns -= 1000000;
-	stale.oncpu_ns = stale.cpu_user_ns = 123;
+	stale.oncpu_ns = 123;
 	in.kv.threads[in.kv.nthreads++] = stale;
 	/* a futex word of worker 0 outside every lock object */
 	in.kv.futex[in.kv.nfutex++] = (struct kv_futex){ .key = { (uint32_t)w0, 0, 0x10 },
@@ -320,7 +320,7 @@ static void test_join_by_tid(void **state)
 	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
 
 	assert_int_equal(m.rows[0].k.begin_ns, in.res.threads[0].start_ns);
-	assert_int_equal(m.rows[0].acct_ns[ACCT_CPU_USER], kernel_of(fx, w0)->cpu_user_ns);
+	assert_int_equal(m.rows[0].acct_ns[ACCT_CPU_USER], kview_derived(kernel_of(fx, w0)).cpu_user_ns);
 	assert_int_equal(m.rows[0].acct_ns[ACCT_LOCK_NAMED], before);
 	assert_int_equal(m.rows[0].futex_other_waits, 1);
 	assert_int_equal(m.rows[0].futex_other_ns, 7000);

@@ -47,8 +47,8 @@ static void fx_threads(struct fx *x)
 		x->ts[i].lat_hist[20] = 18;
 		x->kt[i] = (struct fct_thread){ .tid = 700 + i, .tgid = 699, .comm = "fctrace",
 			.how = FCT_HOW_MARK, .oncpu_ns = WALL / 4, .runq_ns = WALL / 8,
-			.blocked_ns = WALL / 16, .cpu_user_ns = WALL / 8, .cpu_sys_ns = WALL / 8,
-			.futex_wait_ns = WALL / 2, .futex_waits = 310, .vol_switches = 320,
+			.blocked_ns = WALL / 16, .sys_on_est_ns = WALL / 8,
+			.futex_off_ns = WALL / 2, .futex_waits = 310, .vol_switches = 320,
 			.invol_switches = 45, .pages_asked = 2000, .pages_added = 30,
 			.klock_waits = 4, .klock_wait_ns = 9000, .offcpu_ns = WALL / 2 };
 		x->kt[i].sc[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 150, .timed = 80,
@@ -235,7 +235,8 @@ static const char *const derived[] = {
 
 /* Members a run saved before they were written lacks: absent is read as
  * not measured, but present they must be right. */
-static const char *const optional[] = { "op_costs@top" };
+static const char *const optional[] = { "op_costs@top", "jvm_threads_full@",
+					"jvm_monitors_full@" };
 
 static bool is_optional(const char *key, const char *where)
 {

@@ -1,7 +1,7 @@
 /*
  * test_probes.c - the loader's pieces that need no root: the --probes
  * parser and each program's status text, the derived buckets of a
- * kernel account (kview_derive), kernel symbols and lock callers, the
+ * kernel account (kview_derived), kernel symbols and lock callers, the
  * machine's CPU time from /proc/stat.
  */
 #include <stdarg.h>
@@ -15,9 +15,9 @@
 #include "trace/kview.h"
 #include "trace/ksyms.h"
 
-static uint64_t acct_sum(const struct fct_thread *t)
+static uint64_t acct_sum(const struct fct_thread *t, const struct kv_derived *d)
 {
-	return t->cpu_user_ns + t->cpu_sys_ns + t->runq_ns + t->blocked_ns + t->futex_wait_ns;
+	return d->cpu_user_ns + d->cpu_sys_ns + t->runq_ns + t->blocked_ns + d->futex_wait_ns;
 }
 
 /* The derived buckets tile what the scheduler edges booked, whatever the
@@ -27,24 +27,25 @@ static void test_derive_tiles_the_window(void **state)
 	struct fct_thread t = { .oncpu_ns = 1000, .runq_ns = 300, .blocked_ns = 200,
 				.futex_off_ns = 500, .futex_on_ns = 100, .sys_on_est_ns = 400 };
 	uint64_t booked = t.oncpu_ns + t.runq_ns + t.blocked_ns + t.futex_off_ns;
+	struct kv_derived d;
 
-	kview_derive(&t);
-	assert_int_equal(t.futex_wait_ns, 600);
-	assert_int_equal(t.cpu_sys_ns, 400);
-	assert_int_equal(t.cpu_user_ns, 500);
-	assert_int_equal(acct_sum(&t), booked);
+	d = kview_derived(&t);
+	assert_int_equal(d.futex_wait_ns, 600);
+	assert_int_equal(d.cpu_sys_ns, 400);
+	assert_int_equal(d.cpu_user_ns, 500);
+	assert_int_equal(acct_sum(&t, &d), booked);
 
 	t.sys_on_est_ns = 5000;		/* an estimate above what is left */
-	kview_derive(&t);
-	assert_int_equal(t.cpu_sys_ns, 900);
-	assert_int_equal(t.cpu_user_ns, 0);
-	assert_int_equal(acct_sum(&t), booked);
+	d = kview_derived(&t);
+	assert_int_equal(d.cpu_sys_ns, 900);
+	assert_int_equal(d.cpu_user_ns, 0);
+	assert_int_equal(acct_sum(&t, &d), booked);
 
 	t.futex_on_ns = 2000;		/* more than all on-CPU time */
-	kview_derive(&t);
-	assert_int_equal(t.futex_wait_ns, 1500);
-	assert_int_equal(t.cpu_sys_ns + t.cpu_user_ns, 0);
-	assert_int_equal(acct_sum(&t), booked);
+	d = kview_derived(&t);
+	assert_int_equal(d.futex_wait_ns, 1500);
+	assert_int_equal(d.cpu_sys_ns + d.cpu_user_ns, 0);
+	assert_int_equal(acct_sum(&t, &d), booked);
 }
 
 /* With enough cpu-clock samples, on-CPU time outside futex waits splits
@@ -55,19 +56,20 @@ static void test_derive_splits_by_samples(void **state)
 	struct fct_thread t = { .oncpu_ns = 1000, .futex_on_ns = 100, .sys_on_est_ns = 50,
 				.cpu_samples_user = 30, .cpu_samples_sys = 10,
 				.cpu_samples_futex = 7 };
+	struct kv_derived d;
 
-	kview_derive(&t);
-	assert_int_equal(t.cpu_split_sampled, 1);
-	assert_int_equal(t.cpu_sys_ns, 225);		/* 900 * 10 / 40 */
-	assert_int_equal(t.cpu_user_ns, 675);
-	assert_int_equal(t.futex_wait_ns, 100);
+	d = kview_derived(&t);
+	assert_int_equal(d.cpu_split_sampled, 1);
+	assert_int_equal(d.cpu_sys_ns, 225);		/* 900 * 10 / 40 */
+	assert_int_equal(d.cpu_user_ns, 675);
+	assert_int_equal(d.futex_wait_ns, 100);
 
 	t.cpu_samples_user = FCT_CPU_MIN_SAMPLES - 2;
 	t.cpu_samples_sys = 1;
-	kview_derive(&t);
-	assert_int_equal(t.cpu_split_sampled, 0);
-	assert_int_equal(t.cpu_sys_ns, 50);
-	assert_int_equal(t.cpu_user_ns, 850);
+	d = kview_derived(&t);
+	assert_int_equal(d.cpu_split_sampled, 0);
+	assert_int_equal(d.cpu_sys_ns, 50);
+	assert_int_equal(d.cpu_user_ns, 850);
 }
 
 static void test_probe_groups_parse(void **state)

@@ -48,8 +48,9 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 		x->ts[i] = (struct wl_thread_stats){ .tid = 500 + (pid_t)i, .index = i, .ops = 50,
 			.end_ns = WALL, .lat_max_ns = 9000, .lat_total_ns = 200000 };
 		x->ts[i].lat_hist[12] = 50;
-		x->kt[i] = (struct fct_thread){ .tid = 500 + i, .cpu_user_ns = WALL / 2,
-			.cpu_sys_ns = WALL / 2, .pages_asked = 12 };
+		/* derived: half the wall in user space, half in syscalls */
+		x->kt[i] = (struct fct_thread){ .tid = 500 + i, .oncpu_ns = WALL,
+			.sys_on_est_ns = WALL / 2, .pages_asked = 12 };
 		x->kt[i].sc[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 50, .total_ns = 50000,
 			.min_ns = 500, .max_ns = 3000 };
 	}

@@ -127,17 +127,18 @@ static uint64_t named_wait_ns(const struct thread_row *r)
 static void fill_account(struct thread_row *r, unsigned groups)
 {
 	const struct fct_thread *k = &r->k;
+	const struct kv_derived *d = &r->d;
 	uint64_t named = named_wait_ns(r);
 
-	r->acct_ns[ACCT_CPU_USER] = k->cpu_user_ns;
-	r->acct_ns[ACCT_CPU_SYS] = k->cpu_sys_ns;
+	r->acct_ns[ACCT_CPU_USER] = d->cpu_user_ns;
+	r->acct_ns[ACCT_CPU_SYS] = d->cpu_sys_ns;
 	r->acct_ns[ACCT_RUNQ] = k->runq_ns;
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns;
 	if (groups & PG_MASK(PG_SYSCALLS)) {
-		if (named > k->futex_wait_ns)
-			named = k->futex_wait_ns;
+		if (named > d->futex_wait_ns)
+			named = d->futex_wait_ns;
 		r->acct_ns[ACCT_LOCK_NAMED] = named;
-		r->acct_ns[ACCT_FUTEX_OTHER] = k->futex_wait_ns - named;
+		r->acct_ns[ACCT_FUTEX_OTHER] = d->futex_wait_ns - named;
 		return;
 	}
 	named = r->user.lock_wait_ns < k->blocked_ns ? r->user.lock_wait_ns : k->blocked_ns;
@@ -155,6 +156,7 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 		return;
 	r->has_kernel = true;
 	r->k = *k;
+	r->d = kview_derived(k);
 	if (groups & PG_MASK(PG_SYSCALLS))
 		join_futex(r, m, kv);
 	fill_account(r, groups);
@@ -321,7 +323,7 @@ static void total_rows(struct joined_run *m)
 		m->cpu_samples_user += r->k.cpu_samples_user;
 		m->cpu_samples_sys += r->k.cpu_samples_sys;
 		m->cpu_samples_futex += r->k.cpu_samples_futex;
-		m->cpu_split_sampled += r->k.cpu_split_sampled != 0;
+		m->cpu_split_sampled += r->d.cpu_split_sampled;
 		m->cpu_split_rows++;
 	}
 }

@@ -53,6 +53,7 @@ struct thread_row {
 	struct wl_thread_stats user;	/* the thread's own timings */
 	bool has_kernel;		/* a kernel account was found by tid */
 	struct fct_thread k;		/* the kernel's account of it */
+	struct kv_derived d;		/* and what follows from it (kview_derived) */
 	uint64_t acct_ns[ACCT_N];
 	double accounted_ratio;		/* sum(acct_ns) / user wall */
 	struct lock_use locks[MODEL_MAX_NAMED];

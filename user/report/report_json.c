@@ -157,7 +157,7 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
 
 	json_object_object_add(o, "syscalls", sc ? syscalls_json(k->sc) : NULL);
-	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(k->futex_wait_ns) : NULL);
+	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(r->d.futex_wait_ns) : NULL);
 	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
 	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
 	json_object_object_add(o, "kernel_lock_wait_ns", kl ? json_object_new_uint64(k->klock_wait_ns) : NULL);

@@ -452,7 +452,6 @@ static int load_row_locks(struct jr *r, struct json_object *locks, struct thread
 
 /* The kernel's figures, null where their probe group did not run. */
 static const struct jr_field kernel_fields[] = {
-	JR_FIELD(fct_thread, "futex_wait_ns", futex_wait_ns),
 	JR_FIELD(fct_thread, "futex_waits", futex_waits),
 	JR_FIELD(fct_thread, "kernel_lock_wait_ns", klock_wait_ns),
 	JR_FIELD(fct_thread, "kernel_lock_waits", klock_waits),
@@ -470,6 +469,7 @@ static const struct jr_field row_fields[] = {
 	JR_FIELD(thread_row, "pagecache_hits", pagecache_hits),
 	JR_FIELD(thread_row, "pagecache_misses", pagecache_misses),
 	JR_FIELD(thread_row, "pagecache_written", pagecache_written),
+	JR_FIELD(thread_row, "futex_wait_ns", d.futex_wait_ns),
 };
 
 /* The time account: each bucket by its JSON name. */

@@ -66,21 +66,27 @@ static void scale_to_count(struct fct_sc_stats *s)
  * left; it misses the entry and exit paths, interrupts and page faults,
  * which then count as user). The buckets still tile the window.
  */
-void kview_derive(struct fct_thread *t)
+struct kv_derived kview_derived(const struct fct_thread *t)
 {
 	uint64_t oncpu = t->oncpu_ns, futex_on = t->futex_on_ns, left;
 	uint64_t samples = t->cpu_samples_user + t->cpu_samples_sys;
+	struct kv_derived d = { 0 };
 
 	if (futex_on > oncpu)
 		futex_on = oncpu;
 	left = oncpu - futex_on;
-	t->futex_wait_ns = t->futex_off_ns + futex_on;
-	t->cpu_split_sampled = samples >= FCT_CPU_MIN_SAMPLES;
-	if (t->cpu_split_sampled)
-		t->cpu_sys_ns = (uint64_t)((unsigned __int128)left * t->cpu_samples_sys / samples);
+	d.futex_wait_ns = t->futex_off_ns + futex_on;
+	d.cpu_split_sampled = samples >= FCT_CPU_MIN_SAMPLES;
+	if (d.cpu_split_sampled)
+		d.cpu_sys_ns = (uint64_t)((unsigned __int128)left * t->cpu_samples_sys / samples);
 	else
-		t->cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
-	t->cpu_user_ns = left - t->cpu_sys_ns;
+		d.cpu_sys_ns = t->sys_on_est_ns < left ? t->sys_on_est_ns : left;
+	d.cpu_user_ns = left - d.cpu_sys_ns;
+	return d;
+}
+
+void kview_scale(struct fct_thread *t)
+{
 	for (int i = 0; i < FCT_SC_N; i++)
 		scale_to_count(&t->sc[i]);
 }

@@ -47,6 +47,16 @@ struct kv_timeline {
 	uint64_t ring_bytes;
 };
 
+/* What user space derives from a thread's account (kview_derived): the
+ * [A] buckets of struct fct_thread's comment. Never in the ABI: the
+ * kernel books the [K] fields, these follow from them. */
+struct kv_derived {
+	uint64_t cpu_user_ns;	/* on CPU, not in a syscall */
+	uint64_t cpu_sys_ns;	/* on CPU inside a (non-futex-wait) syscall */
+	uint64_t futex_wait_ns;	/* inside futex wait syscalls, enter to exit */
+	bool cpu_split_sampled;	/* cpu_sys came from the cpu-clock samples */
+};
+
 struct kview {
 	unsigned groups;	/* PG_MASK bits that loaded and attached */
 	struct probe_status probes[64];
@@ -74,8 +84,11 @@ void kview_free(struct kview *kv);
 /* Every event lost, of every kind (struct fct_lost, the timeline's drops). */
 uint64_t kview_lost_total(const struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
-/* fill the derived [A] buckets of an account read from the kernel */
-void kview_derive(struct fct_thread *t);
+/* The [A] buckets of an account read from the kernel. */
+struct kv_derived kview_derived(const struct fct_thread *t);
+/* Scale each syscall kind's estimated total so that its histogram's
+ * weights match its exact count (done once, as the account is read). */
+void kview_scale(struct fct_thread *t);
 /* Split each thread's exact kernel lock totals over its sampled sites,
  * so that the sites add up to them exactly; keeps the estimates in est_*.
  * Sites of a tid with no account keep their estimates. */

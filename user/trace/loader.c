@@ -303,7 +303,7 @@ static struct bpf_link *attach_uprobe(struct tracer *t, int i)
 }
 
 /* The user/sys sampler on every CPU. Without it the split falls back to
- * the syscall hooks' (kview_derive), and the reason says so. */
+ * the syscall hooks' (kview_derived), and the reason says so. */
 static void attach_per_cpu(struct tracer *t, int i)
 {
 	int err = fail_injected(i) ? -ENOENT
@@ -680,7 +680,7 @@ static int read_threads(struct tracer *t, struct kview *kv)
 			continue;
 		memcpy(&buf[kv->nthreads], val, sizeof(*buf));
 		if (buf[kv->nthreads].tid)
-			kview_derive(&buf[kv->nthreads++]);
+			kview_scale(&buf[kv->nthreads++]);
 	}
 	free(val);
 	kv->threads = buf;
