@@ -29,7 +29,7 @@
  * field of each watched word (no map update, no clock read unless it
  * owns one); a syscall exit is a slot lookup and a branch unless the
  * call began owning a lock or is a wait on a watched word. Before any
- * word is watched, only futex calls get past the first branch.
+ * word is watched, only futex entries get past the first branch.
  */
 #include "common.bpf.h"
 #include "futex.bpf.h"
@@ -233,9 +233,13 @@ static __always_inline bool sc_end(struct fct_slot *t, __u32 i, __u64 now)
 
 static __always_inline void on_exit(void)
 {
-	struct fct_slot *t = fct_current_slot();
+	struct fct_slot *t;
 	__u64 now;
 
+	/* nothing watched: no thread is in a charged syscall or a wait */
+	if (!hold_global.nwatched)
+		return;
+	t = fct_current_slot();
 	if (!t)
 		return;
 	t->hold_in_sc = 0;

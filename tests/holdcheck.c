@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <bpf/bpf.h>
 #include "loader.h"
 #include "probes.h"
 #include "sysnames.h"
@@ -247,6 +248,28 @@ static const struct fct_hold_lock *main_lock(const struct fct_hold_lock *h, int 
 	return best;
 }
 
+/* With kernel.bpf_stats_enabled=1: each fctrace program's runs and
+ * mean ns per run, from the kernel's own counters. */
+static void print_prog_stats(void)
+{
+	__u32 id = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fct_", 4) &&
+		    info.run_cnt)
+			printf("prog %-16s %10llu runs %7.1f ns/run\n", info.name,
+			       (unsigned long long)info.run_cnt,
+			       (double)info.run_time_ns / info.run_cnt);
+		close(fd);
+	}
+}
+
 static int run(const struct args *a)
 {
 	struct tracer_opts o = { .groups = a->groups, .target = TT_EXEC };
@@ -277,6 +300,7 @@ static int run(const struct args *a)
 	waitpid(pid, &status, 0);
 	tracer_stop(t);
 	n = tracer_read_holds(t, locks, FCT_HOLD_LOCKS, &g);
+	print_prog_stats();
 	tracer_finish(t);
 	kview_free(&kv);
 	printf("program: %s", tr.json);
