@@ -53,11 +53,11 @@ BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 # a program fctrace did not write: built alone, with debug info, no fctrace headers
 TARGET_PROG := $(OUTPUT)/tests/target_prog
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_join.c \
-		tests/target_prog.c tests/model_check.c,$(wildcard tests/*.c)))
-# recorded kernel views (tests/record_join.c) that test_join builds models from
+		tests/target_prog.c tests/holdprog.c tests/holdcheck.c tests/model_check.c,$(wildcard tests/*.c)))
+# recorded kernel views (tests/record_join.c) that test_join builds joined runs from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -93,7 +93,7 @@ TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
-test: deps deps-test fctrace $(TARGET_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+test: deps deps-test fctrace $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
@@ -283,6 +283,21 @@ $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(
 $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O1 $(WARN) $< -o $@ -pthread
+
+# the holders probes' ground truth (tests/holdprog.c, built alone like
+# target_prog) and its reader, which runs it under those probes
+HOLDPROG := $(OUTPUT)/tests/holdprog
+$(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
+
+$(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+# sudo make holdcheck: the holders probes against holdprog's own timings
+holdcheck: fctrace $(HOLDPROG) $(OUTPUT)/tests/holdcheck
+	@sh tests/holdcheck.sh
 
 # make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
 $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests

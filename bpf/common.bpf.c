@@ -10,10 +10,14 @@
  * map's definition.
  */
 #include "common.bpf.h"
+#include "holders.bpf.h"
 
 struct fct_slots_map slots SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
 struct fct_tl_map timeline SEC(".maps");
+/* the watched user locks (holders.bpf.c): here, as the linker needs
+ * (see above), for cpuclock.bpf.c uses them too */
+struct fct_holds_map holds SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
@@ -23,5 +27,6 @@ struct fct_lost lost = {};
 __u32 tl_on = 0;
 __u64 tl_end_ns = 0;
 __u64 tl_drops = 0;
+struct fct_hold_global hold_global = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -14,6 +14,7 @@
  * or idleness (struct fct_machine).
  */
 #include "common.bpf.h"
+#include "holders.bpf.h"
 
 /* Was the interrupted context user mode? */
 static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
@@ -29,12 +30,25 @@ static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
 #endif
 }
 
+/* The interrupted user-mode instruction (only for a user-mode sample). */
+static __always_inline __u64 user_ip(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	return *(volatile __u64 *)&ctx->regs.ip;
+#elif defined(__TARGET_ARCH_arm64)
+	return *(volatile __u64 *)&ctx->regs.pc;
+#else
+	return 0;
+#endif
+}
+
 struct fct_machine machine = {};	/* bss: the samples of everything else */
 
 SEC("perf_event")
 int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 {
 	struct fct_slot *t = fct_current_slot();
+	bool user;
 
 	if (!t) {
 		if (!enabled)
@@ -46,11 +60,16 @@ int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 			__sync_fetch_and_add(&machine.other, 1);
 		return 0;
 	}
+	/* read once: the verifier refuses a second, offset, ctx access */
+	user = from_user(ctx);
 	if (t->in_futex_wait)
 		t->a.cpu_samples_futex++;
-	else if (from_user(ctx))
+	else if (user)
 		t->a.cpu_samples_user++;
 	else
 		t->a.cpu_samples_sys++;
+	/* a holder of a watched user lock (holders.bpf.c): one global
+	 * load unless some lock is watched */
+	fct_hold_sample(t, user, user ? user_ip(ctx) : 0);
 	return 0;
 }

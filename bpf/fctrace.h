@@ -320,6 +320,88 @@ enum fct_floor_hook {
 	FCT_FL_N,
 };
 
+/* Holders of contended user locks (holders.bpf.c, `--probes holders`) */
+
+/*
+ * A futex word some traced thread FUTEX_WAITs on (op 0: glibc's normal,
+ * recursive, errorcheck and adaptive mutexes) is watched when the int
+ * at FCT_HOLD_OWNER_OFF past it (glibc's pthread_mutex_t __data.__owner)
+ * names a traced thread of the same process. At most FCT_HOLD_LOCKS
+ * words a run; later ones are counted in fct_hold_global.full.
+ */
+#define FCT_HOLD_LOCKS		8
+#define FCT_HOLD_OWNER_OFF	8
+
+/*
+ * A holder's time in one state while holding a watched lock: all of it
+ * (ns), the part of it when at least one traced thread was inside a
+ * futex wait on the word (contended_ns), and the waiters' time in it
+ * (waiter_ns: the integral of the number of waiters). For the sampled
+ * states the fields count cpu-clock samples, not ns: each stands for
+ * 10^9 / FCT_CPUCLOCK_HZ ns (a waiter_ns field adds the waiters at the
+ * sample).
+ */
+struct fct_hold_time {
+	__u64 ns;
+	__u64 contended_ns;
+	__u64 waiter_ns;
+};
+
+struct fct_hold_nr {
+	__u64 count;
+	__u64 ns;
+};
+
+/* One watched word and what its holders did while holding it. The
+ * exact states tile the holders' syscalls and off-CPU time; their
+ * on-CPU time outside syscalls is sampled. So:
+ *   held_ns ~= sc.ns + sc_edge.ns + blocked.ns + preempted.ns
+ *              + (samples_user.ns + samples_kernel.ns + samples_sc_return.ns)
+ *                * 10^9 / FCT_CPUCLOCK_HZ
+ * and the syscalls' share of it as the program sees them (entry and exit
+ * paths included): sc.ns + sc_edge.ns + (samples_kernel.ns +
+ * samples_sc_return.ns) * 10^9 / FCT_CPUCLOCK_HZ. */
+struct fct_hold_lock {
+	__u64 uaddr;		/* the futex word; 0: a free slot */
+	__u32 tgid;
+	__u32 waiters;		/* traced threads in a futex wait on it now */
+	__u64 waits;		/* futex waits begun on it in the window */
+	__u64 contended_ns;	/* closed intervals with a waiter (the open one not added) */
+	__u64 sc_count;		/* syscalls made holding it (exact) */
+	struct fct_hold_time sc;		/* exact: entry to exit, owner at both */
+	struct fct_hold_time sc_blocked;	/* of sc: asleep */
+	struct fct_hold_time sc_preempted;	/* of sc: off CPU, runnable */
+	struct fct_hold_time sc_futex;		/* of sc: futex waits (on another word) */
+	struct fct_hold_time blocked;		/* exact: asleep outside syscalls (faults) */
+	struct fct_hold_time preempted;		/* exact: preempted outside syscalls */
+	struct fct_hold_time sc_edge;		/* exact: off CPU on a charged syscall's
+						 * way back to user space, after its exit
+						 * tracepoint (preempted there, mostly) */
+	struct fct_hold_time samples_user;	/* samples: on CPU in user mode */
+	struct fct_hold_time samples_kernel;	/* samples: kernel mode outside the
+						 * syscall tracepoints (entry and exit
+						 * paths, faults, interrupts) */
+	struct fct_hold_time samples_sc_return;	/* samples: user mode at the instruction
+						 * after a syscall - the exit path's, whose
+						 * timer interrupt waited for user mode */
+	__u64 sc_unconfirmed;	/* owner at a syscall's entry but not at its exit:
+				 * not charged (freed or reused memory) */
+	__u64 samples_in_sc;	/* samples inside charged syscalls (a cross-check) */
+	__u64 nested;		/* segment starts holding another watched word too
+				 * (charged to the first in slot order only) */
+	struct fct_hold_nr nr[FCT_NR_MAX];	/* of sc, by syscall number */
+};
+
+struct fct_hold_global {
+	__u32 nwatched;		/* slots taken */
+	__u32 pad;
+	__u64 full;		/* waits on verified words that found no free slot */
+	__u64 unverified;	/* waits on words whose owner field named no traced
+				 * thread of the waiter's process (not a mutex, or
+				 * released as the waiter came) */
+	__u64 read_faults;	/* owner reads that faulted (page not present) */
+};
+
 /* JVM (jvm.bpf.c) */
 
 /*

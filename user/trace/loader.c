@@ -69,6 +69,11 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
 	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
 	  .per_cpu = true },
+	/* holders of contended user locks (holders.bpf.c); their on-CPU
+	 * time comes from fct_cpu_sample, so they want the cpuclock group */
+	{ .prog = "fct_hold_sys_enter", .shown = "tp_btf/sys_enter (holders)", .group = PG_HOLDERS },
+	{ .prog = "fct_hold_sys_exit", .shown = "tp_btf/sys_exit (holders)", .group = PG_HOLDERS },
+	{ .prog = "fct_hold_switch", .shown = "tp_btf/sched_switch (holders)", .group = PG_HOLDERS },
 	/* the floor set (floor.bpf.c): the same hook points, trivial programs */
 	{ .prog = "fct_floor_mark_begin", .shown = "uprobe/fctrace_thread_begin",
 	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_begin" },
@@ -839,6 +844,23 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	kv->tl = t->tl;
 	return 0;
+}
+
+/* The watched user locks (holders.bpf.c): the used slots into out (up
+ * to max) and the run's counters; how many, or -errno. */
+int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,
+		      struct fct_hold_global *g)
+{
+	int fd, n = 0;
+
+	if (!t || !t->skel)
+		return -EINVAL;
+	*g = t->skel->bss->hold_global;
+	fd = bpf_map__fd(t->skel->maps.holds);
+	for (__u32 k = 0; k < FCT_HOLD_LOCKS && n < max; k++)
+		if (!bpf_map_lookup_elem(fd, &k, &out[n]) && out[n].uaddr)
+			n++;
+	return n;
 }
 
 void tracer_finish(struct tracer *t)

@@ -63,6 +63,10 @@ int tracer_read(struct tracer *t, struct kview *kv);
 /* A JVM target: what HotSpot's probes saw (jvm.h); 0 or -errno */
 struct jvm_view;
 int tracer_read_jvm(struct tracer *t, struct jvm_view *v);
+/* The watched user locks (--probes holders): up to max slots into out,
+ * the run's counters into *g; how many, or -errno */
+int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,
+		      struct fct_hold_global *g);
 void tracer_finish(struct tracer *t);
 
 /* Why BPF cannot run here (not root, no BTF, ...), or NULL if it can. */

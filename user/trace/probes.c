@@ -14,6 +14,7 @@ static const char *const group_names[PG_N] = {
 	[PG_THREADS]	= "threads",
 	[PG_JVM]	= "jvm",
 	[PG_CPUCLOCK]	= "cpuclock",
+	[PG_HOLDERS]	= "holders",
 };
 
 const char *probe_group_name(enum probe_group g)

@@ -18,6 +18,7 @@ enum probe_group {
 	PG_THREADS,		/* exec/fork/exit and the attach iterator (always, other programs) */
 	PG_JVM,			/* HotSpot's USDT probes in libjvm.so (a JVM target) */
 	PG_CPUCLOCK,		/* perf_event cpu-clock per CPU: the user/sys split, sampled */
+	PG_HOLDERS,		/* holders of contended glibc mutexes (optional; samples need cpuclock) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
