@@ -4,5 +4,7 @@
 
 /* "read", "epoll_wait", ...; "syscall_N" for a number without a name */
 const char *syscall_name(unsigned nr, char *buf, unsigned len);
+/* The number syscall_name gives this name, or -1. */
+int syscall_nr(const char *name);
 
 #endif

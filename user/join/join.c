@@ -292,6 +292,38 @@ static void total_locks(struct joined_run *m)
 	}
 }
 
+/* The lock a watched word belongs to: the workload's own, or another
+ * program's named word. */
+static const char *holder_lock_name(const struct joined_run *m, const struct fct_hold_lock *h)
+{
+	const struct wl_lock_desc *d;
+	const struct lock_name *ln;
+
+	if (m->names) {
+		ln = name_of(m, h->tgid, h->uaddr);
+		return ln && ln->is_lock ? ln->name : NULL;
+	}
+	d = lock_of(m->res, h->uaddr);
+	return d ? d->name : NULL;
+}
+
+/* What each contended lock's holders did, from the watched words. */
+static void join_holders(struct joined_run *m)
+{
+	for (int i = 0; m->kv && i < m->kv->nholds; i++) {
+		const char *name = holder_lock_name(m, &m->kv->holds[i]);
+		struct lock_total *t = NULL;
+
+		for (int j = 0; name && j < m->nlocks && !t; j++)
+			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, name))
+				t = &m->locks[j];
+		if (t)
+			holders_add(&t->holders, &m->kv->holds[i]);
+	}
+	for (int j = 0; j < m->nlocks; j++)
+		m->locks[j].holders.waiter_ns = (double)m->locks[j].wait_ns;
+}
+
 static void total_rows(struct joined_run *m)
 {
 	for (unsigned i = 0; i < m->nrows; i++) {
@@ -448,6 +480,7 @@ int join_build_named(struct joined_run *m, struct wl_result *res, const struct k
 	}
 	total_rows(m);
 	total_locks(m);
+	join_holders(m);
 	op_costs(m);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include "workload.h"
 #include "trace/kview.h"
+#include "join/holders.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -78,6 +79,7 @@ struct lock_total {
 	 * waiters made (struct lock_name) */
 	bool turns;
 	uint64_t wakes, wakes_by_waiters;
+	struct lock_holders holders;	/* what its holders did (holders.h) */
 };
 
 struct joined_run {

@@ -236,6 +236,44 @@ static struct json_object *totals_json(const struct wl_totals *t)
 	return o;
 }
 
+/* A lock's holders (join/holders.h); null where the holders probes did
+ * not watch it. */
+static struct json_object *holders_json(const struct lock_holders *h)
+{
+	struct json_object *o, *sc, *scns, *waited;
+	char name[32];
+
+	if (!h->measured)
+		return NULL;
+	o = json_object_new_object();
+	sc = json_object_new_object();
+	scns = json_object_new_object();
+	waited = json_object_new_object();
+	put_str(o, "method", holders_method());
+	put_u64(o, "held_ns", (uint64_t)h->held_ns);
+	for (int s = 0; s < HS_N; s++) {
+		snprintf(name, sizeof(name), "%s_ns", hold_state_name(s));
+		put_u64(o, name, (uint64_t)h->state_ns[s]);
+		put_u64(waited, name, (uint64_t)h->waited_ns[s]);
+	}
+	put_u64(waited, "handoff_ns", (uint64_t)holders_handoff_ns(h));
+	put_u64(waited, "waiter_ns", (uint64_t)h->waiter_ns);
+	for (int i = 0; i < h->nnr; i++) {
+		const char *call = syscall_name(h->nr[i].nr, name, sizeof(name));
+
+		put_u64(sc, call, h->nr[i].count);
+		put_u64(scns, call, (uint64_t)h->nr[i].ns);
+	}
+	put_u64(o, "syscall_count", h->syscalls);
+	json_object_object_add(o, "syscalls", sc);
+	json_object_object_add(o, "syscall_time_ns", scns);
+	put_u64(o, "contended_ns", (uint64_t)h->contended_ns);
+	put_u64(o, "samples", h->samples);
+	put_u64(o, "words", h->words);
+	json_object_object_add(o, "while_waited", waited);
+	return o;
+}
+
 static struct json_object *lock_totals_json(const struct joined_run *m)
 {
 	struct json_object *a = json_object_new_array();
@@ -255,6 +293,7 @@ static struct json_object *lock_totals_json(const struct joined_run *m)
 		put_u64(o, "wakes_by_waiters", m->locks[i].wakes_by_waiters);
 		json_object_object_add(o, "taken_in_turns",
 				       json_object_new_boolean(m->locks[i].turns));
+		json_object_object_add(o, "holders", holders_json(&m->locks[i].holders));
 		json_object_array_add(a, o);
 	}
 	return a;

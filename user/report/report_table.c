@@ -332,6 +332,62 @@ static void print_locks(FILE *f, const struct joined_run *m)
 			units_ns(tot, sizeof(tot), (double)m->klock_exact_ns));
 }
 
+/* "openat 26.4 k, newfstatat 26.4 k, close 26.4 k" */
+static void holder_calls(char *buf, size_t n, const struct lock_holders *h, int max)
+{
+	char name[32], c[16];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < h->nnr && i < max && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s %s", i ? ", " : "",
+					syscall_name(h->nr[i].nr, name, sizeof(name)),
+					units_count(c, sizeof(c), (double)h->nr[i].count));
+}
+
+/* What each watched lock's holders did while holding it, and while
+ * others waited (join/holders.h). */
+static void print_holders(FILE *f, const struct joined_run *m)
+{
+	char held[16], busy[16], st[HS_N][16], calls[200], ho[16];
+	uint64_t samples = 0;
+	bool any = false;
+
+	for (int k = 0; k < m->nlocks; k++) {
+		const struct lock_total *l = &m->locks[k];
+		const struct lock_holders *h = &l->holders;
+
+		if (!h->measured)
+			continue;
+		if (!any)
+			fprintf(f, "\nLock holders (while holding; %% of the time held, then of the "
+				"waiters' time)\n%-36s %9s %6s %7s %7s %7s %7s %7s %7s\n", "lock",
+				"held", "busy", "syscall", "blocked", "preempt", "user", "waiting",
+				"handoff");
+		any = true;
+		for (int s = 0; s < HS_N; s++)
+			units_pct(st[s], sizeof(st[s]), h->held_ns ? h->state_ns[s] / h->held_ns : 0);
+		fprintf(f, "%-36.36s %9s %6s %7s %7s %7s %7s %7s %7s\n", l->name,
+			units_ns(held, sizeof(held), h->held_ns),
+			units_pct(busy, sizeof(busy), m->wall_ns ? h->held_ns / m->wall_ns : 0),
+			st[HS_SYSCALL], st[HS_BLOCKED], st[HS_PREEMPTED], st[HS_USER], st[HS_WAITING], "");
+		for (int s = 0; s < HS_N; s++)
+			units_pct(st[s], sizeof(st[s]), h->waiter_ns ? h->waited_ns[s] / h->waiter_ns : 0);
+		fprintf(f, "%-36s %9s %6s %7s %7s %7s %7s %7s %7s\n", "  while others waited", "",
+			"", st[HS_SYSCALL], st[HS_BLOCKED], st[HS_PREEMPTED], st[HS_USER],
+			st[HS_WAITING], units_pct(ho, sizeof(ho), h->waiter_ns ?
+						  holders_handoff_ns(h) / h->waiter_ns : 0));
+		samples += h->samples;
+		holder_calls(calls, sizeof(calls), h, 6);
+		fprintf(f, "  %s syscalls made holding it%s%s\n",
+			units_count(held, sizeof(held), (double)h->syscalls), h->nnr ? ": " : "", calls);
+	}
+	if (any)
+		fprintf(f, "held: syscalls and time off CPU exact (the owner field read at the "
+			"holder's state\n  edges); on CPU outside syscalls from %llu cpu-clock "
+			"samples at %d Hz\n", (unsigned long long)samples, FCT_CPUCLOCK_HZ);
+}
+
 /* The threads' own clocks: what every run has, traced or not. */
 static void print_own_clocks(FILE *f, const struct joined_run *m)
 {
@@ -483,6 +539,7 @@ void report_table(FILE *f, const struct session *s)
 		if ((m->groups & PG_MASK(PG_SYSCALLS)) && m->names)
 			print_syscalls_by_nr(f, m);
 		print_locks(f, m);
+		print_holders(f, m);
 		print_pagecache(f, m);
 	}
 	if (s->target.mode == TGT_NONE)

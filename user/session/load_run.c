@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/jsonread.h"
+#include "base/sysnames.h"
 #include "trace/jvm.h"
 #include "session/load_json.h"
 #include "session/load_run.h"
@@ -575,6 +576,78 @@ static int load_totals(struct jr *r, struct json_object *doc, struct wl_totals *
 
 /* Run-wide lock totals, in the order the run listed them (ties in the
  * table go by that order). */
+/* A state's time (ns, as JSON keeps it) into h's figures. */
+static int load_hold_states(struct jr *r, struct json_object *o, double *v)
+{
+	char key[32];
+	uint64_t ns;
+
+	for (int s = 0; s < HS_N; s++) {
+		snprintf(key, sizeof(key), "%s_ns", hold_state_name(s));
+		if (jr_u64(r, o, key, &ns))
+			return -1;
+		v[s] = (double)ns;
+	}
+	return 0;
+}
+
+/* The syscalls made holding the lock: {name: count} and {name: ns}. */
+static int load_hold_calls(struct jr *r, struct json_object *o, struct lock_holders *h)
+{
+	struct json_object *sc, *scns;
+	uint64_t ns;
+	int nr;
+
+	if (jr_get(r, o, "syscalls", json_type_object, false, &sc) ||
+	    jr_get(r, o, "syscall_time_ns", json_type_object, false, &scns))
+		return -1;
+	json_object_object_foreach(sc, name, v) {
+		(void)v;
+		if (h->nnr == HOLDERS_MAX_NR)
+			return jr_fail(r, "syscalls", "has more calls than fctrace keeps");
+		if ((nr = syscall_nr(name)) < 0)
+			return jr_fail(r, "syscalls", "names a syscall this fctrace does not know");
+		h->nr[h->nnr].nr = (uint16_t)nr;
+		if (jr_u64(r, sc, name, &h->nr[h->nnr].count) || jr_u64(r, scns, name, &ns))
+			return -1;
+		h->nr[h->nnr++].ns = (double)ns;
+	}
+	return 0;
+}
+
+/* A lock's holders (absent from runs saved before they were measured). */
+static int load_holders(struct jr *r, struct json_object *o, struct lock_holders *h)
+{
+	struct json_object *ho, *w;
+	char saved[128], wsaved[128];
+	uint64_t held, cont, wait, words, handoff;
+	int rc;
+
+	if (!json_object_object_get_ex(o, "holders", NULL))
+		return 0;
+	if (jr_object(r, o, "holders", true, &ho, saved, sizeof(saved)))
+		return -1;
+	if (!ho)
+		return 0;
+	rc = jr_u64(r, ho, "held_ns", &held) || load_hold_states(r, ho, h->state_ns) ||
+	     jr_u64(r, ho, "syscall_count", &h->syscalls) || load_hold_calls(r, ho, h) ||
+	     jr_u64(r, ho, "contended_ns", &cont) || jr_u64(r, ho, "samples", &h->samples) ||
+	     jr_u64(r, ho, "words", &words) ||
+	     jr_object(r, ho, "while_waited", false, &w, wsaved, sizeof(wsaved));
+	if (!rc) {
+		rc = load_hold_states(r, w, h->waited_ns) || jr_u64(r, w, "waiter_ns", &wait) ||
+		     jr_u64(r, w, "handoff_ns", &handoff);
+		jr_leave(r, wsaved);
+	}
+	jr_leave(r, saved);
+	h->measured = true;
+	h->held_ns = (double)held;
+	h->contended_ns = (double)cont;
+	h->waiter_ns = (double)wait;
+	h->words = (unsigned)words;
+	return rc ? -1 : 0;
+}
+
 static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
 	struct json_object *a, *o;
@@ -601,7 +674,7 @@ static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *
 		    jr_bool(r, o, "is_lock", &l->is_lock) || jr_u64(r, o, "runq_ns", &l->runq_ns) ||
 		    jr_u64(r, o, "wakes", &l->wakes) ||
 		    jr_u64(r, o, "wakes_by_waiters", &l->wakes_by_waiters) ||
-		    jr_bool(r, o, "taken_in_turns", &l->turns))
+		    jr_bool(r, o, "taken_in_turns", &l->turns) || load_holders(r, o, &l->holders))
 			return -1;
 		jr_leave(r, saved);
 	}

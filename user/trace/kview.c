@@ -23,11 +23,13 @@ void kview_free(struct kview *kv)
 	free(kv->futex);
 	free(kv->klock);
 	free(kv->pc);
+	free(kv->holds);
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;
 	kv->pc = NULL;
-	kv->nthreads = kv->nfutex = kv->nklock = kv->npc = 0;
+	kv->holds = NULL;
+	kv->nthreads = kv->nfutex = kv->nklock = kv->npc = kv->nholds = 0;
 }
 
 /* The account of thread tid; if the tid was reused for a second

@@ -71,6 +71,10 @@ struct kview {
 	int nklock;
 	struct kv_pc *pc;
 	int npc;
+	/* the holders probes' watched locks (PG_HOLDERS; holders.bpf.c) */
+	struct fct_hold_lock *holds;
+	int nholds;
+	struct fct_hold_global hold_global;
 
 	unsigned time_every;	/* one syscall in this many was timed */
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */

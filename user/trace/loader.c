@@ -812,6 +812,17 @@ static uint64_t floor_hits(struct tracer *t)
 	return n;
 }
 
+/* The watched locks, into kv (none when memory runs out: said as lost). */
+static void read_holds(struct tracer *t, struct kview *kv)
+{
+	kv->holds = calloc(FCT_HOLD_LOCKS, sizeof(*kv->holds));
+	if (!kv->holds)
+		return;
+	kv->nholds = tracer_read_holds(t, kv->holds, FCT_HOLD_LOCKS, &kv->hold_global);
+	if (kv->nholds < 0)
+		kv->nholds = 0;
+}
+
 int tracer_read(struct tracer *t, struct kview *kv)
 {
 	struct klock_ctx kc = { 0 };
@@ -840,6 +851,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		kview_free(kv);
 		return err;
 	}
+	if (kv->groups & PG_MASK(PG_HOLDERS))
+		read_holds(t, kv);
 	kview_klock_attribute(kv);
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	kv->tl = t->tl;

@@ -1,0 +1,128 @@
+/*
+ * holders.c - a watched lock's kernel figures (struct fct_hold_lock) as
+ * the partition holders.h describes.
+ *
+ * The probes keep overlapping views: a syscall's time (entry to exit)
+ * holds the time it spent off CPU, asleep or preempted, and the futex
+ * waits on other words among them. The partition takes the off-CPU time
+ * out of the syscalls, and the futex waits (mostly asleep) out of the
+ * blocked time, so that the states add up to the time held.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "join/holders.h"
+
+#define SAMPLE_NS	(1e9 / FCT_CPUCLOCK_HZ)
+
+static const char *const state_names[HS_N] = {
+	[HS_SYSCALL] = "syscall", [HS_BLOCKED] = "blocked", [HS_PREEMPTED] = "preempted",
+	[HS_USER] = "user", [HS_WAITING] = "waiting",
+};
+
+const char *hold_state_name(enum hold_state s)
+{
+	return s < HS_N ? state_names[s] : "?";
+}
+
+const char *holders_method(void)
+{
+	return "owner field (glibc's __owner) read at the holder's state edges: syscalls and "
+	       "time off CPU exact, time on CPU outside syscalls from cpu-clock samples";
+}
+
+/* One field of a state's figures: 0 all of it, 1 the waiters' time in it. */
+static double part(const struct fct_hold_time *t, int f, bool sampled)
+{
+	double v = f ? (double)t->waiter_ns : (double)t->ns;
+
+	return sampled ? v * SAMPLE_NS : v;
+}
+
+static double clamp0(double v)
+{
+	return v > 0 ? v : 0;
+}
+
+/* The partition of one word's figures, all of it (f 0) or the waiters'
+ * time (f 1). */
+static void partition(const struct fct_hold_lock *k, int f, double out[HS_N])
+{
+	double sc = part(&k->sc, f, false), sc_b = part(&k->sc_blocked, f, false);
+	double sc_p = part(&k->sc_preempted, f, false), sc_f = part(&k->sc_futex, f, false);
+	double paths = part(&k->samples_kernel, f, true) + part(&k->samples_sc_return, f, true);
+
+	out[HS_SYSCALL] = clamp0(sc - sc_b - sc_p - sc_f) + paths;
+	/* a futex wait on another word is asleep, mostly: its off-CPU part
+	 * came into sc_blocked, and leaves it for HS_WAITING */
+	out[HS_BLOCKED] = clamp0(sc_b - sc_f) + part(&k->blocked, f, false);
+	out[HS_PREEMPTED] = sc_p + part(&k->preempted, f, false) + part(&k->sc_edge, f, false);
+	out[HS_USER] = part(&k->samples_user, f, true);
+	out[HS_WAITING] = sc_f;
+}
+
+/* Keep a syscall's count and time; the most frequent ones if full. */
+static void add_nr(struct lock_holders *h, uint16_t nr, const struct fct_hold_nr *v)
+{
+	int i, least = 0;
+
+	for (i = 0; i < h->nnr; i++)
+		if (h->nr[i].nr == nr)
+			break;
+	if (i == h->nnr && h->nnr < HOLDERS_MAX_NR)
+		h->nr[h->nnr++] = (struct hold_nr){ .nr = nr };
+	else if (i == h->nnr) {
+		for (int j = 1; j < h->nnr; j++)
+			if (h->nr[j].count < h->nr[least].count)
+				least = j;
+		if (h->nr[least].count >= v->count)
+			return;
+		i = least;
+		h->nr[i] = (struct hold_nr){ .nr = nr };
+	}
+	h->nr[i].count += v->count;
+	h->nr[i].ns += (double)v->ns;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct hold_nr *x = a, *y = b;
+
+	return (x->count < y->count) - (x->count > y->count);
+}
+
+void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)
+{
+	double all[HS_N], waited[HS_N];
+
+	partition(k, 0, all);
+	partition(k, 1, waited);
+	h->measured = true;
+	h->words++;
+	for (int s = 0; s < HS_N; s++) {
+		h->state_ns[s] += all[s];
+		h->waited_ns[s] += waited[s];
+		h->held_ns += all[s];
+	}
+	h->contended_ns += (double)(k->sc.contended_ns + k->sc_edge.contended_ns +
+				    k->blocked.contended_ns + k->preempted.contended_ns) +
+			   (double)(k->samples_user.contended_ns + k->samples_kernel.contended_ns +
+				    k->samples_sc_return.contended_ns) * SAMPLE_NS;
+	h->samples += k->samples_user.ns + k->samples_kernel.ns + k->samples_sc_return.ns;
+	h->syscalls += k->sc_count;
+	h->waits += k->waits;
+	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++)
+		if (k->nr[nr].count)
+			add_nr(h, (uint16_t)nr, &k->nr[nr]);
+	qsort(h->nr, (size_t)h->nnr, sizeof(*h->nr), by_count);
+}
+
+double holders_handoff_ns(const struct lock_holders *h)
+{
+	double behind = 0;
+
+	/* whole nanoseconds, as JSON keeps them: a saved run gives it back */
+	for (int s = 0; s < HS_N; s++)
+		behind += floor(h->waited_ns[s]);
+	return clamp0(floor(h->waiter_ns) - behind);
+}

@@ -1,0 +1,67 @@
+/*
+ * holders.h - what the holders of a contended user lock did while they
+ * held it, from the holders probes (bpf/holders.bpf.c), as one partition
+ * of the time held and the same partition of the waiters' time:
+ *
+ *   held = syscall + blocked + preempted + user + waiting
+ *
+ *   syscall    on CPU inside syscalls (futex waits on other words aside),
+ *              their entry and exit paths included
+ *   blocked    asleep holding it: I/O, a page-cache miss, a sleep, a fault
+ *   preempted  runnable but not running: inside a syscall, on its way
+ *              back to user space, or in user space
+ *   user       on CPU in user space (estimated from cpu-clock samples)
+ *   waiting    in a futex wait on another word: another lock, a chain
+ *
+ * The syscalls and every interval off CPU are exact (the owner field is
+ * read at the holder's own state edges); on-CPU time outside syscalls is
+ * sampled at FCT_CPUCLOCK_HZ, so held is an estimate whose error is that
+ * of the sampled part. Each figure also comes weighted by the waiters
+ * queued meanwhile (`waited`): of the waiters' time, how much passed
+ * while the holder was in each state; the rest of it passed with the
+ * lock released and the next waiter not yet running: the hand-off.
+ */
+#ifndef FCTRACE_HOLDERS_H
+#define FCTRACE_HOLDERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "fctrace.h"
+
+/* syscalls kept by number per lock, the most frequent first */
+#define HOLDERS_MAX_NR	24
+
+enum hold_state { HS_SYSCALL, HS_BLOCKED, HS_PREEMPTED, HS_USER, HS_WAITING, HS_N };
+
+struct hold_nr {
+	uint16_t nr;
+	uint64_t count;		/* exact */
+	double ns;		/* entry to exit, as the tracepoints see it */
+};
+
+struct lock_holders {
+	bool measured;		/* a watched word of this lock */
+	unsigned words;		/* futex words summed into it */
+	double held_ns;		/* sum of state_ns */
+	double state_ns[HS_N];
+	double waited_ns[HS_N];	/* the waiters' time while the holder was in each */
+	double waiter_ns;	/* all the waiters' time on its words (the futex waits) */
+	double contended_ns;	/* held while at least one thread waited */
+	uint64_t samples;	/* cpu-clock samples behind user (and the paths) */
+	uint64_t syscalls;	/* made holding it, exact */
+	struct hold_nr nr[HOLDERS_MAX_NR];
+	int nnr;
+	uint64_t waits;		/* futex waits on its words (holders' view) */
+};
+
+/* Add one watched word's figures to h. */
+void holders_add(struct lock_holders *h, const struct fct_hold_lock *k);
+/* After the last holders_add: waiters' time not spent behind a holder in
+ * a known state is hand-off; with waiter_ns the futex waits' own total. */
+double holders_handoff_ns(const struct lock_holders *h);
+/* "syscalls", "blocked", ... (the JSON keys, without _ns) */
+const char *hold_state_name(enum hold_state s);
+/* How held_ns was had, one sentence. */
+const char *holders_method(void);
+
+#endif
