@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include "join/join.h"
 #include "explain/whatif.h"
+#include "explain/whatif_lock.h"
 
 /* A cause needs at least this share of thread wall time to be named. */
 #define EXPLAIN_MIN_SHARE	0.05
@@ -43,6 +44,9 @@ struct diagnosis {
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	struct whatif_params whatif;	/* the what-if model fitted to the run */
 	bool has_whatif;		/* false: the run is not one it models */
+	/* what-ifs on the locks whose holders were measured (whatif_lock.h) */
+	struct lock_whatif lock_whatifs[WHATIF_LOCK_MAX];
+	int nlock_whatifs;
 };
 
 /*

@@ -17,6 +17,8 @@
 #include <stdarg.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "explain/held.h"
+#include "explain/words.h"
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/whatif.h"
@@ -55,50 +57,9 @@ struct finding {
 
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-static double ratio(double a, double b)
-{
-	return b > 0 ? a / b : 0;
-}
-
-/* Formatted figures, several per sentence: a ring of buffers per thread. */
-static __thread char ring[24][32];
-static __thread unsigned ring_next;
-
-static char *slot(void)
-{
-	return ring[ring_next++ % 24];
-}
-
-static const char *ns(double v) { return units_ns(slot(), 32, v); }
-static const char *pct(double r) { return units_pct(slot(), 32, r); }
-static const char *cnt(double v) { return units_count(slot(), 32, v); }
-
-/* Below one percent the exact figure is noise: "< 1 %". */
-static const char *pct_small(double r)
-{
-	return r < 0.01 ? "< 1 %" : pct(r);
-}
-
-static const char *plural(double n)
-{
-	return n == 1 ? "" : "s";
-}
-
 static double kshare(const struct facts *f, enum acct_bucket b)
 {
-	return ratio((double)f->m->acct_total_ns[b], f->kwall);
-}
-
-static void add_ev(struct diag_cause *c, const char *fmt, ...) PRINTF(2, 3);
-static void add_ev(struct diag_cause *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->nevidence >= EXPLAIN_MAX_EVIDENCE)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(c->evidence[c->nevidence++], sizeof(c->evidence[0]), fmt, ap);
-	va_end(ap);
+	return fig_ratio((double)f->m->acct_total_ns[b], f->kwall);
 }
 
 static void set_title(struct finding *o, const char *fmt, ...) PRINTF(2, 3);
@@ -199,7 +160,7 @@ static double lock_wait_ns(const struct facts *f)
 
 static double lock_share(const struct facts *f)
 {
-	return f->sched ? kshare(f, ACCT_LOCK_NAMED) : ratio(f->lock_wait, f->wall);
+	return f->sched ? kshare(f, ACCT_LOCK_NAMED) : fig_ratio(f->lock_wait, f->wall);
 }
 
 static double conf_lock(const struct facts *f)
@@ -227,7 +188,85 @@ static double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b)
 {
 	const struct fct_sc_stats *x = &m->sc_total[a], *y = &m->sc_total[b];
 
-	return ratio((double)(x->total_ns + y->total_ns), (double)(x->count + y->count));
+	return fig_ratio((double)(x->total_ns + y->total_ns), (double)(x->count + y->count));
+}
+
+/* ---- the holder's side, measured (explain/held.c) ---------------------- */
+
+/* The user lock with the most wait whose holders were measured, or NULL. */
+static const struct lock_total *held_lock(const struct joined_run *m)
+{
+	const struct lock_total *top = NULL;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && m->locks[i].is_lock && m->locks[i].holders.measured &&
+		    m->locks[i].holders.held_ns > 0 && (!top || m->locks[i].wait_ns > top->wait_ns))
+			top = &m->locks[i];
+	return top;
+}
+
+static struct held_ctx held_ctx_of(const struct facts *f)
+{
+	struct held_ctx x = { .wall_ns = (double)f->m->wall_ns,
+			      .thread_ns = f->sched ? f->kwall : f->wall,
+			      .threads = f->threads, .ncpus = f->ncpus };
+	return x;
+}
+
+/* The changes worth asking of lock l: those that take out of it a part
+ * its holders spent a tenth of the held time in. */
+static bool change_matters(const struct lock_total *l, enum lock_change c)
+{
+	const struct lock_holders *h = &l->holders;
+
+	if (c == LC_SYSCALLS_OUTSIDE)
+		return held_share(h, HS_SYSCALL) + held_share(h, HS_BLOCKED) >= 0.1;
+	return held_share(h, HS_PREEMPTED) >= 0.1;
+}
+
+/* "With its syscalls made outside it, fcp.pool would be held ..." */
+static void ev_lock_whatif(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
+{
+	static const char *const what[LC_N] = {
+		[LC_SYSCALLS_OUTSIDE] = "its syscalls made outside it",
+		[LC_NO_PREEMPTION] = "its holders never preempted holding it",
+	};
+	struct lock_whatif w;
+
+	for (int ch = 0; ch < LC_N; ch++)
+		if (change_matters(l, ch) && whatif_lock(f->m, l, ch, &w) == 0)
+			evidence_add(c, "What if (whatif_lock.c): with %s, %s would be held %s instead "
+				     "of %s and waited for %s instead of %s; the run would take ~%s "
+				     "instead of %s (set by %s).", what[ch], l->name,
+				     fig_ns(w.held_after_ns), fig_ns(w.held_ns),
+				     fig_ns(w.wait_after_ns), fig_ns(w.wait_ns),
+				     fig_ns(w.predicted_wall_ns), fig_ns(w.measured_wall_ns), w.bound);
+}
+
+/* Every lock's what-ifs, for the JSON's top-level list. */
+static void lock_whatifs(const struct joined_run *m, struct diagnosis *d)
+{
+	for (int i = 0; i < m->nlocks; i++) {
+		const struct lock_total *l = &m->locks[i];
+
+		if (l->kernel || !l->is_lock || !l->holders.measured)
+			continue;
+		for (int ch = 0; ch < LC_N && d->nlock_whatifs < WHATIF_LOCK_MAX; ch++)
+			if (change_matters(l, ch) &&
+			    whatif_lock(m, l, ch, &d->lock_whatifs[d->nlock_whatifs]) == 0)
+				d->nlock_whatifs++;
+	}
+}
+
+/* ", whose holders spend 50 % of the time held in syscalls (openat, ...)" */
+static void held_title_tail(char *buf, size_t n, const struct lock_total *l)
+{
+	enum hold_state s = held_main_state(&l->holders);
+	char words[200];
+
+	held_state_words(words, sizeof(words), &l->holders, s);
+	snprintf(buf, n, ", whose holders spend %s of the time held %s",
+		 fig_pct(held_share(&l->holders, s)), words);
 }
 
 /* ---- evidence shared by the lock rules -------------------------------- */
@@ -240,17 +279,17 @@ static void ev_lock_wait(struct diag_cause *c, const struct facts *f, const char
 	double share = lock_share(f);
 
 	if (f->sc && t && n == 1)
-		add_ev(c, "The %u threads spent %s of their wall time asleep on %s (futex %s: "
-		       "%s waits, %s in total).", f->threads, pct(share), what, t->name,
-		       cnt((double)t->waits), ns(lock_wait_ns(f)));
+		evidence_add(c, "The %u threads spent %s of their wall time asleep on %s (futex %s: "
+		       "%s waits, %s in total).", f->threads, fig_pct(share), what, t->name,
+		       fig_cnt((double)t->waits), fig_ns(lock_wait_ns(f)));
 	else if (f->sc && t)
-		add_ev(c, "The %u threads spent %s of their wall time asleep on %s (%d futex "
-		       "words, %s in total; most on %s: %s waits).", f->threads, pct(share), what,
-		       n, ns(lock_wait_ns(f)), t->name, cnt((double)t->waits));
+		evidence_add(c, "The %u threads spent %s of their wall time asleep on %s (%d futex "
+		       "words, %s in total; most on %s: %s waits).", f->threads, fig_pct(share), what,
+		       n, fig_ns(lock_wait_ns(f)), t->name, fig_cnt((double)t->waits));
 	else
-		add_ev(c, "The %u threads spent %s of their wall time waiting for %s by their own "
+		evidence_add(c, "The %u threads spent %s of their wall time waiting for %s by their own "
 		       "clocks, %s in total over %s contended acquisitions.", f->threads,
-		       pct(share), what, ns(f->lock_wait), cnt(f->contended));
+		       fig_pct(share), what, fig_ns(f->lock_wait), fig_cnt(f->contended));
 }
 
 /*
@@ -261,23 +300,23 @@ static void ev_lock_wait(struct diag_cause *c, const struct facts *f, const char
  */
 static void ev_handoff(struct diag_cause *c, const struct facts *f)
 {
-	double per_wait = ratio(f->lock_wait, f->contended);
-	double hold = ratio(f->lock_hold, f->acquires);
+	double per_wait = fig_ratio(f->lock_wait, f->contended);
+	double hold = fig_ratio(f->lock_hold, f->acquires);
 
 	if (hold <= 0 || per_wait <= f->threads * hold)
 		return;
 	if (f->threads > f->ncpus)
-		add_ev(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
+		evidence_add(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
 		       "mostly hand-off, waking the next holder and finding it a CPU (%u threads "
-		       "on %u CPUs).", ns(per_wait), per_wait / hold, ns(hold), f->threads,
+		       "on %u CPUs).", fig_ns(per_wait), per_wait / hold, fig_ns(hold), f->threads,
 		       f->ncpus);
 	else
-		add_ev(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
-		       "mostly hand-off, a futex wake-up and a context switch.", ns(per_wait),
-		       per_wait / hold, ns(hold));
+		evidence_add(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
+		       "mostly hand-off, a futex wake-up and a context switch.", fig_ns(per_wait),
+		       per_wait / hold, fig_ns(hold));
 	if (f->sched && f->runq_in_wait > 0)
-		add_ev(c, "Woken waiters then sat %s in the run queue before they ran (%s of "
-		       "thread time).", ns(f->runq_in_wait), pct(ratio(f->runq_in_wait, f->kwall)));
+		evidence_add(c, "Woken waiters then sat %s in the run queue before they ran (%s of "
+		       "thread time).", fig_ns(f->runq_in_wait), fig_pct(fig_ratio(f->runq_in_wait, f->kwall)));
 }
 
 /* ---- pool misses serialised under the pool lock ------------------------ */
@@ -291,35 +330,35 @@ static void ev_pool_ratio(struct diag_cause *c, const struct facts *f)
 	double gets = f->hits + f->misses;
 
 	if (files > cap)
-		add_ev(c, "The pool holds %u channels for %u files, so gets miss: %s of %s, "
+		evidence_add(c, "The pool holds %u channels for %u files, so gets miss: %s of %s, "
 		       "miss ratio %s (uniform access predicts 1 - %u/%u = %s).", cap, files,
-		       cnt(f->misses), cnt(gets), pct(ratio(f->misses, gets)), cap, files,
-		       pct(whatif_miss_ratio(cap, files)));
+		       fig_cnt(f->misses), fig_cnt(gets), fig_pct(fig_ratio(f->misses, gets)), cap, files,
+		       fig_pct(whatif_miss_ratio(cap, files)));
 	else
-		add_ev(c, "The pool holds %u channels for %u files, so all fit: %s of %s gets "
+		evidence_add(c, "The pool holds %u channels for %u files, so all fit: %s of %s gets "
 		       "missed, miss ratio %s (uniform access predicts 0 once warm).", cap, files,
-		       cnt(f->misses), cnt(gets), pct(ratio(f->misses, gets)));
+		       fig_cnt(f->misses), fig_cnt(gets), fig_pct(fig_ratio(f->misses, gets)));
 }
 
 static void ev_pool_inside(struct diag_cause *c, const struct facts *f)
 {
 	const struct joined_run *m = f->m;
 	double in_sc = whatif_lock_syscall_ns(m, f->sc_in_lock);
-	double rest = ratio(f->lock_hold - fmax(in_sc, 0), f->acquires);
+	double rest = fig_ratio(f->lock_hold - fmax(in_sc, 0), f->acquires);
 
 	if (in_sc > 0)
-		add_ev(c, "Every miss makes %.1f syscalls holding the pool lock (stat %s, open %s, "
+		evidence_add(c, "Every miss makes %.1f syscalls holding the pool lock (stat %s, open %s, "
 		       "close %s mean): %s per miss in the lock, against %s per other "
-		       "acquisition.", ratio(f->sc_in_lock, f->misses),
-		       ns(sc_mean(m, FCT_SC_NEWFSTATAT, FCT_SC_STATX)),
-		       ns(sc_mean(m, FCT_SC_OPENAT, FCT_SC_OPENAT)),
-		       ns(sc_mean(m, FCT_SC_CLOSE, FCT_SC_CLOSE)), ns(in_sc / f->misses),
-		       ns(fmax(rest, 0)));
+		       "acquisition.", fig_ratio(f->sc_in_lock, f->misses),
+		       fig_ns(sc_mean(m, FCT_SC_NEWFSTATAT, FCT_SC_STATX)),
+		       fig_ns(sc_mean(m, FCT_SC_OPENAT, FCT_SC_OPENAT)),
+		       fig_ns(sc_mean(m, FCT_SC_CLOSE, FCT_SC_CLOSE)), fig_ns(in_sc / f->misses),
+		       fig_ns(fmax(rest, 0)));
 	else
-		add_ev(c, "Every miss makes %.1f syscalls (stat, open, and close on eviction) "
+		evidence_add(c, "Every miss makes %.1f syscalls (stat, open, and close on eviction) "
 		       "holding the pool lock, by the workload's count; the lock is held %s per "
-		       "acquisition on average.", ratio(f->sc_in_lock, f->misses),
-		       ns(ratio(f->lock_hold, f->acquires)));
+		       "acquisition on average.", fig_ratio(f->sc_in_lock, f->misses),
+		       fig_ns(fig_ratio(f->lock_hold, f->acquires)));
 }
 
 /* One lock: its busy time caps the throughput at ops / hold. */
@@ -327,10 +366,10 @@ static void ev_lock_busy(struct diag_cause *c, const struct facts *f)
 {
 	double wall = (double)f->m->wall_ns;
 
-	add_ev(c, "So the lock is held %s of the %s run (%s busy): at %s per op it admits at "
-	       "most %s ops/s, and the run made %s ops/s.", ns(f->lock_hold), ns(wall),
-	       pct(ratio(f->lock_hold, wall)), ns(ratio(f->lock_hold, f->ops)),
-	       cnt(ratio(f->ops * 1e9, f->lock_hold)), cnt(ratio(f->ops * 1e9, wall)));
+	evidence_add(c, "So the lock is held %s of the %s run (%s busy): at %s per op it admits at "
+	       "most %s ops/s, and the run made %s ops/s.", fig_ns(f->lock_hold), fig_ns(wall),
+	       fig_pct(fig_ratio(f->lock_hold, wall)), fig_ns(fig_ratio(f->lock_hold, f->ops)),
+	       fig_cnt(fig_ratio(f->ops * 1e9, f->lock_hold)), fig_cnt(fig_ratio(f->ops * 1e9, wall)));
 }
 
 /*
@@ -339,19 +378,26 @@ static void ev_lock_busy(struct diag_cause *c, const struct facts *f)
  * acquisitions of the wait; what they wait behind is the misses' syscall
  * time, in proportion to its part of the lock's busy time.
  */
+static void ev_convoy_hits(struct diag_cause *c, const struct facts *f)
+{
+	double q = fig_ratio(f->acquires - f->misses, f->acquires), wait = lock_wait_ns(f);
+
+	evidence_add(c, "Requests that would hit waited too: hits and returns make %s of the %s "
+	       "acquisitions, so an estimated %s of that wait was theirs (if waits do not "
+	       "depend on the request).", fig_pct(q), fig_cnt(f->acquires), fig_ns(wait * q));
+}
+
 static void ev_convoy(struct diag_cause *c, const struct facts *f)
 {
-	double q = ratio(f->acquires - f->misses, f->acquires), wait = lock_wait_ns(f);
+	double q = fig_ratio(f->acquires - f->misses, f->acquires), wait = lock_wait_ns(f);
 	double in_sc = whatif_lock_syscall_ns(f->m, f->sc_in_lock);
-	double b = ratio(fmax(in_sc, 0), f->lock_hold);
+	double b = fig_ratio(fmax(in_sc, 0), f->lock_hold);
 
-	add_ev(c, "Requests that would hit waited too: hits and returns make %s of the %s "
-	       "acquisitions, so an estimated %s of that wait was theirs (if waits do not "
-	       "depend on the request).", pct(q), cnt(f->acquires), ns(wait * q));
+	ev_convoy_hits(c, f);
 	if (in_sc > 0)
-		add_ev(c, "Misses' syscalls were %s of the lock's busy time, so about %s of thread "
-		       "time was hits queued behind them: a convoy (estimate).", pct(b),
-		       pct(ratio(wait * q * b, f->sched ? f->kwall : f->wall)));
+		evidence_add(c, "Misses' syscalls were %s of the lock's busy time, so about %s of thread "
+		       "time was hits queued behind them: a convoy (estimate).", fig_pct(b),
+		       fig_pct(fig_ratio(wait * q * b, f->sched ? f->kwall : f->wall)));
 }
 
 static void fix_pool(struct finding *o, const struct facts *f)
@@ -371,7 +417,7 @@ static bool rule_pool_syscalls(const struct facts *f, struct finding *o)
 
 	found(o, "pool_lock_serialisation", share, conf_lock(f), COV_LOCK);
 	set_title(o, "%s of thread time waiting for the pool lock, queued behind misses that "
-		  "make %.1f syscalls inside it", pct(share), ratio(f->sc_in_lock, f->misses));
+		  "make %.1f syscalls inside it", fig_pct(share), fig_ratio(f->sc_in_lock, f->misses));
 	ev_pool_ratio(&o->c, f);
 	ev_pool_inside(&o->c, f);
 	ev_lock_busy(&o->c, f);
@@ -385,11 +431,11 @@ static bool rule_pool_syscalls(const struct facts *f, struct finding *o)
 /* A pool whose lock holds no syscall and still queues the threads. */
 static bool rule_pool_short(const struct facts *f, struct finding *o)
 {
-	double share = lock_share(f), hold = ratio(f->lock_hold, f->acquires);
+	double share = lock_share(f), hold = fig_ratio(f->lock_hold, f->acquires);
 
 	found(o, "pool_lock_contention", share, conf_lock(f), COV_LOCK);
 	set_title(o, "%s of thread time waiting for the pool lock, held %s per acquisition, "
-		  "%s", pct(share), ns(hold), f->sc_in_lock > 0 ? "mostly by hits" :
+		  "%s", fig_pct(share), fig_ns(hold), f->sc_in_lock > 0 ? "mostly by hits" :
 		  "with no syscall inside");
 	ev_pool_ratio(&o->c, f);
 	ev_lock_busy(&o->c, f);
@@ -398,24 +444,52 @@ static bool rule_pool_short(const struct facts *f, struct finding *o)
 	if (f->sc_in_lock > 0)
 		set_fix(o, "Shorten the hit path under the lock: take channels off the idle list in "
 			"O(1) and keep syscalls out of it (fcp-fixed), or split the pool lock; %u "
-			"threads share one lock held %s at a time.", f->threads, ns(hold));
+			"threads share one lock held %s at a time.", f->threads, fig_ns(hold));
 	else
 		set_fix(o, "The critical section already makes no syscall: split the pool lock "
 			"(shards by file name) or look channels up without it; %u threads share "
-			"one lock held %s at a time.", f->threads, ns(hold));
+			"one lock held %s at a time.", f->threads, fig_ns(hold));
 	return true;
 }
 
 /* Misses that make syscalls under the lock, often enough to matter. */
 static bool misses_in_lock(const struct facts *f)
 {
-	return f->sc_in_lock > 0 && ratio(f->misses, f->hits + f->misses) >= POOL_MIN_MISSES;
+	return f->sc_in_lock > 0 && fig_ratio(f->misses, f->hits + f->misses) >= POOL_MIN_MISSES;
+}
+
+/*
+ * The pool lock through the generic chain: what its holders did, as the
+ * holders probes measured it from outside, then the pool's own line (its
+ * size against the files) and the convoy its own counters show.
+ */
+static bool rule_pool_held(const struct facts *f, const struct lock_total *l,
+			   struct finding *o)
+{
+	struct held_ctx x = held_ctx_of(f);
+	double share = lock_share(f);
+	char tail[300];
+
+	found(o, held_share(&l->holders, HS_SYSCALL) >= 0.1 ? "pool_lock_serialisation" :
+	      "pool_lock_contention", share, conf_lock(f), COV_LOCK);
+	held_title_tail(tail, sizeof(tail), l);
+	set_title(o, "%s of thread time waiting for the pool lock%s", fig_pct(share), tail);
+	ev_pool_ratio(&o->c, f);
+	held_evidence(&o->c, l, &x);
+	ev_convoy_hits(&o->c, f);
+	ev_lock_whatif(&o->c, f, l);
+	fix_pool(o, f);
+	return true;
 }
 
 static bool rule_pool(const struct facts *f, struct finding *o)
 {
+	const struct lock_total *l = held_lock(f->m);
+
 	if (!f->tot->has_pool || lock_share(f) < EXPLAIN_MIN_SHARE)
 		return false;
+	if (l)
+		return rule_pool_held(f, l, o);
 	if (misses_in_lock(f))
 		return rule_pool_syscalls(f, o);
 	return rule_pool_short(f, o);
@@ -427,14 +501,14 @@ static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
 {
 	double lookups = f->hits + f->misses;
 
-	add_ev(c, "The cache served %s of %s block lookups from memory (hit ratio %s); misses "
-	       "read from the file outside the lock, %s in total.", cnt(f->hits), cnt(lookups),
-	       pct(ratio(f->hits, lookups)), ns(f->miss_read));
-	add_ev(c, "%s: %s acquisitions, %.1f per op, held %s each on average, %s of the run "
+	evidence_add(c, "The cache served %s of %s block lookups from memory (hit ratio %s); misses "
+	       "read from the file outside the lock, %s in total.", fig_cnt(f->hits), fig_cnt(lookups),
+	       fig_pct(fig_ratio(f->hits, lookups)), fig_ns(f->miss_read));
+	evidence_add(c, "%s: %s acquisitions, %.1f per op, held %s each on average, %s of the run "
 	       "per lock.", f->acquires >= lookups ? "Every lookup and insert takes a lock" :
-	       "Hits take no lock, inserts do", cnt(f->acquires),
-	       ratio(f->acquires, f->ops), ns(ratio(f->lock_hold, f->acquires)),
-	       pct(ratio(f->lock_hold, (double)f->m->wall_ns * nlocks)));
+	       "Hits take no lock, inserts do", fig_cnt(f->acquires),
+	       fig_ratio(f->acquires, f->ops), fig_ns(fig_ratio(f->lock_hold, f->acquires)),
+	       fig_pct(fig_ratio(f->lock_hold, (double)f->m->wall_ns * nlocks)));
 }
 
 static bool rule_cache(const struct facts *f, struct finding *o)
@@ -447,16 +521,16 @@ static bool rule_cache(const struct facts *f, struct finding *o)
 	found(o, "cache_lock_contention", share, conf_lock(f), COV_LOCK);
 	if (nlocks == 1)
 		set_title(o, "%s of thread time waiting for the cache lock: one lock for %u "
-			  "threads, taken by every lookup", pct(share), f->threads);
+			  "threads, taken by every lookup", fig_pct(share), f->threads);
 	else
 		set_title(o, "%s of thread time waiting for the cache's %d locks, %u threads "
-			  "taking one on every lookup", pct(share), nlocks, f->threads);
+			  "taking one on every lookup", fig_pct(share), nlocks, f->threads);
 	ev_cache(&o->c, f, nlocks);
 	ev_lock_wait(&o->c, f, nlocks > 1 ? "the cache's locks" : "the cache lock");
 	ev_handoff(&o->c, f);
-	add_ev(&o->c, "Reading missed blocks from the file took %s of thread time, against the "
-	       "%s spent waiting for the lock%s.", pct(ratio(f->miss_read, f->wall)),
-	       pct(share), nlocks > 1 ? "s" : "");
+	evidence_add(&o->c, "Reading missed blocks from the file took %s of thread time, against the "
+	       "%s spent waiting for the lock%s.", fig_pct(fig_ratio(f->miss_read, f->wall)),
+	       fig_pct(share), nlocks > 1 ? "s" : "");
 	if (f->acquires < f->hits + f->misses)
 		set_fix(o, "Hits already take no lock: the waits are the inserts'; more segments, "
 			"or fewer misses (a larger --cache-size).");
@@ -480,13 +554,13 @@ static bool rule_user_lock(const struct facts *f, struct finding *o)
 	if (f->other || f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
-	set_title(o, "%s of thread time waiting for the workload's own lock", pct(share));
+	set_title(o, "%s of thread time waiting for the workload's own lock", fig_pct(share));
 	ev_lock_wait(&o->c, f, "it");
-	add_ev(&o->c, "It was taken %s times and held %s each on average, %s of the run.",
-	       cnt(f->acquires), ns(ratio(f->lock_hold, f->acquires)),
-	       pct(ratio(f->lock_hold, (double)f->m->wall_ns)));
+	evidence_add(&o->c, "It was taken %s times and held %s each on average, %s of the run.",
+	       fig_cnt(f->acquires), fig_ns(fig_ratio(f->lock_hold, f->acquires)),
+	       fig_pct(fig_ratio(f->lock_hold, (double)f->m->wall_ns)));
 	set_fix(o, "Hold the lock for less than %s at a time, or split it so threads working on "
-		"different data take different locks.", ns(ratio(f->lock_hold, f->acquires)));
+		"different data take different locks.", fig_ns(fig_ratio(f->lock_hold, f->acquires)));
 	return true;
 }
 
@@ -523,24 +597,27 @@ static int top_words(const struct joined_run *m, bool is_lock, const struct lock
  * 27.4 µs each, longest 2.1 ms; 1.2 s of it runnable after the wake." */
 static void ev_word(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
 {
-	add_ev(c, "%s: %s waits by %u thread%s, %s in total (%s of thread time), %s each on "
-	       "average, longest %s.", l->name, cnt((double)l->waits), l->threads,
-	       plural(l->threads), ns((double)l->wait_ns), pct(ratio((double)l->wait_ns, f->wall)),
-	       ns(ratio((double)l->wait_ns, (double)l->waits)), ns((double)l->max_ns));
+	evidence_add(c, "%s: %s waits by %u thread%s, %s in total (%s of thread time), %s each on "
+	       "average, longest %s.", l->name, fig_cnt((double)l->waits), l->threads,
+	       fig_plural(l->threads), fig_ns((double)l->wait_ns),
+	       fig_pct(fig_ratio((double)l->wait_ns, f->wall)),
+	       fig_ns(fig_ratio((double)l->wait_ns, (double)l->waits)), fig_ns((double)l->max_ns));
 	if (l->runq_ns * 20 >= l->wait_ns)
-		add_ev(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
-		       "CPU: hand-off, %u threads on %u CPUs.", ns((double)l->runq_ns),
-		       pct(ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
+		evidence_add(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
+		       "CPU: hand-off, %u threads on %u CPUs.", fig_ns((double)l->runq_ns),
+		       fig_pct(fig_ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
 	if (l->turns)
-		add_ev(c, "%s of its %s wake-ups came from threads that wait on it too: they pass "
+		evidence_add(c, "%s of its %s wake-ups came from threads that wait on it too: they pass "
 		       "it among themselves, a lock built from a condition variable (as "
 		       "CPython's GIL is), not a wait for work.",
-		       pct(ratio((double)l->wakes_by_waiters, (double)l->wakes)), cnt((double)l->wakes));
+		       fig_pct(fig_ratio((double)l->wakes_by_waiters, (double)l->wakes)),
+		       fig_cnt((double)l->wakes));
 }
 
 static bool rule_other_lock(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
+	char tail[300];
 	double share = f->sched ? kshare(f, ACCT_LOCK_NAMED) : 0;
 	int n;
 
@@ -550,13 +627,27 @@ static bool rule_other_lock(const struct facts *f, struct finding *o)
 	if (!n)
 		return false;
 	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
-	set_title(o, "%s of thread time waiting for %s%s", pct(share), top[0]->name,
-		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "");
+	if (top[0]->holders.measured && top[0]->holders.held_ns > 0)
+		held_title_tail(tail, sizeof(tail), top[0]);
+	else
+		tail[0] = '\0';
+	set_title(o, "%s of thread time waiting for %s%s%s", fig_pct(share), top[0]->name,
+		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "", tail);
 	for (int i = 0; i < n && i < 3; i++)
 		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)	/* the ones that matter */
 			ev_word(&o->c, f, top[i]);
-	add_ev(&o->c, "How long a holder keeps a lock is not measured for a program fctrace did "
-	       "not write: a wait lasts the holders' time inside the lock plus the hand-off.");
+	if (tail[0]) {
+		struct held_ctx x = held_ctx_of(f);
+
+		held_evidence(&o->c, top[0], &x);
+		ev_lock_whatif(&o->c, f, top[0]);
+		held_fix(o->fix, sizeof(o->fix), top[0]);
+		return true;
+	}
+	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
+		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
+		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
+		     "probes watched other words)" : "the holders probes did not run");
 	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
 		"data take different locks.", top[0]->name);
 	return true;
@@ -584,7 +675,7 @@ static bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
 	const struct thread_row *b = busiest(f->m);
-	double share = ratio((double)f->m->event_wait_ns, f->wall);
+	double share = fig_ratio((double)f->m->event_wait_ns, f->wall);
 	int n;
 
 	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
@@ -594,17 +685,17 @@ static bool rule_event_wait(const struct facts *f, struct finding *o)
 		return false;
 	found(o, "event_wait", share, 0.8, COV_EVENT);
 	set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
-		  pct(share), top[0]->name);
+		  fig_pct(share), top[0]->name);
 	for (int i = 0; i < n && i < 3; i++)
 		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
 			ev_word(&o->c, f, top[i]);
-	add_ev(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
+	evidence_add(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
 	       "nothing to do until another thread signals it; the work it waits for is done "
 	       "elsewhere.");
 	if (b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,
-			b->k.comm[0] ? b->k.comm : "?", pct(ratio((double)(b->acct_ns[ACCT_CPU_USER] +
+			b->k.comm[0] ? b->k.comm : "?", fig_pct(fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] +
 			b->acct_ns[ACCT_CPU_SYS]), (double)(b->user.end_ns - b->user.start_ns))));
 	return true;
 }
@@ -614,17 +705,17 @@ static bool rule_event_wait(const struct facts *f, struct finding *o)
 static bool rule_gc(const struct facts *f, struct finding *o)
 {
 	const struct joined_run *m = f->m;
-	double lost = (double)m->safepoint_ns * f->threads, share = ratio(lost, f->wall);
+	double lost = (double)m->safepoint_ns * f->threads, share = fig_ratio(lost, f->wall);
 
 	if (!m->jvm || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "jvm_safepoints", share, 0.8, 0);
 	set_title(o, "%s of the application's thread time stopped at JVM safepoints (%s GC "
-		  "pauses)", pct(share), cnt((double)m->gcs));
-	add_ev(&o->c, "%s safepoints stopped every Java thread for %s in total; %s collections "
-	       "took %s, the longest %s.", cnt((double)m->safepoints), ns((double)m->safepoint_ns),
-	       cnt((double)m->gcs), ns((double)m->gc_ns), ns((double)m->gc_max_ns));
-	add_ev(&o->c, "Threads stopped at a safepoint are not waiting on a lock: that time is "
+		  "pauses)", fig_pct(share), fig_cnt((double)m->gcs));
+	evidence_add(&o->c, "%s safepoints stopped every Java thread for %s in total; %s collections "
+	       "took %s, the longest %s.", fig_cnt((double)m->safepoints), fig_ns((double)m->safepoint_ns),
+	       fig_cnt((double)m->gcs), fig_ns((double)m->gc_ns), fig_ns((double)m->gc_max_ns));
+	evidence_add(&o->c, "Threads stopped at a safepoint are not waiting on a lock: that time is "
 	       "the collector's, counted once per application thread (%u).", f->threads);
 	set_fix(o, "Allocate less, or give the heap more room (-Xmx) so that collections "
 		"come less often.");
@@ -640,14 +731,14 @@ static bool rule_stopped(const struct facts *f, struct finding *o)
 	for (unsigned i = 0; i < f->m->nrows; i++)
 		if (!f->m->rows[i].aside)
 			stopped += (double)f->m->rows[i].k.stopped_ns;
-	if (!f->sched || ratio(stopped, f->wall) < EXPLAIN_MIN_SHARE)
+	if (!f->sched || fig_ratio(stopped, f->wall) < EXPLAIN_MIN_SHARE)
 		return false;
-	found(o, "stopped", ratio(stopped, f->wall), 0.9, 0);
+	found(o, "stopped", fig_ratio(stopped, f->wall), 0.9, 0);
 	o->machine = true;
 	set_title(o, "%s of thread time stopped (SIGSTOP or a debugger), not running or waiting",
-		  pct(ratio(stopped, f->wall)));
-	add_ev(&o->c, "The threads were stopped for %s in total; that time is not the code's.",
-	       ns(stopped));
+		  fig_pct(fig_ratio(stopped, f->wall)));
+	evidence_add(&o->c, "The threads were stopped for %s in total; that time is not the code's.",
+	       fig_ns(stopped));
 	set_fix(o, "Measure again without stopping the process.");
 	return true;
 }
@@ -659,11 +750,11 @@ static void ev_cache_state(struct diag_cause *c, const struct facts *f)
 	const struct wl_result *res = f->m->res;
 
 	if (f->cfg->cache == WL_CACHE_COLD)
-		add_ev(c, "The files were evicted from the page cache before the run (%s pages "
-		       "still resident after eviction).", cnt((double)res->cold_pages_resident));
+		evidence_add(c, "The files were evicted from the page cache before the run (%s pages "
+		       "still resident after eviction).", fig_cnt((double)res->cold_pages_resident));
 	if (f->cfg->pressure > 0)
-		add_ev(c, "An evictor dropped %s pages during the run (asked for %.0f pages/s).",
-		       cnt((double)res->pressure_pages_dropped), f->cfg->pressure);
+		evidence_add(c, "An evictor dropped %s pages during the run (asked for %.0f pages/s).",
+		       fig_cnt((double)res->pressure_pages_dropped), f->cfg->pressure);
 }
 
 static void fix_pagecache(struct finding *o)
@@ -679,24 +770,24 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 	double miss = (double)f->m->pagecache_misses;
 
 	if (f->sc && f->pages_asked >= miss && miss > 0)
-		add_ev(c, "Reads asked the page cache for %s pages and %s were not there "
-		       "(%s misses): those reads waited for the disk.", cnt(f->pages_asked),
-		       cnt(miss), pct(ratio(miss, f->pages_asked)));
+		evidence_add(c, "Reads asked the page cache for %s pages and %s were not there "
+		       "(%s misses): those reads waited for the disk.", fig_cnt(f->pages_asked),
+		       fig_cnt(miss), fig_pct(fig_ratio(miss, f->pages_asked)));
 	else if (f->sc && f->pages_asked > 0)	/* readahead, or reads other than pread64 */
-		add_ev(c, "pread64 asked the page cache for %s pages; %s pages were read from disk "
+		evidence_add(c, "pread64 asked the page cache for %s pages; %s pages were read from disk "
 		       "into it, more than asked: readahead, or reads by other calls.",
-		       cnt(f->pages_asked), cnt(miss));
+		       fig_cnt(f->pages_asked), fig_cnt(miss));
 	else
-		add_ev(c, "%s pages were added to the page cache during the run: reads that "
-		       "missed it and went to the disk.", cnt(miss));
-	add_ev(c, "The threads slept %s outside any lock (%s of their wall time), %s per page "
-	       "read from disk.", ns((double)f->m->acct_total_ns[ACCT_BLOCKED]),
-	       pct(kshare(f, ACCT_BLOCKED)),
-	       ns(ratio((double)f->m->acct_total_ns[ACCT_BLOCKED], miss)));
+		evidence_add(c, "%s pages were added to the page cache during the run: reads that "
+		       "missed it and went to the disk.", fig_cnt(miss));
+	evidence_add(c, "The threads slept %s outside any lock (%s of their wall time), %s per page "
+	       "read from disk.", fig_ns((double)f->m->acct_total_ns[ACCT_BLOCKED]),
+	       fig_pct(kshare(f, ACCT_BLOCKED)),
+	       fig_ns(fig_ratio((double)f->m->acct_total_ns[ACCT_BLOCKED], miss)));
 	if (f->sc && pr->count)
-		add_ev(c, "pread64 took %s on average over %s calls, against %s for the fastest "
-		       "(a page-cache hit).", ns(ratio((double)pr->total_ns, (double)pr->count)),
-		       cnt((double)pr->count), ns((double)pr->min_ns));
+		evidence_add(c, "pread64 took %s on average over %s calls, against %s for the fastest "
+		       "(a page-cache hit).", fig_ns(fig_ratio((double)pr->total_ns, (double)pr->count)),
+		       fig_cnt((double)pr->count), fig_ns((double)pr->min_ns));
 }
 
 /* The sleep disk reads cause: uninterruptible (a page being read is
@@ -704,25 +795,25 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 static double pc_blocked_share(const struct facts *f)
 {
 	if (f->blocked_io > 0 || f->other)
-		return ratio(f->blocked_io, f->wall);
+		return fig_ratio(f->blocked_io, f->wall);
 	return kshare(f, ACCT_BLOCKED);
 }
 
 /* Without the kernel view: only the settings and the read clocks. */
 static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
 {
-	double read = f->read + f->miss_read, share = ratio(read, f->wall);
+	double read = f->read + f->miss_read, share = fig_ratio(read, f->wall);
 
 	if ((f->cfg->cache != WL_CACHE_COLD && f->cfg->pressure <= 0) ||
 	    share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "page_cache_misses", share, 0.3, COV_PC | COV_BLOCKED);
 	set_title(o, "%s of thread time in reads with the page cache %s (timing only)",
-		  pct(share), f->cfg->cache == WL_CACHE_COLD ? "cold" : "under pressure");
-	add_ev(&o->c, "The threads spent %s reading, %s per op, by their own clocks.",
-	       ns(read), ns(ratio(read, f->ops)));
+		  fig_pct(share), f->cfg->cache == WL_CACHE_COLD ? "cold" : "under pressure");
+	evidence_add(&o->c, "The threads spent %s reading, %s per op, by their own clocks.",
+	       fig_ns(read), fig_ns(fig_ratio(read, f->ops)));
 	ev_cache_state(&o->c, f);
-	add_ev(&o->c, "Without the kernel view disk waits are not told apart from copies: "
+	evidence_add(&o->c, "Without the kernel view disk waits are not told apart from copies: "
 	       "confidence %.0f %%, from the settings and the read time.", 30.0);
 	fix_pagecache(o);
 	return true;
@@ -741,7 +832,7 @@ static bool rule_pagecache(const struct facts *f, struct finding *o)
 		return false;
 	found(o, "page_cache_misses", share, f->sc ? 0.85 : 0.7, COV_PC | COV_BLOCKED);
 	set_title(o, "%s of thread time asleep outside locks while %s pages were read from "
-		  "disk", pct(share), cnt((double)f->m->pagecache_misses));
+		  "disk", fig_pct(share), fig_cnt((double)f->m->pagecache_misses));
 	ev_pc_kernel(&o->c, f);
 	ev_cache_state(&o->c, f);
 	fix_pagecache(o);
@@ -761,9 +852,9 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 		if (nr[n].blocked_ns && (best < 0 || nr[n].blocked_ns > nr[best].blocked_ns))
 			best = n;
 	if (best >= 0)
-		add_ev(c, "Most of it was inside %s: %s over %s calls.",
+		evidence_add(c, "Most of it was inside %s: %s over %s calls.",
 		       syscall_name((unsigned)best, buf, sizeof(buf)),
-		       ns((double)nr[best].blocked_ns), cnt((double)nr[best].count));
+		       fig_ns((double)nr[best].blocked_ns), fig_cnt((double)nr[best].count));
 }
 
 /* Asleep outside futex waits and not explained by disk reads or a stop. */
@@ -780,25 +871,25 @@ static double blocked_other_ns(const struct facts *f)
 
 static bool rule_blocked_other(const struct facts *f, struct finding *o)
 {
-	double b = f->sched ? blocked_other_ns(f) : 0, share = ratio(b, f->wall);
+	double b = f->sched ? blocked_other_ns(f) : 0, share = fig_ratio(b, f->wall);
 	double io = f->pc && f->m->pagecache_misses ? 0 : f->blocked_io;
 
 	if (!f->sched || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
 	set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
-		  pct(share));
-	add_ev(&o->c, "The threads slept %s outside futex waits (%s of their wall time) over "
+		  fig_pct(share));
+	evidence_add(&o->c, "The threads slept %s outside futex waits (%s of their wall time) over "
 	       "%s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: waiting "
-	       "for input or time), %s uninterruptibly (disk, kernel locks).", ns(b), pct(share),
-	       cnt(f->vol), ns(b - io > 0 ? b - io : 0), ns(io));
+	       "for input or time), %s uninterruptibly (disk, kernel locks).", fig_ns(b), fig_pct(share),
+	       fig_cnt(f->vol), fig_ns(b - io > 0 ? b - io : 0), fig_ns(io));
 	ev_slept_in(&o->c, f);
 	if (f->pc)
-		add_ev(&o->c, "The page cache took in %s pages during the run, %s.",
-		       cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?
+		evidence_add(&o->c, "The page cache took in %s pages during the run, %s.",
+		       fig_cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?
 		       "whose disk reads are counted apart" : "so this is not reading files from disk");
 	else
-		add_ev(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
+		evidence_add(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
 		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));
 	if (f->other)
 		set_fix(o, "An interruptible sleep is a thread waiting for input, a timer or "
@@ -813,9 +904,9 @@ static bool rule_blocked_other(const struct facts *f, struct finding *o)
 
 static void ev_oncpu(struct diag_cause *c, const struct facts *f)
 {
-	add_ev(c, "On CPU %s of thread time: %s in user space, %s in syscalls.",
-	       pct(kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS)),
-	       pct(kshare(f, ACCT_CPU_USER)), pct(kshare(f, ACCT_CPU_SYS)));
+	evidence_add(c, "On CPU %s of thread time: %s in user space, %s in syscalls.",
+	       fig_pct(kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS)),
+	       fig_pct(kshare(f, ACCT_CPU_USER)), fig_pct(kshare(f, ACCT_CPU_SYS)));
 }
 
 /* The CPU time other threads and processes had over the run, and the
@@ -859,13 +950,13 @@ static double others_share(const struct facts *f, struct diag_cause *c)
 	if (cap <= 0 || !machine_time(f, own, &others, &idle, &steal, &how))
 		return -1;
 	if (c)
-		add_ev(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
+		evidence_add(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
 		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
-		       f->ncpus, ns(own), ns(others), ns(steal), ns(idle), how);
+		       f->ncpus, fig_ns(own), fig_ns(others), fig_ns(steal), fig_ns(idle), how);
 	if (c && idle >= EXPLAIN_CPU_TAKEN * cap)	/* a queue beside idle CPUs */
-		add_ev(c, "The CPUs were idle %s of the run all the same: the threads queued in "
+		evidence_add(c, "The CPUs were idle %s of the run all the same: the threads queued in "
 		       "bursts, woken together or behind the thread that woke them, not for want "
-		       "of CPUs all along.", pct(idle / cap));
+		       "of CPUs all along.", fig_pct(idle / cap));
 	return (others + steal) / cap;
 }
 
@@ -885,25 +976,25 @@ static bool rule_runq(const struct facts *f, struct finding *o)
 	o->machine = true;
 	if (over || taken < 0)
 		set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
-			  pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+			  fig_pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
 	else
 		set_title(o, "%s of thread time runnable but not running: other processes%s took "
-			  "%s of the %u CPUs", pct(share),
+			  "%s of the %u CPUs", fig_pct(share),
 			  f->m->kv->cpu.steal_ns * 100 > f->m->wall_ns * f->ncpus ?
-			  " and the hypervisor" : "", pct(taken), f->ncpus);
+			  " and the hypervisor" : "", fig_pct(taken), f->ncpus);
 	if (over)
-		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
+		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
 		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
-		       f->ncpus, ns(q), pct(share));
+		       f->ncpus, fig_ns(q), fig_pct(share));
 	else if (f->threads > f->ncpus)
-		add_ev(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
+		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
 		       "the run queue (%s of thread time), with the CPUs shared with other work.",
-		       f->threads, f->ncpus, f->ncpus, ns(q), pct(share));
+		       f->threads, f->ncpus, f->ncpus, fig_ns(q), fig_pct(share));
 	else
-		add_ev(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
-		       "the run queue (%s of thread time).", f->threads, f->ncpus, ns(q), pct(share));
-	add_ev(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
-	       cnt(f->invol), cnt(f->vol));
+		evidence_add(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
+		       "the run queue (%s of thread time).", f->threads, f->ncpus, fig_ns(q), fig_pct(share));
+	evidence_add(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
+	       fig_cnt(f->invol), fig_cnt(f->vol));
 	ev_oncpu(&o->c, f);
 	others_share(f, &o->c);
 	if (over)
@@ -943,12 +1034,12 @@ static void ev_klocks(struct diag_cause *c, const struct facts *f)
 		if (best < 0)
 			return;
 		used[best] = true;
-		add_ev(c, "%s: %s waits, %s in total (%s of thread time), longest %s, %u thread%s.",
-		       m->locks[best].name, cnt((double)m->locks[best].waits),
-		       ns((double)m->locks[best].wait_ns),
-		       pct(ratio((double)m->locks[best].wait_ns, f->kwall)),
-		       ns((double)m->locks[best].max_ns), m->locks[best].threads,
-		       plural(m->locks[best].threads));
+		evidence_add(c, "%s: %s waits, %s in total (%s of thread time), longest %s, %u thread%s.",
+		       m->locks[best].name, fig_cnt((double)m->locks[best].waits),
+		       fig_ns((double)m->locks[best].wait_ns),
+		       fig_pct(fig_ratio((double)m->locks[best].wait_ns, f->kwall)),
+		       fig_ns((double)m->locks[best].max_ns), m->locks[best].threads,
+		       fig_plural(m->locks[best].threads));
 	}
 }
 
@@ -956,17 +1047,17 @@ static bool rule_klock(const struct facts *f, struct finding *o)
 {
 	int n;
 	const struct lock_total *top = top_lock(f->m, true, &n);
-	double share = f->klock ? ratio(klock_wait_ns(f->m), f->kwall) : 0;
+	double share = f->klock ? fig_ratio(klock_wait_ns(f->m), f->kwall) : 0;
 
 	if (!top || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "kernel_lock_contention", share, 0.8, COV_KLOCK);
 	set_title(o, "%s of thread time waiting on kernel locks (%d sites), most on %s",
-		  pct(share), n, top->name);
+		  fig_pct(share), n, top->name);
 	ev_klocks(&o->c, f);
-	add_ev(&o->c, "These waits spin on CPU or sleep, so they sit inside the syscall time "
+	evidence_add(&o->c, "These waits spin on CPU or sleep, so they sit inside the syscall time "
 	       "(%s) and the blocked time (%s), not on top of them.",
-	       pct(kshare(f, ACCT_CPU_SYS)), pct(kshare(f, ACCT_BLOCKED)));
+	       fig_pct(kshare(f, ACCT_CPU_SYS)), fig_pct(kshare(f, ACCT_BLOCKED)));
 	set_fix(o, "Make fewer of the calls that take %s, or make them on different objects "
 		"(the syscall table shows which calls the threads made).", top->name);
 	return true;
@@ -979,29 +1070,31 @@ static void healthy_kernel(const struct facts *f, struct finding *o)
 	double on = kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS);
 
 	found(o, "healthy", on, 0.8, 0);
-	set_title(o, "No bottleneck beyond the CPU: %s of thread time on CPU", pct(on));
+	set_title(o, "No bottleneck beyond the CPU: %s of thread time on CPU", fig_pct(on));
 	ev_oncpu(&o->c, f);
-	add_ev(&o->c, "Lock waits %s, asleep %s, waiting for a CPU %s: each below the %s that "
-	       "would make it a cause.", pct_small(lock_share(f)),
-	       pct_small(kshare(f, ACCT_BLOCKED)), pct_small(kshare(f, ACCT_RUNQ)),
-	       pct(EXPLAIN_MIN_SHARE));
+	evidence_add(&o->c, "Lock waits %s, asleep %s, waiting for a CPU %s: each below the %s that "
+	       "would make it a cause.", fig_pct_small(lock_share(f)),
+	       fig_pct_small(kshare(f, ACCT_BLOCKED)), fig_pct_small(kshare(f, ACCT_RUNQ)),
+	       fig_pct(EXPLAIN_MIN_SHARE));
 }
 
 static void healthy_timing(const struct facts *f, struct finding *o)
 {
-	double lw = ratio(f->lock_wait, f->wall);
+	double lw = fig_ratio(f->lock_wait, f->wall);
 
 	found(o, "healthy", 1 - lw, 0.4, 0);
 	set_title(o, "No bottleneck seen by the threads' own clocks: lock waits %s of thread "
-		  "time", pct_small(lw));
-	add_ev(&o->c, "Lock waits took %s of the threads' %s by their own clocks, below the %s "
-	       "that would make them a cause.", pct_small(lw), ns(f->wall), pct(EXPLAIN_MIN_SHARE));
-	add_ev(&o->c, "Reads took %s of thread time, %s per op.",
-	       pct(ratio(f->read + f->miss_read, f->wall)), ns(ratio(f->read + f->miss_read, f->ops)));
+		  "time", fig_pct_small(lw));
+	evidence_add(&o->c, "Lock waits took %s of the threads' %s by their own clocks, below the %s "
+	       "that would make them a cause.", fig_pct_small(lw), fig_ns(f->wall),
+	       fig_pct(EXPLAIN_MIN_SHARE));
+	evidence_add(&o->c, "Reads took %s of thread time, %s per op.",
+	       fig_pct(fig_ratio(f->read + f->miss_read, f->wall)),
+	       fig_ns(fig_ratio(f->read + f->miss_read, f->ops)));
 	if (f->threads > f->ncpus)
-		add_ev(&o->c, "%u threads share %u CPUs, so part of their time went to waiting for "
+		evidence_add(&o->c, "%u threads share %u CPUs, so part of their time went to waiting for "
 		       "one: only the kernel view measures it.", f->threads, f->ncpus);
-	add_ev(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
+	evidence_add(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
 	       "were not measured: confidence %.0f %%.", 40.0);
 }
 
@@ -1020,7 +1113,7 @@ static void healthy(const struct facts *f, struct finding *o)
 			"up to %u threads, one per CPU, or do less work per op.", f->ncpus);
 	else
 		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, give "
-			"it more than %u CPU%s or do less work per op.", f->ncpus, plural(f->ncpus));
+			"it more than %u CPU%s or do less work per op.", f->ncpus, fig_plural(f->ncpus));
 }
 
 /* ---- ranking, "not the problem", headline --------------------------------- */
@@ -1090,9 +1183,9 @@ static void beyond_pc(const struct facts *f, struct items *l)
 		item(l, "page cache 100 %% hits (no I/O)");
 	else if (f->sc && f->pages_asked > miss)
 		item(l, "page cache %s hits (%s page%s from disk)",
-		     pct(1 - ratio(miss, f->pages_asked)), cnt(miss), plural(miss));
+		     fig_pct(1 - fig_ratio(miss, f->pages_asked)), fig_cnt(miss), fig_plural(miss));
 	else
-		item(l, "%s page%s read from disk", cnt(miss), plural(miss));
+		item(l, "%s page%s read from disk", fig_cnt(miss), fig_plural(miss));
 }
 
 #define UNMEASURED "the page cache, kernel locks, the run queue"
@@ -1104,24 +1197,24 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 
 	snprintf(buf, n, "Not the problem: ");
 	if ((f->m->res->nlocks > 0 || f->other) && !(covered & COV_LOCK))
-		item(&l, "lock waits %s", pct_small(lock_share(f)));
+		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, &l);
 	if (f->sched && !(covered & (COV_BLOCKED | COV_PC)))
-		item(&l, "asleep outside locks %s", pct_small(kshare(f, ACCT_BLOCKED)));
+		item(&l, "asleep outside locks %s", fig_pct_small(kshare(f, ACCT_BLOCKED)));
 	if (f->klock && !(covered & COV_KLOCK))
-		item(&l, "kernel locks %s", pct_small(ratio(klock_wait_ns(f->m), f->kwall)));
+		item(&l, "kernel locks %s", fig_pct_small(fig_ratio(klock_wait_ns(f->m), f->kwall)));
 	if (f->sched && !(covered & COV_RUNQ))
-		item(&l, "run queue %s", pct_small(kshare(f, ACCT_RUNQ)));
+		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
 	else if (!f->kernel)
 		append(buf, n, "; not measured without the kernel view: %s", UNMEASURED);
 	else if (!l.count)
 		snprintf(buf, n, "Nothing else measured reaches %s of thread time",
-			 pct(EXPLAIN_MIN_SHARE));
-	append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, plural(f->ncpus),
-	       f->threads, plural(f->threads));
+			 fig_pct(EXPLAIN_MIN_SHARE));
+	append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, fig_plural(f->ncpus),
+	       f->threads, fig_plural(f->threads));
 	if (f->threads > f->ncpus)
 		append(buf, n, ", so at most %u run at once", f->ncpus);
 	append(buf, n, ".");
@@ -1135,15 +1228,15 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->other && f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
 			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
-			 ns((double)f->m->wall_ns), f->threads, plural(f->threads),
-			 f->m->aside_rows, f->ncpus, plural(f->ncpus));
+			 fig_ns((double)f->m->wall_ns), f->threads, fig_plural(f->threads),
+			 f->m->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
 	}
 	if (f->other) {
 		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
 			 f->cfg->workload ? f->cfg->workload : "the program",
-			 ns((double)f->m->wall_ns), f->threads, plural(f->threads), f->ncpus,
-			 plural(f->ncpus), f->kernel ? "" : "; timing only");
+			 fig_ns((double)f->m->wall_ns), f->threads, fig_plural(f->threads), f->ncpus,
+			 fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
 		return;
 	}
 
@@ -1161,8 +1254,8 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->cfg->pressure > 0)
 		append(what, sizeof(what), ", cache pressure");
 	snprintf(buf, n, "Why %s takes %s here (%s, %u thread%s, %u CPU%s%s)",
-		 f->cfg->workload ? f->cfg->workload : "the workload", ns((double)f->m->wall_ns),
-		 what, f->threads, plural(f->threads), f->ncpus, plural(f->ncpus),
+		 f->cfg->workload ? f->cfg->workload : "the workload", fig_ns((double)f->m->wall_ns),
+		 what, f->threads, fig_plural(f->threads), f->ncpus, fig_plural(f->ncpus),
 		 f->kernel ? "" : "; timing only");
 }
 
@@ -1184,8 +1277,10 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	int n = 0;
 
 	memset(d, 0, sizeof(*d));
-	/* the what-if model is part of the explanation, fitted here once */
+	/* the what-if models are part of the explanation, fitted here once */
 	d->has_whatif = m && whatif_from_model(m, &d->whatif) == 0;
+	if (m)
+		lock_whatifs(m, d);
 	/* a program fctrace did not write has no ops of its own */
 	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
 		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */

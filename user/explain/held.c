@@ -1,0 +1,186 @@
+/*
+ * held.c - the holder's side of a lock in words (held.h). Every sentence
+ * is made of figures measured in the run; none depends on which program
+ * ran.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "base/sysnames.h"
+#include "explain/held.h"
+#include "explain/words.h"
+
+/* States below this share of the held time are not worth a word. */
+#define HELD_MIN_PART	0.01
+
+double held_share(const struct lock_holders *h, enum hold_state s)
+{
+	return fig_ratio(h->state_ns[s], h->held_ns);
+}
+
+enum hold_state held_main_state(const struct lock_holders *h)
+{
+	enum hold_state best = HS_SYSCALL;
+
+	for (int s = 0; s < HS_N; s++)
+		if (h->state_ns[s] > h->state_ns[best])
+			best = (enum hold_state)s;
+	return best;
+}
+
+/* "openat, newfstatat, close": the most frequent calls made holding it. */
+static void call_names(char *buf, size_t n, const struct lock_holders *h, int max)
+{
+	char tmp[32];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < h->nnr && i < max && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+					syscall_name(h->nr[i].nr, tmp, sizeof(tmp)));
+}
+
+void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum hold_state s)
+{
+	char calls[128];
+
+	switch (s) {
+	case HS_SYSCALL:
+		call_names(calls, sizeof(calls), h, 3);
+		snprintf(buf, n, h->nnr ? "in syscalls (%s)" : "in syscalls", calls);
+		break;
+	case HS_BLOCKED:
+		snprintf(buf, n, "asleep (I/O, a page-cache miss, a sleep or a fault)");
+		break;
+	case HS_PREEMPTED:
+		snprintf(buf, n, "preempted (runnable, not running)");
+		break;
+	case HS_USER:
+		snprintf(buf, n, "on CPU in user space");
+		break;
+	default:
+		snprintf(buf, n, "waiting for another lock");
+		break;
+	}
+}
+
+/* "80.8 k calls: openat 27.0 k, newfstatat 27.0 k, close 26.9 k" */
+static void call_counts(char *buf, size_t n, const struct lock_holders *h)
+{
+	char tmp[32];
+	size_t len = (size_t)snprintf(buf, n, "%s call%s", fig_cnt((double)h->syscalls),
+				      fig_plural((double)h->syscalls));
+
+	for (int i = 0; i < h->nnr && i < 4 && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s %s", i ? ", " : ": ",
+					syscall_name(h->nr[i].nr, tmp, sizeof(tmp)),
+					fig_cnt((double)h->nr[i].count));
+}
+
+/* The states by share, largest first, those that matter: "in syscalls
+ * 50 % of the time (...), preempted 36 %, on CPU in user space 14 %". */
+static void inside_words(char *buf, size_t n, const struct lock_holders *h)
+{
+	bool done[HS_N] = { false };
+	char words[200], calls[200];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < HS_N && len < n; k++) {
+		int best = -1;
+
+		for (int s = 0; s < HS_N; s++)
+			if (!done[s] && (best < 0 || h->state_ns[s] > h->state_ns[best]))
+				best = s;
+		done[best] = true;
+		if (held_share(h, best) < HELD_MIN_PART)
+			break;
+		held_state_words(words, sizeof(words), h, best);
+		if (best == HS_SYSCALL) {
+			call_counts(calls, sizeof(calls), h);
+			len += (size_t)snprintf(buf + len, n - len, "%sin syscalls %s of the time (%s)",
+						k ? ", " : "", fig_pct(held_share(h, best)), calls);
+		} else {
+			len += (size_t)snprintf(buf + len, n - len, "%s%s %s", k ? ", " : "", words,
+						fig_pct(held_share(h, best)));
+		}
+	}
+}
+
+/* Of the waiters' time: behind which state of the holder, and hand-off. */
+static void waited_words(char *buf, size_t n, const struct lock_holders *h)
+{
+	static const char *const behind[HS_N] = {
+		[HS_SYSCALL] = "in syscalls", [HS_BLOCKED] = "asleep",
+		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
+		[HS_WAITING] = "waiting for another lock",
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int s = 0; s < HS_N && len < n; s++)
+		if (fig_ratio(h->waited_ns[s], h->waiter_ns) >= HELD_MIN_PART)
+			len += (size_t)snprintf(buf + len, n - len, "%s while the holder was %s, ",
+						fig_pct(fig_ratio(h->waited_ns[s], h->waiter_ns)),
+						behind[s]);
+}
+
+void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)
+{
+	const struct lock_holders *h = &l->holders;
+	double busy = fig_ratio(h->held_ns, x->wall_ns), handoff = holders_handoff_ns(h);
+	char inside[400], waited[300];
+
+	evidence_add(c, "%s was held %s of the %s window (%s busy), as the holders probes estimate "
+		     "it: syscalls and time off CPU exact, time on CPU outside syscalls from %s "
+		     "cpu-clock samples.", l->name, fig_ns(h->held_ns), fig_ns(x->wall_ns),
+		     fig_pct(busy), fig_cnt((double)h->samples));
+	inside_words(inside, sizeof(inside), h);
+	if (inside[0])
+		evidence_add(c, "Holding it, its holders were %s.", inside);
+	if (busy > 0.05)
+		evidence_add(c, "A lock busy %s of the window caps the program at %.1f x its speed "
+			     "however many threads run: only shorter holds raise the cap.",
+			     fig_pct(busy), 1 / busy);
+	if (h->waiter_ns <= 0)
+		return;
+	waited_words(waited, sizeof(waited), h);
+	evidence_add(c, "Threads waited for it %s (%s of thread time): %sand %s in hand-off, the "
+		     "lock released and the next waiter woken but not yet running.",
+		     fig_ns(h->waiter_ns), fig_pct(fig_ratio(h->waiter_ns, x->thread_ns)), waited,
+		     fig_pct(fig_ratio(handoff, h->waiter_ns)));
+	if (l->waits && handoff > 0)
+		evidence_add(c, "That hand-off is %s per wait over %s waits%s.",
+			     fig_ns(handoff / (double)l->waits), fig_cnt((double)l->waits),
+			     x->threads > x->ncpus ? ", mostly a woken waiter queued for a CPU: more "
+			     "runnable threads than CPUs" : ": a futex wake-up and a context switch");
+}
+
+void held_fix(char *buf, size_t n, const struct lock_total *l)
+{
+	const struct lock_holders *h = &l->holders;
+	char calls[128];
+
+	switch (held_main_state(h)) {
+	case HS_SYSCALL:
+		call_names(calls, sizeof(calls), h, 3);
+		snprintf(buf, n, "Make the syscalls (%s) before or after holding %s, and hold it only "
+			 "to read or publish their results.", calls, l->name);
+		break;
+	case HS_BLOCKED:
+		snprintf(buf, n, "Its holders sleep holding %s: do the I/O (or whatever they wait "
+			 "for) outside it.", l->name);
+		break;
+	case HS_PREEMPTED:
+		snprintf(buf, n, "Its holders are preempted holding %s: run no more busy threads "
+			 "than CPUs, or shorten what is done holding it.", l->name);
+		break;
+	case HS_USER:
+		snprintf(buf, n, "Do less holding %s, or split it so that threads working on "
+			 "different data take different locks.", l->name);
+		break;
+	default:
+		snprintf(buf, n, "Holders of %s wait for another lock while holding it: shorten the "
+			 "inner lock's holds or take the two in one step.", l->name);
+		break;
+	}
+}

@@ -1,0 +1,123 @@
+/*
+ * whatif_lock.c - predict a run's wall time with one lock changed, from
+ * the run itself (whatif_lock.h).
+ *
+ * What the holders probes measured: the lock was held H of the window W,
+ * part of it (M) in the state the change takes out of the lock - its
+ * syscalls, or its holders' preemptions; its waiters waited Wt in all,
+ * D of that behind holders in that state, and the hand-off the rest.
+ *
+ * The change leaves H' = H - M held. How often an acquisition finds the
+ * lock taken follows its busy share, so the waits scale by
+ *   f = (H' / W') / (H / W)
+ * and so do the waiters' time behind the holds that stay and the
+ * hand-offs; the waits behind the moved part go: Wt' = (Wt - D) f. The
+ * CPU that contention cost (the futex calls' time on CPU: sleeping and
+ * waking, switching) scales by f too.
+ *
+ * The wall is then the largest of three bounds:
+ *   threads  W - (Wt - Wt') / T   the mean thread's window, less its
+ *                                  share of the waits that went
+ *   CPUs     C' / min(T, K)       the CPU time the threads need
+ *   lock     H'                   the lock's holds, one at a time
+ * with f solved by iterating (W' appears in it). Moving syscalls out of
+ * the lock does not remove them: they still take CPU and time, outside.
+ * With nothing changed the bounds give back W: the model is fitted to
+ * the run it predicts from, and says which bound sets the answer.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "explain/whatif_lock.h"
+
+static const char *const change_names[LC_N] = {
+	[LC_SYSCALLS_OUTSIDE] = "syscalls_outside", [LC_NO_PREEMPTION] = "no_preemption",
+};
+
+const char *lock_change_name(enum lock_change c)
+{
+	return c < LC_N ? change_names[c] : "?";
+}
+
+/* The run's threads and their CPU: all of it, and the futex calls' part. */
+struct run_cpu {
+	double threads, cpu_ns, futex_cpu_ns;
+};
+
+static struct run_cpu run_cpu(const struct joined_run *m)
+{
+	struct run_cpu r = { 0 };
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *t = &m->rows[i];
+		double futex;
+
+		if (t->aside || !t->has_kernel)
+			continue;
+		r.threads++;
+		r.cpu_ns += (double)t->k.oncpu_ns;
+		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->k.futex_off_ns;
+		r.futex_cpu_ns += futex > 0 ? futex : 0;
+	}
+	return r;
+}
+
+/* What the change takes out of the lock: held time, and waiters' time. */
+static void moved(const struct lock_holders *h, enum lock_change c, double *held, double *waited)
+{
+	if (c == LC_SYSCALLS_OUTSIDE) {
+		*held = h->state_ns[HS_SYSCALL] + h->state_ns[HS_BLOCKED];
+		*waited = h->waited_ns[HS_SYSCALL] + h->waited_ns[HS_BLOCKED];
+	} else {
+		*held = h->state_ns[HS_PREEMPTED];
+		*waited = h->waited_ns[HS_PREEMPTED];
+	}
+}
+
+static double max3(double a, double b, double c, int *which)
+{
+	*which = a >= b && a >= c ? 0 : b >= c ? 1 : 2;
+	return *which == 0 ? a : *which == 1 ? b : c;
+}
+
+int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
+		struct lock_whatif *out)
+{
+	static const char *const bounds[] = { "the threads' own time", "the CPUs",
+					      "the lock's holds" };
+	const struct lock_holders *h = &l->holders;
+	struct run_cpu r = run_cpu(m);
+	double wall = (double)m->wall_ns, k = m->ncpus ? m->ncpus : 1, mv, dw, held1, wall1;
+	double f = 1, wt1 = h->waiter_ns;
+	int which = 0;
+
+	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1)
+		return -1;
+	moved(h, c, &mv, &dw);
+	if (mv <= 0)
+		return -1;
+	held1 = h->held_ns - mv;
+	wall1 = wall;
+	for (int it = 0; it < 20; it++) {
+		f = (held1 / wall1) / (h->held_ns / wall);
+		f = f > 1 ? 1 : f;
+		wt1 = (h->waiter_ns - dw) * f;
+		if (wt1 < 0)
+			wt1 = 0;
+		wall1 = max3(wall - (h->waiter_ns - wt1) / r.threads,
+			     (r.cpu_ns - r.futex_cpu_ns * (1 - f)) / (r.threads < k ? r.threads : k),
+			     held1, &which);
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->lock, sizeof(out->lock), "%s", l->name);
+	out->change = c;
+	out->measured_wall_ns = wall;
+	out->predicted_wall_ns = wall1;
+	out->held_ns = h->held_ns;
+	out->held_after_ns = held1;
+	out->waits = (double)l->waits;
+	out->waits_after = (double)l->waits * f;
+	out->wait_ns = h->waiter_ns;
+	out->wait_after_ns = wt1;
+	out->bound = bounds[which];
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* words.c - figures in sentences (words.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include "base/units.h"
+#include "explain/words.h"
+
+#define RING	24
+
+double fig_ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+/* Several figures per sentence: a ring of buffers per thread. */
+static char *slot(void)
+{
+	static __thread char ring[RING][32];
+	static __thread unsigned next;
+
+	return ring[next++ % RING];
+}
+
+const char *fig_ns(double v) { return units_ns(slot(), 32, v); }
+const char *fig_pct(double r) { return units_pct(slot(), 32, r); }
+const char *fig_cnt(double v) { return units_count(slot(), 32, v); }
+
+const char *fig_pct_small(double r)
+{
+	return r < 0.01 ? "< 1 %" : fig_pct(r);
+}
+
+const char *fig_plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void evidence_add(struct diag_cause *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nevidence >= EXPLAIN_MAX_EVIDENCE)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->evidence[c->nevidence++], sizeof(c->evidence[0]), fmt, ap);
+	va_end(ap);
+}

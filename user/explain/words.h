@@ -1,0 +1,26 @@
+/*
+ * words.h - how the explain stage writes its figures into sentences:
+ * formatted numbers that several can share one sentence (a ring of
+ * buffers per thread), and evidence appended to a cause.
+ */
+#ifndef FCTRACE_WORDS_H
+#define FCTRACE_WORDS_H
+
+#include "explain/explain.h"
+
+#define WORDS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* a / b, 0 when b is not positive */
+double fig_ratio(double a, double b);
+/* "12.3 ms", "61.4 %", "26.9 k": valid until 24 more are made */
+const char *fig_ns(double v);
+const char *fig_pct(double r);
+const char *fig_cnt(double v);
+/* below one percent the exact figure is noise: "< 1 %" */
+const char *fig_pct_small(double r);
+const char *fig_plural(double n);
+
+/* Append one sentence of evidence to c (dropped past EXPLAIN_MAX_EVIDENCE). */
+void evidence_add(struct diag_cause *c, const char *fmt, ...) WORDS_PRINTF(2, 3);
+
+#endif
