@@ -84,7 +84,7 @@ deps-test:
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c \
 	     tests/trace_check.c
-ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_wl_pool \
+ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_whatif_lock test_wl_pool \
 	      test_wl_bcache test_wl_run test_html test_probes test_join test_jvm test_timeline \
 	      test_load_json
 TSAN_TESTS := test_wl_run test_wl_bcache

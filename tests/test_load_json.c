@@ -231,11 +231,12 @@ static const char *const derived[] = {
 	"mean_ns", "p50_ns", "p99_ns", "hit_ratio", "total", "wall_ns@thread", "name@number",
 	"syscalls@top", "threads_oncpu_ns", "method", "hz", "timeline_drops", "attribution",
 	"model",	/* the what-if model: fitted again from op_costs */
+	"whatif@top",	/* the what-ifs on locks: made again from the locks */
 };
 
 /* Members a run saved before they were written lacks: absent is read as
  * not measured, but present they must be right. */
-static const char *const optional[] = { "op_costs@top", "jvm_threads_full@",
+static const char *const optional[] = { "op_costs@top", "jvm_threads_full@", "holders@",
 					"jvm_monitors_full@" };
 
 static bool is_optional(const char *key, const char *where)

@@ -25,7 +25,7 @@
  * own threads outnumbering the CPUs. */
 #define EXPLAIN_CPU_TAKEN	0.25
 #define EXPLAIN_MAX_CAUSES	8
-#define EXPLAIN_MAX_EVIDENCE	8
+#define EXPLAIN_MAX_EVIDENCE	10
 
 struct diag_cause {
 	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
@@ -70,5 +70,8 @@ struct diagnosis {
  * run is one it models; returns d->n, or -1 for an empty run.
  */
 int explain_run(const struct joined_run *m, struct diagnosis *d);
+/* The what-ifs on every lock whose holders were measured, into d (as
+ * explain_run makes them; a saved run's are made again from its locks). */
+void explain_lock_whatifs(const struct joined_run *m, struct diagnosis *d);
 
 #endif /* FCTRACE_EXPLAIN_H */

@@ -243,9 +243,9 @@ static void ev_lock_whatif(struct diag_cause *c, const struct facts *f, const st
 				     fig_ns(w.predicted_wall_ns), fig_ns(w.measured_wall_ns), w.bound);
 }
 
-/* Every lock's what-ifs, for the JSON's top-level list. */
-static void lock_whatifs(const struct joined_run *m, struct diagnosis *d)
+void explain_lock_whatifs(const struct joined_run *m, struct diagnosis *d)
 {
+	d->nlock_whatifs = 0;
 	for (int i = 0; i < m->nlocks; i++) {
 		const struct lock_total *l = &m->locks[i];
 
@@ -1280,7 +1280,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	/* the what-if models are part of the explanation, fitted here once */
 	d->has_whatif = m && whatif_from_model(m, &d->whatif) == 0;
 	if (m)
-		lock_whatifs(m, d);
+		explain_lock_whatifs(m, d);
 	/* a program fctrace did not write has no ops of its own */
 	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
 		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */

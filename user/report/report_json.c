@@ -556,6 +556,31 @@ static struct json_object *why_json(const struct session *s)
 	return why;
 }
 
+/* The what-ifs on locks (explain/whatif_lock.h): [{lock, change, ...}]. */
+static struct json_object *lock_whatifs_json(const struct diagnosis *d)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < d->nlock_whatifs; i++) {
+		const struct lock_whatif *w = &d->lock_whatifs[i];
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "lock", w->lock);
+		put_str(o, "change", lock_change_name(w->change));
+		put_u64(o, "predicted_wall_ns", (uint64_t)w->predicted_wall_ns);
+		put_u64(o, "measured_wall_ns", (uint64_t)w->measured_wall_ns);
+		put_u64(o, "held_ns", (uint64_t)w->held_ns);
+		put_u64(o, "held_after_ns", (uint64_t)w->held_after_ns);
+		put_u64(o, "waits", (uint64_t)w->waits);
+		put_u64(o, "waits_after", (uint64_t)w->waits_after);
+		put_u64(o, "wait_ns", (uint64_t)w->wait_ns);
+		put_u64(o, "wait_after_ns", (uint64_t)w->wait_after_ns);
+		put_str(o, "bound", w->bound);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* A pool's uncontended op costs (join.h): null for other workloads. */
 static struct json_object *op_costs_json(const struct joined_run *m)
 {
@@ -601,6 +626,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);
 	json_object_object_add(doc, "diagnosis", why_causes_json(&s->diag));
+	json_object_object_add(doc, "whatif", lock_whatifs_json(&s->diag));
 	json_object_object_add(doc, "why", why_json(s));
 	return doc;
 }

@@ -935,6 +935,7 @@ int load_run(struct json_object *doc, struct session *s, char *why, size_t n)
 	/* the what-if model is fitted again from the saved figures, as the
 	 * explain stage fits it for a run */
 	s->diag.has_whatif = whatif_from_model(&s->joined, &s->diag.whatif) == 0;
+	explain_lock_whatifs(&s->joined, &s->diag);
 	return 0;
 }
 
