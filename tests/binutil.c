@@ -42,6 +42,8 @@ pid_t spawn_fctrace(char *const argv[], const struct spawn_opts *o)
 			dup2(o->errfd, STDERR_FILENO);
 		if (o && o->nofile && setrlimit(RLIMIT_NOFILE, o->nofile))
 			_exit(97);
+		if (o && o->as && setrlimit(RLIMIT_AS, o->as))
+			_exit(97);
 		if (o && o->uid >= 0 && (setgid((gid_t)o->uid) || setuid((uid_t)o->uid)))
 			_exit(99);
 		execv(argv[0], argv);

@@ -21,6 +21,7 @@ struct spawn_opts {
 	int outfd;			/* > 0: stdout goes there, else /dev/null */
 #define SPAWN_STDOUT_CLOSED	(-2)	/* outfd: start with no stdout at all */
 	const char *cwd;		/* run there (argv[0] must be absolute) */
+	const struct rlimit *as;	/* set RLIMIT_AS first (ulimit -v) */
 };
 
 /* Start argv (NULL-terminated, argv[0] the binary); returns the pid, not

@@ -12,6 +12,10 @@
  *                            on it, print "ready", and at a line on stdin
  *                            start a new thread, hold MS ms more, end
  *   target_prog sleep MS     sleep, then exit 0
+ *   target_prog escape MS    as hold's static mutex, but the waiting thread
+ *                            is named "\e[31m..\e]0;x\a" and main
+ *                            "\xc2\x9b31m\e[2J" (C1 CSI in UTF-8): names
+ *                            a terminal would act on
  *   target_prog turns N      three threads "turn-N" pass a baton (a
  *                            condvar, a turn counter) round N times each;
  *                            then "producer" posts N items, one per 20 µs,
@@ -129,6 +133,21 @@ static void hold_while(pthread_mutex_t *lock, void *(*fn)(void *), long ms)
 	sleep_ms(ms);
 	pthread_mutex_unlock(lock);
 	pthread_join(th, NULL);
+}
+
+static void *escape_waiter(void *arg)
+{
+	pthread_setname_np(pthread_self(), "\033[31m..\033]0;x\a");
+	pthread_mutex_lock(&session_table_lock);
+	pthread_mutex_unlock(&session_table_lock);
+	return NULL;
+}
+
+static int escape(long ms)
+{
+	pthread_setname_np(pthread_self(), "\xc2\x9b" "31m\033[2J");
+	hold_while(&session_table_lock, escape_waiter, ms);
+	return 0;
 }
 
 static int hold(long ms)
@@ -267,11 +286,13 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns N\n");
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
 		return hold(n);
+	if (!strcmp(argv[1], "escape"))
+		return escape(n);
 	if (!strcmp(argv[1], "fork"))
 		return forks((int)n);
 	if (!strcmp(argv[1], "serve"))

@@ -6,7 +6,10 @@
  * program with named futex words and a JVM; and a saved run with any one
  * member removed or of the wrong type is refused in one line naming that
  * member, or (for the figures the reporters derive again, listed here)
- * read as before.
+ * read as before. Hostile saved files, through the binary: `{},` x 1 M
+ * refused at once with a bounded RSS (json-c would take ~800 MB), a
+ * message that is true under ulimit -v, and a FIFO or a device given to
+ * report, diff or sweep --fit refused without blocking.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,12 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "trace/jvm.h"
 #include "session/load_json.h"
 #include "session/load_run.h"
 #include "report/report.h"
+#include "binutil.h"
+#include "testutil.h"
 
 #define NT	3
 #define WALL	400000000ull
@@ -371,6 +381,159 @@ static void test_every_member_jvm(void **state)
 	fx_free(x);
 }
 
+/* ---- hostile saved files ------------------------------------------------ */
+
+/* path holding "[" unit x n "]" ("{}," x n, the last comma dropped) */
+static void write_repeated(const char *path, const char *unit, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++)
+		fwrite(unit, 1, strlen(unit) - (i == n - 1), f);
+	fputc(']', f);
+	assert_int_equal(fclose(f), 0);
+}
+
+struct measured {
+	int status;
+	long maxrss_kb;
+	double secs;
+	char err[1024];
+};
+
+/* Run argv (the binary) to its end, with its RSS peak and time. */
+static void run_measured(char *const argv[], const struct rlimit *as, struct measured *m)
+{
+	FILE *err = tmpfile();
+	struct spawn_opts so = { .uid = -1, .errfd = fileno(err), .as = as };
+	struct timespec t0, t1;
+	struct rusage ru;
+	pid_t pid;
+	int st;
+	size_t n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = spawn_fctrace(argv, &so);
+	assert_true(pid > 0);
+	assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	m->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	m->maxrss_kb = ru.ru_maxrss;
+	m->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	rewind(err);
+	n = fread(m->err, 1, sizeof(m->err) - 1, err);
+	m->err[n] = '\0';
+	fclose(err);
+}
+
+static void assert_one_line(const char *err, const char *want)
+{
+	const char *nl = strchr(err, '\n');
+
+	if (!nl || nl[1] || strncmp(err, "fctrace: ", 9) || !strstr(err, want))
+		fail_msg("want one line with \"%s\", got \"%s\"", want, err);
+}
+
+/* The issue's `{},` file: 1 M empty objects (3 MB) took ~800 MB. */
+static void test_empty_objects_bounded(void **state)
+{
+	char *dir = test_dir_make(), path[600];
+	char *argv[] = { (char *)fctrace_binary(), "report", path, NULL };
+	struct json_object *doc;
+	struct rusage self;
+	struct measured m;
+	char why[320];
+
+	if (require_fctrace_binary("test_empty_objects_bounded"))
+		skip();
+	snprintf(path, sizeof(path), "%s/objects.json", dir);
+	write_repeated(path, "{},", 1000000);
+	run_measured(argv, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "holds 1000000 objects and 1 arrays in 3000001 bytes: parsing it "
+			"would take about");
+	/* the child's peak counts the test's own pages, forked before the exec */
+	getrusage(RUSAGE_SELF, &self);
+	if (m.maxrss_kb > self.ru_maxrss + 32 * 1024 || m.secs > 3)
+		fail_msg("refused with %ld KB at its peak (the test: %ld KB) in %.2f s",
+			 m.maxrss_kb, self.ru_maxrss, m.secs);
+	print_message("{} x 1 M: refused in %.3f s, peak RSS %ld KB\n", m.secs, m.maxrss_kb);
+	/* the same in-process, and for empty arrays */
+	{
+		const char *t = "[{},{},{},{},{},{},{},{}]";
+
+		assert_int_equal(load_text(t, strlen(t), &doc, why, sizeof(why)), 0);	/* small: fine */
+		json_object_put(doc);
+	}
+	write_repeated(path, "[],", 1000000);
+	run_measured(argv, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "holds 0 objects and 1000001 arrays");
+	unlink(path);
+	test_dir_remove(dir);
+}
+
+/* Under ulimit -v, a document within the bound that still cannot be
+ * parsed says so: not "is not JSON: success at byte N". */
+static void test_out_of_memory_said(void **state)
+{
+	char *dir = test_dir_make(), path[600];
+	char *argv[] = { (char *)fctrace_binary(), "report", path, NULL };
+	struct rlimit as = { 96 << 20, 96 << 20 };
+	struct measured m;
+
+	if (require_fctrace_binary("test_out_of_memory_said"))
+		skip();
+	snprintf(path, sizeof(path), "%s/zeros.json", dir);
+	write_repeated(path, "0,", 2000000);		/* 4 MB, ~150 MB parsed: within */
+	run_measured(argv, &as, &m);
+	assert_int_equal(m.status, 2);
+	assert_null(strstr(m.err, "success"));
+	assert_one_line(m.err, "out of memory");
+	unlink(path);
+	test_dir_remove(dir);
+}
+
+/* report, diff and sweep --fit on a FIFO or a device: one line, status
+ * 2, at once (alarm: a blocked open fails the test). */
+static void test_not_a_file_refused(void **state)
+{
+	char *dir = test_dir_make(), fifo[600], run[600];
+	char *report[] = { (char *)fctrace_binary(), "report", fifo, NULL };
+	char *diff[] = { (char *)fctrace_binary(), "diff", fifo, run, NULL };
+	char *fit[] = { (char *)fctrace_binary(), "sweep", "--predict", "--fit", fifo, "--no-bpf",
+			"--threads", "1", "--quiet", NULL };
+	char *dev[] = { (char *)fctrace_binary(), "report", "/dev/zero", NULL };
+	struct measured m;
+
+	if (require_fctrace_binary("test_not_a_file_refused"))
+		skip();
+	snprintf(fifo, sizeof(fifo), "%s/run.json", dir);
+	snprintf(run, sizeof(run), "%s/other.json", dir);
+	write_repeated(run, "{},", 1);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(30);
+	run_measured(report, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "run.json: is a FIFO, not a saved run (a regular file)");
+	run_measured(diff, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "is a FIFO");
+	run_measured(fit, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "--fit");
+	assert_non_null(strstr(m.err, "is a FIFO"));
+	run_measured(dev, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "/dev/zero: is a character device");
+	alarm(0);
+	unlink(fifo);
+	unlink(run);
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +543,9 @@ int main(void)
 		cmocka_unit_test(test_jvm),
 		cmocka_unit_test(test_every_member_traced),
 		cmocka_unit_test(test_every_member_jvm),
+		cmocka_unit_test(test_empty_objects_bounded),
+		cmocka_unit_test(test_out_of_memory_said),
+		cmocka_unit_test(test_not_a_file_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,9 @@
 /*
  * test_outputs.c - what fctrace writes, checked as a user would see it:
- * a report that cannot be written (full tmpfs, /dev/full, a closed or full
- * standard output) exits 1 with one line and leaves no file; a symlink
+ * a report that cannot be written (full tmpfs, a closed or full standard
+ * output) exits 1 with one line and leaves no file; a FIFO, a device or a
+ * link to one as the destination is refused (exit 2) and never written
+ * into; a symlink
  * planted where it writes is replaced, never followed; an output named
  * like an option is refused; run --compare fails with its compared run
  * and writes both runs; every catchable ending signal cleans up; a
@@ -114,16 +116,77 @@ static void test_full_tmpfs(void **state)
 	test_dir_remove(dir);
 }
 
-static void test_dev_full(void **state)
+/* Write the sysctl fs.protected_fifos (value "0".."2"); the old one in old. */
+static void protected_fifos(const char *value, char *old, size_t len)
 {
-	char *dir = test_dir_make(), err[1024];
-	char *json[] = { SMALL_RUN(dir), "--quiet", "--json", "/dev/full", NULL };
-	char *html[] = { SMALL_RUN(dir), "--quiet", "--html", "/dev/full", NULL };
+	FILE *f = fopen("/proc/sys/fs/protected_fifos", "r+");
 
-	assert_int_equal(run_fctrace(json, NULL, err, sizeof(err)), 1);
-	assert_one_line(err, "fctrace: --json /dev/full: No space left on device");
-	assert_int_equal(run_fctrace(html, NULL, err, sizeof(err)), 1);
-	assert_one_line(err, "fctrace: --html /dev/full: No space left on device");
+	if (!f)
+		return;
+	if (old && !fgets(old, (int)len, f))
+		old[0] = '\0';
+	rewind(f);
+	fputs(value, f);
+	fclose(f);
+}
+
+/* A destination that is not a regular file (a device, a FIFO another
+ * user made in a sticky directory - with and without a reader, under
+ * fs.protected_fifos 0 and 2 -, a link to one, a link into /proc) is
+ * refused before any work: exit 2, one line, nothing written into it,
+ * and no wait for a reader (alarm: a hang fails the test). */
+static void test_not_a_file(void **state)
+{
+	char *dir = test_dir_make(), err[1024], pub[512], fifo[600], link[600], proc[600];
+	char old[8] = "", buf[64];
+	char *dev[] = { SMALL_RUN(dir), "--quiet", "--json", "/dev/full", NULL };
+	char *html[] = { SMALL_RUN(dir), "--quiet", "--html", "/dev/null", NULL };
+	char *to_fifo[] = { SMALL_RUN(dir), "--quiet", "--json", fifo, NULL };
+	char *to_link[] = { SMALL_RUN(dir), "--quiet", "--json", link, NULL };
+	char *to_proc[] = { SMALL_RUN(dir), "--quiet", "--html", proc, NULL };
+	int rd;
+
+	alarm(60);
+	assert_int_equal(run_fctrace(dev, NULL, err, sizeof(err)), 2);
+	assert_one_line(err, "fctrace: --json /dev/full: is a character device, not a regular "
+			"file");
+	assert_int_equal(run_fctrace(html, NULL, err, sizeof(err)), 2);
+	assert_one_line(err, "fctrace: --html /dev/null: is a character device");
+	snprintf(pub, sizeof(pub), "%s.pub", dir);
+	assert_int_equal(mkdir(pub, 0777), 0);
+	assert_int_equal(chmod(pub, 01777), 0);
+	snprintf(fifo, sizeof(fifo), "%s/report.json", pub);
+	assert_int_equal(mkfifo(fifo, 0666), 0);
+	if (geteuid() == 0)
+		assert_int_equal(lchown(fifo, NOBODY, NOBODY), 0);	/* nobody's FIFO */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && geteuid() == 0)
+			protected_fifos("2", old, sizeof(old));
+		/* nobody reading: it used to block after the run */
+		assert_int_equal(run_fctrace(to_fifo, NULL, err, sizeof(err)), 2);
+		assert_one_line(err, "is a FIFO, not a regular file (use - for standard output)");
+		/* nobody reading as it runs: it used to stream the report in */
+		rd = open(fifo, O_RDONLY | O_NONBLOCK);
+		assert_true(rd >= 0);
+		assert_int_equal(run_fctrace(to_fifo, NULL, err, sizeof(err)), 2);
+		assert_int_equal(read(rd, buf, sizeof(buf)), 0);	/* no writer ever came */
+		close(rd);
+		if (pass && old[0])
+			protected_fifos(old, NULL, 0);
+	}
+	snprintf(link, sizeof(link), "%s/tl.json", pub);
+	assert_int_equal(symlink(fifo, link), 0);
+	assert_int_equal(run_fctrace(to_link, NULL, err, sizeof(err)), 2);
+	assert_one_line(err, "is a link to a FIFO");
+	snprintf(proc, sizeof(proc), "%s/stdout", pub);
+	assert_int_equal(symlink("/proc/self/fd/1", proc), 0);
+	assert_int_equal(run_fctrace(to_proc, NULL, err, sizeof(err)), 2);
+	assert_one_line(err, "is a link into /proc");
+	alarm(0);
+	unlink(proc);
+	unlink(link);
+	unlink(fifo);
+	rmdir(pub);
 	assert_true(test_dir_is_empty(dir));
 	test_dir_remove(dir);
 }
@@ -526,7 +589,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_tmpfs),
-		cmocka_unit_test(test_dev_full),
+		cmocka_unit_test(test_not_a_file),
 		cmocka_unit_test(test_stdout_errors),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_output_named_like_an_option),

@@ -447,7 +447,7 @@ static void test_bad_input(void **state)
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "200", "--threads", "2",
 				  "--json", (char *)saved, "-q"), printed, false), 0);
 	assert_refused("report", at("missing.json"), "No such file or directory");
-	assert_refused("report", dir, "Is a directory");
+	assert_refused("report", dir, "is a directory, not a saved run");
 	write_text(at("empty.json"), "", 0);
 	assert_refused("report", at("empty.json"), "is empty, not JSON");
 	write_text(at("text.json"), "fctrace run: fcp\n", 17);

@@ -6,15 +6,17 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/jsonread.h"
+#include "base/termsafe.h"
 
 int jr_fail(struct jr *r, const char *key, const char *what)
 {
-	snprintf(r->why, r->n, "%s%s%s%s%s%s", r->where, *r->where ? ": " : "",
+	char line[512];
+
+	snprintf(line, sizeof(line), "%s%s%s%s%s%s", r->where, *r->where ? ": " : "",
 		 key ? "\"" : "", key ? key : "", key ? "\" " : "", what);
-	/* keys are the file's: a newline in one must not split the line */
-	for (char *c = r->why; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	/* keys are the file's: a newline or an escape in one must not reach
+	 * the terminal (or split the line) */
+	term_safe(r->why, r->n, line);
 	return -1;
 }
 

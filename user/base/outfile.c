@@ -12,8 +12,13 @@
  *    protected_symlinks rule would follow it: not one in a sticky
  *    world-writable directory owned by neither us nor that directory's
  *    owner;
- *  - an existing device or FIFO (/dev/null, /dev/stdout's target) is
- *    written in place: renaming over it would replace the device node.
+ *  - nothing but a regular file is ever written: a destination that is
+ *    a FIFO, a device, a socket or a directory - or a link to one - is
+ *    refused, in one line, before any work (outfile_check) and again at
+ *    the open. Another user's FIFO at /tmp/report.json would otherwise
+ *    be read as root writes into it, or hold root until someone reads,
+ *    whatever fs.protected_fifos says (it only guards O_CREAT opens).
+ *    Standard output ("-") is the caller's own and stays allowed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -151,22 +156,36 @@ static int open_temporary(struct outfile *out)
 	return -1;
 }
 
-/* An existing destination that is not a file or a link: a device or a
- * FIFO is written in place; a directory is refused. */
-static int open_destination(struct outfile *out)
+/* What an existing destination is, when it is not something a report
+ * may replace: NULL for nothing there, a regular file, or a link to one
+ * (or to nothing); else "is a FIFO", "is a link to a device"... The link
+ * is looked through with stat, which opens nothing. A link into /proc
+ * (/dev/stdout, /dev/fd/N) is refused too: it stands for an open file,
+ * and replacing it would replace /dev/stdout itself. */
+static const char *not_a_file(int dirfd, const char *name)
 {
+	static char what[128];
+	char target[8];
 	struct stat st;
+	ssize_t len;
+	bool link;
 
-	out->tmp[0] = '\0';
-	if (!fstatat(out->dirfd, out->base, &st, AT_SYMLINK_NOFOLLOW) &&
-	    !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return -1;
-		}
-		return openat(out->dirfd, out->base, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	}
-	return open_temporary(out);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return NULL;
+	link = S_ISLNK(st.st_mode);
+	if (link && (len = readlinkat(dirfd, name, target, sizeof(target))) >= 6 &&
+	    !memcmp(target, "/proc/", 6))
+		return "is a link into /proc, not a file (use - for standard output)";
+	if (link && fstatat(dirfd, name, &st, 0))
+		return NULL;	/* a dangling link: replaced */
+	if (S_ISREG(st.st_mode))
+		return NULL;
+	snprintf(what, sizeof(what), "is %s%s, not a regular file (use - for standard output)",
+		 link ? "a link to " : "", S_ISFIFO(st.st_mode) ? "a FIFO" :
+		 S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ?
+		 "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : S_ISDIR(st.st_mode) ?
+		 "a directory" : "not a file");
+	return what;
 }
 
 /* Close what is open and remove the temporary if it is still there. */
@@ -202,7 +221,7 @@ int outfile_check(const char *opt, const char *path)
 {
 	struct outfile out = { .opt = opt, .path = path };
 	char dir[PATH_MAX];
-	struct stat st;
+	const char *what;
 	int fd, ok;
 
 	if (!path || !strcmp(path, "-") || strlen(path) >= PATH_MAX)
@@ -210,11 +229,13 @@ int outfile_check(const char *opt, const char *path)
 	split(path, dir, out.base);
 	if ((fd = open_dir(dir)) < 0)
 		return say(&out, dir_refusal(fd)) ? 2 : 0;
+	if ((what = not_a_file(fd, out.base))) {
+		close(fd);
+		return say(&out, what) ? 2 : 0;
+	}
 	/* the temporary and the rename need the directory, even for a file
-	 * that exists and is writable; a device or FIFO is written in place */
-	ok = (!fstatat(fd, out.base, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode) &&
-	      !S_ISLNK(st.st_mode)) ||
-	     !faccessat(fd, "", W_OK | X_OK, AT_EACCESS | AT_EMPTY_PATH) || errno == EINVAL;
+	 * that exists and is writable */
+	ok = !faccessat(fd, "", W_OK | X_OK, AT_EACCESS | AT_EMPTY_PATH) || errno == EINVAL;
 	close(fd);
 	return ok ? 0 : say(&out, "its directory is not writable (the report is written "
 			    "beside it, then renamed)") ? 2 : 0;
@@ -223,6 +244,7 @@ int outfile_check(const char *opt, const char *path)
 FILE *outfile_open(struct outfile *out, const char *opt, const char *path)
 {
 	char dir[PATH_MAX];
+	const char *what;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -241,7 +263,12 @@ FILE *outfile_open(struct outfile *out, const char *opt, const char *path)
 			return NULL;
 		}
 		out->dirfd = err;
-		if ((out->fd = open_destination(out)) < 0) {
+		if ((what = not_a_file(out->dirfd, out->base))) {	/* made since the check */
+			close(out->dirfd);
+			say(out, what);
+			return NULL;
+		}
+		if ((out->fd = open_temporary(out)) < 0) {
 			err = errno;
 			close(out->dirfd);
 			say(out, strerror(err));

@@ -3,7 +3,9 @@
  * and standard output. A file is written into a new temporary (O_EXCL,
  * O_NOFOLLOW) in its destination's directory and renamed over the
  * destination only once every byte is out: a planted symlink is replaced,
- * never followed, and a failed write leaves no half report behind.
+ * never followed, and a failed write leaves no half report behind. Only
+ * regular files are written: a FIFO, device, socket or directory at the
+ * destination (or a link to one) is refused.
  */
 #ifndef FCTRACE_OUTFILE_H
 #define FCTRACE_OUTFILE_H
@@ -15,11 +17,11 @@ struct outfile {
 	FILE *f;			/* a memory stream: the bytes go out at close */
 	char *buf;
 	size_t len;
-	int fd;				/* where they go: the temporary, a device or 1 */
+	int fd;				/* where they go: the temporary, or 1 */
 	const char *opt, *path;		/* "--json", as given: for messages */
 	int dirfd;			/* the destination's directory, -1 for stdout */
 	char base[NAME_MAX + 1];	/* the destination's name in dirfd */
-	char tmp[NAME_MAX + 1];		/* the temporary's, "" when written in place */
+	char tmp[NAME_MAX + 1];		/* the temporary's, "" once renamed or removed */
 };
 
 /* Open path for opt ("-" = standard output). NULL after one line on
@@ -30,7 +32,8 @@ FILE *outfile_open(struct outfile *out, const char *opt, const char *path);
 int outfile_close(struct outfile *out);
 
 /* Before any work: path's directories can be walked as outfile_open
- * will, and the directory is writable. 0, or 2 after one line. */
+ * will, the directory is writable, and what is at path (if anything) is
+ * a regular file or a link to one or to nothing. 0, or 2 after one line. */
 int outfile_check(const char *opt, const char *path);
 
 /* Before anything opens a file: a closed fd 0, 1 or 2 gets a read-only

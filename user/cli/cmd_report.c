@@ -15,6 +15,7 @@
 #include "session/load_json.h"
 #include "session/load_run.h"
 #include "report/report.h"
+#include "base/termsafe.h"
 
 static int refuse(const char *path, const char *why)
 {
@@ -132,15 +133,17 @@ static bool same_settings(const struct wl_config *a, const struct wl_config *b)
  * the saved runs were made at different ones, say so first. */
 static void say_settings(const struct options *o, const struct session s[2])
 {
-	char a[200], b[200];
+	char a[200], b[200], sa[800], sb[800];
 
 	if (s[0].target.mode != TGT_NONE ||	/* a program's heading says what it ran */
 	    (same_settings(&s[0].cfg, &s[1].cfg) && s[0].joined.ncpus == s[1].joined.ncpus))
 		return;
 	report_describe(a, sizeof(a), &s[0].cfg);
 	report_describe(b, sizeof(b), &s[1].cfg);
+	/* the workload's name is the file's */
 	printf("The runs' settings differ:\n  %s: %s, %u CPUs\n  %s: %s, %u CPUs\n",
-	       o->inputs[0], a, s[0].joined.ncpus, o->inputs[1], b, s[1].joined.ncpus);
+	       o->inputs[0], term_safe(sa, sizeof(sa), a), s[0].joined.ncpus, o->inputs[1],
+	       term_safe(sb, sizeof(sb), b), s[1].joined.ncpus);
 }
 
 int cmd_diff(const struct options *o)

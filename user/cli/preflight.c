@@ -11,11 +11,13 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "base/outfile.h"
+#include "base/sudo_caller.h"
 #include "cli/preflight.h"
 
 static int refuse(const char *opt, const char *path, const char *why)
@@ -181,12 +183,31 @@ static int check_dir(const struct options *o)
 	return err ? refuse("--dir", o->wl.dir, why) : 0;
 }
 
+/* run -- CMD as root under sudo runs CMD as sudo's caller: SUDO_UID,
+ * SUDO_GID and SUDO_USER must say who that is exactly, or nothing runs
+ * (read loosely, "abc" or "4294967296" ran CMD as root). */
+int preflight_sudo(const struct options *o)
+{
+	struct sudo_caller c;
+	char why[320];
+
+	if (!o->cmd_argv || o->as_root || getuid() != 0 || !getenv("SUDO_UID"))
+		return 0;
+	if (!sudo_caller_from_env(&c, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "fctrace: %s: CMD would not run as sudo's caller (--as-root runs it "
+		"as root)\n", why);
+	return 2;
+}
+
 int preflight(const struct options *o)
 {
 	int rc;
 
 	if (o->cmd == CMD_LIST)
 		return 0;
+	if ((rc = preflight_sudo(o)))
+		return rc;
 	if ((rc = preflight_output("--json", o->json)) ||
 	    (rc = preflight_output("--csv", o->csv)) ||
 	    (rc = preflight_output("--html", o->html)) ||

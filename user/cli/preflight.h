@@ -19,5 +19,6 @@ int preflight(const struct options *o);
 /* The parts, for tests: 0 or 2, with the line printed. */
 int preflight_output(const char *opt, const char *path);
 int preflight_fds(uint64_t needed);
+int preflight_sudo(const struct options *o);
 
 #endif

@@ -614,10 +614,32 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		       fig_cnt((double)l->wakes));
 }
 
+/* The first of the locks that matter whose holders were measured, or NULL. */
+static const struct lock_total *measured_of(const struct lock_total *const *top, int n)
+{
+	for (int i = 0; i < n; i++)
+		if ((i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns) &&
+		    top[i]->holders.measured && top[i]->holders.held_ns > 0)
+			return top[i];
+	return NULL;
+}
+
+/* A lock nobody measured the holders of: say why, and the generic fix. */
+static void unmeasured(struct finding *o, const struct facts *f, const struct lock_total *l)
+{
+	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
+		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
+		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
+		     "probes watched other words)" : "the holders probes did not run");
+	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
+		"data take different locks.", l->name);
+}
+
 static bool rule_other_lock(const struct facts *f, struct finding *o)
 {
-	const struct lock_total *top[3] = { 0 };
-	char tail[300];
+	const struct lock_total *top[3] = { 0 }, *held;
+	struct held_ctx x = held_ctx_of(f);
+	char tail[300] = "";
 	double share = f->sched ? kshare(f, ACCT_LOCK_NAMED) : 0;
 	int n;
 
@@ -627,29 +649,23 @@ static bool rule_other_lock(const struct facts *f, struct finding *o)
 	if (!n)
 		return false;
 	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
-	if (top[0]->holders.measured && top[0]->holders.held_ns > 0)
-		held_title_tail(tail, sizeof(tail), top[0]);
-	else
-		tail[0] = '\0';
+	held = measured_of(top, n);
+	if (held == top[0])
+		held_title_tail(tail, sizeof(tail), held);
 	set_title(o, "%s of thread time waiting for %s%s%s", fig_pct(share), top[0]->name,
 		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "", tail);
-	for (int i = 0; i < n && i < 3; i++)
-		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)	/* the ones that matter */
+	/* the locks that matter; with a measured one, room for its chain */
+	for (int i = 0; i < n; i++)
+		if ((i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns) &&
+		    (!held || i == 0 || top[i] == held))
 			ev_word(&o->c, f, top[i]);
-	if (tail[0]) {
-		struct held_ctx x = held_ctx_of(f);
-
-		held_evidence(&o->c, top[0], &x);
-		ev_lock_whatif(&o->c, f, top[0]);
-		held_fix(o->fix, sizeof(o->fix), top[0]);
+	if (!held) {
+		unmeasured(o, f, top[0]);
 		return true;
 	}
-	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
-		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
-		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
-		     "probes watched other words)" : "the holders probes did not run");
-	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
-		"data take different locks.", top[0]->name);
+	held_evidence(&o->c, held, &x);
+	ev_lock_whatif(&o->c, f, held);
+	held_fix(o->fix, sizeof(o->fix), held);
 	return true;
 }
 

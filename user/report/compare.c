@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include "report/compare.h"
 #include "report/report.h"
+#include "base/termsafe.h"
 #include "base/units.h"
 
 /* The terms compared, each read off a model the same way. */
@@ -268,7 +269,7 @@ static void print_programs(FILE *f, const struct session *a, const struct sessio
 		b->joined.nrows);
 }
 
-void compare_print(FILE *f, const struct session *a, const struct session *b)
+static void print_compare(FILE *f, const struct session *a, const struct session *b)
 {
 	char d[200];
 
@@ -286,6 +287,19 @@ void compare_print(FILE *f, const struct session *a, const struct session *b)
 		print_story(f, a, b);
 	else
 		fprintf(f, "(timing only: the term-by-term account needs the kernel view)\n");
+}
+
+/* Through term_stream: a program's run is named by its comm and argv. */
+void compare_print(FILE *out, const struct session *a, const struct session *b)
+{
+	FILE *f = term_stream(out);
+
+	if (!f) {
+		fputs("fctrace: out of memory printing the comparison\n", stderr);
+		return;
+	}
+	print_compare(f, a, b);
+	fclose(f);
 }
 
 struct json_object *compare_json(const struct session *a, const struct session *b)

@@ -8,6 +8,7 @@
 #include "base/sysnames.h"
 #include "report/report.h"
 #include "report/why.h"
+#include "base/termsafe.h"
 #include "base/units.h"
 
 void report_describe(char *buf, size_t n, const struct wl_config *c)
@@ -527,7 +528,7 @@ static void print_stacks(FILE *f, const struct session *s)
 		(unsigned long long)ti->stacks_unwound, (unsigned long long)s->kv.lost.ustack_drops);
 }
 
-void report_table(FILE *f, const struct session *s)
+static void print_table(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 
@@ -552,4 +553,18 @@ void report_table(FILE *f, const struct session *s)
 		fprintf(f, "\nTiming only (--no-bpf): no kernel view\n");
 	fputc('\n', f);
 	why_print(f, &s->diag);
+}
+
+/* Through term_stream: thread names, lock names and symbols, the command
+ * line and a saved file's strings are the target's, not the terminal's. */
+void report_table(FILE *out, const struct session *s)
+{
+	FILE *f = term_stream(out);
+
+	if (!f) {
+		fputs("fctrace: out of memory printing the report\n", stderr);
+		return;
+	}
+	print_table(f, s);
+	fclose(f);
 }

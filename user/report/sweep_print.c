@@ -11,9 +11,10 @@
 #include "report/sweep_print.h"
 #include "report/why.h"
 #include "report/whatif_print.h"
+#include "base/termsafe.h"
 #include "base/units.h"
 
-void sweep_print_table(FILE *f, const struct sweep *sw)
+static void print_table(FILE *f, const struct sweep *sw)
 {
 	const struct sweep_settings *o = &sw->set;
 
@@ -83,7 +84,7 @@ static void print_crossovers(FILE *f, const struct sweep *sw, unsigned threads)
 		}
 }
 
-void sweep_print_findings(FILE *f, const struct sweep *sw)
+static void print_findings(FILE *f, const struct sweep *sw)
 {
 	const struct sweep_settings *o = &sw->set;
 	unsigned tmax = (unsigned)o->threads.v[o->threads.n - 1];
@@ -172,7 +173,7 @@ static void print_one(FILE *f, const struct sweep_cell *c)
 		100 * (c->wall_ns - c->predicted_wall_ns) / c->predicted_wall_ns);
 }
 
-void sweep_print_predictions(FILE *f, const struct sweep *sw)
+static void print_predictions(FILE *f, const struct sweep *sw)
 {
 	const struct sweep_fit *fit = &sw->fit;
 
@@ -191,6 +192,38 @@ void sweep_print_predictions(FILE *f, const struct sweep *sw)
 		"%u within 30 %%\n\n", fit->predicted, 100 * fit->mean_abs_err,
 		100 * fit->max_abs_err, fit->within15, fit->within30);
 	why_print_model(f, &fit->wi);
+}
+
+/* Through term_stream, as every terminal reporter: a --fit file's strings
+ * are not the terminal's. */
+void sweep_print_table(FILE *out, const struct sweep *sw)
+{
+	FILE *f = term_stream(out);
+
+	if (!f)
+		return;
+	print_table(f, sw);
+	fclose(f);
+}
+
+void sweep_print_findings(FILE *out, const struct sweep *sw)
+{
+	FILE *f = term_stream(out);
+
+	if (!f)
+		return;
+	print_findings(f, sw);
+	fclose(f);
+}
+
+void sweep_print_predictions(FILE *out, const struct sweep *sw)
+{
+	FILE *f = term_stream(out);
+
+	if (!f)
+		return;
+	print_predictions(f, sw);
+	fclose(f);
 }
 
 struct json_object *sweep_fit_json(const struct sweep *sw)

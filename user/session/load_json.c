@@ -5,37 +5,128 @@
  * A run document becomes a session in load_run.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "base/jsonread.h"
 #include "session/load_json.h"
 #include "base/schema.h"
 
-#define LOAD_MAX_BYTES	(256u << 20)	/* a run of 256 threads is a few MiB */
+#define LOAD_MAX_BYTES	(256u << 20)	/* a run of 1024 threads is tens of MiB */
+#define MiB		(1024.0 * 1024)
 
-static char *read_all(FILE *f, size_t *len)
+/*
+ * json-c's memory for a document, told from its text before it is
+ * parsed: measured with json-c 0.16, an object takes ~800 bytes (its
+ * hash table), an array ~150, a number or short string ~70-100, and a
+ * member's key its own copy. `{},` is 3 bytes of text and ~800 of
+ * memory: a 12 MB file of them took 3.26 GB. A saved run's document,
+ * pretty or minified (jq -c), needs at most ~47 times its size by these
+ * weights, so a document is parsed only when its estimate stays within
+ * LOAD_COST_RATIO times its size plus LOAD_COST_BASE, and LOAD_COST_MAX
+ * in all (README, Security).
+ */
+#define COST_OBJECT	1024
+#define COST_ARRAY	256
+#define COST_VALUE	112	/* per value in a container: per comma, and the first */
+#define COST_KEY	32
+#define LOAD_COST_RATIO	64
+#define LOAD_COST_BASE	(16ull << 20)
+#define LOAD_COST_MAX	(2ull << 30)
+
+struct json_counts {
+	uint64_t objects, arrays, values, keys;
+};
+
+/* Objects, arrays, values and keys in text, outside its strings. */
+static void count_json(const char *text, size_t len, struct json_counts *c)
 {
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap), *more;
+	bool in_string = false;
 
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap && cap < LOAD_MAX_BYTES) {
-			more = realloc(buf, cap *= 2);
-			if (!more)
-				free(buf);
-			buf = more;
-		} else if (n == cap) {
-			errno = EFBIG;
-			free(buf);
-			return NULL;
+	memset(c, 0, sizeof(*c));
+	c->values = 1;
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = false;
+			continue;
+		}
+		switch (ch) {
+		case '"': in_string = true; break;
+		case '{': c->objects++; c->values++; break;
+		case '[': c->arrays++; c->values++; break;
+		case ',': c->values++; break;
+		case ':': c->keys++; break;
 		}
 	}
-	if (buf && ferror(f)) {
-		free(buf);
-		return NULL;
+}
+
+static uint64_t json_cost(const struct json_counts *c)
+{
+	return c->objects * COST_OBJECT + c->arrays * COST_ARRAY + c->values * COST_VALUE +
+	       c->keys * COST_KEY;
+}
+
+/* 0 when parsing text stays within the bound; else -1 with why. */
+static int within_bound(const char *text, size_t len, char *why, size_t n)
+{
+	struct json_counts c;
+	uint64_t cost, bound = (uint64_t)len * LOAD_COST_RATIO + LOAD_COST_BASE;
+
+	count_json(text, len, &c);
+	cost = json_cost(&c);
+	if (bound > LOAD_COST_MAX)
+		bound = LOAD_COST_MAX;
+	if (cost <= bound)
+		return 0;
+	snprintf(why, n, "holds %llu objects and %llu arrays in %zu bytes: parsing it would take "
+		 "about %.0f MiB, more than a saved run of its size can (at most %.0f MiB here)",
+		 (unsigned long long)c.objects, (unsigned long long)c.arrays, len, cost / MiB,
+		 bound / MiB);
+	return -1;
+}
+
+/* The whole of fd, up to LOAD_MAX_BYTES: NULL with errno (EFBIG: too big). */
+static char *read_all(int fd, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *more;
+	ssize_t got;
+
+	while (buf) {
+		if (n == cap) {
+			if (cap >= LOAD_MAX_BYTES) {
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			if (!(more = realloc(buf, cap *= 2)))
+				free(buf);
+			buf = more;
+			continue;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
 	}
 	*len = n;
 	return buf;
@@ -63,10 +154,16 @@ int load_text(const char *text, size_t len, struct json_object **doc, char *why,
 		json_tokener_free(tok);
 		return snprintf(why, n, "is larger than 256 MiB: not a saved run"), -1;
 	}
+	if (within_bound(text, len, why, n)) {
+		json_tokener_free(tok);
+		return -1;
+	}
 	*doc = json_tokener_parse_ex(tok, text, (int)len);
 	err = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
-	if (!*doc && err == json_tokener_continue)
+	if (!*doc && err == json_tokener_success)	/* json-c 0.16 says no more on ENOMEM */
+		snprintf(why, n, "cannot be parsed: out of memory at byte %zu", end);
+	else if (!*doc && err == json_tokener_continue)
 		snprintf(why, n, "%s", only_space(text, len) ? "is empty, not JSON" :
 			 "is cut short: the JSON ends before its last value does");
 	else if (!*doc)
@@ -80,22 +177,60 @@ int load_text(const char *text, size_t len, struct json_object **doc, char *why,
 	return *doc ? 0 : -1;
 }
 
+/* What path is when it is not a regular file: "is a FIFO"...; NULL if it is. */
+static const char *not_a_file(mode_t mode)
+{
+	return S_ISREG(mode) ? NULL : S_ISFIFO(mode) ? "is a FIFO" : S_ISCHR(mode) ?
+	       "is a character device" : S_ISBLK(mode) ? "is a block device" : S_ISSOCK(mode) ?
+	       "is a socket" : S_ISDIR(mode) ? "is a directory" : "is not a file";
+}
+
+/* path opened for reading if it is a regular file (a link to one is
+ * fine): looked at before the open, so a FIFO or a device is never
+ * opened, and again after (O_NONBLOCK: a FIFO swapped in meanwhile
+ * cannot hold the open or the read). fd, or -1 with why. */
+static int open_saved(const char *path, char *why, size_t n)
+{
+	const char *what;
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st))
+		return snprintf(why, n, "%s", strerror(errno)), -1;
+	if ((what = not_a_file(st.st_mode)))
+		return snprintf(why, n, "%s, not a saved run (a regular file)", what), -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return snprintf(why, n, "%s", strerror(errno)), -1;
+	if (fstat(fd, &st) || (what = not_a_file(st.st_mode))) {
+		snprintf(why, n, "%s, not a saved run (a regular file)", what ? what : strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > (off_t)LOAD_MAX_BYTES) {
+		snprintf(why, n, "is larger than 256 MiB: not a saved run");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int load_document(const char *path, struct json_object **doc, char *why, size_t n)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int fd = strcmp(path, "-") ? open_saved(path, why, n) : STDIN_FILENO;
 	size_t len = 0;
 	char *text;
 	int rc;
 
 	*doc = NULL;
-	if (!f)
-		return snprintf(why, n, "%s", strerror(errno)), -1;
-	text = read_all(f, &len);
+	if (fd < 0)
+		return -1;
+	text = read_all(fd, &len);
 	if (!text)
 		snprintf(why, n, "%s", errno == EFBIG ? "is larger than 256 MiB: not a saved run"
-			 : strerror(errno ? errno : EIO));
-	if (f != stdin)
-		fclose(f);
+			 : errno == ENOMEM ? "out of memory reading it" : strerror(errno ? errno : EIO));
+	if (fd != STDIN_FILENO)
+		close(fd);
 	if (!text)
 		return -1;
 	rc = load_text(text, len, doc, why, n);

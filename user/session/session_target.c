@@ -24,36 +24,75 @@
 #include "join/lockname.h"
 #include "session/driver.h"
 #include "base/signals.h"
+#include "base/sudo_caller.h"
 
 #define POLL_MS		100	/* how often the loop looks at the target */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
 
 /* ---- run -- CMD: the child ---------------------------------------------- */
 
-/* Under sudo, CMD runs as the user who called sudo (unless --as-root):
- * a profiler needs root, the program it runs does not. */
-static int drop_to_sudo_caller(void)
-{
-	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
-	const char *user = getenv("SUDO_USER");
+/* Who CMD runs as: under sudo (unless --as-root), the user who called
+ * sudo, with that user's groups - a profiler needs root, the program it
+ * runs does not. Resolved in fctrace before the fork (the name service
+ * is not for a forked child); nothing to drop leaves ngroups -1. */
+struct run_as {
 	uid_t uid;
 	gid_t gid;
+	gid_t *groups;
+	int ngroups;
+};
 
-	if (getuid() != 0 || !uid_s || !gid_s)
+/* 0, or -1 after one line: a SUDO_* value that is not strictly an id
+ * (sudo_caller.h) is refused, never read as root. preflight.c said so
+ * already; this is the same check where the ids are used. */
+static int run_as_caller(const struct target_opts *to, struct run_as *ra)
+{
+	struct sudo_caller c;
+	char why[320];
+	int n = 0;
+
+	ra->ngroups = -1;
+	if (to->as_root || getuid() != 0)
 		return 0;
-	uid = (uid_t)strtoul(uid_s, NULL, 10);
-	gid = (gid_t)strtoul(gid_s, NULL, 10);
-	if (uid == 0)
-		return 0;
-	if ((user ? initgroups(user, gid) : setgroups(0, NULL)) || setgid(gid) || setuid(uid))
+	if (sudo_caller_from_env(&c, why, sizeof(why))) {
+		fprintf(stderr, "fctrace: %s\n", why);
 		return -1;
+	}
+	if (!c.set || c.uid == 0)
+		return 0;
+	ra->uid = c.uid;
+	ra->gid = c.gid;
+	ra->ngroups = 0;	/* no SUDO_USER: no supplementary groups */
+	if (!c.user[0])
+		return 0;
+	getgrouplist(c.user, c.gid, NULL, &n);	/* -1, and n set to how many */
+	if (n < 1 || !(ra->groups = calloc((size_t)n, sizeof(gid_t))) ||
+	    getgrouplist(c.user, c.gid, ra->groups, &n) < 0) {
+		fprintf(stderr, "fctrace: cannot list the groups of SUDO_USER %s\n", c.user);
+		return -1;
+	}
+	ra->ngroups = n;
+	return 0;
+}
+
+static int become(const struct run_as *ra)
+{
+	if (ra->ngroups < 0)
+		return 0;
+	if (setgroups((size_t)ra->ngroups, ra->groups) || setgid(ra->gid) || setuid(ra->uid))
+		return -1;
+	/* no way back: a uid that could be regained was not dropped */
+	if (setuid(0) == 0) {
+		errno = EPERM;
+		return -1;
+	}
 	return 0;
 }
 
 /* The child: wait for the go byte, then become CMD. Its exec failure
  * goes back through err_fd (close-on-exec: EOF means it ran). */
 static void child_main(int go_fd, int err_fd, const struct target_opts *to,
-		       const char *jvm_env)
+		       const struct run_as *ra, const char *jvm_env)
 {
 	char go;
 	int err;
@@ -67,7 +106,7 @@ static void child_main(int go_fd, int err_fd, const struct target_opts *to,
 		(void)!write(err_fd, &err, sizeof(err));
 		_exit(126);
 	}
-	if (!to->as_root && drop_to_sudo_caller()) {
+	if (become(ra)) {
 		err = errno;
 		(void)!write(err_fd, &err, sizeof(err));
 		_exit(126);
@@ -83,7 +122,8 @@ struct child {
 	int go_fd, err_fd;
 };
 
-static int spawn(const struct target_opts *to, const char *jvm_env, struct child *c)
+static int spawn(const struct target_opts *to, const struct run_as *ra, const char *jvm_env,
+		 struct child *c)
 {
 	int go[2], err[2];
 
@@ -95,7 +135,7 @@ static int spawn(const struct target_opts *to, const char *jvm_env, struct child
 	if (c->pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child_main(go[0], err[1], to, jvm_env);
+		child_main(go[0], err[1], to, ra, jvm_env);
 	}
 	close(go[0]);
 	close(err[1]);
@@ -344,6 +384,7 @@ struct target_ctx {
 	struct watch w;
 	struct child c;
 	bool released;			/* CMD was let go: it is no longer ours to abandon */
+	struct run_as ra;		/* who CMD runs as */
 	char jvm_env[4096];
 };
 
@@ -354,12 +395,14 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	int rc;
 
 	describe(&s->target, to);
+	if (to->mode == TGT_EXEC && run_as_caller(to, &x->ra))
+		return 2;
 	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env));
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
-	    (rc = spawn(to, x->jvm_env[0] ? x->jvm_env : NULL, &x->c))) {
+	    (rc = spawn(to, &x->ra, x->jvm_env[0] ? x->jvm_env : NULL, &x->c))) {
 		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
 		x->c.pid = -1;
 		return 1;
@@ -438,6 +481,7 @@ static void tgt_finish(void *ctx, struct session *s)
 	if (x->c.pid > 0 && !x->released)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
+	free(x->ra.groups);
 	if (x->w.pidfd >= 0)
 		close(x->w.pidfd);
 }
@@ -451,7 +495,7 @@ int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 		       struct session *s)
 {
 	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1 },
-				.c = { .pid = -1 } };
+				.c = { .pid = -1 }, .ra = { .ngroups = -1 } };
 
 	return session_drive(&target_driver, &x, o, s);
 }

@@ -26,6 +26,7 @@
 #include "trace/ksyms.h"
 #include "trace/jvm.h"
 #include "trace/tlrec.h"
+#include "base/termsafe.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
  * program with `alt` falls back to that form if it cannot load. */
@@ -132,11 +133,17 @@ static struct tracer tracers[MAX_TRACERS];
 
 static bool libbpf_verbose;
 
+/* -v: libbpf's messages name a target's files (a USDT's path): escaped */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!libbpf_verbose)
+	FILE *f;
+	int n;
+
+	if (!libbpf_verbose || !(f = term_stream(stderr)))
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	n = vfprintf(f, fmt, ap);
+	fclose(f);
+	return n;
 }
 
 /* Is capability cap in this thread's effective set? (no libcap needed) */
