@@ -55,6 +55,12 @@ void lockname_snapshot(struct lockname *ln, pid_t tgid)
 		usym_snapshot(ln->u, tgid);
 }
 
+void lockname_deadline(struct lockname *ln, uint64_t deadline_ns)
+{
+	if (ln)
+		usym_set_deadline(ln->u, deadline_ns);
+}
+
 void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound)
 {
 	*received = ln ? ln->received : 0;
