@@ -27,7 +27,7 @@
 
 #define POLL_MS		100	/* how often the loop looks at the target */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
-#define NAMES_NS	1000000000ull	/* the futex words' names: fetches give up after */
+#define NAMES_NS	500000000ull	/* naming the futex words stops after this */
 
 /* ---- run -- CMD: the child ---------------------------------------------- */
 
@@ -438,6 +438,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	s->target.stacks_dropped = tracer_ustacks_dropped(t);
 	lockname_deadline(x->w.ln, wl_now_ns() + NAMES_NS);
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
+	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	s->nnames = n > 0 ? n : 0;
 	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
 }

@@ -44,6 +44,7 @@ struct target_info {
 	uid_t uid;			/* TGT_EXEC: the credentials CMD ran with */
 	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
 	uint64_t stacks_dropped;	/* received, but not unwound in time: dropped */
+	uint64_t words_unnamed;		/* futex words named by address only: out of time */
 	char libjvm[4096];		/* a JVM: its libjvm.so, as the name of fctrace's fd
 					 * (/proc/self/fd/N); "" for other programs */
 };

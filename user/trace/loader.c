@@ -128,6 +128,8 @@ struct tracer {
 /* After the window, the stacks still in the ring are named for this
  * long; the rest are counted as dropped. */
 #define USTACKS_LAST_TURN_NS	100000000ull
+/* and counted for at most this long after that (a target still sending) */
+#define USTACKS_DRAIN_NS	50000000ull
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
 static struct tracer tracers[MAX_TRACERS];
@@ -523,7 +525,8 @@ static int ustack_event(void *ctx, void *data, size_t len)
 
 	if (t->ustacks_draining || wl_now_ns() >= t->poll_end_ns) {
 		t->ustacks_dropped++;
-		return t->ustacks_draining ? 0 : -EAGAIN;
+		return t->ustacks_draining && wl_now_ns() < t->poll_end_ns + USTACKS_DRAIN_NS ?
+		       0 : -EAGAIN;
 	}
 	if (len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES)
 		t->on_ustack(t->ustack_arg, data, len);
