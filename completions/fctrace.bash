@@ -48,7 +48,11 @@ _fctrace_options()
 	      --cache-size --seed --shared-file --handle --cache --pressure --dir --no-bpf
 	      --probes --time-every --json --html --quiet --verbose --help"
 	case $cmd in
-	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out" ;;
+	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out
+		      --follow --as-root --debuginfod" ;;
+	attach)	opts="--pid --duration --follow --debuginfod --probes --time-every --timeline
+		      --timeline-window --timeline-start --timeline-out --json --html --quiet
+		      --verbose --help" ;;
 	sweep)	opts="$opts --csv --predict --fit" ;;
 	list)	opts="--names --help" ;;
 	report|diff) opts="--json --html --quiet --verbose --help" ;;

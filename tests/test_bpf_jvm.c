@@ -34,7 +34,8 @@ struct jvm_fx {
 	struct jvm_links links;
 	struct jvm_view view;
 	struct java_proc java;
-	char libjvm[PATH_MAX];
+	char libjvm[PATH_MAX];	/* /proc/self/fd/N: libjvm_fd's name */
+	int libjvm_fd;
 	char out[16384];
 };
 
@@ -66,7 +67,9 @@ static void fx_start_running(struct jvm_fx *f, const char *tool_opts, const char
 	memset(f, 0, sizeof(*f));
 	assert_int_equal(java_spawn(&f->java, tool_opts, jvm_opts, main, args, false), 0);
 	assert_int_equal(java_await_ready(&f->java), 0);
-	assert_int_equal(jvm_find_libjvm(f->java.pid, f->libjvm, sizeof(f->libjvm)), 0);
+	f->libjvm_fd = jvm_open_libjvm(f->java.pid);
+	assert_true(f->libjvm_fd >= 0);
+	jvm_fd_name(f->libjvm_fd, f->libjvm, sizeof(f->libjvm));
 	fx_attach(f, f->java.pid);
 }
 
@@ -78,6 +81,9 @@ static void fx_start_before_exec(struct jvm_fx *f, const char *tool_opts,
 {
 	memset(f, 0, sizeof(*f));
 	assert_int_equal(jvm_libjvm_for_exe("java", f->libjvm, sizeof(f->libjvm)), 0);
+	f->libjvm_fd = jvm_open_path(f->libjvm);
+	assert_true(f->libjvm_fd >= 0);
+	jvm_fd_name(f->libjvm_fd, f->libjvm, sizeof(f->libjvm));
 	assert_int_equal(java_spawn(&f->java, tool_opts, jvm_opts, main, args, true), 0);
 	fx_attach(f, f->java.pid);
 	java_release(&f->java);
@@ -101,6 +107,8 @@ static void fx_done(struct jvm_fx *f)
 	jvm_detach(&f->links);
 	fctrace_bpf__destroy(f->skel);
 	jvm_view_free(&f->view);
+	if (f->libjvm_fd > 0)
+		close(f->libjvm_fd);
 }
 
 static const struct jvm_thread_info *thread_named(const struct jvm_view *v, const char *name)
@@ -147,7 +155,7 @@ static void test_monitor_contention_named(void **state)
 
 	JVM_TEST_REQUIRE();
 	fx_start_running(&f, JVM_MONITOR_FLAG, NULL, "PoolBench", args);
-	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm), JVM_FLAG_ON);
+	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm_fd), JVM_FLAG_ON);
 	fx_run(&f);
 
 	m = jvm_view_monitor(&f.view, "PoolBench$Pool");
@@ -299,7 +307,7 @@ static void test_no_flag_notice(void **state)
 
 	JVM_TEST_REQUIRE();
 	fx_start_running(&f, NULL, NULL, "PoolBench", args);
-	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm), JVM_FLAG_OFF);
+	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm_fd), JVM_FLAG_OFF);
 	fx_run(&f);
 	assert_int_equal(f.view.nmonitors, 0);
 	assert_named_on_own_tid(thread_named(&f.view, "pool-worker-0"));
@@ -327,12 +335,14 @@ static void test_flag_read_from_memory(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		const char *opts[] = { cases[i].opt, NULL };
 		struct java_proc j = { 0 };
-		char libjvm[PATH_MAX];
+		int fd;
 
 		assert_int_equal(java_spawn(&j, cases[i].tool, opts, "PoolBench", args, false), 0);
 		assert_int_equal(java_await_ready(&j), 0);
-		assert_int_equal(jvm_find_libjvm(j.pid, libjvm, sizeof(libjvm)), 0);
-		assert_int_equal(jvm_monitor_probes(j.pid, libjvm), cases[i].want);
+		fd = jvm_open_libjvm(j.pid);
+		assert_true(fd >= 0);
+		assert_int_equal(jvm_monitor_probes(j.pid, fd), cases[i].want);
+		close(fd);
 		java_kill(&j);
 	}
 }

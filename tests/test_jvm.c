@@ -175,12 +175,13 @@ static void test_libjvm_for_exe(void **state)
 
 static void test_find_libjvm_not_a_jvm(void **state)
 {
-	char lib[PATH_MAX];
-
-	assert_int_equal(jvm_find_libjvm(getpid(), lib, sizeof(lib)), -ENOENT);
-	assert_int_equal(jvm_find_libjvm(0x3fffffff, lib, sizeof(lib)), -ESRCH);
+	assert_int_equal(jvm_open_libjvm(getpid()), -ENOENT);
+	assert_int_equal(jvm_open_libjvm(0x3fffffff), -ESRCH);
 	/* nothing to read the flag from: unknown, never a guess */
-	assert_int_equal(jvm_monitor_probes(0x3fffffff, "/nonexistent/libjvm.so"), JVM_FLAG_UNKNOWN);
+	assert_int_equal(jvm_monitor_probes(0x3fffffff, -1), JVM_FLAG_UNKNOWN);
+	/* a FIFO, a directory, a device: refused at once, never opened for reading */
+	assert_int_equal(jvm_open_path("/dev/null"), -ENOEXEC);
+	assert_int_equal(jvm_open_path("/"), -ENOEXEC);
 }
 
 static void test_class_names(void **state)

@@ -246,8 +246,10 @@ static const char *const derived[] = {
 
 /* Members a run saved before they were written lacks: absent is read as
  * not measured, but present they must be right. */
-static const char *const optional[] = { "op_costs@top", "jvm_threads_full@", "holders@",
-					"jvm_monitors_full@" };
+static const char *const optional[] = {
+	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
+	"words_unnamed@", "holders@",
+};
 
 static bool is_optional(const char *key, const char *where)
 {

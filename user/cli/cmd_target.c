@@ -4,10 +4,14 @@
  * workloads. run -- CMD prints its report on stderr, as time(1) and perf
  * stat do, so that CMD's own standard output stays CMD's alone.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <json-c/json.h>
 #include "cli/commands.h"
 #include "report/report.h"
+#include "trace/usym.h"
 #include "base/signals.h"
 
 static void target_opts_from(const struct options *o, struct target_opts *to)
@@ -30,17 +34,48 @@ static int exit_status(const struct options *o, const struct session *s, int rc)
 	return o->cmd_argv ? target_exit_status(&s->target) : 0;
 }
 
+/*
+ * No network on a target's behalf: libdw would fetch the build-ids a
+ * target chooses from DEBUGINFOD_URLS; only --debuginfod lets fctrace
+ * ask (each fetch bounded, its cache a directory fctrace makes and
+ * removes). CMD keeps the variable either way. 0, or 2 with one line.
+ */
+static int debuginfod_setup(const struct options *o, struct target_opts *to, char **saved)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int err;
+
+	*saved = urls ? strdup(urls) : NULL;
+	to->debuginfod_urls = *saved;
+	err = usym_debuginfod(o->debuginfod);
+	if (!err)
+		return 0;
+	fprintf(stderr, "fctrace: --debuginfod: %s\n", err == -ENOENT ?
+		"DEBUGINFOD_URLS is not set: no server to ask" : err == -ENOSYS ?
+		"libdebuginfod.so.1 is not installed" : strerror(-err));
+	return 2;
+}
+
 int cmd_target(const struct options *o)
 {
 	struct trace_opts topts = cli_trace_opts(o);
 	struct target_opts to = { 0 };
+	char *urls = NULL;
 	struct session s;
 	int rc;
 
 	target_opts_from(o, &to);
-	if ((rc = target_check(&to)) || (rc = cli_check_privileges(o)))
+	if ((rc = target_check(&to)) || (rc = cli_check_privileges(o)) ||
+	    (rc = debuginfod_setup(o, &to, &urls))) {
+		free(urls);
 		return rc;
+	}
+	if (usym_debuginfod_cache() && !o->quiet)
+		fprintf(stderr, "fctrace: --debuginfod: fetching missing debug information from "
+			"DEBUGINFOD_URLS, cache in %s\n", usym_debuginfod_cache());
 	rc = session_run_target(&topts, &to, &s);
+	usym_debuginfod_end();
+	free(urls);
 	if (!rc) {
 		if (!o->quiet)
 			report_table(o->cmd_argv ? stderr : stdout, &s);

@@ -23,7 +23,7 @@ enum {
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_TIME_EVERY, O_NAMES,
-	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT,
+	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT, O_DEBUGINFOD,
 	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
 };
 
@@ -53,6 +53,8 @@ static const struct argp_option option_table[] = {
 	{ "follow", O_FOLLOW, NULL, 0, "also the processes it forks (run: until all have exited)", 2 },
 	{ "as-root", O_AS_ROOT, NULL, 0, "run -- under sudo: run CMD as root, not as the sudo "
 	  "caller", 2 },
+	{ "debuginfod", O_DEBUGINFOD, NULL, 0, "fetch debug info the target lacks from "
+	  "DEBUGINFOD_URLS (off by default: no network; 5 s a file)", 2 },
 	{ NULL, 0, NULL, 0, "Tracing:", 2 },
 	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
 	{ "probes", O_PROBES, "SET", 0,
@@ -317,6 +319,7 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_DURATION: return duration_opt(o, arg);
 	case O_FOLLOW: o->follow = true; return 0;
 	case O_AS_ROOT: o->as_root = true; return 0;
+	case O_DEBUGINFOD: o->debuginfod = true; return 0;
 	case O_WORKLOAD: return workload_opt(o, arg);
 	case O_FILES: return list_opt("--files", arg, 1, LIM_FILES, &o->files);
 	case O_THREADS: return list_opt("--threads", arg, 1, LIM_THREADS, &o->threads);
@@ -548,9 +551,10 @@ static int check_target(const struct options *o)
 		return bad("attach", "takes no command after --; use run -- CMD");
 	if (o->cmd_argv && o->cmd != CMD_RUN)
 		return bad("--", "and a command only apply to `fctrace run`");
-	if (!other && (o->pid || o->duration_ns || o->follow || o->as_root))
+	if (!other && (o->pid || o->duration_ns || o->follow || o->as_root || o->debuginfod))
 		return bad(o->pid ? "-p" : o->duration_ns ? "--duration" : o->follow ? "--follow"
-			   : "--as-root", "only applies to `run -- CMD` or `attach`");
+			   : o->as_root ? "--as-root" : "--debuginfod",
+			   "only applies to `run -- CMD` or `attach`");
 	if (o->cmd == CMD_RUN && o->duration_ns)
 		return bad("--duration", "only applies to `attach` (run -- CMD ends when CMD does)");
 	if (o->cmd == CMD_ATTACH && o->as_root)

@@ -31,6 +31,7 @@ struct options {
 	int pid;			/* attach -p */
 	uint64_t duration_ns;		/* attach --duration; 0: until Ctrl-C or exit */
 	bool follow, as_root;
+	bool debuginfod;		/* --debuginfod: fetch missing debug info */
 	const char *workload_opt;	/* the first workload option given, for errors */
 	/* --timeline: every state edge for a window of tl_window_ms, from
 	 * tl_start_ms after the measured window opens (any --timeline-*

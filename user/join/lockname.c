@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "join/lockname.h"
+#include "workload.h"	/* wl_now_ns */
 #include "trace/usym.h"
 
 struct site_count {
@@ -27,6 +28,8 @@ struct lockname {
 	int nsites, cap;
 	uint64_t received, unwound;
 	pid_t last_tgid;
+	uint64_t deadline_ns;		/* lockname_build names words until then */
+	uint64_t unnamed;		/* words left with their address: out of time */
 };
 
 struct lockname *lockname_new(void)
@@ -53,6 +56,24 @@ void lockname_snapshot(struct lockname *ln, pid_t tgid)
 {
 	if (ln)
 		usym_snapshot(ln->u, tgid);
+}
+
+void lockname_deadline(struct lockname *ln, uint64_t deadline_ns)
+{
+	if (!ln)
+		return;
+	ln->deadline_ns = deadline_ns;
+	usym_set_deadline(ln->u, deadline_ns);
+}
+
+uint64_t lockname_unnamed(const struct lockname *ln)
+{
+	return ln ? ln->unnamed : 0;
+}
+
+static bool out_of_time(const struct lockname *ln)
+{
+	return ln && ln->deadline_ns && wl_now_ns() >= ln->deadline_ns;
 }
 
 void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound)
@@ -280,6 +301,16 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 
 		if (kv->futex[i].key.op == FCT_FUTEX_OP_WAKE)
 			continue;	/* wakes only: the word is named by its waits */
+		if (out_of_time(ln)) {	/* the rest: by address, counted */
+			const char *kind = kind_of_op(kv->futex[i].key.op) == WK_UNKNOWN ?
+					   "lock" : "condvar";
+
+			names[n] = (struct lock_name){ .tgid = tgid, .addr = kv->futex[i].key.uaddr,
+						       .size = 4, .is_lock = !strcmp(kind, "lock") };
+			write_name(&names[n++], kind);
+			ln->unnamed++;
+			continue;
+		}
 		if (known(names, n, tgid, kv->futex[i].key.uaddr))
 			continue;
 		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);

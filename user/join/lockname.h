@@ -26,6 +26,13 @@ void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
  * from time to time: libraries it loads later). */
 void lockname_snapshot(struct lockname *ln, pid_t tgid);
 
+/* Work on names stops at this CLOCK_MONOTONIC time (wl_now_ns's clock):
+ * a fetch of debug information (--debuginfod) gives up, and
+ * lockname_build names the words left by their address only. */
+void lockname_deadline(struct lockname *ln, uint64_t deadline_ns);
+/* Words lockname_build left named by their address: out of time. */
+uint64_t lockname_unnamed(const struct lockname *ln);
+
 /* A symbol larger than this (pthread_rwlock_t is 56 bytes) is an object
  * holding locks, not a lock: its words are named symbol+offset. */
 #define LOCKNAME_MAX_LOCK_SIZE	64

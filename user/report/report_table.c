@@ -526,6 +526,10 @@ static void print_stacks(FILE *f, const struct session *s)
 		"library, %llu dropped\n", s->nnames, s->nnames == 1 ? "" : "s",
 		(unsigned long long)ti->stacks_received, FCT_USTACK_WARMUP, FCT_USTACK_EVERY,
 		(unsigned long long)ti->stacks_unwound, (unsigned long long)s->kv.lost.ustack_drops);
+	if (ti->stacks_dropped || ti->words_unnamed)
+		fprintf(f, "  out of time (each step is bounded): %llu stacks not unwound, %llu words "
+			"named by address only\n", (unsigned long long)ti->stacks_dropped,
+			(unsigned long long)ti->words_unnamed);
 }
 
 static void print_table(FILE *f, const struct session *s)

@@ -156,6 +156,10 @@ static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 		   jr_uint(r, t, "uid", UINT32_MAX, &uid) ||
 		   jr_u64(r, t, "stacks_sampled", &ti->stacks_received) ||
 		   jr_u64(r, t, "stacks_unwound", &ti->stacks_unwound) ||
+		   (json_object_object_get_ex(t, "stacks_dropped", NULL) &&
+		    jr_u64(r, t, "stacks_dropped", &ti->stacks_dropped)) ||
+		   (json_object_object_get_ex(t, "words_unnamed", NULL) &&
+		    jr_u64(r, t, "words_unnamed", &ti->words_unnamed)) ||
 		   load_lock_names(r, t, s) || load_jvm(r, t, s));
 	jr_leave(r, saved);
 	if (rc)

@@ -28,6 +28,7 @@
 
 #define POLL_MS		100	/* how often the loop looks at the target */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
+#define NAMES_NS	500000000ull	/* naming the futex words stops after this */
 
 /* ---- run -- CMD: the child ---------------------------------------------- */
 
@@ -101,7 +102,8 @@ static void child_main(int go_fd, int err_fd, const struct target_opts *to,
 		_exit(127);	/* fctrace gave up before the probes were ready */
 	close(go_fd);
 	signal(SIGPIPE, SIG_DFL);
-	if (jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) {
+	if ((jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) ||
+	    (to->debuginfod_urls && setenv("DEBUGINFOD_URLS", to->debuginfod_urls, 1))) {
 		err = errno;
 		(void)!write(err_fd, &err, sizeof(err));
 		_exit(126);
@@ -228,6 +230,9 @@ static void watch_loop(struct watch *w)
 	uint64_t now;
 
 	for (;;) {
+		/* a turn takes about POLL_MS whatever arrives: the clock and
+		 * the signals are looked at every turn */
+		lockname_deadline(w->ln, wl_now_ns() + POLL_MS * 1000000ull);
 		tracer_poll(w->t, POLL_MS);
 		if (target_done(w))
 			break;
@@ -332,7 +337,8 @@ static void describe(struct target_info *ti, const struct target_opts *to)
  * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
  * a JVM started without it: one line says what is not measured.
  */
-static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len)
+static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len,
+		     int *fd)
 {
 	struct target_info *ti = &s->target;
 	char notice[256];
@@ -340,27 +346,29 @@ static void find_jvm(struct session *s, const struct target_opts *to, char *env,
 	env[0] = '\0';
 	if (to->mode == TGT_EXEC) {
 		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm)) ||
-		    jvm_tool_options(env, len)) {
+		    (*fd = jvm_open_path(ti->libjvm)) < 0 || jvm_tool_options(env, len)) {
 			ti->libjvm[0] = env[0] = '\0';
 			return;
 		}
+		jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
 		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
 			"probes\n", JVM_MONITOR_FLAG);
 		s->jvm_monitors = true;
 		return;
 	}
-	if (jvm_find_libjvm(to->pid, ti->libjvm, sizeof(ti->libjvm))) {
+	if ((*fd = jvm_open_libjvm(to->pid)) < 0) {
 		ti->libjvm[0] = '\0';
 		return;
 	}
-	s->jvm_monitors = jvm_monitor_probes(to->pid, ti->libjvm) != JVM_FLAG_OFF;
+	jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
+	s->jvm_monitors = jvm_monitor_probes(to->pid, *fd) != JVM_FLAG_OFF;
 	if (!s->jvm_monitors) {
 		jvm_monitor_notice(notice, sizeof(notice));
 		fprintf(stderr, "fctrace: %s\n", notice);
 	}
 }
 
-static void read_jvm(struct watch *w)
+static void read_jvm(struct watch *w, int libjvm_fd)
 {
 	struct session *s = w->s;
 
@@ -373,7 +381,7 @@ static void read_jvm(struct watch *w)
 	}
 	/* a -XX:-DTraceMonitorProbes of its own wins over ours */
 	if (s->jvm && s->target.mode == TGT_EXEC)
-		s->jvm_monitors = jvm_monitor_probes(s->target.pid, s->target.libjvm) != JVM_FLAG_OFF ||
+		s->jvm_monitors = jvm_monitor_probes(s->target.pid, libjvm_fd) != JVM_FLAG_OFF ||
 				  s->jvm->nmonitors > 0;
 }
 
@@ -386,6 +394,7 @@ struct target_ctx {
 	bool released;			/* CMD was let go: it is no longer ours to abandon */
 	struct run_as ra;		/* who CMD runs as */
 	char jvm_env[4096];
+	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
 };
 
 static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
@@ -397,7 +406,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	describe(&s->target, to);
 	if (to->mode == TGT_EXEC && run_as_caller(to, &x->ra))
 		return 2;
-	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env));
+	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env), &x->libjvm_fd);
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -465,11 +474,14 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 
 	if (!s->traced)
 		return 1;
-	read_jvm(&x->w);
+	read_jvm(&x->w, x->libjvm_fd);
 	for (int i = 0; i < s->kv.nthreads; i++)
 		fill_comm(&s->kv.threads[i]);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
+	s->target.stacks_dropped = tracer_ustacks_dropped(t);
+	lockname_deadline(x->w.ln, wl_now_ns() + NAMES_NS);
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
+	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	s->nnames = n > 0 ? n : 0;
 	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
 }
@@ -482,6 +494,8 @@ static void tgt_finish(void *ctx, struct session *s)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
 	free(x->ra.groups);
+	if (x->libjvm_fd >= 0)
+		close(x->libjvm_fd);
 	if (x->w.pidfd >= 0)
 		close(x->w.pidfd);
 }
@@ -495,7 +509,7 @@ int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 		       struct session *s)
 {
 	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1 },
-				.c = { .pid = -1 }, .ra = { .ngroups = -1 } };
+				.c = { .pid = -1 }, .ra = { .ngroups = -1 }, .libjvm_fd = -1 };
 
 	return session_drive(&target_driver, &x, o, s);
 }

@@ -24,6 +24,8 @@ struct target_opts {
 	uint64_t duration_ns;		/* TGT_ATTACH: 0 = until Ctrl-C or exit */
 	bool follow;			/* child processes too */
 	bool as_root;			/* under sudo: keep root for CMD */
+	const char *debuginfod_urls;	/* CMD's DEBUGINFOD_URLS (fctrace unsets its
+					 * own without --debuginfod), or NULL */
 	/* called once the window is open and the target runs (tests act
 	 * on the target at a known point with it); may be NULL */
 	void (*on_window)(void *arg);
@@ -41,7 +43,10 @@ struct target_info {
 	int term_signal;		/* killed by this signal, or 0 */
 	uid_t uid;			/* TGT_EXEC: the credentials CMD ran with */
 	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
-	char libjvm[4096];		/* a JVM: its libjvm.so ("" for other programs) */
+	uint64_t stacks_dropped;	/* received, but not unwound in time: dropped */
+	uint64_t words_unnamed;		/* futex words named by address only: out of time */
+	char libjvm[4096];		/* a JVM: its libjvm.so, as the name of fctrace's fd
+					 * (/proc/self/fd/N); "" for other programs */
 };
 
 /* The exit status `fctrace run -- CMD` passes on: CMD's own, or 128 + N

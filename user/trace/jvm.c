@@ -85,15 +85,9 @@ void jvm_set_target(struct fctrace_bpf *skel, pid_t tgid)
 int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
 	       struct jvm_links *l)
 {
-	char inside[PATH_MAX + 32];
 	bool any = false;
 
 	memset(l, 0, sizeof(*l));
-	/* a JVM in another mount namespace: its path, seen from its root */
-	if (access(libjvm, R_OK) && pid > 0) {
-		snprintf(inside, sizeof(inside), "/proc/%d/root%s", (int)pid, libjvm);
-		libjvm = inside;
-	}
 	for (int i = 0; i < JVM_NPROBES; i++) {
 		struct bpf_program *p = prog_of(skel, i);
 

@@ -7,14 +7,17 @@
  *     jvm_libjvm_for_exe(argv[0])      libjvm.so beside the java launcher
  *     jvm_tool_options()               JAVA_TOOL_OPTIONS for the child, with
  *                                      -XX:+DTraceMonitorProbes added
+ *     jvm_open_path(libjvm)            opened: a regular ELF file, or refused
  *   `attach -p PID` (a running JVM)
- *     jvm_find_libjvm(pid)             libjvm.so from /proc/PID/maps
- *     jvm_monitor_probes(pid, libjvm)  is the flag on? if not,
+ *     jvm_open_libjvm(pid)             the libjvm.so it maps, through
+ *                                      /proc/PID/map_files (trace/tfile.h)
+ *     jvm_monitor_probes(pid, fd)      is the flag on? if not,
  *     jvm_monitor_notice()             the one line that says so
  *   both
  *     jvm_set_autoload(skel, true)     after open, before load (the
  *     jvm_set_target(skel, pid)        programs are "?usdt": off by default)
- *     jvm_attach(skel, pid, libjvm)    per probe, by path, filtered by pid:
+ *     jvm_attach(skel, pid, name)      per probe, by the fd's name
+ *                                      (jvm_fd_name), filtered by pid:
  *                                      works before exec too (uprobes attach
  *                                      to the file, the pid to the process)
  *     ... the run, with the window (`enabled`) open ...
@@ -37,10 +40,22 @@ struct bpf_link;
 
 /* --- finding the JVM --------------------------------------------------- */
 
-/* The libjvm.so process pid has mapped (its path as the maps show it):
- * -ENOENT when pid is not a JVM (or not yet: before exec, before the
- * launcher loads it), -ESRCH when there is no such process. */
-int jvm_find_libjvm(pid_t pid, char *path, size_t len);
+/* The libjvm.so process pid has mapped, opened through its
+ * /proc/PID/map_files link (the very file mapped, whatever its name or
+ * mount namespace; never the path maps shows): an fd (O_RDONLY,
+ * O_CLOEXEC, O_NONBLOCK), -ENOENT when pid is not a JVM (or not yet:
+ * before exec, before the launcher loads it), -ESRCH when there is no
+ * such process, -EPERM when the mapping's file is not a regular file
+ * with the device and inode maps gives, -ENOEXEC when it is not ELF. */
+int jvm_open_libjvm(pid_t pid);
+
+/* libjvm.so at path (jvm_libjvm_for_exe's, for `run --`): an fd, opened
+ * O_NONBLOCK | O_NOFOLLOW; -ENOEXEC when it is not a regular ELF file. */
+int jvm_open_path(const char *path);
+
+/* "/proc/self/fd/FD": the name libbpf and the kernel open for the USDT
+ * probes, which is fd's own file and nothing else. */
+void jvm_fd_name(int fd, char *buf, size_t len);
 
 /* The libjvm.so a JVM launcher would load: exe as execvp takes it
  * (searched in PATH when it has no '/'), symlinks resolved (Debian's
@@ -71,9 +86,10 @@ enum jvm_flag { JVM_FLAG_UNKNOWN, JVM_FLAG_OFF, JVM_FLAG_ON };
 /* Is DTraceMonitorProbes on in running JVM pid? Read from the JVM's
  * memory (the flag's symbol in libjvm.so's .symtab, at its load
  * address: exact), or, when that fails, from its options
- * (jvm_flag_from_options over /proc/PID/environ and cmdline). libjvm:
- * its path as jvm_find_libjvm gives it. */
-enum jvm_flag jvm_monitor_probes(pid_t pid, const char *libjvm);
+ * (jvm_flag_from_options over /proc/PID/environ and cmdline).
+ * libjvm_fd: jvm_open_libjvm's or jvm_open_path's (-1: options only);
+ * the mapping read is the one of that very file. */
+enum jvm_flag jvm_monitor_probes(pid_t pid, int libjvm_fd);
 
 /* The flag as a JVM's options set it, applied in the JVM's order:
  * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line (argv[1..] up
@@ -118,9 +134,9 @@ struct jvm_links {
 	int nattached;
 };
 
-/* Attach every loaded JVM program to its probe in libjvm for process
- * pid (which may not have exec'ed the JVM yet). A libjvm path that does
- * not resolve here is tried under /proc/PID/root (a container's JVM). Returns how many
+/* Attach every loaded JVM program to its probe in libjvm (jvm_fd_name's
+ * name of an fd) for process pid (which may not have exec'ed the JVM
+ * yet). Returns how many
  * attached (each probe's fate in l->err), or -EINVAL if none is loaded. */
 int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
 	       struct jvm_links *l);

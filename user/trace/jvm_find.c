@@ -3,12 +3,15 @@
  * or beside the java launcher a command will exec.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "trace/jvm.h"
+#include "trace/tfile.h"
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -25,25 +28,51 @@ static int copy_out(const char *s, char *path, size_t len)
 	return 0;
 }
 
-int jvm_find_libjvm(pid_t pid, char *path, size_t len)
+int jvm_open_libjvm(pid_t pid)
 {
 	char maps[64], line[PATH_MAX + 128];
-	int err = -ENOENT;
+	int fd = -ENOENT;
 	FILE *f;
 
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
 	f = fopen(maps, "re");
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
-	while (err == -ENOENT && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
+	/* the name only tells which mapping is libjvm; the file is the one
+	 * mapped, through map_files, never the name */
+	while (fd == -ENOENT && fgets(line, sizeof(line), f)) {
+		struct tmap m;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (p && ends_with(p, "/libjvm.so"))
-			err = copy_out(p, path, len);
+		if (tfile_parse_maps(line, &m) || !m.ino || !ends_with(m.name, "/libjvm.so"))
+			continue;
+		fd = tfile_open_mapped(pid, &m);
+		if (fd >= 0 && !tfile_is_elf(fd)) {
+			close(fd);
+			fd = -ENOEXEC;
+		}
 	}
 	fclose(f);
-	return err;
+	return fd;
+}
+
+int jvm_open_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !tfile_is_elf(fd)) {
+		close(fd);
+		return -ENOEXEC;
+	}
+	return fd;
+}
+
+void jvm_fd_name(int fd, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
 }
 
 /* exe as execvp finds it: itself if it has a '/', else the first

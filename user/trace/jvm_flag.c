@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "trace/jvm.h"
+#include "trace/tfile.h"
 
 int jvm_tool_options(char *buf, size_t len)
 {
@@ -237,28 +238,22 @@ static bool first_load(Elf *e, uint64_t *vaddr_minus_off)
 	return false;
 }
 
-static bool elf_symbol(const char *path, const char *name, struct elf_sym *out)
+static bool elf_symbol(int fd, const char *name, struct elf_sym *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	bool ok = false;
 	Elf *e;
 
-	if (fd < 0)
-		return false;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e)
 		ok = find_symbol(e, name, &out->value) && first_load(e, &out->vaddr_minus_off);
 	elf_end(e);
-	close(fd);
 	return ok;
 }
 
-/* The mapping of libjvm with the lowest file offset: its start and
- * offset, and its /proc/PID/map_files name (the very file mapped, even
- * in another mount namespace). */
-static bool lowest_mapping(pid_t pid, const char *libjvm, uint64_t *start,
-			   uint64_t *off, char *file, size_t flen)
+/* The mapping of the file fd holds (its device and inode, not a name)
+ * with the lowest file offset: its start and offset. */
+static bool lowest_mapping(pid_t pid, int fd, uint64_t *start, uint64_t *off)
 {
 	char path[64], line[4200];
 	bool found = false;
@@ -269,17 +264,14 @@ static bool lowest_mapping(pid_t pid, const char *libjvm, uint64_t *start,
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		uint64_t s, e, o;
-		char *p = strchr(line, '/');
+		struct tmap m;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (!p || strcmp(p, libjvm) ||
-		    sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, &s, &e, &o) != 3)
+		if (tfile_parse_maps(line, &m) || !m.ino || !tfile_same(fd, &m))
 			continue;
-		if (!found || o < *off) {
-			*start = s;
-			*off = o;
-			snprintf(file, flen, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid, s, e);
+		if (!found || m.off < *off) {
+			*start = m.start;
+			*off = m.off;
 		}
 		found = true;
 	}
@@ -287,19 +279,17 @@ static bool lowest_mapping(pid_t pid, const char *libjvm, uint64_t *start,
 	return found;
 }
 
-static enum jvm_flag flag_from_memory(pid_t pid, const char *libjvm)
+static enum jvm_flag flag_from_memory(pid_t pid, int libjvm_fd)
 {
-	char file[128], mem[64];
 	uint64_t start = 0, off = 0, addr;
 	struct elf_sym sym;
 	unsigned char byte;
+	char mem[64];
 	ssize_t r;
 	int fd;
 
-	if (!libjvm || !lowest_mapping(pid, libjvm, &start, &off, file, sizeof(file)))
-		return JVM_FLAG_UNKNOWN;
-	if (!elf_symbol(file, "DTraceMonitorProbes", &sym) &&
-	    !elf_symbol(libjvm, "DTraceMonitorProbes", &sym))
+	if (libjvm_fd < 0 || !lowest_mapping(pid, libjvm_fd, &start, &off) ||
+	    !elf_symbol(libjvm_fd, "DTraceMonitorProbes", &sym))
 		return JVM_FLAG_UNKNOWN;
 	/* load bias = start - (the address the mapped offset has in the file) */
 	addr = start - (off + sym.vaddr_minus_off) + sym.value;
@@ -314,9 +304,9 @@ static enum jvm_flag flag_from_memory(pid_t pid, const char *libjvm)
 	return byte ? JVM_FLAG_ON : JVM_FLAG_OFF;
 }
 
-enum jvm_flag jvm_monitor_probes(pid_t pid, const char *libjvm)
+enum jvm_flag jvm_monitor_probes(pid_t pid, int libjvm_fd)
 {
-	enum jvm_flag f = flag_from_memory(pid, libjvm);
+	enum jvm_flag f = flag_from_memory(pid, libjvm_fd);
 
 	return f != JVM_FLAG_UNKNOWN ? f : flag_from_proc(pid);
 }

@@ -120,6 +120,9 @@ struct tracer {
 	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
 	void *ustack_arg;
+	uint64_t poll_end_ns;		/* this turn's stacks are handed out until then */
+	bool ustacks_draining;		/* after the window: count what is left, no more */
+	uint64_t ustacks_dropped;	/* stacks received but never handed out */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
@@ -127,6 +130,12 @@ struct tracer {
 	struct tlrec *tlrec;		/* recording, between start and stop */
 	struct kv_timeline tl;
 };
+
+/* After the window, the stacks still in the ring are named for this
+ * long; the rest are counted as dropped. */
+#define USTACKS_LAST_TURN_NS	100000000ull
+/* and counted for at most this long after that (a target still sending) */
+#define USTACKS_DRAIN_NS	50000000ull
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
 static struct tracer tracers[MAX_TRACERS];
@@ -519,10 +528,18 @@ static const char *unusable(const struct tracer *t, unsigned groups)
 	return NULL;
 }
 
+/* One stack out of the ring: handed out within the turn's time, else
+ * dropped and counted, and the turn ends (the rest stay in the ring for
+ * the next turn; the kernel drops and counts what does not fit). */
 static int ustack_event(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
 
+	if (t->ustacks_draining || wl_now_ns() >= t->poll_end_ns) {
+		t->ustacks_dropped++;
+		return t->ustacks_draining && wl_now_ns() < t->poll_end_ns + USTACKS_DRAIN_NS ?
+		       0 : -EAGAIN;
+	}
 	if (len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES)
 		t->on_ustack(t->ustack_arg, data, len);
 	return 0;
@@ -642,12 +659,30 @@ int tracer_adopt(struct tracer *t)
 
 int tracer_poll(struct tracer *t, int timeout_ms)
 {
+	int n;
+
 	if (!t || !t->ustacks) {
 		if (timeout_ms > 0)
 			usleep((useconds_t)timeout_ms * 1000);
 		return 0;
 	}
-	return ring_buffer__poll(t->ustacks, timeout_ms);
+	t->poll_end_ns = wl_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
+	n = ring_buffer__poll(t->ustacks, timeout_ms);
+	return n == -EAGAIN || n == -EINTR ? 0 : n;
+}
+
+uint64_t tracer_ustacks_dropped(const struct tracer *t)
+{
+	return t ? t->ustacks_dropped : 0;
+}
+
+/* After the window: what is left in the ring was never handed out. */
+static void ustacks_drain(struct tracer *t)
+{
+	if (!t->ustacks || t->ustacks_draining)
+		return;
+	t->ustacks_draining = true;
+	ring_buffer__consume(t->ustacks);
 }
 
 /* Close every account still open, in the kernel, at one instant. */
@@ -668,8 +703,12 @@ void tracer_stop(struct tracer *t)
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
 	cpustat_read(&t->cpu_end);
 	close_open_accounts(t);
-	if (t->ustacks)
+	/* the stacks left: named for one more turn's time, the rest counted */
+	if (t->ustacks) {
+		t->poll_end_ns = wl_now_ns() + USTACKS_LAST_TURN_NS;
 		ring_buffer__consume(t->ustacks);
+		ustacks_drain(t);
+	}
 }
 
 /* Every slot a thread used, active or closed. A slot is the account

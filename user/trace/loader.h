@@ -53,9 +53,14 @@ void tracer_start(struct tracer *t);
 /* TT_ATTACH: open the accounts of the threads already running (after
  * tracer_start, so that no edge between the two is missed); 0 or -errno */
 int tracer_adopt(struct tracer *t);
-/* Deliver the user stacks that arrived, waiting up to timeout_ms;
- * returns how many, or -errno */
+/* Deliver the user stacks that arrived, waiting up to timeout_ms, and
+ * returning within about timeout_ms however many arrive: a stack that
+ * would be handed out after that is dropped and counted, the rest wait
+ * in the ring for the next call. Returns how many, or -errno */
 int tracer_poll(struct tracer *t, int timeout_ms);
+/* Stacks that arrived but were never handed out (out of time in a turn,
+ * or left in the ring at tracer_stop) */
+uint64_t tracer_ustacks_dropped(const struct tracer *t);
 /* Close the window; accounts still open are closed now (TT_EXEC,
  * TT_ATTACH) */
 void tracer_stop(struct tracer *t);

@@ -1,25 +1,71 @@
 /*
  * usym.c - futex words and sampled user stacks to names, with libdwfl.
  *
- * One Dwfl per traced process, built from the last saved memory map
- * (dwfl_linux_proc_maps_report reads the maps format from any stream),
- * so the names hold after the process exited. The unwinder's memory is
- * only the stack slice the BPF side copied: CFI needs nothing else.
+ * One Dwfl per traced process, built from the last saved memory map, so
+ * the names hold after the process exited. Each file the process maps is
+ * opened once, at the snapshot, through /proc/PID/map_files and checked
+ * (tfile.c); libdwfl gets that fd (find_elf) and never a path from maps.
+ * Debug files are looked for by build-id under /usr/lib/debug in the
+ * target's root, then the host's, and by debug link beside the file in
+ * the target's root, as the target's owner (tfile.c); debuginfod only
+ * when asked for (usym_debuginfod), bounded in time. Each module's
+ * symbols are indexed once (a sorted array), not searched per lookup.
+ * The unwinder's memory is only the stack slice the BPF side copied: CFI
+ * needs nothing else.
  */
+#include <dlfcn.h>
+#include <elfutils/libdwelf.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "trace/tfile.h"
 #include "trace/usym.h"
 
 #define USYM_MAX_PROCS	64
+#define USYM_MAX_OBJS	256		/* files kept open per process */
+#define USYM_MAX_SYMS	(8u << 20)	/* symbols indexed per module */
 #define MAX_FRAMES	24
+
+struct usym_sym {
+	uint64_t addr, size;
+	const char *name;		/* in libdwfl's string table */
+	unsigned char type;
+};
+
+/* One file a process maps: one module of its Dwfl. */
+struct uobj {
+	uint64_t low, high;		/* first to last mapping of the file */
+	struct tmap id;			/* its first mapping: device and inode */
+	char *name;			/* as maps writes it: shown, never opened */
+	char *dir;			/* its directory as the kernel names it (for
+					 * debug links), or NULL */
+	int fd;				/* from map_files, checked; -1: refused */
+	struct uproc *p;
+	Dwfl_Module *mod;
+	struct usym_sym *syms;		/* sorted by address, built once */
+	size_t nsyms;
+	bool indexed, alt_found;
+	int dwarf_ok;			/* 0 unknown, 1 line info usable, -1 not */
+};
 
 struct uproc {
 	pid_t tgid;
-	char *maps;		/* the last snapshot of /proc/TGID/maps */
-	Dwfl *dwfl;		/* built from maps; NULL until needed */
+	char *files;		/* the file lines of the last snapshot of maps */
+	struct uobj *objs;
+	int nobjs;
+	struct troot root, host;	/* its root and the host's, as its owner */
+	Dwfl *dwfl;		/* built from objs; NULL until needed */
 	int attached;		/* dwfl_attach_state done */
 };
 
@@ -29,6 +75,7 @@ struct usym {
 	const struct fct_ustack *cur;	/* the sample being unwound */
 	size_t cur_len;
 	int cur_given;			/* next_thread handed its tid out */
+	uint64_t deadline_ns;		/* debuginfod gives up then (0: none) */
 };
 
 static const char *const kind_names[WK_N] = {
@@ -45,9 +92,110 @@ int wait_kind_is_lock(enum wait_kind k)
 	return k == WK_MUTEX || k == WK_RWLOCK || k == WK_UNKNOWN;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- debuginfod: off unless asked for ----------------------------------- */
+
+typedef int (*dinfod_progress_fn)(void *client, long a, long b);
+
+static struct {
+	bool on;
+	void *so;
+	void *(*begin)(void);
+	int (*find)(void *client, const unsigned char *id, int len, char **path);
+	void (*set_progress)(void *client, dinfod_progress_fn fn);
+	void (*end)(void *client);
+	void *client;
+	uint64_t give_up_ns;		/* the request in flight stops then */
+	char cache[64];			/* the cache fctrace made, removed at the end */
+} dinfod;
+
+static int dinfod_progress(void *client, long a, long b)
+{
+	(void)client, (void)a, (void)b;
+	return now_ns() >= dinfod.give_up_ns;	/* non-zero: give up */
+}
+
+int usym_debuginfod(bool on)
+{
+	if (!on) {
+		unsetenv("DEBUGINFOD_URLS");	/* libdw reads it: no network */
+		return 0;
+	}
+	if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
+		return -ENOENT;
+	dinfod.so = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!dinfod.so)
+		return -ENOSYS;
+	dinfod.begin = (void *(*)(void))dlsym(dinfod.so, "debuginfod_begin");
+	dinfod.find = (int (*)(void *, const unsigned char *, int, char **))
+		dlsym(dinfod.so, "debuginfod_find_debuginfo");
+	dinfod.set_progress = (void (*)(void *, dinfod_progress_fn))
+		dlsym(dinfod.so, "debuginfod_set_progressfn");
+	dinfod.end = (void (*)(void *))dlsym(dinfod.so, "debuginfod_end");
+	if (!dinfod.begin || !dinfod.find || !dinfod.set_progress || !dinfod.end)
+		return -ENOSYS;
+	/* not root's ~/.cache: a directory of fctrace's own, removed at exit */
+	if (!getenv("DEBUGINFOD_CACHE_PATH")) {
+		snprintf(dinfod.cache, sizeof(dinfod.cache), "/tmp/fctrace-debuginfod.XXXXXX");
+		if (!mkdtemp(dinfod.cache))
+			return -errno;
+		setenv("DEBUGINFOD_CACHE_PATH", dinfod.cache, 1);
+	}
+	if (!getenv("DEBUGINFOD_TIMEOUT"))
+		setenv("DEBUGINFOD_TIMEOUT", "5", 1);
+	dinfod.client = dinfod.begin();
+	if (!dinfod.client)
+		return -ENOMEM;
+	dinfod.set_progress(dinfod.client, dinfod_progress);
+	dinfod.on = true;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+const char *usym_debuginfod_cache(void)
+{
+	return dinfod.on ? getenv("DEBUGINFOD_CACHE_PATH") : NULL;
+}
+
+void usym_debuginfod_end(void)
+{
+	if (dinfod.client)
+		dinfod.end(dinfod.client);
+	dinfod.client = NULL;
+	dinfod.on = false;
+	if (dinfod.cache[0])
+		nftw(dinfod.cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	dinfod.cache[0] = '\0';
+}
+
+/* ---- the processes and their files -------------------------------------- */
+
 struct usym *usym_new(void)
 {
 	return calloc(1, sizeof(struct usym));
+}
+
+static void obj_drop_index(struct uobj *o)
+{
+	free(o->syms);
+	o->syms = NULL;
+	o->nsyms = 0;
+	o->indexed = false;
+	o->mod = NULL;
+	o->dwarf_ok = 0;
+	o->alt_found = false;
 }
 
 static void proc_drop_dwfl(struct uproc *p)
@@ -56,6 +204,20 @@ static void proc_drop_dwfl(struct uproc *p)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = 0;
+	for (int i = 0; i < p->nobjs; i++)
+		obj_drop_index(&p->objs[i]);
+}
+
+static void objs_free(struct uobj *objs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (objs[i].fd >= 0)
+			close(objs[i].fd);
+		free(objs[i].name);
+		free(objs[i].dir);
+		free(objs[i].syms);
+	}
+	free(objs);
 }
 
 void usym_free(struct usym *u)
@@ -63,22 +225,43 @@ void usym_free(struct usym *u)
 	if (!u)
 		return;
 	for (int i = 0; i < u->nprocs; i++) {
-		proc_drop_dwfl(&u->procs[i]);
-		free(u->procs[i].maps);
+		struct uproc *p = &u->procs[i];
+
+		proc_drop_dwfl(p);
+		objs_free(p->objs, p->nobjs);
+		free(p->files);
+		troot_close(&p->root);
+		troot_close(&p->host);
 	}
 	free(u);
 }
 
+void usym_set_deadline(struct usym *u, uint64_t deadline_ns)
+{
+	if (u)
+		u->deadline_ns = deadline_ns;
+}
+
 static struct uproc *proc_of(struct usym *u, pid_t tgid, int create)
 {
+	struct uproc *p;
+
 	for (int i = 0; i < u->nprocs; i++)
 		if (u->procs[i].tgid == tgid)
 			return &u->procs[i];
 	if (!create || u->nprocs == USYM_MAX_PROCS)
 		return NULL;
-	memset(&u->procs[u->nprocs], 0, sizeof(u->procs[0]));
-	u->procs[u->nprocs].tgid = tgid;
-	return &u->procs[u->nprocs++];
+	p = &u->procs[u->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
+	p->root.fd = p->host.fd = -1;
+	if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
+		troot_close(&p->root);
+		troot_close(&p->host);
+		return NULL;
+	}
+	u->nprocs++;
+	return p;
 }
 
 /* The whole of a /proc file (its size is unknown until read). */
@@ -98,10 +281,137 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The lines of maps that map a file: what the Dwfl is built from. */
+static char *file_lines(char *maps)
+{
+	char *out = malloc(strlen(maps) + 1), *o = out;
+
+	for (char *l = maps; out && l && *l; ) {
+		char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		struct tmap m;
+
+		if (nl)
+			*nl = '\0';
+		if (!tfile_parse_maps(l, &m) && m.ino) {
+			memcpy(o, l, n);
+			o += n;
+			*o++ = '\n';
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	if (out)
+		*o = '\0';
+	return out;
+}
+
+/* The directory of the mapped file as the kernel names it: for debug
+ * links only, resolved inside the target's root. */
+static char *mapped_dir(pid_t pid, const struct tmap *m)
+{
+	char link[96], path[4096], *slash;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid,
+		 m->start, m->end);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash || strstr(path, " (deleted)"))
+		return NULL;
+	*slash = '\0';
+	return strdup(path);
+}
+
+/* The fd of the same file in the last snapshot, handed over. */
+static int take_fd(struct uproc *p, const struct uobj *o, char **dir)
+{
+	for (int i = 0; i < p->nobjs; i++) {
+		struct uobj *old = &p->objs[i];
+
+		if (old->fd >= 0 && old->low == o->low && old->id.ino == o->id.ino &&
+		    old->id.dev_major == o->id.dev_major && old->id.dev_minor == o->id.dev_minor) {
+			int fd = old->fd;
+
+			old->fd = -1;
+			*dir = old->dir;
+			old->dir = NULL;
+			return fd;
+		}
+	}
+	return -1;
+}
+
+/* Open a new object's file: ELF only, or nothing is kept. */
+static void obj_open(struct uproc *p, struct uobj *o)
+{
+	o->fd = take_fd(p, o, &o->dir);
+	if (o->fd >= 0)
+		return;
+	o->fd = tfile_open_mapped(p->tgid, &o->id);
+	if (o->fd >= 0 && !tfile_is_elf(o->fd)) {
+		close(o->fd);
+		o->fd = -1;
+	}
+	if (o->fd >= 0)
+		o->dir = mapped_dir(p->tgid, &o->id);
+}
+
+/* The objects of files: consecutive mappings of one file are one (the
+ * anonymous .bss between them does not break it), as libdwfl does. */
+static int objs_from(struct uproc *p, char *files, struct uobj **out)
+{
+	struct uobj *objs = calloc(USYM_MAX_OBJS, sizeof(*objs));
+	int n = 0, kept = 0;
+
+	if (!objs)
+		return -ENOMEM;
+	for (char *l = files; l && *l && kept < USYM_MAX_OBJS; ) {
+		char *nl = strchr(l, '\n');
+		struct uobj *last = n ? &objs[n - 1] : NULL;
+		struct tmap m;
+
+		*nl = '\0';
+		if (tfile_parse_maps(l, &m)) {
+			l = nl + 1;
+			continue;
+		}
+		if (last && last->id.ino == m.ino && last->id.dev_major == m.dev_major &&
+		    last->id.dev_minor == m.dev_minor && m.start >= last->high) {
+			last->high = m.end;
+		} else {
+			if (last && last->fd < 0) {	/* refused: its slot is reused */
+				free(last->name);
+				free(last->dir);
+				n--;
+			}
+			objs[n] = (struct uobj){ .low = m.start, .high = m.end, .id = m,
+						 .name = strdup(m.name), .fd = -1, .p = p };
+			objs[n].id.name = NULL;
+			obj_open(p, &objs[n]);
+			kept += objs[n].fd >= 0;
+			n++;
+		}
+		*nl = '\n';
+		l = nl + 1;
+	}
+	if (n && objs[n - 1].fd < 0) {
+		free(objs[n - 1].name);
+		free(objs[n - 1].dir);
+		n--;
+	}
+	*out = objs;
+	return n;
+}
+
 int usym_snapshot(struct usym *u, pid_t tgid)
 {
 	struct uproc *p = proc_of(u, tgid, 1);
-	char path[64], *maps;
+	char path[64], *maps, *files;
+	struct uobj *objs;
+	int n;
 
 	if (!p)
 		return -ENOSPC;
@@ -109,38 +419,319 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	maps = slurp(path);
 	if (!maps)
 		return -errno;
-	if (p->maps && !strcmp(p->maps, maps)) {
-		free(maps);
+	files = file_lines(maps);
+	free(maps);
+	if (!files)
+		return -ENOMEM;
+	if (p->files && !strcmp(p->files, files)) {
+		free(files);
 		return 0;
 	}
-	free(p->maps);
-	p->maps = maps;
-	proc_drop_dwfl(p);	/* rebuilt from the new map when next asked */
+	n = objs_from(p, files, &objs);
+	if (n < 0) {
+		free(files);
+		return n;
+	}
+	proc_drop_dwfl(p);	/* rebuilt from the new objects when next asked */
+	objs_free(p->objs, p->nobjs);
+	free(p->files);
+	p->objs = objs;
+	p->nobjs = n;
+	p->files = files;
+	for (int i = 0; i < n; i++)
+		objs[i].p = p;
 	return 0;
 }
 
+/* ---- what libdwfl is given ---------------------------------------------- */
+
+/* The checked fd of the module's own file, never a path. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	struct uobj *o = *userdata;
+
+	(void)mod, (void)modname, (void)base;
+	*file_name = NULL;
+	*elfp = NULL;
+	return o && o->fd >= 0 ? fcntl(o->fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
+/* The debug file belongs to the module: the same build-id, or (without
+ * one) the debug link's CRC over the whole file (size-checked at open). */
+static bool debug_matches(Dwfl_Module *mod, int fd, GElf_Word crc, bool by_link)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int idlen = dwfl_module_build_id(mod, &id, &vaddr);
+	struct stat st;
+	bool ok = false;
+
+	if (idlen > 0) {
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const void *did;
+		ssize_t dlen = e ? dwelf_elf_gnu_build_id(e, &did) : -1;
+
+		ok = dlen == idlen && !memcmp(did, id, (size_t)idlen);
+		elf_end(e);
+		return ok;
+	}
+	if (!by_link || fstat(fd, &st))
+		return false;
+	{
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		uLong c = crc32(0L, Z_NULL, 0);
+
+		if (m == MAP_FAILED)
+			return false;
+		for (off_t at = 0; at < st.st_size; at += 1 << 30) {
+			off_t n = st.st_size - at < (1 << 30) ? st.st_size - at : (1 << 30);
+
+			c = crc32(c, (const Bytef *)m + at, (uInt)n);
+		}
+		munmap(m, (size_t)st.st_size);
+		ok = (GElf_Word)c == crc;
+	}
+	return ok;
+}
+
+/* An ELF debug file at path, in the target's root then (host) the host's. */
+static int open_debug(struct uobj *o, const char *path, bool host)
+{
+	int fd = troot_open_file(&o->p->root, path, TFILE_DEBUG_MAX);
+
+	if (fd < 0 && host)
+		fd = troot_open_file(&o->p->host, path, TFILE_DEBUG_MAX);
+	if (fd >= 0 && !tfile_is_elf(fd)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static int by_build_id(Dwfl_Module *mod, struct uobj *o)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
+	char path[64 + 2 * 64] = "/usr/lib/debug/.build-id/", *w;
+
+	if (len < 2 || len > 64)
+		return -1;
+	w = path + strlen(path);
+	w += sprintf(w, "%02x/", id[0]);
+	for (int i = 1; i < len; i++)
+		w += sprintf(w, "%02x", id[i]);
+	strcpy(w, ".debug");
+	fd = open_debug(o, path, true);
+	if (fd >= 0 && !debug_matches(mod, fd, 0, false)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A debug link is a file name: beside the file, in .debug/ there, or
+ * under /usr/lib/debug, all inside the target's root. */
+static int by_link(Dwfl_Module *mod, struct uobj *o, const char *link, GElf_Word crc)
+{
+	static const char *const where[] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	char path[8192];
+
+	if (!link || !*link || strchr(link, '/') || !strcmp(link, "..") || !o->dir)
+		return -1;
+	for (size_t i = 0; i < sizeof(where) / sizeof(*where); i++) {
+		int fd;
+
+		if ((size_t)snprintf(path, sizeof(path), where[i], o->dir, link) >= sizeof(path))
+			continue;
+		fd = open_debug(o, path, false);
+		if (fd >= 0 && debug_matches(mod, fd, crc, true))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	return -1;
+}
+
+/* .gnu_debugaltlink's file (dwz): an absolute name, checked to be DWARF
+ * here, so that libdw never looks for it itself. */
+static int by_altlink(struct uobj *o, const char *alt)
+{
+	int fd = alt && alt[0] == '/' ? open_debug(o, alt, true) : -1;
+	Dwarf *d = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	dwarf_end(d);
+	o->alt_found = true;
+	return fd;
+}
+
+static int by_debuginfod(Dwfl_Module *mod, struct usym *u)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
+	uint64_t now = now_ns();
+
+	if (!dinfod.on || len <= 0)
+		return -1;
+	/* each request: its own 5 s, and never past the caller's deadline */
+	dinfod.give_up_ns = now + 5000000000ull;
+	if (u && u->deadline_ns && u->deadline_ns < dinfod.give_up_ns)
+		dinfod.give_up_ns = u->deadline_ns;
+	if (now >= dinfod.give_up_ns)
+		return -1;
+	fd = dinfod.find(dinfod.client, id, len, NULL);
+	return fd >= 0 ? fd : -1;
+}
+
+static struct usym *cb_usym;	/* the usym whose Dwfl is being asked (one thread) */
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink,
+			  GElf_Word crc, char **debuginfo_file_name)
+{
+	struct uobj *o = *userdata;
+	int fd = -1;
+
+	(void)modname, (void)base, (void)file_name;
+	*debuginfo_file_name = NULL;
+	if (!o)
+		return -1;
+	/* libdwfl asks for a .gnu_debugaltlink's file this way too (CRC 0) */
+	if (debuglink && !crc && (fd = by_altlink(o, debuglink)) >= 0)
+		return fd;
+	if ((fd = by_build_id(mod, o)) >= 0 || (fd = by_link(mod, o, debuglink, crc)) >= 0)
+		return fd;
+	return by_debuginfod(mod, cb_usym);
+}
+
 static const Dwfl_Callbacks dwfl_cbs = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
 };
 
 static Dwfl *proc_dwfl(struct uproc *p)
 {
-	FILE *f;
-
-	if (p->dwfl || !p->maps)
+	if (p->dwfl || !p->nobjs)
 		return p->dwfl;
 	p->dwfl = dwfl_begin(&dwfl_cbs);
-	f = p->dwfl ? fmemopen(p->maps, strlen(p->maps), "r") : NULL;
-	if (!f || dwfl_linux_proc_maps_report(p->dwfl, f) != 0) {
-		if (f)
-			fclose(f);
-		proc_drop_dwfl(p);
+	if (!p->dwfl)
 		return NULL;
+	dwfl_report_begin(p->dwfl);
+	for (int i = 0; i < p->nobjs; i++) {
+		struct uobj *o = &p->objs[i];
+		void **ud;
+
+		o->mod = dwfl_report_module(p->dwfl, o->name, o->low, o->high);
+		if (o->mod && dwfl_module_info(o->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+			*ud = o;
 	}
-	fclose(f);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	return p->dwfl;
+}
+
+static struct uobj *obj_of(Dwfl_Module *mod)
+{
+	void **ud = NULL;
+
+	return mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) && ud ?
+	       *ud : NULL;
+}
+
+/* ---- symbols: indexed once per module ----------------------------------- */
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct usym_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void obj_index(struct uobj *o)
+{
+	int n;
+
+	if (o->indexed)
+		return;
+	o->indexed = true;
+	n = o->mod ? dwfl_module_getsymtab(o->mod) : -1;
+	if (n <= 1)
+		return;
+	if ((unsigned)n > USYM_MAX_SYMS)
+		n = (int)USYM_MAX_SYMS;
+	o->syms = malloc((size_t)n * sizeof(*o->syms));
+	for (int i = 1; o->syms && i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, NULL, NULL, NULL);
+		unsigned char type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC))
+			continue;
+		o->syms[o->nsyms++] = (struct usym_sym){ addr, sym.st_size, name, type };
+	}
+	if (o->nsyms)
+		qsort(o->syms, o->nsyms, sizeof(*o->syms), sym_cmp);
+}
+
+/* The symbol at addr: the nearest one that covers it (a sizeless one
+ * right before it, for code); data only: an object that covers it. */
+static const struct usym_sym *sym_at(struct uobj *o, uint64_t addr, bool data)
+{
+	size_t lo = 0, hi;
+
+	obj_index(o);
+	hi = o->nsyms;
+	while (lo < hi) {		/* the first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, seen = 0; i > 0 && seen < 64; i--, seen++) {
+		const struct usym_sym *s = &o->syms[i - 1];
+
+		if (data && s->type != STT_OBJECT)
+			continue;
+		if (addr < s->addr + s->size)
+			return s;
+	}
+	if (!data && lo > 0 && !o->syms[lo - 1].size)
+		return &o->syms[lo - 1];
+	return NULL;
+}
+
+/* Line information only when libdw needs no file it was not given: no
+ * .gnu_debugaltlink left unfound, no split units (.dwo). */
+static bool obj_dwarf_ok(struct uobj *o)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	const char *alt;
+	const void *id;
+	Dwarf_CU *cu = NULL;
+	uint8_t type;
+
+	if (o->dwarf_ok)
+		return o->dwarf_ok > 0;
+	o->dwarf_ok = -1;
+	dw = dwfl_module_getdwarf(o->mod, &bias);
+	if (!dw || (dwelf_dwarf_gnu_debugaltlink(dw, &alt, &id) > 0 && !o->alt_found))
+		return false;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &type, NULL, NULL) == 0)
+		if (type == DW_UT_skeleton || type == DW_UT_split_compile)
+			return false;
+	o->dwarf_ok = 1;
+	return true;
 }
 
 /* C++ names (libjvm.so, any C++ program) in their source form, by the
@@ -172,14 +763,10 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path ? path : "?";
 }
 
-/* The main executable is the module whose file the map names first. */
-static int is_main_module(struct uproc *p, Dwfl_Module *mod)
+/* The main executable: the first file the map names. */
+static bool is_main(const struct uobj *o)
 {
-	const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-	const char *first = p->maps ? strchr(p->maps, '/') : NULL;
-	size_t n = first ? strcspn(first, "\n") : 0;
-
-	return name && first && strlen(name) == n && !strncmp(name, first, n);
+	return o == &o->p->objs[0];
 }
 
 int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t len,
@@ -187,24 +774,19 @@ int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t 
 {
 	struct uproc *p = proc_of(u, tgid, 0);
 	Dwfl *dwfl = p ? proc_dwfl(p) : NULL;
-	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name;
+	struct uobj *o = dwfl ? obj_of(dwfl_addrmodule(dwfl, addr)) : NULL;
+	const struct usym_sym *s;
 
-	if (!mod)
+	cb_usym = u;
+	s = o ? sym_at(o, addr, true) : NULL;
+	if (!s)
 		return -1;
-	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
-		return -1;
-	if (is_main_module(p, mod))
-		snprintf(buf, len, "%s", name);
+	if (is_main(o))
+		snprintf(buf, len, "%s", s->name);
 	else
-		snprintf(buf, len, "%s:%s",
-			 base_name(dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL)),
-			 name);
-	*start = addr - off;
-	*size = sym.st_size;
+		snprintf(buf, len, "%s:%s", base_name(o->name), s->name);
+	*start = s->addr;
+	*size = s->size;
 	return 0;
 }
 
@@ -292,23 +874,22 @@ struct walk {
 /* "func+0x4a (file.c:34)", "func+0x4a", or "prog+0x1a2b" */
 static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
 {
-	const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-	Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
-	const char *fn, *src = NULL;
-	GElf_Off off = 0;
-	GElf_Sym sym;
+	struct uobj *o = obj_of(mod);
+	const struct usym_sym *s = o ? sym_at(o, pc, false) : NULL;
+	Dwfl_Line *line = o && obj_dwarf_ok(o) ? dwfl_module_getsrc(mod, pc) : NULL;
+	const char *fn, *src = NULL, *mname = o ? o->name : "?";
 	Dwarf_Addr rel = pc;
 	int lineno = 0;
 	char dm[96];
 
-	fn = demangled(dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL), dm, sizeof(dm));
+	fn = demangled(s ? s->name : NULL, dm, sizeof(dm));
 	if (line)
 		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (fn && src)
-		snprintf(buf, len, "%s+0x%llx (%s:%d)", fn, (unsigned long long)off,
+		snprintf(buf, len, "%s+0x%llx (%s:%d)", fn, (unsigned long long)(pc - s->addr),
 			 base_name(src), lineno);
 	else if (fn)
-		snprintf(buf, len, "%s+0x%llx", fn, (unsigned long long)off);
+		snprintf(buf, len, "%s+0x%llx", fn, (unsigned long long)(pc - s->addr));
 	else if (dwfl_module_relocate_address(mod, &rel) >= 0)
 		snprintf(buf, len, "%s+0x%llx", base_name(mname), (unsigned long long)rel);
 	else
@@ -330,10 +911,13 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	mod = dwfl_addrmodule(w->dwfl, pc);
 	if (!mod)
 		return DWARF_CB_ABORT;	/* JIT code, or a map we did not see */
-	mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	mname = obj_of(mod) ? obj_of(mod)->name : NULL;
 	if (is_libc(mname)) {
-		if (w->kind == WK_UNKNOWN)
-			w->kind = kind_of(dwfl_module_addrname(mod, pc));
+		const struct usym_sym *s = w->kind == WK_UNKNOWN ? sym_at(obj_of(mod), pc, false)
+								 : NULL;
+
+		if (s)
+			w->kind = kind_of(s->name);
 		return DWARF_CB_OK;
 	}
 	/* the first frame outside the C library, and its caller: a lock
@@ -360,6 +944,7 @@ int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char 
 
 	snprintf(site, site_len, "?");
 	*kind = WK_UNKNOWN;
+	cb_usym = u;
 	w.dwfl = p ? proc_dwfl(p) : NULL;
 	if (!w.dwfl || !e->regs[16])
 		return -1;

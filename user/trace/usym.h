@@ -4,12 +4,14 @@
  * a sampled wait's user stack (registers + a slice of stack, copied by
  * the BPF side) to the first call site outside the C library, unwound
  * with CFI (.eh_frame/.debug_frame) by elfutils' libdwfl. Works on the
- * memory map saved while the process lived, so a process that has
- * exited can still be named.
+ * memory map saved while the process lived, and on the files it mapped,
+ * opened at that moment through /proc/PID/map_files (tfile.h), so a
+ * process that has exited can still be named.
  */
 #ifndef FCTRACE_USYM_H
 #define FCTRACE_USYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -32,8 +34,23 @@ const char *wait_kind_name(enum wait_kind k);	/* "mutex", "condvar", ... */
 /* a lock (its waits are lock waits) rather than a wait for an event */
 int wait_kind_is_lock(enum wait_kind k);
 
+/* debuginfod: off unless on (then DEBUGINFOD_URLS must be set, each
+ * request gives up after 5 s or at the usym's deadline, and the cache
+ * is a directory fctrace makes, unless DEBUGINFOD_CACHE_PATH says where).
+ * Off also unsets DEBUGINFOD_URLS, which libdw would read. 0, or
+ * -ENOENT (no DEBUGINFOD_URLS), -ENOSYS (no libdebuginfod), -errno. */
+int usym_debuginfod(bool on);
+/* the cache in use, or NULL when debuginfod is off */
+const char *usym_debuginfod_cache(void);
+/* end the client; remove the cache fctrace made */
+void usym_debuginfod_end(void);
+
 struct usym *usym_new(void);
 void usym_free(struct usym *u);
+
+/* A network fetch in progress gives up at this CLOCK_MONOTONIC time
+ * (0: no deadline of the caller's). */
+void usym_set_deadline(struct usym *u, uint64_t deadline_ns);
 
 /* Save /proc/TGID/maps now (call while the process lives; again later
  * to see libraries it loaded meanwhile). 0, or -errno. */
