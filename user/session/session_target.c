@@ -28,7 +28,9 @@
 
 #define POLL_MS		100	/* how often the loop looks at the target */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
-#define NAMES_NS	500000000ull	/* naming the futex words stops after this */
+#define NAMES_NS	500000000ull	/* naming the futex words stops after this when
+					 * a signal or --duration ended the run */
+#define NAMES_DONE_NS	10000000000ull	/* and when the program ended by itself */
 
 /* ---- run -- CMD: the child ---------------------------------------------- */
 
@@ -184,6 +186,7 @@ struct watch {
 	const struct target_opts *to;
 	int pidfd;			/* TGT_ATTACH: readable when the target ends */
 	uint64_t start_ns, end_ns, forwarded_ns;
+	bool hurry;			/* stopped by a signal or --duration */
 };
 
 /* Has the target ended? Reaps CMD (and with --follow every process it
@@ -237,10 +240,11 @@ static void watch_loop(struct watch *w)
 		if (target_done(w))
 			break;
 		now = wl_now_ns();
-		if (interrupted(w, now))
+		if (interrupted(w, now) ||
+		    (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)) {
+			w->hurry = true;	/* the user waits: the naming is bounded */
 			break;
-		if (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)
-			break;
+		}
 		lockname_snapshot(w->ln, w->s->target.pid);
 	}
 }
@@ -479,7 +483,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 		fill_comm(&s->kv.threads[i]);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
 	s->target.stacks_dropped = tracer_ustacks_dropped(t);
-	lockname_deadline(x->w.ln, wl_now_ns() + NAMES_NS);
+	lockname_deadline(x->w.ln, wl_now_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
 	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	s->nnames = n > 0 ? n : 0;
