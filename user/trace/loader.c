@@ -123,6 +123,7 @@ struct tracer {
 	uint64_t poll_end_ns;		/* this turn's stacks are handed out until then */
 	bool ustacks_draining;		/* after the window: count what is left, no more */
 	uint64_t ustacks_dropped;	/* stacks received but never handed out */
+	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
@@ -671,6 +672,12 @@ int tracer_poll(struct tracer *t, int timeout_ms)
 	return n == -EAGAIN || n == -EINTR ? 0 : n;
 }
 
+void tracer_last_turn(struct tracer *t, uint64_t ns)
+{
+	if (t)
+		t->last_turn_ns = ns;
+}
+
 uint64_t tracer_ustacks_dropped(const struct tracer *t)
 {
 	return t ? t->ustacks_dropped : 0;
@@ -705,7 +712,8 @@ void tracer_stop(struct tracer *t)
 	close_open_accounts(t);
 	/* the stacks left: named for one more turn's time, the rest counted */
 	if (t->ustacks) {
-		t->poll_end_ns = wl_now_ns() + USTACKS_LAST_TURN_NS;
+		t->poll_end_ns = wl_now_ns() + (t->last_turn_ns ? t->last_turn_ns :
+						 USTACKS_LAST_TURN_NS);
 		ring_buffer__consume(t->ustacks);
 		ustacks_drain(t);
 	}

@@ -61,6 +61,10 @@ int tracer_poll(struct tracer *t, int timeout_ms);
 /* Stacks that arrived but were never handed out (out of time in a turn,
  * or left in the ring at tracer_stop) */
 uint64_t tracer_ustacks_dropped(const struct tracer *t);
+/* How long tracer_stop hands out the stacks left in the ring before it
+ * counts the rest as dropped: short when the user waits (the default,
+ * 100 ms), longer when the program ended by itself. */
+void tracer_last_turn(struct tracer *t, uint64_t ns);
 /* Close the window; accounts still open are closed now (TT_EXEC,
  * TT_ATTACH) */
 void tracer_stop(struct tracer *t);
