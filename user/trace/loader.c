@@ -102,6 +102,10 @@ enum prog_plan { PLAN_OFF, PLAN_LOAD, PLAN_FAILED };
 
 #define MAX_TRACERS 4
 
+/* Stacks kept over from one turn to the next (4.4 KiB each) before more
+ * are dropped. */
+#define USTACKS_PENDING		64
+
 struct tracer {
 	bool in_use;
 	struct fctrace_bpf *skel;
@@ -122,6 +126,10 @@ struct tracer {
 	void *ustack_arg;
 	uint64_t poll_end_ns;		/* this turn's stacks are handed out until then */
 	bool ustacks_draining;		/* after the window: count what is left, no more */
+	/* stacks that came after their turn's time: kept for the next turn */
+	struct fct_ustack *pending[USTACKS_PENDING];
+	size_t pending_len[USTACKS_PENDING];
+	int npending;
 	uint64_t ustacks_dropped;	/* stacks received but never handed out */
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
@@ -532,10 +540,50 @@ static const char *unusable(const struct tracer *t, unsigned groups)
 /* One stack out of the ring: handed out within the turn's time, else
  * dropped and counted, and the turn ends (the rest stay in the ring for
  * the next turn; the kernel drops and counts what does not fit). */
+/* A stack past its turn's time: copied aside for the next turn, or
+ * dropped when the queue is full. */
+static bool keep_pending(struct tracer *t, const void *data, size_t len)
+{
+	struct fct_ustack *copy;
+
+	if (t->npending == USTACKS_PENDING || len > sizeof(*copy) || !(copy = malloc(len)))
+		return false;
+	memcpy(copy, data, len);
+	t->pending[t->npending] = copy;
+	t->pending_len[t->npending++] = len;
+	return true;
+}
+
+/* The stacks kept from the last turn, oldest first, within this turn. */
+static void hand_out_pending(struct tracer *t)
+{
+	int i = 0;
+
+	for (; i < t->npending && wl_now_ns() < t->poll_end_ns; i++) {
+		t->on_ustack(t->ustack_arg, t->pending[i], t->pending_len[i]);
+		free(t->pending[i]);
+	}
+	memmove(t->pending, t->pending + i, (size_t)(t->npending - i) * sizeof(*t->pending));
+	memmove(t->pending_len, t->pending_len + i,
+		(size_t)(t->npending - i) * sizeof(*t->pending_len));
+	t->npending -= i;
+}
+
+static void drop_pending(struct tracer *t)
+{
+	for (int i = 0; i < t->npending; i++)
+		free(t->pending[i]);
+	t->ustacks_dropped += (uint64_t)t->npending;
+	t->npending = 0;
+}
+
 static int ustack_event(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
 
+	if (!t->ustacks_draining && wl_now_ns() >= t->poll_end_ns &&
+	    len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES && keep_pending(t, data, len))
+		return -EAGAIN;		/* the turn is over: the rest wait in the ring */
 	if (t->ustacks_draining || wl_now_ns() >= t->poll_end_ns) {
 		t->ustacks_dropped++;
 		return t->ustacks_draining && wl_now_ns() < t->poll_end_ns + USTACKS_DRAIN_NS ?
@@ -668,6 +716,9 @@ int tracer_poll(struct tracer *t, int timeout_ms)
 		return 0;
 	}
 	t->poll_end_ns = wl_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
+	hand_out_pending(t);
+	if (t->npending)	/* still behind: no new stacks this turn */
+		return 0;
 	n = ring_buffer__poll(t->ustacks, timeout_ms);
 	return n == -EAGAIN || n == -EINTR ? 0 : n;
 }
@@ -714,6 +765,8 @@ void tracer_stop(struct tracer *t)
 	if (t->ustacks) {
 		t->poll_end_ns = wl_now_ns() + (t->last_turn_ns ? t->last_turn_ns :
 						 USTACKS_LAST_TURN_NS);
+		hand_out_pending(t);
+		drop_pending(t);
 		ring_buffer__consume(t->ustacks);
 		ustacks_drain(t);
 	}
@@ -940,6 +993,7 @@ void tracer_finish(struct tracer *t)
 		bpf_link__destroy(t->links[i]);
 	cpuclock_detach(&t->cpu);
 	jvm_detach(&t->jvm);
+	drop_pending(t);
 	ring_buffer__free(t->ustacks);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));
