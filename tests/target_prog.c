@@ -16,6 +16,9 @@
  *                            is named "\e[31m..\e]0;x\a" and main
  *                            "\xc2\x9b31m\e[2J" (C1 CSI in UTF-8): names
  *                            a terminal would act on
+ *   target_prog bss MS       as hold's static mutex, but the mutex lies in
+ *                            a static object past a 4 MiB buffer: in the
+ *                            .bss beyond the file-backed pages
  *   target_prog turns N      three threads "turn-N" pass a baton (a
  *                            condvar, a turn counter) round N times each;
  *                            then "producer" posts N items, one per 20 µs,
@@ -141,6 +144,26 @@ static void *escape_waiter(void *arg)
 	pthread_mutex_lock(&session_table_lock);
 	pthread_mutex_unlock(&session_table_lock);
 	return NULL;
+}
+
+/* A lock in the .bss where it outgrows the last file-backed page. */
+static struct {
+	char buf[4 << 20];
+	pthread_mutex_t mu;
+} big_store;
+
+static void *bss_waiter(void *arg)
+{
+	pthread_setname_np(pthread_self(), "waiter-bss");
+	pthread_mutex_lock(&big_store.mu);
+	pthread_mutex_unlock(&big_store.mu);
+	return NULL;
+}
+
+static int bss(long ms)
+{
+	hold_while(&big_store.mu, bss_waiter, ms);
+	return 0;
 }
 
 static int escape(long ms)
@@ -286,13 +309,15 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape N\n");
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
 		return hold(n);
 	if (!strcmp(argv[1], "escape"))
 		return escape(n);
+	if (!strcmp(argv[1], "bss"))
+		return bss(n);
 	if (!strcmp(argv[1], "fork"))
 		return forks((int)n);
 	if (!strcmp(argv[1], "serve"))

@@ -222,6 +222,24 @@ static void go_on(void *arg)
 	assert_int_equal(write(sv->in_fd, "go\n", 3), 3);
 }
 
+/* A static object past the file-backed pages (its .bss outgrows them) is
+ * named by its symbol all the same, not by the call site. */
+static void test_bss_lock_named(void **state)
+{
+	char ms[16], *argv[] = { (char *)target_prog(), "bss", ms, NULL };
+	const struct lock_total *l;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
+	run_clean(argv, &s);
+	l = lock_starting(&s.joined, "big_store+0x400000 (mutex)");
+	assert_non_null(l);
+	assert_int_equal(l->waits, 1);
+	assert_held_wait(l->wait_ns);
+	session_free(&s);
+}
+
 static void test_attach_adopts_and_sees_new_threads(void **state)
 {
 	struct served sv;
@@ -329,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_locks_named_and_timed),
 		cmocka_unit_test(test_exact_counts_and_names),
 		cmocka_unit_test(test_follow_forks),
+		cmocka_unit_test(test_bss_lock_named),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),

@@ -281,23 +281,33 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* The lines of maps that map a file: what the Dwfl is built from. */
+/*
+ * The lines of maps that map a file, and the anonymous mapping right
+ * after a file's last one: its .bss where the .bss outgrows the last
+ * file-backed page (a static mutex after a large static buffer lives
+ * there). What the Dwfl is built from.
+ */
 static char *file_lines(char *maps)
 {
 	char *out = malloc(strlen(maps) + 1), *o = out;
+	uint64_t file_end = 0;
 
 	for (char *l = maps; out && l && *l; ) {
 		char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
 		struct tmap m;
+		bool file, bss;
 
 		if (nl)
 			*nl = '\0';
-		if (!tfile_parse_maps(l, &m) && m.ino) {
+		file = !tfile_parse_maps(l, &m) && m.ino;
+		bss = !file && !tfile_parse_maps(l, &m) && !m.name[0] && m.start == file_end;
+		if (file || bss) {
 			memcpy(o, l, n);
 			o += n;
 			*o++ = '\n';
 		}
+		file_end = file ? m.end : 0;
 		l = nl ? nl + 1 : NULL;
 	}
 	if (out)
@@ -378,9 +388,12 @@ static int objs_from(struct uproc *p, char *files, struct uobj **out)
 			l = nl + 1;
 			continue;
 		}
-		if (last && last->id.ino == m.ino && last->id.dev_major == m.dev_major &&
-		    last->id.dev_minor == m.dev_minor && m.start >= last->high) {
-			last->high = m.end;
+		if (last && ((last->id.ino == m.ino && last->id.dev_major == m.dev_major &&
+			      last->id.dev_minor == m.dev_minor && m.start >= last->high) ||
+			     (!m.ino && m.start == last->high))) {
+			last->high = m.end;	/* the same file, or its .bss past it */
+		} else if (!m.ino) {
+			;			/* a .bss whose file was refused */
 		} else {
 			if (last && last->fd < 0) {	/* refused: its slot is reused */
 				free(last->name);
