@@ -16,7 +16,8 @@
  * probed linearly a few steps: no hash lookup on the per-syscall path. */
 #define FCT_MAX_SLOTS	1024
 #define FCT_SLOT_PROBES	4
-/* processes one run may follow (--follow) */
+/* processes one run may follow at once (--follow): an entry is freed
+ * when its process's last thread exits */
 #define FCT_MAX_TGIDS	256
 
 #include "histlog.h"
@@ -273,6 +274,8 @@ struct fct_lost {
 	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
 	__u64 jvm_threads_full;	/* a Java thread found the JVM thread map full */
 	__u64 jvm_monitors_full;	/* a (thread, class) found the monitor map full */
+	__u64 tgids_full;	/* --follow: a fork found the process table full
+				 * (FCT_MAX_TGIDS live processes): not followed */
 };
 
 
