@@ -30,6 +30,21 @@ static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
 }
 
 struct fct_machine machine = {};	/* bss: the samples of everything else */
+const volatile __u32 tracer_tgid = 0;	/* rodata: fctrace itself, counted apart */
+
+/* A sample that found no traced thread: idle, fctrace, or other work. */
+static __always_inline void machine_sample(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	/* two CPUs may add at once: atomic, at ~1 kHz per CPU */
+	if ((__u32)pid_tgid == 0)
+		__sync_fetch_and_add(&machine.idle, 1);
+	else if (tracer_tgid && pid_tgid >> 32 == tracer_tgid)
+		__sync_fetch_and_add(&machine.tracer, 1);
+	else
+		__sync_fetch_and_add(&machine.other, 1);
+}
 
 SEC("perf_event")
 int fct_cpu_sample(struct bpf_perf_event_data *ctx)
@@ -37,13 +52,8 @@ int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 	struct fct_slot *t = fct_current_slot();
 
 	if (!t) {
-		if (!enabled)
-			return 0;
-		/* two CPUs may add at once: atomic, at ~1 kHz per CPU */
-		if ((__u32)bpf_get_current_pid_tgid() == 0)
-			__sync_fetch_and_add(&machine.idle, 1);
-		else
-			__sync_fetch_and_add(&machine.other, 1);
+		if (enabled)
+			machine_sample();
 		return 0;
 	}
 	if (t->in_futex_wait)

@@ -261,6 +261,7 @@ struct fct_pc_val {
 struct fct_machine {
 	__u64 other;		/* samples of any other thread */
 	__u64 idle;		/* samples of the idle task (pid 0) */
+	__u64 tracer;		/* samples of fctrace's own process (tracer_tgid) */
 };
 
 /* What was lost, every loss counter of every program in one place: each

@@ -76,6 +76,9 @@ struct kview {
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
 	struct fct_machine machine;	/* and sampled: other work, idle (cpuclock) */
 	bool machine_sampled;	/* the cpu-clock sampler ran */
+	uint64_t machine_ns;	/* the interval cpu and machine cover: tracer_start
+				 * to tracer_stop (0: unknown, e.g. a saved run) */
+	unsigned machine_cpus;	/* the CPUs the sampler ran on */
 	uint64_t events;	/* hook invocations counted in the window, if known */
 	struct kv_timeline tl;
 };

@@ -115,6 +115,7 @@ struct tracer {
 	tracer_ustack_fn on_ustack;
 	void *ustack_arg;
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
+	uint64_t on_ns, off_ns;		/* when the window opened and closed (wl_now_ns) */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
 	struct tl_events *tl_out;
@@ -208,6 +209,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->target_tgid = t->tgid;
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->follow_forks = t->follow;
+	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	/* one page when off: the map must exist, but costs nothing */
@@ -580,6 +582,7 @@ void tracer_start(struct tracer *t)
 	if (!t || !t->skel)
 		return;
 	cpustat_read(&t->cpu_start);
+	t->on_ns = wl_now_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
@@ -654,6 +657,7 @@ void tracer_stop(struct tracer *t)
 		return;
 	timeline_stop(t);
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	t->off_ns = wl_now_ns();
 	cpustat_read(&t->cpu_end);
 	close_open_accounts(t);
 	if (t->ustacks)
@@ -819,6 +823,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
 	kv->machine = t->skel->bss->machine;
 	kv->machine_sampled = t->cpu.n > 0;
+	/* what the samples and /proc/stat cover: the whole window, not the
+	 * program's own (which can be a small part of it) */
+	kv->machine_ns = t->off_ns > t->on_ns ? t->off_ns - t->on_ns : 0;
+	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
