@@ -171,6 +171,12 @@ struct fct_thread {
 	struct fct_nr_stats nr[FCT_NR_MAX];
 };
 
+/* The tables that can fill, in entries: each full one counts its losses
+ * in struct fct_lost, and the reports say what the losses touch. */
+#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word) */
+#define FCT_KLOCK_ENTRIES	4096	/* (thread, lock type, call stack) */
+#define FCT_PC_ENTRIES		16384	/* (thread, file) */
+
 /* futex waits, per (thread, futex word) */
 #define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */
 #define FCT_FUTEX_OP_WAKE	0x7e	/* wakes by this thread (every op that wakes) */

@@ -1206,6 +1206,42 @@ static void headline(const struct facts *f, char *buf, size_t n)
 		 f->kernel ? "" : "; timing only");
 }
 
+/* A cause built on a figure a loss touched says so, first, and its
+ * confidence falls with the share of what that loss counts that was kept
+ * (at most halved again when the share is unknown or high). */
+static void own_losses(const struct losses *ls, struct diag_cause *c)
+{
+	char keep[EXPLAIN_MAX_EVIDENCE][sizeof(c->evidence[0])];
+	int nkeep = c->nevidence;
+
+	memcpy(keep, c->evidence, sizeof(keep));
+	c->nevidence = 0;
+	for (int i = 0; i < ls->n; i++) {
+		const struct loss *l = &ls->l[i];
+
+		if (!loss_touches_cause(l, c->cause))
+			continue;
+		add_ev(c, "Lost: %s; these figures may be off by what was lost.", l->says);
+		c->confidence *= fmin(l->kept, 0.75);
+	}
+	for (int i = 0; i < nkeep; i++)
+		add_ev(c, "%s", keep[i]);
+}
+
+/* A headline over threads the tables did not hold says so. */
+static void headline_losses(const struct facts *f, char *buf, size_t n)
+{
+	const struct losses *ls = &f->m->losses;
+
+	for (int i = 0; i < ls->n; i++)
+		if (!strcmp(ls->l[i].id, "slot_full"))
+			append(buf, n, "; %s more thread%s not accounted", cnt((double)ls->l[i].count),
+			       plural((double)ls->l[i].count));
+		else if (!strcmp(ls->l[i].id, "tgids_full"))
+			append(buf, n, "; %s process%s not followed", cnt((double)ls->l[i].count),
+			       ls->l[i].count == 1 ? "" : "es");
+}
+
 /* The fix comes from the largest cause in the code; the machine's (too few
  * cores) only when nothing else was found. */
 static int code_cause(const struct finding *list, int n)
@@ -1238,11 +1274,13 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	if (!n)
 		healthy(&f, &list[n++]);
 	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++) {
+		own_losses(&m->losses, &list[i].c);
 		d->causes[d->n++] = list[i].c;
 		covered |= list[i].covers;
 	}
 	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
 	beyond(&f, covered, d->beyond, sizeof(d->beyond));
 	headline(&f, d->headline, sizeof(d->headline));
+	headline_losses(&f, d->headline, sizeof(d->headline));
 	return d->n;
 }

@@ -449,6 +449,7 @@ int join_build_named(struct joined_run *m, struct wl_result *res, const struct k
 	total_rows(m);
 	total_locks(m);
 	op_costs(m);
+	losses_find(kv, &m->losses);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include "workload.h"
 #include "trace/kview.h"
+#include "join/losses.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -126,6 +127,7 @@ struct joined_run {
 	unsigned app_threads;		/* threads in the application group */
 	unsigned aside_rows;		/* rows set aside from the totals (the JVM's own) */
 	uint64_t aside_cpu_ns;		/* and their time on CPU */
+	struct losses losses;		/* what the kernel side lost, and what it touches */
 };
 
 /* Sum the run-wide totals again, over the rows not set aside. */

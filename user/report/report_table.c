@@ -471,11 +471,30 @@ static void print_stacks(FILE *f, const struct session *s)
 		(unsigned long long)ti->stacks_unwound, (unsigned long long)s->kv.lost.ustack_drops);
 }
 
+/* What the probes lost, before any figure it touches is read. */
+static void print_losses(FILE *f, const struct joined_run *m)
+{
+	char text[sizeof(m->losses.l[0].says) + 400];
+
+	for (int i = 0; i < m->losses.n; i++) {
+		const struct loss *l = &m->losses.l[i];
+		size_t n = (size_t)snprintf(text, sizeof(text), "%s", l->says);
+
+		for (int k = 0; k < l->ntouches && n < sizeof(text); k++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s",
+					      k ? ", " : " [touches: ", l->touches[k]);
+		if (l->ntouches && n < sizeof(text))
+			snprintf(text + n, sizeof(text) - n, "]");
+		why_wrap(f, "LOST: ", text);
+	}
+}
+
 void report_table(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 
 	print_header(f, s);
+	print_losses(f, m);
 	if (s->traced) {
 		print_threads(f, m);
 		if (m->groups & PG_MASK(PG_SYSCALLS))
