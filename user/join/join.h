@@ -121,6 +121,8 @@ struct joined_run {
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
+	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
+					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
 	uint64_t safepoints, safepoint_ns;	/* every Java thread stopped */
 	uint64_t parks, park_ns;	/* LockSupport.park, all threads */

@@ -454,6 +454,8 @@ static struct json_object *jvm_json(const struct session *s)
 	o = json_object_new_object();
 	put_str(o, "libjvm", s->target.libjvm);
 	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
+	put_str(o, "monitor_flag", m->jvm_monitor_flag ? m->jvm_monitor_flag :
+		m->jvm_monitors ? "on" : "off");
 	put_u64(o, "gcs", m->gcs);
 	put_u64(o, "gc_ns", m->gc_ns);
 	put_u64(o, "gc_max_ns", m->gc_max_ns);

@@ -163,6 +163,20 @@ static bool in_order(const struct thread_row *r, int pass)
 }
 
 /* A JVM: its own threads' cost, and what HotSpot's probes counted. */
+/* The monitor flag, named: on, off, or unknown (never counted as on). */
+static const char *monitor_state(const struct joined_run *m)
+{
+	const char *flag = m->jvm_monitor_flag ? m->jvm_monitor_flag :
+			   m->jvm_monitors ? "on" : "off";
+
+	if (!strcmp(flag, "on"))
+		return "on";
+	if (!strcmp(flag, "off"))
+		return "off (-XX:-DTraceMonitorProbes or not set: monitor waits not measured)";
+	return "unknown (the flag could not be read while the JVM lived: monitor waits may be "
+	       "missing)";
+}
+
 static void print_jvm(FILE *f, const struct joined_run *m)
 {
 	char cpu[16], gc[16], gcn[16], spn[16], sp[16], pk[16], pkn[16];
@@ -176,7 +190,7 @@ static void print_jvm(FILE *f, const struct joined_run *m)
 		units_ns(sp, sizeof(sp), (double)m->safepoint_ns),
 		units_count(pkn, sizeof(pkn), (double)m->parks),
 		units_ns(pk, sizeof(pk), (double)m->park_ns),
-		m->jvm_monitors ? "on" : "off (no -XX:+DTraceMonitorProbes: monitor waits not measured)");
+		monitor_state(m));
 }
 
 /* Where the user/sys split came from, when it is not the sampler for all. */

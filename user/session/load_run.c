@@ -97,6 +97,20 @@ static const struct jr_field jvm_fields[] = {
 	JR_FIELD(joined_run, "park_ns", park_ns),
 };
 
+/* The monitor flag as the run read it: absent in runs saved before it
+ * was named (then as monitor_probes says). */
+static int load_monitor_flag(struct jr *r, struct json_object *o, struct joined_run *m)
+{
+	static const char *const names[] = { "unknown", "off", "on" };
+	int i = m->jvm_monitors ? 2 : 1;
+
+	if (json_object_object_get_ex(o, "monitor_flag", NULL) &&
+	    jr_choice(r, o, "monitor_flag", names, 3, &i))
+		return -1;
+	m->jvm_monitor_flag = names[i];
+	return 0;
+}
+
 /* A JVM target: what HotSpot's probes counted, run-wide. */
 static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 {
@@ -109,7 +123,7 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 		return -1;
 	m->jvm = o != NULL;
 	rc = o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
-		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) ||
+		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) || load_monitor_flag(r, o, m) ||
 		   JR_FIELDS(r, o, m, jvm_fields, false) ||
 		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads));
 	jr_leave(r, saved);

@@ -5,6 +5,7 @@
  * and its threads' accounts become the rows the join reads, as a
  * workload's workers' own timings are.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -142,7 +143,10 @@ struct watch {
 	const struct target_opts *to;
 	int pidfd;			/* TGT_ATTACH: readable when the target ends */
 	uint64_t start_ns, end_ns, forwarded_ns;
+	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
 };
+
+static void watch_jvm_flag(struct watch *w);
 
 /* Has the target ended? Reaps CMD (and with --follow every process it
  * left behind: fctrace is their subreaper). */
@@ -196,6 +200,7 @@ static void watch_loop(struct watch *w)
 			break;
 		if (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)
 			break;
+		watch_jvm_flag(w);
 		lockname_snapshot(w->ln, w->s->target.pid);
 	}
 }
@@ -292,28 +297,65 @@ static void describe(struct target_info *ti, const struct target_opts *to)
  * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
  * a JVM started without it: one line says what is not measured.
  */
-static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len)
+/* CMD's JAVA_TOOL_OPTIONS with the flag added, into *env (malloc'd), or
+ * one line saying why the JVM runs without it. */
+static void add_jvm_flag(struct session *s, char **env)
+{
+	const char *cur = getenv("JAVA_TOOL_OPTIONS");
+
+	*env = jvm_tool_options();
+	if (*env) {
+		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
+			"probes\n", JVM_MONITOR_FLAG);
+		s->jvm_monitors = true;
+	} else if (errno == E2BIG) {
+		fprintf(stderr, "fctrace: a JVM: JAVA_TOOL_OPTIONS is %zu bytes, and with %s it "
+			"would pass the %d bytes exec takes for one variable: left as it is, so "
+			"Java monitor waits are measured only if it turns them on\n",
+			cur ? strlen(cur) : 0, JVM_MONITOR_FLAG, JVM_ENV_MAX);
+	} else {
+		fprintf(stderr, "fctrace: a JVM: cannot add %s to JAVA_TOOL_OPTIONS: %s\n",
+			JVM_MONITOR_FLAG, strerror(errno));
+	}
+}
+
+/* The flag as CMD's options will set it (the JVM applies exactly these):
+ * what is said if the JVM ends before its memory could be read. */
+static enum jvm_flag flag_from_argv(const struct target_opts *to, const char *tool_opts)
+{
+	char cmd[8192];
+	size_t n = 0;
+
+	for (int i = 0; to->argv[i] && n < sizeof(cmd); i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s", to->argv[i]) + 1;
+	if (n > sizeof(cmd))
+		return JVM_FLAG_UNKNOWN;	/* cut off: the flag may be past the cut */
+	return jvm_flag_from_options(tool_opts, getenv("JDK_JAVA_OPTIONS"), cmd, n,
+				     getenv("_JAVA_OPTIONS"));
+}
+
+static void find_jvm(struct session *s, const struct target_opts *to, char **env)
 {
 	struct target_info *ti = &s->target;
 	char notice[256];
 
-	env[0] = '\0';
+	*env = NULL;
+	s->jvm_flag = JVM_FLAG_UNKNOWN;
 	if (to->mode == TGT_EXEC) {
-		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm)) ||
-		    jvm_tool_options(env, len)) {
-			ti->libjvm[0] = env[0] = '\0';
+		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm))) {
+			ti->libjvm[0] = '\0';
 			return;
 		}
-		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
-			"probes\n", JVM_MONITOR_FLAG);
-		s->jvm_monitors = true;
+		add_jvm_flag(s, env);
+		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
 		return;
 	}
 	if (jvm_find_libjvm(to->pid, ti->libjvm, sizeof(ti->libjvm))) {
 		ti->libjvm[0] = '\0';
 		return;
 	}
-	s->jvm_monitors = jvm_monitor_probes(to->pid, ti->libjvm) != JVM_FLAG_OFF;
+	s->jvm_flag = jvm_monitor_probes(to->pid, ti->libjvm);	/* it lives: read now */
+	s->jvm_monitors = s->jvm_flag != JVM_FLAG_OFF;
 	if (!s->jvm_monitors) {
 		jvm_monitor_notice(notice, sizeof(notice));
 		fprintf(stderr, "fctrace: %s\n", notice);
@@ -331,10 +373,49 @@ static void read_jvm(struct watch *w)
 		free(s->jvm);
 		s->jvm = NULL;
 	}
-	/* a -XX:-DTraceMonitorProbes of its own wins over ours */
+	/* a -XX:-DTraceMonitorProbes of its own wins over ours: the flag as
+	 * read while the JVM lived, or its monitor probes having fired */
+	if (s->jvm && s->jvm->nmonitors > 0)
+		s->jvm_flag = JVM_FLAG_ON;
 	if (s->jvm && s->target.mode == TGT_EXEC)
-		s->jvm_monitors = jvm_monitor_probes(s->target.pid, s->target.libjvm) != JVM_FLAG_OFF ||
-				  s->jvm->nmonitors > 0;
+		s->jvm_monitors = s->jvm_flag == JVM_FLAG_ON;
+}
+
+/* Has the JVM parsed its options? Its "VM Thread" is made after that. */
+static bool jvm_started(pid_t pid)
+{
+	char path[64], comm[32];
+	bool found = false;
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(dir = opendir(path)))
+		return false;
+	while (!found && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/comm", (int)pid, d->d_name);
+		if (d->d_name[0] == '.' || !(f = fopen(path, "re")))
+			continue;
+		found = fgets(comm, sizeof(comm), f) && !strcmp(comm, "VM Thread\n");
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* run -- java: the monitor flag read while the JVM lives (after it
+ * exits, its memory and environment are gone), once it has applied its
+ * options; it cannot change after that. Called from the watch loop. */
+static void watch_jvm_flag(struct watch *w)
+{
+	struct session *s = w->s;
+
+	if (s->target.mode != TGT_EXEC || !s->target.libjvm[0] || w->jvm_flag_read ||
+	    !jvm_started(s->target.pid))
+		return;
+	s->jvm_flag = jvm_monitor_probes(s->target.pid, s->target.libjvm);
+	w->jvm_flag_read = s->jvm_flag != JVM_FLAG_UNKNOWN;
 }
 
 /* ---- the driver ---------------------------------------------------------- */
@@ -344,7 +425,7 @@ struct target_ctx {
 	struct watch w;
 	struct child c;
 	bool released;			/* CMD was let go: it is no longer ours to abandon */
-	char jvm_env[4096];
+	char *jvm_env;			/* CMD's JAVA_TOOL_OPTIONS, or NULL */
 };
 
 static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
@@ -354,12 +435,12 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	int rc;
 
 	describe(&s->target, to);
-	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env));
+	find_jvm(s, to, &x->jvm_env);
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
-	    (rc = spawn(to, x->jvm_env[0] ? x->jvm_env : NULL, &x->c))) {
+	    (rc = spawn(to, x->jvm_env, &x->c))) {
 		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
 		x->c.pid = -1;
 		return 1;
@@ -438,6 +519,7 @@ static void tgt_finish(void *ctx, struct session *s)
 	if (x->c.pid > 0 && !x->released)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
+	free(x->jvm_env);
 	if (x->w.pidfd >= 0)
 		close(x->w.pidfd);
 }
