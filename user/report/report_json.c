@@ -503,6 +503,7 @@ static struct json_object *target_json(const struct session *s)
 	json_object_object_add(o, "signal", ti->term_signal ?
 			       json_object_new_int(ti->term_signal) : NULL);
 	put_u64(o, "uid", (uint64_t)ti->uid);
+	put_u64(o, "gid", (uint64_t)ti->gid);
 	put_u64(o, "stacks_sampled", ti->stacks_received);
 	put_u64(o, "stacks_unwound", ti->stacks_unwound);
 	json_object_object_add(o, "lock_names", lock_names_json(s));

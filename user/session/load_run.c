@@ -176,6 +176,14 @@ static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 	ti->mode = (enum target_mode)mode;
 	ti->pid = t ? (pid_t)pid : 0;
 	ti->uid = t ? (uid_t)uid : 0;
+	ti->gid = 0;
+	if (t && json_object_object_get_ex(t, "gid", NULL)) {	/* absent before 2026-12 */
+		unsigned gid = 0;
+
+		if (jr_uint(r, t, "gid", UINT32_MAX, &gid))
+			return -1;
+		ti->gid = (gid_t)gid;
+	}
 	return 0;
 }
 

@@ -446,7 +446,11 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 1;
 	}
 	s->target.pid = to->mode == TGT_EXEC ? x->c.pid : to->pid;
+	/* attach: whose the process is, now; run: CMD's, once it has exec'd */
 	s->target.uid = getuid();
+	s->target.gid = getgid();
+	if (to->mode == TGT_ATTACH)
+		target_creds(to->pid, &s->target.uid, &s->target.gid);
 	x->w.ln = lockname_new();
 	if (!x->w.ln)
 		return 1;
@@ -486,6 +490,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 			fprintf(stderr, "fctrace: cannot run %s: %s\n", x->to->argv[0], strerror(err));
 			return err == ENOENT ? 127 : 126;
 		}
+		/* CMD is not reaped before the loop: its status is there to read */
+		target_creds(ti->pid, &ti->uid, &ti->gid);
 	}
 	if (x->to->on_window)
 		x->to->on_window(x->to->window_arg);

@@ -16,6 +16,30 @@ int target_exit_status(const struct target_info *ti)
 	return ti->exit_status;
 }
 
+int target_creds(pid_t pid, uid_t *uid, gid_t *gid)
+{
+	char path[64], line[256];
+	unsigned long u, g;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (found != 3 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %lu", &u) == 1)
+			found |= 1;
+		else if (sscanf(line, "Gid: %lu", &g) == 1)
+			found |= 2;
+	}
+	fclose(f);
+	if (found != 3)
+		return -1;
+	*uid = (uid_t)u;
+	*gid = (gid_t)g;
+	return 0;
+}
+
 /* PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
 #define PF_KTHREAD	0x00200000u
 
