@@ -62,7 +62,7 @@ static void child_main(int go_fd, int err_fd, const struct target_opts *to,
 	if (read(go_fd, &go, 1) != 1)
 		_exit(127);	/* fctrace gave up before the probes were ready */
 	close(go_fd);
-	signal(SIGPIPE, SIG_DFL);
+	signals_restore_for_exec();	/* the caller's dispositions and mask, as exec gives them */
 	if (jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) {
 		err = errno;
 		(void)!write(err_fd, &err, sizeof(err));
