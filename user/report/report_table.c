@@ -421,6 +421,9 @@ static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t
 		units_ns(w, sizeof(w), (double)window_ns), units_count(r, sizeof(r), (double)events),
 		(unsigned long long)lanes, (unsigned long long)kt->dropped,
 		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
+	if (kt->asked_ns > window_ns)
+		fprintf(f, "  (of the %s asked for: the traced threads had all ended)\n",
+			units_ns(w, sizeof(w), (double)kt->asked_ns));
 }
 
 static uint64_t saved_u64(const struct session *s, const char *key)

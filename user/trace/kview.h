@@ -43,6 +43,7 @@ struct kv_pc {
 struct kv_timeline {
 	bool on;		/* asked for */
 	uint64_t begin_ns, end_ns;	/* the window it recorded ([0, 0]: never opened) */
+	uint64_t asked_ns;	/* the window asked for (--timeline-window); 0: unknown */
 	uint64_t dropped;	/* records lost: no room in the ring buffer, or no memory */
 	uint64_t ring_bytes;
 };

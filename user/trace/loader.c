@@ -484,6 +484,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 		t->tl_out = opts->tl_out;
 		t->tl.on = true;
 		t->tl.ring_bytes = opts->tl_bytes;
+		t->tl.asked_ns = opts->tl_len_ns;
 	}
 }
 
@@ -777,6 +778,23 @@ static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
 	return 0;
 }
 
+/* The timeline recorded nothing after the last account closed (the
+ * program ended; fctrace may have been stopped and woken past the
+ * window's end): its window ends there. */
+static void timeline_cut(struct kview *kv)
+{
+	uint64_t last = 0;
+
+	for (int i = 0; i < kv->nthreads; i++) {
+		if (!kv->threads[i].end_ns)
+			return;		/* one still open: nothing to cut */
+		if (kv->threads[i].end_ns > last)
+			last = kv->threads[i].end_ns;
+	}
+	if (kv->nthreads && last < kv->tl.end_ns)
+		kv->tl.end_ns = last > kv->tl.begin_ns ? last : kv->tl.begin_ns;
+}
+
 /* Hook invocations inside the window, as far as the accounts tell. */
 static uint64_t count_events(const struct kview *kv)
 {
@@ -846,6 +864,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kview_klock_attribute(kv);
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	kv->tl = t->tl;
+	if (kv->tl.on)
+		timeline_cut(kv);
 	return 0;
 }
 
