@@ -422,7 +422,7 @@ static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t
 		(unsigned long long)lanes, (unsigned long long)kt->dropped,
 		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
 	if (kt->asked_ns > window_ns)
-		fprintf(f, "  (of the %s asked for: the traced threads had all ended)\n",
+		fprintf(f, "  (of the %s asked for: the run ended first)\n",
 			units_ns(w, sizeof(w), (double)kt->asked_ns));
 }
 
