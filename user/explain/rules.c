@@ -895,7 +895,7 @@ static double others_share(const struct facts *f, struct diag_cause *c)
 		       "(steal), and were idle %s (%s).", f->ncpus, ns(own), pct(ms.others),
 		       ns(ms.others * cap), pct(ms.tracer), pct(ms.steal), pct(ms.idle), ms.how);
 	if (c && ms.idle >= EXPLAIN_CPU_TAKEN)	/* a queue beside idle CPUs */
-		add_ev(c, "The CPUs were idle %s of the run all the same: the threads queued in "
+		add_ev(c, "The CPUs were idle %s of the time all the same: the threads queued in "
 		       "bursts, woken together or behind the thread that woke them, not for want "
 		       "of CPUs all along.", pct(ms.idle));
 	return taken;

@@ -87,7 +87,7 @@ static void lost_futex(const struct kview *kv, struct losses *o)
 	double kept = 0;
 	struct loss *l;
 
-	for (int i = 0; i < kv->nfutex; i++)
+	for (int i = 0; kv->futex && i < kv->nfutex; i++)
 		kept += (double)(kv->futex[i].val.waits + kv->futex[i].val.wakes);
 	l = add(o, "futex_map_full", kv->lost.futex_map_full,
 		ratio(kept, kept + (double)kv->lost.futex_map_full));
@@ -106,7 +106,7 @@ static void lost_klock(const struct kview *kv, struct losses *o)
 	double waits = 0;
 	struct loss *l;
 
-	for (int i = 0; i < kv->nthreads; i++)
+	for (int i = 0; kv->threads && i < kv->nthreads; i++)
 		waits += (double)kv->threads[i].klock_waits;
 	l = add(o, "klock_map_full", kv->lost.klock_map_full,
 		1 - ratio((double)kv->lost.klock_map_full, waits));
@@ -134,7 +134,7 @@ static void lost_names(const struct kview *kv, struct losses *o)
 	double sampled = 0;
 	struct loss *l;
 
-	for (int i = 0; i < kv->nfutex; i++)
+	for (int i = 0; kv->futex && i < kv->nfutex; i++)
 		sampled += (double)kv->futex[i].val.sampled;
 	l = add(o, "ustack_drops", kv->lost.ustack_drops,
 		ratio(sampled, sampled + (double)kv->lost.ustack_drops));
