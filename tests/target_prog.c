@@ -20,6 +20,8 @@
  *                            exits (small stacks); main joins them
  *   target_prog forker N     N child processes one after another, each
  *                            makes one getppid and exits
+ *   target_prog fanout N     N child processes alive at once: each sleeps
+ *                            1.5 s and exits; main waits for them all
  *   target_prog words N      one thread waits on N distinct futex words,
  *                            each wait refused at once (EAGAIN)
  *   target_prog zleader MS   main starts a thread that sleeps MS ms, prints
@@ -311,6 +313,24 @@ static int forker(long n)
 	return 0;
 }
 
+static int fanout(long n)
+{
+	int bad = 0;
+
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			sleep_ms(1500);
+			_exit(0);
+		}
+		bad |= pid < 0;
+	}
+	while (wait(NULL) > 0)
+		;
+	return bad;
+}
+
 static int words(long n)
 {
 	int *w = calloc((size_t)n, sizeof(*w));
@@ -343,7 +363,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|threads|forker|words|zleader N\n");
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|threads|forker|fanout|words|zleader N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -358,6 +378,8 @@ int main(int argc, char **argv)
 		return threads(n);
 	if (!strcmp(argv[1], "forker"))
 		return forker(n);
+	if (!strcmp(argv[1], "fanout"))
+		return fanout(n);
 	if (!strcmp(argv[1], "words"))
 		return words(n);
 	if (!strcmp(argv[1], "zleader"))
