@@ -357,6 +357,7 @@ static struct json_object *timeline_json(const struct session *s)
 	put_u64(o, "dropped", tl->dropped);
 	put_u64(o, "begin_ns", tl->begin_ns);
 	put_u64(o, "window_ns", tl->end_ns - tl->begin_ns);
+	put_u64(o, "asked_ns", s->kv.tl.asked_ns);
 	put_u64(o, "ring_bytes", s->kv.tl.ring_bytes);
 	put_u64(o, "threads", (uint64_t)tl->nthreads);
 	put_u64(o, "intervals", tl->niv);

@@ -895,6 +895,10 @@ static int load_timeline(struct jr *r, struct json_object *doc, struct session *
 	s->kv.tl.on = true;
 	s->kv.tl.dropped = dropped;
 	s->kv.tl.ring_bytes = ring;
+	/* the window asked for: absent in runs saved before 2026-12 */
+	if (json_object_object_get_ex(o, "asked_ns", NULL) &&
+	    jr_u64(r, o, "asked_ns", &s->kv.tl.asked_ns))
+		return -1;
 	s->saved_timeline = json_object_get(o);
 	return 0;
 }
