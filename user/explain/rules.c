@@ -862,6 +862,8 @@ static bool ticked_shares(const struct kview *kv, double own, struct machine_sha
 	return true;
 }
 
+/* The machine's shares by the sampler, else by /proc/stat (own: the
+ * traced threads' exact on-CPU time); false when neither ran. */
 static bool machine_time(const struct facts *f, double own, struct machine_shares *ms)
 {
 	const struct kview *kv = f->m->kv;
@@ -1207,8 +1209,8 @@ static void headline(const struct facts *f, char *buf, size_t n)
 }
 
 /* A cause built on a figure a loss touched says so, first, and its
- * confidence falls with the share of what that loss counts that was kept
- * (at most halved again when the share is unknown or high). */
+ * confidence is scaled by the share of what that loss counts that was
+ * kept, and by 0.75 at least: a figure known to be short is less sure. */
 static void own_losses(const struct losses *ls, struct diag_cause *c)
 {
 	char keep[EXPLAIN_MAX_EVIDENCE][sizeof(c->evidence[0])];
