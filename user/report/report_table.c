@@ -162,7 +162,6 @@ static bool in_order(const struct thread_row *r, int pass)
 	return pass == 0 ? app : !app;
 }
 
-/* A JVM: its own threads' cost, and what HotSpot's probes counted. */
 /* The monitor flag, named: on, off, or unknown (never counted as on). */
 static const char *monitor_state(const struct joined_run *m)
 {
@@ -177,6 +176,7 @@ static const char *monitor_state(const struct joined_run *m)
 	       "missing)";
 }
 
+/* A JVM: its own threads' cost, and what HotSpot's probes counted. */
 static void print_jvm(FILE *f, const struct joined_run *m)
 {
 	char cpu[16], gc[16], gcn[16], spn[16], sp[16], pk[16], pkn[16];
