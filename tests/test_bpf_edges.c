@@ -271,25 +271,35 @@ static void test_follow_300_sequential_children(void **state)
 }
 
 /* 300 children alive at once, a table of 256: the 44 it cannot hold are
- * counted and said, and get no slot (no phantom window). */
+ * counted and said, and get no slot (no phantom window). A slow machine
+ * may let the first ones exit before the last are forked (each sleeps
+ * 1.5 s): then fewer are lost, but followed + lost is still 300. */
 static void test_follow_table_full_counted(void **state)
 {
 	const char *args[] = { "run", "--follow", "--json", "JSON", "--", target_prog(), "fanout",
 			       "300", NULL };
 	struct json_object *l;
+	uint64_t lost, rows;
+	char line[160];
 	struct run r;
 
 	BPF_TEST_REQUIRE();
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_int_equal(u64(r.doc, "lost_events.tgids_full"), 300 - FCT_MAX_TGIDS);
-	assert_int_equal(json_object_array_length(get(r.doc, "threads")), 1 + FCT_MAX_TGIDS);
+	lost = u64(r.doc, "lost_events.tgids_full");
+	rows = json_object_array_length(get(r.doc, "threads"));
+	assert_int_equal(lost + rows - 1, 300);
+	assert_in_range(lost, 1, 300 - FCT_MAX_TGIDS);
+	if (lost != 300 - FCT_MAX_TGIDS)
+		print_message("note: %llu lost, not 44: children exited before the last fork\n",
+			      (unsigned long long)lost);
 	l = loss_named(r.doc, "tgids_full");
 	assert_non_null(l);
 	assert_true(touches(l, "threads"));
-	assert_true(lost_first(&r, "44 forked processes not followed: the process table holds "
-			       "256"));
+	snprintf(line, sizeof(line), "%llu forked process%s not followed: the process table "
+		 "holds 256", (unsigned long long)lost, lost == 1 ? "" : "es");
+	assert_true(lost_first(&r, line));
 	run_done(&r);
 }
 
