@@ -43,6 +43,21 @@ static __always_inline __u64 user_ip(struct bpf_perf_event_data *ctx)
 }
 
 struct fct_machine machine = {};	/* bss: the samples of everything else */
+const volatile __u32 tracer_tgid = 0;	/* rodata: fctrace itself, counted apart */
+
+/* A sample that found no traced thread: idle, fctrace, or other work. */
+static __always_inline void machine_sample(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	/* two CPUs may add at once: atomic, at ~1 kHz per CPU */
+	if ((__u32)pid_tgid == 0)
+		__sync_fetch_and_add(&machine.idle, 1);
+	else if (tracer_tgid && pid_tgid >> 32 == tracer_tgid)
+		__sync_fetch_and_add(&machine.tracer, 1);
+	else
+		__sync_fetch_and_add(&machine.other, 1);
+}
 
 SEC("perf_event")
 int fct_cpu_sample(struct bpf_perf_event_data *ctx)
@@ -51,13 +66,8 @@ int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 	bool user;
 
 	if (!t) {
-		if (!enabled)
-			return 0;
-		/* two CPUs may add at once: atomic, at ~1 kHz per CPU */
-		if ((__u32)bpf_get_current_pid_tgid() == 0)
-			__sync_fetch_and_add(&machine.idle, 1);
-		else
-			__sync_fetch_and_add(&machine.other, 1);
+		if (enabled)
+			machine_sample();
 		return 0;
 	}
 	/* read once: the verifier refuses a second, offset, ctx access */

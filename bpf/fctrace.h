@@ -16,7 +16,8 @@
  * probed linearly a few steps: no hash lookup on the per-syscall path. */
 #define FCT_MAX_SLOTS	1024
 #define FCT_SLOT_PROBES	4
-/* processes one run may follow (--follow) */
+/* processes one run may follow at once (--follow): an entry is freed
+ * when its process's last thread exits */
 #define FCT_MAX_TGIDS	256
 
 #include "histlog.h"
@@ -170,6 +171,12 @@ struct fct_thread {
 	struct fct_nr_stats nr[FCT_NR_MAX];
 };
 
+/* The tables that can fill, in entries: each full one counts its losses
+ * in struct fct_lost, and the reports say what the losses touch. */
+#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word) */
+#define FCT_KLOCK_ENTRIES	4096	/* (thread, lock type, call stack) */
+#define FCT_PC_ENTRIES		16384	/* (thread, file) */
+
 /* futex waits, per (thread, futex word) */
 #define FCT_FUTEX_OP_WAITV	0x7f	/* futex_waitv (on its first word) */
 #define FCT_FUTEX_OP_WAKE	0x7e	/* wakes by this thread (every op that wakes) */
@@ -260,6 +267,7 @@ struct fct_pc_val {
 struct fct_machine {
 	__u64 other;		/* samples of any other thread */
 	__u64 idle;		/* samples of the idle task (pid 0) */
+	__u64 tracer;		/* samples of fctrace's own process (tracer_tgid) */
 };
 
 /* What was lost, every loss counter of every program in one place: each
@@ -273,6 +281,8 @@ struct fct_lost {
 	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
 	__u64 jvm_threads_full;	/* a Java thread found the JVM thread map full */
 	__u64 jvm_monitors_full;	/* a (thread, class) found the monitor map full */
+	__u64 tgids_full;	/* --follow: a fork found the process table full
+				 * (FCT_MAX_TGIDS live processes): not followed */
 };
 
 

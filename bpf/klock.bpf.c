@@ -18,7 +18,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, FCT_KLOCK_ENTRIES);
 	__type(key, struct fct_klock_key);
 	__type(value, struct fct_klock_val);
 } klock_waits SEC(".maps");

@@ -14,7 +14,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FCT_PC_ENTRIES);
 	__type(key, struct fct_pc_key);
 	__type(value, struct fct_pc_val);
 } pc_pages SEC(".maps");

@@ -36,7 +36,7 @@ struct {
 	/* 1 KiB a value (its histogram): preallocating 16 Mi took ~80 ms of
 	 * every load; an entry is made once per (thread, word) */
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FCT_FUTEX_ENTRIES);
 	__type(key, struct fct_futex_key);
 	__type(value, struct fct_futex_val);
 } futex_waits SEC(".maps");

@@ -111,10 +111,23 @@ int BPF_PROG(fct_proc_fork, struct task_struct *parent, struct task_struct *chil
 	if (tgid != parent->tgid) {
 		if (!follow_forks)
 			return 0;
-		bpf_map_update_elem(&tgids, &tgid, &one, BPF_ANY);
+		/* a process the table has no room for is not followed at all:
+		 * a slot would see none of its events and book it asleep */
+		if (bpf_map_update_elem(&tgids, &tgid, &one, BPF_ANY)) {
+			__sync_fetch_and_add(&lost.tgids_full, 1);
+			return 0;
+		}
 	}
 	slot_begin(child->pid, tgid, bpf_ktime_get_ns(), FCT_ST_BLOCKED, FCT_HOW_FORK);
 	return 0;
+}
+
+/* A followed process's last thread has exited: its entry in the
+ * process table is free for the next fork. */
+static __always_inline void forget_process(__u32 tgid)
+{
+	if (follow_forks && tgid != target_tgid)
+		bpf_map_delete_elem(&tgids, &tgid);
 }
 
 /* A thread's exit closes its account (after the window closed too). */
@@ -128,6 +141,8 @@ int BPF_PROG(fct_proc_exit, struct task_struct *p, bool group_dead)
 	t = fct_slot(p->pid);
 	if (t)
 		slot_end(t, bpf_ktime_get_ns(), FCT_HOW_EXITED, p);
+	if (group_dead)
+		forget_process(p->tgid);
 	return 0;
 }
 
@@ -165,6 +180,8 @@ int fct_adopt_threads(struct bpf_iter__task *ctx)
 	struct task_struct *task = ctx->task;
 
 	if (!task || task->tgid != target_tgid)
+		return 0;
+	if (task->exit_state)	/* a zombie leader: its live threads are traced */
 		return 0;
 	adopt(task, bpf_ktime_get_ns());
 	return 0;

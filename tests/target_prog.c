@@ -23,6 +23,17 @@
  *                            condvar, a turn counter) round N times each;
  *                            then "producer" posts N items, one per 20 µs,
  *                            to "consumer", which waits on another condvar
+ *   target_prog threads N    N threads at once, each makes one getppid and
+ *                            exits (small stacks); main joins them
+ *   target_prog forker N     N child processes one after another, each
+ *                            makes one getppid and exits
+ *   target_prog fanout N     N child processes alive at once: each sleeps
+ *                            1.5 s and exits; main waits for them all
+ *   target_prog words N      one thread waits on N distinct futex words,
+ *                            each wait refused at once (EAGAIN)
+ *   target_prog zleader MS   main starts a thread that sleeps MS ms, prints
+ *                            "ready" and leaves by pthread_exit: a zombie
+ *                            leader with a live thread
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -32,7 +43,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 
 #define PREADS_PER_THREAD	1000
 
@@ -304,12 +317,96 @@ static int serve(long ms)
 	return 0;
 }
 
+static void *one_call(void *arg)
+{
+	(void)!getppid();
+	return NULL;
+}
+
+static int threads(long n)
+{
+	pthread_t *th = calloc((size_t)n, sizeof(*th));
+	pthread_attr_t at;
+	long made = 0;
+
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 * 1024);
+	for (; th && made < n; made++)
+		if (pthread_create(&th[made], &at, one_call, NULL))
+			break;
+	for (long i = 0; i < made; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	return made == n ? 0 : 1;
+}
+
+static int forker(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			(void)!getppid();
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+			return 1;
+	}
+	return 0;
+}
+
+static int fanout(long n)
+{
+	int bad = 0;
+
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			sleep_ms(1500);
+			_exit(0);
+		}
+		bad |= pid < 0;
+	}
+	while (wait(NULL) > 0)
+		;
+	return bad;
+}
+
+static int words(long n)
+{
+	int *w = calloc((size_t)n, sizeof(*w));
+
+	for (long i = 0; w && i < n; i++)	/* the word is 0, not 1: EAGAIN */
+		syscall(SYS_futex, &w[i], FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+	free(w);
+	return w ? 0 : 1;
+}
+
+static void *sleeper(void *arg)
+{
+	pthread_setname_np(pthread_self(), "sleeper");
+	sleep_ms((long)arg);
+	return NULL;
+}
+
+static int zleader(long ms)
+{
+	pthread_t th;
+
+	pthread_create(&th, NULL, sleeper, (void *)ms);
+	printf("ready\n");
+	fflush(stdout);
+	pthread_exit(NULL);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss N\n");
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
+			"       fanout|words|zleader N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -324,6 +421,16 @@ int main(int argc, char **argv)
 		return serve(n);
 	if (!strcmp(argv[1], "turns"))
 		return turns(n);
+	if (!strcmp(argv[1], "threads"))
+		return threads(n);
+	if (!strcmp(argv[1], "forker"))
+		return forker(n);
+	if (!strcmp(argv[1], "fanout"))
+		return fanout(n);
+	if (!strcmp(argv[1], "words"))
+		return words(n);
+	if (!strcmp(argv[1], "zleader"))
+		return zleader(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

@@ -434,28 +434,113 @@ static void test_cpu_taken_by_others(void **state)
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
 	assert_true(has_text(x->d.causes[0].title, "other processes took 60.0 % of the 2 CPUs"));
-	assert_true(any_evidence(&x->d.causes[0], "other threads and processes 2.40 s"));
+	assert_true(any_evidence(&x->d.causes[0], "other threads and processes took 60.0 % of them "
+				 "(2.40 s)"));
 	assert_true(has_text(x->d.fix, "quieter machine"));
 
 	x->kv.cpu.busy_ns = WALL;		/* others 0.2 WALL: 10 % of the CPUs */
 	x->kv.cpu.idle_ns = WALL;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
-	assert_true(any_evidence(&x->d.causes[0], "other threads and processes 400.0 ms"));
-	assert_true(any_evidence(&x->d.causes[0], "(the kernel's /proc/stat)"));
+	assert_true(any_evidence(&x->d.causes[0], "took 10.0 % of them (400.0 ms)"));
+	assert_true(any_evidence(&x->d.causes[0], "(the kernel's /proc/stat over fctrace's window)"));
 	/* half the CPUs idle beside the queue: said to be bursts */
-	assert_true(any_evidence(&x->d.causes[0], "The CPUs were idle 50.0 % of the run"));
+	assert_true(any_evidence(&x->d.causes[0], "The CPUs were idle 50.0 % of the time"));
 
-	/* the sampler's count wins over the ticks: 2 s of others in 4 s */
+	/* the sampler's count wins over the ticks: 2 s of others in the 4 s
+	 * of CPU the sampler covered (tracer_start to tracer_stop, 2 CPUs) */
 	x->kv.machine_sampled = true;
 	x->kv.machine = (struct fct_machine){ .other = 2 * FCT_CPUCLOCK_HZ, .idle = 0 };
+	x->kv.machine_ns = WALL;
+	x->kv.machine_cpus = 2;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
-	assert_true(any_evidence(&x->d.causes[0], "(cpu-clock samples)"));
-	assert_false(any_evidence(&x->d.causes[0], "were idle 0.0 % of the run all"));
+	assert_true(any_evidence(&x->d.causes[0], "(cpu-clock samples over fctrace's window)"));
+	assert_false(any_evidence(&x->d.causes[0], "were idle 0.0 % of the time all"));
 	assert_false(any_evidence(&x->d.causes[0], "The CPUs were idle"));
 	assert_true(has_text(x->d.causes[0].title, "other processes took 50.0 % of the 2 CPUs"));
 	show(x);
+	free(x);
+}
+
+/*
+ * Issue 33: 201 short threads, an idle machine. The samples cover
+ * fctrace's whole window (700 ms on 2 CPUs, its own symbolisation
+ * included), the program's is 39 ms: over that, "other processes took
+ * 1446.6 % of the 2 CPUs". Over the samples' own window, fctrace's
+ * samples apart, other work is 1.8 %: the queue is the threads'.
+ */
+static void test_cpu_shares_over_samples_window(void **state)
+{
+	struct fx *x = fx_new("many", NT, true);
+	const struct diag_cause *c;
+	uint64_t wall = 39000000;
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.70);
+	for (unsigned i = 0; i < NT; i++) {
+		x->rows[i].user.end_ns = wall;
+		x->rows[i].k.oncpu_ns = wall / 40;
+	}
+	fx_total(x);
+	x->m.wall_ns = wall;
+	x->kv.machine_sampled = true;
+	x->kv.machine = (struct fct_machine){ .other = 25, .idle = 200, .tracer = 1100 };
+	x->kv.machine_ns = 700000000;
+	x->kv.machine_cpus = 2;
+	explain_run(&x->m, &x->d);
+	c = &x->d.causes[0];
+	assert_string_equal(c->cause, "cpu_oversubscription");
+	assert_false(has_text(c->title, "other processes took"));
+	assert_true(any_evidence(c, "took 1.8 % of them"));
+	assert_true(any_evidence(c, "fctrace itself 78.8 %"));
+	assert_true(has_text(x->d.fix, "at most 2 threads"));
+
+	/* without the window (a run saved before it was kept): the samples
+	 * alone are the denominator, still never above 100 % */
+	x->kv.machine_ns = 0;
+	x->kv.machine = (struct fct_machine){ .other = 1125, .idle = 0 };
+	explain_run(&x->m, &x->d);
+	assert_true(any_evidence(&x->d.causes[0], "took 100.0 % of them"));
+	assert_true(has_text(x->d.causes[0].title, "other processes took 100.0 % of the 2 CPUs"));
+	show(x);
+	free(x);
+}
+
+/* Issue 33: 977 of 2001 threads not held, a full futex table: the causes
+ * built on them say so first and lose confidence; others keep theirs. */
+static void test_losses_lower_confidence(void **state)
+{
+	struct fx *x = fx_new("fc", NT, true);
+	double conf;
+
+	fx_account(x, 0.10, 0.0, 0.0, 0.70);
+	fx_total(x);
+	explain_run(&x->m, &x->d);
+	conf = x->d.causes[0].confidence;
+
+	x->kv.nthreads = 1024;
+	x->kv.lost.slot_full = 977;
+	losses_find(&x->kv, &x->m.losses);
+	assert_int_equal(x->m.losses.n, 1);
+	assert_string_equal(x->m.losses.l[0].says, "977 of 2001 threads not accounted: the thread "
+			    "table holds 1024, and every per-thread figure, total and cause is of "
+			    "the 1024 it held");
+	assert_true(loss_touches(&x->m.losses.l[0], "threads"));
+	explain_run(&x->m, &x->d);
+	assert_true(has_text(x->d.causes[0].evidence[0], "Lost: 977 of 2001 threads"));
+	assert_float_equal(x->d.causes[0].confidence, conf * 1024 / 2001, 1e-6);
+	assert_true(has_text(x->d.headline, "977 more threads not accounted"));
+
+	/* a full futex table touches the lock causes, not the run queue */
+	x->kv.lost.slot_full = 0;
+	x->kv.lost.futex_map_full = 125000;
+	losses_find(&x->kv, &x->m.losses);
+	assert_int_equal(x->m.losses.n, 1);
+	assert_true(loss_touches_cause(&x->m.losses.l[0], "user_lock_contention"));
+	assert_false(loss_touches_cause(&x->m.losses.l[0], "cpu_oversubscription"));
+	explain_run(&x->m, &x->d);
+	assert_float_equal(x->d.causes[0].confidence, conf, 1e-9);
+	assert_false(any_evidence(&x->d.causes[0], "Lost:"));
 	free(x);
 }
 
@@ -689,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_oversubscription),
 		cmocka_unit_test(test_cpu_competition),
 		cmocka_unit_test(test_cpu_taken_by_others),
+		cmocka_unit_test(test_cpu_shares_over_samples_window),
+		cmocka_unit_test(test_losses_lower_confidence),
 		cmocka_unit_test(test_kernel_lock_contention),
 		cmocka_unit_test(test_healthy_kernel),
 		cmocka_unit_test(test_healthy_timing_only),

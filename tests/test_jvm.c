@@ -99,20 +99,38 @@ static void test_flag_from_options(void **state)
 
 static void test_tool_options(void **state)
 {
-	char buf[128], small[8];
+	static char big[JVM_ENV_MAX + 1];
+	char *buf;
 
 	unsetenv("JAVA_TOOL_OPTIONS");
-	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_non_null(buf = jvm_tool_options());
 	assert_string_equal(buf, "-XX:+DTraceMonitorProbes");
+	free(buf);
 	setenv("JAVA_TOOL_OPTIONS", "-Xmx64m -XX:-DTraceMonitorProbes", 1);
-	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_non_null(buf = jvm_tool_options());
 	assert_string_equal(buf, "-Xmx64m -XX:-DTraceMonitorProbes -XX:+DTraceMonitorProbes");
 	assert_int_equal(jvm_flag_from_options(buf, NULL, NULL, 0, NULL), JVM_FLAG_ON);
-	assert_int_equal(jvm_tool_options(small, sizeof(small)), -ENOSPC);
+	free(buf);
+	/* issue 33: 5000 bytes (a 4096-byte buffer dropped the JVM without a word) */
+	memset(big, 'x', 5000);
+	memcpy(big, "-Dp=", 4);
+	setenv("JAVA_TOOL_OPTIONS", big, 1);
+	assert_non_null(buf = jvm_tool_options());
+	assert_int_equal(strlen(buf), 5000 + 1 + strlen(JVM_MONITOR_FLAG));
+	free(buf);
+	/* what exec cannot pass: refused, with the reason */
+	memset(big, 'x', JVM_ENV_MAX - 30);
+	setenv("JAVA_TOOL_OPTIONS", big, 1);
+	errno = 0;
+	assert_null(jvm_tool_options());
+	assert_int_equal(errno, E2BIG);
 	setenv("JAVA_TOOL_OPTIONS", "", 1);
-	assert_int_equal(jvm_tool_options(buf, sizeof(buf)), 0);
+	assert_non_null(buf = jvm_tool_options());
 	assert_string_equal(buf, "-XX:+DTraceMonitorProbes");
+	free(buf);
 	unsetenv("JAVA_TOOL_OPTIONS");
+	assert_string_equal(jvm_flag_name(JVM_FLAG_UNKNOWN), "unknown");
+	assert_string_equal(jvm_flag_name(JVM_FLAG_OFF), "off");
 }
 
 static void touch(const char *path, mode_t mode)

@@ -131,7 +131,11 @@ static struct fx *fx_program(const struct jvm_view *v)
 		.name = "condvar @ wait_job+0x4a", .samples = 8 };
 	s->names = x->names;
 	s->nnames = 2;
+	s->target.gid = 1001;
 	s->kv.groups |= PG_MASK(PG_THREADS) | (v ? PG_MASK(PG_JVM) : 0);
+	/* losses said first and in the JSON: read back as they were said */
+	s->kv.lost.slot_full = 977;
+	s->kv.lost.futex_map_full = 125000;
 	assert_int_equal(join_build_named(&s->joined, &s->res, &s->kv, s->kv.groups, x->names, 2), 0);
 	join_add_jvm(&s->joined, v, true);
 	explain_run(&s->joined, &s->diag);
@@ -248,7 +252,8 @@ static const char *const derived[] = {
  * not measured, but present they must be right. */
 static const char *const optional[] = {
 	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
-	"words_unnamed@", "holders@",
+	"words_unnamed@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
+	"window_ns@", "asked_ns@", "gid@", "monitor_flag@",
 };
 
 static bool is_optional(const char *key, const char *where)

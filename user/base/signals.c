@@ -10,11 +10,17 @@
  * SIGTRAP, SIGSYS: returning from them would fault again), and SIGPIPE,
  * ignored so a closed pipe is a write error that is reported.
  *
+ * A command fctrace runs gets back what the caller gave fctrace before
+ * it execs (signals_restore_for_exec): every disposition fctrace changed,
+ * SIG_IGN where the caller ignored a signal, and the signal mask, as a
+ * plain exec would have passed them on.
+ *
  * SIGCONT is counted: it comes after a SIGSTOP or SIGTSTP (or a stray
  * kill -CONT), and a stopped run's threads count the stopped time as
  * blocked, with any lock they held held all along.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include "base/signals.h"
 #include "workload.h"
@@ -22,10 +28,27 @@
 static volatile sig_atomic_t caught, from_terminal;
 static volatile sig_atomic_t continued;
 
+/* What the caller gave fctrace, for a command it execs: each signal's
+ * disposition before fctrace changed it, and the signal mask. */
+static struct sigaction original[_NSIG];
+static bool changed[_NSIG];
+static sigset_t original_mask;
+
 static const int stopping[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
 	SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
 };
+
+/* sigaction, keeping the disposition it replaces the first time */
+static void set_action(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, sa, &old) || sig >= _NSIG || changed[sig])
+		return;
+	original[sig] = old;
+	changed[sig] = true;
+}
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -46,7 +69,7 @@ static void catch(int sig, const struct sigaction *sa)
 	if (sigaction(sig, NULL, &old) || (old.sa_handler == SIG_IGN && sig != SIGINT &&
 					   sig != SIGTERM))
 		return;
-	sigaction(sig, sa, NULL);
+	set_action(sig, sa);
 }
 
 static void on_continue(int sig)
@@ -69,8 +92,19 @@ void signals_install(void)
 		catch(sig, &sa);
 	sa.sa_handler = on_continue;
 	sa.sa_flags = SA_RESTART;	/* a continue must not cut a wait short */
-	sigaction(SIGCONT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	set_action(SIGCONT, &sa);
+	sa.sa_handler = SIG_IGN;
+	sa.sa_flags = 0;
+	set_action(SIGPIPE, &sa);
+	sigprocmask(SIG_SETMASK, NULL, &original_mask);
+}
+
+void signals_restore_for_exec(void)
+{
+	for (int sig = 1; sig < _NSIG; sig++)
+		if (changed[sig])
+			sigaction(sig, &original[sig], NULL);
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 }
 
 int signals_caught(void)

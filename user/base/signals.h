@@ -10,6 +10,10 @@ int signals_caught(void);
 int signals_from_terminal(void);
 /* 128 + signal, for the exit status of an interrupted run. */
 int signals_exit_code(void);
+/* In a child about to exec a command: every disposition signals_install
+ * changed back to what the caller gave fctrace (SIG_IGN kept), and the
+ * caller's signal mask. Async-signal-safe. */
+void signals_restore_for_exec(void);
 /* SIGCONTs so far: a difference across a run means it was stopped. */
 unsigned signals_continued(void);
 

@@ -925,55 +925,97 @@ static void ev_oncpu(struct diag_cause *c, const struct facts *f)
 	       fig_pct(kshare(f, ACCT_CPU_USER)), fig_pct(kshare(f, ACCT_CPU_SYS)));
 }
 
-/* The CPU time other threads and processes had over the run, and the
- * idle time: from the cpu-clock samples that landed on them (exact in
- * expectation, whatever the load) or else from /proc/stat's busy ticks
- * less own, the traced threads' exact on-CPU time (ticks lose time
- * under heavy switching). False when neither ran. */
-static bool machine_time(const struct facts *f, double own, double *others, double *idle,
-			 double *steal, const char **how)
-{
-	const struct kview *kv = f->m->kv;
-	double period = 1e9 / FCT_CPUCLOCK_HZ;
+/* What the machine's CPUs did, as shares of their capacity over the
+ * interval the figures were measured over, never above 1. */
+struct machine_shares {
+	double others, tracer, idle, steal;
+	const char *how;
+};
 
-	if (!kv)
+/* From the cpu-clock samples: they cover fctrace's whole window (the
+ * tracer's start to its stop, symbolisation included), not the
+ * program's, so they are shares of that window's samples. Samples on
+ * fctrace's own process are its work, not other processes'. */
+static bool sampled_shares(const struct kview *kv, struct machine_shares *ms)
+{
+	double period = 1e9 / FCT_CPUCLOCK_HZ, own = 0, cap;
+
+	if (!kv->machine_sampled || kv->machine.other + kv->machine.idle + kv->machine.tracer == 0)
 		return false;
-	*steal = kv->cpu.valid ? (double)kv->cpu.steal_ns : 0;
-	if (kv->machine_sampled && kv->machine.other + kv->machine.idle > 0) {
-		*others = (double)kv->machine.other * period;
-		*idle = (double)kv->machine.idle * period;
-		*how = "cpu-clock samples";
-	} else if (kv->cpu.valid) {
-		*others = (double)kv->cpu.busy_ns > own ? (double)kv->cpu.busy_ns - own : 0;
-		*idle = (double)kv->cpu.idle_ns;
-		*how = "the kernel's /proc/stat";
-	} else {
-		return false;
-	}
+	for (int i = 0; i < kv->nthreads; i++)
+		own += (double)(kv->threads[i].cpu_samples_user + kv->threads[i].cpu_samples_sys +
+				kv->threads[i].cpu_samples_futex);
+	cap = own + (double)(kv->machine.other + kv->machine.idle + kv->machine.tracer);
+	if (kv->machine_ns && kv->machine_cpus)	/* what the sampler could have seen */
+		cap = fmax(cap, (double)kv->machine_ns * kv->machine_cpus / period);
+	ms->others = (double)kv->machine.other / cap;
+	ms->tracer = (double)kv->machine.tracer / cap;
+	ms->idle = (double)kv->machine.idle / cap;
+	ms->how = "cpu-clock samples over fctrace's window";
 	return true;
 }
 
-/* The share of the CPUs other work and the hypervisor took over the run
- * (-1 if unknown), and the evidence sentence when c is given. */
+/* From /proc/stat over the same window: busy ticks less own, the traced
+ * threads' exact on-CPU time (ticks lose time under heavy switching). */
+static bool ticked_shares(const struct kview *kv, double own, struct machine_shares *ms)
+{
+	double cap = (double)(kv->cpu.busy_ns + kv->cpu.idle_ns + kv->cpu.steal_ns);
+
+	if (!kv->cpu.valid || cap <= 0)
+		return false;
+	ms->others = (double)kv->cpu.busy_ns > own ? ((double)kv->cpu.busy_ns - own) / cap : 0;
+	ms->idle = (double)kv->cpu.idle_ns / cap;
+	ms->how = "the kernel's /proc/stat over fctrace's window";
+	return true;
+}
+
+/* The machine's shares by the sampler, else by /proc/stat (own: the
+ * traced threads' exact on-CPU time); false when neither ran. */
+static bool machine_time(const struct facts *f, double own, struct machine_shares *ms)
+{
+	const struct kview *kv = f->m->kv;
+	double cap;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!kv)
+		return false;
+	cap = (double)(kv->cpu.busy_ns + kv->cpu.idle_ns + kv->cpu.steal_ns);
+	ms->steal = kv->cpu.valid && cap > 0 ? (double)kv->cpu.steal_ns / cap : 0;
+	return sampled_shares(kv, ms) || ticked_shares(kv, own, ms);
+}
+
+/* The share of the CPUs other work and the hypervisor took (-1 if
+ * unknown), and the evidence sentence when c is given: shares of the
+ * window the figures cover, in time scaled to the program's window. */
 static double others_share(const struct facts *f, struct diag_cause *c)
 {
-	double others, idle, steal, own = 0, cap = (double)f->m->wall_ns * f->ncpus;
-	const char *how;
+	double own = 0, cap = (double)f->m->wall_ns * f->ncpus, taken;
+	struct machine_shares ms;
 
 	for (unsigned i = 0; i < f->m->nrows; i++)
 		if (f->m->rows[i].has_kernel)
 			own += (double)f->m->rows[i].k.oncpu_ns;
-	if (cap <= 0 || !machine_time(f, own, &others, &idle, &steal, &how))
+	if (cap <= 0 || !machine_time(f, own, &ms))
 		return -1;
+	taken = fmin(1, ms.others + ms.steal);
 	if (c)
-		evidence_add(c, "Over the run the %u CPUs gave this program's threads %s, other threads "
-		       "and processes %s, the hypervisor %s (steal), and were idle %s (%s).",
-		       f->ncpus, fig_ns(own), fig_ns(others), fig_ns(steal), fig_ns(idle), how);
-	if (c && idle >= EXPLAIN_CPU_TAKEN * cap)	/* a queue beside idle CPUs */
-		evidence_add(c, "The CPUs were idle %s of the run all the same: the threads queued in "
+		evidence_add(c, "Over the run the %u CPUs gave this program's threads %s; other threads "
+		       "and processes took %s of them (%s), fctrace itself %s, the hypervisor %s "
+		       "(steal), and were idle %s (%s).", f->ncpus, fig_ns(own), fig_pct(ms.others),
+		       fig_ns(ms.others * cap), fig_pct(ms.tracer), fig_pct(ms.steal), fig_pct(ms.idle), ms.how);
+	if (c && ms.idle >= EXPLAIN_CPU_TAKEN)	/* a queue beside idle CPUs */
+		evidence_add(c, "The CPUs were idle %s of the time all the same: the threads queued in "
 		       "bursts, woken together or behind the thread that woke them, not for want "
-		       "of CPUs all along.", fig_pct(idle / cap));
-	return (others + steal) / cap;
+		       "of CPUs all along.", fig_pct(ms.idle));
+	return taken;
+}
+
+/* The hypervisor's share of the CPUs over fctrace's window. */
+static double steal_share(const struct facts *f)
+{
+	struct machine_shares ms;
+
+	return machine_time(f, 0, &ms) ? ms.steal : 0;
 }
 
 static bool rule_runq(const struct facts *f, struct finding *o)
@@ -996,7 +1038,7 @@ static bool rule_runq(const struct facts *f, struct finding *o)
 	else
 		set_title(o, "%s of thread time runnable but not running: other processes%s took "
 			  "%s of the %u CPUs", fig_pct(share),
-			  f->m->kv->cpu.steal_ns * 100 > f->m->wall_ns * f->ncpus ?
+			  steal_share(f) > 0.01 ?
 			  " and the hypervisor" : "", fig_pct(taken), f->ncpus);
 	if (over)
 		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
@@ -1275,6 +1317,42 @@ static void headline(const struct facts *f, char *buf, size_t n)
 		 f->kernel ? "" : "; timing only");
 }
 
+/* A cause built on a figure a loss touched says so, first, and its
+ * confidence is scaled by the share of what that loss counts that was
+ * kept, and by 0.75 at least: a figure known to be short is less sure. */
+static void own_losses(const struct losses *ls, struct diag_cause *c)
+{
+	char keep[EXPLAIN_MAX_EVIDENCE][sizeof(c->evidence[0])];
+	int nkeep = c->nevidence;
+
+	memcpy(keep, c->evidence, sizeof(keep));
+	c->nevidence = 0;
+	for (int i = 0; i < ls->n; i++) {
+		const struct loss *l = &ls->l[i];
+
+		if (!loss_touches_cause(l, c->cause))
+			continue;
+		evidence_add(c, "Lost: %s; these figures may be off by what was lost.", l->says);
+		c->confidence *= fmin(l->kept, 0.75);
+	}
+	for (int i = 0; i < nkeep; i++)
+		evidence_add(c, "%s", keep[i]);
+}
+
+/* A headline over threads the tables did not hold says so. */
+static void headline_losses(const struct facts *f, char *buf, size_t n)
+{
+	const struct losses *ls = &f->m->losses;
+
+	for (int i = 0; i < ls->n; i++)
+		if (!strcmp(ls->l[i].id, "slot_full"))
+			append(buf, n, "; %s more thread%s not accounted", fig_cnt((double)ls->l[i].count),
+			       fig_plural((double)ls->l[i].count));
+		else if (!strcmp(ls->l[i].id, "tgids_full"))
+			append(buf, n, "; %s process%s not followed", fig_cnt((double)ls->l[i].count),
+			       ls->l[i].count == 1 ? "" : "es");
+}
+
 /* The fix comes from the largest cause in the code; the machine's (too few
  * cores) only when nothing else was found. */
 static int code_cause(const struct finding *list, int n)
@@ -1309,11 +1387,13 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	if (!n)
 		healthy(&f, &list[n++]);
 	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++) {
+		own_losses(&m->losses, &list[i].c);
 		d->causes[d->n++] = list[i].c;
 		covered |= list[i].covers;
 	}
 	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
 	beyond(&f, covered, d->beyond, sizeof(d->beyond));
 	headline(&f, d->headline, sizeof(d->headline));
+	headline_losses(&f, d->headline, sizeof(d->headline));
 	return d->n;
 }

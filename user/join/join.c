@@ -482,6 +482,7 @@ int join_build_named(struct joined_run *m, struct wl_result *res, const struct k
 	total_locks(m);
 	join_holders(m);
 	op_costs(m);
+	losses_find(kv, &m->losses);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "workload.h"
 #include "trace/kview.h"
 #include "join/holders.h"
+#include "join/losses.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -122,12 +123,15 @@ struct joined_run {
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
+	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
+					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
 	uint64_t safepoints, safepoint_ns;	/* every Java thread stopped */
 	uint64_t parks, park_ns;	/* LockSupport.park, all threads */
 	unsigned app_threads;		/* threads in the application group */
 	unsigned aside_rows;		/* rows set aside from the totals (the JVM's own) */
 	uint64_t aside_cpu_ns;		/* and their time on CPU */
+	struct losses losses;		/* what the kernel side lost, and what it touches */
 };
 
 /* Sum the run-wide totals again, over the rows not set aside. */

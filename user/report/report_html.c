@@ -401,6 +401,7 @@ static void probes_section(FILE *f, const struct session *s)
 	}
 	fputs("</table></div><div><table><tr><th>lost</th><th>count</th></tr>\n", f);
 	lost_row(f, "no free thread slot", l->slot_full);
+	lost_row(f, "process table full (--follow)", l->tgids_full);
 	lost_row(f, "futex map full", l->futex_map_full);
 	lost_row(f, "kernel-lock map full", l->klock_map_full);
 	lost_row(f, "page-cache map full", l->pc_map_full);
@@ -482,9 +483,26 @@ static void why_section(FILE *f, const struct session *s)
 }
 
 /* Everything about one run below its title: full page or one column. */
+/* What the probes lost, first, as the terminal report says it. */
+static void losses_banner(FILE *f, const struct joined_run *m)
+{
+	for (int i = 0; i < m->losses.n; i++) {
+		const struct loss *l = &m->losses.l[i];
+
+		fputs("<p style=\"color:#b00020\"><b>Lost:</b> ", f);
+		html_esc(f, l->says);
+		for (int k = 0; k < l->ntouches; k++) {
+			fputs(k ? ", " : " (touches: ", f);
+			html_esc(f, l->touches[k]);
+		}
+		fputs(l->ntouches ? ")</p>\n" : "</p>\n", f);
+	}
+}
+
 void html_run_body(FILE *f, const struct session *s, double w)
 {
 	run_header(f, s);
+	losses_banner(f, &s->joined);
 	time_section(f, s, w);
 	latency_section(f, &s->joined, w);
 	if (s->traced && (s->joined.groups & PG_MASK(PG_SYSCALLS)))

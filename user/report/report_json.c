@@ -343,9 +343,35 @@ static struct json_object *lost_json(const struct kview *kv)
 	put_u64(o, "ustack_drops", l->ustack_drops);
 	put_u64(o, "jvm_threads_full", l->jvm_threads_full);
 	put_u64(o, "jvm_monitors_full", l->jvm_monitors_full);
+	put_u64(o, "tgids_full", l->tgids_full);
 	put_u64(o, "timeline_drops", kv->tl.dropped);
 	put_u64(o, "total", kview_lost_total(kv));
 	return o;
+}
+
+/* Each loss in words, and the figures (JSON keys) it touches; [] when
+ * nothing was lost, null when untraced. */
+static struct json_object *losses_json(const struct session *s)
+{
+	const struct losses *ls = &s->joined.losses;
+	struct json_object *a, *o, *t;
+
+	if (!s->traced)
+		return NULL;
+	a = json_object_new_array();
+	for (int i = 0; i < ls->n; i++) {
+		o = json_object_new_object();
+		t = json_object_new_array();
+		put_str(o, "lost", ls->l[i].id);
+		put_u64(o, "count", ls->l[i].count);
+		json_object_object_add(o, "kept", json_object_new_double(ls->l[i].kept));
+		put_str(o, "says", ls->l[i].says);
+		for (int k = 0; k < ls->l[i].ntouches; k++)
+			json_object_array_add(t, json_object_new_string(ls->l[i].touches[k]));
+		json_object_object_add(o, "touches", t);
+		json_object_array_add(a, o);
+	}
+	return a;
 }
 
 /* --timeline: what was recorded, and the window's totals per state. */
@@ -370,6 +396,7 @@ static struct json_object *timeline_json(const struct session *s)
 	put_u64(o, "dropped", tl->dropped);
 	put_u64(o, "begin_ns", tl->begin_ns);
 	put_u64(o, "window_ns", tl->end_ns - tl->begin_ns);
+	put_u64(o, "asked_ns", s->kv.tl.asked_ns);
 	put_u64(o, "ring_bytes", s->kv.tl.ring_bytes);
 	put_u64(o, "threads", (uint64_t)tl->nthreads);
 	put_u64(o, "intervals", tl->niv);
@@ -389,6 +416,7 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 			       json_object_new_object());
 	json_object_object_add(doc, "groups", s->traced ? groups_json(m->groups) : NULL);
 	json_object_object_add(doc, "lost_events", s->traced ? lost_json(&s->kv) : NULL);
+	json_object_object_add(doc, "losses", losses_json(s));
 	json_object_object_add(doc, "timeline", timeline_json(s));
 	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
 	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
@@ -466,6 +494,8 @@ static struct json_object *jvm_json(const struct session *s)
 	o = json_object_new_object();
 	put_str(o, "libjvm", s->target.libjvm);
 	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
+	put_str(o, "monitor_flag", m->jvm_monitor_flag ? m->jvm_monitor_flag :
+		m->jvm_monitors ? "on" : "off");
 	put_u64(o, "gcs", m->gcs);
 	put_u64(o, "gc_ns", m->gc_ns);
 	put_u64(o, "gc_max_ns", m->gc_max_ns);
@@ -513,6 +543,7 @@ static struct json_object *target_json(const struct session *s)
 	json_object_object_add(o, "signal", ti->term_signal ?
 			       json_object_new_int(ti->term_signal) : NULL);
 	put_u64(o, "uid", (uint64_t)ti->uid);
+	put_u64(o, "gid", (uint64_t)ti->gid);
 	put_u64(o, "stacks_sampled", ti->stacks_received);
 	put_u64(o, "stacks_unwound", ti->stacks_unwound);
 	put_u64(o, "stacks_dropped", ti->stacks_dropped);
@@ -542,6 +573,10 @@ static struct json_object *machine_json(const struct session *s)
 			       json_object_new_uint64(s->kv.machine.other) : NULL);
 	json_object_object_add(o, "samples_idle", s->kv.machine_sampled ?
 			       json_object_new_uint64(s->kv.machine.idle) : NULL);
+	json_object_object_add(o, "samples_tracer", s->kv.machine_sampled ?
+			       json_object_new_uint64(s->kv.machine.tracer) : NULL);
+	put_u64(o, "window_ns", s->kv.machine_ns);
+	put_u64(o, "sampled_cpus", s->kv.machine_cpus);
 	/* the threads' on-CPU time comes from the scheduler probes */
 	json_object_object_add(o, "threads_oncpu_ns", m->groups & PG_MASK(PG_SCHED) ?
 			       json_object_new_uint64(own) : NULL);

@@ -163,6 +163,20 @@ static bool in_order(const struct thread_row *r, int pass)
 	return pass == 0 ? app : !app;
 }
 
+/* The monitor flag, named: on, off, or unknown (never counted as on). */
+static const char *monitor_state(const struct joined_run *m)
+{
+	const char *flag = m->jvm_monitor_flag ? m->jvm_monitor_flag :
+			   m->jvm_monitors ? "on" : "off";
+
+	if (!strcmp(flag, "on"))
+		return "on";
+	if (!strcmp(flag, "off"))
+		return "off (-XX:-DTraceMonitorProbes or not set: monitor waits not measured)";
+	return "unknown (the flag could not be read while the JVM lived: monitor waits may be "
+	       "missing)";
+}
+
 /* A JVM: its own threads' cost, and what HotSpot's probes counted. */
 static void print_jvm(FILE *f, const struct joined_run *m)
 {
@@ -177,7 +191,7 @@ static void print_jvm(FILE *f, const struct joined_run *m)
 		units_ns(sp, sizeof(sp), (double)m->safepoint_ns),
 		units_count(pkn, sizeof(pkn), (double)m->parks),
 		units_ns(pk, sizeof(pk), (double)m->park_ns),
-		m->jvm_monitors ? "on" : "off (no -XX:+DTraceMonitorProbes: monitor waits not measured)");
+		monitor_state(m));
 }
 
 /* Where the user/sys split came from, when it is not the sampler for all. */
@@ -464,6 +478,9 @@ static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t
 		units_ns(w, sizeof(w), (double)window_ns), units_count(r, sizeof(r), (double)events),
 		(unsigned long long)lanes, (unsigned long long)kt->dropped,
 		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
+	if (kt->asked_ns > window_ns)
+		fprintf(f, "  (of the %s asked for: the run ended first)\n",
+			units_ns(w, sizeof(w), (double)kt->asked_ns));
 }
 
 static uint64_t saved_u64(const struct session *s, const char *key)
@@ -506,7 +523,7 @@ static void print_probes(FILE *f, const struct session *s)
 		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +
-				     l->jvm_threads_full + l->jvm_monitors_full),
+				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full),
 		(unsigned long long)l->stack_lost);
 	if (s->kv.tl.on)
 		print_timeline(f, s);
@@ -532,11 +549,30 @@ static void print_stacks(FILE *f, const struct session *s)
 			(unsigned long long)ti->words_unnamed);
 }
 
+/* What the probes lost, before any figure it touches is read. */
+static void print_losses(FILE *f, const struct joined_run *m)
+{
+	char text[sizeof(m->losses.l[0].says) + 400];
+
+	for (int i = 0; i < m->losses.n; i++) {
+		const struct loss *l = &m->losses.l[i];
+		size_t n = (size_t)snprintf(text, sizeof(text), "%s", l->says);
+
+		for (int k = 0; k < l->ntouches && n < sizeof(text); k++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s",
+					      k ? ", " : " [touches: ", l->touches[k]);
+		if (l->ntouches && n < sizeof(text))
+			snprintf(text + n, sizeof(text) - n, "]");
+		why_wrap(f, "LOST: ", text);
+	}
+}
+
 static void print_table(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 
 	print_header(f, s);
+	print_losses(f, m);
 	if (s->traced) {
 		print_threads(f, m);
 		if (m->groups & PG_MASK(PG_SYSCALLS))

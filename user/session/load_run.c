@@ -98,6 +98,20 @@ static const struct jr_field jvm_fields[] = {
 	JR_FIELD(joined_run, "park_ns", park_ns),
 };
 
+/* The monitor flag as the run read it: absent in runs saved before it
+ * was named (then as monitor_probes says). */
+static int load_monitor_flag(struct jr *r, struct json_object *o, struct joined_run *m)
+{
+	static const char *const names[] = { "unknown", "off", "on" };
+	int i = m->jvm_monitors ? 2 : 1;
+
+	if (json_object_object_get_ex(o, "monitor_flag", NULL) &&
+	    jr_choice(r, o, "monitor_flag", names, 3, &i))
+		return -1;
+	m->jvm_monitor_flag = names[i];
+	return 0;
+}
+
 /* A JVM target: what HotSpot's probes counted, run-wide. */
 static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 {
@@ -110,7 +124,7 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 		return -1;
 	m->jvm = o != NULL;
 	rc = o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
-		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) ||
+		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) || load_monitor_flag(r, o, m) ||
 		   JR_FIELDS(r, o, m, jvm_fields, false) ||
 		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads));
 	jr_leave(r, saved);
@@ -167,6 +181,14 @@ static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 	ti->mode = (enum target_mode)mode;
 	ti->pid = t ? (pid_t)pid : 0;
 	ti->uid = t ? (uid_t)uid : 0;
+	ti->gid = 0;
+	if (t && json_object_object_get_ex(t, "gid", NULL)) {	/* absent before 2026-12 */
+		unsigned gid = 0;
+
+		if (jr_uint(r, t, "gid", UINT32_MAX, &gid))
+			return -1;
+		ti->gid = (gid_t)gid;
+	}
 	return 0;
 }
 
@@ -282,6 +304,9 @@ static int load_jvm_lost(struct jr *r, struct json_object *lost, struct fct_lost
 {
 	if (json_object_object_get_ex(lost, "jvm_threads_full", NULL) &&
 	    jr_u64(r, lost, "jvm_threads_full", (uint64_t *)&l->jvm_threads_full))
+		return -1;
+	if (json_object_object_get_ex(lost, "tgids_full", NULL) &&
+	    jr_u64(r, lost, "tgids_full", (uint64_t *)&l->tgids_full))
 		return -1;
 	if (json_object_object_get_ex(lost, "jvm_monitors_full", NULL) &&
 	    jr_u64(r, lost, "jvm_monitors_full", (uint64_t *)&l->jvm_monitors_full))
@@ -785,9 +810,30 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 
 /* The machine's CPUs over the window (machine_cpu): null untraced; its
  * samples null without the cpuclock probes. */
-static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *cpu,
-			struct fct_machine *m, bool *sampled)
+/* Its samples of fctrace itself and the window they cover: absent in
+ * runs saved before they were kept. */
+static int load_machine_window(struct jr *r, struct json_object *o, struct kview *kv)
 {
+	uint64_t tracer = 0, cpus = 0;
+	bool set;
+
+	if (json_object_object_get_ex(o, "samples_tracer", NULL) &&
+	    jr_u64_or_null(r, o, "samples_tracer", &tracer, &set))
+		return -1;
+	if (json_object_object_get_ex(o, "window_ns", NULL) &&
+	    (jr_u64(r, o, "window_ns", &kv->machine_ns) || jr_u64(r, o, "sampled_cpus", &cpus)))
+		return -1;
+	kv->machine.tracer = tracer;
+	kv->machine_cpus = (unsigned)cpus;
+	return 0;
+}
+
+static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
+{
+	struct cpustat *cpu = &kv->cpu;
+	struct fct_machine *m = &kv->machine;
+	bool *sampled = &kv->machine_sampled;
+
 	static const struct jr_field fields[] = {
 		JR_FIELD(cpustat, "busy_ns", busy_ns), JR_FIELD(cpustat, "idle_ns", idle_ns),
 		JR_FIELD(cpustat, "steal_ns", steal_ns),
@@ -804,12 +850,59 @@ static int load_machine(struct jr *r, struct json_object *doc, struct cpustat *c
 		uint64_t other = 0, idle = 0;
 
 		rc = jr_u64_or_null(r, o, "samples_other", &other, sampled) ||
-		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled);
+		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled) ||
+		     load_machine_window(r, o, kv);
 		m->other = other;
 		m->idle = idle;
 	}
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
+}
+
+/* One loss as the run said it. */
+static int load_loss(struct jr *r, struct json_object *o, struct loss *l)
+{
+	struct json_object *t;
+
+	if (jr_str(r, o, "lost", false, l->id, sizeof(l->id)) ||
+	    jr_u64(r, o, "count", &l->count) || jr_double(r, o, "kept", &l->kept) ||
+	    jr_str(r, o, "says", false, l->says, sizeof(l->says)) ||
+	    jr_get(r, o, "touches", json_type_array, false, &t))
+		return -1;
+	if (json_object_array_length(t) > LOSS_MAX_TOUCHES)
+		return jr_fail(r, "touches", "names more figures than fctrace keeps");
+	for (size_t k = 0; k < json_object_array_length(t); k++) {
+		struct json_object *e = json_object_array_get_idx(t, k);
+
+		if (!json_object_is_type(e, json_type_string))
+			return jr_fail(r, "touches", "must be strings");
+		snprintf(l->touches[l->ntouches++], sizeof(l->touches[0]), "%s",
+			 json_object_get_string(e));
+	}
+	return 0;
+}
+
+/* What the run lost (losses): read back as it said it, not derived again;
+ * absent in runs saved before it was kept, null untraced. */
+static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
+{
+	struct json_object *a, *o;
+	char saved[128];
+
+	memset(ls, 0, sizeof(*ls));
+	if (!json_object_object_get_ex(doc, "losses", NULL))
+		return 0;
+	if (jr_get(r, doc, "losses", json_type_array, true, &a))
+		return -1;
+	if (a && json_object_array_length(a) > LOSS_MAX)
+		return jr_fail(r, "losses", "has more losses than fctrace counts");
+	for (size_t i = 0; a && i < json_object_array_length(a); i++, ls->n++) {
+		if (jr_element(r, a, "losses", i, &o, saved, sizeof(saved)) ||
+		    load_loss(r, o, &ls->l[i]))
+			return -1;
+		jr_leave(r, saved);
+	}
+	return 0;
 }
 
 /* A pool's uncontended op costs (op_costs): absent in runs saved before
@@ -879,6 +972,10 @@ static int load_timeline(struct jr *r, struct json_object *doc, struct session *
 	s->kv.tl.on = true;
 	s->kv.tl.dropped = dropped;
 	s->kv.tl.ring_bytes = ring;
+	/* the window asked for: absent in runs saved before 2026-12 */
+	if (json_object_object_get_ex(o, "asked_ns", NULL) &&
+	    jr_u64(r, o, "asked_ns", &s->kv.tl.asked_ns))
+		return -1;
 	s->saved_timeline = json_object_get(o);
 	return 0;
 }
@@ -910,9 +1007,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	set_aside(m);
 	join_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
-	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv.cpu, &s->kv.machine,
-						&s->kv.machine_sampled) ||
-	    load_timeline(r, doc, s))
+	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv) ||
+	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses))
 		return -1;
 	m->ops = ops;
 	return 0;

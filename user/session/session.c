@@ -94,6 +94,8 @@ int session_explain(struct session *s)
 	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
 		s->joined.ncpus = join_usable_cpus(s->target.pid);
 	join_add_jvm(&s->joined, s->jvm, s->jvm_monitors);
+	if (s->jvm)
+		s->joined.jvm_monitor_flag = jvm_flag_name((enum jvm_flag)s->jvm_flag);
 	explain_run(&s->joined, &s->diag);
 	return 0;
 }

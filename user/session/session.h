@@ -39,6 +39,8 @@ struct session {
 	int nnames;
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	int jvm_flag;			/* enum jvm_flag: DTraceMonitorProbes as read
+					 * while the JVM lived (JVM_FLAG_UNKNOWN: never) */
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
 	struct tl_events tl_events;	/* --timeline: the records, as they came */
 	struct timeline *timeline;	/* and built (NULL without --timeline) */

@@ -5,6 +5,7 @@
  * and its threads' accounts become the rows the join reads, as a
  * workload's workers' own timings are.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -103,7 +104,7 @@ static void child_main(int go_fd, int err_fd, const struct target_opts *to,
 	if (read(go_fd, &go, 1) != 1)
 		_exit(127);	/* fctrace gave up before the probes were ready */
 	close(go_fd);
-	signal(SIGPIPE, SIG_DFL);
+	signals_restore_for_exec();	/* the caller's dispositions and mask, as exec gives them */
 	if ((jvm_env && setenv("JAVA_TOOL_OPTIONS", jvm_env, 1)) ||
 	    (to->debuginfod_urls && setenv("DEBUGINFOD_URLS", to->debuginfod_urls, 1))) {
 		err = errno;
@@ -187,7 +188,11 @@ struct watch {
 	int pidfd;			/* TGT_ATTACH: readable when the target ends */
 	uint64_t start_ns, end_ns, forwarded_ns;
 	bool hurry;			/* stopped by a signal or --duration */
+	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
+	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
 };
+
+static void watch_jvm_flag(struct watch *w);
 
 /* Has the target ended? Reaps CMD (and with --follow every process it
  * left behind: fctrace is their subreaper). */
@@ -245,6 +250,7 @@ static void watch_loop(struct watch *w)
 			w->hurry = true;	/* the user waits: the naming is bounded */
 			break;
 		}
+		watch_jvm_flag(w);
 		lockname_snapshot(w->ln, w->s->target.pid);
 	}
 }
@@ -341,23 +347,59 @@ static void describe(struct target_info *ti, const struct target_opts *to)
  * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
  * a JVM started without it: one line says what is not measured.
  */
-static void find_jvm(struct session *s, const struct target_opts *to, char *env, size_t len,
-		     int *fd)
+/* CMD's JAVA_TOOL_OPTIONS with the flag added, into *env (malloc'd), or
+ * one line saying why the JVM runs without it. */
+static void add_jvm_flag(struct session *s, char **env)
+{
+	const char *cur = getenv("JAVA_TOOL_OPTIONS");
+
+	*env = jvm_tool_options();
+	if (*env) {
+		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
+			"probes\n", JVM_MONITOR_FLAG);
+		s->jvm_monitors = true;
+	} else if (errno == E2BIG) {
+		fprintf(stderr, "fctrace: a JVM: JAVA_TOOL_OPTIONS is %zu bytes, and with %s it "
+			"would pass the %d bytes exec takes for one variable: left as it is, so "
+			"Java monitor waits are measured only if it turns them on\n",
+			cur ? strlen(cur) : 0, JVM_MONITOR_FLAG, JVM_ENV_MAX);
+	} else {
+		fprintf(stderr, "fctrace: a JVM: cannot add %s to JAVA_TOOL_OPTIONS: %s\n",
+			JVM_MONITOR_FLAG, strerror(errno));
+	}
+}
+
+/* The flag as CMD's options will set it (the JVM applies exactly these):
+ * what is said if the JVM ends before its memory could be read. */
+static enum jvm_flag flag_from_argv(const struct target_opts *to, const char *tool_opts)
+{
+	char cmd[8192];
+	size_t n = 0;
+
+	for (int i = 0; to->argv[i] && n < sizeof(cmd); i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s", to->argv[i]) + 1;
+	if (n > sizeof(cmd))
+		return JVM_FLAG_UNKNOWN;	/* cut off: the flag may be past the cut */
+	return jvm_flag_from_options(tool_opts, getenv("JDK_JAVA_OPTIONS"), cmd, n,
+				     getenv("_JAVA_OPTIONS"));
+}
+
+static void find_jvm(struct session *s, const struct target_opts *to, char **env, int *fd)
 {
 	struct target_info *ti = &s->target;
 	char notice[256];
 
-	env[0] = '\0';
+	*env = NULL;
+	s->jvm_flag = JVM_FLAG_UNKNOWN;
 	if (to->mode == TGT_EXEC) {
 		if (jvm_libjvm_for_exe(to->argv[0], ti->libjvm, sizeof(ti->libjvm)) ||
-		    (*fd = jvm_open_path(ti->libjvm)) < 0 || jvm_tool_options(env, len)) {
-			ti->libjvm[0] = env[0] = '\0';
+		    (*fd = jvm_open_path(ti->libjvm)) < 0) {
+			ti->libjvm[0] = '\0';
 			return;
 		}
 		jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
-		fprintf(stderr, "fctrace: a JVM: adding %s to JAVA_TOOL_OPTIONS for its monitor "
-			"probes\n", JVM_MONITOR_FLAG);
-		s->jvm_monitors = true;
+		add_jvm_flag(s, env);
+		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
 		return;
 	}
 	if ((*fd = jvm_open_libjvm(to->pid)) < 0) {
@@ -365,14 +407,15 @@ static void find_jvm(struct session *s, const struct target_opts *to, char *env,
 		return;
 	}
 	jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
-	s->jvm_monitors = jvm_monitor_probes(to->pid, *fd) != JVM_FLAG_OFF;
+	s->jvm_flag = jvm_monitor_probes(to->pid, *fd);	/* it lives: read now */
+	s->jvm_monitors = s->jvm_flag != JVM_FLAG_OFF;
 	if (!s->jvm_monitors) {
 		jvm_monitor_notice(notice, sizeof(notice));
 		fprintf(stderr, "fctrace: %s\n", notice);
 	}
 }
 
-static void read_jvm(struct watch *w, int libjvm_fd)
+static void read_jvm(struct watch *w)
 {
 	struct session *s = w->s;
 
@@ -383,10 +426,49 @@ static void read_jvm(struct watch *w, int libjvm_fd)
 		free(s->jvm);
 		s->jvm = NULL;
 	}
-	/* a -XX:-DTraceMonitorProbes of its own wins over ours */
+	/* a -XX:-DTraceMonitorProbes of its own wins over ours: the flag as
+	 * read while the JVM lived, or its monitor probes having fired */
+	if (s->jvm && s->jvm->nmonitors > 0)
+		s->jvm_flag = JVM_FLAG_ON;
 	if (s->jvm && s->target.mode == TGT_EXEC)
-		s->jvm_monitors = jvm_monitor_probes(s->target.pid, libjvm_fd) != JVM_FLAG_OFF ||
-				  s->jvm->nmonitors > 0;
+		s->jvm_monitors = s->jvm_flag == JVM_FLAG_ON;
+}
+
+/* Has the JVM parsed its options? Its "VM Thread" is made after that. */
+static bool jvm_started(pid_t pid)
+{
+	char path[64], comm[32];
+	bool found = false;
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(dir = opendir(path)))
+		return false;
+	while (!found && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/comm", (int)pid, d->d_name);
+		if (d->d_name[0] == '.' || !(f = fopen(path, "re")))
+			continue;
+		found = fgets(comm, sizeof(comm), f) && !strcmp(comm, "VM Thread\n");
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* run -- java: the monitor flag read while the JVM lives (after it
+ * exits, its memory and environment are gone), once it has applied its
+ * options; it cannot change after that. Called from the watch loop. */
+static void watch_jvm_flag(struct watch *w)
+{
+	struct session *s = w->s;
+
+	if (s->target.mode != TGT_EXEC || !s->target.libjvm[0] || w->jvm_flag_read ||
+	    !jvm_started(s->target.pid))
+		return;
+	s->jvm_flag = jvm_monitor_probes(s->target.pid, w->libjvm_fd);
+	w->jvm_flag_read = s->jvm_flag != JVM_FLAG_UNKNOWN;
 }
 
 /* ---- the driver ---------------------------------------------------------- */
@@ -397,8 +479,7 @@ struct target_ctx {
 	struct child c;
 	bool released;			/* CMD was let go: it is no longer ours to abandon */
 	struct run_as ra;		/* who CMD runs as */
-	char jvm_env[4096];
-	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
+	char *jvm_env;			/* CMD's JAVA_TOOL_OPTIONS, or NULL */
 };
 
 static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
@@ -410,18 +491,22 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	describe(&s->target, to);
 	if (to->mode == TGT_EXEC && run_as_caller(to, &x->ra))
 		return 2;
-	find_jvm(s, to, x->jvm_env, sizeof(x->jvm_env), &x->libjvm_fd);
+	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd);
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
-	    (rc = spawn(to, &x->ra, x->jvm_env[0] ? x->jvm_env : NULL, &x->c))) {
+	    (rc = spawn(to, &x->ra, x->jvm_env, &x->c))) {
 		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
 		x->c.pid = -1;
 		return 1;
 	}
 	s->target.pid = to->mode == TGT_EXEC ? x->c.pid : to->pid;
+	/* attach: whose the process is, now; run: CMD's, once it has exec'd */
 	s->target.uid = getuid();
+	s->target.gid = getgid();
+	if (to->mode == TGT_ATTACH)
+		target_creds(to->pid, &s->target.uid, &s->target.gid);
 	x->w.ln = lockname_new();
 	if (!x->w.ln)
 		return 1;
@@ -461,6 +546,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 			fprintf(stderr, "fctrace: cannot run %s: %s\n", x->to->argv[0], strerror(err));
 			return err == ENOENT ? 127 : 126;
 		}
+		/* CMD is not reaped before the loop: its status is there to read */
+		target_creds(ti->pid, &ti->uid, &ti->gid);
 	}
 	if (x->to->on_window)
 		x->to->on_window(x->to->window_arg);
@@ -480,7 +567,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 
 	if (!s->traced)
 		return 1;
-	read_jvm(&x->w, x->libjvm_fd);
+	read_jvm(&x->w);
 	for (int i = 0; i < s->kv.nthreads; i++)
 		fill_comm(&s->kv.threads[i]);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
@@ -500,8 +587,9 @@ static void tgt_finish(void *ctx, struct session *s)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
 	free(x->ra.groups);
-	if (x->libjvm_fd >= 0)
-		close(x->libjvm_fd);
+	free(x->jvm_env);
+	if (x->w.libjvm_fd >= 0)
+		close(x->w.libjvm_fd);
 	if (x->w.pidfd >= 0)
 		close(x->w.pidfd);
 }
@@ -514,8 +602,8 @@ static const struct session_driver target_driver = {
 int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 		       struct session *s)
 {
-	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1 },
-				.c = { .pid = -1 }, .ra = { .ngroups = -1 }, .libjvm_fd = -1 };
+	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1, .libjvm_fd = -1 },
+				.c = { .pid = -1 }, .ra = { .ngroups = -1 } };
 
 	return session_drive(&target_driver, &x, o, s);
 }

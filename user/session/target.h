@@ -41,7 +41,8 @@ struct target_info {
 	bool exited;			/* it ended inside the window */
 	int exit_status;		/* exited normally: its status */
 	int term_signal;		/* killed by this signal, or 0 */
-	uid_t uid;			/* TGT_EXEC: the credentials CMD ran with */
+	uid_t uid;			/* the real uid and gid it ran with, from */
+	gid_t gid;			/* /proc/PID/status while it lived */
 	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
 	uint64_t stacks_dropped;	/* received, but not unwound in time: dropped */
 	uint64_t words_unnamed;		/* futex words named by address only: out of time */
@@ -52,6 +53,10 @@ struct target_info {
 /* The exit status `fctrace run -- CMD` passes on: CMD's own, or 128 + N
  * when signal N killed it, as a shell reports it. */
 int target_exit_status(const struct target_info *ti);
+
+/* The real uid and gid of process pid (/proc/PID/status: a zombie's are
+ * still there until it is reaped): 0, or -1 when unreadable. */
+int target_creds(pid_t pid, uid_t *uid, gid_t *gid);
 
 /* Check opts before anything is loaded: 0, or 2 with one line printed
  * (no such process, a kernel thread, fctrace itself, ...). */

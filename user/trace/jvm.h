@@ -75,13 +75,21 @@ int jvm_libjvm_for_exe(const char *exe, char *path, size_t len);
  */
 #define JVM_MONITOR_FLAG	"-XX:+DTraceMonitorProbes"
 
+/* The longest string execve takes (MAX_ARG_STRLEN, 32 pages): an
+ * environment entry NAME=VALUE longer than this fails with E2BIG. */
+#define JVM_ENV_MAX		(32 * 4096)
+
 /* JAVA_TOOL_OPTIONS for a JVM fctrace starts: the current value (if
- * any) with JVM_MONITOR_FLAG appended, so that it wins over a -XX:-
- * there. -ENOSPC if it does not fit in len. The JVM prints
- * "Picked up JAVA_TOOL_OPTIONS: ..." on its stderr: say so to the user. */
-int jvm_tool_options(char *buf, size_t len);
+ * any, of any length the JVM takes) with JVM_MONITOR_FLAG appended, so
+ * that it wins over a -XX:- there; malloc'd. NULL with errno E2BIG when
+ * the two would pass JVM_ENV_MAX (exec would refuse the command), or
+ * ENOMEM. The JVM prints "Picked up JAVA_TOOL_OPTIONS: ..." on its
+ * stderr: say so to the user. */
+char *jvm_tool_options(void);
 
 enum jvm_flag { JVM_FLAG_UNKNOWN, JVM_FLAG_OFF, JVM_FLAG_ON };
+/* "on", "off", "unknown" */
+const char *jvm_flag_name(enum jvm_flag f);
 
 /* Is DTraceMonitorProbes on in running JVM pid? Read from the JVM's
  * memory (the flag's symbol in libjvm.so's .symtab, at its load

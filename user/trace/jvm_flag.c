@@ -20,13 +20,27 @@
 #include "trace/jvm.h"
 #include "trace/tfile.h"
 
-int jvm_tool_options(char *buf, size_t len)
+char *jvm_tool_options(void)
 {
 	const char *cur = getenv("JAVA_TOOL_OPTIONS");
-	int n = cur && *cur ? snprintf(buf, len, "%s %s", cur, JVM_MONITOR_FLAG)
-			    : snprintf(buf, len, "%s", JVM_MONITOR_FLAG);
+	size_t len = (cur ? strlen(cur) + 1 : 0) + strlen(JVM_MONITOR_FLAG) + 1;
+	char *buf;
 
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+	/* "JAVA_TOOL_OPTIONS=" and the value are one string to execve */
+	if (len + strlen("JAVA_TOOL_OPTIONS=") > JVM_ENV_MAX) {
+		errno = E2BIG;
+		return NULL;
+	}
+	buf = malloc(len);
+	if (buf)
+		snprintf(buf, len, "%s%s%s", cur && *cur ? cur : "", cur && *cur ? " " : "",
+			 JVM_MONITOR_FLAG);
+	return buf;
+}
+
+const char *jvm_flag_name(enum jvm_flag f)
+{
+	return f == JVM_FLAG_ON ? "on" : f == JVM_FLAG_OFF ? "off" : "unknown";
 }
 
 int jvm_monitor_notice(char *buf, size_t len)

@@ -43,6 +43,7 @@ struct kv_pc {
 struct kv_timeline {
 	bool on;		/* asked for */
 	uint64_t begin_ns, end_ns;	/* the window it recorded ([0, 0]: never opened) */
+	uint64_t asked_ns;	/* the window asked for (--timeline-window); 0: unknown */
 	uint64_t dropped;	/* records lost: no room in the ring buffer, or no memory */
 	uint64_t ring_bytes;
 };
@@ -80,6 +81,9 @@ struct kview {
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
 	struct fct_machine machine;	/* and sampled: other work, idle (cpuclock) */
 	bool machine_sampled;	/* the cpu-clock sampler ran */
+	uint64_t machine_ns;	/* the interval cpu and machine cover: tracer_start
+				 * to tracer_stop (0: unknown, e.g. a saved run) */
+	unsigned machine_cpus;	/* the CPUs the sampler ran on */
 	uint64_t events;	/* hook invocations counted in the window, if known */
 	struct kv_timeline tl;
 };

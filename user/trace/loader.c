@@ -133,6 +133,7 @@ struct tracer {
 	uint64_t ustacks_dropped;	/* stacks received but never handed out */
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
+	uint64_t on_ns, off_ns;		/* when the window opened and closed (wl_now_ns) */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
 	struct tl_events *tl_out;
@@ -238,6 +239,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->target_tgid = t->tgid;
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->follow_forks = t->follow;
+	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	/* one page when off: the map must exist, but costs nothing */
@@ -512,6 +514,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 		t->tl_out = opts->tl_out;
 		t->tl.on = true;
 		t->tl.ring_bytes = opts->tl_bytes;
+		t->tl.asked_ns = opts->tl_len_ns;
 	}
 }
 
@@ -658,6 +661,7 @@ void tracer_start(struct tracer *t)
 	if (!t || !t->skel)
 		return;
 	cpustat_read(&t->cpu_start);
+	t->on_ns = wl_now_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
@@ -759,6 +763,7 @@ void tracer_stop(struct tracer *t)
 		return;
 	timeline_stop(t);
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
+	t->off_ns = wl_now_ns();
 	cpustat_read(&t->cpu_end);
 	close_open_accounts(t);
 	/* the stacks left: named for one more turn's time, the rest counted */
@@ -885,6 +890,23 @@ static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
 	return 0;
 }
 
+/* The timeline recorded nothing after the last account closed (the
+ * program ended; fctrace may have been stopped and woken past the
+ * window's end): its window ends there. */
+static void timeline_cut(struct kview *kv)
+{
+	uint64_t last = 0;
+
+	for (int i = 0; i < kv->nthreads; i++) {
+		if (!kv->threads[i].end_ns)
+			return;		/* one still open: nothing to cut */
+		if (kv->threads[i].end_ns > last)
+			last = kv->threads[i].end_ns;
+	}
+	if (kv->nthreads && last < kv->tl.end_ns)
+		kv->tl.end_ns = last > kv->tl.begin_ns ? last : kv->tl.begin_ns;
+}
+
 /* Hook invocations inside the window, as far as the accounts tell. */
 static uint64_t count_events(const struct kview *kv)
 {
@@ -942,6 +964,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
 	kv->machine = t->skel->bss->machine;
 	kv->machine_sampled = t->cpu.n > 0;
+	/* what the samples and /proc/stat cover: the whole window, not the
+	 * program's own (which can be a small part of it) */
+	kv->machine_ns = t->off_ns > t->on_ns ? t->off_ns - t->on_ns : 0;
+	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
@@ -963,6 +989,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kview_klock_attribute(kv);
 	kv->events = t->floor ? floor_hits(t) : count_events(kv);
 	kv->tl = t->tl;
+	if (kv->tl.on)
+		timeline_cut(kv);
 	return 0;
 }
 

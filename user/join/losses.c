@@ -1,0 +1,211 @@
+/*
+ * losses.c - the kernel side's loss counters as sentences, each with the
+ * printed figures it touches. A full thread table hides whole threads:
+ * every per-thread figure, total and cause is of the threads it held. A
+ * full futex table loses waits from the lock rows; a full kernel lock
+ * table or a failed stack walk loses sites (the threads' totals stay
+ * exact, split over the sites that were kept); dropped user stacks leave
+ * futex words unnamed; the JVM's tables lose Java threads or monitors;
+ * the timeline's drops leave gaps in its lanes. The page cache's per-file
+ * table is not printed: its losses touch no figure here.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "join/losses.h"
+
+static struct loss *add(struct losses *o, const char *id, uint64_t count, double kept)
+{
+	struct loss *l;
+
+	if (!count || o->n >= LOSS_MAX)
+		return NULL;
+	l = &o->l[o->n++];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->id, sizeof(l->id), "%s", id);
+	l->count = count;
+	l->kept = kept < 0 ? 0 : kept > 1 ? 1 : kept;
+	return l;
+}
+
+static void says(struct loss *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void says(struct loss *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->says, sizeof(l->says), fmt, ap);
+	va_end(ap);
+}
+
+/* The figures l touches, a NULL-ended list of JSON keys. */
+static void touches(struct loss *l, const char *const *keys)
+{
+	for (; *keys && l->ntouches < LOSS_MAX_TOUCHES; keys++)
+		snprintf(l->touches[l->ntouches++], sizeof(l->touches[0]), "%s", *keys);
+}
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 1;
+}
+
+static const char *const every_figure[] = { "threads", "syscalls", "locks", "machine_cpu",
+	"cpu_split", "diagnosis", "timeline", NULL };
+
+/* Whole threads and processes: every figure is of those that were held. */
+static void lost_threads(const struct kview *kv, struct losses *o)
+{
+	double n = kv->nthreads;
+	struct loss *l;
+
+	l = add(o, "slot_full", kv->lost.slot_full, ratio(n, n + (double)kv->lost.slot_full));
+	if (l) {
+		says(l, "%llu of %llu threads not accounted: the thread table holds %d, and every "
+		     "per-thread figure, total and cause is of the %d it held",
+		     (unsigned long long)kv->lost.slot_full,
+		     (unsigned long long)(kv->nthreads + kv->lost.slot_full), FCT_MAX_SLOTS,
+		     kv->nthreads);
+		touches(l, every_figure);
+	}
+	l = add(o, "tgids_full", kv->lost.tgids_full,
+		ratio(n, n + (double)kv->lost.tgids_full));
+	if (l) {
+		says(l, "%llu forked process%s not followed: the process table holds %d live "
+		     "processes, and every figure is of the processes it held",
+		     (unsigned long long)kv->lost.tgids_full, kv->lost.tgids_full == 1 ? "" : "es",
+		     FCT_MAX_TGIDS);
+		touches(l, every_figure);
+	}
+}
+
+/* Futex waits (and wakes) the (thread, word) table had no room for. */
+static void lost_futex(const struct kview *kv, struct losses *o)
+{
+	static const char *const keys[] = { "locks", "threads", "target.lock_names",
+		"diagnosis", NULL };
+	double kept = 0;
+	struct loss *l;
+
+	for (int i = 0; kv->futex && i < kv->nfutex; i++)
+		kept += (double)(kv->futex[i].val.waits + kv->futex[i].val.wakes);
+	l = add(o, "futex_map_full", kv->lost.futex_map_full,
+		ratio(kept, kept + (double)kv->lost.futex_map_full));
+	if (!l)
+		return;
+	says(l, "%llu futex waits and wakes not given to a word: the futex table holds %d "
+	     "(thread, word) pairs, so the lock rows count %.0f of them",
+	     (unsigned long long)kv->lost.futex_map_full, FCT_FUTEX_ENTRIES, kept);
+	touches(l, keys);
+}
+
+/* Kernel lock sites: the threads' totals are exact, the split is not. */
+static void lost_klock(const struct kview *kv, struct losses *o)
+{
+	static const char *const keys[] = { "locks", "kernel_lock_sites", "diagnosis", NULL };
+	double waits = 0;
+	struct loss *l;
+
+	for (int i = 0; kv->threads && i < kv->nthreads; i++)
+		waits += (double)kv->threads[i].klock_waits;
+	l = add(o, "klock_map_full", kv->lost.klock_map_full,
+		1 - ratio((double)kv->lost.klock_map_full, waits));
+	if (l) {
+		says(l, "%llu sampled kernel lock waits not given a site: the kernel lock table "
+		     "holds %d (thread, lock, stack) entries; each thread's total is exact, its "
+		     "split over the sites kept is not",
+		     (unsigned long long)kv->lost.klock_map_full, FCT_KLOCK_ENTRIES);
+		touches(l, keys);
+	}
+	l = add(o, "stack_lost", kv->lost.stack_lost,
+		1 - ratio((double)kv->lost.stack_lost, waits));
+	if (l) {
+		says(l, "%llu kernel lock stacks could not be walked: their waits are at a site "
+		     "named \"?\"", (unsigned long long)kv->lost.stack_lost);
+		touches(l, keys);
+	}
+}
+
+/* User stacks that name futex words, and the JVM's tables. */
+static void lost_names(const struct kview *kv, struct losses *o)
+{
+	static const char *const names[] = { "target.lock_names", "locks", "diagnosis", NULL };
+	static const char *const jvm[] = { "target.jvm", "threads", "locks", "diagnosis", NULL };
+	double sampled = 0;
+	struct loss *l;
+
+	for (int i = 0; kv->futex && i < kv->nfutex; i++)
+		sampled += (double)kv->futex[i].val.sampled;
+	l = add(o, "ustack_drops", kv->lost.ustack_drops,
+		ratio(sampled, sampled + (double)kv->lost.ustack_drops));
+	if (l) {
+		says(l, "%llu futex wait stacks dropped (the ring buffer was full): words they "
+		     "would have named may be unnamed", (unsigned long long)kv->lost.ustack_drops);
+		touches(l, names);
+	}
+	l = add(o, "jvm_threads_full", kv->lost.jvm_threads_full, 0.75);
+	if (l) {
+		says(l, "%llu Java thread events lost: the JVM thread table was full, so some "
+		     "threads have no Java name or parks", (unsigned long long)kv->lost.jvm_threads_full);
+		touches(l, jvm);
+	}
+	l = add(o, "jvm_monitors_full", kv->lost.jvm_monitors_full, 0.75);
+	if (l) {
+		says(l, "%llu Java monitor waits lost: the JVM monitor table was full",
+		     (unsigned long long)kv->lost.jvm_monitors_full);
+		touches(l, jvm);
+	}
+}
+
+void losses_find(const struct kview *kv, struct losses *o)
+{
+	static const char *const timeline[] = { "timeline", NULL };
+	struct loss *l;
+
+	memset(o, 0, sizeof(*o));
+	if (!kv)
+		return;
+	lost_threads(kv, o);
+	lost_futex(kv, o);
+	lost_klock(kv, o);
+	lost_names(kv, o);
+	l = add(o, "pagecache_map_full", kv->lost.pc_map_full, 1);
+	if (l)
+		says(l, "%llu page-cache additions not given a file: the per-file table holds %d "
+		     "(thread, file) pairs; the per-thread page counts printed are exact",
+		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
+	l = add(o, "timeline_drops", kv->tl.dropped, 1);
+	if (l) {
+		says(l, "%llu timeline records lost (no room in the ring buffer): its lanes have "
+		     "gaps", (unsigned long long)kv->tl.dropped);
+		touches(l, timeline);
+	}
+}
+
+bool loss_touches(const struct loss *l, const char *key)
+{
+	for (int i = 0; i < l->ntouches; i++)
+		if (!strcmp(l->touches[i], key))
+			return true;
+	return false;
+}
+
+/* Which figure each cause is built on, by the cause's id. */
+static const struct {
+	const char *prefix, *key;
+} cause_figure[] = {
+	{ "kernel_lock", "kernel_lock_sites" },
+	{ "jvm_", "target.jvm" },
+	{ "pool_lock", "locks" }, { "cache_lock", "locks" }, { "user_lock", "locks" },
+	{ "event_wait", "locks" },
+};
+
+bool loss_touches_cause(const struct loss *l, const char *cause)
+{
+	if (loss_touches(l, "syscalls") && loss_touches(l, "diagnosis"))
+		return true;	/* whole threads lost: every cause is of those kept */
+	for (size_t i = 0; i < sizeof(cause_figure) / sizeof(cause_figure[0]); i++)
+		if (!strncmp(cause, cause_figure[i].prefix, strlen(cause_figure[i].prefix)))
+			return loss_touches(l, cause_figure[i].key) && loss_touches(l, "diagnosis");
+	return false;
+}
