@@ -13,6 +13,9 @@
  *   wall_ns, holds, held_ns, misses, syscalls_in_lock {name: count},
  *   syscall_ns_in_lock, syscall_ns_by_name {name: ns}
  *
+ * --hold-ns: every hold also spins HOLD_NS nanoseconds (user work in
+ * the lock beside its syscalls).
+ *
  * --preempt: every hold also spins HOLD_US microseconds, and SPINNERS
  * threads burn CPU the whole run: more runnable threads than CPUs, so
  * holders are preempted inside the lock.
@@ -42,7 +45,7 @@ static const char *const sc_names[SC_N] = { "newfstatat", "openat", "pread64", "
 
 struct cfg {
 	int threads, ops, files, cap, spinners;
-	int hold_us, work_ns;
+	int hold_us, hold_ns, work_ns;
 	int fixed, preempt, cold;
 	char dir[64];
 };
@@ -97,6 +100,12 @@ static unsigned next_rand(unsigned *s)
 static void file_path(char *buf, size_t n, int file)
 {
 	snprintf(buf, n, "%s/f%04d", cfg.dir, file);
+}
+
+/* User work in every hold: --preempt's long spin, or --hold-ns. */
+static uint64_t hold_spin_ns(void)
+{
+	return cfg.preempt ? (uint64_t)cfg.hold_us * 1000 : (uint64_t)cfg.hold_ns;
 }
 
 /* Time one syscall made inside the lock. */
@@ -163,8 +172,7 @@ static void op_locked(struct tstats *st, int file)
 			TIMED(st, SC_CLOSE, close(victim));
 		insert(slot, file, fd);
 	}
-	if (cfg.preempt)
-		spin_ns((uint64_t)cfg.hold_us * 1000);
+	spin_ns(hold_spin_ns());
 	st->held_ns += now_ns() - t0;
 	st->holds++;
 	pthread_mutex_unlock(&table_lock);
@@ -192,8 +200,7 @@ static void op_fixed(struct tstats *st, int file)
 	uint64_t t0 = take();
 	int victim = -1, slot, fd;
 
-	if (cfg.preempt)
-		spin_ns((uint64_t)cfg.hold_us * 1000);
+	spin_ns(hold_spin_ns());
 	if (lookup(file) >= 0) {
 		release_hold(st, t0);
 		return;
@@ -320,7 +327,8 @@ static void print_json(const struct tstats *all, uint64_t wall)
 static int usage(void)
 {
 	fprintf(stderr, "usage: holdprog [--threads N] [--ops N] [--files N] [--cap N] "
-		"[--work-ns N] [--fixed] [--cold] [--preempt [--hold-us N] [--spinners N]]\n");
+		"[--work-ns N] [--hold-ns N] [--fixed] [--cold] [--preempt [--hold-us N] "
+		"[--spinners N]]\n");
 	return 2;
 }
 
@@ -333,6 +341,7 @@ static int parse(int argc, char **argv)
 		int *v = !strcmp(a, "--threads") ? &cfg.threads : !strcmp(a, "--ops") ? &cfg.ops :
 			 !strcmp(a, "--files") ? &cfg.files : !strcmp(a, "--cap") ? &cfg.cap :
 			 !strcmp(a, "--hold-us") ? &cfg.hold_us :
+			 !strcmp(a, "--hold-ns") ? &cfg.hold_ns :
 			 !strcmp(a, "--spinners") ? &cfg.spinners :
 			 !strcmp(a, "--work-ns") ? &cfg.work_ns : NULL;
 
@@ -348,7 +357,7 @@ static int parse(int argc, char **argv)
 			return -1;
 	}
 	if (cfg.threads < 1 || cfg.threads > 256 || cfg.ops < 1 || cfg.files < 1 ||
-	    cfg.cap < 1 || cfg.spinners < 0 || cfg.hold_us < 0 || cfg.work_ns < 0)
+	    cfg.cap < 1 || cfg.spinners < 0 || cfg.hold_us < 0 || cfg.hold_ns < 0 || cfg.work_ns < 0)
 		return -1;
 	return 0;
 }
