@@ -210,26 +210,42 @@ static __always_inline bool hold_verify(const struct fct_slot *t, __u64 uaddr)
 }
 
 /* The slot watching (tgid, uaddr), taking a free one if the word is a
- * mutex word; -1 if none. */
+ * mutex word; -1 if none. The word is verified once, before a slot is
+ * taken (one copy of the check: the verifier walks it once). */
 static __always_inline int hold_watch(const struct fct_slot *t, __u64 uaddr)
 {
 	struct fct_hold_lock *h;
-	bool verified = false;
+	bool free = false;
 
 #pragma unroll
 	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
 		h = hold_lock(i);
 		if (!h)
 			return -1;
+		if (!h->uaddr) {
+			free = true;
+			break;		/* slots are taken in order */
+		}
 		if (h->uaddr == uaddr && h->tgid == t->a.tgid)
 			return i;
+	}
+	if (!free) {
+		__sync_fetch_and_add(&hold_global.full, 1);
+		return -1;
+	}
+	if (!hold_verify(t, uaddr)) {
+		__sync_fetch_and_add(&hold_global.unverified, 1);
+		return -1;
+	}
+#pragma unroll
+	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+		h = hold_lock(i);
+		if (!h)
+			return -1;
+		if (h->uaddr == uaddr && h->tgid == t->a.tgid)
+			return i;	/* another CPU took it for the same word */
 		if (h->uaddr)
 			continue;
-		if (!verified && !hold_verify(t, uaddr)) {
-			__sync_fetch_and_add(&hold_global.unverified, 1);
-			return -1;
-		}
-		verified = true;
 		if (__sync_val_compare_and_swap(&h->uaddr, 0, uaddr) != 0)
 			continue;	/* another CPU took this one */
 		h->tgid = t->a.tgid;
