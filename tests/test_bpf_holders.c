@@ -26,13 +26,18 @@
  * A syscall is charged to a lock only if its word was watched when the
  * call began, and a word is watched from the first futex wait on it that
  * finds a traced owner. Holdprog's workers start together at a barrier
- * (its spinners after it), so the lock is contended within the first
- * holds, and the calls of those holds are the ones not charged: 0 to 4
- * of a name in 12 runs of the four modes made here (a miss makes one of
- * each). A loaded machine could let the first holder go on alone a
- * little longer: up to EARLY_CALLS of a name are allowed.
+ * (its spinners after it), so on a quiet machine the lock is contended
+ * within its first holds and the calls of those holds are the ones not
+ * charged: 0 to 4 of a name in 12 runs of the four modes (a miss makes
+ * one of each). On a machine loaded by other work (load average 8-9)
+ * the other workers were scheduled late and the first holder went on
+ * alone longer: up to 340 of 26 649 calls of a name (1.3 %) in the
+ * locked mode, 14 of 412 (3.4 %) in the preempt mode. So: at most
+ * EARLY_CALLS of a name, or EARLY_PCT % of the program's count if that
+ * is more.
  */
-#define EARLY_CALLS	10
+#define EARLY_CALLS	25
+#define EARLY_PCT	5
 
 static char prog[4096];
 
@@ -78,7 +83,7 @@ static void assert_syscalls_by_name(const struct fct_hold_lock *h, const struct 
 		print_message("  %-10s in lock: program %llu, bpf %llu\n", tr->sc_name[i],
 			      (unsigned long long)own, (unsigned long long)bpf);
 		assert_true(bpf <= own);
-		assert_true(own - bpf <= EARLY_CALLS);
+		assert_true(own - bpf <= EARLY_CALLS || own - bpf <= own * EARLY_PCT / 100);
 		named += bpf;
 	}
 	assert_int_equal(h->sc_count, named);
@@ -148,7 +153,7 @@ static void test_preempt(void **state)
 
 static void test_cold(void **state)
 {
-	static const char *const args[] = { "--ops", "300", "--cold", NULL };
+	static const char *const args[] = { "--ops", "600", "--cold", NULL };
 	static struct hold_run r;
 	const struct fct_hold_lock *h;
 	struct hold_cmp c;
