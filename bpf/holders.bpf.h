@@ -112,9 +112,10 @@ static __always_inline struct fct_hold_lock *hold_lock(__u32 i)
 	return bpf_map_lookup_elem(&holds, &i);
 }
 
-/* The first watched lock of t's process that t owns now: its slot, or
- * -1. One user read per watched word of the process; current must be t. */
-static __always_inline int fct_hold_owned(const struct fct_slot *t)
+/* The first watched lock of t's process that t owns now, other than
+ * the word `except` (0: none): its slot, or -1. One user read per
+ * watched word of the process; current must be t. */
+static __always_inline int fct_hold_owned(const struct fct_slot *t, __u64 except)
 {
 	struct fct_hold_lock *h;
 	int found = -1;
@@ -125,7 +126,7 @@ static __always_inline int fct_hold_owned(const struct fct_slot *t)
 		h = hold_lock(i);
 		if (!h || !h->uaddr)
 			break;		/* slots are taken in order */
-		if (h->tgid != t->a.tgid)
+		if (h->tgid != t->a.tgid || h->uaddr == except)
 			continue;
 		if (bpf_probe_read_user(&owner, sizeof(owner),
 					(void *)(h->uaddr + FCT_HOLD_OWNER_OFF))) {
@@ -266,22 +267,30 @@ static __always_inline void hold_add(struct fct_hold_time *ht, __u64 d, __s64 dw
 }
 
 /*
- * sys_enter of thread t (current), after syscalls.bpf.c booked the call:
- * t->in_futex_wait, futex_op and futex_uaddr say whether it is a futex
- * wait and on which word. A FUTEX_WAIT may make its word watched; then,
- * if t owns a watched lock, the syscall's segment begins.
+ * sys_enter of thread t (current; regs: the tp_btf form's, plain loads).
+ * A FUTEX_WAIT may make its word watched; then, if t owns a watched
+ * lock, the syscall's segment begins. A FUTEX_WAIT or FUTEX_WAKE on a
+ * word is made by a thread that does not own it (glibc clears the owner
+ * field before it wakes): that word's owner field, the hottest line of a
+ * contended lock, is not read then.
  */
-static __always_inline void fct_hold_enter(struct fct_slot *t, long id)
+static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *regs, long id)
 {
-	bool wait = id == NR_FUTEX && t->in_futex_wait && t->futex_op == FUTEX_WAIT;
-	__u64 now = 0;
+	__u64 now = 0, word = 0;
+	__u32 op = FUTEX_OP_MASK;
+	bool wait;
 	int i;
 
+	if (id == NR_FUTEX) {
+		word = PT_REGS_PARM1_SYSCALL(regs);
+		op = PT_REGS_PARM2_SYSCALL(regs) & FUTEX_OP_MASK;
+	}
+	wait = op == FUTEX_WAIT;
 	if (!hold_global.nwatched && !wait)
 		return;
 	t->hold_edge_nr = 0;
 	if (wait) {
-		i = hold_watch(t, t->futex_uaddr);
+		i = hold_watch(t, word);
 		if (i >= 0) {
 			now = bpf_ktime_get_ns();
 			hold_waiter(i, now, 1);
@@ -290,7 +299,7 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, long id)
 	}
 	if (!hold_global.nwatched)
 		return;
-	i = fct_hold_owned(t);
+	i = fct_hold_owned(t, op == FUTEX_WAIT || op == FUTEX_WAKE ? word : 0);
 	if (i < 0)
 		return;
 	if (!now)
@@ -381,7 +390,7 @@ static __always_inline void hold_switch_out(struct fct_slot *t, struct task_stru
 	else if (t->in_syscall)
 		return;		/* a syscall begun not owning one: owns none */
 	else
-		i = fct_hold_owned(t);
+		i = fct_hold_owned(t, 0);
 	if (i < 0)
 		return;
 	t->hold_off = i + 1;
@@ -458,7 +467,7 @@ static __always_inline void fct_hold_sample(const struct fct_slot *t, bool user,
 	}
 	if (!user && t->in_syscall)
 		return;
-	i = fct_hold_owned(t);
+	i = fct_hold_owned(t, 0);
 	if (i < 0)
 		return;
 	h = hold_lock(i);

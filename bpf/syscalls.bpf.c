@@ -127,7 +127,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
 	if (holders_on && direct)
-		fct_hold_enter(t, id);
+		fct_hold_enter(t, regs, id);
 	if (tl_on)
 		tl_enter(t, regs, sc, direct);
 }
