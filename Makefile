@@ -52,6 +52,9 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
 # a program fctrace did not write: built alone, with debug info, no fctrace headers
 TARGET_PROG := $(OUTPUT)/tests/target_prog
+# another, the holders probes' ground truth (it times its own holds); defined
+# here, before the rules that name it (prerequisites expand as they are read)
+HOLDPROG := $(OUTPUT)/tests/holdprog
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_join.c \
 		tests/target_prog.c tests/holdprog.c tests/holdcheck.c tests/model_check.c,$(wildcard tests/*.c)))
 # recorded kernel views (tests/record_join.c) that test_join builds joined runs from
@@ -129,7 +132,7 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-bench: deps fctrace $(BENCH_BINS)
+bench: deps fctrace $(BENCH_BINS) $(HOLDPROG)
 	@sh tests/bench.sh
 
 # README "How we checked": lock sites, user/sys and p99 against independent figures
@@ -286,12 +289,12 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 
 # the holders probes' ground truth (tests/holdprog.c, built alone like
 # target_prog) and its reader, which runs it under those probes
-HOLDPROG := $(OUTPUT)/tests/holdprog
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
 
-$(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+$(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/tests/holdutil.o \
+			   $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 

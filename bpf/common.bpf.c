@@ -15,13 +15,15 @@
 struct fct_slots_map slots SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
 struct fct_tl_map timeline SEC(".maps");
-/* the watched user locks (holders.bpf.c): here, as the linker needs
- * (see above), for cpuclock.bpf.c uses them too */
+/* the watched user locks (holders.bpf.h): here, as the linker needs
+ * (see above), for the syscall, switch and sampler programs use them */
 struct fct_holds_map holds SEC(".maps");
+struct fct_hold_sync_map hold_sync SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
 const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
+const volatile __u32 holders_on = 0;
 __u32 enabled = 0;
 struct fct_lost lost = {};
 __u32 tl_on = 0;

@@ -1,20 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * holders.bpf.h - the watched user locks (holders.bpf.c) as the hooks
- * that charge their holders see them: the `holds` map, the run's
- * counters, and "which watched lock does this thread hold now".
+ * holders.bpf.h - what the holder of a contended user lock does while
+ * holding it (probe group `holders`, in `full`): glibc mutexes in a
+ * program fctrace did not write.
  *
+ * No programs of its own: an extra tp_btf program costs ~0.1-0.17 us a
+ * call here, so these hooks run inside the ones that are there anyway -
+ * fct_sys_enter/fct_sys_exit (syscalls.bpf.c), fct_sched_switch
+ * (sched.bpf.c) and fct_cpu_sample (cpuclock.bpf.c) - behind the rodata
+ * flag holders_on, whose branches the verifier prunes when it is 0 (the
+ * loader clears it when this code cannot load). Only the tp_btf forms
+ * carry it: a raw_tp program may not use a map with a bpf_spin_lock.
+ *
+ * Which words: a futex word a traced thread FUTEX_WAITs on, if glibc's
+ * owner field beside it names a traced thread of its process (fctrace.h,
+ * FCT_HOLD_LOCKS). Who holds one: the thread whose tid is in that field.
  * The owner test reads glibc's pthread_mutex_t.__owner, which the owner
  * writes itself in user space, just after it took the word and just
  * before it lets it go: owner == tid means "inside its critical
  * section", give or take those few instructions. The read is of the
  * current task's memory, so it is made only where current is the thread
  * (its syscall entry and exit, its switch out, a sample on it).
+ *
+ * A holder's time is cut into segments at its state edges, and each
+ * segment is charged to the lock its thread owned where it began:
+ *   - a syscall, entry to exit (exact): the owner field is written only
+ *     in user space, so a thread that owns the lock at a syscall's entry
+ *     owns it at its exit. It is read again there; a mismatch (the
+ *     memory freed and reused) is counted, not charged;
+ *   - off CPU, switch out to switch in (exact, for the same reason),
+ *     as blocked or preempted by how it went out; inside a charged
+ *     syscall it is a part of that syscall's time, kept apart;
+ *   - on CPU outside syscalls: a thread can take and release a mutex
+ *     many times without a syscall, so no edge brackets that time. The
+ *     cpu-clock samples that find the thread owning the lock estimate
+ *     it instead (fct_hold_sample).
+ * Each segment also gets its overlap with the word's contended time
+ * (some traced thread in a futex wait on it) and its waiters' time, from
+ * two integrals per word kept under a spin lock (hold_sync).
+ *
+ * Cost, on top of the host programs' own work (their slot lookup is
+ * shared): before any word is watched, one bss load per syscall entry,
+ * exit and switch, and a FUTEX_WAIT entry verifies its word (one user
+ * read). Once words are watched, a syscall entry of a thread of a
+ * watched word's process reads the owner field of each of that
+ * process's words (no map update, no clock read unless it owns one);
+ * other processes' threads only compare tgids. A syscall exit is a
+ * branch unless the call began owning a lock or is a wait on a watched
+ * word.
  */
 #ifndef FCTRACE_HOLDERS_BPF_H
 #define FCTRACE_HOLDERS_BPF_H
 
 #include "common.bpf.h"
+#include "sysnr.bpf.h"
 
 struct fct_holds_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -23,8 +62,29 @@ struct fct_holds_map {
 	__type(value, struct fct_hold_lock);
 };
 
+/* A watched word's waiters and their integrals (BPF-private):
+ *   waiter time to t     = wait_acc + waiters * t
+ *   contended time to t  = cont_acc + (waiters ? t : 0) */
+struct hold_sync {
+	struct bpf_spin_lock lock;
+	__u32 waiters;
+	__s64 wait_acc;
+	__s64 cont_acc;
+	__u64 cont_since;
+};
+
+struct fct_hold_sync_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FCT_HOLD_LOCKS);
+	__type(key, __u32);
+	__type(value, struct hold_sync);
+};
+
+/* defined in common.bpf.c */
 extern struct fct_holds_map holds SEC(".maps");
+extern struct fct_hold_sync_map hold_sync SEC(".maps");
 extern struct fct_hold_global hold_global;	/* bss */
+extern const volatile __u32 holders_on;		/* rodata: this code runs */
 
 /* The segment's code: how the holder went off CPU, and whether inside
  * a syscall begun holding the lock. */
@@ -47,9 +107,15 @@ static __always_inline bool fct_after_syscall(__u64 ip)
 #endif
 }
 
-/* The first watched lock of t's process that t owns now: its slot, or
- * -1. One user read per watched word of the process; current must be t. */
-static __always_inline int fct_hold_owned(const struct fct_slot *t)
+static __always_inline struct fct_hold_lock *hold_lock(__u32 i)
+{
+	return bpf_map_lookup_elem(&holds, &i);
+}
+
+/* The first watched lock of t's process that t owns now, other than
+ * the word `except` (0: none): its slot, or -1. One user read per
+ * watched word of the process; current must be t. */
+static __always_inline int fct_hold_owned(const struct fct_slot *t, __u64 except)
 {
 	struct fct_hold_lock *h;
 	int found = -1;
@@ -57,12 +123,10 @@ static __always_inline int fct_hold_owned(const struct fct_slot *t)
 
 #pragma unroll
 	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
-		__u32 k = i;
-
-		h = bpf_map_lookup_elem(&holds, &k);
+		h = hold_lock(i);
 		if (!h || !h->uaddr)
 			break;		/* slots are taken in order */
-		if (h->tgid != t->a.tgid)
+		if (h->tgid != t->a.tgid || h->uaddr == except)
 			continue;
 		if (bpf_probe_read_user(&owner, sizeof(owner),
 					(void *)(h->uaddr + FCT_HOLD_OWNER_OFF))) {
@@ -80,6 +144,306 @@ static __always_inline int fct_hold_owned(const struct fct_slot *t)
 	return found;
 }
 
+/* The integrals of word i at now. */
+static __always_inline void hold_marks(__u32 i, __u64 now, __s64 *w, __s64 *c)
+{
+	struct hold_sync *s = bpf_map_lookup_elem(&hold_sync, &i);
+	__s64 ww = 0, cc = 0;
+
+	if (s) {
+		bpf_spin_lock(&s->lock);
+		ww = s->wait_acc + (__s64)s->waiters * (__s64)now;
+		cc = s->cont_acc + (s->waiters ? (__s64)now : 0);
+		bpf_spin_unlock(&s->lock);
+	}
+	*w = ww;
+	*c = cc;
+}
+
+/* A waiter enters (d = 1) or leaves (d = -1) a futex wait on word i. */
+static __always_inline void hold_waiter(__u32 i, __u64 now, int d)
+{
+	struct hold_sync *s = bpf_map_lookup_elem(&hold_sync, &i);
+	struct fct_hold_lock *h = hold_lock(i);
+	__u64 closed = 0;
+	__u32 n;
+
+	if (!s || !h)
+		return;
+	bpf_spin_lock(&s->lock);
+	if (d > 0) {
+		if (!s->waiters) {
+			s->cont_acc -= (__s64)now;
+			s->cont_since = now;
+		}
+		s->waiters++;
+		s->wait_acc -= (__s64)now;
+	} else if (s->waiters) {
+		s->waiters--;
+		s->wait_acc += (__s64)now;
+		if (!s->waiters) {
+			s->cont_acc += (__s64)now;
+			closed = now - s->cont_since;
+		}
+	}
+	n = s->waiters;
+	bpf_spin_unlock(&s->lock);
+	h->waiters = n;
+	if (d > 0)
+		__sync_fetch_and_add(&h->waits, 1);
+	if (closed)
+		__sync_fetch_and_add(&h->contended_ns, closed);
+}
+
+/* Is uaddr a mutex word? Its owner field names a traced thread of this
+ * process (not the waiter: it would not wait on itself). */
+static __always_inline bool hold_verify(const struct fct_slot *t, __u64 uaddr)
+{
+	struct fct_slot *o;
+	__s32 owner = 0;
+
+	if (bpf_probe_read_user(&owner, sizeof(owner), (void *)(uaddr + FCT_HOLD_OWNER_OFF)))
+		return false;
+	if (owner <= 0 || (__u32)owner == t->a.tid)
+		return false;
+	o = fct_slot((__u32)owner);
+	return o && o->a.tgid == t->a.tgid;
+}
+
+/* The slot watching (tgid, uaddr), taking a free one if the word is a
+ * mutex word; -1 if none. The word is verified once, before a slot is
+ * taken (one copy of the check: the verifier walks it once). */
+static __always_inline int hold_watch(const struct fct_slot *t, __u64 uaddr)
+{
+	struct fct_hold_lock *h;
+	bool free = false;
+
+#pragma unroll
+	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+		h = hold_lock(i);
+		if (!h)
+			return -1;
+		if (!h->uaddr) {
+			free = true;
+			break;		/* slots are taken in order */
+		}
+		if (h->uaddr == uaddr && h->tgid == t->a.tgid)
+			return i;
+	}
+	if (!free) {
+		__sync_fetch_and_add(&hold_global.full, 1);
+		return -1;
+	}
+	if (!hold_verify(t, uaddr)) {
+		__sync_fetch_and_add(&hold_global.unverified, 1);
+		return -1;
+	}
+#pragma unroll
+	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+		h = hold_lock(i);
+		if (!h)
+			return -1;
+		if (h->uaddr == uaddr && h->tgid == t->a.tgid)
+			return i;	/* another CPU took it for the same word */
+		if (h->uaddr)
+			continue;
+		if (__sync_val_compare_and_swap(&h->uaddr, 0, uaddr) != 0)
+			continue;	/* another CPU took this one */
+		h->tgid = t->a.tgid;
+		__sync_fetch_and_add(&hold_global.nwatched, 1);
+		return i;
+	}
+	__sync_fetch_and_add(&hold_global.full, 1);
+	return -1;
+}
+
+static __always_inline void hold_add(struct fct_hold_time *ht, __u64 d, __s64 dw, __s64 dc)
+{
+	__sync_fetch_and_add(&ht->ns, d);
+	if (dc > 0)
+		__sync_fetch_and_add(&ht->contended_ns, dc);
+	if (dw > 0)
+		__sync_fetch_and_add(&ht->waiter_ns, dw);
+}
+
+/*
+ * sys_enter of thread t (current; regs: the tp_btf form's, plain loads).
+ * A FUTEX_WAIT may make its word watched; then, if t owns a watched
+ * lock, the syscall's segment begins. A FUTEX_WAIT or FUTEX_WAKE on a
+ * word is made by a thread that does not own it (glibc clears the owner
+ * field before it wakes): that word's owner field, the hottest line of a
+ * contended lock, is not read then.
+ */
+static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *regs, long id)
+{
+	__u64 now = 0, word = 0;
+	__u32 op = FUTEX_OP_MASK;
+	bool wait;
+	int i;
+
+	if (id == NR_FUTEX) {
+		word = PT_REGS_PARM1_SYSCALL(regs);
+		op = PT_REGS_PARM2_SYSCALL(regs) & FUTEX_OP_MASK;
+	}
+	wait = op == FUTEX_WAIT;
+	if (!hold_global.nwatched && !wait)
+		return;
+	t->hold_edge_nr = 0;
+	if (wait) {
+		i = hold_watch(t, word);
+		if (i >= 0) {
+			now = bpf_ktime_get_ns();
+			hold_waiter(i, now, 1);
+			t->hold_wait = i + 1;
+		}
+	}
+	if (!hold_global.nwatched)
+		return;
+	i = fct_hold_owned(t, op == FUTEX_WAIT || op == FUTEX_WAKE ? word : 0);
+	if (i < 0)
+		return;
+	if (!now)
+		now = bpf_ktime_get_ns();
+	t->hold_sc = i + 1;
+	t->hold_sc_nr = id & (FCT_NR_MAX - 1);
+	t->hold_sc_futex = t->in_futex_wait;
+	t->hold_sc_ns = now;
+	hold_marks(i, now, &t->hold_sc_w, &t->hold_sc_c);
+}
+
+/* The syscall begun owning lock i ended at now: charged if the owner
+ * field still names the thread. */
+static __always_inline bool hold_sc_end(struct fct_slot *t, __u32 i, __u64 now)
+{
+	struct fct_hold_lock *h = hold_lock(i);
+	__s64 w, c;
+	__s32 owner = 0;
+	__u64 d;
+
+	if (!h)
+		return false;
+	if (bpf_probe_read_user(&owner, sizeof(owner), (void *)(h->uaddr + FCT_HOLD_OWNER_OFF)) ||
+	    (__u32)owner != t->a.tid) {
+		__sync_fetch_and_add(&h->sc_unconfirmed, 1);
+		return false;
+	}
+	hold_marks(i, now, &w, &c);
+	d = now - t->hold_sc_ns;
+	w -= t->hold_sc_w;
+	c -= t->hold_sc_c;
+	__sync_fetch_and_add(&h->sc_count, 1);
+	hold_add(&h->sc, d, w, c);
+	if (t->hold_sc_futex)
+		hold_add(&h->sc_futex, d, w, c);
+	__sync_fetch_and_add(&h->nr[t->hold_sc_nr & (FCT_NR_MAX - 1)].count, 1);
+	__sync_fetch_and_add(&h->nr[t->hold_sc_nr & (FCT_NR_MAX - 1)].ns, d);
+	return true;
+}
+
+/* sys_exit of thread t (current): close its wait on a watched word and
+ * charge the syscall begun owning a lock, if either is open. */
+static __always_inline void fct_hold_exit(struct fct_slot *t)
+{
+	__u64 now;
+
+	/* nothing watched: no thread is in a charged syscall or a wait */
+	if (!hold_global.nwatched || (!t->hold_sc && !t->hold_wait))
+		return;
+	now = bpf_ktime_get_ns();
+	if (t->hold_wait) {
+		hold_waiter(t->hold_wait - 1, now, -1);
+		t->hold_wait = 0;
+	}
+	if (t->hold_sc) {
+		if (hold_sc_end(t, t->hold_sc - 1, now))
+			t->hold_edge_nr = t->hold_sc_nr + 1;
+		t->hold_sc = 0;
+	}
+}
+
+/* Is task p, off its syscall tracepoints, still in syscall nr (on its
+ * way back to user space)? Its saved orig_ax says which syscall it
+ * entered the kernel for; an interrupt from user mode since then would
+ * have put -1 there (a fault, its error code: it may pass for nr). */
+static __always_inline bool hold_on_sc_return(struct task_struct *p, __u32 nr)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(p);
+
+	return regs && BPF_CORE_READ(regs, orig_ax) == (long)nr;
+#else
+	return false;
+#endif
+}
+
+/* prev goes off CPU (current is still prev): if it owns a lock, the
+ * off-CPU segment begins. */
+/* prev (slot t) goes off CPU (current is still prev): if it owns a lock,
+ * the off-CPU segment begins at now. */
+static __always_inline void hold_switch_out(struct fct_slot *t, struct task_struct *prev,
+					    bool preempt, unsigned int prev_state, __u64 now)
+{
+	int i;
+
+	if (t->hold_sc)
+		i = t->hold_sc - 1;
+	else if (t->in_syscall)
+		return;		/* a syscall begun not owning one: owns none */
+	else
+		i = fct_hold_owned(t, 0);
+	if (i < 0)
+		return;
+	t->hold_off = i + 1;
+	t->hold_off_code = (!preempt && prev_state != 0) ? FCT_ST_BLOCKED : FCT_ST_RUNNABLE;
+	if (t->hold_sc)
+		t->hold_off_code |= HOLD_OFF_IN_SC;
+	else if (t->hold_edge_nr && hold_on_sc_return(prev, t->hold_edge_nr - 1))
+		t->hold_off_code |= HOLD_OFF_EDGE;
+	t->hold_off_ns = now;
+	hold_marks(i, now, &t->hold_off_w, &t->hold_off_c);
+}
+
+/* next (slot t) comes back on CPU at now: charge its off-CPU segment, if
+ * one is open. */
+static __always_inline void hold_switch_in(struct fct_slot *t, __u64 now)
+{
+	struct fct_hold_lock *h;
+	struct fct_hold_time *ht;
+	__u32 i, code;
+	__s64 w, c;
+
+	if (!t->hold_off)
+		return;
+	i = t->hold_off - 1;
+	code = t->hold_off_code;
+	t->hold_off = 0;
+	h = hold_lock(i);
+	if (!h)
+		return;
+	hold_marks(i, now, &w, &c);
+	if (code & HOLD_OFF_IN_SC)
+		ht = (code & FCT_C_STATE) == FCT_ST_BLOCKED ? &h->sc_blocked : &h->sc_preempted;
+	else if (code & HOLD_OFF_EDGE)
+		ht = &h->sc_edge;
+	else
+		ht = (code & FCT_C_STATE) == FCT_ST_BLOCKED ? &h->blocked : &h->preempted;
+	hold_add(ht, now - t->hold_off_ns, w - t->hold_off_w, c - t->hold_off_c);
+}
+
+/* sched_switch at now, with the slots of prev and next (NULL: not
+ * traced). */
+static __always_inline void fct_hold_switch(struct fct_slot *tp, struct task_struct *prev,
+					    bool preempt, unsigned int prev_state,
+					    struct fct_slot *tn, __u64 now)
+{
+	if (!hold_global.nwatched)
+		return;
+	if (tp)
+		hold_switch_out(tp, prev, preempt, prev_state, now);
+	if (tn)
+		hold_switch_in(tn, now);
+}
+
 /* A cpu-clock sample that found t on CPU (cpuclock.bpf.c): in a syscall
  * begun holding a lock it is part of that syscall's exact time; else,
  * if t owns a watched lock, a sample of its on-CPU time holding it. A
@@ -90,25 +454,23 @@ static __always_inline void fct_hold_sample(const struct fct_slot *t, bool user,
 {
 	struct fct_hold_lock *h;
 	struct fct_hold_time *s;
-	__u32 k, n;
+	__u32 n;
 	int i;
 
-	if (!hold_global.nwatched)
+	if (!holders_on || !hold_global.nwatched)
 		return;
 	if (t->hold_sc) {
-		k = t->hold_sc - 1;
-		h = bpf_map_lookup_elem(&holds, &k);
+		h = hold_lock(t->hold_sc - 1);
 		if (h)
 			__sync_fetch_and_add(&h->samples_in_sc, 1);
 		return;
 	}
-	if (!user && t->hold_in_sc)
+	if (!user && t->in_syscall)
 		return;
-	i = fct_hold_owned(t);
+	i = fct_hold_owned(t, 0);
 	if (i < 0)
 		return;
-	k = i;
-	h = bpf_map_lookup_elem(&holds, &k);
+	h = hold_lock(i);
 	if (!h)
 		return;
 	n = h->waiters;

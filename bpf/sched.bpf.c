@@ -8,9 +8,11 @@
  * RUNNABLE. Each edge first charges the elapsed interval (fct_charge).
  * Without the syscall hooks (light mode) no futex wait is ever seen, so
  * blocked_ns holds all sleep and runq_ns all run-queue time.
- * With the timeline window open (tl_on) each edge is also recorded.
+ * With the timeline window open (tl_on) each edge is also recorded, and
+ * with holders_on a holder's off-CPU segments (holders.bpf.h).
  */
 #include "common.bpf.h"
+#include "holders.bpf.h"
 
 static __always_inline struct fct_slot *task_slot(struct task_struct *p)
 {
@@ -48,6 +50,8 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 		fct_charge(tn, now);
 		tn->st_state = FCT_ST_RUNNING;
 	}
+	if (holders_on)
+		fct_hold_switch(t, prev, preempt, prev_state, tn, now);
 	if (tl_on) {
 		if (t)
 			fct_tl_emit(t, now, FCT_TL_SWITCH_OUT, t->st_state, 0);

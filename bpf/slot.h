@@ -52,18 +52,18 @@ struct fct_slot {
 	__u64 klock_addr;
 	__u64 klock_start_ns;
 	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
-	/* holders.bpf.c: the watched lock (slot + 1, 0: none) held where the
+	/* holders.bpf.h: the watched lock (slot + 1, 0: none) held where the
 	 * current syscall began and where the thread last went off CPU, with
 	 * the start time and the lock's waiter integrals then */
 	__u32 hold_sc;
 	__u32 hold_sc_nr;
 	__u32 hold_sc_futex;	/* that syscall is a futex wait (on another word) */
-	__u32 hold_in_sc;	/* inside a syscall (holders' own view) */
 	__u32 hold_off;
 	__u32 hold_off_code;	/* FCT_ST_BLOCKED or FCT_ST_RUNNABLE, | HOLD_OFF_IN_SC */
 	__u32 hold_wait;	/* in a futex wait on watched word hold_wait - 1 */
 	__u32 hold_edge_nr;	/* a charged syscall's number + 1 from its exit
 				 * tracepoint to the next entry (0: none) */
+	__u32 hold_pad;
 	__u64 hold_sc_ns;
 	__s64 hold_sc_w, hold_sc_c;
 	__u64 hold_off_ns;

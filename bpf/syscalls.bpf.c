@@ -12,9 +12,12 @@
  *
  * Two forms: tp_btf (default; reads the syscall's registers with plain
  * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
+ * The tp_btf form also runs the holders' syscall edges (holders.bpf.h)
+ * when holders_on is set: a raw_tp program may not use their spin lock.
  */
 #include "common.bpf.h"
 #include "sysnr.bpf.h"
+#include "holders.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 
@@ -123,6 +126,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		t->sc_runq_mark = t->a.runq_total_ns;
 		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
+	if (holders_on && direct)
+		fct_hold_enter(t, regs, id);
 	if (tl_on)
 		tl_enter(t, regs, sc, direct);
 }
@@ -258,13 +263,17 @@ static __always_inline void sc_time(struct fct_slot *t, struct fct_sc_stats *s,
 	}
 }
 
-static __always_inline void on_exit(struct pt_regs *regs, long ret)
+static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 {
 	struct fct_slot *t = fct_current_slot();
 	struct fct_sc_stats *s;
 	__u32 sc, w;
 
-	if (!t || !t->in_syscall)
+	if (!t)
+		return;
+	if (holders_on && direct)
+		fct_hold_exit(t);
+	if (!t->in_syscall)
 		return;
 	sc = t->in_syscall - 1;
 	t->in_syscall = 0;
@@ -301,7 +310,7 @@ int BPF_PROG(fct_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fct_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_exit(regs, ret);
+	on_exit(regs, ret, true);
 	return 0;
 }
 
@@ -315,6 +324,6 @@ int BPF_PROG(fct_sys_enter_raw, struct pt_regs *regs, long id)
 SEC("?raw_tp/sys_exit")
 int BPF_PROG(fct_sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	on_exit(regs, ret);
+	on_exit(regs, ret, false);
 	return 0;
 }

@@ -13,6 +13,13 @@
 #   3. Fidelity: fc's per-op cost against tests/bench_bare (the same
 #      open/pread/close loop and nothing else): wall time per op, and user
 #      instructions per op under callgrind (difference of two op counts).
+#   4. Holders (root): full against full without the holders group
+#      (--probes syscalls,sched,klock,pagecache,cpuclock), side by side and
+#      interleaved, for fcp/8 (its pool lock is a contended mutex: words
+#      watched), fc/1 (no lock: nothing watched) and tests/holdprog locked
+#      (a program fctrace did not write, 8 threads on one contended
+#      mutex; its wall is its own clock). Medians and the median of each
+#      round's full / without ratio.
 #
 # Knobs (environment):
 #   BENCH_ROUNDS=9        rounds of part 1 and of the fidelity wall times
@@ -23,6 +30,9 @@
 #   as `fctrace run -- bench_bare`, 1 thread; its wall is the loop's own
 #   clock, so every variant is timed the same way)
 #   BENCH_STATS=1         part 2 (0: skip)
+#   BENCH_HOLD=1          part 4 (0: skip); BENCH_HOLD_ROUNDS=BENCH_ROUNDS,
+#   BENCH_HOLD_OPS=20000  holdprog's ops per thread (8 threads)
+#   BENCH_PARTS="overhead stats fidelity holders"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -38,8 +48,14 @@ WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache ext"}
 THREADS=${BENCH_THREADS:-"1 8"}
 STATS=${BENCH_STATS:-1}
 CG_OPS=${BENCH_CG_OPS-"2000 6000"}
+HOLD=${BENCH_HOLD:-1}
+HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
+HOLD_OPS=${BENCH_HOLD_OPS:-20000}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders"}
 BARE=$OUT/tests/bench_bare
 PROBE=$OUT/tests/bench_probe
+HOLDPROG=$OUT/tests/holdprog
+NOHOLD=syscalls,sched,klock,pagecache,cpuclock	# full without holders
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$FCTRACE" ] || die "no $FCTRACE (run make)"
@@ -259,6 +275,7 @@ targets() {
 	echo "Targets"
 	awk '
 	NF == 5 { r[$1, $2, $3] = $4; l[$1, $2, $3] = $5 }
+	$1 == "holders" { h[$2] = $3 }
 	$1 ~ /^fidelity/ { r[$1] = $2 }
 	function say(ok, what) { printf "   %-4s %s\n", ok ? "ok" : "MISS", what }
 	END {
@@ -275,11 +292,69 @@ targets() {
 			say(d <= 5, sprintf("full within 5 points of the floor for an external program (run -- bench_bare): full %.3f, floor %.3f (%+.1f points)",
 			    r["ext", 1, "full"], r["ext", 1, "floor"], d))
 		}
+		if ("fc/1" in h)
+			say(h["fc/1"] <= 1.03, sprintf("holders cost <= 3 %% with no word watched (fc/1, full/without): %.3f", h["fc/1"]))
+		if ("fcp/8" in h)
+			say(h["fcp/8"] <= 1.05, sprintf("holders cost <= 5 %% with the pool lock watched (fcp/8, full/without): %.3f", h["fcp/8"]))
 		if ("fidelity_wall" in r)
 			say(r["fidelity_wall"] <= 1.05, sprintf("fc wall per op within 5 %% of the bare loop: %.3f", r["fidelity_wall"]))
 		if ("fidelity_ir" in r)
 			say(r["fidelity_ir"] <= 1.05, sprintf("fc user instructions per op within 5 %% of the bare loop: %.3f", r["fidelity_ir"]))
 	}' "$tmp/ratios"
+}
+
+# Part 4: one run of holders cell $1 (fcp/8, fc/1 or holdprog) with the
+# probes $2 (full or nohold), round $3: "cell variant round wall_ns".
+run_hold() {
+	probes=full; [ "$2" = nohold ] && probes=$NOHOLD
+	case $1 in
+	holdprog)
+		"$FCTRACE" run --probes "$probes" --quiet --json "$tmp/h.json" -- \
+			"$HOLDPROG" --ops "$HOLD_OPS" >"$tmp/hp" 2>"$tmp/err" &&
+			wall=$(json_num wall_ns "$tmp/hp") ;;
+	*)
+		"$FCTRACE" run --workload "${1%/*}" --files "$FILES" --threads "${1#*/}" \
+			--ops "$(ops_per_thread "${1#*/}")" --probes "$probes" --quiet \
+			--json "$tmp/h.json" >/dev/null 2>"$tmp/err" &&
+			wall=$(json_num wall_ns "$tmp/h.json") ;;
+	esac || { echo "bench: $1 $2 failed: $(head -n 1 "$tmp/err")" >&2; return 0; }
+	echo "$1 $2 $3 $wall" >>"$tmp/hold"
+}
+
+holders() {
+	[ "$HOLD" = 1 ] && [ "$(id -u)" = 0 ] || return 0
+	[ -x "$HOLDPROG" ] || { echo "bench: no $HOLDPROG (make bench builds it)" >&2; return 0; }
+	: >"$tmp/hold"
+	for r in $(seq 1 "$HOLD_ROUNDS"); do
+		[ -t 2 ] && printf '\rholders round %d/%d ' "$r" "$HOLD_ROUNDS" >&2
+		for cell in fcp/8 fc/1 holdprog; do
+			if [ $((r % 2)) = 1 ]; then order="full nohold"; else order="nohold full"; fi
+			for v in $order; do run_hold "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	echo
+	echo "4. Holders: full against full without them (--probes $NOHOLD), $HOLD_ROUNDS rounds"
+	echo "   interleaved; holdprog: locked, 8 threads x $HOLD_OPS ops, its own wall clock"
+	printf '   %-9s %12s %12s %14s\n' cell "without ms" "full ms" "full/without"
+	awk 'function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ w[$1, $2, $3] = $4; if (!($1 in seen)) { seen[$1] = 1; cells[++nc] = $1 } if ($3 > rounds) rounds = $3 }
+	END {
+		for (c = 1; c <= nc; c++) {
+			nf = nn = nq = 0
+			for (r = 1; r <= rounds; r++) {
+				if ((cells[c], "full", r) in w) f[++nf] = w[cells[c], "full", r]
+				if ((cells[c], "nohold", r) in w) n[++nn] = w[cells[c], "nohold", r]
+				if (((cells[c], "full", r) in w) && ((cells[c], "nohold", r) in w))
+					q[++nq] = w[cells[c], "full", r] / w[cells[c], "nohold", r]
+			}
+			if (!nq) continue
+			printf "   %-9s %12.1f %12.1f %14.3f\n", cells[c], med(n, nn) / 1e6, med(f, nf) / 1e6, med(q, nq)
+			print "holders", cells[c], med(q, nq) >> "'"$tmp/ratios"'"
+		}
+	}' "$tmp/hold"
 }
 
 # The floor must attach exactly full's hook points.
@@ -288,7 +363,7 @@ same_hooks() {
 	for set in full floor; do
 		"$FCTRACE" run --workload fc --files 2 --threads 1 --ops 10 --probes "$set" --quiet \
 			--json - 2>/dev/null | tr -d ' \n' | sed 's/.*"probes":{\([^}]*\)}.*/\1/' |
-			tr ',' '\n' | grep '"ok"' | sort >"$tmp/hooks.$set"
+			tr ',' '\n' | grep '"ok"' | grep -v '^"holders' | sort >"$tmp/hooks.$set"
 	done
 	if [ -s "$tmp/hooks.full" ] && cmp -s "$tmp/hooks.full" "$tmp/hooks.floor"; then
 		echo "floor and full attach the same $(wc -l <"$tmp/hooks.full") hook points"
@@ -298,13 +373,17 @@ same_hooks() {
 	fi
 }
 
+# Is part $1 asked for (BENCH_PARTS)?
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 header
 same_hooks
 : >"$RES"
-overhead
-overhead_table
-probe_costs
-fidelity
+: >"$tmp/ratios"
+if part overhead; then overhead; overhead_table; fi
+part stats && probe_costs
+part fidelity && fidelity
+part holders && holders
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

@@ -13,9 +13,17 @@
  *   wall_ns, holds, held_ns, misses, syscalls_in_lock {name: count},
  *   syscall_ns_in_lock, syscall_ns_by_name {name: ns}
  *
+ * --hold-ns: every hold also spins HOLD_NS nanoseconds (user work in
+ * the lock beside its syscalls).
+ *
  * --preempt: every hold also spins HOLD_US microseconds, and SPINNERS
  * threads burn CPU the whole run: more runnable threads than CPUs, so
  * holders are preempted inside the lock.
+ *
+ * --cold: the files' pages are dropped (posix_fadvise DONTNEED) before
+ * the run, and a miss also reads the new file's first page, and drops
+ * the evicted file's pages before it closes it, inside the lock: the
+ * holder sleeps in I/O there (a page-cache miss on a file read again).
  *
  * Built alone (no fctrace headers), like tests/target_prog.c.
  */
@@ -31,13 +39,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-enum { SC_STAT, SC_OPEN, SC_CLOSE, SC_N };
-static const char *const sc_names[SC_N] = { "newfstatat", "openat", "close" };
+enum { SC_STAT, SC_OPEN, SC_PREAD, SC_FADVISE, SC_CLOSE, SC_N };
+static const char *const sc_names[SC_N] = { "newfstatat", "openat", "pread64", "fadvise64",
+					    "close" };
 
 struct cfg {
 	int threads, ops, files, cap, spinners;
-	int hold_us, work_ns;
-	int fixed, preempt;
+	int hold_us, hold_ns, work_ns;
+	int fixed, preempt, cold;
 	char dir[64];
 };
 
@@ -53,6 +62,9 @@ static struct entry *table;
 static uint64_t lru_clock;
 static struct cfg cfg;
 static atomic_int stop_spinners;
+/* the workers start together, so the lock is contended from its first
+ * hold (the probes watch a word from its first contended wait on) */
+static pthread_barrier_t start_gate;
 
 struct tstats {
 	uint64_t holds, held_ns, misses;
@@ -88,6 +100,12 @@ static unsigned next_rand(unsigned *s)
 static void file_path(char *buf, size_t n, int file)
 {
 	snprintf(buf, n, "%s/f%04d", cfg.dir, file);
+}
+
+/* User work in every hold: --preempt's long spin, or --hold-ns. */
+static uint64_t hold_spin_ns(void)
+{
+	return cfg.preempt ? (uint64_t)cfg.hold_us * 1000 : (uint64_t)cfg.hold_ns;
 }
 
 /* Time one syscall made inside the lock. */
@@ -133,7 +151,7 @@ static void insert(int slot, int file, int fd)
 /* One op with the syscalls inside the lock (the pool's design). */
 static void op_locked(struct tstats *st, int file)
 {
-	char path[128];
+	char path[128], page[4096];
 	struct stat sb;
 	uint64_t t0;
 	int victim, slot, fd;
@@ -145,13 +163,16 @@ static void op_locked(struct tstats *st, int file)
 		st->misses++;
 		TIMED(st, SC_STAT, fstatat(AT_FDCWD, path, &sb, 0));
 		fd = TIMED(st, SC_OPEN, openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC));
+		if (cfg.cold && fd >= 0)
+			TIMED(st, SC_PREAD, pread(fd, page, sizeof(page), 0));
 		slot = victim_slot(&victim);
+		if (cfg.cold && victim >= 0)
+			TIMED(st, SC_FADVISE, posix_fadvise(victim, 0, 0, POSIX_FADV_DONTNEED));
 		if (victim >= 0)
 			TIMED(st, SC_CLOSE, close(victim));
 		insert(slot, file, fd);
 	}
-	if (cfg.preempt)
-		spin_ns((uint64_t)cfg.hold_us * 1000);
+	spin_ns(hold_spin_ns());
 	st->held_ns += now_ns() - t0;
 	st->holds++;
 	pthread_mutex_unlock(&table_lock);
@@ -174,13 +195,12 @@ static void release_hold(struct tstats *st, uint64_t t0)
 /* The same op with the syscalls outside the lock (--fixed). */
 static void op_fixed(struct tstats *st, int file)
 {
-	char path[128];
+	char path[128], page[4096];
 	struct stat sb;
 	uint64_t t0 = take();
 	int victim = -1, slot, fd;
 
-	if (cfg.preempt)
-		spin_ns((uint64_t)cfg.hold_us * 1000);
+	spin_ns(hold_spin_ns());
 	if (lookup(file) >= 0) {
 		release_hold(st, t0);
 		return;
@@ -190,6 +210,8 @@ static void op_fixed(struct tstats *st, int file)
 	file_path(path, sizeof(path), file);
 	fstatat(AT_FDCWD, path, &sb, 0);
 	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (cfg.cold && fd >= 0)
+		(void)!pread(fd, page, sizeof(page), 0);
 	t0 = take();
 	if (lookup(file) >= 0) {	/* another thread opened it meanwhile */
 		victim = fd;
@@ -198,6 +220,8 @@ static void op_fixed(struct tstats *st, int file)
 		insert(slot, file, fd);
 	}
 	release_hold(st, t0);
+	if (cfg.cold && victim >= 0)
+		posix_fadvise(victim, 0, 0, POSIX_FADV_DONTNEED);
 	if (victim >= 0)
 		close(victim);
 }
@@ -210,6 +234,7 @@ static void *worker(void *arg)
 
 	file_path(path, sizeof(path), next_rand(&st->seed) % cfg.files);
 	own = open(path, O_RDONLY | O_CLOEXEC);
+	pthread_barrier_wait(&start_gate);
 	for (int i = 0; i < cfg.ops; i++) {
 		int file = next_rand(&st->seed) % cfg.files;
 
@@ -248,6 +273,9 @@ static int make_files(void)
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0 || write(fd, data, sizeof(data)) != (ssize_t)sizeof(data))
 			return -1;
+		/* --cold: clean pages can be dropped, dirty ones cannot */
+		if (cfg.cold && (fdatasync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
+			return -1;
 		close(fd);
 	}
 	return 0;
@@ -280,10 +308,10 @@ static void print_json(const struct tstats *all, uint64_t wall)
 	}
 	for (int k = 0; k < SC_N; k++)
 		sc_ns += s.sc_ns[k];
-	printf("{\"mode\": \"%s\", \"threads\": %d, \"spinners\": %d, \"ops\": %d, \"files\": %d, "
+	printf("{\"mode\": \"%s\", \"cold\": %d, \"threads\": %d, \"spinners\": %d, \"ops\": %d, \"files\": %d, "
 	       "\"cap\": %d, \"wall_ns\": %llu, \"holds\": %llu, \"held_ns\": %llu, "
 	       "\"misses\": %llu, \"syscall_ns_in_lock\": %llu, \"syscalls_in_lock\": {",
-	       cfg.fixed ? "fixed" : "locked", cfg.threads, cfg.preempt ? cfg.spinners : 0,
+	       cfg.fixed ? "fixed" : "locked", cfg.cold, cfg.threads, cfg.preempt ? cfg.spinners : 0,
 	       cfg.ops, cfg.files, cfg.cap, (unsigned long long)wall,
 	       (unsigned long long)s.holds, (unsigned long long)s.held_ns,
 	       (unsigned long long)s.misses, (unsigned long long)sc_ns);
@@ -299,7 +327,8 @@ static void print_json(const struct tstats *all, uint64_t wall)
 static int usage(void)
 {
 	fprintf(stderr, "usage: holdprog [--threads N] [--ops N] [--files N] [--cap N] "
-		"[--work-ns N] [--fixed] [--preempt [--hold-us N] [--spinners N]]\n");
+		"[--work-ns N] [--hold-ns N] [--fixed] [--cold] [--preempt [--hold-us N] "
+		"[--spinners N]]\n");
 	return 2;
 }
 
@@ -312,6 +341,7 @@ static int parse(int argc, char **argv)
 		int *v = !strcmp(a, "--threads") ? &cfg.threads : !strcmp(a, "--ops") ? &cfg.ops :
 			 !strcmp(a, "--files") ? &cfg.files : !strcmp(a, "--cap") ? &cfg.cap :
 			 !strcmp(a, "--hold-us") ? &cfg.hold_us :
+			 !strcmp(a, "--hold-ns") ? &cfg.hold_ns :
 			 !strcmp(a, "--spinners") ? &cfg.spinners :
 			 !strcmp(a, "--work-ns") ? &cfg.work_ns : NULL;
 
@@ -319,13 +349,15 @@ static int parse(int argc, char **argv)
 			cfg.fixed = 1;
 		else if (!strcmp(a, "--preempt"))
 			cfg.preempt = 1;
+		else if (!strcmp(a, "--cold"))
+			cfg.cold = 1;
 		else if (v && i + 1 < argc)
 			*v = atoi(argv[++i]);
 		else
 			return -1;
 	}
 	if (cfg.threads < 1 || cfg.threads > 256 || cfg.ops < 1 || cfg.files < 1 ||
-	    cfg.cap < 1 || cfg.spinners < 0 || cfg.hold_us < 0 || cfg.work_ns < 0)
+	    cfg.cap < 1 || cfg.spinners < 0 || cfg.hold_us < 0 || cfg.hold_ns < 0 || cfg.work_ns < 0)
 		return -1;
 	return 0;
 }
@@ -350,13 +382,17 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < cfg.cap; i++)
 		table[i].file = -1;
-	for (int i = 0; i < nsp; i++)
-		pthread_create(&sp[i], NULL, spinner, NULL);
-	t0 = now_ns();
+	pthread_barrier_init(&start_gate, NULL, (unsigned)cfg.threads + 1);
 	for (int i = 0; i < cfg.threads; i++) {
 		st[i].seed = 2463534242u + 7919u * (unsigned)i;
 		pthread_create(&st[i].th, NULL, worker, &st[i]);
 	}
+	pthread_barrier_wait(&start_gate);
+	t0 = now_ns();
+	/* after the gate: the workers meet at the lock before the spinners
+	 * take the CPUs */
+	for (int i = 0; i < nsp; i++)
+		pthread_create(&sp[i], NULL, spinner, NULL);
 	for (int i = 0; i < cfg.threads; i++)
 		pthread_join(st[i].th, NULL);
 	wall = now_ns() - t0;

@@ -17,6 +17,7 @@
 #include "testutil.h"
 
 #define N_OPENS	500
+#define HOLDERS	"holders (in sys_enter/exit and sched_switch)"	/* its row */
 
 static void open_close(struct marked *m)
 {
@@ -31,7 +32,8 @@ static void open_close(struct marked *m)
 }
 
 /* tp_btf/sys_enter and sys_exit refused: the raw_tp forms take over,
- * and the counts are as exact as ever. */
+ * and the counts are as exact as ever; the holders code, which rides
+ * only in the tp_btf forms, says so. */
 static void test_syscalls_fall_back_to_raw_tp(void **state)
 {
 	const struct probe_status *ps;
@@ -51,7 +53,10 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 	assert_int_equal(ps->state, PROBE_OK);
 	assert_non_null(ps = probe_named(&fx.kv, "raw_tp/sys_exit"));
 	assert_int_equal(ps->state, PROBE_OK);
-	assert_int_equal(fx.kv.groups, PG_FULL);
+	assert_non_null(ps = probe_named(&fx.kv, HOLDERS));
+	assert_int_equal(ps->state, PROBE_FAILED);
+	assert_string_equal(ps->reason, "tp_btf/sys_enter did not run: the holders code rides in it");
+	assert_int_equal(fx.kv.groups, PG_FULL & ~PG_MASK(PG_HOLDERS));
 
 	run_marked(m, 3, open_close, NULL);
 	bpf_fixture_read(&fx);
@@ -59,6 +64,40 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
 
 		assert_int_equal(m[i].user[0], 0);
+		assert_non_null(t);
+		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPENS);
+		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPENS);
+	}
+	bpf_fixture_done(&fx);
+}
+
+/* The holders code refused: the programs it rides in load again
+ * without it (the rodata flag cleared), its row says why, and the rest
+ * runs and counts exactly. */
+static void test_holders_reload_without_it(void **state)
+{
+	const struct probe_status *ps;
+	struct bpf_fixture fx;
+	struct marked m[2];
+
+	BPF_TEST_REQUIRE();
+	setenv("FCTRACE_TEST_FAIL_PROBE", "fct_holders", 1);
+	bpf_fixture_start(&fx, PG_FULL);
+	unsetenv("FCTRACE_TEST_FAIL_PROBE");
+	assert_non_null(ps = probe_named(&fx.kv, HOLDERS));
+	assert_int_equal(ps->state, PROBE_FAILED);
+	assert_string_equal(ps->reason, "load failed: Invalid argument; the rest ran without it");
+	assert_non_null(ps = probe_named(&fx.kv, "tp_btf/sys_enter"));
+	assert_int_equal(ps->state, PROBE_OK);
+	assert_non_null(ps = probe_named(&fx.kv, "tp_btf/sched_switch"));
+	assert_int_equal(ps->state, PROBE_OK);
+	assert_int_equal(fx.kv.groups, PG_FULL & ~PG_MASK(PG_HOLDERS));
+
+	run_marked(m, 2, open_close, NULL);
+	bpf_fixture_read(&fx);
+	for (int i = 0; i < 2; i++) {
+		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
+
 		assert_non_null(t);
 		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPENS);
 		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPENS);
@@ -134,7 +173,7 @@ static void test_missing_probe_reported_rest_runs(void **state)
 	assert_true(has_line(out, "unavailable here: pagecache (their probes failed"));
 	assert_true(has_line(out, "  tp_btf/mm_filemap_add_to_page_cache: load failed: "
 			     "Invalid argument"));
-	assert_non_null(strstr(out, " set, 10 attached, 1 failed, "));	/* the Probes line */
+	assert_non_null(strstr(out, " set, 11 attached, 1 failed, "));	/* the Probes line */
 	assert_false(has_line(out, "Page cache:"));
 	assert_true(has_line(out, "openat            600 "));
 	assert_true(has_line(out, "close             600 "));
@@ -168,7 +207,8 @@ static void test_fallback_fails_too(void **state)
 	BPF_TEST_REQUIRE();
 	assert_int_equal(run_failing("tp_btf/sys_enter,raw_tp/sys_enter", out, sizeof(out),
 				     err, sizeof(err), &doc), 0);
-	assert_true(has_line(out, "unavailable here: syscalls (their probes failed"));
+	/* the holders code rides in tp_btf/sys_enter */
+	assert_true(has_line(out, "unavailable here: syscalls holders (their probes failed"));
 	assert_true(has_line(out, "  tp_btf/sys_enter: load failed: Invalid argument"));
 	assert_true(has_line(out, "  raw_tp/sys_enter: attach failed: No such file or directory"));
 	assert_false(has_line(out, "Syscalls (all workers"));
@@ -240,6 +280,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscalls_fall_back_to_raw_tp),
+		cmocka_unit_test(test_holders_reload_without_it),
 		cmocka_unit_test(test_missing_probe_reported_rest_runs),
 		cmocka_unit_test(test_fallback_fails_too),
 		cmocka_unit_test(test_cpuclock_falls_back_to_hooks),

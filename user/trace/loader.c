@@ -39,7 +39,13 @@ struct prog_desc {
 	const char *uprobe_func;
 	bool manual;		/* loaded, but run by the loader itself (no link) */
 	bool per_cpu;		/* on a cpu-clock event per CPU (cpuclock.c) */
+	bool flag;		/* no program: code inside others, on while the
+				 * rodata flag holders_on is set */
 };
+
+#define HOLDERS_ROW	"fct_holders"
+/* the programs the holders code rides in */
+static const char *const holders_hosts[] = { "fct_sys_enter", "fct_sys_exit", "fct_sched_switch" };
 
 static const struct prog_desc progs[] = {
 	{ .prog = "fct_mark_begin", .shown = "uprobe/fctrace_thread_begin",
@@ -70,11 +76,11 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
 	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
 	  .per_cpu = true },
-	/* holders of contended user locks (holders.bpf.c); their on-CPU
-	 * time comes from fct_cpu_sample, so they want the cpuclock group */
-	{ .prog = "fct_hold_sys_enter", .shown = "tp_btf/sys_enter (holders)", .group = PG_HOLDERS },
-	{ .prog = "fct_hold_sys_exit", .shown = "tp_btf/sys_exit (holders)", .group = PG_HOLDERS },
-	{ .prog = "fct_hold_switch", .shown = "tp_btf/sched_switch (holders)", .group = PG_HOLDERS },
+	/* holders of contended user locks (holders.bpf.h): code inside the
+	 * tp_btf syscall programs and fct_sched_switch (their on-CPU time
+	 * comes from fct_cpu_sample, so they want the cpuclock group too) */
+	{ .prog = HOLDERS_ROW, .shown = "holders (in sys_enter/exit and sched_switch)",
+	  .group = PG_HOLDERS, .flag = true },
 	/* the floor set (floor.bpf.c): the same hook points, trivial programs */
 	{ .prog = "fct_floor_mark_begin", .shown = "uprobe/fctrace_thread_begin",
 	  .group = PG_FLOOR, .uprobe_func = "fctrace_thread_begin" },
@@ -114,6 +120,7 @@ struct tracer {
 	char why[NPROGS][128];		/* reason for PLAN_FAILED */
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
+	bool holders;			/* holders_on, as loaded */
 	pid_t tgid;
 	enum tracer_target target;
 	bool follow;
@@ -199,6 +206,7 @@ static void plan_initial(struct tracer *t)
 	for (int i = 0; i < NPROGS; i++)
 		t->plan[i] = (t->groups & PG_MASK(progs[i].group)) && !progs[i].is_alt
 			     ? PLAN_LOAD : PLAN_OFF;
+	t->holders = t->plan[prog_index(HOLDERS_ROW)] == PLAN_LOAD;
 }
 
 /*
@@ -207,6 +215,7 @@ static void plan_initial(struct tracer *t)
  * those programs fail as on a kernel that cannot run them: a tp_btf
  * program is loaded with a flag no kernel knows, so the kernel refuses it
  * and the fallbacks run for real; any other fails to attach (ENOENT).
+ * fct_holders refuses fct_sys_enter while it carries the holders code.
  */
 static bool fail_injected(int i)
 {
@@ -242,6 +251,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
+	skel->rodata->holders_on = t->holders;
 	/* one page when off: the map must exist, but costs nothing */
 	bpf_map__set_max_entries(skel->maps.timeline, t->tl_len_ns ? t->tl_bytes : 4096);
 	bpf_object__for_each_program(p, skel->obj) {
@@ -251,6 +261,9 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
 			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
 	}
+	/* the holders code refused: its first host is, while it carries it */
+	if (t->holders && fail_injected(prog_index(HOLDERS_ROW)))
+		bpf_program__set_flags(skel->progs.fct_sys_enter, 1u << 31);
 	/* nor is the timeline's opening snapshot (tlrec.c runs it) */
 	bpf_program__set_autoload(skel->progs.fct_tl_snapshot, t->tl_len_ns != 0);
 	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
@@ -283,7 +296,7 @@ static void plan_isolate(struct tracer *t)
 	for (int i = 0; i < NPROGS; i++) {
 		int err, a;
 
-		if (t->plan[i] != PLAN_LOAD || !(err = try_alone(t, i)))
+		if (t->plan[i] != PLAN_LOAD || progs[i].flag || !(err = try_alone(t, i)))
 			continue;
 		t->plan[i] = PLAN_FAILED;
 		snprintf(t->why[i], sizeof(t->why[i]), "load failed: %s", strerror(-err));
@@ -293,25 +306,65 @@ static void plan_isolate(struct tracer *t)
 	}
 }
 
-static int load(struct tracer *t)
+/* Open and load the plan, holders_on as t->holders says; 0 or -errno. */
+static int load_plan(struct tracer *t)
 {
 	bool want[NPROGS];
 	int err;
 
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < NPROGS; i++)
-			want[i] = t->plan[i] == PLAN_LOAD;
-		t->skel = open_with(t, want);
-		if (!t->skel)
-			return -errno;
-		err = fctrace_bpf__load(t->skel);
-		if (!err)
-			return 0;
+	for (int i = 0; i < NPROGS; i++)
+		want[i] = t->plan[i] == PLAN_LOAD;
+	t->skel = open_with(t, want);
+	if (!t->skel)
+		return -errno;
+	err = fctrace_bpf__load(t->skel);
+	if (err) {
 		fctrace_bpf__destroy(t->skel);
 		t->skel = NULL;
-		if (pass == 0)
-			plan_isolate(t);
 	}
+	return err;
+}
+
+/* The set loads without the holders code, not with it (err). */
+static void holders_drop(struct tracer *t, int err)
+{
+	int h = prog_index(HOLDERS_ROW);
+
+	t->holders = false;
+	t->plan[h] = PLAN_FAILED;
+	snprintf(t->why[h], sizeof(t->why[h]), "load failed: %s; the rest ran without it",
+		 strerror(-err));
+}
+
+/*
+ * Load the plan. If it does not load: without the holders code, if it
+ * was in (the newest verifier features are there); if that does not
+ * load either, the programs that cannot load alone give way to their
+ * other forms, and the holders code is tried once more with those.
+ */
+static int load(struct tracer *t)
+{
+	bool holders = t->holders;
+	int err = load_plan(t), herr;
+
+	if (!err)
+		return 0;
+	if (holders) {
+		t->holders = false;
+		if (!load_plan(t)) {
+			holders_drop(t, err);
+			return 0;
+		}
+	}
+	plan_isolate(t);
+	if (!holders)
+		return load_plan(t);
+	t->holders = true;
+	if (!(herr = load_plan(t)))
+		return 0;
+	t->holders = false;
+	if (!(err = load_plan(t)))
+		holders_drop(t, herr);
 	return err;
 }
 
@@ -354,7 +407,7 @@ static void attach_all(struct tracer *t)
 	for (int i = 0; i < NPROGS; i++) {
 		struct bpf_link *l;
 
-		if (t->plan[i] != PLAN_LOAD || progs[i].manual)
+		if (t->plan[i] != PLAN_LOAD || progs[i].manual || progs[i].flag)
 			continue;
 		if (progs[i].per_cpu) {
 			attach_per_cpu(t, i);
@@ -378,6 +431,26 @@ static void attach_all(struct tracer *t)
 	}
 }
 
+/* The holders code runs only if every program it rides in is attached
+ * in its tp_btf form (the raw_tp forms do not carry it). */
+static void holders_check_hosts(struct tracer *t)
+{
+	int h = prog_index(HOLDERS_ROW);
+
+	if (t->plan[h] != PLAN_LOAD)
+		return;
+	for (size_t k = 0; k < sizeof(holders_hosts) / sizeof(*holders_hosts); k++) {
+		int i = prog_index(holders_hosts[k]);
+
+		if (t->links[i])
+			continue;
+		t->plan[h] = PLAN_FAILED;
+		snprintf(t->why[h], sizeof(t->why[h]), "%s did not run: the holders code "
+			 "rides in it", progs[i].shown);
+		return;
+	}
+}
+
 /* Did program i's fallback form take its place? */
 static bool fallback_ran(const struct tracer *t, int i)
 {
@@ -392,6 +465,8 @@ static bool prog_running(const struct tracer *t, int i)
 {
 	if (progs[i].per_cpu)
 		return t->plan[i] == PLAN_LOAD && t->cpu.n;
+	if (progs[i].flag)
+		return t->plan[i] == PLAN_LOAD && t->holders;
 	return t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD);
 }
 
@@ -496,6 +571,10 @@ static unsigned window_group(enum tracer_target target)
 static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 {
 	unsigned wanted = opts->groups & ~(PG_MASK(PG_MARKS) | PG_MASK(PG_THREADS));
+
+	/* the holders code rides in the syscall and switch programs */
+	if (wanted & PG_MASK(PG_HOLDERS))
+		wanted |= PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED);
 
 	t->floor = opts->groups & PG_MASK(PG_FLOOR);
 	t->target = opts->target;
@@ -629,8 +708,10 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 
 	plan_initial(t);
 	err = load(t);
-	if (!err)
+	if (!err) {
 		attach_all(t);
+		holders_check_hosts(t);
+	}
 	if (!err && t->libjvm)
 		jvm_attach(t->skel, t->tgid, t->libjvm, &t->jvm);
 	report_probes(t, kv);
@@ -994,7 +1075,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	return 0;
 }
 
-/* The watched user locks (holders.bpf.c): the used slots into out (up
+/* The watched user locks (holders.bpf.h): the used slots into out (up
  * to max) and the run's counters; how many, or -errno. */
 int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,
 		      struct fct_hold_global *g)

@@ -18,7 +18,8 @@ enum probe_group {
 	PG_THREADS,		/* exec/fork/exit and the attach iterator (always, other programs) */
 	PG_JVM,			/* HotSpot's USDT probes in libjvm.so (a JVM target) */
 	PG_CPUCLOCK,		/* perf_event cpu-clock per CPU: the user/sys split, sampled */
-	PG_HOLDERS,		/* holders of contended glibc mutexes (optional; samples need cpuclock) */
+	PG_HOLDERS,		/* holders of contended glibc mutexes: code in the syscall and switch
+				 * programs (brings syscalls and sched; samples need cpuclock) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
@@ -27,7 +28,8 @@ enum probe_group {
 
 #define PG_MASK(g)	(1u << (g))
 #define PG_FULL		(PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | \
-			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_MARKS))
+			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_HOLDERS) | \
+			 PG_MASK(PG_MARKS))
 #define PG_LIGHT	(PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_PAGECACHE) | \
 			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_MARKS))
 

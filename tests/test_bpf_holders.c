@@ -1,0 +1,177 @@
+/*
+ * test_bpf_holders.c - the holders probes, in the full set, against a
+ * program fctrace did not write that times its own holds
+ * (tests/holdprog: 8 threads, one static mutex over a handle table whose
+ * misses stat, open and close files inside it), run through the tracer
+ * API from its exec to its exit (holdutil.c, as `make holdcheck` does):
+ *   locked   held within 25 %, the syscall share of the hold within 15
+ *            points, the syscalls made inside the lock by name as the
+ *            program counted them (see EARLY_CALLS);
+ *   fixed    the syscalls moved out: their share of the hold under 10 %;
+ *   preempt  long holds, more runnable threads than CPUs: the preempted
+ *            share shows;
+ *   cold     the files' pages dropped, a miss reads inside the lock:
+ *            the blocked share shows.
+ * Needs root; fails (not skips) when the holders code did not run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "bpfutil.h"
+#include "holdutil.h"
+
+/*
+ * A syscall is charged to a lock only if its word was watched when the
+ * call began, and a word is watched from the first futex wait on it that
+ * finds a traced owner. Holdprog's workers start together at a barrier
+ * (its spinners after it), so on a quiet machine the lock is contended
+ * within its first holds and the calls of those holds are the ones not
+ * charged: 0 to 4 of a name in 12 runs of the four modes (a miss makes
+ * one of each). On a machine loaded by other work (load average 8-9)
+ * the other workers were scheduled late and the first holder went on
+ * alone longer: up to 340 of 26 649 calls of a name (1.3 %) in the
+ * locked mode, 14 of 412 (3.4 %) in the preempt mode. So: at most
+ * EARLY_CALLS of a name, or EARLY_PCT % of the program's count if that
+ * is more.
+ */
+#define EARLY_CALLS	25
+#define EARLY_PCT	5
+
+static char prog[4096];
+
+static char *holdprog(void)
+{
+	const char *env = getenv("FCTRACE_HOLDPROG");
+
+	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/holdprog");
+	return prog;
+}
+
+/* Run holdprog with args (NULL-terminated, at most 8) under the full set;
+ * the lock its holders held longest. */
+static const struct fct_hold_lock *run(struct hold_run *r, const char *const *args)
+{
+	char *argv[10] = { holdprog() };
+	const struct fct_hold_lock *h;
+
+	for (int i = 0; args[i] && i < 8; i++)
+		argv[i + 1] = (char *)args[i];
+	assert_int_equal(hold_run(argv, PG_FULL, NULL, r), 0);
+	assert_true(WIFEXITED(r->status));
+	assert_int_equal(WEXITSTATUS(r->status), 0);
+	if (r->holders.state != PROBE_OK)
+		fail_msg("the holders code did not run: %s", probe_status_text(&r->holders));
+	hold_print(stderr, r);
+	assert_true(r->truth.nsc > 0);		/* its JSON was read */
+	h = hold_main_lock(r);
+	assert_non_null(h);
+	assert_int_equal(h->sc_unconfirmed, 0);
+	return h;
+}
+
+/* Every name the program counted, charged as often (less the calls made
+ * before the word was watched), and nothing else charged. */
+static void assert_syscalls_by_name(const struct fct_hold_lock *h, const struct hold_truth *tr)
+{
+	uint64_t named = 0;
+
+	for (int i = 0; i < tr->nsc; i++) {
+		uint64_t bpf = hold_sc_count(h, tr->sc_name[i]), own = (uint64_t)tr->sc_count[i];
+
+		print_message("  %-10s in lock: program %llu, bpf %llu\n", tr->sc_name[i],
+			      (unsigned long long)own, (unsigned long long)bpf);
+		assert_true(bpf <= own);
+		assert_true(own - bpf <= EARLY_CALLS || own - bpf <= own * EARLY_PCT / 100);
+		named += bpf;
+	}
+	assert_int_equal(h->sc_count, named);
+}
+
+/* The checks of a run with syscalls inside the lock. */
+static void assert_agrees(const struct fct_hold_lock *h, const struct hold_truth *tr,
+			  struct hold_cmp *c)
+{
+	hold_compare(h, tr, c);
+	print_message("  held %+.1f %%, syscall share bpf %.1f %% program %.1f %%, preempted "
+		      "%.1f %%, blocked %.1f %%\n", c->held_err, c->sc_share_bpf, c->sc_share_prog,
+		      c->preempted_share, c->blocked_share);
+	assert_true(fabs(c->held_err) <= 25);
+	assert_true(fabs(c->sc_share_bpf - c->sc_share_prog) <= 15);
+	assert_syscalls_by_name(h, tr);
+}
+
+/*
+ * Every hold also spins 1 us (user work in the lock), so the hold is a
+ * mix - the program finds 57-71 % of it in syscalls - which the share
+ * check tells apart from "all syscalls" or "none". On holds that are all
+ * syscalls the BPF share runs 8-15 points low here (timer samples of this
+ * VM skid from a syscall's return into the user code after it, onto the
+ * program's own clock reads), too near the 15-point tolerance.
+ */
+static void test_locked(void **state)
+{
+	static const char *const args[] = { "--ops", "20000", "--hold-ns", "1000", NULL };
+	static struct hold_run r;
+	const struct fct_hold_lock *h;
+	struct hold_cmp c;
+
+	BPF_TEST_REQUIRE();
+	h = run(&r, args);
+	assert_agrees(h, &r.truth, &c);
+	assert_true(c.sc_share_prog > 40);	/* the program's design: syscalls and user work */
+}
+
+static void test_fixed(void **state)
+{
+	static const char *const args[] = { "--ops", "10000", "--fixed", NULL };
+	static struct hold_run r;
+	const struct fct_hold_lock *h;
+	struct hold_cmp c;
+
+	BPF_TEST_REQUIRE();
+	h = run(&r, args);
+	hold_compare(h, &r.truth, &c);
+	print_message("  held %+.1f %%, syscall share bpf %.1f %%\n", c.held_err, c.sc_share_bpf);
+	assert_true(c.sc_share_bpf < 10);
+	assert_syscalls_by_name(h, &r.truth);	/* none, on either side */
+}
+
+static void test_preempt(void **state)
+{
+	static const char *const args[] = { "--ops", "300", "--preempt", NULL };
+	static struct hold_run r;
+	const struct fct_hold_lock *h;
+	struct hold_cmp c;
+
+	BPF_TEST_REQUIRE();
+	h = run(&r, args);
+	assert_agrees(h, &r.truth, &c);
+	assert_true(c.preempted_share > 20);	/* 12 runnable threads on 2 CPUs: ~45 % */
+}
+
+static void test_cold(void **state)
+{
+	static const char *const args[] = { "--ops", "600", "--cold", NULL };
+	static struct hold_run r;
+	const struct fct_hold_lock *h;
+	struct hold_cmp c;
+
+	BPF_TEST_REQUIRE();
+	h = run(&r, args);
+	assert_agrees(h, &r.truth, &c);
+	assert_true(c.blocked_share > 15);	/* a miss's read from disk: 40-65 % */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_locked),
+		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_preempt),
+		cmocka_unit_test(test_cold),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
