@@ -683,6 +683,20 @@ static void test_print(void **state)
  * busy), 60 % of it in syscalls, 30 % preempted, 10 % in user space; of
  * the waiters' 9.6 s, 4 s behind syscalls, 2 s behind preemptions,
  * 0.6 s behind user work: 3 s of hand-off. */
+/* Each thread's share of the waits on lock l, in its row (what the
+ * lock what-ifs read). */
+static void fx_row_waits(struct fx *x, const struct lock_total *l)
+{
+	for (unsigned i = 0; i < x->m.nrows; i++) {
+		struct thread_row *r = &x->rows[i];
+
+		r->locks[0] = (struct lock_use){ .is_lock = true, .waits = l->waits / x->m.nrows,
+						 .wait_ns = l->wait_ns / x->m.nrows };
+		snprintf(r->locks[0].name, sizeof(r->locks[0].name), "%s", l->name);
+		r->nlocks = 1;
+	}
+}
+
 static void fx_holders(struct lock_total *l)
 {
 	l->holders = (struct lock_holders){ .measured = true, .words = 1, .held_ns = 1.6e9,
@@ -703,6 +717,7 @@ static void test_pool_held_chain(void **state)
 	x->m.groups |= PG_MASK(PG_HOLDERS);
 	x->locks[0].is_lock = true;
 	fx_holders(&x->locks[0]);
+	fx_row_waits(x, &x->locks[0]);
 	assert_int_equal(explain_run(&x->m, &x->d), 2);
 	assert_string_equal(c->cause, "pool_lock_serialisation");
 	assert_true(has_text(c->title, "60.0 % of thread time waiting for the pool lock, whose "

@@ -34,6 +34,10 @@ static void fx_init(struct fx *x, double cpu_s, double futex_s)
 	memset(x, 0, sizeof(*x));
 	for (int i = 0; i < NT; i++) {
 		x->rows[i].has_kernel = true;
+		x->rows[i].user.end_ns = (uint64_t)S;	/* each thread's window: 1 s */
+		x->rows[i].locks[0] = (struct lock_use){ .name = "table_lock", .is_lock = true,
+							 .wait_ns = (uint64_t)(1.2 * S / NT) };
+		x->rows[i].nlocks = 1;
 		x->rows[i].k.oncpu_ns = (uint64_t)(cpu_s * S / NT);
 		x->rows[i].k.sc[FCT_SC_FUTEX].total_ns = (uint64_t)(futex_s * S / NT);
 	}
@@ -48,8 +52,9 @@ static void fx_init(struct fx *x, double cpu_s, double futex_s)
 
 /*
  * Held 0.1 s after the move, the waits scale by f = (0.1 / W') / 0.5 and
- * the waiters' time left is (1.2 - 0.8) f s; the threads' bound is then
- * W' = 1 - (1.2 - 0.4 f) / 4 = 0.7 + 0.02 / W', whose root is
+ * the waiters' time left is (1.2 - 0.8) f s; each thread's own time is
+ * its 1 s less its 0.3 s of waits (none queued), so the threads' bound is
+ * W' = (4 x 0.7 + 0.4 f) / 4 = 0.7 + 0.02 / W', whose root is
  * (0.7 + sqrt(0.57)) / 2 = 0.72749 s. The CPUs need 2 s / 4 = 0.5 s.
  */
 static void test_threads_bound(void **state)
@@ -123,6 +128,10 @@ static void test_refusals(void **state)
 	fx_init(&x, 2.0, 0);
 	for (int i = 0; i < NT; i++)
 		x.rows[i].has_kernel = false;
+	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), -1);
+	fx_init(&x, 2.0, 0);		/* nobody waited on it */
+	for (int i = 0; i < NT; i++)
+		x.rows[i].nlocks = 0;
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), -1);
 }
 

@@ -16,14 +16,22 @@
  * waking, switching) scales by f too.
  *
  * The wall is then the largest of three bounds:
- *   threads  W - (Wt - Wt') / T   the mean thread's window, less its
- *                                  share of the waits that went
+ *   threads  (S + Wt') / T        the mean waiter's own time S / T (its
+ *                                  window less its waits on the lock and
+ *                                  its time queued for a CPU, which the
+ *                                  CPUs' bound covers) and its share of
+ *                                  the waits left (T: the threads that
+ *                                  waited on the lock; a thread that never
+ *                                  did, a main thread in a join, gains
+ *                                  nothing)
  *   CPUs     C' / min(T, K)       the CPU time the threads need
  *   lock     H'                   the lock's holds, one at a time
  * with f solved by iterating (W' appears in it). Moving syscalls out of
  * the lock does not remove them: they still take CPU and time, outside.
- * With nothing changed the bounds give back W: the model is fitted to
- * the run it predicts from, and says which bound sets the answer.
+ * With nothing changed the bounds give back about W (the threads' own
+ * time when they seldom queue for a CPU, the CPUs' bound when they do):
+ * the model is fitted to the run it predicts from, and says which bound
+ * sets the answer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,22 +46,39 @@ const char *lock_change_name(enum lock_change c)
 	return c < LC_N ? change_names[c] : "?";
 }
 
-/* The run's threads and their CPU: all of it, and the futex calls' part. */
+/* The run's threads and their CPU: all of it, and the futex calls' part;
+ * and the waiters' own time: their windows less their waits on the lock
+ * and their time in the run queue. */
 struct run_cpu {
 	double threads, cpu_ns, futex_cpu_ns;
+	double waiters, waiter_own_ns;
 };
 
-static struct run_cpu run_cpu(const struct joined_run *m)
+/* Thread r's waits on the lock named name. */
+static double waits_on(const struct thread_row *r, const char *name)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (!strcmp(r->locks[i].name, name))
+			return (double)r->locks[i].wait_ns;
+	return -1;
+}
+
+static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 {
 	struct run_cpu r = { 0 };
 
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *t = &m->rows[i];
-		double futex;
+		double futex, waited = waits_on(t, lock);
 
 		if (t->aside || !t->has_kernel)
 			continue;
 		r.threads++;
+		if (waited >= 0) {
+			r.waiters++;
+			r.waiter_own_ns += (double)(t->user.end_ns - t->user.start_ns) - waited -
+					   (double)t->acct_ns[ACCT_RUNQ];
+		}
 		r.cpu_ns += (double)t->k.oncpu_ns;
 		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->k.futex_off_ns;
 		r.futex_cpu_ns += futex > 0 ? futex : 0;
@@ -85,12 +110,12 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 	static const char *const bounds[] = { "the threads' own time", "the CPUs",
 					      "the lock's holds" };
 	const struct lock_holders *h = &l->holders;
-	struct run_cpu r = run_cpu(m);
+	struct run_cpu r = run_cpu(m, l->name);
 	double wall = (double)m->wall_ns, k = m->ncpus ? m->ncpus : 1, mv, dw, held1, wall1;
 	double f = 1, wt1 = h->waiter_ns;
 	int which = 0;
 
-	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1)
+	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1 || r.waiters < 1)
 		return -1;
 	moved(h, c, &mv, &dw);
 	if (mv <= 0)
@@ -103,7 +128,7 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 		wt1 = (h->waiter_ns - dw) * f;
 		if (wt1 < 0)
 			wt1 = 0;
-		wall1 = max3(wall - (h->waiter_ns - wt1) / r.threads,
+		wall1 = max3((r.waiter_own_ns + wt1) / r.waiters,
 			     (r.cpu_ns - r.futex_cpu_ns * (1 - f)) / (r.threads < k ? r.threads : k),
 			     held1, &which);
 	}
