@@ -1,0 +1,142 @@
+/*
+ * test_bpf_held.c - the holder's side of a lock through the whole
+ * pipeline (probes -> join -> explain), as root:
+ *   fcp     fctrace's own pool measured from outside, as any program's
+ *           lock is, against the workload's exact counters: the syscalls
+ *           made holding the pool lock within 10 % of its
+ *           syscalls_in_lock, the time held within 25 % of its
+ *           lock_hold_ns (see below), and the pool's Why made by the
+ *           generic chain;
+ *   whatif  holdprog (a program that times its own holds) with its
+ *           syscalls inside the lock: the "syscalls outside" what-if
+ *           predicts the wall of the same program with --fixed, which
+ *           makes them outside it, within 25 %.
+ * Fails (not skips) in CI when a probe cannot load.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bpfutil.h"
+#include "cli/commands.h"
+#include "session/session.h"
+#include "testutil.h"
+
+static const struct lock_total *lock_named(const struct joined_run *m, const char *name)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && !strcmp(m->locks[i].name, name))
+			return &m->locks[i];
+	return NULL;
+}
+
+/*
+ * The workload times a hold from a clock read taken before its trylock
+ * (an uncontended acquire costs no clock read of its own) to one taken
+ * before its unlock; the owner field covers from the trylock's
+ * compare-and-swap to the unlock. The swap, on a cache line the other
+ * CPU took, costs 140-200 ns here, 320 k times at fcp/60/8: the
+ * workload's figure runs 14-22 % above the owner field's, as measured.
+ * The syscalls inside are exact on both sides but for the first holds,
+ * made before the word was first waited on and watched.
+ */
+static void test_fcp_generic_against_own_counters(void **state)
+{
+	struct options o;
+	struct trace_opts t;
+	struct session s;
+	const struct lock_total *l;
+	double own_hold = 0, own_sc = 0, ratio;
+	char *dir;
+
+	BPF_TEST_REQUIRE();
+	memset(&o, 0, sizeof(o));
+	wl_config_defaults(&o.wl);
+	o.wl.workload = "fcp";
+	o.wl.files = 60;
+	o.wl.threads = 8;
+	o.wl.ops = 20000;
+	o.wl.dir = dir = test_dir_make();
+	o.probes = PG_FULL;
+	o.probe_set = "full";
+	t = cli_trace_opts(&o);
+	assert_int_equal(session_run(&t, &o.wl, &s), 0);
+	l = lock_named(&s.joined, "fcp.pool");
+	assert_non_null(l);
+	assert_true(l->holders.measured);
+	for (unsigned i = 0; i < s.joined.nrows; i++) {
+		own_hold += (double)s.joined.rows[i].user.lock_hold_ns;
+		own_sc += (double)s.joined.rows[i].user.syscalls_in_lock;
+	}
+	ratio = (double)l->holders.syscalls / own_sc;
+	print_message("  in-lock syscalls: generic %llu, own %.0f (%.3f); held %.1f ms, own %.1f "
+		      "ms (%.3f)\n", (unsigned long long)l->holders.syscalls, own_sc, ratio,
+		      l->holders.held_ns / 1e6, own_hold / 1e6, l->holders.held_ns / own_hold);
+	assert_true(ratio > 0.9 && ratio <= 1.0);
+	assert_true(fabs(l->holders.held_ns / own_hold - 1) <= 0.25);
+	assert_true(s.diag.n > 0);
+	assert_string_equal(s.diag.causes[0].cause, "pool_lock_serialisation");
+	assert_non_null(strstr(s.diag.causes[0].title, "whose holders spend"));
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+static const char *holdprog(void)
+{
+	const char *env = getenv("FCTRACE_HOLDPROG");
+
+	return env ? env : ".output/tests/holdprog";
+}
+
+static void run_holdprog(char **argv, struct session *s)
+{
+	struct trace_opts t = { .probes = PG_FULL };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+
+	assert_int_equal(session_run_target(&t, &to, s), 0);
+	assert_true(s->target.exited);
+	assert_int_equal(target_exit_status(&s->target), 0);
+}
+
+/* One lock what-if of change c, or NULL. */
+static const struct lock_whatif *whatif_of(const struct diagnosis *d, enum lock_change c)
+{
+	for (int i = 0; i < d->nlock_whatifs; i++)
+		if (d->lock_whatifs[i].change == c)
+			return &d->lock_whatifs[i];
+	return NULL;
+}
+
+static void test_whatif_syscalls_outside(void **state)
+{
+	char *locked[] = { (char *)holdprog(), "--ops", "20000", "--hold-ns", "1000", NULL };
+	char *fixed[] = { (char *)holdprog(), "--ops", "20000", "--hold-ns", "1000", "--fixed",
+			  NULL };
+	const struct lock_whatif *w;
+	struct session a, b;
+	double err;
+
+	BPF_TEST_REQUIRE();
+	run_holdprog(locked, &a);
+	w = whatif_of(&a.diag, LC_SYSCALLS_OUTSIDE);
+	assert_non_null(w);
+	run_holdprog(fixed, &b);
+	err = (w->predicted_wall_ns - (double)b.joined.wall_ns) / (double)b.joined.wall_ns;
+	print_message("  locked %.1f ms; predicted with the syscalls outside %.1f ms (%s), "
+		      "measured --fixed %.1f ms: %+.1f %%\n", a.joined.wall_ns / 1e6,
+		      w->predicted_wall_ns / 1e6, w->bound, b.joined.wall_ns / 1e6, 100 * err);
+	assert_true(fabs(err) <= 0.25);
+	assert_true(w->held_after_ns < w->held_ns);
+	session_free(&a);
+	session_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fcp_generic_against_own_counters),
+		cmocka_unit_test(test_whatif_syscalls_outside),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
