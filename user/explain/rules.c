@@ -628,6 +628,8 @@ static const struct lock_total *measured_of(const struct lock_total *const *top,
 static void unmeasured(struct finding *o, const struct facts *f, const struct lock_total *l)
 {
 	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
+		     !strncmp(l->name, "monitor ", 8) ? "the holders probes read glibc's mutex "
+		     "owner, and a Java monitor's owner is HotSpot's own (not measured yet)" :
 		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
 		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
 		     "probes watched other words)" : "the holders probes did not run");
