@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "bpfutil.h"
 
 /* Why the Java programs cannot run here (no JDK, javac failed), or NULL.
  * Compiles them the first time. */
@@ -46,5 +47,19 @@ void java_kill(struct java_proc *p);
 /* In the programs' "thread NAME key=N ..." lines, the value of key for
  * thread name; -1 if absent. Also "gc NAME key=N". */
 long long java_stat(const char *out, const char *kind, const char *name, const char *key);
+
+/* A JVM test's start: BPF as BPF_TEST_REQUIRE wants it, and a JDK,
+ * which CI must have (a failure there, a skip elsewhere). */
+#define JAVA_REQUIRE()								\
+	do {									\
+		const char *jwhy_;						\
+		BPF_TEST_REQUIRE();						\
+		if ((jwhy_ = java_unavailable())) {				\
+			if (bpf_test_required())				\
+				fail_msg("JDK required but unavailable: %s", jwhy_); \
+			print_message("skip: %s\n", jwhy_);			\
+			skip();							\
+		}								\
+	} while (0)
 
 #endif

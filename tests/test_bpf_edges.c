@@ -336,17 +336,6 @@ static void test_cpu_shares_short_threads(void **state)
 
 /* ---- 4. the JVM's flags --------------------------------------------------- */
 
-#define JAVA_REQUIRE()								\
-	do {									\
-		const char *jwhy_;						\
-		BPF_TEST_REQUIRE();						\
-		if ((jwhy_ = java_unavailable())) {				\
-			if (bpf_test_required())				\
-				fail_msg("JDK required but unavailable: %s", jwhy_); \
-			print_message("skip: %s\n", jwhy_);			\
-			skip();							\
-		}								\
-	} while (0)
 
 /* Run fctrace with "go" on its stdin (the Java programs wait for it). */
 static void run_with_go(struct run *r, const char *const *args)

@@ -18,17 +18,6 @@
 #include "javautil.h"
 #include "session/session.h"
 
-#define JAVA_REQUIRE()								\
-	do {									\
-		const char *jwhy_;						\
-		BPF_TEST_REQUIRE();						\
-		if ((jwhy_ = java_unavailable())) {				\
-			if (bpf_test_required())				\
-				fail_msg("JDK required but unavailable: %s", jwhy_); \
-			print_message("skip: %s\n", jwhy_);			\
-			skip();							\
-		}								\
-	} while (0)
 
 /* What run -- java printed on its stdout. */
 static char out[65536];
