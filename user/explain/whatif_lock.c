@@ -80,7 +80,9 @@ static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 					   (double)t->acct_ns[ACCT_RUNQ];
 		}
 		r.cpu_ns += (double)t->k.oncpu_ns;
-		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->k.futex_off_ns;
+		/* the futex calls' time less the waits' own: the wake-ups and the
+		 * failed waits, from what a saved run keeps too */
+		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->d.futex_wait_ns;
 		r.futex_cpu_ns += futex > 0 ? futex : 0;
 	}
 	return r;

@@ -117,6 +117,17 @@ void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)
 	qsort(h->nr, (size_t)h->nnr, sizeof(*h->nr), by_count);
 }
 
+void holders_whole_ns(struct lock_holders *h)
+{
+	for (int s = 0; s < HS_N; s++) {
+		h->state_ns[s] = floor(h->state_ns[s]);
+		h->waited_ns[s] = floor(h->waited_ns[s]);
+	}
+	h->held_ns = floor(h->held_ns);
+	h->waiter_ns = floor(h->waiter_ns);
+	h->contended_ns = floor(h->contended_ns);
+}
+
 double holders_handoff_ns(const struct lock_holders *h)
 {
 	double behind = 0;

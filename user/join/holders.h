@@ -56,6 +56,10 @@ struct lock_holders {
 
 /* Add one watched word's figures to h. */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k);
+/* After the last holders_add and waiter_ns: every figure in whole
+ * nanoseconds, as the JSON keeps them, so that a saved run computes the
+ * same what-ifs as the run did. */
+void holders_whole_ns(struct lock_holders *h);
 /* After the last holders_add: waiters' time not spent behind a holder in
  * a known state is hand-off; with waiter_ns the futex waits' own total. */
 double holders_handoff_ns(const struct lock_holders *h);

@@ -320,8 +320,10 @@ static void join_holders(struct joined_run *m)
 		if (t)
 			holders_add(&t->holders, &m->kv->holds[i]);
 	}
-	for (int j = 0; j < m->nlocks; j++)
+	for (int j = 0; j < m->nlocks; j++) {
 		m->locks[j].holders.waiter_ns = (double)m->locks[j].wait_ns;
+		holders_whole_ns(&m->locks[j].holders);
+	}
 }
 
 static void total_rows(struct joined_run *m)

@@ -364,7 +364,7 @@ static void holder_calls(char *buf, size_t n, const struct lock_holders *h, int 
  * others waited (join/holders.h). */
 static void print_holders(FILE *f, const struct joined_run *m)
 {
-	char held[16], busy[16], st[HS_N][16], calls[200], ho[16];
+	char held[16], busy[16], st[HS_N][16], calls[200], ho[16], line[300];
 	uint64_t samples = 0;
 	bool any = false;
 
@@ -376,26 +376,28 @@ static void print_holders(FILE *f, const struct joined_run *m)
 			continue;
 		if (!any)
 			fprintf(f, "\nLock holders (while holding; %% of the time held, then of the "
-				"waiters' time)\n%-36s %9s %6s %7s %7s %7s %7s %7s %7s\n", "lock",
+				"waiters' time)\n%-32s %9s %6s %7s %7s %7s %7s %7s %7s\n", "lock",
 				"held", "busy", "syscall", "blocked", "preempt", "user", "waiting",
 				"handoff");
 		any = true;
 		for (int s = 0; s < HS_N; s++)
 			units_pct(st[s], sizeof(st[s]), h->held_ns ? h->state_ns[s] / h->held_ns : 0);
-		fprintf(f, "%-36.36s %9s %6s %7s %7s %7s %7s %7s %7s\n", l->name,
+		fprintf(f, "%-32.32s %9s %6s %7s %7s %7s %7s %7s %7s\n", l->name,
 			units_ns(held, sizeof(held), h->held_ns),
 			units_pct(busy, sizeof(busy), m->wall_ns ? h->held_ns / m->wall_ns : 0),
 			st[HS_SYSCALL], st[HS_BLOCKED], st[HS_PREEMPTED], st[HS_USER], st[HS_WAITING], "");
 		for (int s = 0; s < HS_N; s++)
 			units_pct(st[s], sizeof(st[s]), h->waiter_ns ? h->waited_ns[s] / h->waiter_ns : 0);
-		fprintf(f, "%-36s %9s %6s %7s %7s %7s %7s %7s %7s\n", "  while others waited", "",
+		fprintf(f, "%-32s %9s %6s %7s %7s %7s %7s %7s %7s\n", "  while others waited", "",
 			"", st[HS_SYSCALL], st[HS_BLOCKED], st[HS_PREEMPTED], st[HS_USER],
 			st[HS_WAITING], units_pct(ho, sizeof(ho), h->waiter_ns ?
 						  holders_handoff_ns(h) / h->waiter_ns : 0));
 		samples += h->samples;
 		holder_calls(calls, sizeof(calls), h, 6);
-		fprintf(f, "  %s syscalls made holding it%s%s\n",
-			units_count(held, sizeof(held), (double)h->syscalls), h->nnr ? ": " : "", calls);
+		snprintf(line, sizeof(line), "%s syscalls made holding it%s%s",
+			 units_count(held, sizeof(held), (double)h->syscalls), h->nnr ? ": " : "",
+			 calls);
+		why_wrap(f, "  ", line);
 	}
 	if (any)
 		fprintf(f, "held: syscalls and time off CPU exact (the owner field read at the "
