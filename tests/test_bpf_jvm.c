@@ -16,19 +16,6 @@
 #include "fctrace.skel.h"
 #include "trace/jvm.h"
 
-#define JVM_TEST_REQUIRE()							\
-	do {									\
-		const char *jwhy_;						\
-		BPF_TEST_REQUIRE();						\
-		jwhy_ = java_unavailable();					\
-		if (jwhy_) {							\
-			if (bpf_test_required())				\
-				fail_msg("JDK required but unavailable: %s", jwhy_); \
-			print_message("skip: %s\n", jwhy_);			\
-			skip();							\
-		}								\
-	} while (0)
-
 struct jvm_fx {
 	struct fctrace_bpf *skel;
 	struct jvm_links links;
@@ -153,7 +140,7 @@ static void test_monitor_contention_named(void **state)
 	struct jvm_fx f;
 	char name[32], tail[80];
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	fx_start_running(&f, JVM_MONITOR_FLAG, NULL, "PoolBench", args);
 	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm_fd), JVM_FLAG_ON);
 	fx_run(&f);
@@ -224,7 +211,7 @@ static void test_park_waits_before_exec(void **state)
 	struct jvm_fx f;
 	char name[32];
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	fx_start_before_exec(&f, NULL, NULL, "ParkBench", args);
 	fx_run(&f);
 	for (int i = 0; i < 3; i++) {
@@ -259,7 +246,7 @@ static void test_park_count_exact(void **state)
 	const struct jvm_thread_info *t;
 	struct jvm_fx f;
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	fx_start_running(&f, NULL, NULL, "ParkLoop", args);
 	fx_run(&f);
 	t = thread_named(&f.view, "park-loop");
@@ -279,7 +266,7 @@ static void test_gc_counted(void **state)
 	long long young, old;
 	struct jvm_fx f;
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	fx_start_running(&f, NULL, opts, "GcBench", args);
 	fx_run(&f);
 	young = java_stat(f.out, "gc", "Copy", "count");
@@ -305,7 +292,7 @@ static void test_no_flag_notice(void **state)
 	char notice[256];
 	struct jvm_fx f;
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	fx_start_running(&f, NULL, NULL, "PoolBench", args);
 	assert_int_equal(jvm_monitor_probes(f.java.pid, f.libjvm_fd), JVM_FLAG_OFF);
 	fx_run(&f);
@@ -331,7 +318,7 @@ static void test_flag_read_from_memory(void **state)
 	};
 	const char *args[] = { "1", "1", "1", NULL };
 
-	JVM_TEST_REQUIRE();
+	JAVA_REQUIRE();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		const char *opts[] = { cases[i].opt, NULL };
 		struct java_proc j = { 0 };
