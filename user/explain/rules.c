@@ -630,6 +630,9 @@ static void unmeasured(struct finding *o, const struct facts *f, const struct lo
 	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
 		     !strncmp(l->name, "monitor ", 8) ? "the holders probes read glibc's mutex "
 		     "owner, and a Java monitor's owner is HotSpot's own (not measured yet)" :
+		     l->holders.measured ? "its word was watched from its first wait, but its "
+		     "holder's state began before that (asleep or in a syscall since before anyone "
+		     "waited) and a state is charged from its start" :
 		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
 		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
 		     "probes watched other words)" : "the holders probes did not run");

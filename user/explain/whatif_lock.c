@@ -26,6 +26,9 @@
  *                                  nothing)
  *   CPUs     C' / min(T, K)       the CPU time the threads need
  *   lock     H'                   the lock's holds, one at a time
+ *   thread   max own              one thread's own work, on CPU or asleep
+ *                                  outside futex waits (a holder's sleep
+ *                                  moved out of the lock is still slept)
  * with f solved by iterating (W' appears in it). Moving syscalls out of
  * the lock does not remove them: they still take CPU and time, outside.
  * With nothing changed the bounds give back about W (the threads' own
@@ -52,6 +55,7 @@ const char *lock_change_name(enum lock_change c)
 struct run_cpu {
 	double threads, cpu_ns, futex_cpu_ns;
 	double waiters, waiter_own_ns;
+	double longest_own_ns;	/* one thread's own work: on CPU and asleep outside futex waits */
 };
 
 /* Thread r's waits on the lock named name. */
@@ -69,11 +73,15 @@ static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *t = &m->rows[i];
-		double futex, waited = waits_on(t, lock);
+		double futex, own, waited = waits_on(t, lock);
 
 		if (t->aside || !t->has_kernel)
 			continue;
 		r.threads++;
+		own = (double)(t->acct_ns[ACCT_CPU_USER] + t->acct_ns[ACCT_CPU_SYS] +
+			       t->acct_ns[ACCT_BLOCKED]);
+		if (own > r.longest_own_ns)
+			r.longest_own_ns = own;
 		if (waited >= 0) {
 			r.waiters++;
 			r.waiter_own_ns += (double)(t->user.end_ns - t->user.start_ns) - waited -
@@ -100,17 +108,21 @@ static void moved(const struct lock_holders *h, enum lock_change c, double *held
 	}
 }
 
-static double max3(double a, double b, double c, int *which)
+/* The largest of n bounds, and which it is. */
+static double largest(const double *v, int n, int *which)
 {
-	*which = a >= b && a >= c ? 0 : b >= c ? 1 : 2;
-	return *which == 0 ? a : *which == 1 ? b : c;
+	*which = 0;
+	for (int i = 1; i < n; i++)
+		if (v[i] > v[*which])
+			*which = i;
+	return v[*which];
 }
 
 int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
 		struct lock_whatif *out)
 {
 	static const char *const bounds[] = { "the threads' own time", "the CPUs",
-					      "the lock's holds" };
+					      "the lock's holds", "one thread's own work" };
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
 	double wall = (double)m->wall_ns, k = m->ncpus ? m->ncpus : 1, mv, dw, held1, wall1;
@@ -130,9 +142,11 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 		wt1 = (h->waiter_ns - dw) * f;
 		if (wt1 < 0)
 			wt1 = 0;
-		wall1 = max3((r.waiter_own_ns + wt1) / r.waiters,
-			     (r.cpu_ns - r.futex_cpu_ns * (1 - f)) / (r.threads < k ? r.threads : k),
-			     held1, &which);
+		double b[] = { (r.waiter_own_ns + wt1) / r.waiters,
+			       (r.cpu_ns - r.futex_cpu_ns * (1 - f)) / (r.threads < k ? r.threads : k),
+			       held1, r.longest_own_ns };
+
+		wall1 = largest(b, 4, &which);
 	}
 	memset(out, 0, sizeof(*out));
 	snprintf(out->lock, sizeof(out->lock), "%s", l->name);
