@@ -294,6 +294,7 @@ $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
 
 $(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/tests/holdutil.o \
+			   $(OUTPUT)/tests/progwalk.o \
 			   $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@

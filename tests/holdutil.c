@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "holdutil.h"
+#include "progwalk.h"
 #include "trace/probes.h"
 #include "base/sysnames.h"
 
@@ -98,26 +99,19 @@ static void read_all(int fd, char *buf, size_t n)
 	buf[got] = '\0';
 }
 
-/* With kernel.bpf_stats_enabled=1: each fctrace program's runs and
- * mean ns per run, from the kernel's own counters. */
+static void print_one_stat(int fd, const struct bpf_prog_info *info, void *arg)
+{
+	if (info->run_cnt)
+		fprintf(arg, "prog %-16s %10llu runs %7.1f ns/run\n", info->name,
+			(unsigned long long)info->run_cnt,
+			(double)info->run_time_ns / info->run_cnt);
+}
+
+/* With kernel.bpf_stats_enabled=1: each of this process's fctrace
+ * programs' runs and mean ns per run, from the kernel's own counters. */
 static void print_prog_stats(FILE *f)
 {
-	__u32 id = 0;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "fct_", 4) &&
-		    info.run_cnt)
-			fprintf(f, "prog %-16s %10llu runs %7.1f ns/run\n", info.name,
-				(unsigned long long)info.run_cnt,
-				(double)info.run_time_ns / info.run_cnt);
-		close(fd);
-	}
+	fct_progs_each(print_one_stat, f);
 }
 
 /* The holders row, and every failed one to log. */
