@@ -741,6 +741,23 @@ static void test_pool_held_chain(void **state)
 	free(x);
 }
 
+/* Files within the pool: its first opens are made holding the lock (a
+ * tenth of the held time), but the waiters queue behind hits and hand-off,
+ * not behind those syscalls: contention, not serialisation by syscalls. */
+static void test_pool_held_first_opens_only(void **state)
+{
+	struct fx *x = fx_pool_kernel();
+
+	x->m.groups |= PG_MASK(PG_HOLDERS);
+	x->locks[0].is_lock = true;
+	fx_holders(&x->locks[0]);
+	x->locks[0].holders.waited_ns[HS_SYSCALL] = 0.015 * x->locks[0].holders.waiter_ns;
+	fx_row_waits(x, &x->locks[0]);
+	assert_int_equal(explain_run(&x->m, &x->d), 2);
+	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
+	free(x);
+}
+
 /* Another program's lock: the same chain, and a fix for any program. */
 static void test_other_lock_held(void **state)
 {
@@ -800,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_json_keys),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_pool_held_chain),
+		cmocka_unit_test(test_pool_held_first_opens_only),
 		cmocka_unit_test(test_other_lock_held),
 	};
 

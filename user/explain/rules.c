@@ -470,7 +470,10 @@ static bool rule_pool_held(const struct facts *f, const struct lock_total *l,
 	double share = lock_share(f);
 	char tail[300];
 
-	found(o, held_share(&l->holders, HS_SYSCALL) >= 0.1 ? "pool_lock_serialisation" :
+	/* Serialised by syscalls when the waiters queued behind them: a pool
+	 * whose files fit makes its few first opens inside the lock too, but
+	 * nobody waits behind those for long. */
+	found(o, held_waited_share(&l->holders, HS_SYSCALL) >= 0.1 ? "pool_lock_serialisation" :
 	      "pool_lock_contention", share, conf_lock(f), COV_LOCK);
 	held_title_tail(tail, sizeof(tail), l);
 	set_title(o, "%s of thread time waiting for the pool lock%s", fig_pct(share), tail);
