@@ -1,0 +1,220 @@
+/*
+ * rules_cpu.c - the rules for CPU time: waiting for a CPU (the machine's
+ * share), and kernel locks.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/sysnames.h"
+#include "base/units.h"
+#include "explain/held.h"
+#include "explain/rules_int.h"
+#include "explain/whatif.h"
+#include "explain/words.h"
+
+/* ---- waiting for a CPU --------------------------------------------------- */
+
+void ev_oncpu(struct diag_cause *c, const struct facts *f)
+{
+	evidence_add(c, "On CPU %s of thread time: %s in user space, %s in syscalls.",
+	       fig_pct(kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS)),
+	       fig_pct(kshare(f, ACCT_CPU_USER)), fig_pct(kshare(f, ACCT_CPU_SYS)));
+}
+
+/* What the machine's CPUs did, as shares of their capacity over the
+ * interval the figures were measured over, never above 1. */
+struct machine_shares {
+	double others, tracer, idle, steal;
+	const char *how;
+};
+
+/* From the cpu-clock samples: they cover fctrace's whole window (the
+ * tracer's start to its stop, symbolisation included), not the
+ * program's, so they are shares of that window's samples. Samples on
+ * fctrace's own process are its work, not other processes'. */
+static bool sampled_shares(const struct kview *kv, struct machine_shares *ms)
+{
+	double period = 1e9 / FCT_CPUCLOCK_HZ, own = 0, cap;
+
+	if (!kv->machine_sampled || kv->machine.other + kv->machine.idle + kv->machine.tracer == 0)
+		return false;
+	for (int i = 0; i < kv->nthreads; i++)
+		own += (double)(kv->threads[i].cpu_samples_user + kv->threads[i].cpu_samples_sys +
+				kv->threads[i].cpu_samples_futex);
+	cap = own + (double)(kv->machine.other + kv->machine.idle + kv->machine.tracer);
+	if (kv->machine_ns && kv->machine_cpus)	/* what the sampler could have seen */
+		cap = fmax(cap, (double)kv->machine_ns * kv->machine_cpus / period);
+	ms->others = (double)kv->machine.other / cap;
+	ms->tracer = (double)kv->machine.tracer / cap;
+	ms->idle = (double)kv->machine.idle / cap;
+	ms->how = "cpu-clock samples over fctrace's window";
+	return true;
+}
+
+/* From /proc/stat over the same window: busy ticks less own, the traced
+ * threads' exact on-CPU time (ticks lose time under heavy switching). */
+static bool ticked_shares(const struct kview *kv, double own, struct machine_shares *ms)
+{
+	double cap = (double)(kv->cpu.busy_ns + kv->cpu.idle_ns + kv->cpu.steal_ns);
+
+	if (!kv->cpu.valid || cap <= 0)
+		return false;
+	ms->others = (double)kv->cpu.busy_ns > own ? ((double)kv->cpu.busy_ns - own) / cap : 0;
+	ms->idle = (double)kv->cpu.idle_ns / cap;
+	ms->how = "the kernel's /proc/stat over fctrace's window";
+	return true;
+}
+
+/* The machine's shares by the sampler, else by /proc/stat (own: the
+ * traced threads' exact on-CPU time); false when neither ran. */
+static bool machine_time(const struct facts *f, double own, struct machine_shares *ms)
+{
+	const struct kview *kv = f->m->kv;
+	double cap;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!kv)
+		return false;
+	cap = (double)(kv->cpu.busy_ns + kv->cpu.idle_ns + kv->cpu.steal_ns);
+	ms->steal = kv->cpu.valid && cap > 0 ? (double)kv->cpu.steal_ns / cap : 0;
+	return sampled_shares(kv, ms) || ticked_shares(kv, own, ms);
+}
+
+/* The share of the CPUs other work and the hypervisor took (-1 if
+ * unknown), and the evidence sentence when c is given: shares of the
+ * window the figures cover, in time scaled to the program's window. */
+static double others_share(const struct facts *f, struct diag_cause *c)
+{
+	double own = 0, cap = (double)f->m->wall_ns * f->ncpus, taken;
+	struct machine_shares ms;
+
+	for (unsigned i = 0; i < f->m->nrows; i++)
+		if (f->m->rows[i].has_kernel)
+			own += (double)f->m->rows[i].k.oncpu_ns;
+	if (cap <= 0 || !machine_time(f, own, &ms))
+		return -1;
+	taken = fmin(1, ms.others + ms.steal);
+	if (c)
+		evidence_add(c, "Over the run the %u CPUs gave this program's threads %s; other threads "
+		       "and processes took %s of them (%s), fctrace itself %s, the hypervisor %s "
+		       "(steal), and were idle %s (%s).", f->ncpus, fig_ns(own), fig_pct(ms.others),
+		       fig_ns(ms.others * cap), fig_pct(ms.tracer), fig_pct(ms.steal), fig_pct(ms.idle), ms.how);
+	if (c && ms.idle >= EXPLAIN_CPU_TAKEN)	/* a queue beside idle CPUs */
+		evidence_add(c, "The CPUs were idle %s of the time all the same: the threads queued in "
+		       "bursts, woken together or behind the thread that woke them, not for want "
+		       "of CPUs all along.", fig_pct(ms.idle));
+	return taken;
+}
+
+/* The hypervisor's share of the CPUs over fctrace's window. */
+static double steal_share(const struct facts *f)
+{
+	struct machine_shares ms;
+
+	return machine_time(f, 0, &ms) ? ms.steal : 0;
+}
+
+bool rule_runq(const struct facts *f, struct finding *o)
+{
+	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
+	bool over = f->threads > f->ncpus;
+
+	if (!f->sched || share < EXPLAIN_MIN_SHARE)
+		return false;
+	q = (double)f->m->acct_total_ns[ACCT_RUNQ];
+	/* a quarter of the CPUs gone elsewhere: the queue is not the program's */
+	taken = others_share(f, NULL);
+	over = over && taken < EXPLAIN_CPU_TAKEN;
+	found(o, over ? "cpu_oversubscription" : "cpu_competition", share, over ? 0.9 : 0.6,
+	      COV_RUNQ);
+	o->machine = true;
+	if (over || taken < 0)
+		set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
+			  fig_pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+	else
+		set_title(o, "%s of thread time runnable but not running: other processes%s took "
+			  "%s of the %u CPUs", fig_pct(share),
+			  steal_share(f) > 0.01 ?
+			  " and the hypervisor" : "", fig_pct(taken), f->ncpus);
+	if (over)
+		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
+		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
+		       f->ncpus, fig_ns(q), fig_pct(share));
+	else if (f->threads > f->ncpus)
+		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
+		       "the run queue (%s of thread time), with the CPUs shared with other work.",
+		       f->threads, f->ncpus, f->ncpus, fig_ns(q), fig_pct(share));
+	else
+		evidence_add(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
+		       "the run queue (%s of thread time).", f->threads, f->ncpus, fig_ns(q), fig_pct(share));
+	evidence_add(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
+	       fig_cnt(f->invol), fig_cnt(f->vol));
+	ev_oncpu(&o->c, f);
+	others_share(f, &o->c);
+	if (over)
+		set_fix(o, "Run at most %u threads, one per CPU, or give the machine more CPUs: "
+			"this queue is the machine's, not the code's.", f->ncpus);
+	else
+		set_fix(o, "Run on a quieter machine, or pin the threads: the %u CPUs were busy "
+			"with other work.", f->ncpus);
+	return true;
+}
+
+/* ---- kernel locks -------------------------------------------------------- */
+
+double klock_wait_ns(const struct joined_run *m)
+{
+	double sum = 0;
+
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].kernel)
+			sum += (double)m->locks[i].wait_ns;
+	return sum;
+}
+
+/* The three kernel locks with the most wait, largest first. */
+static void ev_klocks(struct diag_cause *c, const struct facts *f)
+{
+	const struct joined_run *m = f->m;
+	bool used[1024] = { false };
+
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+
+		for (int i = 0; i < m->nlocks && i < 1024; i++)
+			if (m->locks[i].kernel && !used[i] &&
+			    (best < 0 || m->locks[i].wait_ns > m->locks[best].wait_ns))
+				best = i;
+		if (best < 0)
+			return;
+		used[best] = true;
+		evidence_add(c, "%s: %s waits, %s in total (%s of thread time), longest %s, %u thread%s.",
+		       m->locks[best].name, fig_cnt((double)m->locks[best].waits),
+		       fig_ns((double)m->locks[best].wait_ns),
+		       fig_pct(fig_ratio((double)m->locks[best].wait_ns, f->kwall)),
+		       fig_ns((double)m->locks[best].max_ns), m->locks[best].threads,
+		       fig_plural(m->locks[best].threads));
+	}
+}
+
+bool rule_klock(const struct facts *f, struct finding *o)
+{
+	int n;
+	const struct lock_total *top = top_lock(f->m, true, &n);
+	double share = f->klock ? fig_ratio(klock_wait_ns(f->m), f->kwall) : 0;
+
+	if (!top || share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "kernel_lock_contention", share, 0.8, COV_KLOCK);
+	set_title(o, "%s of thread time waiting on kernel locks (%d sites), most on %s",
+		  fig_pct(share), n, top->name);
+	ev_klocks(&o->c, f);
+	evidence_add(&o->c, "These waits spin on CPU or sleep, so they sit inside the syscall time "
+	       "(%s) and the blocked time (%s), not on top of them.",
+	       fig_pct(kshare(f, ACCT_CPU_SYS)), fig_pct(kshare(f, ACCT_BLOCKED)));
+	set_fix(o, "Make fewer of the calls that take %s, or make them on different objects "
+		"(the syscall table shows which calls the threads made).", top->name);
+	return true;
+}
+

@@ -1,0 +1,77 @@
+/*
+ * rules_int.h - what the rule files share: rules.c ranks the findings,
+ * facts.c sums the run and holds the helpers, rules_lock.c, rules_io.c and
+ * rules_cpu.c each hold one family of rules. Internal to explain/.
+ */
+#ifndef FCTRACE_RULES_INT_H
+#define FCTRACE_RULES_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "explain/explain.h"
+#include "explain/held.h"
+
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* The model, summed once. */
+struct facts {
+	const struct joined_run *m;
+	const struct wl_config *cfg;
+	const struct wl_totals *tot;
+	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
+	bool other;		/* a program fctrace did not write: no own clocks */
+	double wall;		/* sum of worker wall times: the shares' denominator */
+	double kwall;		/* the same over the workers the kernel saw */
+	unsigned threads, ncpus, files;
+	/* the workload's own clocks */
+	double ops, hits, misses, acquires, contended, sc_in_lock;
+	double lock_wait, lock_hold, read, miss_read;
+	/* the kernel's per-thread counts */
+	double pages_asked, invol, vol;
+	double blocked_io, stopped;	/* of the blocked time: uninterruptible, stopped */
+	double runq_in_wait;	/* runnable inside futex waits: woken, no CPU yet */
+};
+
+/* What a finding covers, so "not the problem" does not repeat it. */
+enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
+       COV_EVENT = 32 };
+
+struct finding {
+	struct diag_cause c;
+	unsigned covers;
+	bool machine;		/* the machine's share (cores), not the code's */
+	char fix[400];
+};
+
+/* facts.c: the sums, and the helpers a rule writes its finding with */
+double kshare(const struct facts *f, enum acct_bucket b);
+void set_title(struct finding *o, const char *fmt, ...) PRINTF(2, 3);
+void set_fix(struct finding *o, const char *fmt, ...) PRINTF(2, 3);
+void found(struct finding *o, const char *id, double share, double conf, unsigned covers);
+void facts_init(struct facts *f, const struct joined_run *m);
+double lock_wait_ns(const struct facts *f);
+double lock_share(const struct facts *f);
+double conf_lock(const struct facts *f);
+const struct lock_total *top_lock(const struct joined_run *m, bool kernel, int *n);
+double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b);
+
+/* the rules, one per cause: each fills o and returns true when its cause
+ * holds at least EXPLAIN_MIN_SHARE of the threads' time (rules.c ranks
+ * them) */
+bool rule_pool(const struct facts *f, struct finding *o);
+bool rule_cache(const struct facts *f, struct finding *o);
+bool rule_user_lock(const struct facts *f, struct finding *o);
+bool rule_other_lock(const struct facts *f, struct finding *o);
+bool rule_event_wait(const struct facts *f, struct finding *o);
+bool rule_gc(const struct facts *f, struct finding *o);
+bool rule_stopped(const struct facts *f, struct finding *o);
+bool rule_pagecache(const struct facts *f, struct finding *o);
+bool rule_blocked_other(const struct facts *f, struct finding *o);
+/* rules_cpu.c's figures that the healthy verdict and the ranking reuse */
+void ev_oncpu(struct diag_cause *c, const struct facts *f);
+bool rule_runq(const struct facts *f, struct finding *o);
+double klock_wait_ns(const struct joined_run *m);
+
+bool rule_klock(const struct facts *f, struct finding *o);
+
+#endif
