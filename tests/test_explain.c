@@ -115,7 +115,8 @@ static void fx_desc(struct fx *x, const char *name)
  */
 static void fx_pool_clocks(struct fx *x, uint64_t user_wait)
 {
-	x->res.totals = (struct wl_totals){ .has_pool = true, .hits = 400000, .misses = 400000 };
+	x->res.totals = (struct wl_totals){ .has_pool = true, .hits = 400000, .misses = 400000,
+					    .evictions = 400000 - 50 };
 	fx_desc(x, "fcp.pool");
 	for (unsigned i = 0; i < x->m.nrows; i++) {
 		struct wl_thread_stats *u = &x->rows[i].user;

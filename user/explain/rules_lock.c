@@ -293,11 +293,15 @@ static bool rule_pool_held(const struct facts *f, const struct lock_total *l,
 	double share = lock_share(f);
 	char tail[300];
 
-	/* Serialised by syscalls when the waiters queued behind them: a pool
-	 * whose files fit makes its few first opens inside the lock too, but
-	 * nobody waits behind those for long. */
-	found(o, held_waited_share(&l->holders, HS_SYSCALL) >= 0.1 ? "pool_lock_serialisation" :
-	      "pool_lock_contention", share, conf_lock(f), COV_LOCK);
+	/* Serialised by syscalls when the waiters queued behind them, and not
+	 * only behind the first opens: a pool whose files fit opens each once,
+	 * inside the lock, and never again (no evictions) - on a loaded
+	 * machine a waiter can still spend a tenth of its wait behind those. */
+	bool serialised = held_waited_share(&l->holders, HS_SYSCALL) >= 0.1 &&
+			  f->tot->evictions > 0;
+
+	found(o, serialised ? "pool_lock_serialisation" : "pool_lock_contention", share,
+	      conf_lock(f), COV_LOCK);
 	held_title_tail(tail, sizeof(tail), l);
 	set_title(o, "%s of thread time waiting for the pool lock%s", fig_pct(share), tail);
 	ev_pool_ratio(&o->c, f);
