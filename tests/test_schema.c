@@ -96,54 +96,107 @@ static bool required(void)
 	return (ci && !strcmp(ci, "true")) || (req && !strcmp(req, "1"));
 }
 
-/* Write doc, validate it; returns schema_check's exit status, output in out. */
-static int check(struct json_object *doc, char *out, size_t n)
-{
-	char tmpl[] = "/tmp/fct-schema-XXXXXX", src[] = __FILE__, cmd[512];
-	int fd = mkstemp(tmpl), status;
-	const char *dir = dirname(src);
-	size_t got = 0;
-	FILE *p;
+/*
+ * Documents are queued and checked together at the end of each test, by
+ * one python3 (importing jsonschema costs a second or more here; one
+ * process per document made this the slowest test of the suite).
+ * schema_check.py prefixes every error with its document's path.
+ */
+#define MAX_DOCS	32
 
+struct queued {
+	char path[32];
+	const char *why;	/* NULL: must validate; else a word of the error */
+};
+
+static struct queued queue[MAX_DOCS];
+static int nqueued;
+
+static void enqueue(struct json_object *doc, const char *why)
+{
+	struct queued *q = &queue[nqueued];
+	int fd;
+
+	assert_true(nqueued < MAX_DOCS);
+	snprintf(q->path, sizeof(q->path), "/tmp/fct-schema-XXXXXX");
+	fd = mkstemp(q->path);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(report_json_write(doc, tmpl), 0);
-	snprintf(cmd, sizeof(cmd), "python3 %s/schema_check.py %s/../docs/fctrace.schema.json %s 2>&1",
-		 dir, dir, tmpl);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	got = fread(out, 1, n - 1, p);
-	out[got] = 0;
-	status = pclose(p);
-	unlink(tmpl);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 3 || WEXITSTATUS(status) == 127) {
-		if (required())
-			fail_msg("python3-jsonschema is required here but missing: %s", out);
-		print_message("python3 or its jsonschema module is missing: %s", out);
-		skip();
-	}
-	return WEXITSTATUS(status);
+	assert_int_equal(report_json_write(doc, q->path), 0);
+	json_object_put(doc);
+	q->why = why;
+	nqueued++;
 }
 
 static void assert_valid(struct json_object *doc)
 {
-	char out[4096];
-
-	if (check(doc, out, sizeof(out)) != 0)
-		fail_msg("the document does not validate:\n%s", out);
-	json_object_put(doc);
+	enqueue(doc, NULL);
 }
 
 /* Invalid, and the reason names what was broken. */
 static void assert_invalid(struct json_object *doc, const char *why)
 {
-	char out[4096];
+	enqueue(doc, why);
+}
 
-	assert_int_equal(check(doc, out, sizeof(out)), 1);
-	if (!strstr(out, why))
-		fail_msg("expected '%s' in:\n%s", why, out);
-	json_object_put(doc);
+/* One document's verdict from the batch's output. */
+static void verdict(const struct queued *q, const char *out)
+{
+	char prefix[64];
+	const char *line = out;
+	bool any = false, named = false;
+
+	snprintf(prefix, sizeof(prefix), "%.*s: ", (int)sizeof(q->path), q->path);
+	while ((line = strstr(line, prefix)) != NULL) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+
+		any = true;
+		named |= q->why && memmem(line, len, q->why, strlen(q->why)) != NULL;
+		line += len;
+	}
+	if (!q->why && any)
+		fail_msg("%s does not validate:\n%s", q->path, out);
+	if (q->why && !any)
+		fail_msg("%s validates, but should not (%s)", q->path, q->why);
+	if (q->why && !named)
+		fail_msg("expected '%s' in:\n%s", q->why, out);
+}
+
+static void check_queued(void)
+{
+	static char out[65536];
+	char src[] = __FILE__, cmd[4096];
+	const char *dir = dirname(src);
+	size_t len, got;
+	FILE *p;
+	int status;
+
+	len = (size_t)snprintf(cmd, sizeof(cmd), "python3 %s/schema_check.py "
+			       "%s/../docs/fctrace.schema.json", dir, dir);
+	for (int i = 0; i < nqueued; i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", queue[i].path);
+	assert_true(len + 8 < sizeof(cmd));
+	snprintf(cmd + len, sizeof(cmd) - len, " 2>&1");
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	got = fread(out, 1, sizeof(out) - 1, p);
+	out[got] = 0;
+	status = pclose(p);
+	for (int i = 0; i < nqueued; i++)
+		unlink(queue[i].path);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3 || WEXITSTATUS(status) == 127) {
+		nqueued = 0;
+		if (required())
+			fail_msg("python3-jsonschema is required here but missing: %s", out);
+		print_message("python3 or its jsonschema module is missing: %s", out);
+		skip();
+	}
+	assert_true(WEXITSTATUS(status) <= 1);
+	for (int i = 0; i < nqueued; i++)
+		verdict(&queue[i], out);
+	nqueued = 0;
 }
 
 static struct json_object *at(struct json_object *o, const char *key)
@@ -172,6 +225,7 @@ static void test_run_traced(void **state)
 	assert_non_null(json_object_get_string(at(at(doc, "kernel_lock_sites"), "attribution")));
 	assert_valid(doc);
 	fx_free(x);
+	check_queued();
 }
 
 /* --timeline: a hand-off between the two threads, recorded in 1 ms. */
@@ -211,6 +265,7 @@ static void test_run_timeline(void **state)
 	json_object_object_del(at(doc, "lost_events"), "timeline_drops");
 	assert_invalid(doc, "lost_events: {'slot_full'");
 	fx_free(x);
+	check_queued();
 }
 
 static void test_run_timing_only_cache(void **state)
@@ -221,6 +276,7 @@ static void test_run_timing_only_cache(void **state)
 	assert_true(json_object_is_type(at(doc, "syscalls"), json_type_null));
 	assert_valid(doc);
 	fx_free(x);
+	check_queued();
 }
 
 static void test_compare(void **state)
@@ -236,6 +292,7 @@ static void test_compare(void **state)
 	assert_valid(doc);
 	fx_free(a);
 	fx_free(b);
+	check_queued();
 }
 
 static void test_sweep(void **state)
@@ -252,6 +309,7 @@ static void test_sweep(void **state)
 	assert_true(json_object_get_boolean(at(json_object_array_get_idx(at(doc, "cells"), 0),
 					       "interrupted")));
 	assert_valid(doc);
+	check_queued();
 }
 
 static void test_missing_or_mistyped_keys_fail(void **state)
@@ -315,6 +373,7 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	assert_invalid(doc, "is not of type 'number', 'null'");
 	fx_free(x);
 	fx_free(y);
+	check_queued();
 }
 
 int main(void)
