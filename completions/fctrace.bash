@@ -53,7 +53,7 @@ _fctrace_options()
 	attach)	opts="--pid --duration --follow --debuginfod --probes --time-every --timeline
 		      --timeline-window --timeline-start --timeline-out --json --html --quiet
 		      --verbose --help" ;;
-	sweep)	opts="$opts --csv --predict --fit" ;;
+	sweep)	opts="$opts --csv --predict --fit --repeat" ;;
 	list)	opts="--names --help" ;;
 	report|diff) opts="--json --html --quiet --verbose --help" ;;
 	esac

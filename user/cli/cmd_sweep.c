@@ -29,7 +29,7 @@ struct sweep_settings cli_sweep_settings(const struct options *o)
 	struct sweep_settings set = {
 		.trace = cli_trace_opts(o), .wl = o->wl, .workloads = o->workloads,
 		.nworkloads = o->nworkloads, .files = o->files, .threads = o->threads,
-		.quiet = o->quiet,
+		.quiet = o->quiet, .repeat = o->repeat ? o->repeat : 1,
 	};
 	return set;
 }

@@ -13,6 +13,7 @@
 #include "fctrace.h"	/* FCT_SC_EVERY_MAX */
 #include "trace/probes.h"
 #include "cli/options.h"
+#include "session/sweep.h"
 
 const char *argp_program_version = "fctrace 0.1";
 const char *argp_program_bug_address = NULL;
@@ -22,7 +23,7 @@ enum {
 	O_QUIET = 'q', O_VERBOSE = 'v',
 	O_OPS = 256, O_FILE_SIZE, O_CHUNK, O_POOL, O_BLOCK, O_CACHE_SIZE,
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
-	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_TIME_EVERY, O_NAMES,
+	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_REPEAT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT, O_DEBUGINFOD,
 	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
 };
@@ -77,6 +78,8 @@ static const struct argp_option option_table[] = {
 	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
 	{ "fit", O_FIT, "FILE", 0, "sweep --predict: fit the model to this saved run (run --json "
 	  "of fcp or fcp-fixed), e.g. one made on more CPUs", 3 },
+	{ "repeat", O_REPEAT, "N", 0, "sweep: run the matrix N times (default 1); the cells' walls are "
+	  "the means, and --predict prints how far the runs of a cell differ: the machine's noise", 3 },
 	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 3 },
 	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 3 },
 	{ "names", O_NAMES, NULL, 0, "list: only the workload names, one a line (completion)", 3 },
@@ -365,6 +368,13 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_FIT:
 		o->fit_path = arg;
 		return *arg ? 0 : bad("--fit", "must name a saved run");
+	case O_REPEAT: {
+		uint64_t v = 0;
+		int bad_repeat = num_opt("--repeat", arg, 1, SWEEP_MAX_REPEAT, &v);
+
+		o->repeat = (unsigned)v;
+		return bad_repeat;
+	}
 	case O_QUIET: o->quiet = true; return 0;
 	case O_VERBOSE: o->verbose = true; return 0;
 	case O_NAMES: o->names_only = true; return 0;
@@ -597,6 +607,8 @@ static int check_combinations(const struct options *o)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)
 		return bad("--predict", "only applies to `fctrace sweep`");
+	if (o->repeat > 1 && o->cmd != CMD_SWEEP)
+		return bad("--repeat", "only applies to `fctrace sweep`");
 	if (o->fit_path && !o->predict)
 		return bad("--fit", "only applies with `fctrace sweep --predict`");
 	if (o->names_only && o->cmd != CMD_LIST)

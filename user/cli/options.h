@@ -25,6 +25,7 @@ struct options {
 	const char *compare_with;	/* run --compare W */
 	bool quiet, verbose, predict;
 	const char *fit_path;		/* sweep --fit: a saved run to fit the model to */
+	unsigned repeat;		/* sweep --repeat: rounds of the matrix (0: 1) */
 	bool names_only;		/* list --names */
 	/* other programs: `run [OPTION...] -- CMD [ARG...]`, `attach -p PID` */
 	char **cmd_argv;		/* CMD ARG..., NULL-terminated; NULL: none */

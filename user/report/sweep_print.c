@@ -133,6 +133,16 @@ int sweep_write_csv(const struct sweep *sw, const char *path)
 	return outfile_close(&out);
 }
 
+/* Each round's wall of the cell, in run order (one with no --repeat). */
+static struct json_object *run_walls_json(const struct sweep_cell *c)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < c->runs; i++)
+		json_object_array_add(a, json_object_new_uint64(c->run_wall_ns[i]));
+	return a;
+}
+
 struct json_object *sweep_json(const struct sweep *sw)
 {
 	struct json_object *doc = json_object_new_object(), *a = json_object_new_array();
@@ -150,6 +160,7 @@ struct json_object *sweep_json(const struct sweep *sw)
 		json_object_object_add(o, "pool", json_object_new_int((int)c->pool));
 		json_object_object_add(o, "ncpus", json_object_new_int((int)c->ncpus));
 		json_object_object_add(o, "wall_ns", json_object_new_uint64(c->wall_ns));
+		json_object_object_add(o, "run_wall_ns", run_walls_json(c));
 		json_object_object_add(o, "ops", json_object_new_uint64(c->ops));
 		json_object_object_add(o, "hit_ratio", c->hit_ratio < 0 ? NULL : json_object_new_double(c->hit_ratio));
 		json_object_object_add(o, "lock_share", json_object_new_double(c->lock_share));
@@ -189,8 +200,14 @@ static void print_predictions(FILE *f, const struct sweep *sw)
 		return;
 	}
 	fprintf(f, "  absolute error over %u cells: mean %.1f %%, max %.1f %%; %u within 15 %%, "
-		"%u within 30 %%\n\n", fit->predicted, 100 * fit->mean_abs_err,
-		100 * fit->max_abs_err, fit->within15, fit->within30);
+		"%u within 30 %%%s\n", fit->predicted, 100 * fit->mean_abs_err,
+		100 * fit->max_abs_err, fit->within15, fit->within30,
+		fit->noise_cells ? " (against the mean of the runs)" : "");
+	if (fit->noise_cells)
+		fprintf(f, "  the machine's noise: the %u runs of a cell differ by mean %.1f %%, max "
+			"%.1f %% (max - min over their mean): no model can do better than that\n",
+			sw->cells[0].runs, 100 * fit->noise_mean, 100 * fit->noise_max);
+	fputc('\n', f);
 	why_print_model(f, &fit->wi);
 }
 
@@ -241,5 +258,9 @@ struct json_object *sweep_fit_json(const struct sweep *sw)
 			       json_object_new_double(fit->mean_abs_err) : NULL);
 	json_object_object_add(o, "max_abs_error", fit->predicted ?
 			       json_object_new_double(fit->max_abs_err) : NULL);
+	json_object_object_add(o, "noise_mean", fit->noise_cells ?
+			       json_object_new_double(fit->noise_mean) : NULL);
+	json_object_object_add(o, "noise_max", fit->noise_cells ?
+			       json_object_new_double(fit->noise_max) : NULL);
 	return o;
 }

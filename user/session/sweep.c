@@ -95,23 +95,65 @@ static void progress(const struct sweep_settings *o, unsigned done, unsigned tot
 		fputc('\n', stderr);
 }
 
+/* A later round's run of a cell: its wall joins the cell's mean. */
+static void add_round(struct sweep_cell *c, const struct session *s)
+{
+	uint64_t sum = 0;
+
+	c->run_wall_ns[c->runs++] = s->joined.wall_ns;
+	for (unsigned i = 0; i < c->runs; i++)
+		sum += c->run_wall_ns[i];
+	c->wall_ns = sum / c->runs;
+	c->interrupted |= s->res.interrupted;
+}
+
 /* A cell joins the sweep only with results: a refused or failed one is
- * left out of every table and file, not reported as a half-filled cell. */
-static int run_cell(const struct sweep_settings *o, struct wl_config *cfg, struct sweep *sw)
+ * left out of every table and file, not reported as a half-filled cell.
+ * The first round fills the cell; later rounds only add their walls. */
+static int run_cell(const struct sweep_settings *o, struct wl_config *cfg, struct sweep *sw,
+		    unsigned round)
 {
 	struct session s;
 	int rc = session_run(&o->trace, cfg, &s);
+	struct sweep_cell *c;
 
-	if (!rc)
-		sweep_cell_from(&sw->cells[sw->n++], &s);
+	if (!rc && !round) {
+		c = &sw->cells[sw->n++];
+		sweep_cell_from(c, &s);
+		c->run_wall_ns[0] = c->wall_ns;
+		c->runs = 1;
+	} else if (!rc) {
+		c = (struct sweep_cell *)sweep_cell_at(sw, cfg->workload, cfg->files, cfg->threads);
+		if (c)
+			add_round(c, &s);
+	}
 	session_free(&s);
+	return rc;
+}
+
+static int run_round(const struct sweep_settings *o, struct sweep *sw, unsigned round)
+{
+	struct wl_config cfg = o->wl;
+	unsigned total = o->nworkloads * o->files.n * o->threads.n, done = 0;
+	int rc = 0;
+
+	for (unsigned w = 0; w < o->nworkloads; w++)
+		for (unsigned f = 0; f < o->files.n; f++)
+			for (unsigned t = 0; t < o->threads.n && !rc; t++) {
+				if (signals_caught())
+					return rc;
+				cfg.workload = o->workloads[w];
+				cfg.files = (unsigned)o->files.v[f];
+				cfg.threads = (unsigned)o->threads.v[t];
+				progress(o, round * total + done++, total * o->repeat, &cfg);
+				rc = run_cell(o, &cfg, sw, round);
+			}
 	return rc;
 }
 
 int sweep_run(const struct sweep_settings *o, struct sweep *sw)
 {
 	unsigned total = o->nworkloads * o->files.n * o->threads.n;
-	struct wl_config cfg = o->wl;
 	int rc = 0;
 
 	memset(sw, 0, sizeof(*sw));
@@ -120,17 +162,11 @@ int sweep_run(const struct sweep_settings *o, struct sweep *sw)
 	sw->cells = calloc(total, sizeof(*sw->cells));
 	if (!sw->cells)
 		return 1;
-	for (unsigned w = 0; w < o->nworkloads; w++)
-		for (unsigned f = 0; f < o->files.n; f++)
-			for (unsigned t = 0; t < o->threads.n && !rc; t++) {
-				if (signals_caught())
-					break;
-				cfg.workload = o->workloads[w];
-				cfg.files = (unsigned)o->files.v[f];
-				cfg.threads = (unsigned)o->threads.v[t];
-				progress(o, sw->n, total, &cfg);
-				rc = run_cell(o, &cfg, sw);
-			}
+	/* whole rounds, not each cell N times in a row: the machine's drift
+	 * over minutes then shows in the noise, as it does in the model's
+	 * error */
+	for (unsigned r = 0; r < (o->repeat ? o->repeat : 1) && !rc && !signals_caught(); r++)
+		rc = run_round(o, sw, r);
 	/* a signal stops the cell it lands in and skips the rest */
 	sw->interrupted = signals_caught() != 0;
 	return sw->interrupted ? signals_exit_code() : rc;

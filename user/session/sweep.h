@@ -7,12 +7,17 @@
 #include "session/session.h"
 #include "explain/whatif.h"
 
+/* --repeat: at most this many rounds of the matrix */
+#define SWEEP_MAX_REPEAT	10
+
 /* What one cell keeps after its session is freed. */
 struct sweep_cell {
 	const char *workload;
 	unsigned files, threads, pool;
 	unsigned ncpus;			/* the CPUs the run could use */
-	uint64_t wall_ns, ops;
+	uint64_t wall_ns, ops;		/* wall_ns: the mean over its runs */
+	uint64_t run_wall_ns[SWEEP_MAX_REPEAT];	/* each round's (--repeat) */
+	unsigned runs;
 	double hit_ratio;		/* pool/cache; -1 when the workload has none */
 	double lock_share;		/* workload-lock wait / thread wall time */
 	double runq_share, blocked_share, sys_share, user_share;
@@ -36,6 +41,7 @@ struct sweep_settings {
 	unsigned nworkloads;
 	struct numlist files, threads;
 	bool quiet;			/* no progress line */
+	unsigned repeat;		/* rounds of the whole matrix, >= 1 */
 };
 
 /* --predict: the model, fitted to one cell or to a saved run (--fit) */
@@ -45,6 +51,10 @@ struct sweep_fit {
 	bool ok;
 	double mean_abs_err, max_abs_err;
 	unsigned predicted, within15, within30;
+	/* --repeat: how far the runs of one cell are apart, (max - min) /
+	 * mean, over the cells predicted: the floor for any model */
+	double noise_mean, noise_max;
+	unsigned noise_cells;
 };
 
 struct sweep {
@@ -68,6 +78,9 @@ int sweep_load_fit(struct sweep_fit *fit, const char *path);
  * the sweep's most telling pool cell - and fill every cell's
  * predicted_wall_ns and the errors. */
 void sweep_predict(struct sweep *sw);
+/* --repeat: how far a cell's runs are apart, (max - min) / mean; -1 with
+ * one run. */
+double sweep_cell_noise(const struct sweep_cell *c);
 void sweep_free(struct sweep *sw);
 
 #endif

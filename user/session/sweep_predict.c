@@ -8,6 +8,7 @@
  */
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "explain/explain.h"
@@ -76,10 +77,37 @@ int sweep_load_fit(struct sweep_fit *fit, const char *path)
 	return path ? fit_from_file(fit, path) : 0;
 }
 
+/* How far the runs of one cell are apart: (max - min) / mean; with two,
+ * their difference over their mean. */
+double sweep_cell_noise(const struct sweep_cell *c)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (c->runs < 2 || !c->wall_ns)
+		return -1;
+	for (unsigned i = 0; i < c->runs; i++) {
+		lo = c->run_wall_ns[i] < lo ? c->run_wall_ns[i] : lo;
+		hi = c->run_wall_ns[i] > hi ? c->run_wall_ns[i] : hi;
+	}
+	return (double)(hi - lo) / (double)c->wall_ns;
+}
+
+static void score_noise(struct sweep_fit *fit, const struct sweep_cell *c)
+{
+	double noise = sweep_cell_noise(c);
+
+	if (noise < 0)
+		return;
+	fit->noise_mean += noise;
+	fit->noise_max = fmax(fit->noise_max, noise);
+	fit->noise_cells++;
+}
+
 static void score(struct sweep_fit *fit, const struct sweep_cell *c)
 {
 	double err = fabs(c->wall_ns - c->predicted_wall_ns) / c->predicted_wall_ns;
 
+	score_noise(fit, c);
 	fit->mean_abs_err += err;
 	fit->max_abs_err = fmax(fit->max_abs_err, err);
 	fit->within15 += err <= 0.15;
@@ -115,4 +143,6 @@ void sweep_predict(struct sweep *sw)
 	}
 	if (fit->predicted)
 		fit->mean_abs_err /= fit->predicted;
+	if (fit->noise_cells)
+		fit->noise_mean /= fit->noise_cells;
 }
