@@ -849,7 +849,7 @@ static void test_fds_needed_suffice(void **state)
 	c.files = 40;
 	c.pool = 4;
 	c.threads = 16;
-	c.ops = 3000;
+	c.ops = 600;	/* each thread still misses ~540 times: every channel cycles */
 	for (int i = 0; wl_all[i]; i++) {
 		c.workload = wl_all[i]->name;
 		c.shared_file = false;
