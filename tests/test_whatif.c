@@ -260,6 +260,37 @@ static void test_fit_unmeasured(void **state)
 	free(x);
 }
 
+/* One thread alone, measured beside the run: one-thread cells and fc are
+ * costed at it, the contended cells as before, and the fit still gives the
+ * run back. A calibration that could not miss scales the run's miss as its
+ * hit was. */
+static void test_fit_solo(void **state)
+{
+	struct fx *x = fx_run();
+	struct whatif_params p, before;
+	struct whatif_cell self;
+
+	assert_int_equal(whatif_from_model(&x->m, &before), 0);
+	x->res.solo = (struct wl_solo){ .hit_ns = 1000, .miss_ns = 6000, .fc_ns = 4000 };
+	assert_int_equal(whatif_from_model(&x->m, &p), 0);
+	assert_true(p.have & WHATIF_HAVE_SOLO);
+	assert_near(op_ns(&p, WHATIF_POOL, 100, 1, 2), 0.5 * 1000 + 0.5 * 6000);
+	assert_near(op_ns(&p, WHATIF_POOL, 10, 1, 2), 1000);
+	assert_near(op_ns(&p, WHATIF_FC, 10, 1, 2), 4000);
+	assert_near(op_ns(&p, WHATIF_FC, 10, 8, 2), 4000 / 2.0);
+	assert_near(op_ns(&p, WHATIF_POOL, 100, 8, 2), op_ns(&before, WHATIF_POOL, 100, 8, 2));
+	self = whatif_fitted_cell(&p);
+	assert_near(whatif_wall_ns(&p, &self, p.ops_per_thread), 56000000);
+	x->res.solo.miss_ns = 0;
+	assert_int_equal(whatif_from_model(&x->m, &p), 0);
+	assert_near(p.solo_miss_ns, 10000 * 1000 / 2000.0);
+	x->res.solo.fc_ns = 0;		/* half a calibration: not used */
+	assert_int_equal(whatif_from_model(&x->m, &p), 0);
+	assert_false(p.have & WHATIF_HAVE_SOLO);
+	assert_near(op_ns(&p, WHATIF_POOL, 10, 1, 2), 2000);
+	free(x);
+}
+
 static void test_not_fitted(void **state)
 {
 	struct fx *x = fx_run();
@@ -312,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_fit_reproduces_run),
 		cmocka_unit_test(test_fit_unmeasured),
+		cmocka_unit_test(test_fit_solo),
 		cmocka_unit_test(test_not_fitted),
 		cmocka_unit_test(test_print_and_json),
 	};

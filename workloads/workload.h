@@ -198,6 +198,14 @@ struct wl_hooks {
 	void (*dir_made)(void *arg, const char *data_dir);
 };
 
+/* What one op costs with one thread alone (the session's calibration,
+ * user/session/solo.c): medians of the sampled ops, 0 = not measured. */
+struct wl_solo {
+	uint64_t hit_ns;	/* a pool op whose get hit */
+	uint64_t miss_ns;	/* a pool op whose get missed */
+	uint64_t fc_ns;		/* an fc op: open, pread, close */
+};
+
 struct wl_result {
 	struct wl_config cfg;
 	char data_dir[4096];
@@ -211,6 +219,7 @@ struct wl_result {
 	uint64_t cold_pages_resident;		/* after the cold eviction */
 	uint64_t pressure_pages_dropped;
 	bool interrupted;			/* stopped by a signal: partial */
+	struct wl_solo solo;			/* filled by the session, not wl_run */
 };
 
 /* Run one workload; io may be NULL for the real syscalls. Returns 0 or

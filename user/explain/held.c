@@ -17,11 +17,6 @@ double held_share(const struct lock_holders *h, enum hold_state s)
 	return fig_ratio(h->state_ns[s], h->held_ns);
 }
 
-double held_waited_share(const struct lock_holders *h, enum hold_state s)
-{
-	return fig_ratio(h->waited_ns[s], h->waiter_ns);
-}
-
 enum hold_state held_main_state(const struct lock_holders *h)
 {
 	enum hold_state best = HS_SYSCALL;

@@ -22,9 +22,6 @@ struct held_ctx {
 enum hold_state held_main_state(const struct lock_holders *h);
 /* The share of the held time in one state (0 when nothing was held). */
 double held_share(const struct lock_holders *h, enum hold_state s);
-/* The share of the waiters' time that passed while a holder was in one
- * state (0 when nobody waited). */
-double held_waited_share(const struct lock_holders *h, enum hold_state s);
 /* "in syscalls (openat, newfstatat, close)", "preempted", ... */
 void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum hold_state s);
 /* The chain's sentences: busy, inside, the cap, behind whom the waiters

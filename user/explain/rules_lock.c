@@ -293,12 +293,11 @@ static bool rule_pool_held(const struct facts *f, const struct lock_total *l,
 	double share = lock_share(f);
 	char tail[300];
 
-	/* Serialised by syscalls when the waiters queued behind them, and not
-	 * only behind the first opens: a pool whose files fit opens each once,
-	 * inside the lock, and never again (no evictions) - on a loaded
-	 * machine a waiter can still spend a tenth of its wait behind those. */
-	bool serialised = held_waited_share(&l->holders, HS_SYSCALL) >= 0.1 &&
-			  f->tot->evictions > 0;
+	/* Serialised by syscalls when its holders spend a tenth of the held
+	 * time in them past the first opens: a pool whose files fit opens
+	 * each once, inside the lock, and never again (no evictions), and a
+	 * short run's first opens can be a tenth of a short held time. */
+	bool serialised = held_share(&l->holders, HS_SYSCALL) >= 0.1 && f->tot->evictions > 0;
 
 	found(o, serialised ? "pool_lock_serialisation" : "pool_lock_contention", share,
 	      conf_lock(f), COV_LOCK);

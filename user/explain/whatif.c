@@ -286,6 +286,24 @@ static void fit_contention(struct whatif_params *p)
 	}
 }
 
+/*
+ * One thread alone, from the calibration runs. A miss alone that was not
+ * measured (a shared file) is the contended miss scaled as the hit was.
+ * After fit_contention: the contention terms are solved from the run's
+ * own costs, which are what its ops paid.
+ */
+static void fit_solo(const struct joined_run *m, struct whatif_params *p)
+{
+	const struct wl_solo *s = &m->res->solo;
+
+	if (!s->hit_ns || !s->fc_ns)
+		return;
+	p->solo_hit_ns = (double)s->hit_ns;
+	p->solo_fc_ns = (double)s->fc_ns;
+	p->solo_miss_ns = s->miss_ns ? (double)s->miss_ns : p->miss_ns * p->solo_hit_ns / p->hit_ns;
+	p->have |= WHATIF_HAVE_SOLO;
+}
+
 int whatif_from_model(const struct joined_run *m, struct whatif_params *p)
 {
 	int kind = m->res ? whatif_kind_of(m->res->cfg.workload) : -1;
@@ -314,6 +332,7 @@ int whatif_from_model(const struct joined_run *m, struct whatif_params *p)
 		p->miss_ns = p->hit_ns + p->stat_ns + p->open_ns + p->close_ns;
 	/* else unknown: cells that miss are not predicted */
 	fit_contention(p);
+	fit_solo(m, p);
 	return 0;
 }
 
@@ -347,6 +366,20 @@ static double pool_op_ns(const struct whatif_params *p, const struct whatif_cell
 	return wall;
 }
 
+/*
+ * What an op costs when nothing runs beside it that shares its data: one
+ * thread of anything, and fc at any thread count (its threads share no
+ * lock). Measured alone where the calibration ran, else the run's own.
+ */
+static double solo_ns(const struct whatif_params *p, enum whatif_kind k, double miss)
+{
+	if (!(p->have & WHATIF_HAVE_SOLO))
+		return alone_ns(p, k, miss);
+	if (k == WHATIF_FC)
+		return p->solo_fc_ns;
+	return (1 - miss) * p->solo_hit_ns + miss * p->solo_miss_ns;
+}
+
 double whatif_op_ns(const struct whatif_params *p, const struct whatif_cell *c)
 {
 	double miss = c->kind == WHATIF_FC ? 0 : whatif_miss_ratio(c->pool, c->files);
@@ -357,9 +390,9 @@ double whatif_op_ns(const struct whatif_params *p, const struct whatif_cell *c)
 	if (!c->threads || c1 <= 0)
 		return 0;
 	if (c->threads == 1)
-		return c1;
+		return solo_ns(p, c->kind, miss);
 	if (c->kind == WHATIF_FC)
-		return c1 / (c->threads < k ? c->threads : k);
+		return solo_ns(p, c->kind, miss) / (c->threads < k ? c->threads : k);
 	cc.ncpus = k;
 	return pool_op_ns(p, &cc, c1, miss);
 }

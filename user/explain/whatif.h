@@ -22,6 +22,7 @@ enum whatif_kind {
 #define WHATIF_HAVE_SYSCALLS	2u	/* the kernel timed open, close and stat */
 #define WHATIF_HAVE_CONTENTION	4u	/* a contended run with the scheduler's view */
 #define WHATIF_HAVE_IDLE	8u	/* a run whose lock was held across syscalls */
+#define WHATIF_HAVE_SOLO	16u	/* one thread alone was measured (hit and fc) */
 
 struct whatif_params {
 	/* what one op costs uncontended: medians of the run's own clocks */
@@ -29,6 +30,9 @@ struct whatif_params {
 	double miss_ns;		/* an op whose get missed */
 	double entry_ns;	/* a syscall's way in and out, outside the kernel's timing */
 	double open_ns, close_ns, stat_ns;	/* each: the kernel's median + entry_ns */
+	/* what one op costs with one thread alone, measured beside the run
+	 * (session/solo.h; 0: not measured): cells with one thread, and fc */
+	double solo_hit_ns, solo_miss_ns, solo_fc_ns;
 	/* how long the lock was held, as measured (contention included) */
 	double hold_hit_ns;	/* by a get that hit */
 	double hold_miss_ns;	/* by a get that missed */

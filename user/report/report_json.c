@@ -618,6 +618,20 @@ static struct json_object *lock_whatifs_json(const struct diagnosis *d)
 	return a;
 }
 
+/* One thread alone (session/solo.h): null when it did not run. */
+static struct json_object *solo_json(const struct wl_solo *solo)
+{
+	struct json_object *o;
+
+	if (!solo->hit_ns && !solo->miss_ns && !solo->fc_ns)
+		return NULL;
+	o = json_object_new_object();
+	put_u64(o, "hit_ns", solo->hit_ns);
+	put_u64(o, "miss_ns", solo->miss_ns);
+	put_u64(o, "fc_ns", solo->fc_ns);
+	return o;
+}
+
 /* A pool's uncontended op costs (join.h): null for other workloads. */
 static struct json_object *op_costs_json(const struct joined_run *m)
 {
@@ -632,6 +646,7 @@ static struct json_object *op_costs_json(const struct joined_run *m)
 	put_u64(o, "hold_hit_ns", m->hold_hit_ns);
 	put_u64(o, "hold_miss_ns", m->hold_miss_ns);
 	put_u64(o, "hold_put_ns", m->hold_put_ns);
+	json_object_object_add(o, "solo", solo_json(&m->res->solo));
 	return o;
 }
 

@@ -62,14 +62,30 @@ static void case_label(char *buf, size_t n, const struct whatif_params *p,
 		snprintf(buf, n, "%u CPU%s", c->ncpus, c->ncpus == 1 ? "" : "s");
 }
 
+/* The calibration's figures: what one thread and fc cells are costed at. */
+static void print_solo(FILE *f, const struct whatif_params *p)
+{
+	char h[24], m[24], c[24];
+
+	if (!(p->have & WHATIF_HAVE_SOLO)) {
+		fputs("One thread alone was not measured: one-thread cells and fc are costed as "
+		      "the ops above.\n", f);
+		return;
+	}
+	fprintf(f, "One thread alone (short runs beside this one, probes on): a hit %s, a miss "
+		"%s, an fc op %s; one-thread cells and fc are costed so.\n",
+		units_ns(h, sizeof(h), p->solo_hit_ns), units_ns(m, sizeof(m), p->solo_miss_ns),
+		units_ns(c, sizeof(c), p->solo_fc_ns));
+}
+
 static void print_costs(FILE *f, const struct whatif_params *p)
 {
 	char h[24], m[24], s[24], o[24], c[24];
 
-	fprintf(f, "Model (whatif.c), fitted to this run: alone, an op costs %s when its get hits",
-		units_ns(h, sizeof(h), p->hit_ns));
+	fprintf(f, "Model (whatif.c), fitted to this run: an op that did not wait cost %s when "
+		"its get hit", units_ns(h, sizeof(h), p->hit_ns));
 	if (p->miss_ns > 0)
-		fprintf(f, " and %s when it misses%s", units_ns(m, sizeof(m), p->miss_ns),
+		fprintf(f, " and %s when it missed%s", units_ns(m, sizeof(m), p->miss_ns),
 			p->have & WHATIF_HAVE_MISS ? "" : " (no misses timed: a hit plus stat, "
 			"open and close)");
 	else
@@ -80,6 +96,7 @@ static void print_costs(FILE *f, const struct whatif_params *p)
 			units_ns(s, sizeof(s), p->stat_ns), units_ns(o, sizeof(o), p->open_ns),
 			units_ns(c, sizeof(c), p->close_ns));
 	fputs(".\n", f);
+	print_solo(f, p);
 }
 
 static void print_contention(FILE *f, const struct whatif_params *p)
@@ -196,6 +213,9 @@ struct json_object *whatif_json(const struct whatif_params *p)
 	put_double(o, "wait_cpu_ns", p->wait_cpu_ns);
 	put_double(o, "wait_rate", p->wait_rate);
 	put_double(o, "idle_share", p->idle_share);
+	put_double(o, "solo_hit_ns", p->solo_hit_ns);
+	put_double(o, "solo_miss_ns", p->solo_miss_ns);
+	put_double(o, "solo_fc_ns", p->solo_fc_ns);
 	json_object_object_add(o, "contention_measured",
 			       json_object_new_boolean(p->have & WHATIF_HAVE_CONTENTION));
 	json_object_object_add(o, "fitted", cell_json(p, "this_run", &self));

@@ -905,6 +905,27 @@ static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
 	return 0;
 }
 
+/* op_costs.solo, one thread alone: absent in runs saved before 2026-12-04. */
+static int load_solo(struct jr *r, struct json_object *costs, struct wl_solo *solo)
+{
+	static const struct jr_field fields[] = {
+		JR_FIELD(wl_solo, "hit_ns", hit_ns),
+		JR_FIELD(wl_solo, "miss_ns", miss_ns),
+		JR_FIELD(wl_solo, "fc_ns", fc_ns),
+	};
+	struct json_object *o;
+	char saved[128];
+	int rc;
+
+	if (!json_object_object_get_ex(costs, "solo", NULL))
+		return 0;
+	if (jr_object(r, costs, "solo", true, &o, saved, sizeof(saved)))
+		return -1;
+	rc = o ? JR_FIELDS(r, o, solo, fields, false) : 0;
+	jr_leave(r, saved);
+	return rc;
+}
+
 /* A pool's uncontended op costs (op_costs): absent in runs saved before
  * the what-if model read them, null for other workloads. */
 static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_run *m)
@@ -926,6 +947,8 @@ static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_ru
 	if (jr_object(r, doc, "op_costs", true, &o, saved, sizeof(saved)))
 		return -1;
 	rc = o ? JR_FIELDS(r, o, m, fields, false) : 0;
+	if (!rc && o)
+		rc = load_solo(r, o, &m->res->solo);
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }

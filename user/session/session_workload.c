@@ -2,27 +2,43 @@
  * session_workload.c - the workload driver: fctrace's own workload as a
  * session's subject. Its workers open the counting window when they start
  * and close it when the last one ends (the workload's hooks), and their
- * own timings are the rows.
+ * own timings are the rows. A pool's run is preceded, inside the window,
+ * by short one-thread runs that cost its ops alone (session/solo.h).
  */
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include "session/driver.h"
+#include "session/solo.h"
 #include "trace/loader.h"
 
+struct workload_ctx {
+	const struct wl_config *cfg;
+	struct tracer *t;		/* NULL: untraced */
+	struct wl_solo solo;		/* one thread alone (solo.h) */
+};
+
+/* The workers are made and wait at the gate: with the probes counting, the
+ * calibration runs first, on threads of its own (not the workers' rows:
+ * the join keeps the workers' tids), so its ops pay the probes as the
+ * run's do. */
 static int window_open(void *arg, const struct wl_thread_stats *threads, unsigned n)
 {
-	tracer_start(arg);
+	struct workload_ctx *w = arg;
+
+	tracer_start_counting(w->t);
+	if (solo_wanted(w->cfg))
+		solo_measure(w->cfg, &w->solo);
+	tracer_start_timeline(w->t);	/* --timeline-start counts from here */
 	return 0;
 }
 
 static void window_close(void *arg)
 {
-	tracer_stop(arg);
-}
+	struct workload_ctx *w = arg;
 
-struct workload_ctx {
-	const struct wl_config *cfg;
-};
+	tracer_stop(w->t);
+}
 
 static int wl_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 {
@@ -36,9 +52,17 @@ static int wl_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 
 static int wl_run_traced(void *ctx, struct session *s, struct tracer *t)
 {
+	struct workload_ctx *w = ctx;
 	struct wl_hooks hooks = { .window_open = window_open, .window_close = window_close,
-				  .arg = t };
-	int rc = wl_run(&s->cfg, NULL, t ? &hooks : NULL, &s->res);
+				  .arg = w };
+	int rc;
+
+	w->t = t;
+	memset(&w->solo, 0, sizeof(w->solo));
+	if (!t && solo_wanted(w->cfg))
+		solo_measure(w->cfg, &w->solo);
+	rc = wl_run(&s->cfg, NULL, t ? &hooks : NULL, &s->res);
+	s->res.solo = w->solo;	/* wl_run cleared res */
 
 	if (rc == -EINVAL)
 		return 2;
@@ -62,7 +86,7 @@ static const struct session_driver workload_driver = {
 
 int session_run(const struct trace_opts *o, const struct wl_config *cfg, struct session *s)
 {
-	struct workload_ctx w = { cfg };
+	struct workload_ctx w = { .cfg = cfg };
 
 	return session_drive(&workload_driver, &w, o, s);
 }
