@@ -40,8 +40,18 @@ static const struct lock_total *lock_named(const struct joined_run *m, const cha
  * The syscalls inside are exact on both sides but for the first holds,
  * made before the word was first waited on and watched.
  */
+static const struct diag_cause *first_code_cause(const struct diagnosis *d)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->causes[i].cause, "cpu_oversubscription") &&
+		    strcmp(d->causes[i].cause, "cpu_competition"))
+			return &d->causes[i];
+	return NULL;
+}
+
 static void test_fcp_generic_against_own_counters(void **state)
 {
+	const struct diag_cause *c;
 	struct options o;
 	struct trace_opts t;
 	struct session s;
@@ -74,9 +84,12 @@ static void test_fcp_generic_against_own_counters(void **state)
 		      l->holders.held_ns / 1e6, own_hold / 1e6, l->holders.held_ns / own_hold);
 	assert_true(ratio > 0.9 && ratio <= 1.0);
 	assert_true(fabs(l->holders.held_ns / own_hold - 1) <= 0.25);
-	assert_true(s.diag.n > 0);
-	assert_string_equal(s.diag.causes[0].cause, "pool_lock_serialisation");
-	assert_non_null(strstr(s.diag.causes[0].title, "whose holders spend"));
+	/* the first cause in the code: on a busy machine the CPUs' share (the
+	 * machine's, not the program's) may rank above it */
+	c = first_code_cause(&s.diag);
+	assert_non_null(c);
+	assert_string_equal(c->cause, "pool_lock_serialisation");
+	assert_non_null(strstr(c->title, "whose holders spend"));
 	session_free(&s);
 	test_dir_remove(dir);
 }

@@ -24,7 +24,11 @@
  *                                  waited on the lock; a thread that never
  *                                  did, a main thread in a join, gains
  *                                  nothing)
- *   CPUs     C' / min(T, K)       the CPU time the threads need
+ *   CPUs     C' / min(T, K')      the CPU time the threads need, on the
+ *                                  CPUs other processes left them (K' = K
+ *                                  less the CPUs' worth the cpu-clock
+ *                                  samples found on others: a change in
+ *                                  the program does not give it those)
  *   lock     H'                   the lock's holds, one at a time
  *   thread   max own              one thread's own work, on CPU or asleep
  *                                  outside futex waits (a holder's sleep
@@ -108,6 +112,21 @@ static void moved(const struct lock_holders *h, enum lock_change c, double *held
 	}
 }
 
+/* The CPUs left to the program: K less what the cpu-clock samples found
+ * other processes and threads using over fctrace's window (on average, in
+ * CPUs); K when the sampler did not run. A busy machine can leave the
+ * program well under one CPU; a twentieth of K at least. */
+static double cpus_left(const struct joined_run *m, double k)
+{
+	const struct kview *kv = m->kv;
+	double others;
+
+	if (!kv || !kv->machine_sampled || !kv->machine_ns)
+		return k;
+	others = (double)kv->machine.other * (1e9 / FCT_CPUCLOCK_HZ) / (double)kv->machine_ns;
+	return others < 0.95 * k ? k - others : 0.05 * k;
+}
+
 /* The largest of n bounds, and which it is. */
 static double largest(const double *v, int n, int *which)
 {
@@ -125,7 +144,8 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 					      "the lock's holds", "one thread's own work" };
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
-	double wall = (double)m->wall_ns, k = m->ncpus ? m->ncpus : 1, mv, dw, held1, wall1;
+	double wall = (double)m->wall_ns, k = cpus_left(m, m->ncpus ? m->ncpus : 1), mv, dw;
+	double held1, wall1;
 	double f = 1, wt1 = h->waiter_ns;
 	int which = 0;
 
