@@ -93,6 +93,29 @@ static void test_cpu_bound(void **state)
 	assert_string_equal(w.bound, "the CPUs");
 }
 
+/* Other processes took 2 of the 4 CPUs over the window (cpu-clock
+ * samples): the program keeps the other 2, and the same 3.6 s of CPU
+ * (0.4 s of syscalls moved, no futex time) need 3.6 / 2 = 1.8 s. */
+static void test_cpu_bound_busy_machine(void **state)
+{
+	struct kview kv;
+	struct fx x;
+	struct lock_whatif w;
+
+	memset(&kv, 0, sizeof(kv));
+	kv.machine_sampled = true;
+	kv.machine_ns = 2 * (uint64_t)S;	/* fctrace's window: 2 s */
+	kv.machine.other = 2 * 2 * FCT_CPUCLOCK_HZ;	/* 2 CPUs' worth over 2 s */
+	fx_init(&x, 3.6, 0);
+	x.m.kv = &kv;
+	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
+	assert_float_equal(w.predicted_wall_ns / S, 1.8, 1e-6);
+	assert_string_equal(w.bound, "the CPUs");
+	kv.machine.other = 10 * 2 * FCT_CPUCLOCK_HZ;	/* more than there was: a floor */
+	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
+	assert_float_equal(w.predicted_wall_ns / S, 3.6 / 0.2, 1e-6);
+}
+
 /* A lock held 0.9 s whose holders were preempted 0.2 s of it: without
  * the preemption, 0.7 s of holds one at a time is the bound when the
  * threads' own time falls below it. */
@@ -140,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_bound),
 		cmocka_unit_test(test_cpu_bound),
+		cmocka_unit_test(test_cpu_bound_busy_machine),
 		cmocka_unit_test(test_lock_bound),
 		cmocka_unit_test(test_refusals),
 	};
