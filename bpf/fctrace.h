@@ -16,8 +16,9 @@
  * probed linearly a few steps: no hash lookup on the per-syscall path. */
 #define FCT_MAX_SLOTS	1024
 #define FCT_SLOT_PROBES	4
-/* processes one run may follow at once (--follow): an entry is freed
- * when its process's last thread exits */
+/* processes one run may follow at once (--follow, attach -p A,B and
+ * the descendants found at attach): an entry is freed when its
+ * process's last thread exits */
 #define FCT_MAX_TGIDS	256
 
 #include "histlog.h"

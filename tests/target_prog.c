@@ -34,6 +34,13 @@
  *   target_prog zleader MS   main starts a thread that sleeps MS ms, prints
  *                            "ready" and leaves by pthread_exit: a zombie
  *                            leader with a live thread
+ *   target_prog tree N       a server made of processes: N children
+ *                            "child-I" and, under child-0, "grandchild",
+ *                            all started and asleep in read() on a pipe
+ *                            when main prints "ready PID..." (the
+ *                            children's pids); at a line on stdin each
+ *                            makes 100 * (I + 1) pread64 calls (the
+ *                            grandchild 50) and exits; main reaps them
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -43,6 +50,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
@@ -400,13 +408,67 @@ static int zleader(long ms)
 	pthread_exit(NULL);
 }
 
+#define TREE_MAX	16
+
+/* One process of tree: started, asleep until a byte arrives, then its
+ * known number of preads. */
+static void tree_member(const char *name, int npreads, int started, int go)
+{
+	char c;
+
+	prctl(PR_SET_NAME, name);
+	(void)!write(started, "s", 1);
+	if (read(go, &c, 1) == 1)
+		preads(npreads);
+}
+
+static int tree(long n)
+{
+	int started[2], go[2];
+	pid_t kids[TREE_MAX];
+	char name[16], c, line[16];
+
+	if (n < 1 || n > TREE_MAX || pipe(started) || pipe(go))
+		return 2;
+	for (long i = 0; i < n; i++) {
+		if ((kids[i] = fork()) < 0)
+			return 1;
+		if (kids[i])
+			continue;
+		if (i == 0 && fork() == 0) {
+			tree_member("grandchild", 50, started[1], go[0]);
+			_exit(0);
+		}
+		snprintf(name, sizeof(name), "child-%ld", i);
+		tree_member(name, 100 * ((int)i + 1), started[1], go[0]);
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	for (long i = 0; i <= n; i++)		/* every one is in read() soon after */
+		if (read(started[0], &c, 1) != 1)
+			return 1;
+	printf("ready");
+	for (long i = 0; i < n; i++)
+		printf(" %d", (int)kids[i]);
+	printf("\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (long i = 0; i <= n; i++)
+		(void)!write(go[1], "g", 1);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader N\n");
+			"       fanout|words|zleader|tree N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -431,6 +493,8 @@ int main(int argc, char **argv)
 		return words(n);
 	if (!strcmp(argv[1], "zleader"))
 		return zleader(n);
+	if (!strcmp(argv[1], "tree"))
+		return tree(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

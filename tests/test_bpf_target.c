@@ -271,6 +271,108 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	session_free(&s);
 }
 
+/* target_prog tree: its children already asleep in read(); *kids gets
+ * their pids, from its "ready PID..." line. */
+#define TREE_KIDS	3
+
+static void tree_start(struct served *sv, int *kids)
+{
+	int in[2], out[2];
+	char buf[128] = "", n[8];
+	FILE *f;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	snprintf(n, sizeof(n), "%d", TREE_KIDS);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "tree", n, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	f = fdopen(out[0], "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_int_equal(sscanf(buf, "ready %d %d %d", &kids[0], &kids[1], &kids[2]), TREE_KIDS);
+	sv->in_fd = in[1];
+}
+
+static void tree_end(struct served *sv)
+{
+	int status;
+
+	close(sv->in_fd);
+	assert_int_equal(waitpid(sv->pid, &status, 0), sv->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static uint64_t preads_named(const struct session *s, const char *comm)
+{
+	const struct thread_row *r = row_named(&s->joined, comm);
+
+	return r ? r->k.sc[FCT_SC_PREAD64].count : UINT64_MAX;
+}
+
+/* attach --follow to a parent whose children and grandchild already
+ * run: every one is taken over, and each one's preads counted exactly. */
+static void test_attach_follow_takes_in_running_children(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .follow = true, .on_window = go_on,
+				  .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	to.pid = sv.pid;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(s.joined.nrows, TREE_KIDS + 2);
+	assert_int_equal(preads_named(&s, "child-0"), 100);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "grandchild"), 50);
+	assert_true(row_named(&s.joined, "grandchild")->k.how & FCT_HOW_ATTACH);
+	tree_end(&sv);
+	session_free(&s);
+}
+
+/* attach -p A,B: the processes listed, and none other. */
+static void test_attach_list(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS], pids[3];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	pids[0] = sv.pid;
+	pids[1] = kids[1];
+	pids[2] = kids[2];
+	to.pid = sv.pid;
+	to.pids = pids;
+	to.npids = 3;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "child-0"), UINT64_MAX);	/* not listed */
+	tree_end(&sv);
+	session_free(&s);
+}
+
 /* Every wait of a condvar the turn threads pass round is woken by one
  * of them; the producer that signals the consumer never waits on its
  * condvar. */
@@ -349,6 +451,8 @@ int main(void)
 		cmocka_unit_test(test_follow_forks),
 		cmocka_unit_test(test_bss_lock_named),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
+		cmocka_unit_test(test_attach_follow_takes_in_running_children),
+		cmocka_unit_test(test_attach_list),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};
