@@ -41,16 +41,28 @@
  *                            children's pids); at a line on stdin each
  *                            makes 100 * (I + 1) pread64 calls (the
  *                            grandchild 50) and exits; main reaps them
+ *   target_prog latch N      two processes wait for each other N times each
+ *                            in epoll_wait on a self-pipe, as PostgreSQL's
+ *                            latch: "latch-a" (main) wakes "latch-b" with
+ *                            kill(SIGUSR1), whose handler writes to b's
+ *                            pipe; b wakes a by writing to a's pipe. Each
+ *                            wakes the other only once it is asleep (its
+ *                            voluntary switches have moved and it is in S)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
@@ -408,6 +420,118 @@ static int zleader(long ms)
 	pthread_exit(NULL);
 }
 
+/* ---- latch: two processes, each asleep in epoll_wait until the other
+ * sets its latch ---------------------------------------------------------- */
+
+struct latch_side {
+	int pipe[2];		/* the self-pipe: readable when the latch is set */
+	int ep;
+	volatile long vcsw;	/* its voluntary switches just before it waits */
+};
+
+static struct latch_side *latch_sides;	/* [0] a, [1] b, shared */
+static int latch_me;
+
+static void latch_handler(int sig)
+{
+	(void)sig;
+	(void)!write(latch_sides[latch_me].pipe[1], "s", 1);
+}
+
+static long own_vcsw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
+
+/* Wait for process pid to be asleep past its vcsw mark. */
+static void latch_until_asleep(pid_t pid, long mark)
+{
+	char path[64], line[128], st = 0;
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	while (st != 'S' || v <= mark) {
+		st = 0;
+		v = -1;
+		if (!(f = fopen(path, "r")))
+			return;
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "State: %c", &st);
+			sscanf(line, "voluntary_ctxt_switches: %ld", &v);
+		}
+		fclose(f);
+		if (st != 'S' || v <= mark)
+			sched_yield();
+	}
+}
+
+/* Sleep in epoll_wait until the latch is set; then clear it. */
+static void latch_wait(struct latch_side *me)
+{
+	struct epoll_event ev;
+	char buf[16];
+
+	me->vcsw = own_vcsw();
+	while (epoll_wait(me->ep, &ev, 1, -1) != 1)
+		;
+	while (read(me->pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+static void latch_open(struct latch_side *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	(void)!pipe2(s->pipe, O_NONBLOCK | O_CLOEXEC);
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	epoll_ctl(s->ep, EPOLL_CTL_ADD, s->pipe[0], &ev);
+	s->vcsw = -1;
+}
+
+static int latch(long n)
+{
+	struct sigaction sa = { .sa_handler = latch_handler };
+	struct latch_side *a, *b;
+	pid_t pb;
+
+	latch_sides = mmap(NULL, 2 * sizeof(*latch_sides), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (latch_sides == MAP_FAILED)
+		return 1;
+	a = &latch_sides[0];
+	b = &latch_sides[1];
+	latch_open(a);
+	latch_open(b);
+	sigaction(SIGUSR1, &sa, NULL);
+	if ((pb = fork()) == 0) {
+		latch_me = 1;
+		prctl(PR_SET_NAME, "latch-b");
+		for (long i = 0; i < n; i++) {
+			latch_wait(b);			/* a's kill */
+			while (a->vcsw < 0)
+				sched_yield();
+			latch_until_asleep(getppid(), a->vcsw);
+			(void)!write(a->pipe[1], "w", 1);	/* a's latch, directly */
+		}
+		_exit(0);
+	}
+	prctl(PR_SET_NAME, "latch-a");
+	for (long i = 0; i < n; i++) {
+		while (b->vcsw < 0)
+			sched_yield();
+		latch_until_asleep(pb, b->vcsw);
+		b->vcsw = -1;
+		kill(pb, SIGUSR1);
+		latch_wait(a);				/* b's write */
+		a->vcsw = -1;
+	}
+	return waitpid(pb, NULL, 0) == pb ? 0 : 1;
+}
+
 #define TREE_MAX	16
 
 /* One process of tree: started, asleep until a byte arrives, then its
@@ -468,7 +592,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader|tree N\n");
+			"       fanout|words|zleader|tree|latch N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -495,6 +619,8 @@ int main(int argc, char **argv)
 		return zleader(n);
 	if (!strcmp(argv[1], "tree"))
 		return tree(n);
+	if (!strcmp(argv[1], "latch"))
+		return latch(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

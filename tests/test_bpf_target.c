@@ -373,6 +373,36 @@ static void test_attach_list(void **state)
 	session_free(&s);
 }
 
+/* Two processes that wake each other through a latch N times: each
+ * sleep is booked to the sibling, by the way it was woken, and each
+ * waker's wakes counted, exactly. */
+#define LATCH_ROUNDS	100
+
+static void test_latch_between_processes(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "latch", n, NULL };
+	const struct thread_row *a, *b;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", LATCH_ROUNDS);
+	assert_int_equal(run_target(argv, true, &s), 0);
+	a = row_named(&s.joined, "latch-a");
+	b = row_named(&s.joined, "latch-b");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_SIGNAL], LATCH_ROUNDS);	/* a's kill */
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_WRITE], 0);
+	assert_int_equal(a->k.sib_wakes[FCT_WAKE_SIGNAL], LATCH_ROUNDS);
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_WRITE], LATCH_ROUNDS);	/* b's write */
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_SIGNAL], 0);
+	assert_int_equal(b->k.sib_wakes[FCT_WAKE_WRITE], LATCH_ROUNDS);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] > 0);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] <= a->k.blocked_ns);
+	assert_true(b->k.sib_wait_ns[FCT_WAKE_SIGNAL] <= b->k.blocked_ns);
+	session_free(&s);
+}
+
 /* Every wait of a condvar the turn threads pass round is woken by one
  * of them; the producer that signals the consumer never waits on its
  * condvar. */
@@ -453,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
 		cmocka_unit_test(test_attach_follow_takes_in_running_children),
 		cmocka_unit_test(test_attach_list),
+		cmocka_unit_test(test_latch_between_processes),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};

@@ -69,6 +69,7 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new", .group = PG_SCHED },
+	{ .prog = "fct_sched_waking", .shown = "tp_btf/sched_waking", .group = PG_SCHED },
 	{ .prog = "fct_contention_begin", .shown = "tp_btf/contention_begin", .group = PG_KLOCK },
 	{ .prog = "fct_contention_end", .shown = "tp_btf/contention_end", .group = PG_KLOCK },
 	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
