@@ -400,6 +400,9 @@ static void test_latch_between_processes(void **state)
 	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] > 0);
 	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] <= a->k.blocked_ns);
 	assert_true(b->k.sib_wait_ns[FCT_WAKE_SIGNAL] <= b->k.blocked_ns);
+	/* the Why names the latch, with the count, as a wait for a sibling */
+	assert_non_null(cause_of(&s.diag, "sibling_wait"));
+	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));
 	session_free(&s);
 }
 
