@@ -41,6 +41,9 @@
  *                            children's pids); at a line on stdin each
  *                            makes 100 * (I + 1) pread64 calls (the
  *                            grandchild 50) and exits; main reaps them
+ *   target_prog fsync N      append 4 KiB to a new file in the current
+ *                            directory and fdatasync it, N times; the file
+ *                            is removed
  *   target_prog latch N      two processes wait for each other N times each
  *                            in epoll_wait on a self-pipe, as PostgreSQL's
  *                            latch: "latch-a" (main) wakes "latch-b" with
@@ -532,6 +535,21 @@ static int latch(long n)
 	return waitpid(pb, NULL, 0) == pb ? 0 : 1;
 }
 
+static int durable(long n)
+{
+	char name[] = "target_prog.fsync.XXXXXX", buf[4096];
+	int fd = mkstemp(name), bad = fd < 0;
+
+	memset(buf, 'd', sizeof(buf));
+	for (long i = 0; i < n && !bad; i++)
+		bad = write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fdatasync(fd);
+	if (fd >= 0) {
+		unlink(name);
+		close(fd);
+	}
+	return bad;
+}
+
 #define TREE_MAX	16
 
 /* One process of tree: started, asleep until a byte arrives, then its
@@ -592,7 +610,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader|tree|latch N\n");
+			"       fanout|words|zleader|tree|latch|fsync N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -621,6 +639,8 @@ int main(int argc, char **argv)
 		return tree(n);
 	if (!strcmp(argv[1], "latch"))
 		return latch(n);
+	if (!strcmp(argv[1], "fsync"))
+		return durable(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

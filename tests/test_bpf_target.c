@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
 #include "session/session.h"
@@ -406,6 +407,38 @@ static void test_latch_between_processes(void **state)
 	session_free(&s);
 }
 
+/* Does any cause of d say text, in its title or its evidence? */
+static bool diag_says(const struct diagnosis *d, const char *text)
+{
+	for (int i = 0; i < d->n; i++) {
+		if (strstr(d->causes[i].title, text))
+			return true;
+		for (int e = 0; e < d->causes[i].nevidence; e++)
+			if (strstr(d->causes[i].evidence[e], text))
+				return true;
+	}
+	return false;
+}
+
+/* A writer that fdatasyncs N times: each call counted, and the Why
+ * names them with their count when they slept (not on tmpfs). */
+static void test_durable_writes_named(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "fsync", "200", NULL };
+	const struct thread_row *r;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	r = row_named(&s.joined, "target_prog");
+	assert_non_null(r);
+	assert_int_equal(r->k.nr[SYS_fdatasync].count, 200);
+	assert_int_equal(r->k.nr[SYS_write].count, 200);
+	if (r->k.nr[SYS_fdatasync].blocked_ns > 0)
+		assert_true(diag_says(&s.diag, "200 fdatasync calls"));
+	session_free(&s);
+}
+
 /* Every wait of a condvar the turn threads pass round is woken by one
  * of them; the producer that signals the consumer never waits on its
  * condvar. */
@@ -487,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_attach_follow_takes_in_running_children),
 		cmocka_unit_test(test_attach_list),
 		cmocka_unit_test(test_latch_between_processes),
+		cmocka_unit_test(test_durable_writes_named),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};
