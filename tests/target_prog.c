@@ -41,6 +41,10 @@
  *                            children's pids); at a line on stdin each
  *                            makes 100 * (I + 1) pread64 calls (the
  *                            grandchild 50) and exits; main reaps them
+ *   target_prog semlock N    three processes "semlock-I" take one
+ *                            process-shared semaphore (count 1) as a lock
+ *                            N times each, holding it 2 ms (asleep) each
+ *                            time: a semaphore used as a mutex
  *   target_prog fsync N      append 4 KiB to a new file in the current
  *                            directory and fdatasync it, N times; the file
  *                            is removed
@@ -56,6 +60,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +540,42 @@ static int latch(long n)
 	return waitpid(pb, NULL, 0) == pb ? 0 : 1;
 }
 
+#define SEMLOCK_PROCS	3
+#define SEMLOCK_HOLD_MS	2
+
+__attribute__((noinline)) static void semlock_section(sem_t *sem)
+{
+	while (sem_wait(sem))
+		;
+	sleep_ms(SEMLOCK_HOLD_MS);
+	sem_post(sem);
+}
+
+static int semlock(long n)
+{
+	sem_t *sem = mmap(NULL, sizeof(*sem), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+	char name[16];
+	int me = 0;
+
+	if (sem == MAP_FAILED || sem_init(sem, 1, 1))
+		return 1;
+	for (int i = 1; i < SEMLOCK_PROCS && !me; i++)
+		if (fork() == 0)
+			me = i;
+	snprintf(name, sizeof(name), "semlock-%d", me);
+	prctl(PR_SET_NAME, name);
+	for (long i = 0; i < n; i++) {
+		semlock_section(sem);
+		sched_yield();
+	}
+	if (me)
+		_exit(0);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
 static int durable(long n)
 {
 	char name[] = "target_prog.fsync.XXXXXX", buf[4096];
@@ -610,7 +651,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -641,6 +682,8 @@ int main(int argc, char **argv)
 		return latch(n);
 	if (!strcmp(argv[1], "fsync"))
 		return durable(n);
+	if (!strcmp(argv[1], "semlock"))
+		return semlock(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

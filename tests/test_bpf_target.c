@@ -62,6 +62,13 @@ static const struct diag_cause *cause_of(const struct diagnosis *d, const char *
 	return NULL;
 }
 
+/* A lock's waits as a share of the threads' wall time, as the Why
+ * counts its lock figure. */
+static double fig_share(const struct session *s, const struct lock_total *l)
+{
+	return (double)l->wait_ns / (double)s->joined.thread_wall_total_ns;
+}
+
 static int run_target(char **argv, bool follow, struct session *s)
 {
 	struct trace_opts t;
@@ -407,6 +414,33 @@ static void test_latch_between_processes(void **state)
 	session_free(&s);
 }
 
+static bool diag_says(const struct diagnosis *d, const char *text);
+
+/* Three processes take one process-shared semaphore as a lock: it is a
+ * lock in the table and in the Why alike, not an event. */
+static void test_semaphore_as_lock(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "semlock", "30", NULL };
+	const struct lock_total *l;
+	const struct diag_cause *c;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, true, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	l = lock_starting(&s.joined, "semaphore used as a lock @ semlock_section+");
+	assert_non_null(l);
+	assert_true(l->is_lock);
+	assert_true(l->waits > 0);
+	c = cause_of(&s.diag, "user_lock_contention");
+	if (!c)
+		fail_msg("no user_lock_contention cause");
+	assert_true(diag_says(&s.diag, "waiting for semaphore used as a lock"));
+	assert_in_range((uint64_t)(c->share * 1e6), (uint64_t)(fig_share(&s, l) * 1e6) - 1,
+			(uint64_t)(fig_share(&s, l) * 1e6) + 1);
+	session_free(&s);
+}
+
 /* Does any cause of d say text, in its title or its evidence? */
 static bool diag_says(const struct diagnosis *d, const char *text)
 {
@@ -521,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_attach_list),
 		cmocka_unit_test(test_latch_between_processes),
 		cmocka_unit_test(test_durable_writes_named),
+		cmocka_unit_test(test_semaphore_as_lock),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};
