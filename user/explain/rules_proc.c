@@ -123,20 +123,73 @@ static void ev_kills(struct diag_cause *c, const struct facts *f)
 			     "asleep (a latch set).", fig_cnt(sent));
 }
 
+/* The threads that ended a sibling's sleep and spent at least
+ * EXPLAIN_MIN_SHARE of their own time in sleeps a sibling ended: their
+ * wall time, their sibling waits, and how many processes. */
+struct party { double wall, ns; unsigned nproc; };
+
+static bool in_party(const struct thread_row *r)
+{
+	uint64_t ns = 0, wakes = 0;
+
+	for (int b = 0; b < FCT_WAKE_N; b++) {
+		ns += r->k.sib_wait_ns[b];
+		wakes += r->k.sib_wakes[b];
+	}
+	/* a helper woken now and then is not one of them */
+	return counted(r) && wakes && (double)ns >= EXPLAIN_MIN_SHARE *
+	       (double)(r->user.end_ns - r->user.start_ns);
+}
+
+static void party_of(const struct facts *f, struct party *p)
+{
+	uint32_t seen[256];
+
+	memset(p, 0, sizeof(*p));
+	for (unsigned i = 0; i < f->m->nrows; i++) {
+		const struct thread_row *r = &f->m->rows[i];
+		unsigned j;
+
+		if (!in_party(r))
+			continue;
+		p->wall += (double)(r->user.end_ns - r->user.start_ns);
+		for (int b = 0; b < FCT_WAKE_N; b++)
+			p->ns += (double)r->k.sib_wait_ns[b];
+		for (j = 0; j < p->nproc && seen[j] != r->k.tgid; j++)
+			;
+		if (j == p->nproc && j < 256)
+			seen[p->nproc++] = r->k.tgid;
+	}
+}
+
+/*
+ * The share is of the time of the processes that wake each other (each
+ * waking a sibling and waiting for them): a server's idle helpers (a
+ * listener, a checkpointer) would dilute it over all thread time, which
+ * the evidence gives as well.
+ */
 bool rule_sibling_wait(const struct facts *f, struct finding *o)
 {
-	double ns = sibling_wait_ns(f), share = fig_ratio(ns, f->wall);
+	double ns = sibling_wait_ns(f), all = fig_ratio(ns, f->wall), share;
 	double ks = sum_waits(f, FCT_WAKE_SIGNAL, false), ws = sum_waits(f, FCT_WAKE_WRITE, false);
 	const char *comm = common_comm(f);
+	struct party p;
 	char who[48];
 
-	if (share < EXPLAIN_MIN_SHARE)
+	if (all < EXPLAIN_MIN_SHARE)
 		return false;
+	party_of(f, &p);
+	share = p.wall > 0 ? fig_ratio(p.ns, p.wall) : all;
 	snprintf(who, sizeof(who), comm ? "another %s process" : "another process", comm);
 	found(o, "sibling_wait", share, f->sc ? 0.85 : 0.7, COV_BLOCKED);
-	set_title(o, "%s of thread time waiting for %s (a latch): %s waits, woken by %s",
-		  fig_pct(share), who, fig_cnt(ks + ws), ks && ws ? "its kill() or write()" :
-		  ks ? "its kill()" : "its write()");
+	set_title(o, "%s of the time of the %u processes that wake each other: waiting for %s "
+		  "(a latch), %s waits, woken by %s", fig_pct(share), p.nproc, who,
+		  fig_cnt(ks + ws), ks && ws ? "its kill() or write()" : ks ? "its kill()" :
+		  "its write()");
+	evidence_add(&o->c, "Those %u processes slept %s until another woke them, of their %s; "
+		     "over all %u threads traced the waits for a sibling are %s of thread time "
+		     "(%s).", p.nproc, fig_ns(p.ns), fig_ns(p.wall), f->threads, fig_pct(all),
+		     fig_ns(ns));
 	evidence_add(&o->c, "%s sleeps in a syscall (epoll_wait, poll, read ...) ended when another "
 		     "traced process signalled the sleeper (%s, %s asleep) or wrote to the pipe, "
 		     "eventfd or socket it waited on (%s, %s asleep): %s in all.", fig_cnt(ks + ws),
