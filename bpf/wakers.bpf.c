@@ -35,6 +35,9 @@ int BPF_PROG(fct_sched_waking, struct task_struct *p)
 	struct fct_slot *t, *w;
 	__u32 by;
 
+	/* one process: no sibling to wait for (the verifier drops the rest) */
+	if (!follow_forks && !tgid_list)
+		return 0;
 	if (!enabled || !fct_is_target_tgid(p->tgid))
 		return 0;
 	pid_tgid = bpf_get_current_pid_tgid();

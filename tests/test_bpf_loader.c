@@ -35,9 +35,9 @@ static void test_unselected_groups_not_attached(void **state)
 			assert_string_equal(probe_status_text(ps), "not selected");
 		}
 	}
-	assert_int_equal(nsel, 5);
+	assert_int_equal(nsel, 6);
 	assert_non_null(probe_named(&fx.kv, "tp_btf/contention_begin"));
-	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 5);	/* nothing else loaded */
+	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 6);	/* nothing else loaded */
 	bpf_fixture_done(&fx);
 }
 
