@@ -3,6 +3,7 @@
  * semaphore lies at the same address in processes forked from one
  * parent, so its waits and wakes are matched by address across them.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "join/semlock.h"
 
@@ -11,22 +12,48 @@ static bool on_word(const struct lock_name *n, const struct kv_futex *f)
 	return f->key.uaddr >= n->addr && f->key.uaddr < n->addr + n->size;
 }
 
-/* Does thread tid wait on n's word, or (own_sem) on any semaphore? */
-static bool waits_on(const struct kview *kv, const struct lock_name *names, int nn,
-		     const struct lock_name *n, uint32_t tid)
+/* Does thread tid wait on n's word? */
+static bool waits_on(const struct kview *kv, const struct lock_name *n, uint32_t tid)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.tid != tid || f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
-			continue;
-		if (n && on_word(n, f))
+		if (f->key.tid == tid && f->key.op != FCT_FUTEX_OP_WAKE && f->val.waits &&
+		    on_word(n, f))
 			return true;
-		for (int j = 0; !n && j < nn; j++)
-			if (names[j].semaphore && on_word(&names[j], f))
-				return true;
 	}
 	return false;
+}
+
+/* The threads that wait on some semaphore: found once, looked up per
+ * wake (a JVM may have thousands of futex words). */
+struct sem_waiters { uint32_t *tids; int n; };
+
+static bool sem_waiter(const struct sem_waiters *w, uint32_t tid)
+{
+	for (int i = 0; i < w->n; i++)
+		if (w->tids[i] == tid)
+			return true;
+	return false;
+}
+
+static void sem_waiters_find(const struct kview *kv, const struct lock_name *names, int nn,
+			     struct sem_waiters *w)
+{
+	w->n = 0;
+	w->tids = calloc(kv->nfutex ? (size_t)kv->nfutex : 1, sizeof(*w->tids));
+	for (int j = 0; w->tids && j < nn; j++) {
+		if (!names[j].semaphore)
+			continue;
+		for (int i = 0; i < kv->nfutex; i++) {
+			const struct kv_futex *f = &kv->futex[i];
+
+			/* a word named in two processes matches twice: kept once */
+			if (f->key.op != FCT_FUTEX_OP_WAKE && f->val.waits && on_word(&names[j], f) &&
+			    !sem_waiter(w, f->key.tid) && w->n < kv->nfutex)
+				w->tids[w->n++] = f->key.tid;
+		}
+	}
 }
 
 /* Distinct threads waiting on n's word, counted up to 8. */
@@ -59,7 +86,7 @@ static int own_sem_threads(const struct kview *kv, const struct lock_name *names
 	return count;
 }
 
-static void classify(const struct kview *kv, struct lock_name *names, int nn,
+static void classify(const struct kview *kv, const struct sem_waiters *sw,
 		     struct lock_name *n, int own)
 {
 	uint64_t wakes = 0, by_waiters = 0, by_peers = 0;
@@ -71,9 +98,9 @@ static void classify(const struct kview *kv, struct lock_name *names, int nn,
 		if (f->key.op != FCT_FUTEX_OP_WAKE || !on_word(n, f) || !f->val.wakes)
 			continue;
 		wakes += f->val.wakes;
-		if (waits_on(kv, names, nn, n, f->key.tid))
+		if (waits_on(kv, n, f->key.tid))
 			by_waiters += f->val.wakes;
-		else if (w == 1 && waits_on(kv, names, nn, NULL, f->key.tid))
+		else if (w == 1 && sem_waiter(sw, f->key.tid))
 			by_peers += f->val.wakes;
 	}
 	if (!wakes)
@@ -88,8 +115,11 @@ static void classify(const struct kview *kv, struct lock_name *names, int nn,
 void semlock_classify(const struct kview *kv, struct lock_name *names, int n)
 {
 	int own = own_sem_threads(kv, names, n);
+	struct sem_waiters sw;
 
+	sem_waiters_find(kv, names, n, &sw);
 	for (int i = 0; i < n; i++)
 		if (names[i].semaphore && !names[i].is_lock)
-			classify(kv, names, n, &names[i], own);
+			classify(kv, &sw, &names[i], own);
+	free(sw.tids);
 }
