@@ -46,6 +46,8 @@ extern struct fct_tgids_map tgids SEC(".maps");
 
 extern const volatile __u32 target_tgid;	/* rodata: set before load */
 extern const volatile __u32 follow_forks;	/* rodata: child processes join the target */
+extern const volatile __u32 tgid_list;		/* rodata: user space lists more processes
+						 * in tgids (attach -p A,B, --follow) */
 extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
@@ -63,13 +65,14 @@ static __always_inline void fct_hist_add(__u32 *hist, __u64 v)
 		hist[s]++;
 }
 
-/* Is tgid the target process, or (with --follow) one it forked? The
- * common case is one compare; the hash is asked only with --follow. */
+/* Is tgid the target process, one listed with it, or (with --follow)
+ * one it forked? The common case is one compare; the hash is asked only
+ * when there may be more than one process. */
 static __always_inline bool fct_is_target_tgid(__u32 tgid)
 {
 	if (tgid == target_tgid)
 		return true;
-	return follow_forks && bpf_map_lookup_elem(&tgids, &tgid);
+	return (follow_forks || tgid_list) && bpf_map_lookup_elem(&tgids, &tgid);
 }
 
 static __always_inline bool fct_is_target(__u64 pid_tgid)

@@ -16,8 +16,9 @@
  * probed linearly a few steps: no hash lookup on the per-syscall path. */
 #define FCT_MAX_SLOTS	1024
 #define FCT_SLOT_PROBES	4
-/* processes one run may follow at once (--follow): an entry is freed
- * when its process's last thread exits */
+/* processes one run may follow at once (--follow, attach -p A,B and
+ * the descendants found at attach): an entry is freed when its
+ * process's last thread exits */
 #define FCT_MAX_TGIDS	256
 
 #include "histlog.h"
@@ -109,6 +110,9 @@ enum fct_run_state {
 
 #define FCT_COMM_LEN		16
 
+/* what a traced process was doing when it woke another's sleep */
+enum fct_wake_by { FCT_WAKE_SIGNAL, FCT_WAKE_WRITE, FCT_WAKE_N };
+
 /*
  * One thread's account, from the start of its window to its end: the
  * begin/end marks of fctrace's own workers, or for any other program its
@@ -166,6 +170,15 @@ struct fct_thread {
 	__u64 cpu_samples_user;		/* in user mode */
 	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */
 	__u64 cpu_samples_futex;	/* inside a futex wait */
+
+	/* sleeps in a syscall (epoll_wait, poll, read ...; not futex waits)
+	 * that another traced process ended (wakers.bpf.c), by what it was
+	 * doing: [FCT_WAKE_SIGNAL] kill, tgkill, sigqueue; [FCT_WAKE_WRITE]
+	 * a write to a pipe, eventfd or socket. A latch (PostgreSQL's) is
+	 * both: a wait for a sibling process, not for input */
+	__u64 sib_waits[FCT_WAKE_N];
+	__u64 sib_wait_ns[FCT_WAKE_N];	/* asleep, up to the wake-up */
+	__u64 sib_wakes[FCT_WAKE_N];	/* such sleeps of others this thread ended */
 
 	struct fct_sc_stats sc[FCT_SC_N];
 	struct fct_nr_stats nr[FCT_NR_MAX];

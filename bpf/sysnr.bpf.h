@@ -23,6 +23,14 @@
 #define NR_FALLOCATE	285
 #define NR_PWRITEV	296
 #define NR_PWRITEV2	328
+#define NR_SENDTO	44
+#define NR_SENDMSG	46
+#define NR_KILL		62
+#define NR_RT_SIGQUEUEINFO	129
+#define NR_TKILL	200
+#define NR_TGKILL	234
+#define NR_RT_TGSIGQUEUEINFO	297
+#define NR_PIDFD_SEND_SIGNAL	424
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_OPENAT	56
 #define NR_CLOSE	57
@@ -37,6 +45,14 @@
 #define NR_PWRITE64	68
 #define NR_PWRITEV	70
 #define NR_PWRITEV2	287
+#define NR_SENDTO	206
+#define NR_SENDMSG	211
+#define NR_KILL		129
+#define NR_TKILL	130
+#define NR_TGKILL	131
+#define NR_RT_SIGQUEUEINFO	138
+#define NR_RT_TGSIGQUEUEINFO	240
+#define NR_PIDFD_SEND_SIGNAL	424
 #else
 #error "fctrace: syscall numbers unknown for this architecture"
 #endif

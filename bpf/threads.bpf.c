@@ -122,11 +122,12 @@ int BPF_PROG(fct_proc_fork, struct task_struct *parent, struct task_struct *chil
 	return 0;
 }
 
-/* A followed process's last thread has exited: its entry in the
- * process table is free for the next fork. */
+/* A followed or listed process's last thread has exited: its entry in
+ * the process table is free for the next fork (and its pid, if reused,
+ * is not traced). */
 static __always_inline void forget_process(__u32 tgid)
 {
-	if (follow_forks && tgid != target_tgid)
+	if ((follow_forks || tgid_list) && tgid != target_tgid)
 		bpf_map_delete_elem(&tgids, &tgid);
 }
 
@@ -179,7 +180,7 @@ int fct_adopt_threads(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
 
-	if (!task || task->tgid != target_tgid)
+	if (!task || !fct_is_target_tgid(task->tgid))
 		return 0;
 	if (task->exit_state)	/* a zombie leader: its live threads are traced */
 		return 0;

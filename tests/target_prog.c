@@ -34,15 +34,43 @@
  *   target_prog zleader MS   main starts a thread that sleeps MS ms, prints
  *                            "ready" and leaves by pthread_exit: a zombie
  *                            leader with a live thread
+ *   target_prog tree N       a server made of processes: N children
+ *                            "child-I" and, under child-0, "grandchild",
+ *                            all started and asleep in read() on a pipe
+ *                            when main prints "ready PID..." (the
+ *                            children's pids); at a line on stdin each
+ *                            makes 100 * (I + 1) pread64 calls (the
+ *                            grandchild 50) and exits; main reaps them
+ *   target_prog semlock N    three processes "semlock-I" take one
+ *                            process-shared semaphore (count 1) as a lock
+ *                            N times each, holding it 2 ms (asleep) each
+ *                            time: a semaphore used as a mutex
+ *   target_prog fsync N      append 4 KiB to a new file in the current
+ *                            directory and fdatasync it, N times; the file
+ *                            is removed
+ *   target_prog latch N      two processes wait for each other N times each
+ *                            in epoll_wait on a self-pipe, as PostgreSQL's
+ *                            latch: "latch-a" (main) wakes "latch-b" with
+ *                            kill(SIGUSR1), whose handler writes to b's
+ *                            pipe; b wakes a by writing to a's pipe. Each
+ *                            wakes the other only once it is asleep (its
+ *                            voluntary switches have moved and it is in S)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
@@ -400,13 +428,230 @@ static int zleader(long ms)
 	pthread_exit(NULL);
 }
 
+/* ---- latch: two processes, each asleep in epoll_wait until the other
+ * sets its latch ---------------------------------------------------------- */
+
+struct latch_side {
+	int pipe[2];		/* the self-pipe: readable when the latch is set */
+	int ep;
+	volatile long vcsw;	/* its voluntary switches just before it waits */
+};
+
+static struct latch_side *latch_sides;	/* [0] a, [1] b, shared */
+static int latch_me;
+
+static void latch_handler(int sig)
+{
+	(void)sig;
+	(void)!write(latch_sides[latch_me].pipe[1], "s", 1);
+}
+
+static long own_vcsw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
+
+/* Wait for process pid to be asleep past its vcsw mark. */
+static void latch_until_asleep(pid_t pid, long mark)
+{
+	char path[64], line[128], st = 0;
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	while (st != 'S' || v <= mark) {
+		st = 0;
+		v = -1;
+		if (!(f = fopen(path, "r")))
+			return;
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "State: %c", &st);
+			sscanf(line, "voluntary_ctxt_switches: %ld", &v);
+		}
+		fclose(f);
+		if (st != 'S' || v <= mark)
+			sched_yield();
+	}
+}
+
+/* Sleep in epoll_wait until the latch is set; then clear it. */
+static void latch_wait(struct latch_side *me)
+{
+	struct epoll_event ev;
+	char buf[16];
+
+	me->vcsw = own_vcsw();
+	while (epoll_wait(me->ep, &ev, 1, -1) != 1)
+		;
+	while (read(me->pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+static void latch_open(struct latch_side *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	(void)!pipe2(s->pipe, O_NONBLOCK | O_CLOEXEC);
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	epoll_ctl(s->ep, EPOLL_CTL_ADD, s->pipe[0], &ev);
+	s->vcsw = -1;
+}
+
+static int latch(long n)
+{
+	struct sigaction sa = { .sa_handler = latch_handler };
+	struct latch_side *a, *b;
+	pid_t pb;
+
+	latch_sides = mmap(NULL, 2 * sizeof(*latch_sides), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (latch_sides == MAP_FAILED)
+		return 1;
+	a = &latch_sides[0];
+	b = &latch_sides[1];
+	latch_open(a);
+	latch_open(b);
+	sigaction(SIGUSR1, &sa, NULL);
+	if ((pb = fork()) == 0) {
+		latch_me = 1;
+		prctl(PR_SET_NAME, "latch-b");
+		for (long i = 0; i < n; i++) {
+			latch_wait(b);			/* a's kill */
+			while (a->vcsw < 0)
+				sched_yield();
+			latch_until_asleep(getppid(), a->vcsw);
+			(void)!write(a->pipe[1], "w", 1);	/* a's latch, directly */
+		}
+		_exit(0);
+	}
+	prctl(PR_SET_NAME, "latch-a");
+	for (long i = 0; i < n; i++) {
+		while (b->vcsw < 0)
+			sched_yield();
+		latch_until_asleep(pb, b->vcsw);
+		b->vcsw = -1;
+		kill(pb, SIGUSR1);
+		latch_wait(a);				/* b's write */
+		a->vcsw = -1;
+	}
+	return waitpid(pb, NULL, 0) == pb ? 0 : 1;
+}
+
+#define SEMLOCK_PROCS	3
+#define SEMLOCK_HOLD_MS	2
+
+__attribute__((noinline)) static void semlock_section(sem_t *sem)
+{
+	while (sem_wait(sem))
+		;
+	sleep_ms(SEMLOCK_HOLD_MS);
+	sem_post(sem);
+}
+
+static int semlock(long n)
+{
+	sem_t *sem = mmap(NULL, sizeof(*sem), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+	char name[16];
+	int me = 0;
+
+	if (sem == MAP_FAILED || sem_init(sem, 1, 1))
+		return 1;
+	for (int i = 1; i < SEMLOCK_PROCS && !me; i++)
+		if (fork() == 0)
+			me = i;
+	snprintf(name, sizeof(name), "semlock-%d", me);
+	prctl(PR_SET_NAME, name);
+	for (long i = 0; i < n; i++) {
+		semlock_section(sem);
+		sched_yield();
+	}
+	if (me)
+		_exit(0);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+static int durable(long n)
+{
+	char name[] = "target_prog.fsync.XXXXXX", buf[4096];
+	int fd = mkstemp(name), bad = fd < 0;
+
+	memset(buf, 'd', sizeof(buf));
+	for (long i = 0; i < n && !bad; i++)
+		bad = write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fdatasync(fd);
+	if (fd >= 0) {
+		unlink(name);
+		close(fd);
+	}
+	return bad;
+}
+
+#define TREE_MAX	16
+
+/* One process of tree: started, asleep until a byte arrives, then its
+ * known number of preads. */
+static void tree_member(const char *name, int npreads, int started, int go)
+{
+	char c;
+
+	prctl(PR_SET_NAME, name);
+	(void)!write(started, "s", 1);
+	if (read(go, &c, 1) == 1)
+		preads(npreads);
+}
+
+static int tree(long n)
+{
+	int started[2], go[2];
+	pid_t kids[TREE_MAX];
+	char name[16], c, line[16];
+
+	if (n < 1 || n > TREE_MAX || pipe(started) || pipe(go))
+		return 2;
+	for (long i = 0; i < n; i++) {
+		if ((kids[i] = fork()) < 0)
+			return 1;
+		if (kids[i])
+			continue;
+		if (i == 0 && fork() == 0) {
+			tree_member("grandchild", 50, started[1], go[0]);
+			_exit(0);
+		}
+		snprintf(name, sizeof(name), "child-%ld", i);
+		tree_member(name, 100 * ((int)i + 1), started[1], go[0]);
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	for (long i = 0; i <= n; i++)		/* every one is in read() soon after */
+		if (read(started[0], &c, 1) != 1)
+			return 1;
+	printf("ready");
+	for (long i = 0; i < n; i++)
+		printf(" %d", (int)kids[i]);
+	printf("\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (long i = 0; i <= n; i++)
+		(void)!write(go[1], "g", 1);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -431,6 +676,14 @@ int main(int argc, char **argv)
 		return words(n);
 	if (!strcmp(argv[1], "zleader"))
 		return zleader(n);
+	if (!strcmp(argv[1], "tree"))
+		return tree(n);
+	if (!strcmp(argv[1], "latch"))
+		return latch(n);
+	if (!strcmp(argv[1], "fsync"))
+		return durable(n);
+	if (!strcmp(argv[1], "semlock"))
+		return semlock(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
 #include "session/session.h"
@@ -59,6 +60,13 @@ static const struct diag_cause *cause_of(const struct diagnosis *d, const char *
 		if (!strcmp(d->causes[i].cause, id))
 			return &d->causes[i];
 	return NULL;
+}
+
+/* A lock's waits as a share of the threads' wall time, as the Why
+ * counts its lock figure. */
+static double fig_share(const struct session *s, const struct lock_total *l)
+{
+	return (double)l->wait_ns / (double)s->joined.thread_wall_total_ns;
 }
 
 static int run_target(char **argv, bool follow, struct session *s)
@@ -271,6 +279,200 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	session_free(&s);
 }
 
+/* target_prog tree: its children already asleep in read(); *kids gets
+ * their pids, from its "ready PID..." line. */
+#define TREE_KIDS	3
+
+static void tree_start(struct served *sv, int *kids)
+{
+	int in[2], out[2];
+	char buf[128] = "", n[8];
+	FILE *f;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	snprintf(n, sizeof(n), "%d", TREE_KIDS);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "tree", n, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	f = fdopen(out[0], "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_int_equal(sscanf(buf, "ready %d %d %d", &kids[0], &kids[1], &kids[2]), TREE_KIDS);
+	sv->in_fd = in[1];
+}
+
+static void tree_end(struct served *sv)
+{
+	int status;
+
+	close(sv->in_fd);
+	assert_int_equal(waitpid(sv->pid, &status, 0), sv->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static uint64_t preads_named(const struct session *s, const char *comm)
+{
+	const struct thread_row *r = row_named(&s->joined, comm);
+
+	return r ? r->k.sc[FCT_SC_PREAD64].count : UINT64_MAX;
+}
+
+/* attach --follow to a parent whose children and grandchild already
+ * run: every one is taken over, and each one's preads counted exactly. */
+static void test_attach_follow_takes_in_running_children(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .follow = true, .on_window = go_on,
+				  .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	to.pid = sv.pid;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(s.joined.nrows, TREE_KIDS + 2);
+	assert_int_equal(preads_named(&s, "child-0"), 100);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "grandchild"), 50);
+	assert_true(row_named(&s.joined, "grandchild")->k.how & FCT_HOW_ATTACH);
+	tree_end(&sv);
+	session_free(&s);
+}
+
+/* attach -p A,B: the processes listed, and none other. */
+static void test_attach_list(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS], pids[3];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	pids[0] = sv.pid;
+	pids[1] = kids[1];
+	pids[2] = kids[2];
+	to.pid = sv.pid;
+	to.pids = pids;
+	to.npids = 3;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "child-0"), UINT64_MAX);	/* not listed */
+	tree_end(&sv);
+	session_free(&s);
+}
+
+/* Two processes that wake each other through a latch N times: each
+ * sleep is booked to the sibling, by the way it was woken, and each
+ * waker's wakes counted, exactly. */
+#define LATCH_ROUNDS	100
+
+static void test_latch_between_processes(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "latch", n, NULL };
+	const struct thread_row *a, *b;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", LATCH_ROUNDS);
+	assert_int_equal(run_target(argv, true, &s), 0);
+	a = row_named(&s.joined, "latch-a");
+	b = row_named(&s.joined, "latch-b");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_SIGNAL], LATCH_ROUNDS);	/* a's kill */
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_WRITE], 0);
+	assert_int_equal(a->k.sib_wakes[FCT_WAKE_SIGNAL], LATCH_ROUNDS);
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_WRITE], LATCH_ROUNDS);	/* b's write */
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_SIGNAL], 0);
+	assert_int_equal(b->k.sib_wakes[FCT_WAKE_WRITE], LATCH_ROUNDS);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] > 0);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] <= a->k.blocked_ns);
+	assert_true(b->k.sib_wait_ns[FCT_WAKE_SIGNAL] <= b->k.blocked_ns);
+	/* the Why names the latch, with the count, as a wait for a sibling */
+	assert_non_null(cause_of(&s.diag, "sibling_wait"));
+	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));
+	session_free(&s);
+}
+
+static bool diag_says(const struct diagnosis *d, const char *text);
+
+/* Three processes take one process-shared semaphore as a lock: it is a
+ * lock in the table and in the Why alike, not an event. */
+static void test_semaphore_as_lock(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "semlock", "30", NULL };
+	const struct lock_total *l;
+	const struct diag_cause *c;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, true, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	l = lock_starting(&s.joined, "semaphore used as a lock @ semlock_section+");
+	assert_non_null(l);
+	assert_true(l->is_lock);
+	assert_true(l->waits > 0);
+	c = cause_of(&s.diag, "user_lock_contention");
+	if (!c)
+		fail_msg("no user_lock_contention cause");
+	assert_true(diag_says(&s.diag, "waiting for semaphore used as a lock"));
+	assert_in_range((uint64_t)(c->share * 1e6), (uint64_t)(fig_share(&s, l) * 1e6) - 1,
+			(uint64_t)(fig_share(&s, l) * 1e6) + 1);
+	session_free(&s);
+}
+
+/* Does any cause of d say text, in its title or its evidence? */
+static bool diag_says(const struct diagnosis *d, const char *text)
+{
+	for (int i = 0; i < d->n; i++) {
+		if (strstr(d->causes[i].title, text))
+			return true;
+		for (int e = 0; e < d->causes[i].nevidence; e++)
+			if (strstr(d->causes[i].evidence[e], text))
+				return true;
+	}
+	return false;
+}
+
+/* A writer that fdatasyncs N times: each call counted, and the Why
+ * names them with their count when they slept (not on tmpfs). */
+static void test_durable_writes_named(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "fsync", "200", NULL };
+	const struct thread_row *r;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	r = row_named(&s.joined, "target_prog");
+	assert_non_null(r);
+	assert_int_equal(r->k.nr[SYS_fdatasync].count, 200);
+	assert_int_equal(r->k.nr[SYS_write].count, 200);
+	if (r->k.nr[SYS_fdatasync].blocked_ns > 0)
+		assert_true(diag_says(&s.diag, "200 fdatasync calls"));
+	session_free(&s);
+}
+
 /* Every wait of a condvar the turn threads pass round is woken by one
  * of them; the producer that signals the consumer never waits on its
  * condvar. */
@@ -349,6 +551,11 @@ int main(void)
 		cmocka_unit_test(test_follow_forks),
 		cmocka_unit_test(test_bss_lock_named),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
+		cmocka_unit_test(test_attach_follow_takes_in_running_children),
+		cmocka_unit_test(test_attach_list),
+		cmocka_unit_test(test_latch_between_processes),
+		cmocka_unit_test(test_durable_writes_named),
+		cmocka_unit_test(test_semaphore_as_lock),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
 	};

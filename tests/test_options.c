@@ -96,6 +96,31 @@ static void test_run_options(void **state)
 	assert_string_equal(o.json, "./-x");
 }
 
+/* -p A,B and -p again: every process, in order; bad lists, one line. */
+static void test_pid_lists(void **state)
+{
+	static const char *const bad[] = {
+		"attach -p 1,,2", "attach -p 1,", "attach -p ,1", "attach -p 1,x", "attach -p 1,2K",
+		"attach -p 1 -p 1", "attach -p 1,0", "attach -p 99999999", "run -p 1 -- true",
+	};
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("attach -p 12,34 -p 56", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.npids, 3);
+	assert_int_equal(o.pid, 12);
+	assert_int_equal(o.pids[1], 34);
+	assert_int_equal(o.pids[2], 56);
+	assert_int_equal(parse_line("attach -p 7 --follow", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.npids, 1);
+	assert_true(o.follow);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(parse_line(bad[i], &o, err, sizeof(err)), 2);
+		if (count_lines(err) != 1 || strncmp(err, "fctrace: ", 9))
+			fail_msg("%s: '%s'", bad[i], err);
+	}
+}
+
 static void test_time_every(void **state)
 {
 	struct options o;
@@ -262,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_are_seed_000),
 		cmocka_unit_test(test_run_options),
 		cmocka_unit_test(test_time_every),
+		cmocka_unit_test(test_pid_lists),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_sweep_lists),
 		cmocka_unit_test(test_bad_input_one_line_exit_2),

@@ -58,6 +58,16 @@ static void test_bad_input(void **state)
 	assert_int_equal(refused(ARGV("run", "--duration", "1", "--", "true")), 2);
 	assert_int_equal(refused(ARGV("sweep", "--", "true")), 2);
 	assert_int_equal(refused(ARGV("run", "--follow")), 2);
+	/* -p lists: a bad item, an empty one, a pid twice, one missing */
+	assert_int_equal(refused(ARGV("attach", "-p", "1,x")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1,,2")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1,")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", ",1")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1,2K")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1", "-p", "1")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1,4194303")), 2);
+	assert_int_equal(refused(ARGV("attach", "-p", "1", "-p", "2")), 2);	/* kthreadd */
+	assert_int_equal(refused(ARGV("run", "-p", "1,2", "--", "true")), 2);
 	/* fctrace's own pid: the shell's, which exec makes fctrace's */
 	snprintf(self, sizeof(self), "exec %s attach -p $$", fctrace_binary());
 	{
@@ -208,6 +218,56 @@ static void test_attach_duration(void **state)
 	waitpid(target, NULL, 0);
 }
 
+/* attach -p A,B and -p A -p B: both processes, in the JSON's threads. */
+static int json_has_tid(const char *path, pid_t tid)
+{
+	static char buf[1 << 20];
+	char key[32];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	snprintf(key, sizeof(key), "\"tid\":%d,", (int)tid);
+	return strstr(buf, key) != NULL;
+}
+
+static void test_attach_list(void **state)
+{
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char a[16], b[16], ab[40], err[512], json[] = "/tmp/fctrace-test-plist-XXXXXX";
+	pid_t t[2];
+	int fd;
+
+	BPF_TEST_REQUIRE();
+	for (int i = 0; i < 2; i++)
+		if ((t[i] = fork()) == 0) {
+			execl(TARGET, TARGET, "sleep", "20000", (char *)NULL);
+			_exit(127);
+		}
+	sleep_ms(100);
+	snprintf(a, sizeof(a), "%d", (int)t[0]);
+	snprintf(b, sizeof(b), "%d", (int)t[1]);
+	snprintf(ab, sizeof(ab), "%d,%d", (int)t[0], (int)t[1]);
+	fd = mkstemp(json);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(run_fctrace(ARGV("attach", "-q", "-p", ab, "--duration", "0.3",
+					  "--json", json), &so, err, sizeof(err)), 0);
+	assert_true(json_has_tid(json, t[0]) && json_has_tid(json, t[1]));
+	assert_int_equal(run_fctrace(ARGV("attach", "-q", "-p", a, "-p", b, "--duration", "0.3",
+					  "--json", json), &so, err, sizeof(err)), 0);
+	assert_true(json_has_tid(json, t[0]) && json_has_tid(json, t[1]));
+	unlink(json);
+	for (int i = 0; i < 2; i++) {
+		kill(t[i], SIGKILL);
+		waitpid(t[i], NULL, 0);
+	}
+}
+
 /* The report of a program fctrace did not write fits 100 columns too. */
 static void test_report_fits_100_columns(void **state)
 {
@@ -238,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_ctrl_c_during_run),
 		cmocka_unit_test(test_ctrl_c_during_attach),
 		cmocka_unit_test(test_attach_duration),
+		cmocka_unit_test(test_attach_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,8 @@ static void target_opts_from(const struct options *o, struct target_opts *to)
 	to->mode = o->cmd == CMD_ATTACH ? TGT_ATTACH : TGT_EXEC;
 	to->argv = o->cmd_argv;
 	to->pid = o->pid;
+	to->pids = o->pids;
+	to->npids = o->npids;
 	to->duration_ns = o->duration_ns;
 	to->follow = o->follow;
 	to->as_root = o->as_root;

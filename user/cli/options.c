@@ -48,10 +48,10 @@ static const struct argp_option option_table[] = {
 	{ "pressure", O_PRESSURE, "PAGES/S", 0, "drop data-file pages at this rate while running", 1 },
 	{ "dir", O_DIR, "DIR", 0, "where the data directory is made (default $TMPDIR or /tmp)", 1 },
 	{ NULL, 0, NULL, 0, "Other programs (run [OPTION...] -- CMD [ARG...], attach -p PID):", 2 },
-	{ "pid", O_PID, "PID", 0, "attach: the running process to trace", 2 },
+	{ "pid", O_PID, "PID[,PID...]", 0, "attach: the running process(es) to trace (-p again adds more)", 2 },
 	{ "duration", O_DURATION, "SECONDS", 0, "attach: stop after this long (default: Ctrl-C "
 	  "or the process's exit)", 2 },
-	{ "follow", O_FOLLOW, NULL, 0, "also the processes it forks (run: until all have exited)", 2 },
+	{ "follow", O_FOLLOW, NULL, 0, "also the processes it forks (attach: and its descendants already running; run: until all have exited)", 2 },
 	{ "as-root", O_AS_ROOT, NULL, 0, "run -- under sudo: run CMD as root, not as the sudo "
 	  "caller", 2 },
 	{ "debuginfod", O_DEBUGINFOD, NULL, 0, "fetch debug info the target lacks from "
@@ -271,14 +271,54 @@ static int duration_opt(struct options *o, const char *arg)
 	return 0;
 }
 
-static int pid_opt(struct options *o, const char *arg)
+/* One process id of a -p list into o->pids: 0, or 2 with one line. */
+static int pid_one(struct options *o, const char *arg, const char *s, size_t len)
 {
+	char word[16];
 	uint64_t v;
 
-	if (parse_size(arg, &v) || v < 1 || v > 4194304)
-		return bad("-p", "must be a process id (1 to 4194304)");
-	o->pid = (int)v;
+	if (!len || len >= sizeof(word)) {
+		fprintf(stderr, "fctrace: -p %s: %s\n", arg, len ? "a process id is at most 7 "
+			"digits" : "an empty item in the list (write -p A,B or -p A -p B)");
+		return 2;
+	}
+	memcpy(word, s, len);
+	word[len] = '\0';
+	if (strspn(word, "0123456789") != len || parse_size(word, &v) || v < 1 || v > 4194304) {
+		fprintf(stderr, "fctrace: -p %s: '%s' is not a process id (1 to 4194304)\n",
+			arg, word);
+		return 2;
+	}
+	for (int i = 0; i < o->npids; i++)
+		if (o->pids[i] == (int)v) {
+			fprintf(stderr, "fctrace: -p %s: process %s is listed twice\n", arg, word);
+			return 2;
+		}
+	if (o->npids == TARGET_MAX_PIDS) {
+		fprintf(stderr, "fctrace: -p %s: at most %d processes can be listed (--follow "
+			"takes in a parent's children)\n", arg, TARGET_MAX_PIDS);
+		return 2;
+	}
+	o->pids[o->npids++] = (int)v;
+	o->pid = o->pids[0];
 	return 0;
+}
+
+/* -p PID, -p A,B, and -p given again: every process listed is traced. */
+static int pid_opt(struct options *o, const char *arg)
+{
+	const char *s = arg;
+	int rc;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+
+		if ((rc = pid_one(o, arg, s, len)))
+			return rc;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
 }
 
 /* Options that set up fctrace's own workloads: remembered, so that one
@@ -567,6 +607,8 @@ static int check_target(const struct options *o)
 			   "only applies to `run -- CMD` or `attach`");
 	if (o->cmd == CMD_RUN && o->duration_ns)
 		return bad("--duration", "only applies to `attach` (run -- CMD ends when CMD does)");
+	if (o->cmd == CMD_RUN && o->pid)
+		return bad("-p", "only applies to `attach` (run -- CMD traces CMD)");
 	if (o->cmd == CMD_ATTACH && o->as_root)
 		return bad("--as-root", "only applies to `run -- CMD`");
 	if (other && o->workload_opt) {

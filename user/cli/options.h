@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include "base/numlist.h"
+#include "session/target.h"
 #include "workload.h"
 
 enum command { CMD_RUN, CMD_SWEEP, CMD_COMPARE, CMD_LIST, CMD_ATTACH, CMD_REPORT, CMD_DIFF };
@@ -29,7 +30,9 @@ struct options {
 	bool names_only;		/* list --names */
 	/* other programs: `run [OPTION...] -- CMD [ARG...]`, `attach -p PID` */
 	char **cmd_argv;		/* CMD ARG..., NULL-terminated; NULL: none */
-	int pid;			/* attach -p */
+	int pid;			/* attach -p: the first process listed */
+	int pids[TARGET_MAX_PIDS];	/* every one (-p A,B and -p A -p B) */
+	int npids;
 	uint64_t duration_ns;		/* attach --duration; 0: until Ctrl-C or exit */
 	bool follow, as_root;
 	bool debuginfod;		/* --debuginfod: fetch missing debug info */

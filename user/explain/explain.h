@@ -57,6 +57,9 @@ struct diagnosis {
  *   user_lock_contention     any other lock the workload named, or (other
  *                            programs) a futex word named by symbol or site
  *   page_cache_misses        reads wait for the disk
+ *   sibling_wait             asleep until another traced process's kill or
+ *                            write woke it (a latch): waiting for it
+ *   durable_writes           asleep in fsync, fdatasync, sync_file_range ...
  *   blocked_other            asleep outside locks, not on page-cache misses
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)

@@ -67,6 +67,13 @@ bool rule_gc(const struct facts *f, struct finding *o);
 bool rule_stopped(const struct facts *f, struct finding *o);
 bool rule_pagecache(const struct facts *f, struct finding *o);
 bool rule_blocked_other(const struct facts *f, struct finding *o);
+/* rules_proc.c: sleeps another traced process ended (a latch) */
+bool rule_sibling_wait(const struct facts *f, struct finding *o);
+double sibling_wait_ns(const struct facts *f);
+/* rules_durable.c: time asleep in fsync, fdatasync ... */
+bool rule_durable_writes(const struct facts *f, struct finding *o);
+double durable_ns(const struct facts *f);
+void durable_calls(const struct facts *f, char *buf, size_t len);
 /* rules_cpu.c's figures that the healthy verdict and the ranking reuse */
 void ev_oncpu(struct diag_cause *c, const struct facts *f);
 bool rule_runq(const struct facts *f, struct finding *o);

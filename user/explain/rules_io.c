@@ -60,12 +60,14 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 		       fig_cnt((double)pr->count), fig_ns((double)pr->min_ns));
 }
 
+static double read_io_ns(const struct facts *f);
+
 /* The sleep disk reads cause: uninterruptible (a page being read is
  * waited for in D state), where the scheduler said which sleep it was. */
 static double pc_blocked_share(const struct facts *f)
 {
 	if (f->blocked_io > 0 || f->other)
-		return fig_ratio(f->blocked_io, f->wall);
+		return fig_ratio(read_io_ns(f), f->wall);
 	return kshare(f, ACCT_BLOCKED);
 }
 
@@ -127,32 +129,104 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 		       fig_ns((double)nr[best].blocked_ns), fig_cnt((double)nr[best].count));
 }
 
-/* Asleep outside futex waits and not explained by disk reads or a stop. */
-static double blocked_other_ns(const struct facts *f)
+/* The share of the sleep a rule of its own names, when it fires. */
+static double named_apart(double ns, const struct facts *f)
+{
+	return fig_ratio(ns, f->wall) >= EXPLAIN_MIN_SHARE ? ns : 0;
+}
+
+/* Of the uninterruptible sleep, what disk reads took: less the durable
+ * writes, which wait in D state as well. */
+static double read_io_ns(const struct facts *f)
+{
+	double io = f->blocked_io - durable_ns(f);
+
+	return io > 0 ? io : 0;
+}
+
+/* The sleeps counted by other rules: page-cache reads, durable writes,
+ * waits for another process. */
+struct apart { double pc, durable, sibling; };
+
+static void sleeps_apart(const struct facts *f, struct apart *a)
+{
+	a->pc = 0;
+	if (f->pc && f->m->pagecache_misses && (f->blocked_io > 0 || f->other))
+		a->pc = read_io_ns(f);
+	else if (f->pc && f->m->pagecache_misses)	/* no split: all of it */
+		a->pc = (double)f->m->acct_total_ns[ACCT_BLOCKED];
+	if (f->pc && f->m->pagecache_misses && fig_ratio(a->pc, f->wall) < EXPLAIN_MIN_SHARE &&
+	    (f->blocked_io > 0 || f->other))
+		a->pc = 0;		/* the page-cache rule does not fire: here */
+	a->durable = named_apart(durable_ns(f), f);
+	a->sibling = named_apart(sibling_wait_ns(f), f);
+}
+
+/* Asleep outside futex waits, not stopped, not named by another rule. */
+static double blocked_other_ns(const struct facts *f, const struct apart *a)
 {
 	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
 
-	if (f->pc && f->m->pagecache_misses && (f->blocked_io > 0 || f->other))
-		b -= f->blocked_io;
-	else if (f->pc && f->m->pagecache_misses)
-		b = 0;		/* no split: the page-cache rule has it all */
+	b -= a->pc + a->durable + a->sibling;
 	return b > 0 ? b : 0;
+}
+
+/* "Of that, 1.2 s is counted above: ..." */
+static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
+{
+	char buf[200] = "";
+	size_t n = 0;
+
+	if (a->pc > 0)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", page-cache misses %s",
+				      fig_ns(a->pc));
+	if (a->durable > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", durable writes %s",
+				      fig_ns(a->durable));
+	if (a->sibling > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", waits for another process %s",
+				      fig_ns(a->sibling));
+	if (n)
+		evidence_add(c, "Of that, %s is counted in its own cause (%s): %s is left here.",
+			     fig_ns(a->pc + a->durable + a->sibling), buf + 2, fig_ns(here));
+}
+
+/* Durable writes too small for a cause of their own, named here. */
+static void ev_durable_small(struct diag_cause *c, const struct facts *f, const struct apart *a)
+{
+	char list[240];
+
+	if (a->durable > 0 || durable_ns(f) <= 0)
+		return;
+	durable_calls(f, list, sizeof(list));
+	evidence_add(c, "Durable writes: %s (waiting for the device to have the data).", list);
 }
 
 bool rule_blocked_other(const struct facts *f, struct finding *o)
 {
-	double b = f->sched ? blocked_other_ns(f) : 0, share = fig_ratio(b, f->wall);
-	double io = f->pc && f->m->pagecache_misses ? 0 : f->blocked_io;
+	struct apart a;
+	double b, share, all, io;
 
-	if (!f->sched || share < EXPLAIN_MIN_SHARE)
+	if (!f->sched)
 		return false;
+	sleeps_apart(f, &a);
+	b = blocked_other_ns(f, &a);
+	share = fig_ratio(b, f->wall);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	/* the whole sleep, split as the JSON's blocked_io_ns splits it */
+	all = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
+	io = f->blocked_io < all ? f->blocked_io : all;
 	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
 	set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
 		  fig_pct(share));
 	evidence_add(&o->c, "The threads slept %s outside futex waits (%s of their wall time) over "
 	       "%s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: waiting "
-	       "for input or time), %s uninterruptibly (disk, kernel locks).", fig_ns(b), fig_pct(share),
-	       fig_cnt(f->vol), fig_ns(b - io > 0 ? b - io : 0), fig_ns(io));
+	       "for input, time or another process), %s uninterruptibly (disk, kernel locks).",
+	       fig_ns(all), fig_pct(fig_ratio(all, f->wall)), fig_cnt(f->vol),
+	       fig_ns(all - io > 0 ? all - io : 0), fig_ns(io));
+	ev_apart(&o->c, &a, b);
+	ev_durable_small(&o->c, f, &a);
 	ev_slept_in(&o->c, f);
 	if (f->pc)
 		evidence_add(&o->c, "The page cache took in %s pages during the run, %s.",

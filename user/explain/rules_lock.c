@@ -435,7 +435,13 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		evidence_add(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
 		       "CPU: hand-off, %u threads on %u CPUs.", fig_ns((double)l->runq_ns),
 		       fig_pct(fig_ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
-	if (l->turns)
+	if (l->turns && strstr(l->name, "semaphore used as a lock"))
+		evidence_add(c, "%s of its %s wake-ups came from threads that wait on it, or on "
+		       "semaphores like it: each releaser wakes the next waiter, a semaphore used "
+		       "as a lock (semaphore waits count with the lock waits), not a wait for work.",
+		       fig_pct(fig_ratio((double)l->wakes_by_waiters, (double)l->wakes)),
+		       fig_cnt((double)l->wakes));
+	else if (l->turns)
 		evidence_add(c, "%s of its %s wake-ups came from threads that wait on it too: they pass "
 		       "it among themselves, a lock built from a condition variable (as "
 		       "CPython's GIL is), not a wait for work.",

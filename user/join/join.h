@@ -36,7 +36,9 @@ struct lock_name {
 	char site[128];			/* the first call site outside the C library, or "" */
 	bool is_lock;			/* a mutex or rwlock, or an event taken in turns */
 	bool turns;			/* an event its own waiters wake: a lock built
-					 * from a condvar (a GIL, a baton) */
+					 * from a condvar (a GIL, a baton) or a
+					 * semaphore (semlock.h) */
+	bool semaphore;			/* its waits are sem_wait's */
 	uint64_t samples;		/* stacks the name was read from */
 	uint64_t wakes;			/* futex calls that woke a waiter on it */
 	uint64_t wakes_by_waiters;	/* of those, by threads that also waited on it */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "join/lockname.h"
+#include "join/semlock.h"
 #include "workload.h"	/* wl_now_ns */
 #include "trace/usym.h"
 
@@ -277,7 +278,8 @@ static void write_name(struct lock_name *n, const char *kind_name)
 {
 	char kind[48], sym[sizeof(n->name)];
 
-	snprintf(kind, sizeof(kind), "%s%s", kind_name, n->turns ? " taken in turns" : "");
+	snprintf(kind, sizeof(kind), "%s%s", kind_name, !n->turns ? "" : n->semaphore ?
+		 " used as a lock" : " taken in turns");
 	snprintf(sym, sizeof(sym), "%s", n->name);
 	if (sym[0])
 		snprintf(n->name, sizeof(n->name), "%.100s (%s)", sym, kind);
@@ -290,11 +292,15 @@ static void write_name(struct lock_name *n, const char *kind_name)
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
 {
 	struct lock_name *names = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*names));
+	const char **kinds = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*kinds));
 	int n = 0;
 
 	*out = NULL;
-	if (!names)
+	if (!names || !kinds) {
+		free(names);
+		free(kinds);
 		return -1;
+	}
 	for (int i = 0; i < kv->nfutex; i++) {
 		uint32_t tgid = tgid_of(kv, kv->futex[i].key.tid);
 		const char *kind_name;
@@ -307,16 +313,22 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 
 			names[n] = (struct lock_name){ .tgid = tgid, .addr = kv->futex[i].key.uaddr,
 						       .size = 4, .is_lock = !strcmp(kind, "lock") };
-			write_name(&names[n++], kind);
+			write_name(&names[n++], kind);	/* kinds[] stays NULL: named */
 			ln->unnamed++;
 			continue;
 		}
 		if (known(names, n, tgid, kv->futex[i].key.uaddr))
 			continue;
 		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
+		names[n].semaphore = !strcmp(kind_name, "semaphore");
 		count_wakes(kv, &names[n], kv->futex[i].key.op);
-		write_name(&names[n++], kind_name);
+		kinds[n++] = kind_name;
 	}
+	semlock_classify(kv, names, n);
+	for (int i = 0; i < n; i++)
+		if (kinds[i])
+			write_name(&names[i], kinds[i]);
+	free(kinds);
 	*out = names;
 	return n;
 }

@@ -189,6 +189,23 @@ static struct json_object *how_json(uint32_t how)
 	return a;
 }
 
+/* Sleeps another traced process ended (wakers.bpf.c), by its kill or
+ * its write, and the ones of others this thread ended. */
+static void sibling_json(struct json_object *o, const struct thread_row *r, bool sched)
+{
+	static const char *const by[FCT_WAKE_N] = { "signal", "write" };
+	char key[48];
+
+	for (int i = 0; i < FCT_WAKE_N; i++) {
+		snprintf(key, sizeof(key), "sibling_%s_waits", by[i]);
+		json_object_object_add(o, key, sched ? json_object_new_uint64(r->k.sib_waits[i]) : NULL);
+		snprintf(key, sizeof(key), "sibling_%s_wait_ns", by[i]);
+		json_object_object_add(o, key, sched ? json_object_new_uint64(r->k.sib_wait_ns[i]) : NULL);
+		snprintf(key, sizeof(key), "sibling_%s_wakes", by[i]);
+		json_object_object_add(o, key, sched ? json_object_new_uint64(r->k.sib_wakes[i]) : NULL);
+	}
+}
+
 /* The thread's name and window, and the split of its blocked time. */
 static void identity_json(struct json_object *o, const struct thread_row *r, unsigned groups)
 {
@@ -200,6 +217,9 @@ static void identity_json(struct json_object *o, const struct thread_row *r, uns
 	json_object_object_add(o, "window", r->has_kernel ? how_json(r->k.how) : NULL);
 	json_object_object_add(o, "blocked_io_ns", sched ? json_object_new_uint64(r->k.blocked_io_ns) : NULL);
 	json_object_object_add(o, "stopped_ns", sched ? json_object_new_uint64(r->k.stopped_ns) : NULL);
+	json_object_object_add(o, "pid", r->has_kernel && r->k.tgid ?
+			       json_object_new_uint64(r->k.tgid) : NULL);
+	sibling_json(o, r, sched);
 }
 
 static struct json_object *threads_json(const struct joined_run *m)

@@ -62,20 +62,37 @@ void report_target_end(char *buf, size_t n, const struct target_info *ti)
 		snprintf(buf, n, "still running (fctrace stopped waiting)");
 }
 
+/* The processes the rows belong to (--follow, attach -p A,B). */
+static unsigned nprocs(const struct joined_run *m)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		unsigned j = 0;
+
+		while (j < i && m->rows[j].k.tgid != m->rows[i].k.tgid)
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
 static void print_target_header(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 	const struct target_info *ti = &s->target;
-	char end[96], w[24];
+	char end[96], w[24], procs[32] = "";
 
 	report_target_end(end, sizeof(end), ti);
 	fprintf(f, "fctrace %s: %.*s%s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",
 		strlen(ti->cmdline) > 60 ? 57 : 60, ti->cmdline,
 		strlen(ti->cmdline) > 60 ? "..." : "", (int)ti->pid, end);
-	fprintf(f, "window %s (%s), %u thread%s on %u CPUs; probes: %s%s\n",
+	if (nprocs(m) > 1)
+		snprintf(procs, sizeof(procs), " in %u processes", nprocs(m));
+	fprintf(f, "window %s (%s), %u thread%s%s on %u CPUs; probes: %s%s\n",
 		units_ns(w, sizeof(w), (double)m->wall_ns),
 		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
-		m->nrows == 1 ? "" : "s", m->ncpus, m->probe_set,
+		m->nrows == 1 ? "" : "s", procs, m->ncpus, m->probe_set,
 		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
 }
 

@@ -517,6 +517,34 @@ static int load_account(struct jr *r, struct json_object *o, struct thread_row *
 	return rc || jr_double(r, o, "accounted_ratio", &row->accounted_ratio) ? -1 : 0;
 }
 
+/* Added after schema 2 began: the process, and the sleeps other traced
+ * processes ended; absent in older runs (read as not measured). */
+static const struct jr_field since_v2_fields[] = {
+	JR_FIELD(fct_thread, "sibling_signal_waits", sib_waits[FCT_WAKE_SIGNAL]),
+	JR_FIELD(fct_thread, "sibling_signal_wait_ns", sib_wait_ns[FCT_WAKE_SIGNAL]),
+	JR_FIELD(fct_thread, "sibling_signal_wakes", sib_wakes[FCT_WAKE_SIGNAL]),
+	JR_FIELD(fct_thread, "sibling_write_waits", sib_waits[FCT_WAKE_WRITE]),
+	JR_FIELD(fct_thread, "sibling_write_wait_ns", sib_wait_ns[FCT_WAKE_WRITE]),
+	JR_FIELD(fct_thread, "sibling_write_wakes", sib_wakes[FCT_WAKE_WRITE]),
+};
+
+static int load_since_v2(struct jr *r, struct json_object *o, struct thread_row *row)
+{
+	unsigned pid;
+
+	if (json_object_object_get_ex(o, "pid", NULL) && !json_object_is_type(
+		    json_object_object_get(o, "pid"), json_type_null)) {
+		if (jr_uint(r, o, "pid", INT32_MAX, &pid))
+			return -1;
+		row->k.tgid = pid;
+	}
+	for (size_t i = 0; i < sizeof(since_v2_fields) / sizeof(*since_v2_fields); i++)
+		if (json_object_object_get_ex(o, since_v2_fields[i].key, NULL) &&
+		    jr_fields(r, o, &row->k, &since_v2_fields[i], 1, true))
+			return -1;
+	return 0;
+}
+
 /* What the kernel saw of the thread: present when "locks" is not null. */
 static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *row)
 {
@@ -540,7 +568,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	jr_leave(r, saved);
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
-	return rc ? -1 : 0;
+	return rc || load_since_v2(r, o, row) ? -1 : 0;
 }
 
 /* Every thread: the workload's view in the result, the joined rows in

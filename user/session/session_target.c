@@ -24,6 +24,8 @@
 #include "trace/jvm.h"
 #include "join/lockname.h"
 #include "session/driver.h"
+#include "session/proctree.h"
+#include "fctrace.h"	/* FCT_MAX_TGIDS */
 #include "base/signals.h"
 #include "base/sudo_caller.h"
 
@@ -185,7 +187,8 @@ struct watch {
 	struct lockname *ln;
 	struct session *s;
 	const struct target_opts *to;
-	int pidfd;			/* TGT_ATTACH: readable when the target ends */
+	int pidfds[TARGET_MAX_PIDS];	/* TGT_ATTACH: each process listed, */
+	int npidfds;			/* readable when it ends */
 	uint64_t start_ns, end_ns, forwarded_ns;
 	bool hurry;			/* stopped by a signal or --duration */
 	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
@@ -199,13 +202,18 @@ static void watch_jvm_flag(struct watch *w);
 static bool target_done(struct watch *w)
 {
 	struct target_info *ti = &w->s->target;
-	struct pollfd p = { .fd = w->pidfd, .events = POLLIN };
 	int status;
 	pid_t r;
 
 	if (ti->mode == TGT_ATTACH) {
-		/* not our child: its status is its parent's to read */
-		ti->exited = w->pidfd >= 0 && poll(&p, 1, 0) > 0;
+		/* not our child: its status is its parent's to read; the run
+		 * ends when every process listed has */
+		ti->exited = w->npidfds > 0;
+		for (int i = 0; i < w->npidfds; i++) {
+			struct pollfd p = { .fd = w->pidfds[i], .events = POLLIN };
+
+			ti->exited &= w->pidfds[i] >= 0 && poll(&p, 1, 0) > 0;
+		}
 		return ti->exited;
 	}
 	while ((r = waitpid(w->to->follow ? -1 : ti->pid, &status, WNOHANG)) > 0)
@@ -512,11 +520,68 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 1;
 	*topts = (struct tracer_opts){
 		.tgid = s->target.pid, .follow = to->follow,
+		.tgid_list = to->mode == TGT_ATTACH && (to->npids > 1 || to->follow),
 		.target = to->mode == TGT_EXEC ? TT_EXEC : TT_ATTACH,
 		.on_ustack = lockname_on_ustack, .ustack_arg = x->w.ln,
 		.libjvm = s->target.libjvm[0] ? s->target.libjvm : NULL,
 	};
 	return 0;
+}
+
+/* attach: a pidfd for each process listed, to see it end. */
+static void open_pidfds(struct watch *w)
+{
+	const struct target_opts *to = w->to;
+	int n = to->npids > 1 ? to->npids : 1;
+
+	for (int i = 0; i < n; i++)
+		w->pidfds[i] = (int)syscall(SYS_pidfd_open, n > 1 ? to->pids[i] : to->pid, 0);
+	w->npidfds = n;
+}
+
+static int add_process(void *arg, pid_t pid)
+{
+	return tracer_add_process(arg, pid);
+}
+
+/* Up to 8 of the descendants' pids, then how many more. */
+static void say_descendants(const struct proctree *pt, char *buf, size_t len)
+{
+	size_t n = 0;
+	int shown = 0;
+
+	buf[0] = '\0';
+	for (int i = pt->nroots; i < pt->n && shown < 8 && n < len; i++, shown++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%d", shown ? " " : "", (int)pt->pids[i]);
+	if (pt->n - pt->nroots > shown && n < len)
+		snprintf(buf + n, len - n, " and %d more", pt->n - pt->nroots - shown);
+}
+
+/* attach -p A,B / --follow: every process listed, and with --follow
+ * every descendant already running, into the kernel side's process
+ * table before the threads are adopted; one line says what was found. */
+static int take_in(struct tracer *t, const struct target_opts *to)
+{
+	struct proctree pt;
+	char list[160];
+	int n = to->npids > 1 ? to->npids : 1, rc;
+
+	if (n == 1 && !to->follow)
+		return 0;
+	rc = proctree_take(&pt, n > 1 ? to->pids : &to->pid, n, to->follow, add_process, t);
+	if (!rc && to->follow) {
+		say_descendants(&pt, list, sizeof(list));
+		fprintf(stderr, "fctrace: --follow: %d process%s listed and %d descendant%s "
+			"already running%s%s%s; new ones are followed as they are forked\n",
+			pt.nroots, pt.nroots == 1 ? "" : "es", pt.n - pt.nroots,
+			pt.n - pt.nroots == 1 ? "" : "s", list[0] ? " (" : "", list,
+			list[0] ? ")" : "");
+	}
+	if (!rc && pt.full)
+		fprintf(stderr, "fctrace: the process table is full (%d processes): %d more not "
+			"traced\n", FCT_MAX_TGIDS, pt.full);
+	proctree_free(&pt);
+	return rc;
 }
 
 /* Start the target inside the open window: exec CMD, or adopt the
@@ -532,9 +597,9 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	tracer_start(t);
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {
-		w->pidfd = (int)syscall(SYS_pidfd_open, ti->pid, 0);
+		open_pidfds(w);
 		lockname_snapshot(w->ln, ti->pid);
-		if ((err = tracer_adopt(t))) {
+		if ((err = take_in(t, x->to)) || (err = tracer_adopt(t))) {
 			fprintf(stderr, "fctrace: cannot take over the threads of %d: %s\n",
 				(int)ti->pid, strerror(-err));
 			return 1;
@@ -590,8 +655,9 @@ static void tgt_finish(void *ctx, struct session *s)
 	free(x->jvm_env);
 	if (x->w.libjvm_fd >= 0)
 		close(x->w.libjvm_fd);
-	if (x->w.pidfd >= 0)
-		close(x->w.pidfd);
+	for (int i = 0; i < x->w.npidfds; i++)
+		if (x->w.pidfds[i] >= 0)
+			close(x->w.pidfds[i]);
 }
 
 static const struct session_driver target_driver = {
@@ -602,7 +668,7 @@ static const struct session_driver target_driver = {
 int session_run_target(const struct trace_opts *o, const struct target_opts *to,
 		       struct session *s)
 {
-	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .pidfd = -1, .libjvm_fd = -1 },
+	struct target_ctx x = { .to = to, .w = { .s = s, .to = to, .libjvm_fd = -1 },
 				.c = { .pid = -1 }, .ra = { .ngroups = -1 } };
 
 	return session_drive(&target_driver, &x, o, s);

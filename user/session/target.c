@@ -148,6 +148,14 @@ static int check_attach(pid_t pid)
 
 int target_check(const struct target_opts *opts)
 {
+	int rc;
+
+	if (opts->mode == TGT_ATTACH && opts->npids > 1) {
+		for (int i = 0; i < opts->npids; i++)
+			if ((rc = check_attach(opts->pids[i])))
+				return rc;
+		return 0;
+	}
 	if (opts->mode == TGT_ATTACH)
 		return check_attach(opts->pid);
 	if (opts->mode == TGT_EXEC && (!opts->argv || !opts->argv[0] || !opts->argv[0][0])) {

@@ -16,11 +16,16 @@
 
 enum target_mode { TGT_NONE, TGT_EXEC, TGT_ATTACH };
 
+/* attach -p A,B,...: processes one list may name */
+#define TARGET_MAX_PIDS	64
+
 /* What the user asked for. */
 struct target_opts {
 	enum target_mode mode;
 	char *const *argv;		/* TGT_EXEC: CMD ARGS..., NULL-terminated */
-	pid_t pid;			/* TGT_ATTACH */
+	pid_t pid;			/* TGT_ATTACH: the first process listed */
+	const int *pids;		/* TGT_ATTACH: every one (pids[0] == pid), */
+	int npids;			/* or NULL, 0: pid alone */
 	uint64_t duration_ns;		/* TGT_ATTACH: 0 = until Ctrl-C or exit */
 	bool follow;			/* child processes too */
 	bool as_root;			/* under sudo: keep root for CMD */

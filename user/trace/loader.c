@@ -69,6 +69,7 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_sched_switch", .shown = "tp_btf/sched_switch", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_SCHED },
 	{ .prog = "fct_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new", .group = PG_SCHED },
+	{ .prog = "fct_sched_waking", .shown = "tp_btf/sched_waking", .group = PG_SCHED },
 	{ .prog = "fct_contention_begin", .shown = "tp_btf/contention_begin", .group = PG_KLOCK },
 	{ .prog = "fct_contention_end", .shown = "tp_btf/contention_end", .group = PG_KLOCK },
 	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
@@ -124,6 +125,7 @@ struct tracer {
 	pid_t tgid;
 	enum tracer_target target;
 	bool follow;
+	bool tgid_list;
 	unsigned time_every;		/* sc_time_every */
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
 	struct cpuclock cpu;		/* the per_cpu program's events */
@@ -248,6 +250,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->target_tgid = t->tgid;
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->follow_forks = t->follow;
+	skel->rodata->tgid_list = t->tgid_list;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
@@ -582,6 +585,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->groups = t->floor ? PG_MASK(PG_FLOOR) : wanted | window_group(t->target);
 	t->tgid = opts->tgid ? opts->tgid : getpid();
 	t->follow = opts->follow && t->target != TT_SELF;
+	t->tgid_list = opts->tgid_list && t->target == TT_ATTACH;
 	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
 	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
@@ -801,6 +805,19 @@ int tracer_adopt(struct tracer *t)
 		close(fd);
 	bpf_link__destroy(link);
 	return err;
+}
+
+int tracer_add_process(struct tracer *t, pid_t tgid)
+{
+	__u32 k = (__u32)tgid, one = 1;
+
+	if (!t || !t->skel || t->target != TT_ATTACH || !(t->tgid_list || t->follow))
+		return -EINVAL;
+	if (tgid == t->tgid)
+		return 0;
+	if (bpf_map__update_elem(t->skel->maps.tgids, &k, sizeof(k), &one, sizeof(one), BPF_ANY))
+		return errno == E2BIG || errno == ENOMEM ? -E2BIG : -errno;
+	return 0;
 }
 
 int tracer_poll(struct tracer *t, int timeout_ms)

@@ -32,6 +32,8 @@ struct tracer_opts {
 	pid_t tgid;		/* the process to trace (fctrace itself for TT_SELF) */
 	enum tracer_target target;
 	bool follow;		/* TT_EXEC/TT_ATTACH: and the processes it forks */
+	bool tgid_list;		/* TT_ATTACH: more processes are added with
+				 * tracer_add_process before tracer_adopt */
 	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
 	bool verbose;		/* libbpf's debug output */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
@@ -59,6 +61,10 @@ void tracer_start_timeline(struct tracer *t);
 /* TT_ATTACH: open the accounts of the threads already running (after
  * tracer_start, so that no edge between the two is missed); 0 or -errno */
 int tracer_adopt(struct tracer *t);
+/* TT_ATTACH with tgid_list or follow: trace process tgid too, from now
+ * on (its threads already running are taken over by tracer_adopt);
+ * 0, or -errno (-E2BIG: the process table is full) */
+int tracer_add_process(struct tracer *t, pid_t tgid);
 /* Deliver the user stacks that arrived, waiting up to timeout_ms, and
  * returning within about timeout_ms however many arrive: a stack that
  * would be handed out after that is dropped and counted, the rest wait

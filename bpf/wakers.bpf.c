@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * wakers.bpf.c - who ended a sleep, across the traced processes.
+ *
+ * A server made of processes has its workers wait for each other
+ * without futexes: PostgreSQL's latch is an epoll_wait on a self-pipe,
+ * ended by another backend's kill(). sched_waking fires in the waker's
+ * context (sched_wakeup may fire on the wakee's CPU), so the waker is
+ * the current thread: when it is a thread of another traced process,
+ * inside a kill or a write, and the woken thread sleeps in a syscall
+ * other than a futex wait, the sleep is booked to the wakee as a wait
+ * for a sibling, and the wake to the waker. A waker in user mode or in
+ * another syscall (a timer or a packet interrupting it) books nothing.
+ */
+#include "common.bpf.h"
+#include "sysnr.bpf.h"
+
+/* The kind of wake a waker's current syscall makes, or FCT_WAKE_N. */
+static __always_inline __u32 wake_by(__u32 nr)
+{
+	switch (nr) {
+	case NR_KILL: case NR_TKILL: case NR_TGKILL: case NR_RT_SIGQUEUEINFO:
+	case NR_RT_TGSIGQUEUEINFO: case NR_PIDFD_SEND_SIGNAL:
+		return FCT_WAKE_SIGNAL;
+	case NR_WRITE: case NR_WRITEV: case NR_SENDTO: case NR_SENDMSG:
+		return FCT_WAKE_WRITE;
+	}
+	return FCT_WAKE_N;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(fct_sched_waking, struct task_struct *p)
+{
+	__u64 pid_tgid, now;
+	struct fct_slot *t, *w;
+	__u32 by;
+
+	/* one process: no sibling to wait for (the verifier drops the rest) */
+	if (!follow_forks && !tgid_list)
+		return 0;
+	if (!enabled || !fct_is_target_tgid(p->tgid))
+		return 0;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if ((__u32)(pid_tgid >> 32) == p->tgid || !fct_is_target(pid_tgid))
+		return 0;
+	w = fct_slot((__u32)pid_tgid);
+	if (!w || !w->in_syscall)
+		return 0;
+	by = wake_by(w->in_nr);
+	t = fct_slot(p->pid);
+	if (by >= FCT_WAKE_N || !t || t->st_state != FCT_ST_BLOCKED || !t->in_syscall ||
+	    t->in_futex_wait)
+		return 0;
+	now = bpf_ktime_get_ns();
+	t->a.sib_waits[by]++;
+	if (now > t->st_since_ns)	/* asleep since its switch out */
+		t->a.sib_wait_ns[by] += now - t->st_since_ns;
+	w->a.sib_wakes[by]++;
+	return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * rules_durable.c - durable writes: time asleep in fsync, fdatasync,
+ * sync_file_range, sync, syncfs and msync, waiting for written data to
+ * reach the device (a database's log flush at each commit). Counted per
+ * syscall number, asleep inside the call (struct fct_nr_stats).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "base/sysnames.h"
+#include "explain/rules_int.h"
+#include "explain/words.h"
+
+static const int durable_nrs[] = { SYS_fsync, SYS_fdatasync, SYS_sync_file_range, SYS_sync,
+				   SYS_syncfs, SYS_msync };
+#define NDURABLE (sizeof(durable_nrs) / sizeof(*durable_nrs))
+
+static const struct fct_nr_stats *nr_of(const struct facts *f, size_t i)
+{
+	return &f->m->nr_total[durable_nrs[i] & (FCT_NR_MAX - 1)];
+}
+
+double durable_ns(const struct facts *f)
+{
+	double ns = 0;
+
+	if (!f->sched || !f->sc)
+		return 0;
+	for (size_t i = 0; i < NDURABLE; i++)
+		ns += (double)nr_of(f, i)->blocked_ns;
+	return ns;
+}
+
+/* "9 601 fdatasync calls, 1.04 s asleep" for each kind called, into buf. */
+void durable_calls(const struct facts *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	char name[24];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NDURABLE && n < len; i++) {
+		const struct fct_nr_stats *s = nr_of(f, i);
+
+		if (!s->count)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s call%s, %s asleep", n ? "; " : "",
+				      fig_cnt((double)s->count),
+				      syscall_name((unsigned)durable_nrs[i], name, sizeof(name)),
+				      fig_plural((double)s->count), fig_ns((double)s->blocked_ns));
+	}
+}
+
+static double durable_count(const struct facts *f)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < NDURABLE; i++)
+		n += (double)nr_of(f, i)->count;
+	return n;
+}
+
+bool rule_durable_writes(const struct facts *f, struct finding *o)
+{
+	double ns = durable_ns(f), share = fig_ratio(ns, f->wall), calls = durable_count(f);
+	char list[240];
+
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	durable_calls(f, list, sizeof(list));
+	found(o, "durable_writes", share, 0.85, COV_BLOCKED);
+	set_title(o, "%s of thread time waiting for writes to reach the disk: %s", fig_pct(share),
+		  list);
+	evidence_add(&o->c, "The threads slept %s inside %s calls that make written data durable "
+		     "(%s per call): each returns only once the device has the data.",
+		     fig_ns(ns), fig_cnt(calls), fig_ns(fig_ratio(ns, calls)));
+	evidence_add(&o->c, "All their uninterruptible sleep (disk, kernel locks) was %s; these "
+		     "calls are counted here, not with the sleeps outside locks.",
+		     fig_ns(f->blocked_io));
+	set_fix(o, "Sync less often or for more at once (one flush for several commits: group "
+		"commit), move the log to a faster device, or, where losing the last writes on "
+		"a crash is acceptable, do not wait for each flush.");
+	return true;
+}
