@@ -13,6 +13,7 @@
 #include "join/lockname.h"
 #include "workload.h"	/* wl_now_ns */
 #include "trace/usym.h"
+#include "join/waitstacks.h"
 
 struct site_count {
 	uint32_t tgid;
@@ -24,6 +25,7 @@ struct site_count {
 
 struct lockname {
 	struct usym *u;
+	struct waitstacks *ws;		/* the samples' whole stacks */
 	struct site_count *sites;
 	int nsites, cap;
 	uint64_t received, unwound;
@@ -36,7 +38,8 @@ struct lockname *lockname_new(void)
 {
 	struct lockname *ln = calloc(1, sizeof(*ln));
 
-	if (ln && !(ln->u = usym_new())) {
+	if (ln && (!(ln->u = usym_new()) || !(ln->ws = waitstacks_new()))) {
+		usym_free(ln->u);
 		free(ln);
 		return NULL;
 	}
@@ -48,6 +51,7 @@ void lockname_free(struct lockname *ln)
 	if (!ln)
 		return;
 	usym_free(ln->u);
+	waitstacks_free(ln->ws);
 	free(ln->sites);
 	free(ln);
 }
@@ -111,6 +115,19 @@ static struct site_count *site_slot(struct lockname *ln, uint32_t tgid, uint64_t
 	return s;
 }
 
+struct waitstacks *lockname_waitstacks(struct lockname *ln)
+{
+	return ln ? ln->ws : NULL;
+}
+
+/* The sample's whole stack, for the flame graphs. */
+static void keep_stack(struct lockname *ln, const struct fct_ustack *e, size_t len)
+{
+	static struct uframe frames[USYM_MAX_STACK];	/* one thread calls */
+
+	waitstacks_add(ln->ws, e, frames, usym_unwind(ln->u, e, len, frames, USYM_MAX_STACK));
+}
+
 void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 {
 	struct lockname *ln = arg;
@@ -128,6 +145,7 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 	s = site_slot(ln, e->tgid, e->uaddr, site, kind);
 	if (s)
 		s->n++;
+	keep_stack(ln, e, len);
 }
 
 /* Without a stack the op still tells: glibc's mutexes wait with

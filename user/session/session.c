@@ -153,6 +153,7 @@ void session_free(struct session *s)
 	}
 	free(s->names);
 	s->names = NULL;
+	stacks_free(&s->stacks);
 	if (s->timeline)
 		timeline_free(s->timeline);
 	free(s->timeline);
