@@ -147,13 +147,22 @@ int stacks_add(struct stack_set *ss, enum stack_kind kind, const char *thread, c
 	return 0;
 }
 
+/* Largest first; ties in an order that depends on nothing but the
+ * stacks (a saved run read back numbers them as they were written). */
 static int by_ns(const void *a, const void *b)
 {
 	const struct sstack *x = a, *y = b;
+	int c;
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	return x->ns > y->ns ? -1 : x->ns < y->ns;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if ((c = strcmp(x->thread, y->thread)) || (c = strcmp(x->lock, y->lock)))
+		return c;
+	if (x->nframes != y->nframes)
+		return x->nframes < y->nframes ? -1 : 1;
+	return memcmp(x->frames, y->frames, (size_t)x->nframes * sizeof(*x->frames));
 }
 
 void stacks_order(struct stack_set *ss)

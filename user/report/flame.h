@@ -27,4 +27,10 @@ int flame_pprof_write(const struct stack_set *ss, const struct flame_opts *o, co
  * control characters replaced, so that a line stays one stack. */
 void flame_folded_line(FILE *f, const struct stack_set *ss, const struct sstack *s, bool no_thread);
 
+struct json_object;
+/* The run's "stacks" section, or NULL when it has none. */
+struct json_object *flame_stacks_json(const struct stack_set *ss);
+/* The ids of the wait stacks of the lock the lock table names lock. */
+struct json_object *flame_stack_ids_json(const struct stack_set *ss, const char *lock);
+
 #endif
