@@ -135,11 +135,15 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 	enum wait_kind kind;
 	char site[128];
 
-	ln->received++;
 	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
 		usym_snapshot(ln->u, (pid_t)e->tgid);
 		ln->last_tgid = (pid_t)e->tgid;
 	}
+	if (e->op == FCT_USTACK_OP_CPU) {	/* --cpu-stacks: no word to name */
+		keep_stack(ln, e, len);
+		return;
+	}
+	ln->received++;
 	if (usym_wait_site(ln->u, e, len, site, sizeof(site), &kind) == 0)
 		ln->unwound++;
 	s = site_slot(ln, e->tgid, e->uaddr, site, kind);

@@ -42,7 +42,8 @@ struct stack_set {
 /* How a sampled stack's weight is set: README, JSON and the reports say it. */
 #define STACKS_SCALING "each sampled user stack of a (thread, futex word) stands for " \
 	"that word's measured wait time divided by its samples; kernel lock stacks carry " \
-	"their site's attributed wait time; cpu stacks 1/FCT_CPUCLOCK_HZ s each"
+	"their site's attributed wait time; with --cpu-stacks each cpu-clock sample's stack " \
+	"stands for one sampling period (1/997 s) of CPU time"
 
 /* The index of frame (func, file, line), added if new; -1 out of memory. */
 int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint32_t line);

@@ -18,6 +18,8 @@ struct raw {			/* one distinct stack of one (thread, word, op) */
 
 struct waitstacks {
 	struct stack_set set;	/* frames interned as samples arrive */
+	struct ksyms *ks;	/* the cpu samples' kernel frames, loaded at the first */
+	bool ks_tried;
 	struct raw *raw;
 	int nraw, cap;
 };
@@ -35,6 +37,7 @@ void waitstacks_free(struct waitstacks *ws)
 		free(ws->raw[i].frames);
 	free(ws->raw);
 	stacks_free(&ws->set);
+	ksyms_free(ws->ks);
 	free(ws);
 }
 
@@ -68,10 +71,39 @@ static struct raw *raw_of(struct waitstacks *ws, const struct fct_ustack *e,
 	return r;
 }
 
+/* A cpu sample's kernel frames after its user ones (root first): its
+ * leaves. 0, or -1. */
+static int kernel_frames(struct waitstacks *ws, const struct fct_ustack *e, uint32_t *fr,
+			 int *k)
+{
+	char fn[160];
+
+	if (!ws->ks_tried) {
+		ws->ks = ksyms_load(NULL);
+		ws->ks_tried = true;
+	}
+	for (int i = FCT_STACK_DEPTH - 1; i >= 0; i--) {
+		uint64_t off;
+		const char *name = e->kips[i] && ws->ks ? ksyms_find(ws->ks, e->kips[i], &off) : NULL;
+		int idx;
+
+		if (!e->kips[i])
+			continue;
+		if (name)
+			snprintf(fn, sizeof(fn), "%s_[k]", name);
+		else
+			snprintf(fn, sizeof(fn), "0x%llx_[k]", (unsigned long long)e->kips[i]);
+		if ((idx = stacks_frame(&ws->set, fn, "", 0)) < 0)
+			return -1;
+		fr[(*k)++] = (uint32_t)idx;
+	}
+	return 0;
+}
+
 void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const struct uframe *f,
 		    int n)
 {
-	uint32_t fr[USYM_MAX_STACK];
+	uint32_t fr[USYM_MAX_STACK + FCT_STACK_DEPTH];
 	struct raw *r;
 	int k = 0;
 
@@ -84,6 +116,8 @@ void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const str
 			return;
 		fr[k++] = (uint32_t)idx;
 	}
+	if (e->op == FCT_USTACK_OP_CPU && e->uaddr && kernel_frames(ws, e, fr, &k))
+		return;
 	r = raw_of(ws, e, fr, k);
 	if (r)
 		r->n++;
@@ -119,7 +153,7 @@ static int copy_frames(const struct stack_set *from, const uint32_t *fr, int n,
 static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const char *thread,
 			const char *lock, struct stack_set *out)
 {
-	uint32_t to[USYM_MAX_STACK + 1];
+	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
 	uint64_t samples = 0, given = 0;
 	int last = -1, rc = 0, i;
 
@@ -200,6 +234,32 @@ static const char *thread_name(const struct kview *kv, uint32_t tid)
 	return t && t->comm[0] ? t->comm : "?";
 }
 
+/* --cpu-stacks: each sample stands for one sampling period of CPU time. */
+static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
+{
+	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
+	int rc = 0;
+
+	for (int i = 0; i < ws->nraw && !rc; i++) {
+		const struct raw *r = &ws->raw[i];
+		int n = r->nframes;
+
+		if (r->op != FCT_USTACK_OP_CPU)
+			continue;
+		if (!n) {
+			int idx = stacks_frame(out, "[no user stack]", "", 0);
+
+			to[0] = (uint32_t)idx;
+			n = idx < 0 ? -1 : 1;
+		} else if (copy_frames(&ws->set, r->frames, n, out, to)) {
+			n = -1;
+		}
+		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(kv, r->tid), "", to, n,
+					     r->n * (1000000000ull / FCT_CPUCLOCK_HZ), r->n);
+	}
+	return rc;
+}
+
 int waitstacks_build(struct waitstacks *ws, const struct kview *kv,
 		     const struct lock_name *names, int nnames, struct stack_set *out)
 {
@@ -225,6 +285,8 @@ int waitstacks_build(struct waitstacks *ws, const struct kview *kv,
 			rc = klock_stack(ks, &kv->klock[i], thread_name(kv, kv->klock[i].key.tid),
 					 out);
 	ksyms_free(ks);
+	if (!rc)
+		rc = cpu_stacks(ws, kv, out);
 	stacks_order(out);
 	return rc;
 }

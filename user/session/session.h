@@ -23,6 +23,7 @@ struct trace_opts {
 	bool verbose;
 	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
 	unsigned tl_start_ms;		/* after the measured window opens */
+	bool cpu_stacks;		/* --cpu-stacks: on-CPU stacks (other programs) */
 };
 
 struct json_object;
