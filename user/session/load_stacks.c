@@ -63,14 +63,19 @@ static int load_frame_ids(struct jr *r, struct json_object *o, const struct stac
 	return 0;
 }
 
-static int load_stack(struct jr *r, struct json_object *o, struct stack_set *ss,
+/* Stack number i (0-based): written in id order, so its id is i + 1. */
+static int load_stack(struct jr *r, struct json_object *o, size_t i, struct stack_set *ss,
 		      uint32_t *ids)
 {
 	static const char *const kinds[] = { "wait", "cpu" };
 	char thread[32], lock[160];
-	uint64_t ns, samples;
+	uint64_t ns, samples, id;
 	int kind, n = 0;
 
+	if (jr_u64(r, o, "id", &id))
+		return -1;
+	if (id != i + 1)
+		return jr_fail(r, "id", "must number the stacks 1, 2, ... in order");
 	if (jr_choice(r, o, "kind", kinds, 2, &kind) ||
 	    jr_str(r, o, "thread", false, thread, sizeof(thread)) ||
 	    jr_str(r, o, "lock", false, lock, sizeof(lock)) || jr_u64(r, o, "ns", &ns) ||
@@ -78,6 +83,22 @@ static int load_stack(struct jr *r, struct json_object *o, struct stack_set *ss,
 		return -1;
 	if (stacks_add(ss, (enum stack_kind)kind, thread, lock, ids, n, ns, samples))
 		return jr_fail(r, NULL, "out of memory");
+	return 0;
+}
+
+/* The totals written beside the stacks: what they add up to. */
+static int load_totals(struct jr *r, struct json_object *o, const struct stack_set *ss)
+{
+	char scaling[512];
+	uint64_t wait_ns, cpu_ns;
+
+	if (jr_str(r, o, "scaling", false, scaling, sizeof(scaling)) ||
+	    jr_u64(r, o, "wait_ns", &wait_ns) || jr_u64(r, o, "cpu_ns", &cpu_ns))
+		return -1;
+	if (wait_ns != stacks_total(ss, STK_WAIT))
+		return jr_fail(r, "wait_ns", "is not the sum of the wait stacks");
+	if (cpu_ns != stacks_total(ss, STK_CPU))
+		return jr_fail(r, "cpu_ns", "is not the sum of the cpu stacks");
 	return 0;
 }
 
@@ -99,11 +120,13 @@ int load_stacks(struct jr *r, struct json_object *doc, struct stack_set *ss)
 		return jr_fail(r, "stacks", "has more stacks than any run could");
 	for (size_t i = 0; i < n; i++) {
 		if (jr_element(r, a, "stacks", i, &e, inner, sizeof(inner)) ||
-		    load_stack(r, e, ss, ids))
+		    load_stack(r, e, i, ss, ids))
 			return -1;
 		jr_leave(r, inner);
 	}
 	stacks_order(ss);
+	if (load_totals(r, o, ss))
+		return -1;
 	jr_leave(r, saved);
 	return 0;
 }
