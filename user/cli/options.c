@@ -675,6 +675,11 @@ static int check_saved(const struct options *o, uint64_t given)
 
 		for (size_t j = 0; j < sizeof(applies) / sizeof(*applies); j++)
 			ok |= option_table[i].key == applies[j];
+		/* the flame graphs are a run's: report draws them, diff has none */
+		if (o->cmd == CMD_DIFF && (option_table[i].key == O_FOLDED ||
+					   option_table[i].key == O_PPROF ||
+					   option_table[i].key == O_NO_THREAD_FRAME))
+			ok = false;
 		if (!(given >> i & 1) || ok)
 			continue;
 		snprintf(opt, sizeof(opt), "--%s", option_table[i].name);
