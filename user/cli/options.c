@@ -568,6 +568,9 @@ static int check_target(const struct options *o)
 		return bad(o->pid ? "-p" : o->duration_ns ? "--duration" : o->follow ? "--follow"
 			   : o->as_root ? "--as-root" : "--debuginfod",
 			   "only applies to `run -- CMD` or `attach`");
+	if (!other && o->cpu_stacks && o->cmd != CMD_REPORT && o->cmd != CMD_DIFF)
+		return bad("--cpu-stacks", "only applies to `run -- CMD` or `attach` (fctrace's "
+			   "own workloads keep no stacks)");
 	if (o->cmd == CMD_RUN && o->duration_ns)
 		return bad("--duration", "only applies to `attach` (run -- CMD ends when CMD does)");
 	if (o->cmd == CMD_ATTACH && o->as_root)

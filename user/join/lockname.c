@@ -120,11 +120,11 @@ struct waitstacks *lockname_waitstacks(struct lockname *ln)
 	return ln ? ln->ws : NULL;
 }
 
-/* The sample's whole stack, for the flame graphs. */
+static struct uframe frames[USYM_MAX_STACK];	/* one thread calls: the watch loop */
+
+/* A cpu-clock sample's whole stack (--cpu-stacks), for the flame graphs. */
 static void keep_stack(struct lockname *ln, const struct fct_ustack *e, size_t len)
 {
-	static struct uframe frames[USYM_MAX_STACK];	/* one thread calls */
-
 	waitstacks_add(ln->ws, e, frames, usym_unwind(ln->u, e, len, frames, USYM_MAX_STACK));
 }
 
@@ -134,6 +134,7 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 	struct site_count *s;
 	enum wait_kind kind;
 	char site[128];
+	int n;
 
 	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
 		usym_snapshot(ln->u, (pid_t)e->tgid);
@@ -144,12 +145,14 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 		return;
 	}
 	ln->received++;
-	if (usym_wait_site(ln->u, e, len, site, sizeof(site), &kind) == 0)
+	/* its call site names the word; its whole stack goes to the flame graphs */
+	if (usym_wait_stack(ln->u, e, len, site, sizeof(site), &kind, frames, USYM_MAX_STACK,
+			    &n) == 0)
 		ln->unwound++;
 	s = site_slot(ln, e->tgid, e->uaddr, site, kind);
 	if (s)
 		s->n++;
-	keep_stack(ln, e, len);
+	waitstacks_add(ln->ws, e, frames, n);
 }
 
 /* Without a stack the op still tells: glibc's mutexes wait with

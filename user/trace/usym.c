@@ -981,6 +981,8 @@ struct fwalk {
 	Dwfl *dwfl;
 	struct uframe *out;
 	int n, max;
+	struct walk *site;	/* the wait's call site too, in the same walk, or NULL */
+	bool site_done;
 };
 
 static void name_frame(Dwfl_Module *mod, Dwarf_Addr pc, struct uframe *f)
@@ -1013,8 +1015,10 @@ static int on_any_frame(Dwfl_Frame *frame, void *arg)
 	bool activation;
 	Dwfl_Module *mod;
 
+	if (w->site && !w->site_done && on_frame(frame, w->site) == DWARF_CB_ABORT)
+		w->site_done = true;
 	if (w->n >= w->max || !dwfl_frame_pc(frame, &pc, &activation) || !pc)
-		return DWARF_CB_ABORT;
+		return w->site && !w->site_done ? DWARF_CB_OK : DWARF_CB_ABORT;
 	if (!activation)
 		pc--;		/* a return address: name the call itself */
 	mod = dwfl_addrmodule(w->dwfl, pc);
@@ -1022,6 +1026,37 @@ static int on_any_frame(Dwfl_Frame *frame, void *arg)
 		return DWARF_CB_ABORT;	/* JIT code, or a map we did not see */
 	name_frame(mod, pc, &w->out[w->n++]);
 	return DWARF_CB_OK;
+}
+
+/* One walk for both: a second would double the unwinding, which runs
+ * in the watch loop's turns. */
+int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n)
+{
+	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
+	struct walk sw = { .u = u, .site = site, .site_len = site_len };
+	struct fwalk w = { .out = out, .max = max, .site = &sw };
+
+	snprintf(site, site_len, "?");
+	*kind = WK_UNKNOWN;
+	*n = 0;
+	cb_usym = u;
+	w.dwfl = sw.dwfl = p ? proc_dwfl(p) : NULL;
+	if (!w.dwfl || !e->regs[16])
+		return -1;
+	if (!p->attached) {
+		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
+			return -1;
+		p->attached = 1;
+	}
+	u->cur = e;
+	u->cur_len = len;
+	u->cur_given = 0;
+	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_any_frame, &w);
+	u->cur = NULL;
+	*kind = sw.kind;
+	*n = w.n;
+	return sw.found ? 0 : -1;
 }
 
 int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,

@@ -84,4 +84,9 @@ struct uframe {
 int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,
 		int max);
 
+/* usym_wait_site and usym_unwind in one walk: the site, the kind, and
+ * up to max frames into out (*n of them). Returns as usym_wait_site. */
+int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n);
+
 #endif /* FCTRACE_USYM_H */
