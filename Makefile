@@ -19,10 +19,11 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
 # Debian packages the build, the tests and the reports need.
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcmocka-dev \
-	     pkg-config libjson-c-dev make gcc
+	     pkg-config libjson-c-dev make gcc libprotobuf-c-dev protobuf-c-compiler \
+	     golang-github-google-pprof-dev
 # ... and the ones only the tests use: the JSON schema check, the HTML render
 # check, the JVM tests' javac and java.
-TEST_PKGS := python3-jsonschema chromium valgrind openjdk-17-jdk-headless
+TEST_PKGS := python3-jsonschema chromium valgrind openjdk-17-jdk-headless protobuf-compiler
 
 ifeq ($(V),1)
 Q :=
@@ -35,7 +36,7 @@ endif
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CPPFLAGS := -I$(OUTPUT) -Iuser -Iworkloads -Ibpf -D_GNU_SOURCE -MMD -MP
-LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lpthread -lm -lstdc++
+LDLIBS   := -lbpf -ldw -lelf -lz -ljson-c -lprotobuf-c -lpthread -lm -lstdc++
 
 # The link order is fixed, not $(wildcard)'s (make before 4.3 does not
 # sort it): common.bpf.c first - the libbpf linker workaround it describes
@@ -45,7 +46,12 @@ BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
 USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
-USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS))
+# --pprof: C generated from pprof's own profile.proto (Debian's
+# golang-github-google-pprof-dev) by protoc-c, into .output/ only
+PPROF_PROTO := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PB_SRC    := $(OUTPUT)/pprof/profile.pb-c.c
+PB_H      := $(OUTPUT)/pprof/profile.pb-c.h
+USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS)) $(OUTPUT)/pprof/profile.pb-c.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard tests/bench_*.c)
@@ -85,7 +91,7 @@ deps-test:
 
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
-SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) tests/testutil.c tests/bpfutil.c tests/progwalk.c tests/binutil.c \
+SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) tests/testutil.c tests/bpfutil.c tests/progwalk.c tests/binutil.c \
 	     tests/trace_check.c
 ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_whatif_lock test_wl_pool \
 	      test_wl_bcache test_wl_run test_html test_probes test_join test_jvm test_timeline \
@@ -166,7 +172,7 @@ FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/%,$(FUZZ_TARGETS))
 # model and (through session_free) the tracer come with it, so all of
 # user/ is in the archive (a target links only what it calls) and that
 # target links fctrace's own libraries.
-FUZZ_SRCS := $(USER_SRCS) $(WL_SRCS)
+FUZZ_SRCS := $(USER_SRCS) $(WL_SRCS) $(PB_SRC)
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	      -fno-sanitize-recover=all
 
@@ -214,6 +220,19 @@ $(OUTPUT)/sysnames.h.in: $(SYSCALL_H) | $(OUTPUT)
 $(OUTPUT)/user/base/sysnames.o $(OUTPUT)/asan/user/base/sysnames.o $(OUTPUT)/tsan/user/base/sysnames.o \
 	$(OUTPUT)/fuzz/user/base/sysnames.o: \
 	$(OUTPUT)/sysnames.h.in
+
+$(PB_SRC): $(PPROF_PROTO)
+	@mkdir -p $(@D)
+	$(call msg,PROTOC,$@)
+	$(Q)protoc-c --c_out=$(@D) --proto_path=$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
+$(PB_H): $(PB_SRC)
+
+$(OUTPUT)/pprof/profile.pb-c.o: $(PB_SRC)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/user/report/pprof.o $(OUTPUT)/asan/user/report/pprof.o \
+	$(OUTPUT)/tsan/user/report/pprof.o $(OUTPUT)/fuzz/user/report/pprof.o: $(PB_H)
 
 # vmlinux.h comes from the running kernel's BTF, never from the repo.
 $(OUTPUT)/vmlinux.h: | $(OUTPUT)
@@ -285,7 +304,7 @@ $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(
 
 $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) -g -O1 $(WARN) $< -o $@ -pthread
+	$(Q)$(CC) -g -O1 -fomit-frame-pointer $(WARN) $< -o $@ -pthread
 
 # the holders probes' ground truth (tests/holdprog.c, built alone like
 # target_prog) and its reader, which runs it under those probes

@@ -15,6 +15,7 @@
 struct fct_slots_map slots SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
 struct fct_tl_map timeline SEC(".maps");
+struct fct_ustacks_map ustacks SEC(".maps");
 /* the watched user locks (holders.bpf.h): here, as the linker needs
  * (see above), for the syscall, switch and sampler programs use them */
 struct fct_holds_map holds SEC(".maps");

@@ -40,8 +40,17 @@ struct fct_tl_map {
 	__uint(max_entries, 4096);
 };
 
+/* Rings the sampled user stacks to user space (external targets only:
+ * fctrace's own workloads name their locks themselves): futex waits'
+ * (syscalls.bpf.c) and, with --cpu-stacks, cpu-clock samples'. */
+struct fct_ustacks_map {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+};
+
 extern struct fct_slots_map slots SEC(".maps");
 extern struct fct_tl_map timeline SEC(".maps");
+extern struct fct_ustacks_map ustacks SEC(".maps");
 extern struct fct_tgids_map tgids SEC(".maps");
 
 extern const volatile __u32 target_tgid;	/* rodata: set before load */

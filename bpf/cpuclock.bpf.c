@@ -15,6 +15,7 @@
  */
 #include "common.bpf.h"
 #include "holders.bpf.h"
+#include "ustack.bpf.h"
 
 /* Was the interrupted context user mode? */
 static __always_inline bool from_user(struct bpf_perf_event_data *ctx)
@@ -44,6 +45,30 @@ static __always_inline __u64 user_ip(struct bpf_perf_event_data *ctx)
 
 struct fct_machine machine = {};	/* bss: the samples of everything else */
 const volatile __u32 tracer_tgid = 0;	/* rodata: fctrace itself, counted apart */
+const volatile __u32 cpu_stacks = 0;	/* rodata: --cpu-stacks, send each sample's stack */
+
+/* --cpu-stacks: the sampled thread's user stack (its user registers, saved
+ * at the kernel's entry when it was in the kernel) and, in the kernel,
+ * the kernel's return addresses. */
+static __always_inline void cpu_stack_send(struct bpf_perf_event_data *ctx, struct fct_slot *t,
+					   bool user)
+{
+	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
+
+	if (!e) {
+		__sync_fetch_and_add(&lost.ustack_drops, 1);
+		return;
+	}
+	e->tid = t->a.tid;
+	e->tgid = t->a.tgid;
+	e->op = FCT_USTACK_OP_CPU;
+	e->uaddr = !user;
+	__builtin_memset(e->kips, 0, sizeof(e->kips));
+	if (!user && bpf_get_stack(ctx, e->kips, sizeof(e->kips), 0) < 0)
+		__builtin_memset(e->kips, 0, sizeof(e->kips));
+	fct_ustack_fill(e, (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()));
+	bpf_ringbuf_submit(e, 0);
+}
 
 /* A sample that found no traced thread: idle, fctrace, or other work. */
 static __always_inline void machine_sample(void)
@@ -81,5 +106,7 @@ int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 	/* a holder of a watched user lock (holders.bpf.c): one global
 	 * load unless some lock is watched */
 	fct_hold_sample(t, user, user ? user_ip(ctx) : 0);
+	if (cpu_stacks && enabled && !t->in_futex_wait)
+		cpu_stack_send(ctx, t, user);
 	return 0;
 }

@@ -226,6 +226,9 @@ struct fct_futex_val {
 #define FCT_USTACK_EVERY	64
 #define FCT_USTACK_MAX		64
 #define FCT_UREGS		17	/* x86-64 DWARF registers 0-16, rip last */
+/* --cpu-stacks: a cpu-clock sample's stack (op), not a futex wait's;
+ * uaddr is 1 when the sample found the thread in the kernel */
+#define FCT_USTACK_OP_CPU	0x7d
 
 struct fct_ustack {
 	__u32 tid;
@@ -234,6 +237,8 @@ struct fct_ustack {
 	__u32 op;
 	__u32 stack_len;	/* bytes of stack[] that were copied */
 	__u64 regs[FCT_UREGS];	/* in DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+	__u64 kips[FCT_STACK_DEPTH];	/* FCT_USTACK_OP_CPU in the kernel: its
+				 * return addresses, innermost first, 0-padded */
 	__u8 stack[FCT_USTACK_BYTES];	/* from regs[7] (rsp) up */
 };
 

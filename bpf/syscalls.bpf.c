@@ -18,15 +18,9 @@
 #include "common.bpf.h"
 #include "sysnr.bpf.h"
 #include "holders.bpf.h"
+#include "ustack.bpf.h"
 
 #define PAGE_SHIFT_4K		12
-
-/* Rings the sampled futex waits' user stacks to user space (external
- * targets only: fctrace's own workloads name their locks themselves). */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);
-} ustacks SEC(".maps");
 
 const volatile __u32 ustack_sample = 0;	/* rodata: send user stacks */
 /* rodata: count who wakes whom (lockname.c's "taken in turns"), for
@@ -140,48 +134,22 @@ static __always_inline bool ustack_wanted(const struct fct_futex_val *v)
 	return v->waits <= FCT_USTACK_WARMUP || !(v->waits & (FCT_USTACK_EVERY - 1));
 }
 
-/* Registers in DWARF order, from the syscall's saved user registers. */
-static __always_inline void ustack_regs(struct fct_ustack *e, struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_x86)
-	struct pt_regs r;
-
-	if (bpf_probe_read_kernel(&r, sizeof(r), regs))
-		return;
-	e->regs[0] = r.ax;  e->regs[1] = r.dx;  e->regs[2] = r.cx;  e->regs[3] = r.bx;
-	e->regs[4] = r.si;  e->regs[5] = r.di;  e->regs[6] = r.bp;  e->regs[7] = r.sp;
-	e->regs[8] = r.r8;  e->regs[9] = r.r9;  e->regs[10] = r.r10; e->regs[11] = r.r11;
-	e->regs[12] = r.r12; e->regs[13] = r.r13; e->regs[14] = r.r14; e->regs[15] = r.r15;
-	e->regs[16] = r.ip;
-#endif	/* other architectures: no registers, so no call site */
-}
-
-/* Send this wait's registers and the top of its user stack. The stack
- * above the wait's rsp is what it was at entry: the thread slept. A copy
- * that faults (the stack's end is nearer than the full slice) is retried
- * shorter. */
+/* Send this wait's registers and the top of its user stack (ustack.bpf.h):
+ * the stack above the wait's rsp is what it was at entry, the thread slept. */
 static __always_inline void ustack_send(struct fct_slot *t, struct pt_regs *regs)
 {
 	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
-	__u64 sp;
 
 	if (!e) {
 		__sync_fetch_and_add(&lost.ustack_drops, 1);
 		return;
 	}
-	__builtin_memset(e->regs, 0, sizeof(e->regs));
 	e->tid = t->a.tid;
 	e->tgid = t->a.tgid;
 	e->uaddr = t->futex_uaddr;
 	e->op = t->futex_op;
-	ustack_regs(e, regs);
-	sp = e->regs[7];
-	e->stack_len = FCT_USTACK_BYTES;
-	if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES, (void *)sp)) {
-		e->stack_len = FCT_USTACK_BYTES / 8;
-		if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES / 8, (void *)sp))
-			e->stack_len = 0;
-	}
+	__builtin_memset(e->kips, 0, sizeof(e->kips));
+	fct_ustack_fill(e, regs);
 	bpf_ringbuf_submit(e, 0);
 }
 

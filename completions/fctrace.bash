@@ -31,8 +31,8 @@ _fctrace_value()
 	--handle)	COMPREPLY=($(compgen -W "shared per-thread" -- "$cur")) ;;
 	--cache)	COMPREPLY=($(compgen -W "warm cold" -- "$cur")) ;;
 	--dir)		COMPREPLY=($(compgen -d -- "$cur")) ;;
-	-j|--json|--csv) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
-	--html|--timeline-out|--fit) COMPREPLY=($(compgen -f -- "$cur")) ;;
+	-j|--json|--csv|--folded) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
+	--html|--timeline-out|--fit|--pprof) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
 	--seed|--pressure|--time-every|--timeline-window|--timeline-start)
 			COMPREPLY=() ;;	# numbers: nothing to offer
@@ -49,13 +49,16 @@ _fctrace_options()
 	      --probes --time-every --json --html --quiet --verbose --help"
 	case $cmd in
 	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out
-		      --follow --as-root --debuginfod" ;;
+		      --follow --as-root --debuginfod --folded --pprof --no-thread-frame
+		      --cpu-stacks" ;;
 	attach)	opts="--pid --duration --follow --debuginfod --probes --time-every --timeline
 		      --timeline-window --timeline-start --timeline-out --json --html --quiet
-		      --verbose --help" ;;
+		      --folded --pprof --no-thread-frame --cpu-stacks --verbose --help" ;;
 	sweep)	opts="$opts --csv --predict --fit --repeat" ;;
 	list)	opts="--names --help" ;;
-	report|diff) opts="--json --html --quiet --verbose --help" ;;
+	report) opts="--json --html --folded --pprof --no-thread-frame --quiet --verbose
+		      --help" ;;
+	diff)	opts="--json --html --quiet --verbose --help" ;;
 	esac
 	echo "$opts"
 }

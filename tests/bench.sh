@@ -20,6 +20,10 @@
 #      (a program fctrace did not write, 8 threads on one contended
 #      mutex; its wall is its own clock). Medians and the median of each
 #      round's full / without ratio.
+#   5. CPU stacks (root): full against full --cpu-stacks, side by side and
+#      interleaved, for two programs fctrace did not write: bench_bare's
+#      fc loop (1 thread, its own clock) and holdprog locked (8 threads).
+#      Medians and the median of each round's ratio.
 #
 # Knobs (environment):
 #   BENCH_ROUNDS=9        rounds of part 1 and of the fidelity wall times
@@ -32,7 +36,7 @@
 #   BENCH_STATS=1         part 2 (0: skip)
 #   BENCH_HOLD=1          part 4 (0: skip); BENCH_HOLD_ROUNDS=BENCH_ROUNDS,
 #   BENCH_HOLD_OPS=20000  holdprog's ops per thread (8 threads)
-#   BENCH_PARTS="overhead stats fidelity holders"   the parts to run
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -51,7 +55,7 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks"}
 BARE=$OUT/tests/bench_bare
 PROBE=$OUT/tests/bench_probe
 HOLDPROG=$OUT/tests/holdprog
@@ -357,6 +361,58 @@ holders() {
 	}' "$tmp/hold"
 }
 
+# Part 5: one run of cell $1 (ext or holdprog) with full, with or without
+# --cpu-stacks ($2: plain or stacks), round $3: "cell variant round wall_ns".
+run_cpustacks() {
+	flag=; [ "$2" = stacks ] && flag=--cpu-stacks
+	case $1 in
+	holdprog) set -- "$1" "$2" "$3" "$HOLDPROG" --ops "$HOLD_OPS" ;;
+	*) set -- "$1" "$2" "$3" "$BARE" "$FILES" "$(ops_per_thread 1)" ;;
+	esac
+	"$FCTRACE" run --probes full $flag --quiet --json "$tmp/c.json" -- "$4" "$5" "$6" \
+		>"$tmp/cs" 2>"$tmp/err" ||
+		{ echo "bench: $1 $2 failed: $(head -n 1 "$tmp/err")" >&2; return 0; }
+	case $1 in
+	holdprog) wall=$(json_num wall_ns "$tmp/cs") ;;
+	*) wall=$(awk '{ for (i = 1; i < NF; i++) if ($i == "wall_ns") print $(i + 1) }' "$tmp/cs") ;;
+	esac
+	echo "$1 $2 $3 $wall" >>"$tmp/cpus"
+}
+
+cpustacks() {
+	[ "$(id -u)" = 0 ] || return 0
+	: >"$tmp/cpus"
+	for r in $(seq 1 "$HOLD_ROUNDS"); do
+		[ -t 2 ] && printf '\rcpu stacks round %d/%d ' "$r" "$HOLD_ROUNDS" >&2
+		for cell in ext holdprog; do
+			if [ $((r % 2)) = 1 ]; then order="plain stacks"; else order="stacks plain"; fi
+			for v in $order; do run_cpustacks "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	echo
+	echo "5. CPU stacks: full against full --cpu-stacks, $HOLD_ROUNDS rounds interleaved;"
+	echo "   ext: bench_bare's fc loop, 1 thread; holdprog: 8 threads x $HOLD_OPS ops; own clocks"
+	printf '   %-9s %12s %14s %14s\n' cell "full ms" "+stacks ms" "stacks/full"
+	awk 'function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ w[$1, $2, $3] = $4; if (!($1 in seen)) { seen[$1] = 1; cells[++nc] = $1 } if ($3 > rounds) rounds = $3 }
+	END {
+		for (c = 1; c <= nc; c++) {
+			np = ns = nq = 0
+			for (r = 1; r <= rounds; r++) {
+				if ((cells[c], "plain", r) in w) p[++np] = w[cells[c], "plain", r]
+				if ((cells[c], "stacks", r) in w) s[++ns] = w[cells[c], "stacks", r]
+				if (((cells[c], "plain", r) in w) && ((cells[c], "stacks", r) in w))
+					q[++nq] = w[cells[c], "stacks", r] / w[cells[c], "plain", r]
+			}
+			if (!nq) continue
+			printf "   %-9s %12.1f %14.1f %14.3f\n", cells[c], med(p, np) / 1e6, med(s, ns) / 1e6, med(q, nq)
+		}
+	}' "$tmp/cpus"
+}
+
 # The floor must attach exactly full's hook points.
 same_hooks() {
 	[ "$(id -u)" = 0 ] || return 0
@@ -384,6 +440,7 @@ if part overhead; then overhead; overhead_table; fi
 part stats && probe_costs
 part fidelity && fidelity
 part holders && holders
+part cpustacks && cpustacks
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

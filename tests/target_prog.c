@@ -55,6 +55,13 @@
  *                            pipe; b wakes a by writing to a's pipe. Each
  *                            wakes the other only once it is asleep (its
  *                            voluntary switches have moved and it is in S)
+ *   target_prog paths N      N threads "worker", one after another, each
+ *                            waits 4 times on the static mutex paths_lock
+ *                            while main holds it: 3 times called from
+ *                            handle_get, once from handle_put (both through
+ *                            lookup_locked); main lets go only once the
+ *                            worker sleeps in futex on it (/proc's syscall
+ *                            file), so every call waits exactly once
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -74,6 +81,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
+#include <semaphore.h>
 
 #define PREADS_PER_THREAD	1000
 
@@ -645,13 +653,104 @@ static int tree(long n)
 	return 0;
 }
 
+/* ---- paths: two call paths to one lock, 3 waits to 1 ------------------- */
+
+pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
+static sem_t paths_go, paths_done;
+static volatile pid_t paths_tid;
+static volatile long paths_sink;
+
+__attribute__((noinline)) void lookup_locked(long k)
+{
+	pthread_mutex_lock(&paths_lock);
+	paths_sink += k;
+	pthread_mutex_unlock(&paths_lock);
+}
+
+/* the volatile adds after the calls keep them calls, not tail jumps */
+__attribute__((noinline)) void handle_get(long k)
+{
+	lookup_locked(k);
+	paths_sink++;
+}
+
+__attribute__((noinline)) void handle_put(long k)
+{
+	lookup_locked(k);
+	paths_sink++;
+}
+
+static void *paths_worker(void *arg)
+{
+	long t = (long)arg;
+
+	pthread_setname_np(pthread_self(), "worker");
+	paths_tid = (pid_t)syscall(SYS_gettid);
+	for (long k = 0; k < 4; k++) {
+		sem_wait(&paths_go);
+		if (k == t % 4)
+			handle_put(k);
+		else
+			handle_get(k);
+		sem_post(&paths_done);
+	}
+	return NULL;
+}
+
+/* Until thread tid sleeps in futex on paths_lock (at most 2 s). */
+static void wait_blocked(pid_t tid)
+{
+	char path[64], buf[128];
+	unsigned long want = (unsigned long)&paths_lock;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	for (int i = 0; i < 10000; i++) {
+		FILE *f = fopen(path, "re");
+		long nr = -1;
+		unsigned long a0 = 0;
+
+		if (f && fgets(buf, sizeof(buf), f) && sscanf(buf, "%ld %lx", &nr, &a0) == 2 &&
+		    nr == SYS_futex && a0 == want) {
+			fclose(f);
+			return;
+		}
+		if (f)
+			fclose(f);
+		usleep(200);
+	}
+}
+
+static int paths(long n)
+{
+	sem_init(&paths_go, 0, 0);
+	sem_init(&paths_done, 0, 0);
+	for (long t = 0; t < n; t++) {
+		pthread_t th;
+
+		paths_tid = 0;
+		pthread_create(&th, NULL, paths_worker, (void *)t);
+		while (!paths_tid)
+			usleep(100);
+		for (int k = 0; k < 4; k++) {
+			pthread_mutex_lock(&paths_lock);
+			sem_post(&paths_go);
+			wait_blocked(paths_tid);
+			sleep_ms(1);
+			pthread_mutex_unlock(&paths_lock);
+			sem_wait(&paths_done);
+		}
+		pthread_join(th, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock|paths N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -684,6 +783,8 @@ int main(int argc, char **argv)
 		return durable(n);
 	if (!strcmp(argv[1], "semlock"))
 		return semlock(n);
+	if (!strcmp(argv[1], "paths"))
+		return paths(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

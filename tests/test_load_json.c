@@ -108,6 +108,21 @@ static struct fx *fx_workload(bool traced)
 	return x;
 }
 
+/* A wait stack on the first named word, another on no word, a cpu stack. */
+static void add_stacks(struct stack_set *ss)
+{
+	uint32_t fr[3];
+
+	fr[0] = (uint32_t)stacks_frame(ss, "start_thread", "pthread_create.c", 442);
+	fr[1] = (uint32_t)stacks_frame(ss, "serve", "serve.c", 31);
+	fr[2] = (uint32_t)stacks_frame(ss, "mutex_lock_[k]", "", 0);
+	assert_int_equal(stacks_add(ss, STK_WAIT, "prog", "session_table_lock (mutex)", fr, 2,
+				    5000000, 30), 0);
+	assert_int_equal(stacks_add(ss, STK_WAIT, "prog", "", fr, 3, 700000, 2), 0);
+	assert_int_equal(stacks_add(ss, STK_CPU, "prog", "", fr, 1, 1003009, 1), 0);
+	stacks_order(ss);
+}
+
 /* Another program (run -- CMD) with two named futex words; a JVM when v. */
 static struct fx *fx_program(const struct jvm_view *v)
 {
@@ -132,6 +147,7 @@ static struct fx *fx_program(const struct jvm_view *v)
 	s->names = x->names;
 	s->nnames = 2;
 	s->target.gid = 1001;
+	add_stacks(&s->stacks);
 	s->kv.groups |= PG_MASK(PG_THREADS) | (v ? PG_MASK(PG_JVM) : 0);
 	/* losses said first and in the JSON: read back as they were said */
 	s->kv.lost.slot_full = 977;
@@ -144,6 +160,7 @@ static struct fx *fx_program(const struct jvm_view *v)
 
 static void fx_free(struct fx *x)
 {
+	stacks_free(&x->s.stacks);
 	join_free(&x->s.joined);
 	free(x);
 }
@@ -246,6 +263,7 @@ static const char *const derived[] = {
 	"syscalls@top", "threads_oncpu_ns", "method", "hz", "timeline_drops", "attribution",
 	"model",	/* the what-if model: fitted again from op_costs */
 	"whatif@top",	/* the what-ifs on locks: made again from the locks */
+	"stack_ids",	/* a lock's stacks: found again by the stacks' lock names */
 };
 
 /* Members a run saved before they were written lacks: absent is read as
@@ -253,7 +271,7 @@ static const char *const derived[] = {
 static const char *const optional[] = {
 	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
 	"words_unnamed@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
-	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "solo@", "pid@thread",
+	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "solo@", "stacks@top", "pid@thread",
 	"sibling_signal_waits@thread", "sibling_signal_wait_ns@thread",
 	"sibling_signal_wakes@thread", "sibling_write_waits@thread",
 	"sibling_write_wait_ns@thread", "sibling_write_wakes@thread",

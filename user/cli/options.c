@@ -26,6 +26,7 @@ enum {
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_REPEAT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT, O_DEBUGINFOD,
 	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
+	O_FOLDED, O_PPROF, O_NO_THREAD_FRAME, O_CPU_STACKS,
 };
 
 static const struct argp_option option_table[] = {
@@ -74,6 +75,14 @@ static const struct argp_option option_table[] = {
 	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 3 },
 	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 3 },
 	{ "html", O_HTML, "FILE", 0, "self-contained HTML report", 3 },
+	{ "folded", O_FOLDED, "FILE|-", 0, "run -- CMD, attach: the wait (and --cpu-stacks) "
+	  "flame graph as collapsed stacks (flamegraph.pl, inferno, speedscope)", 3 },
+	{ "pprof", O_PPROF, "FILE", 0, "the same as a gzipped pprof profile "
+	  "(wait/nanoseconds, cpu/nanoseconds)", 3 },
+	{ "no-thread-frame", O_NO_THREAD_FRAME, NULL, 0, "flame graphs: no thread name as "
+	  "the root frame (threads of one name merged anyway)", 3 },
+	{ "cpu-stacks", O_CPU_STACKS, NULL, 0, "run -- CMD, attach: on-CPU stacks from the "
+	  "cpu-clock samples too", 2 },
 	{ "compare", O_COMPARE, "WORKLOAD", 0, "run: also run WORKLOAD at the same settings and compare", 3 },
 	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
 	{ "fit", O_FIT, "FILE", 0, "sweep --predict: fit the model to this saved run (run --json "
@@ -401,6 +410,10 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_JSON: return output_opt("--json", arg, &o->json);
 	case O_CSV: return output_opt("--csv", arg, &o->csv);
 	case O_HTML: return output_opt("--html", arg, &o->html);
+	case O_FOLDED: return output_opt("--folded", arg, &o->folded);
+	case O_PPROF: return output_opt("--pprof", arg, &o->pprof);
+	case O_NO_THREAD_FRAME: o->no_thread_frame = true; return 0;
+	case O_CPU_STACKS: o->cpu_stacks = true; return 0;
 	case O_COMPARE:
 		o->compare_with = arg;
 		return wl_find(arg) ? 0 : bad("--compare", "must name a workload (see fctrace list)");
@@ -605,6 +618,9 @@ static int check_target(const struct options *o)
 		return bad(o->pid ? "-p" : o->duration_ns ? "--duration" : o->follow ? "--follow"
 			   : o->as_root ? "--as-root" : "--debuginfod",
 			   "only applies to `run -- CMD` or `attach`");
+	if (!other && o->cpu_stacks && o->cmd != CMD_REPORT && o->cmd != CMD_DIFF)
+		return bad("--cpu-stacks", "only applies to `run -- CMD` or `attach` (fctrace's "
+			   "own workloads keep no stacks)");
 	if (o->cmd == CMD_RUN && o->duration_ns)
 		return bad("--duration", "only applies to `attach` (run -- CMD ends when CMD does)");
 	if (o->cmd == CMD_RUN && o->pid)
@@ -701,7 +717,8 @@ static int check_applies(const struct options *o, uint64_t given)
  * where the outputs go (the run itself is in the files). */
 static int check_saved(const struct options *o, uint64_t given)
 {
-	static const int applies[] = { O_JSON, O_HTML, O_QUIET, O_VERBOSE };
+	static const int applies[] = { O_JSON, O_HTML, O_QUIET, O_VERBOSE, O_FOLDED, O_PPROF,
+				       O_NO_THREAD_FRAME };
 	const char *what = o->cmd == CMD_REPORT ? "report" : "diff";
 	char opt[40], why[96];
 
@@ -715,6 +732,11 @@ static int check_saved(const struct options *o, uint64_t given)
 
 		for (size_t j = 0; j < sizeof(applies) / sizeof(*applies); j++)
 			ok |= option_table[i].key == applies[j];
+		/* the flame graphs are a run's: report draws them, diff has none */
+		if (o->cmd == CMD_DIFF && (option_table[i].key == O_FOLDED ||
+					   option_table[i].key == O_PPROF ||
+					   option_table[i].key == O_NO_THREAD_FRAME))
+			ok = false;
 		if (!(given >> i & 1) || ok)
 			continue;
 		snprintf(opt, sizeof(opt), "--%s", option_table[i].name);

@@ -23,6 +23,9 @@ struct options {
 	const char *probe_set;		/* "full", "light" or "custom" */
 	unsigned time_every;		/* --time-every; 0: the default */
 	const char *json, *csv, *html;
+	const char *folded, *pprof;	/* flame graphs' files (report/flame.h) */
+	bool no_thread_frame;		/* --no-thread-frame */
+	bool cpu_stacks;		/* --cpu-stacks: on-CPU stacks too */
 	const char *compare_with;	/* run --compare W */
 	bool quiet, verbose, predict;
 	const char *fit_path;		/* sweep --fit: a saved run to fit the model to */

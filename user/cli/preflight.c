@@ -212,6 +212,15 @@ int preflight(const struct options *o)
 	    (rc = preflight_output("--csv", o->csv)) ||
 	    (rc = preflight_output("--html", o->html)) ||
 	    (rc = preflight_output("--timeline-out", o->timeline_out)) ||
+	    (rc = preflight_output("--folded", o->folded)) ||
+	    (rc = preflight_output("--pprof", o->pprof)) ||
+	    (rc = outfile_check("--folded", o->folded)) ||
+	    (rc = outfile_check("--pprof", o->pprof)) ||
+	    (rc = same_output("--folded", o->folded, "--pprof", o->pprof)) ||
+	    (rc = same_output("--json", o->json, "--folded", o->folded)) ||
+	    (rc = same_output("--json", o->json, "--pprof", o->pprof)) ||
+	    (rc = same_output("--html", o->html, "--folded", o->folded)) ||
+	    (rc = same_output("--html", o->html, "--pprof", o->pprof)) ||
 	    (rc = outfile_check("--json", o->json)) ||
 	    (rc = outfile_check("--timeline-out", o->timeline_out)) ||
 	    (rc = outfile_check("--csv", o->csv)) ||

@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 #include "cli/commands.h"
 #include "report/compare.h"
+#include "report/flame.h"
 #include "report/report.h"
 #include "trace/loader.h"
 
@@ -15,7 +16,7 @@ struct trace_opts cli_trace_opts(const struct options *o)
 	struct trace_opts t = {
 		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
 		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
-		.tl_start_ms = o->tl_start_ms,
+		.tl_start_ms = o->tl_start_ms, .cpu_stacks = o->cpu_stacks,
 	};
 	return t;
 }
@@ -32,6 +33,23 @@ int cli_check_privileges(const struct options *o)
 	fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
 		"or add --no-bpf for the threads' own timings only\n", why);
 	return 1;
+}
+
+/* --folded and --pprof: the run's stacks (a comparison: the first run's). */
+static int write_flames(const struct options *o, const struct session *s)
+{
+	struct flame_opts fo = { .no_thread = o->no_thread_frame,
+				 .duration_ns = s->joined.wall_ns };
+
+	if (!s->stacks.n)
+		fprintf(stderr, "fctrace: no stacks in this run (sampled stacks come from "
+			"programs traced with run -- CMD or attach): the flame graph files are "
+			"empty\n");
+	if (o->folded && flame_folded_write(&s->stacks, &fo, o->folded))
+		return 1;
+	if (o->pprof && flame_pprof_write(&s->stacks, &fo, o->pprof))
+		return 1;
+	return 0;
 }
 
 /* --json and --html of one run, or of it compared with other (commands.h). */
@@ -51,5 +69,7 @@ int cmd_write_outputs(const struct options *o, const struct session *s,
 		      report_html_run(o->html, s)) ? 1 : 0;
 	if (!rc && o->timeline_out)
 		rc = report_timeline_write(s, o->timeline_out) ? 1 : 0;
+	if (!rc && (o->folded || o->pprof))
+		rc = write_flames(o, s);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "join/semlock.h"
 #include "workload.h"	/* wl_now_ns */
 #include "trace/usym.h"
+#include "join/waitstacks.h"
 
 struct site_count {
 	uint32_t tgid;
@@ -25,6 +26,7 @@ struct site_count {
 
 struct lockname {
 	struct usym *u;
+	struct waitstacks *ws;		/* the samples' whole stacks */
 	struct site_count *sites;
 	int nsites, cap;
 	uint64_t received, unwound;
@@ -37,7 +39,8 @@ struct lockname *lockname_new(void)
 {
 	struct lockname *ln = calloc(1, sizeof(*ln));
 
-	if (ln && !(ln->u = usym_new())) {
+	if (ln && (!(ln->u = usym_new()) || !(ln->ws = waitstacks_new()))) {
+		usym_free(ln->u);
 		free(ln);
 		return NULL;
 	}
@@ -49,6 +52,7 @@ void lockname_free(struct lockname *ln)
 	if (!ln)
 		return;
 	usym_free(ln->u);
+	waitstacks_free(ln->ws);
 	free(ln->sites);
 	free(ln);
 }
@@ -112,23 +116,44 @@ static struct site_count *site_slot(struct lockname *ln, uint32_t tgid, uint64_t
 	return s;
 }
 
+struct waitstacks *lockname_waitstacks(struct lockname *ln)
+{
+	return ln ? ln->ws : NULL;
+}
+
+static struct uframe frames[USYM_MAX_STACK];	/* one thread calls: the watch loop */
+
+/* A cpu-clock sample's whole stack (--cpu-stacks), for the flame graphs. */
+static void keep_stack(struct lockname *ln, const struct fct_ustack *e, size_t len)
+{
+	waitstacks_add(ln->ws, e, frames, usym_unwind(ln->u, e, len, frames, USYM_MAX_STACK));
+}
+
 void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 {
 	struct lockname *ln = arg;
 	struct site_count *s;
 	enum wait_kind kind;
 	char site[128];
+	int n;
 
-	ln->received++;
 	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
 		usym_snapshot(ln->u, (pid_t)e->tgid);
 		ln->last_tgid = (pid_t)e->tgid;
 	}
-	if (usym_wait_site(ln->u, e, len, site, sizeof(site), &kind) == 0)
+	if (e->op == FCT_USTACK_OP_CPU) {	/* --cpu-stacks: no word to name */
+		keep_stack(ln, e, len);
+		return;
+	}
+	ln->received++;
+	/* its call site names the word; its whole stack goes to the flame graphs */
+	if (usym_wait_stack(ln->u, e, len, site, sizeof(site), &kind, frames, USYM_MAX_STACK,
+			    &n) == 0)
 		ln->unwound++;
 	s = site_slot(ln, e->tgid, e->uaddr, site, kind);
 	if (s)
 		s->n++;
+	waitstacks_add(ln->ws, e, frames, n);
 }
 
 /* Without a stack the op still tells: glibc's mutexes wait with

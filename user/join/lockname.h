@@ -46,6 +46,9 @@ uint64_t lockname_unnamed(const struct lockname *ln);
  * count, or -1. */
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out);
 
+/* The whole stacks of the samples received (waitstacks.h), kept by ln. */
+struct waitstacks *lockname_waitstacks(struct lockname *ln);
+
 /* Stacks received, stacks unwound to a call site. */
 void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound);
 

@@ -324,6 +324,19 @@ static void share_cell(FILE *f, double share, const char *colour)
 	fprintf(f, " %s</td>", units_pct(p, sizeof(p), share));
 }
 
+/* The lock's stacks in the flame graph: a link that lights them up. */
+static void stacks_cell(FILE *f, const struct session *s, int i)
+{
+	int n = html_lock_stacks(s, s->joined.locks[i].name);
+
+	if (!n) {
+		html_td(f, "");
+		return;
+	}
+	fprintf(f, "<td class=\"n\"><a class=\"stacks\" href=\"#flame\" data-lock=\"%d\">%d "
+		"stack%s</a></td>", i, n, n == 1 ? "" : "s");
+}
+
 static void lock_row(FILE *f, const struct lock_total *l, uint64_t thread_wall_total)
 {
 	char w[32], t[32], mean[32], mx[32], th[32];
@@ -338,20 +351,26 @@ static void lock_row(FILE *f, const struct lock_total *l, uint64_t thread_wall_t
 	html_td_num(f, units_ns(mx, sizeof(mx), (double)l->max_ns));
 	share_cell(f, thread_wall_total ? (double)l->wait_ns / thread_wall_total : 0,
 		   acct_colours[ACCT_LOCK_NAMED]);
-	fputs("</tr>\n", f);
 }
 
-static void lock_section(FILE *f, const struct joined_run *m)
+static void lock_section(FILE *f, const struct session *s)
 {
+	const struct joined_run *m = &s->joined;
+
 	fputs("<h2>Lock waits</h2>\n", f);
 	if (!m->nlocks) {
 		fputs("<p>No waits on the workload's locks or on kernel locks.</p>\n", f);
 		return;
 	}
-	fputs("<table><tr><th>lock</th><th>kind</th><th>threads</th><th>waits</th><th>total</th>"
-	      "<th>mean</th><th>max</th><th>share of thread time</th></tr>\n", f);
-	for (int i = 0; i < m->nlocks; i++)
+	fprintf(f, "<table><tr><th>lock</th><th>kind</th><th>threads</th><th>waits</th>"
+		"<th>total</th><th>mean</th><th>max</th><th>share of thread time</th>%s</tr>\n",
+		s->stacks.n ? "<th>flame graph</th>" : "");
+	for (int i = 0; i < m->nlocks; i++) {
 		lock_row(f, &m->locks[i], m->thread_wall_total_ns);
+		if (s->stacks.n)
+			stacks_cell(f, s, i);
+		fputs("</tr>\n", f);
+	}
 	fputs("</table>\n", f);
 	if (m->klock_exact_ns)
 		fprintf(f, "<p class=\"note\">Kernel lock sites: each thread's exact wait time and "
@@ -508,7 +527,8 @@ void html_run_body(FILE *f, const struct session *s, double w)
 	if (s->traced && (s->joined.groups & PG_MASK(PG_SYSCALLS)))
 		syscall_section(f, &s->joined);
 	if (s->traced) {
-		lock_section(f, &s->joined);
+		lock_section(f, s);
+		html_flame_section(f, s, w);
 		pagecache_section(f, &s->joined);
 	}
 	why_section(f, s);

@@ -23,4 +23,10 @@ void html_run_body(FILE *f, const struct session *s, double w);
 /* --timeline: the swimlanes, w px wide (nothing without a timeline) */
 void html_timeline_section(FILE *f, const struct session *s, double w);
 
+/* The flame graphs of the run's stacks, w px wide (nothing without
+ * stacks), with the script that zooms them (report_html_flame.c). */
+void html_flame_section(FILE *f, const struct session *s, double w);
+/* How many of the run's wait stacks waited on the lock named lock. */
+int html_lock_stacks(const struct session *s, const char *lock);
+
 #endif

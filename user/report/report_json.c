@@ -11,6 +11,7 @@
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "base/outfile.h"
+#include "report/flame.h"
 #include "report/report.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
@@ -294,7 +295,8 @@ static struct json_object *holders_json(const struct lock_holders *h)
 	return o;
 }
 
-static struct json_object *lock_totals_json(const struct joined_run *m)
+static struct json_object *lock_totals_json(const struct joined_run *m,
+					   const struct stack_set *ss)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -314,6 +316,9 @@ static struct json_object *lock_totals_json(const struct joined_run *m)
 		json_object_object_add(o, "taken_in_turns",
 				       json_object_new_boolean(m->locks[i].turns));
 		json_object_object_add(o, "holders", holders_json(&m->locks[i].holders));
+		if (ss && ss->n)
+			json_object_object_add(o, "stack_ids",
+					       flame_stack_ids_json(ss, m->locks[i].name));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -691,7 +696,9 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "threads", threads_json(m));
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
-	json_object_object_add(doc, "locks", lock_totals_json(m));
+	json_object_object_add(doc, "locks", lock_totals_json(m, &s->stacks));
+	if (s->stacks.n)
+		json_object_object_add(doc, "stacks", flame_stacks_json(&s->stacks));
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	json_object_object_add(doc, "target", target_json(s));

@@ -108,6 +108,7 @@ static int prepare_tracer(const struct trace_opts *o, struct session *s,
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
+	topts->cpu_stacks = o->cpu_stacks;
 	session_timeline_opts(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))
 		return 1;
@@ -153,6 +154,7 @@ void session_free(struct session *s)
 	}
 	free(s->names);
 	s->names = NULL;
+	stacks_free(&s->stacks);
 	if (s->timeline)
 		timeline_free(s->timeline);
 	free(s->timeline);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "explain/explain.h"
 #include "join/join.h"
+#include "join/stacks.h"
 #include "trace/loader.h"
 #include "session/target.h"
 #include "join/timeline.h"
@@ -22,6 +23,7 @@ struct trace_opts {
 	bool verbose;
 	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
 	unsigned tl_start_ms;		/* after the measured window opens */
+	bool cpu_stacks;		/* --cpu-stacks: on-CPU stacks (other programs) */
 };
 
 struct json_object;
@@ -37,6 +39,7 @@ struct session {
 	struct target_info target;	/* mode TGT_NONE for fctrace's own workloads */
 	struct lock_name *names;	/* other programs' futex words, named */
 	int nnames;
+	struct stack_set stacks;	/* the flame graphs' weighted stacks (stacks.h) */
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
 	int jvm_flag;			/* enum jvm_flag: DTraceMonitorProbes as read

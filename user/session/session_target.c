@@ -23,6 +23,7 @@
 #include "trace/loader.h"
 #include "trace/jvm.h"
 #include "join/lockname.h"
+#include "join/waitstacks.h"
 #include "session/driver.h"
 #include "session/proctree.h"
 #include "fctrace.h"	/* FCT_MAX_TGIDS */
@@ -641,6 +642,9 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
 	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	s->nnames = n > 0 ? n : 0;
+	if (waitstacks_build(lockname_waitstacks(x->w.ln), &s->kv, s->names, s->nnames,
+			     &s->stacks))
+		fprintf(stderr, "fctrace: out of memory for the wait stacks\n");
 	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
 }
 

@@ -132,6 +132,7 @@ struct tracer {
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
 	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
+	bool cpu_stacks;		/* --cpu-stacks: the sampler sends stacks too */
 	void *ustack_arg;
 	uint64_t poll_end_ns;		/* this turn's stacks are handed out until then */
 	bool ustacks_draining;		/* after the window: count what is left, no more */
@@ -253,6 +254,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->tgid_list = t->tgid_list;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
+	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	skel->rodata->holders_on = t->holders;
 	/* one page when off: the map must exist, but costs nothing */
@@ -590,6 +592,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
 	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
 	t->ustack_arg = opts->ustack_arg;
+	t->cpu_stacks = opts->cpu_stacks;
 	if (opts->tl_len_ns && opts->tl_out && !t->floor) {
 		t->tl_start_ns = opts->tl_start_ns;
 		t->tl_len_ns = opts->tl_len_ns;

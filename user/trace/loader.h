@@ -37,6 +37,8 @@ struct tracer_opts {
 	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
 	bool verbose;		/* libbpf's debug output */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
+	bool cpu_stacks;	/* and with on_ustack: each cpu-clock sample's stack
+				 * too (op FCT_USTACK_OP_CPU) */
 	void *ustack_arg;
 	const char *libjvm;	/* a JVM target: its libjvm.so, for the USDT probes */
 	/* --timeline: state edges from tl_start_ns after tracer_start, for

@@ -974,3 +974,110 @@ int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char 
 	*kind = w.kind;
 	return w.found ? 0 : -1;
 }
+
+/* ---- the whole stack, for flame graphs ---------------------------------- */
+
+struct fwalk {
+	Dwfl *dwfl;
+	struct uframe *out;
+	int n, max;
+	struct walk *site;	/* the wait's call site too, in the same walk, or NULL */
+	bool site_done;
+};
+
+static void name_frame(Dwfl_Module *mod, Dwarf_Addr pc, struct uframe *f)
+{
+	struct uobj *o = obj_of(mod);
+	const struct usym_sym *s = o ? sym_at(o, pc, false) : NULL;
+	Dwfl_Line *line = o && obj_dwarf_ok(o) ? dwfl_module_getsrc(mod, pc) : NULL;
+	const char *src = line ? dwfl_lineinfo(line, NULL, &f->line, NULL, NULL, NULL) : NULL;
+	Dwarf_Addr rel = pc;
+	char dm[128];
+
+	snprintf(f->module, sizeof(f->module), "%s", base_name(o ? o->name : "?"));
+	snprintf(f->file, sizeof(f->file), "%s", src ? base_name(src) : "");
+	if (!src)
+		f->line = 0;
+	if (s) {
+		snprintf(f->func, sizeof(f->func), "%s", demangled(s->name, dm, sizeof(dm)));
+		if (strchr(f->func, '@'))	/* "pthread_mutex_lock@@GLIBC_2.2.5" */
+			*strchr(f->func, '@') = '\0';
+	} else if (dwfl_module_relocate_address(mod, &rel) >= 0)
+		snprintf(f->func, sizeof(f->func), "%s+0x%llx", f->module, (unsigned long long)rel);
+	else
+		snprintf(f->func, sizeof(f->func), "%s@0x%llx", f->module, (unsigned long long)pc);
+}
+
+static int on_any_frame(Dwfl_Frame *frame, void *arg)
+{
+	struct fwalk *w = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	Dwfl_Module *mod;
+
+	if (w->site && !w->site_done && on_frame(frame, w->site) == DWARF_CB_ABORT)
+		w->site_done = true;
+	if (w->n >= w->max || !dwfl_frame_pc(frame, &pc, &activation) || !pc)
+		return w->site && !w->site_done ? DWARF_CB_OK : DWARF_CB_ABORT;
+	if (!activation)
+		pc--;		/* a return address: name the call itself */
+	mod = dwfl_addrmodule(w->dwfl, pc);
+	if (!mod)
+		return DWARF_CB_ABORT;	/* JIT code, or a map we did not see */
+	name_frame(mod, pc, &w->out[w->n++]);
+	return DWARF_CB_OK;
+}
+
+/* One walk for both: a second would double the unwinding, which runs
+ * in the watch loop's turns. */
+int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n)
+{
+	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
+	struct walk sw = { .u = u, .site = site, .site_len = site_len };
+	struct fwalk w = { .out = out, .max = max, .site = &sw };
+
+	snprintf(site, site_len, "?");
+	*kind = WK_UNKNOWN;
+	*n = 0;
+	cb_usym = u;
+	w.dwfl = sw.dwfl = p ? proc_dwfl(p) : NULL;
+	if (!w.dwfl || !e->regs[16])
+		return -1;
+	if (!p->attached) {
+		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
+			return -1;
+		p->attached = 1;
+	}
+	u->cur = e;
+	u->cur_len = len;
+	u->cur_given = 0;
+	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_any_frame, &w);
+	u->cur = NULL;
+	*kind = sw.kind;
+	*n = w.n;
+	return sw.found ? 0 : -1;
+}
+
+int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,
+		int max)
+{
+	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
+	struct fwalk w = { .out = out, .max = max };
+
+	cb_usym = u;
+	w.dwfl = p ? proc_dwfl(p) : NULL;
+	if (!w.dwfl || !e->regs[16])
+		return 0;
+	if (!p->attached) {
+		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
+			return 0;
+		p->attached = 1;
+	}
+	u->cur = e;
+	u->cur_len = len;
+	u->cur_given = 0;
+	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_any_frame, &w);
+	u->cur = NULL;
+	return w.n;
+}

@@ -69,4 +69,24 @@ int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t 
 int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
 		   size_t site_len, enum wait_kind *kind);
 
+/* One frame of an unwound stack, for flame graphs (stacks.h). */
+struct uframe {
+	char func[128];		/* the function ("run"), or "prog+0x1a2b" without symbols */
+	char file[96];		/* its source file's base name, or "" */
+	int line;		/* the line of the call (of the pc, innermost), or 0 */
+	char module[64];	/* the file mapped there, base name */
+};
+#define USYM_MAX_STACK	64	/* frames kept of one stack */
+
+/* Unwind one sampled wait the whole way (as far as the copied stack
+ * slice reaches): up to max frames into out, innermost first. Returns
+ * how many (0: none). */
+int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,
+		int max);
+
+/* usym_wait_site and usym_unwind in one walk: the site, the kind, and
+ * up to max frames into out (*n of them). Returns as usym_wait_site. */
+int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n);
+
 #endif /* FCTRACE_USYM_H */

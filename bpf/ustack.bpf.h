@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * ustack.bpf.h - a user stack for user space to unwind with CFI (Debian's
+ * glibc has no frame pointers): the user registers and the top
+ * FCT_USTACK_BYTES of the stack, into a struct fct_ustack reserved in the
+ * `ustacks` ring. Futex waits (syscalls.bpf.c) and cpu-clock samples
+ * (cpuclock.bpf.c, --cpu-stacks) send them.
+ */
+#ifndef FCTRACE_USTACK_BPF_H
+#define FCTRACE_USTACK_BPF_H
+
+#include "common.bpf.h"
+
+/* Registers in DWARF order, from the thread's saved user registers. */
+static __always_inline void fct_ustack_regs(struct fct_ustack *e, struct pt_regs *regs)
+{
+	__builtin_memset(e->regs, 0, sizeof(e->regs));
+#if defined(__TARGET_ARCH_x86)
+	{
+		struct pt_regs r;
+
+		if (bpf_probe_read_kernel(&r, sizeof(r), regs))
+			return;
+		e->regs[0] = r.ax;  e->regs[1] = r.dx;  e->regs[2] = r.cx;  e->regs[3] = r.bx;
+		e->regs[4] = r.si;  e->regs[5] = r.di;  e->regs[6] = r.bp;  e->regs[7] = r.sp;
+		e->regs[8] = r.r8;  e->regs[9] = r.r9;  e->regs[10] = r.r10; e->regs[11] = r.r11;
+		e->regs[12] = r.r12; e->regs[13] = r.r13; e->regs[14] = r.r14; e->regs[15] = r.r15;
+		e->regs[16] = r.ip;
+	}
+#endif	/* other architectures: no registers, so no call site */
+}
+
+/* Registers and the stack from their rsp up. A copy that faults (the
+ * stack's end is nearer than the full slice, or a page is not present)
+ * is retried shorter. */
+static __always_inline void fct_ustack_fill(struct fct_ustack *e, struct pt_regs *regs)
+{
+	__u64 sp;
+
+	fct_ustack_regs(e, regs);
+	sp = e->regs[7];
+	e->stack_len = FCT_USTACK_BYTES;
+	if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES, (void *)sp)) {
+		e->stack_len = FCT_USTACK_BYTES / 8;
+		if (bpf_probe_read_user(e->stack, FCT_USTACK_BYTES / 8, (void *)sp))
+			e->stack_len = 0;
+	}
+}
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * stacks.c - the weighted stack set: frames interned through a hash, equal
+ * stacks merged (a linear scan by hash first: a run has hundreds of
+ * distinct stacks, not millions).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "join/stacks.h"
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t frame_hash(const char *func, const char *file, uint32_t line)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ull, func, strlen(func) + 1);
+
+	h = fnv(h, file, strlen(file) + 1);
+	return fnv(h, &line, sizeof(line));
+}
+
+/* Double the frame hash (and rehash) once it is half full. */
+static int fhash_grow(struct stack_set *ss)
+{
+	int cap = ss->fhcap ? 2 * ss->fhcap : 256;
+	int *h = malloc((size_t)cap * sizeof(*h));
+
+	if (!h)
+		return -1;
+	memset(h, -1, (size_t)cap * sizeof(*h));
+	for (int i = 0; i < ss->nframes; i++) {
+		const struct sframe *f = &ss->frames[i];
+		size_t at = frame_hash(f->func, f->file, f->line) & (size_t)(cap - 1);
+
+		while (h[at] >= 0)
+			at = (at + 1) & (size_t)(cap - 1);
+		h[at] = i;
+	}
+	free(ss->fhash);
+	ss->fhash = h;
+	ss->fhcap = cap;
+	return 0;
+}
+
+static int frame_new(struct stack_set *ss, const char *func, const char *file, uint32_t line)
+{
+	struct sframe *f;
+
+	if (ss->nframes == ss->fcap) {
+		int cap = ss->fcap ? 2 * ss->fcap : 128;
+
+		f = realloc(ss->frames, (size_t)cap * sizeof(*f));
+		if (!f)
+			return -1;
+		ss->frames = f;
+		ss->fcap = cap;
+	}
+	f = &ss->frames[ss->nframes];
+	f->func = strdup(func);
+	f->file = strdup(file);
+	f->line = line;
+	if (!f->func || !f->file) {
+		free(f->func);
+		free(f->file);
+		return -1;
+	}
+	return ss->nframes++;
+}
+
+int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint32_t line)
+{
+	size_t at;
+	int i;
+
+	if (!file)
+		file = "";
+	if (2 * (ss->nframes + 1) > ss->fhcap && fhash_grow(ss))
+		return -1;
+	at = frame_hash(func, file, line) & (size_t)(ss->fhcap - 1);
+	for (; ss->fhash[at] >= 0; at = (at + 1) & (size_t)(ss->fhcap - 1)) {
+		const struct sframe *f = &ss->frames[ss->fhash[at]];
+
+		if (f->line == line && !strcmp(f->func, func) && !strcmp(f->file, file))
+			return ss->fhash[at];
+	}
+	i = frame_new(ss, func, file, line);
+	if (i >= 0)
+		ss->fhash[at] = i;
+	return i;
+}
+
+static bool same_stack(const struct sstack *s, enum stack_kind kind, const char *thread,
+		       const char *lock, const uint32_t *frames, int n)
+{
+	return s->kind == kind && s->nframes == n && !strcmp(s->thread, thread) &&
+	       !strcmp(s->lock, lock) && !memcmp(s->frames, frames, (size_t)n * sizeof(*frames));
+}
+
+static struct sstack *stack_new(struct stack_set *ss)
+{
+	if (ss->n == ss->cap) {
+		int cap = ss->cap ? 2 * ss->cap : 64;
+		struct sstack *s = realloc(ss->stacks, (size_t)cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		ss->stacks = s;
+		ss->cap = cap;
+	}
+	memset(&ss->stacks[ss->n], 0, sizeof(ss->stacks[0]));
+	return &ss->stacks[ss->n++];
+}
+
+int stacks_add(struct stack_set *ss, enum stack_kind kind, const char *thread, const char *lock,
+	       const uint32_t *frames, int nframes, uint64_t ns, uint64_t samples)
+{
+	struct sstack *s = NULL;
+
+	thread = thread ? thread : "";
+	lock = lock ? lock : "";
+	for (int i = ss->n - 1; i >= 0 && !s; i--)
+		if (same_stack(&ss->stacks[i], kind, thread, lock, frames, nframes))
+			s = &ss->stacks[i];
+	if (!s) {
+		s = stack_new(ss);
+		if (!s)
+			return -1;
+		s->frames = malloc((size_t)(nframes ? nframes : 1) * sizeof(*frames));
+		if (!s->frames) {
+			ss->n--;
+			return -1;
+		}
+		memcpy(s->frames, frames, (size_t)nframes * sizeof(*frames));
+		s->nframes = nframes;
+		s->kind = kind;
+		snprintf(s->thread, sizeof(s->thread), "%s", thread);
+		snprintf(s->lock, sizeof(s->lock), "%s", lock);
+	}
+	s->ns += ns;
+	s->samples += samples;
+	return 0;
+}
+
+/* Largest first; ties in an order that depends on nothing but the
+ * stacks (a saved run read back numbers them as they were written). */
+static int by_ns(const void *a, const void *b)
+{
+	const struct sstack *x = a, *y = b;
+	int c;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if ((c = strcmp(x->thread, y->thread)) || (c = strcmp(x->lock, y->lock)))
+		return c;
+	if (x->nframes != y->nframes)
+		return x->nframes < y->nframes ? -1 : 1;
+	return memcmp(x->frames, y->frames, (size_t)x->nframes * sizeof(*x->frames));
+}
+
+void stacks_order(struct stack_set *ss)
+{
+	if (ss->n)
+		qsort(ss->stacks, (size_t)ss->n, sizeof(*ss->stacks), by_ns);
+	for (int i = 0; i < ss->n; i++)
+		ss->stacks[i].id = (uint32_t)i + 1;
+}
+
+uint64_t stacks_total(const struct stack_set *ss, enum stack_kind kind)
+{
+	uint64_t t = 0;
+
+	for (int i = 0; ss && i < ss->n; i++)
+		if (ss->stacks[i].kind == kind)
+			t += ss->stacks[i].ns;
+	return t;
+}
+
+const char *stacks_kind_name(enum stack_kind kind)
+{
+	return kind == STK_CPU ? "cpu" : "wait";
+}
+
+void stacks_free(struct stack_set *ss)
+{
+	if (!ss)
+		return;
+	for (int i = 0; i < ss->nframes; i++) {
+		free(ss->frames[i].func);
+		free(ss->frames[i].file);
+	}
+	for (int i = 0; i < ss->n; i++)
+		free(ss->stacks[i].frames);
+	free(ss->frames);
+	free(ss->fhash);
+	free(ss->stacks);
+	memset(ss, 0, sizeof(*ss));
+}

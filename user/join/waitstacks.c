@@ -1,0 +1,292 @@
+/*
+ * waitstacks.c - sampled futex wait stacks counted per (thread, word, op)
+ * as they arrive; weighted by the measured waits at the end (waitstacks.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "join/waitstacks.h"
+#include "trace/ksyms.h"
+
+struct raw {			/* one distinct stack of one (thread, word, op) */
+	uint32_t tid, op;
+	uint64_t uaddr;
+	uint32_t *frames;	/* root first, into ws->set's frames */
+	int nframes;
+	uint64_t n;		/* samples */
+};
+
+struct waitstacks {
+	struct stack_set set;	/* frames interned as samples arrive */
+	struct ksyms *ks;	/* the cpu samples' kernel frames, loaded at the first */
+	bool ks_tried;
+	struct raw *raw;
+	int nraw, cap;
+};
+
+struct waitstacks *waitstacks_new(void)
+{
+	return calloc(1, sizeof(struct waitstacks));
+}
+
+void waitstacks_free(struct waitstacks *ws)
+{
+	if (!ws)
+		return;
+	for (int i = 0; i < ws->nraw; i++)
+		free(ws->raw[i].frames);
+	free(ws->raw);
+	stacks_free(&ws->set);
+	ksyms_free(ws->ks);
+	free(ws);
+}
+
+static struct raw *raw_of(struct waitstacks *ws, const struct fct_ustack *e,
+			  const uint32_t *fr, int n)
+{
+	struct raw *r;
+
+	for (int i = 0; i < ws->nraw; i++) {
+		r = &ws->raw[i];
+		if (r->tid == e->tid && r->op == e->op && r->uaddr == e->uaddr &&
+		    r->nframes == n && !memcmp(r->frames, fr, (size_t)n * sizeof(*fr)))
+			return r;
+	}
+	if (ws->nraw == ws->cap) {
+		int cap = ws->cap ? 2 * ws->cap : 64;
+
+		r = realloc(ws->raw, (size_t)cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		ws->raw = r;
+		ws->cap = cap;
+	}
+	r = &ws->raw[ws->nraw];
+	*r = (struct raw){ .tid = e->tid, .op = e->op, .uaddr = e->uaddr, .nframes = n };
+	r->frames = malloc((size_t)(n ? n : 1) * sizeof(*fr));
+	if (!r->frames)
+		return NULL;
+	memcpy(r->frames, fr, (size_t)n * sizeof(*fr));
+	ws->nraw++;
+	return r;
+}
+
+/* A cpu sample's kernel frames after its user ones (root first): its
+ * leaves. 0, or -1. */
+static int kernel_frames(struct waitstacks *ws, const struct fct_ustack *e, uint32_t *fr,
+			 int *k)
+{
+	char fn[160];
+
+	if (!ws->ks_tried) {
+		ws->ks = ksyms_load(NULL);
+		ws->ks_tried = true;
+	}
+	for (int i = FCT_STACK_DEPTH - 1; i >= 0; i--) {
+		uint64_t off;
+		const char *name = e->kips[i] && ws->ks ? ksyms_find(ws->ks, e->kips[i], &off) : NULL;
+		int idx;
+
+		if (!e->kips[i])
+			continue;
+		if (name)
+			snprintf(fn, sizeof(fn), "%s_[k]", name);
+		else
+			snprintf(fn, sizeof(fn), "0x%llx_[k]", (unsigned long long)e->kips[i]);
+		if ((idx = stacks_frame(&ws->set, fn, "", 0)) < 0)
+			return -1;
+		fr[(*k)++] = (uint32_t)idx;
+	}
+	return 0;
+}
+
+void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const struct uframe *f,
+		    int n)
+{
+	uint32_t fr[USYM_MAX_STACK + FCT_STACK_DEPTH];
+	struct raw *r;
+	int k = 0;
+
+	if (!ws)
+		return;
+	for (int i = n - 1; i >= 0 && k < USYM_MAX_STACK; i--) {	/* root first */
+		int idx = stacks_frame(&ws->set, f[i].func, f[i].file, (uint32_t)f[i].line);
+
+		if (idx < 0)
+			return;
+		fr[k++] = (uint32_t)idx;
+	}
+	if (e->op == FCT_USTACK_OP_CPU && e->uaddr && kernel_frames(ws, e, fr, &k))
+		return;
+	r = raw_of(ws, e, fr, k);
+	if (r)
+		r->n++;
+}
+
+static const char *lock_of(const struct lock_name *names, int nnames, uint32_t tgid,
+			   uint64_t uaddr)
+{
+	for (int i = 0; i < nnames; i++)
+		if (names[i].tgid == tgid && uaddr >= names[i].addr &&
+		    uaddr < names[i].addr + names[i].size)
+			return names[i].name;
+	return "";
+}
+
+/* A stack of the frames fr (indices into ws->set) copied into out. */
+static int copy_frames(const struct stack_set *from, const uint32_t *fr, int n,
+		       struct stack_set *out, uint32_t *to)
+{
+	for (int i = 0; i < n; i++) {
+		const struct sframe *f = &from->frames[fr[i]];
+		int idx = stacks_frame(out, f->func, f->file, f->line);
+
+		if (idx < 0)
+			return -1;
+		to[i] = (uint32_t)idx;
+	}
+	return 0;
+}
+
+/* One futex entry's waits over its sampled stacks, or one frame that
+ * says none was sampled. */
+static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const char *thread,
+			const char *lock, struct stack_set *out)
+{
+	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
+	uint64_t samples = 0, given = 0;
+	int last = -1, rc = 0, i;
+
+	for (i = 0; i < ws->nraw; i++)
+		if (ws->raw[i].tid == f->key.tid && ws->raw[i].op == f->key.op &&
+		    ws->raw[i].uaddr == f->key.uaddr)
+			samples += ws->raw[i].n, last = i;
+	if (!samples) {
+		int idx = stacks_frame(out, "[no stack sampled]", "", 0);
+
+		to[0] = (uint32_t)idx;
+		return idx < 0 ? -1 : stacks_add(out, STK_WAIT, thread, lock, to, 1,
+						 f->val.wait_ns, 0);
+	}
+	for (i = 0; i <= last && !rc; i++) {
+		const struct raw *r = &ws->raw[i];
+		uint64_t ns;
+		int n = r->nframes;
+
+		if (r->tid != f->key.tid || r->op != f->key.op || r->uaddr != f->key.uaddr)
+			continue;
+		/* the last one takes the rounding: the word's stacks sum to its time */
+		ns = i == last ? f->val.wait_ns - given :
+		     (uint64_t)((double)f->val.wait_ns * (double)r->n / (double)samples);
+		given += ns;
+		if (!n) {
+			int idx = stacks_frame(out, "[no user stack]", "", 0);
+
+			to[0] = (uint32_t)idx;
+			n = idx < 0 ? -1 : 1;
+		} else if (copy_frames(&ws->set, r->frames, n, out, to)) {
+			n = -1;
+		}
+		rc = n < 0 ? -1 : stacks_add(out, STK_WAIT, thread, lock, to, n, ns, r->n);
+	}
+	return rc;
+}
+
+/* A kernel lock site's stack: its kernel frames, root first, "_[k]". */
+static int klock_stack(const struct ksyms *ks, const struct kv_klock *k, const char *thread,
+		       struct stack_set *out)
+{
+	uint32_t to[FCT_STACK_DEPTH + 1];
+	char lock[160], fn[160];
+	int n = 0;
+
+	snprintf(lock, sizeof(lock), "%s @ %s", klock_type(k->key.flags),
+		 k->caller[0] ? k->caller : "?");
+	for (int i = FCT_STACK_DEPTH - 1; i >= 0; i--) {
+		uint64_t ip = k->key.ips[i], off;
+		const char *name = ip && ks ? ksyms_find(ks, ip, &off) : NULL;
+		int idx;
+
+		if (!ip)
+			continue;
+		if (name)
+			snprintf(fn, sizeof(fn), "%s_[k]", name);
+		else
+			snprintf(fn, sizeof(fn), "0x%llx_[k]", (unsigned long long)ip);
+		if ((idx = stacks_frame(out, fn, "", 0)) < 0)
+			return -1;
+		to[n++] = (uint32_t)idx;
+	}
+	if (!n) {
+		int idx = stacks_frame(out, "[no kernel stack]", "", 0);
+
+		if (idx < 0)
+			return -1;
+		to[n++] = (uint32_t)idx;
+	}
+	return stacks_add(out, STK_WAIT, thread, lock, to, n, k->val.wait_ns, k->val.sampled);
+}
+
+static const char *thread_name(const struct kview *kv, uint32_t tid)
+{
+	const struct fct_thread *t = kview_thread(kv, tid);
+
+	return t && t->comm[0] ? t->comm : "?";
+}
+
+/* --cpu-stacks: each sample stands for one sampling period of CPU time. */
+static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
+{
+	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
+	int rc = 0;
+
+	for (int i = 0; i < ws->nraw && !rc; i++) {
+		const struct raw *r = &ws->raw[i];
+		int n = r->nframes;
+
+		if (r->op != FCT_USTACK_OP_CPU)
+			continue;
+		if (!n) {
+			int idx = stacks_frame(out, "[no user stack]", "", 0);
+
+			to[0] = (uint32_t)idx;
+			n = idx < 0 ? -1 : 1;
+		} else if (copy_frames(&ws->set, r->frames, n, out, to)) {
+			n = -1;
+		}
+		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(kv, r->tid), "", to, n,
+					     r->n * (1000000000ull / FCT_CPUCLOCK_HZ), r->n);
+	}
+	return rc;
+}
+
+int waitstacks_build(struct waitstacks *ws, const struct kview *kv,
+		     const struct lock_name *names, int nnames, struct stack_set *out)
+{
+	struct ksyms *ks = NULL;
+	int rc = 0;
+
+	stacks_free(out);
+	if (!ws || !kv)
+		return 0;
+	for (int i = 0; i < kv->nfutex && !rc; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		const struct fct_thread *t = kview_thread(kv, f->key.tid);
+
+		if (f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
+			continue;
+		rc = futex_stacks(ws, f, thread_name(kv, f->key.tid),
+				  lock_of(names, nnames, t ? t->tgid : 0, f->key.uaddr), out);
+	}
+	if (kv->nklock)
+		ks = ksyms_load(NULL);
+	for (int i = 0; i < kv->nklock && !rc; i++)
+		if (kv->klock[i].val.wait_ns)
+			rc = klock_stack(ks, &kv->klock[i], thread_name(kv, kv->klock[i].key.tid),
+					 out);
+	ksyms_free(ks);
+	if (!rc)
+		rc = cpu_stacks(ws, kv, out);
+	stacks_order(out);
+	return rc;
+}
