@@ -24,7 +24,7 @@ enum {
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT, O_DEBUGINFOD,
-	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
+	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT, O_MAX_THREADS,
 };
 
 static const struct argp_option option_table[] = {
@@ -62,6 +62,8 @@ static const struct argp_option option_table[] = {
 	  "holders,pc-lookups", 2 },
 	{ "time-every", O_TIME_EVERY, "N", 0,
 	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 2 },
+	{ "max-threads", O_MAX_THREADS, "N", 0, "room for N threads at once (default: twice the "
+	  "target's at the start, at least 1024; ~19 KiB of kernel memory each)", 2 },
 	{ "timeline", O_TIMELINE, NULL, 0, "record every thread's state edges for a window "
 	  "(swimlanes in --html, --timeline-out)", 2 },
 	{ "timeline-window", O_TL_WINDOW, "MS", 0, "the timeline's length (default 20)", 2 },
@@ -170,6 +172,16 @@ static int probes_opt(struct options *o, const char *arg)
 	o->probe_set = !strcmp(arg, "full") ? "full" :
 		       !strcmp(arg, "light") ? "light" : "custom";
 	return 0;
+}
+
+/* --max-threads: the BPF thread table's size, rounded up to a power of two */
+static int max_threads_opt(struct options *o, const char *arg)
+{
+	uint64_t v;
+	int rc = num_opt("--max-threads", arg, 64, FCT_SLOTS_MAX, &v);
+
+	o->max_threads = (unsigned)v;
+	return rc;
 }
 
 /* --time-every: the BPF side samples with a mask, so a power of two */
@@ -347,6 +359,7 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
+	case O_MAX_THREADS: return max_threads_opt(o, arg);
 	case O_TIMELINE: o->timeline = true; return 0;
 	case O_TL_WINDOW: return timeline_ms_opt(o, "--timeline-window", arg, 1, LIM_TL_WINDOW_MS,
 						 &o->tl_window_ms);
@@ -593,6 +606,8 @@ static int check_combinations(const struct options *o)
 		return bad("--probes", "cannot be combined with --no-bpf");
 	if (o->time_every && (o->no_bpf || !(o->probes & PG_MASK(PG_SYSCALLS))))
 		return bad("--time-every", "only applies when the syscalls probes run");
+	if (o->max_threads && o->no_bpf)
+		return bad("--max-threads", "cannot be combined with --no-bpf");
 	if (o->csv && o->cmd != CMD_SWEEP)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)

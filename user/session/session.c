@@ -108,6 +108,7 @@ static int prepare_tracer(const struct trace_opts *o, struct session *s,
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
+	topts->max_threads = o->max_threads;
 	session_timeline_opts(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))
 		return 1;

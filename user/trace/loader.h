@@ -32,6 +32,8 @@ struct tracer_opts {
 	enum tracer_target target;
 	bool follow;		/* TT_EXEC/TT_ATTACH: and the processes it forks */
 	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
+	unsigned max_threads;	/* accounts at once; 0: twice the target's threads now,
+				 * at least FCT_SLOTS_MIN (rounded up to a power of 2) */
 	bool verbose;		/* libbpf's debug output */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	void *ustack_arg;
