@@ -50,7 +50,7 @@ _fctrace_options()
 	case $cmd in
 	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out
 		      --follow --as-root --debuginfod" ;;
-	attach)	opts="--pid --duration --follow --debuginfod --probes --time-every --max-threads --timeline
+	attach)	opts="--pid --duration --follow --debuginfod --no-bpf --probes --time-every --max-threads --timeline
 		      --timeline-window --timeline-start --timeline-out --json --html --quiet
 		      --verbose --help" ;;
 	sweep)	opts="$opts --csv --predict --fit" ;;
