@@ -179,7 +179,9 @@ struct fct_thread {
 
 /* The tables that can fill, in entries: each full one counts its losses
  * in struct fct_lost, and the reports say what the losses touch. */
-#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word) */
+#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word); at load, at least
+					 * FCT_FUTEX_PER_SLOT per thread slot */
+#define FCT_FUTEX_PER_SLOT	8
 #define FCT_KLOCK_ENTRIES	4096	/* (thread, lock type, call stack) */
 #define FCT_PC_ENTRIES		16384	/* (thread, file) */
 

@@ -115,9 +115,10 @@ static void lost_futex(const struct kview *kv, struct losses *o)
 		ratio(kept, kept + (double)kv->lost.futex_map_full));
 	if (!l)
 		return;
-	says(l, "%llu futex waits and wakes not given to a word: the futex table holds %d "
+	says(l, "%llu futex waits and wakes not given to a word: the futex table holds %u "
 	     "(thread, word) pairs, so the lock rows count %.0f of them",
-	     (unsigned long long)kv->lost.futex_map_full, FCT_FUTEX_ENTRIES, kept);
+	     (unsigned long long)kv->lost.futex_map_full,
+	     kv->futex_entries ? kv->futex_entries : FCT_FUTEX_ENTRIES, kept);
 	touches(l, keys);
 }
 

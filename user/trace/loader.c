@@ -240,6 +240,13 @@ static bool is_tp_btf(int i)
 	return !strncmp(progs[i].shown, "tp_btf/", 7);
 }
 
+/* The futex table's size: more threads wait on more words. */
+static unsigned futex_entries(unsigned nslots)
+{
+	return nslots * FCT_FUTEX_PER_SLOT > FCT_FUTEX_ENTRIES ? nslots * FCT_FUTEX_PER_SLOT
+							    : FCT_FUTEX_ENTRIES;
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -252,6 +259,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->sc_time_every = t->time_every;
 	skel->rodata->slot_mask = t->nslots - 1;
 	bpf_map__set_max_entries(skel->maps.slots, t->nslots);
+	/* allocated as used (BPF_F_NO_PREALLOC): room costs only its buckets */
+	bpf_map__set_max_entries(skel->maps.futex_waits, futex_entries(t->nslots));
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
@@ -695,6 +704,7 @@ static int open_ustacks(struct tracer *t)
 static void say_slots(const struct tracer *t, struct kview *kv, bool verbose)
 {
 	kv->slots = t->nslots;
+	kv->futex_entries = futex_entries(t->nslots);
 	kv->slots_bytes = (uint64_t)t->nslots * bpf_map__value_size(t->skel->maps.slots);
 	if (!verbose)
 		return;
