@@ -24,6 +24,7 @@ struct fct_hold_sync_map hold_sync SEC(".maps");
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
 const volatile __u32 tgid_list = 0;
+const volatile __u32 slot_mask = FCT_MAX_SLOTS - 1;
 const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 const volatile __u32 holders_on = 0;
 __u32 enabled = 0;

@@ -57,6 +57,7 @@ extern const volatile __u32 target_tgid;	/* rodata: set before load */
 extern const volatile __u32 follow_forks;	/* rodata: child processes join the target */
 extern const volatile __u32 tgid_list;		/* rodata: user space lists more processes
 						 * in tgids (attach -p A,B, --follow) */
+extern const volatile __u32 slot_mask;		/* rodata: the slots map's size - 1 */
 extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
 extern __u32 enabled;				/* bss: the counting window */
 extern struct fct_lost lost;			/* bss */
@@ -98,7 +99,7 @@ static __always_inline struct fct_slot *fct_slot(__u32 tid)
 
 #pragma unroll
 	for (int i = 0; i < FCT_SLOT_PROBES; i++) {
-		k = (tid + i) & (FCT_MAX_SLOTS - 1);
+		k = (tid + i) & slot_mask;
 		t = bpf_map_lookup_elem(&slots, &k);
 		if (t && t->a.tid == tid && t->active)
 			return t;

@@ -12,9 +12,15 @@
 #include <linux/types.h>
 #endif
 
-/* Per-thread accounts live in an array indexed by tid & (FCT_MAX_SLOTS-1),
- * probed linearly a few steps: no hash lookup on the per-syscall path. */
-#define FCT_MAX_SLOTS	1024
+/* Per-thread accounts live in an array indexed by tid & (slots - 1),
+ * probed linearly a few steps: no hash lookup on the per-syscall path.
+ * The array is sized at load (a power of two, the rodata slot_mask + 1):
+ * twice the target's threads at the attach, at least FCT_SLOTS_MIN, at
+ * most FCT_SLOTS_MAX, or as --max-threads says. Each slot is a whole
+ * account (struct fct_slot, ~19 KiB: the per-syscall-number table). */
+#define FCT_SLOTS_MIN	1024
+#define FCT_SLOTS_MAX	65536
+#define FCT_MAX_SLOTS	FCT_SLOTS_MIN	/* the map's size before the loader sets it */
 #define FCT_SLOT_PROBES	4
 /* processes one run may follow at once (--follow, attach -p A,B and
  * the descendants found at attach): an entry is freed when its
@@ -186,7 +192,9 @@ struct fct_thread {
 
 /* The tables that can fill, in entries: each full one counts its losses
  * in struct fct_lost, and the reports say what the losses touch. */
-#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word) */
+#define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word); at load, at least
+					 * FCT_FUTEX_PER_SLOT per thread slot */
+#define FCT_FUTEX_PER_SLOT	8
 #define FCT_KLOCK_ENTRIES	4096	/* (thread, lock type, call stack) */
 #define FCT_PC_ENTRIES		16384	/* (thread, file) */
 

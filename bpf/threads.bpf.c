@@ -24,7 +24,7 @@ static __always_inline struct fct_slot *slot_begin(__u32 tid, __u32 tgid, __u64 
 
 #pragma unroll
 	for (int i = 0; i < FCT_SLOT_PROBES; i++) {
-		k = (tid + i) & (FCT_MAX_SLOTS - 1);
+		k = (tid + i) & slot_mask;
 		t = bpf_map_lookup_elem(&slots, &k);
 		if (!t)
 			return NULL;
@@ -204,6 +204,6 @@ int fct_close_all(void *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
 
-	bpf_loop(FCT_MAX_SLOTS, close_one, &now, 0);
+	bpf_loop(slot_mask + 1, close_one, &now, 0);
 	return 0;
 }

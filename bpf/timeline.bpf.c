@@ -20,6 +20,6 @@ static long snapshot_one(__u32 k, void *ctx)
 SEC("?syscall")
 int fct_tl_snapshot(void *ctx)
 {
-	bpf_loop(FCT_MAX_SLOTS, snapshot_one, NULL, 0);
+	bpf_loop(slot_mask + 1, snapshot_one, NULL, 0);
 	return 0;
 }

@@ -34,7 +34,7 @@ _fctrace_value()
 	-j|--json|--csv|--folded) COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "-" -- "$cur")) ;;
 	--html|--timeline-out|--fit|--pprof) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	-f|--files|-t|--threads|--ops|--file-size|--chunk|--pool|--block|--cache-size|\
-	--seed|--pressure|--time-every|--timeline-window|--timeline-start)
+	--seed|--pressure|--time-every|--max-threads|--timeline-window|--timeline-start)
 			COMPREPLY=() ;;	# numbers: nothing to offer
 	*)		return 1 ;;
 	esac
@@ -46,12 +46,12 @@ _fctrace_options()
 	local cmd=$1 opts
 	opts="--workload --files --threads --ops --file-size --chunk --pool --block
 	      --cache-size --seed --shared-file --handle --cache --pressure --dir --no-bpf
-	      --probes --time-every --json --html --quiet --verbose --help"
+	      --probes --time-every --max-threads --json --html --quiet --verbose --help"
 	case $cmd in
 	run)	opts="$opts --compare --timeline --timeline-window --timeline-start --timeline-out
 		      --follow --as-root --debuginfod --folded --pprof --no-thread-frame
 		      --cpu-stacks" ;;
-	attach)	opts="--pid --duration --follow --debuginfod --probes --time-every --timeline
+	attach)	opts="--pid --duration --follow --debuginfod --no-bpf --probes --time-every --max-threads --timeline
 		      --timeline-window --timeline-start --timeline-out --json --html --quiet
 		      --folded --pprof --no-thread-frame --cpu-stacks --verbose --help" ;;
 	sweep)	opts="$opts --csv --predict --fit --repeat" ;;

@@ -25,6 +25,10 @@
  *                            to "consumer", which waits on another condvar
  *   target_prog threads N    N threads at once, each makes one getppid and
  *                            exits (small stacks); main joins them
+ *   target_prog crowd N      N threads "crowd" at once; "ready" when all
+ *                            are made; at a line on stdin each makes
+ *                            exactly 3 getppid calls; all then wait for
+ *                            stdin's end and exit
  *   target_prog forker N     N child processes one after another, each
  *                            makes one getppid and exits
  *   target_prog fanout N     N child processes alive at once: each sleeps
@@ -374,6 +378,52 @@ static int threads(long n)
 		pthread_join(th[i], NULL);
 	free(th);
 	return made == n ? 0 : 1;
+}
+
+/* crowd: three barriers, the main thread in each: made, go, the end */
+static pthread_barrier_t crowd_made, crowd_go, crowd_end;
+
+static void *crowd_one(void *arg)
+{
+	pthread_barrier_wait(&crowd_made);
+	pthread_barrier_wait(&crowd_go);
+	for (int i = 0; i < 3; i++)
+		(void)!getppid();
+	pthread_barrier_wait(&crowd_end);
+	return NULL;
+}
+
+static int crowd(long n)
+{
+	pthread_t *th = calloc((size_t)n, sizeof(*th));
+	char line[16];
+	pthread_attr_t at;
+
+	if (!th)
+		return 1;
+	pthread_barrier_init(&crowd_made, NULL, (unsigned)n + 1);
+	pthread_barrier_init(&crowd_go, NULL, (unsigned)n + 1);
+	pthread_barrier_init(&crowd_end, NULL, (unsigned)n + 1);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 * 1024);
+	for (long i = 0; i < n; i++) {
+		if (pthread_create(&th[i], &at, crowd_one, NULL))
+			return 1;	/* the others wait for ever: exit ends them */
+		pthread_setname_np(th[i], "crowd");
+	}
+	pthread_barrier_wait(&crowd_made);
+	printf("ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	pthread_barrier_wait(&crowd_go);
+	while (fgets(line, sizeof(line), stdin))
+		;
+	pthread_barrier_wait(&crowd_end);
+	for (long i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	return 0;
 }
 
 static int forker(long n)
@@ -749,7 +799,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|forker|\n"
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
 			"       fanout|words|zleader|tree|latch|fsync|semlock|paths N\n");
 		return 2;
 	}
@@ -767,6 +817,8 @@ int main(int argc, char **argv)
 		return turns(n);
 	if (!strcmp(argv[1], "threads"))
 		return threads(n);
+	if (!strcmp(argv[1], "crowd"))
+		return crowd(n);
 	if (!strcmp(argv[1], "forker"))
 		return forker(n);
 	if (!strcmp(argv[1], "fanout"))

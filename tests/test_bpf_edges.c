@@ -184,9 +184,9 @@ static void test_lost_threads_said_first(void **state)
 	lost = u64(r.doc, "lost_events.slot_full");
 	held = json_object_array_length(get(r.doc, "threads"));
 	assert_int_equal(lost + held, 2001);
-	assert_true(held <= FCT_MAX_SLOTS);
-	snprintf(line, sizeof(line), "%llu of 2001 threads not accounted: the thread table holds "
-		 "1024", (unsigned long long)lost);
+	assert_true(held <= FCT_SLOTS_MIN);
+	snprintf(line, sizeof(line), "%llu of 2001 threads not accounted: the thread table held "
+		 "1024 at once", (unsigned long long)lost);
 	assert_true(lost_first(&r, line));
 	l = loss_named(r.doc, "slot_full");
 	assert_non_null(l);
@@ -199,6 +199,25 @@ static void test_lost_threads_said_first(void **state)
 		get(c, "evidence"), 0)), "Lost: "));
 	assert_true(json_object_get_double(get(c, "confidence")) < 0.75 * 0.9 + 1e-9);
 	assert_non_null(strstr(str(r.doc, "why.headline"), "more threads not accounted"));
+	run_done(&r);
+}
+
+/* The same 2001 threads with room made for them: every one accounted,
+ * each worker with its one getppid call. */
+static void test_max_threads_holds_them(void **state)
+{
+	const char *args[] = { "run", "--max-threads", "2500", "--json", "JSON", "--",
+			       target_prog(), "threads", "2000", NULL };
+	struct json_object *t;
+	struct run r;
+
+	BPF_TEST_REQUIRE();
+	run_fctrace_json(&r, args);
+	assert_int_equal(r.rc, 0);
+	assert_non_null(r.doc);
+	assert_int_equal(u64(r.doc, "lost_events.slot_full"), 0);
+	t = get(r.doc, "threads");
+	assert_int_equal(json_object_array_length(t), 2001);
 	run_done(&r);
 }
 
@@ -637,6 +656,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lost_threads_said_first),
+		cmocka_unit_test(test_max_threads_holds_them),
 		cmocka_unit_test(test_lost_futex_words_said_first),
 		cmocka_unit_test(test_follow_300_sequential_children),
 		cmocka_unit_test(test_follow_table_full_counted),

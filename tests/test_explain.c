@@ -524,8 +524,8 @@ static void test_losses_lower_confidence(void **state)
 	losses_find(&x->kv, &x->m.losses);
 	assert_int_equal(x->m.losses.n, 1);
 	assert_string_equal(x->m.losses.l[0].says, "977 of 2001 threads not accounted: the thread "
-			    "table holds 1024, and every per-thread figure, total and cause is of "
-			    "the 1024 it held");
+			    "table held 1024 at once (--max-threads raises it), and every "
+			    "per-thread figure, total and cause is of the 1024 it held");
 	assert_true(loss_touches(&x->m.losses.l[0], "threads"));
 	explain_run(&x->m, &x->d);
 	assert_true(has_text(x->d.causes[0].evidence[0], "Lost: 977 of 2001 threads"));

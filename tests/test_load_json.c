@@ -270,7 +270,7 @@ static const char *const derived[] = {
  * not measured, but present they must be right. */
 static const char *const optional[] = {
 	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
-	"words_unnamed@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
+	"words_unnamed@", "unsymbolised@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
 	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "solo@", "stacks@top", "pid@thread",
 	"sibling_signal_waits@thread", "sibling_signal_wait_ns@thread",
 	"sibling_signal_wakes@thread", "sibling_write_waits@thread",

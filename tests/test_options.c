@@ -281,6 +281,66 @@ static void test_help_returns(void **state)
 	close(saved);
 }
 
+/* What `fctrace LINE` prints on stdout (a help text), into buf. */
+static void help_text(const char *line, char *buf, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	struct options o;
+	char err[512];
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	assert_int_equal(parse_line(line, &o, err, sizeof(err)), -1);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+}
+
+/* A command's --help lists the options it reads and no other; every
+ * heading shown has options under it. */
+static void test_help_per_command(void **state)
+{
+	static const struct { const char *line, *has[4], *lacks[4]; } cases[] = {
+		{ "attach --help", { "--pid", "--duration", "--max-threads", "--json" },
+		  { "--files", "--csv", "--as-root", "Workload:" } },
+		{ "run --help", { "--files", "--follow", "--timeline", "--compare" },
+		  { "--pid", "--csv", "--names", "--duration" } },
+		{ "sweep --help", { "--files", "--csv", "--predict", "--probes" },
+		  { "--pid", "--timeline", "--follow", "Other programs" } },
+		{ "report --help", { "--html", "--json", "--quiet", "Usage: fctrace report" },
+		  { "--probes", "--files", "Tracing:", "Workload:" } },
+		{ "list --help", { "--names", NULL }, { "--json=", "--files", "Tracing:", NULL } },
+	};
+	char buf[16384];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		help_text(cases[i].line, buf, sizeof(buf));
+		for (int j = 0; j < 4; j++) {
+			if (cases[i].has[j] && !strstr(buf, cases[i].has[j]))
+				fail_msg("'%s' lacks %s", cases[i].line, cases[i].has[j]);
+			if (cases[i].lacks[j] && strstr(buf, cases[i].lacks[j]))
+				fail_msg("'%s' shows %s", cases[i].line, cases[i].lacks[j]);
+		}
+	}
+	/* the whole list: "Other programs" has its options under it */
+	help_text("--help", buf, sizeof(buf));
+	{
+		const char *other = strstr(buf, "Other programs"), *tracing = strstr(buf, "Tracing:");
+
+		assert_non_null(other);
+		assert_non_null(tracing);
+		assert_true(strstr(other, "--pid") && strstr(other, "--pid") < tracing);
+		assert_true(strstr(other, "--debuginfod") < tracing);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_lists),
 		cmocka_unit_test(test_bad_input_one_line_exit_2),
 		cmocka_unit_test(test_help_returns),
+		cmocka_unit_test(test_help_per_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

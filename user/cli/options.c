@@ -25,7 +25,7 @@ enum {
 	O_SEED, O_SHARED, O_HANDLE, O_CACHE, O_PRESSURE, O_DIR, O_NO_BPF,
 	O_PROBES, O_CSV, O_HTML, O_COMPARE, O_PREDICT, O_FIT, O_REPEAT, O_TIME_EVERY, O_NAMES,
 	O_PID = 'p', O_DURATION = 300, O_FOLLOW, O_AS_ROOT, O_DEBUGINFOD,
-	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT,
+	O_TIMELINE, O_TL_WINDOW, O_TL_START, O_TL_OUT, O_MAX_THREADS,
 	O_FOLDED, O_PPROF, O_NO_THREAD_FRAME, O_CPU_STACKS,
 };
 
@@ -57,41 +57,43 @@ static const struct argp_option option_table[] = {
 	  "caller", 2 },
 	{ "debuginfod", O_DEBUGINFOD, NULL, 0, "fetch debug info the target lacks from "
 	  "DEBUGINFOD_URLS (off by default: no network; 5 s a file)", 2 },
-	{ NULL, 0, NULL, 0, "Tracing:", 2 },
-	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
+	{ NULL, 0, NULL, 0, "Tracing:", 3 },
+	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 3 },
 	{ "probes", O_PROBES, "SET", 0,
 	  "full (default), light, or a list of syscalls,sched,klock,pagecache,cpuclock,"
-	  "holders,pc-lookups", 2 },
+	  "holders,pc-lookups", 3 },
 	{ "time-every", O_TIME_EVERY, "N", 0,
-	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 2 },
+	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 3 },
+	{ "max-threads", O_MAX_THREADS, "N", 0, "room for N threads at once (default: twice the "
+	  "target's at the start, at least 1024; ~19 KiB of kernel memory each)", 3 },
 	{ "timeline", O_TIMELINE, NULL, 0, "record every thread's state edges for a window "
-	  "(swimlanes in --html, --timeline-out)", 2 },
-	{ "timeline-window", O_TL_WINDOW, "MS", 0, "the timeline's length (default 20)", 2 },
+	  "(swimlanes in --html, --timeline-out)", 3 },
+	{ "timeline-window", O_TL_WINDOW, "MS", 0, "the timeline's length (default 20)", 3 },
 	{ "timeline-start", O_TL_START, "MS", 0, "when it opens, after the measured window "
-	  "(default 200)", 2 },
+	  "(default 200)", 3 },
 	{ "timeline-out", O_TL_OUT, "FILE", 0, "the timeline as Chrome trace JSON "
-	  "(Perfetto, chrome://tracing)", 2 },
-	{ NULL, 0, NULL, 0, "Output:", 3 },
-	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 3 },
-	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 3 },
-	{ "html", O_HTML, "FILE", 0, "self-contained HTML report", 3 },
-	{ "folded", O_FOLDED, "FILE|-", 0, "run -- CMD, attach: the wait (and --cpu-stacks) "
-	  "flame graph as collapsed stacks (flamegraph.pl, inferno, speedscope)", 3 },
-	{ "pprof", O_PPROF, "FILE", 0, "the same as a gzipped pprof profile "
-	  "(wait/nanoseconds, cpu/nanoseconds)", 3 },
-	{ "no-thread-frame", O_NO_THREAD_FRAME, NULL, 0, "flame graphs: no thread name as "
-	  "the root frame (threads of one name merged anyway)", 3 },
+	  "(Perfetto, chrome://tracing)", 3 },
 	{ "cpu-stacks", O_CPU_STACKS, NULL, 0, "run -- CMD, attach: on-CPU stacks from the "
-	  "cpu-clock samples too", 2 },
-	{ "compare", O_COMPARE, "WORKLOAD", 0, "run: also run WORKLOAD at the same settings and compare", 3 },
-	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 3 },
+	  "cpu-clock samples too", 3 },
+	{ NULL, 0, NULL, 0, "Output:", 4 },
+	{ "json", O_JSON, "FILE|-", 0, "write the results as JSON", 4 },
+	{ "csv", O_CSV, "FILE|-", 0, "sweep: one row per cell", 4 },
+	{ "html", O_HTML, "FILE", 0, "self-contained HTML report", 4 },
+	{ "folded", O_FOLDED, "FILE|-", 0, "run -- CMD, attach: the wait (and --cpu-stacks) "
+	  "flame graph as collapsed stacks (flamegraph.pl, inferno, speedscope)", 4 },
+	{ "pprof", O_PPROF, "FILE", 0, "the same as a gzipped pprof profile "
+	  "(wait/nanoseconds, cpu/nanoseconds)", 4 },
+	{ "no-thread-frame", O_NO_THREAD_FRAME, NULL, 0, "flame graphs: no thread name as "
+	  "the root frame (threads of one name merged anyway)", 4 },
+	{ "compare", O_COMPARE, "WORKLOAD", 0, "run: also run WORKLOAD at the same settings and compare", 4 },
+	{ "predict", O_PREDICT, NULL, 0, "sweep: check the what-if model's predictions", 4 },
 	{ "fit", O_FIT, "FILE", 0, "sweep --predict: fit the model to this saved run (run --json "
-	  "of fcp or fcp-fixed), e.g. one made on more CPUs", 3 },
+	  "of fcp or fcp-fixed), e.g. one made on more CPUs", 4 },
 	{ "repeat", O_REPEAT, "N", 0, "sweep: run the matrix N times (default 1); the cells' walls are "
-	  "the means, and --predict prints how far the runs of a cell differ: the machine's noise", 3 },
-	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 3 },
-	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 3 },
-	{ "names", O_NAMES, NULL, 0, "list: only the workload names, one a line (completion)", 3 },
+	  "the means, and --predict prints how far the runs of a cell differ: the machine's noise", 4 },
+	{ "quiet", O_QUIET, NULL, 0, "no tables on stdout (files still written)", 4 },
+	{ "verbose", O_VERBOSE, NULL, 0, "libbpf's messages and more detail", 4 },
+	{ "names", O_NAMES, NULL, 0, "list: only the workload names, one a line (completion)", 4 },
 	{ 0 }
 };
 
@@ -182,6 +184,16 @@ static int probes_opt(struct options *o, const char *arg)
 	o->probe_set = !strcmp(arg, "full") ? "full" :
 		       !strcmp(arg, "light") ? "light" : "custom";
 	return 0;
+}
+
+/* --max-threads: the BPF thread table's size, rounded up to a power of two */
+static int max_threads_opt(struct options *o, const char *arg)
+{
+	uint64_t v;
+	int rc = num_opt("--max-threads", arg, 64, FCT_SLOTS_MAX, &v);
+
+	o->max_threads = (unsigned)v;
+	return rc;
 }
 
 /* --time-every: the BPF side samples with a mask, so a power of two */
@@ -399,6 +411,7 @@ static int parse_key(int key, char *arg, struct options *o)
 	case O_NO_BPF: o->no_bpf = true; return 0;
 	case O_PROBES: return probes_opt(o, arg);
 	case O_TIME_EVERY: return time_every_opt(o, arg);
+	case O_MAX_THREADS: return max_threads_opt(o, arg);
 	case O_TIMELINE: o->timeline = true; return 0;
 	case O_TL_WINDOW: return timeline_ms_opt(o, "--timeline-window", arg, 1, LIM_TL_WINDOW_MS,
 						 &o->tl_window_ms);
@@ -661,6 +674,8 @@ static int check_combinations(const struct options *o)
 		return bad("--probes", "cannot be combined with --no-bpf");
 	if (o->time_every && (o->no_bpf || !(o->probes & PG_MASK(PG_SYSCALLS))))
 		return bad("--time-every", "only applies when the syscalls probes run");
+	if (o->max_threads && o->no_bpf)
+		return bad("--max-threads", "cannot be combined with --no-bpf");
 	if (o->csv && o->cmd != CMD_SWEEP)
 		return bad("--csv", "only applies to `fctrace sweep`");
 	if (o->predict && o->cmd != CMD_SWEEP)
@@ -762,14 +777,82 @@ static char *help_request(int argc, char **argv)
 	return NULL;
 }
 
+/* The commands that read an option (its key): what `fctrace CMD --help`
+ * lists. The checks above refuse the rest on a command line. */
+#define CM(c)		(1u << (c))
+#define CM_OWN		(CM(CMD_RUN) | CM(CMD_SWEEP) | CM(CMD_COMPARE))	/* fctrace's workloads */
+#define CM_TRACED	(CM_OWN | CM(CMD_ATTACH))
+#define CM_SAVED	(CM(CMD_REPORT) | CM(CMD_DIFF))
+
+static unsigned read_by(int key)
+{
+	switch (key) {
+	case O_PID: case O_DURATION: return CM(CMD_ATTACH);
+	case O_FOLLOW: case O_DEBUGINFOD: return CM(CMD_RUN) | CM(CMD_ATTACH);
+	case O_AS_ROOT: return CM(CMD_RUN);
+	case O_NO_BPF: case O_PROBES: case O_TIME_EVERY: case O_MAX_THREADS: return CM_TRACED;
+	case O_TIMELINE: case O_TL_WINDOW: case O_TL_START: case O_TL_OUT:
+		return CM(CMD_RUN) | CM(CMD_ATTACH);
+	case O_JSON: case O_HTML: case O_QUIET: case O_VERBOSE: return CM_TRACED | CM_SAVED;
+	case O_CSV: case O_PREDICT: case O_FIT: case O_REPEAT: return CM(CMD_SWEEP);
+	case O_FOLDED: case O_PPROF: case O_NO_THREAD_FRAME:
+		return CM(CMD_RUN) | CM(CMD_ATTACH) | CM(CMD_REPORT);
+	case O_CPU_STACKS: return CM(CMD_RUN) | CM(CMD_ATTACH);
+	case O_COMPARE: return CM(CMD_RUN) | CM(CMD_COMPARE);
+	case O_NAMES: return CM(CMD_LIST);
+	default: return CM_OWN;		/* the workload options */
+	}
+}
+
+/* option_table with only cmd's options, and the headings that have some. */
+static struct argp_option cmd_table[sizeof(option_table) / sizeof(option_table[0])];
+
+static void filter_table(enum command cmd)
+{
+	const struct argp_option *heading = NULL;
+	int n = 0;
+
+	for (int i = 0; option_table[i].name || option_table[i].doc; i++) {
+		const struct argp_option *e = &option_table[i];
+
+		if (!e->name) {
+			heading = e;
+			continue;
+		}
+		if (!(read_by(e->key) & CM(cmd)))
+			continue;
+		if (heading)
+			cmd_table[n++] = *heading;
+		heading = NULL;
+		cmd_table[n++] = *e;
+	}
+	memset(&cmd_table[n], 0, sizeof(cmd_table[n]));
+}
+
+/* What follows [OPTION...] in a command's usage line. */
+static const char *cmd_args(enum command cmd)
+{
+	static const char *const args[] = { "[-- CMD [ARG...]]", "", "", "", "-p PID",
+					    "FILE.json", "A.json B.json" };
+
+	return args[cmd];
+}
+
 /* Answer a help request with argp's own text, parsing the request alone
  * (the rest of the line neither stops nor changes the answer) and with
- * ARGP_NO_EXIT, so options_parse never exits: main does. */
-static int answer_help(char *prog, char *ask, struct parse_ctx *ctx)
+ * ARGP_NO_EXIT, so options_parse never exits: main does. A command's help
+ * lists the options it reads; `fctrace --help` lists them all. */
+static int answer_help(char *prog, char *ask, struct parse_ctx *ctx, bool for_cmd)
 {
 	char *args[] = { prog, ask, NULL };
+	struct argp a = argp_def;
 
-	argp_parse(&argp_def, 2, args, ARGP_NO_EXIT, NULL, ctx);
+	if (for_cmd) {
+		filter_table(ctx->o->cmd);
+		a.options = cmd_table;
+		a.args_doc = cmd_args(ctx->o->cmd);
+	}
+	argp_parse(&a, 2, args, ARGP_NO_EXIT, NULL, ctx);
 	return -1;
 }
 
@@ -797,7 +880,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	if (argc < 2 || argv[1][0] == '-') {
 		/* `fctrace --help`, `--version`, or nothing at all */
 		if (argc >= 2 && (ask = help_request(argc, argv)))
-			return answer_help(argv[0], ask, &ctx);
+			return answer_help(argv[0], ask, &ctx, false);
 		return bad("needs a command:", "run, sweep, compare, report, diff or list (see fctrace --help)");
 	}
 	if (parse_command(argv[1], &o->cmd))
@@ -808,7 +891,7 @@ int options_parse(int argc, char **argv, struct options *o)
 	if (o->cmd_argv && !o->cmd_argv[0])
 		return bad("--", "needs a command after it: run -- CMD [ARG...]");
 	if ((ask = help_request(argc - 1, argv + 1)))
-		return answer_help(prog, ask, &ctx);
+		return answer_help(prog, ask, &ctx, true);
 	/* ARGP_NO_HELP: without it argp also takes --HANG (sleep an hour),
 	 * --program-name, and -V or --he/--us/--vers abbreviations that
 	 * print or exit in the middle of a command line */

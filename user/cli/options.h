@@ -22,6 +22,7 @@ struct options {
 	unsigned probes;		/* PG_MASK bits */
 	const char *probe_set;		/* "full", "light" or "custom" */
 	unsigned time_every;		/* --time-every; 0: the default */
+	unsigned max_threads;		/* --max-threads; 0: from the target's threads */
 	const char *json, *csv, *html;
 	const char *folded, *pprof;	/* flame graphs' files (report/flame.h) */
 	bool no_thread_frame;		/* --no-thread-frame */

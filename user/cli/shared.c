@@ -15,6 +15,7 @@ struct trace_opts cli_trace_opts(const struct options *o)
 {
 	struct trace_opts t = {
 		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
+		.max_threads = o->max_threads,
 		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
 		.tl_start_ms = o->tl_start_ms, .cpu_stacks = o->cpu_stacks,
 	};

@@ -76,6 +76,13 @@ uint64_t lockname_unnamed(const struct lockname *ln)
 	return ln ? ln->unnamed : 0;
 }
 
+void lockname_unsymbolised(const struct lockname *ln, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (ln)
+		usym_unsymbolised(ln->u, buf, len);
+}
+
 static bool out_of_time(const struct lockname *ln)
 {
 	return ln && ln->deadline_ns && wl_now_ns() >= ln->deadline_ns;

@@ -32,6 +32,9 @@ void lockname_snapshot(struct lockname *ln, pid_t tgid);
 void lockname_deadline(struct lockname *ln, uint64_t deadline_ns);
 /* Words lockname_build left named by their address: out of time. */
 uint64_t lockname_unnamed(const struct lockname *ln);
+/* The objects the names needed that were not symbolised, and why
+ * (usym_unsymbolised): into buf, "" when none. */
+void lockname_unsymbolised(const struct lockname *ln, char *buf, size_t len);
 
 /* A symbol larger than this (pthread_rwlock_t is 56 bytes) is an object
  * holding locks, not a lock: its words are named symbol+offset. */

@@ -53,6 +53,24 @@ static double ratio(double a, double b)
 static const char *const every_figure[] = { "threads", "syscalls", "locks", "machine_cpu",
 	"cpu_split", "diagnosis", "timeline", NULL };
 
+/* "; missing at the end: 4012 w, 4013 w and 970 more" from kv->missing,
+ * or "" when none was alive at the end (or the run was saved). */
+static void missing_threads(const struct kview *kv, char *out, size_t n)
+{
+	size_t len;
+
+	out[0] = 0;
+	if (!kv->nmissing)
+		return;
+	snprintf(out, n, "; missing at the end:");
+	for (int i = 0; i < kv->nmissing && (len = strlen(out)) < n; i++)
+		snprintf(out + len, n - len, " %u %s%s", kv->missing[i].tid, kv->missing[i].comm,
+			 i + 1 < kv->nmissing ? "," : "");
+	len = strlen(out);
+	if (kv->missing_more && len < n)
+		snprintf(out + len, n - len, " and %u more", kv->missing_more);
+}
+
 /* Whole threads and processes: every figure is of those that were held. */
 static void lost_threads(const struct kview *kv, struct losses *o)
 {
@@ -61,11 +79,15 @@ static void lost_threads(const struct kview *kv, struct losses *o)
 
 	l = add(o, "slot_full", kv->lost.slot_full, ratio(n, n + (double)kv->lost.slot_full));
 	if (l) {
-		says(l, "%llu of %llu threads not accounted: the thread table holds %d, and every "
-		     "per-thread figure, total and cause is of the %d it held",
+		char missing[200];
+
+		missing_threads(kv, missing, sizeof(missing));
+		says(l, "%llu of %llu threads not accounted: the thread table held %u at once "
+		     "(--max-threads raises it), and every per-thread figure, total and cause is "
+		     "of the %d it held%s",
 		     (unsigned long long)kv->lost.slot_full,
-		     (unsigned long long)(kv->nthreads + kv->lost.slot_full), FCT_MAX_SLOTS,
-		     kv->nthreads);
+		     (unsigned long long)(kv->nthreads + kv->lost.slot_full),
+		     kv->slots ? kv->slots : FCT_SLOTS_MIN, kv->nthreads, missing);
 		touches(l, every_figure);
 	}
 	l = add(o, "tgids_full", kv->lost.tgids_full,
@@ -93,9 +115,10 @@ static void lost_futex(const struct kview *kv, struct losses *o)
 		ratio(kept, kept + (double)kv->lost.futex_map_full));
 	if (!l)
 		return;
-	says(l, "%llu futex waits and wakes not given to a word: the futex table holds %d "
+	says(l, "%llu futex waits and wakes not given to a word: the futex table holds %u "
 	     "(thread, word) pairs, so the lock rows count %.0f of them",
-	     (unsigned long long)kv->lost.futex_map_full, FCT_FUTEX_ENTRIES, kept);
+	     (unsigned long long)kv->lost.futex_map_full,
+	     kv->futex_entries ? kv->futex_entries : FCT_FUTEX_ENTRIES, kept);
 	touches(l, keys);
 }
 

@@ -20,7 +20,7 @@ struct loss {
 	uint64_t count;		/* events (or threads, processes) lost */
 	double kept;		/* share of what it counts that was kept, 0..1:
 				 * the causes' confidence is scaled by it */
-	char says[240];		/* one sentence: "977 of 2001 threads not accounted: ..." */
+	char says[480];		/* one sentence: "977 of 2001 threads not accounted: ..." */
 	int ntouches;
 	char touches[LOSS_MAX_TOUCHES][32];	/* JSON keys of the figures it touches */
 };

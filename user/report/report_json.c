@@ -573,6 +573,8 @@ static struct json_object *target_json(const struct session *s)
 	put_u64(o, "stacks_unwound", ti->stacks_unwound);
 	put_u64(o, "stacks_dropped", ti->stacks_dropped);
 	put_u64(o, "words_unnamed", ti->words_unnamed);
+	json_object_object_add(o, "unsymbolised", ti->unsymbolised[0] ?
+			       json_object_new_string(ti->unsymbolised) : NULL);
 	json_object_object_add(o, "lock_names", lock_names_json(s));
 	json_object_object_add(o, "jvm", jvm_json(s));
 	return o;

@@ -566,6 +566,8 @@ static void print_stacks(FILE *f, const struct session *s)
 		fprintf(f, "  out of time (each step is bounded): %llu stacks not unwound, %llu words "
 			"named by address only\n", (unsigned long long)ti->stacks_dropped,
 			(unsigned long long)ti->words_unnamed);
+	if (ti->unsymbolised[0])
+		fprintf(f, "  not symbolised (named object@offset): %s\n", ti->unsymbolised);
 }
 
 /* What the probes lost, before any figure it touches is read. */

@@ -175,6 +175,9 @@ static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 		    jr_u64(r, t, "stacks_dropped", &ti->stacks_dropped)) ||
 		   (json_object_object_get_ex(t, "words_unnamed", NULL) &&
 		    jr_u64(r, t, "words_unnamed", &ti->words_unnamed)) ||
+		   (json_object_object_get_ex(t, "unsymbolised", NULL) &&
+		    jr_str(r, t, "unsymbolised", true, ti->unsymbolised,
+			   sizeof(ti->unsymbolised))) ||
 		   load_lock_names(r, t, s) || load_jvm(r, t, s));
 	jr_leave(r, saved);
 	if (rc)

@@ -20,6 +20,7 @@ struct trace_opts {
 	bool no_bpf;
 	unsigned probes;		/* PG_MASK bits */
 	unsigned time_every;		/* 0: the default */
+	unsigned max_threads;		/* thread slots wanted; 0: from the target */
 	bool verbose;
 	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
 	unsigned tl_start_ms;		/* after the measured window opens */

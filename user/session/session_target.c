@@ -641,6 +641,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	lockname_deadline(x->w.ln, wl_now_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
 	s->target.words_unnamed = lockname_unnamed(x->w.ln);
+	lockname_unsymbolised(x->w.ln, s->target.unsymbolised, sizeof(s->target.unsymbolised));
 	s->nnames = n > 0 ? n : 0;
 	if (waitstacks_build(lockname_waitstacks(x->w.ln), &s->kv, s->names, s->nnames,
 			     &s->stacks))

@@ -51,6 +51,8 @@ struct target_info {
 	uint64_t stacks_received, stacks_unwound;	/* sampled futex waits */
 	uint64_t stacks_dropped;	/* received, but not unwound in time: dropped */
 	uint64_t words_unnamed;		/* futex words named by address only: out of time */
+	char unsymbolised[400];		/* objects the names needed but could not read
+					 * (named object@offset), and why; "" if none */
 	char libjvm[4096];		/* a JVM: its libjvm.so, as the name of fctrace's fd
 					 * (/proc/self/fd/N); "" for other programs */
 };

@@ -46,7 +46,7 @@ int jvm_open_libjvm(pid_t pid)
 		line[strcspn(line, "\n")] = '\0';
 		if (tfile_parse_maps(line, &m) || !m.ino || !ends_with(m.name, "/libjvm.so"))
 			continue;
-		fd = tfile_open_mapped(pid, &m);
+		fd = tfile_open_mapped(pid, &m, NULL);
 		if (fd >= 0 && !tfile_is_elf(fd)) {
 			close(fd);
 			fd = -ENOEXEC;

@@ -30,6 +30,8 @@ void kview_free(struct kview *kv)
 	kv->pc = NULL;
 	kv->holds = NULL;
 	kv->nthreads = kv->nfutex = kv->nklock = kv->npc = kv->nholds = 0;
+	kv->nmissing = 0;
+	kv->missing_more = 0;
 }
 
 /* The account of thread tid; if the tid was reused for a second

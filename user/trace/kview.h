@@ -58,6 +58,14 @@ struct kv_derived {
 	bool cpu_split_sampled;	/* cpu_sys came from the cpu-clock samples */
 };
 
+/* A thread alive at the end that the full thread table left without an
+ * account (named from /proc). */
+struct kv_missing {
+	uint32_t tid;
+	char comm[FCT_COMM_LEN];
+};
+#define KV_MISSING_MAX	8
+
 struct kview {
 	unsigned groups;	/* PG_MASK bits that loaded and attached */
 	struct probe_status probes[64];
@@ -85,6 +93,14 @@ struct kview {
 				 * to tracer_stop (0: unknown, e.g. a saved run) */
 	unsigned machine_cpus;	/* the CPUs the sampler ran on */
 	uint64_t events;	/* hook invocations counted in the window, if known */
+	unsigned slots;		/* the thread table's size (0: not known, a saved run) */
+	uint64_t slots_bytes;	/* and its kernel memory */
+	unsigned futex_entries;	/* the futex table's size (0: not known) */
+	/* lost.slot_full: the target's threads alive at the end with no account,
+	 * the first KV_MISSING_MAX of them and how many more */
+	struct kv_missing missing[KV_MISSING_MAX];
+	int nmissing;
+	unsigned missing_more;
 	struct kv_timeline tl;
 };
 

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "workload.h"
 #include "trace/loader.h"	/* before the skeleton: it defines struct fct_lost */
+#include "trace/slots.h"
 #include "fctrace.skel.h"
 #include "trace/cpustat.h"
 #include "trace/cpuclock.h"
@@ -127,6 +128,8 @@ struct tracer {
 	bool follow;
 	bool tgid_list;
 	unsigned time_every;		/* sc_time_every */
+	unsigned nslots;		/* the thread table's size (slot_mask + 1) */
+	unsigned threads_at_start;	/* the target's threads when it was sized */
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
 	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
@@ -240,6 +243,13 @@ static bool is_tp_btf(int i)
 	return !strncmp(progs[i].shown, "tp_btf/", 7);
 }
 
+/* The futex table's size: more threads wait on more words. */
+static unsigned futex_entries(unsigned nslots)
+{
+	return nslots * FCT_FUTEX_PER_SLOT > FCT_FUTEX_ENTRIES ? nslots * FCT_FUTEX_PER_SLOT
+							    : FCT_FUTEX_ENTRIES;
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -250,6 +260,10 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 		return NULL;
 	skel->rodata->target_tgid = t->tgid;
 	skel->rodata->sc_time_every = t->time_every;
+	skel->rodata->slot_mask = t->nslots - 1;
+	bpf_map__set_max_entries(skel->maps.slots, t->nslots);
+	/* allocated as used (BPF_F_NO_PREALLOC): room costs only its buckets */
+	bpf_map__set_max_entries(skel->maps.futex_waits, futex_entries(t->nslots));
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->tgid_list = t->tgid_list;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
@@ -589,6 +603,8 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->follow = opts->follow && t->target != TT_SELF;
 	t->tgid_list = opts->tgid_list && t->target == TT_ATTACH;
 	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
+	t->threads_at_start = t->target == TT_ATTACH ? slots_threads_of(t->tgid) : 0;
+	t->nslots = slots_size(opts->max_threads, t->threads_at_start);
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
 	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
 	t->ustack_arg = opts->ustack_arg;
@@ -691,6 +707,21 @@ static int open_ustacks(struct tracer *t)
 	return t->ustacks ? 0 : -errno;
 }
 
+/* The thread table's size and memory: in kv, and on stderr with -v. */
+static void say_slots(const struct tracer *t, struct kview *kv, bool verbose)
+{
+	kv->slots = t->nslots;
+	kv->futex_entries = futex_entries(t->nslots);
+	kv->slots_bytes = (uint64_t)t->nslots * bpf_map__value_size(t->skel->maps.slots);
+	if (!verbose)
+		return;
+	fprintf(stderr, "fctrace: thread table: %u accounts at once (", t->nslots);
+	if (t->threads_at_start)
+		fprintf(stderr, "the target had %u threads; ", t->threads_at_start);
+	fprintf(stderr, "--max-threads sets it), %.1f MiB of kernel memory\n",
+		(double)kv->slots_bytes / (1024.0 * 1024.0));
+}
+
 int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		   struct kview *kv)
 {
@@ -725,6 +756,8 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	report_jvm_probes(t, kv);
 	kv->groups = err ? 0 : groups_attached(t) | (t->jvm.nattached ? PG_MASK(PG_JVM) : 0);
 	kv->time_every = t->time_every;
+	if (!err)
+		say_slots(t, kv, opts->verbose);
 
 	if (err) {
 		fprintf(stderr, "fctrace: cannot load the BPF programs: %s (-v shows libbpf's log)\n",
@@ -897,23 +930,30 @@ static int read_threads(struct tracer *t, struct kview *kv)
 {
 	int fd = bpf_map__fd(t->skel->maps.slots);
 	size_t vsz = bpf_map__value_size(t->skel->maps.slots);
-	struct fct_thread *buf = calloc(FCT_MAX_SLOTS, sizeof(*buf));
 	char *val = calloc(1, vsz);
+	int cap = 0;
 
-	if (!buf || !val || vsz < sizeof(*buf)) {
-		free(buf);
+	if (!val || vsz < sizeof(struct fct_thread)) {
 		free(val);
 		return -ENOMEM;
 	}
-	for (__u32 k = 0; k < FCT_MAX_SLOTS; k++) {
-		if (bpf_map_lookup_elem(fd, &k, val))
+	for (__u32 k = 0; k < t->nslots; k++) {
+		if (bpf_map_lookup_elem(fd, &k, val) || !((struct fct_thread *)val)->tid)
 			continue;
-		memcpy(&buf[kv->nthreads], val, sizeof(*buf));
-		if (buf[kv->nthreads].tid)
-			kview_scale(&buf[kv->nthreads++]);
+		if (kv->nthreads == cap) {
+			void *p = realloc(kv->threads, (size_t)(cap = cap ? 2 * cap : 64) *
+					  sizeof(*kv->threads));
+
+			if (!p) {
+				free(val);
+				return -ENOMEM;
+			}
+			kv->threads = p;
+		}
+		memcpy(&kv->threads[kv->nthreads], val, sizeof(*kv->threads));
+		kview_scale(&kv->threads[kv->nthreads++]);
 	}
 	free(val);
-	kv->threads = buf;
 	return 0;
 }
 
@@ -1082,6 +1122,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->machine_ns = t->off_ns > t->on_ns ? t->off_ns - t->on_ns : 0;
 	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
+	if (!err && kv->lost.slot_full && t->target != TT_SELF)
+		slots_find_missing(kv, t->tgid);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
 				sizeof(struct fct_futex_val), add_futex, kv, NULL);

@@ -35,6 +35,8 @@ struct tracer_opts {
 	bool tgid_list;		/* TT_ATTACH: more processes are added with
 				 * tracer_add_process before tracer_adopt */
 	unsigned time_every;	/* time 1 syscall in this many (power of 2); 0: default */
+	unsigned max_threads;	/* accounts at once; 0: twice the target's threads now,
+				 * at least FCT_SLOTS_MIN (rounded up to a power of 2) */
 	bool verbose;		/* libbpf's debug output */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	bool cpu_stacks;	/* and with on_ustack: each cpu-clock sample's stack

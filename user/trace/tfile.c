@@ -47,10 +47,12 @@ static int reopen(int pathfd)
 	return fd < 0 ? -errno : fd;
 }
 
-int tfile_open_mapped(pid_t pid, const struct tmap *m)
+static void as_owner(const struct troot *r, bool on);
+
+int tfile_open_mapped(pid_t pid, const struct tmap *m, const struct troot *owner)
 {
 	char path[96];
-	int pfd, fd;
+	int pfd, fd = -EPERM;
 
 	if (!m->ino)
 		return -EINVAL;
@@ -59,7 +61,14 @@ int tfile_open_mapped(pid_t pid, const struct tmap *m)
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
-	fd = tfile_same(pfd, m) ? reopen(pfd) : -EPERM;
+	if (tfile_same(pfd, m)) {
+		/* as the owner: a file it may run but not read stays unread */
+		if (owner)
+			as_owner(owner, true);
+		fd = reopen(pfd);
+		if (owner)
+			as_owner(owner, false);
+	}
 	close(pfd);
 	return fd;
 }

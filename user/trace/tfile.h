@@ -10,7 +10,8 @@
  *   - a mapped file is opened through /proc/PID/map_files/START-END, the
  *     kernel's own link to the very file mapped, first with O_PATH (no
  *     device or FIFO is ever opened), and kept only if it is a regular
- *     file whose device and inode are the ones maps gives;
+ *     file whose device and inode are the ones maps gives, read as the
+ *     target's owner (a program it may run but not read stays unread);
  *   - a file found by name (a debug file) is resolved inside the target's
  *     root (/proc/PID/root, openat2 RESOLVE_IN_ROOT: absolute links and
  *     ".." stay inside), with the target's file-system uid and gid (root's
@@ -39,9 +40,13 @@ struct tmap {
  * -EINVAL when it is not a maps line. */
 int tfile_parse_maps(const char *line, struct tmap *m);
 
+struct troot;
+
 /* The file mapped at m (a maps line of process pid), through map_files:
- * a regular file with m's device and inode, else -EPERM (or -errno). */
-int tfile_open_mapped(pid_t pid, const struct tmap *m);
+ * a regular file with m's device and inode, else -EPERM (or -errno);
+ * opened as owner's uid and gid when given (an execute-only program is
+ * mapped, but its owner cannot read it: -EACCES). */
+int tfile_open_mapped(pid_t pid, const struct tmap *m, const struct troot *owner);
 
 /* Does m name the same file (device and inode) as open fd? */
 bool tfile_same(int fd, const struct tmap *m);

@@ -51,6 +51,9 @@ struct uobj {
 	char *dir;			/* its directory as the kernel names it (for
 					 * debug links), or NULL */
 	int fd;				/* from map_files, checked; -1: refused */
+	const char *why;		/* why it was refused, or why its debug file
+					 * was: said when a name needed it */
+	bool said;			/* a name needed it: the report says why */
 	struct uproc *p;
 	Dwfl_Module *mod;
 	struct usym_sym *syms;		/* sorted by address, built once */
@@ -354,19 +357,36 @@ static int take_fd(struct uproc *p, const struct uobj *o, char **dir)
 	return -1;
 }
 
-/* Open a new object's file: ELF only, or nothing is kept. */
+/* Why a mapped file could not be opened, in words. */
+static const char *refusal(int err)
+{
+	switch (err) {
+	case -EACCES: return "its owner may run it but not read it";
+	case -EPERM: return "map_files gave another file than the one mapped";
+	case -ENOENT: case -ESRCH: return "its mapping was gone";
+	default: return "it could not be opened through map_files";
+	}
+}
+
+/* Open a new object's file, as the process's owner: ELF only, or nothing
+ * is kept; a refused one stays, named by offset, with why. */
 static void obj_open(struct uproc *p, struct uobj *o)
 {
 	o->fd = take_fd(p, o, &o->dir);
 	if (o->fd >= 0)
 		return;
-	o->fd = tfile_open_mapped(p->tgid, &o->id);
-	if (o->fd >= 0 && !tfile_is_elf(o->fd)) {
+	o->fd = tfile_open_mapped(p->tgid, &o->id, &p->root);
+	if (o->fd < 0) {
+		o->why = refusal(o->fd);
+		o->fd = -1;
+		return;
+	}
+	if (!tfile_is_elf(o->fd)) {
 		close(o->fd);
 		o->fd = -1;
+		return;
 	}
-	if (o->fd >= 0)
-		o->dir = mapped_dir(p->tgid, &o->id);
+	o->dir = mapped_dir(p->tgid, &o->id);
 }
 
 /* The objects of files: consecutive mappings of one file are one (the
@@ -395,7 +415,7 @@ static int objs_from(struct uproc *p, char *files, struct uobj **out)
 		} else if (!m.ino) {
 			;			/* a .bss whose file was refused */
 		} else {
-			if (last && last->fd < 0) {	/* refused: its slot is reused */
+			if (last && last->fd < 0 && !last->why) {	/* not ELF: slot reused */
 				free(last->name);
 				free(last->dir);
 				n--;
@@ -404,13 +424,13 @@ static int objs_from(struct uproc *p, char *files, struct uobj **out)
 						 .name = strdup(m.name), .fd = -1, .p = p };
 			objs[n].id.name = NULL;
 			obj_open(p, &objs[n]);
-			kept += objs[n].fd >= 0;
+			kept += objs[n].fd >= 0 || objs[n].why;
 			n++;
 		}
 		*nl = '\n';
 		l = nl + 1;
 	}
-	if (n && objs[n - 1].fd < 0) {
+	if (n && objs[n - 1].fd < 0 && !objs[n - 1].why) {
 		free(objs[n - 1].name);
 		free(objs[n - 1].dir);
 		n--;
@@ -540,12 +560,14 @@ static int by_build_id(Dwfl_Module *mod, struct uobj *o)
 	if (fd >= 0 && !debug_matches(mod, fd, 0, false)) {
 		close(fd);
 		fd = -1;
+		o->why = "its debug file under /usr/lib/debug/.build-id has another build-id";
 	}
 	return fd;
 }
 
 /* A debug link is a file name: beside the file, in .debug/ there, or
- * under /usr/lib/debug, all inside the target's root. */
+ * under /usr/lib/debug, all inside the target's root; the last also in
+ * the host's (the CRC says whether it is the same build). */
 static int by_link(Dwfl_Module *mod, struct uobj *o, const char *link, GElf_Word crc)
 {
 	static const char *const where[] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
@@ -558,11 +580,13 @@ static int by_link(Dwfl_Module *mod, struct uobj *o, const char *link, GElf_Word
 
 		if ((size_t)snprintf(path, sizeof(path), where[i], o->dir, link) >= sizeof(path))
 			continue;
-		fd = open_debug(o, path, false);
+		fd = open_debug(o, path, i == 2);
 		if (fd >= 0 && debug_matches(mod, fd, crc, true))
 			return fd;
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
+			o->why = "its debug link names a file of another build";
+		}
 	}
 	return -1;
 }
@@ -619,8 +643,10 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	/* libdwfl asks for a .gnu_debugaltlink's file this way too (CRC 0) */
 	if (debuglink && !crc && (fd = by_altlink(o, debuglink)) >= 0)
 		return fd;
-	if ((fd = by_build_id(mod, o)) >= 0 || (fd = by_link(mod, o, debuglink, crc)) >= 0)
+	if ((fd = by_build_id(mod, o)) >= 0 || (fd = by_link(mod, o, debuglink, crc)) >= 0) {
+		o->why = NULL;		/* a mismatch on the way, then the right one */
 		return fd;
+	}
 	return by_debuginfod(mod, cb_usym);
 }
 
@@ -895,9 +921,19 @@ static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
 	int lineno = 0;
 	char dm[96];
 
+	if (o && o->fd < 0) {	/* refused: the file's offset, and the report says why */
+		const char *b = base_name(mname), *del = strstr(b, " (deleted)");
+
+		o->said = true;
+		snprintf(buf, len, "%.*s@%#llx", del ? (int)(del - b) : (int)strlen(b), b,
+			 (unsigned long long)(pc - o->low + o->id.off));
+		return;
+	}
 	fn = demangled(s ? s->name : NULL, dm, sizeof(dm));
 	if (line)
 		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (o && !src && o->why)
+		o->said = true;		/* no lines: its debug file was refused */
 	if (fn && src)
 		snprintf(buf, len, "%s+0x%llx (%s:%d)", fn, (unsigned long long)(pc - s->addr),
 			 base_name(src), lineno);
@@ -947,6 +983,28 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 		snprintf(w->site + n, w->site_len - n, " from %s", caller);
 	}
 	return DWARF_CB_ABORT;
+}
+
+int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < u->nprocs; i++) {
+		const struct uproc *p = &u->procs[i];
+
+		for (int j = 0; j < p->nobjs; j++) {
+			const struct uobj *o = &p->objs[j];
+
+			if (!o->said || !o->why || at >= len)
+				continue;
+			at += (size_t)snprintf(buf + at, len - at, "%s%s: %s", n ? "; " : "",
+					       base_name(o->name), o->why);
+			n++;
+		}
+	}
+	return n;
 }
 
 int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,

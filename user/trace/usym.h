@@ -89,4 +89,9 @@ int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct u
 int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
 		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n);
 
+/* The objects a name needed that were not symbolised as they should be
+ * (a file its owner cannot read, a debug file of another build), with
+ * why: "tp: its owner may run it but not read it; ..." into buf. How many. */
+int usym_unsymbolised(const struct usym *u, char *buf, size_t len);
+
 #endif /* FCTRACE_USYM_H */
