@@ -51,6 +51,11 @@ static const struct lock_total *lock_starting(const struct joined_run *m, const 
 	for (int i = 0; i < m->nlocks; i++)
 		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
 			return &m->locks[i];
+	/* not there: say what was, for the failure that follows */
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel)
+			print_message("  user word: %s, %llu waits\n", m->locks[i].name,
+				      (unsigned long long)m->locks[i].waits);
 	return NULL;
 }
 
