@@ -218,3 +218,11 @@ bool rule_klock(const struct facts *f, struct finding *o)
 	return true;
 }
 
+
+/* ---- who else had the CPUs ------------------------------------------------- */
+
+void ev_competitors(struct diag_cause *c, const struct facts *f)
+{
+	(void)c;
+	(void)f;
+}

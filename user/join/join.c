@@ -362,15 +362,12 @@ static void total_rows(struct joined_run *m)
 	}
 }
 
-void join_retotal(struct joined_run *m)
+void join_sum_rows(struct joined_run *m)
 {
-	free(m->locks);
-	m->locks = NULL;
-	m->nlocks = 0;
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
 	m->pagecache_written = m->pages_asked = 0;
-	m->event_wait_ns = m->aside_cpu_ns = 0;
-	m->klock_exact_ns = m->klock_est_ns = 0;
+	m->aside_cpu_ns = 0;
+	m->klock_exact_ns = 0;
 	m->cpu_samples_user = m->cpu_samples_sys = m->cpu_samples_futex = 0;
 	m->cpu_split_sampled = m->cpu_split_rows = 0;
 	m->aside_rows = 0;
@@ -378,6 +375,15 @@ void join_retotal(struct joined_run *m)
 	memset(m->nr_total, 0, sizeof(m->nr_total));
 	memset(m->acct_total_ns, 0, sizeof(m->acct_total_ns));
 	total_rows(m);
+}
+
+void join_retotal(struct joined_run *m)
+{
+	free(m->locks);
+	m->locks = NULL;
+	m->nlocks = 0;
+	m->event_wait_ns = m->klock_est_ns = 0;
+	join_sum_rows(m);
 	total_locks(m);
 }
 

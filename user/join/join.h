@@ -136,6 +136,9 @@ struct joined_run {
 
 /* Sum the run-wide totals again, over the rows not set aside. */
 void join_retotal(struct joined_run *m);
+/* The same for the rows' sums only (time, calls, page cache), the lock
+ * totals left as they are; event_wait_ns is the locks' and stays too. */
+void join_sum_rows(struct joined_run *m);
 /* A row's use of a named lock or event, and the run-wide total of one
  * (not a kernel lock site): found, or added zeroed; NULL when full. */
 struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lock);

@@ -780,7 +780,10 @@ static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosi
 		return -1;
 	rc = jr_str(r, why, "headline", false, d->headline, sizeof(d->headline)) ||
 	     jr_str(r, why, "fix", false, d->fix, sizeof(d->fix)) ||
-	     jr_str(r, why, "beyond", false, d->beyond, sizeof(d->beyond));
+	     jr_str(r, why, "beyond", false, d->beyond, sizeof(d->beyond)) ||
+	     /* the threads' roles: absent in runs saved before 2026-12 or all alike */
+	     (json_object_object_get_ex(why, "threads", NULL) &&
+	      jr_str(r, why, "threads", false, d->threads, sizeof(d->threads)));
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
