@@ -203,6 +203,40 @@ static void test_saturated_event_loop(void **state)
 }
 
 /*
+ * The same server with a client beside it on the 2 CPUs: the samples
+ * (FCT_CPUCLOCK_HZ per CPU over fctrace's 5 s window) name it, in the
+ * saturated thread's evidence and in the run-queue cause's title.
+ */
+static void test_competitor_named(void **state)
+{
+	struct fx *x = fx_server();
+	struct kv_other others[2] = { { .tgid = 4242, .comm = "redis-benchmark" },
+				      { .tgid = 17, .comm = "kworker/0:1" } };
+	double cap = 2.0 * 5 * FCT_CPUCLOCK_HZ;
+
+	(void)state;
+	others[0].samples = (uint64_t)llround(0.62 * cap);
+	others[1].samples = (uint64_t)llround(0.02 * cap);
+	x->kv.machine_sampled = true;
+	x->kv.machine_ns = WALL;
+	x->kv.machine_cpus = 2;
+	x->kv.machine.other = others[0].samples + others[1].samples;
+	x->kv.machine.idle = (uint64_t)llround(0.05 * cap);
+	x->kv.others = others;
+	x->kv.nothers = 2;
+	assert_true(explain_run(&x->m, &x->d) >= 3);
+	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
+	assert_true(any_evidence(&x->d.causes[0], "redis-benchmark (pid 4242) had 62.0 % of the 2 "
+				 "CPUs, kworker/0:1 (pid 17) 2.0 %"));
+	assert_string_equal(x->d.causes[2].cause, "cpu_competition");
+	assert_true(has_text(x->d.causes[2].title, "the largest redis-benchmark (pid 4242) with "
+			     "62.0 %"));
+	show(x);
+	x->kv.others = NULL;
+	fx_free(x);
+}
+
+/*
  * A main thread in pthread_join all run, two workers that read (asleep
  * 60 % in the kernel) and compute: the join is no cause, the shares are
  * of the workers' time.
@@ -284,6 +318,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saturated_event_loop),
+		cmocka_unit_test(test_competitor_named),
 		cmocka_unit_test(test_joining_main_thread),
 		cmocka_unit_test(test_workers_waiting_for_work),
 		cmocka_unit_test(test_all_idle_kept),

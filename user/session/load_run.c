@@ -831,6 +831,37 @@ static int load_machine_window(struct jr *r, struct json_object *o, struct kview
 	return 0;
 }
 
+/* The processes the sampler saw most (absent in runs saved before they were kept). */
+static int load_others(struct jr *r, struct json_object *o, struct kview *kv)
+{
+	struct json_object *a, *e;
+	char saved[128];
+	size_t n;
+
+	if (!json_object_object_get_ex(o, "others", NULL))
+		return 0;
+	if (jr_get(r, o, "others", json_type_array, false, &a))
+		return -1;
+	n = json_object_array_length(a);
+	if (n > 5)
+		return jr_fail(r, "others", "has more processes than fctrace saves");
+	kv->others = calloc(n ? n : 1, sizeof(*kv->others));
+	if (!kv->others)
+		return jr_fail(r, NULL, "out of memory");
+	for (size_t i = 0; i < n; i++, kv->nothers++) {
+		struct kv_other *x = &kv->others[i];
+		uint64_t pid;
+
+		if (jr_element(r, a, "others", i, &e, saved, sizeof(saved)) ||
+		    jr_u64(r, e, "pid", &pid) || jr_str(r, e, "comm", false, x->comm, sizeof(x->comm)) ||
+		    jr_u64(r, e, "samples", &x->samples))
+			return -1;
+		x->tgid = (uint32_t)pid;
+		jr_leave(r, saved);
+	}
+	return 0;
+}
+
 static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
 {
 	struct cpustat *cpu = &kv->cpu;
@@ -854,7 +885,7 @@ static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
 
 		rc = jr_u64_or_null(r, o, "samples_other", &other, sampled) ||
 		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled) ||
-		     load_machine_window(r, o, kv);
+		     load_machine_window(r, o, kv) || load_others(r, o, kv);
 		m->other = other;
 		m->idle = idle;
 	}
