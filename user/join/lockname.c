@@ -203,31 +203,32 @@ static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t t
 	}
 }
 
-static bool near(const struct lock_name *n, const struct kv_futex *f)
+/* A word of n's object: inside its real extent (a symbol's size, or
+ * the one word), never merely near it. */
+static bool within(const struct lock_name *n, const struct kv_futex *f)
 {
-	return f->key.uaddr + LOCKNAME_MAX_LOCK_SIZE > n->addr &&
-	       f->key.uaddr < n->addr + n->size + LOCKNAME_MAX_LOCK_SIZE;
+	return f->key.uaddr >= n->addr && f->key.uaddr < n->addr + n->size;
 }
 
-/* A wait by thread tid with op near the word(s) of n: within one
- * lock's size, so that a condvar's two group words count as one object
- * and the mutex beside it (a different op) does not. */
-static bool waited_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
-			uint32_t tid)
+/* Did thread tid wait on the very word uaddr? A thread that wakes the
+ * word it also waits on passes it round; one that waits on another word
+ * of the same object (a condvar's __g_refs, a neighbour) does not. */
+static bool waited_on(const struct kview *kv, uint64_t uaddr, uint32_t tid)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.tid == tid && f->key.op == op && f->val.waits && near(n, f))
+		if (f->key.tid == tid && f->key.uaddr == uaddr && f->key.op != FCT_FUTEX_OP_WAKE &&
+		    f->val.waits)
 			return true;
 	}
 	return false;
 }
 
-/* Did at least `want` threads wait with op near the word(s) of n? One
+/* Did at least `want` threads wait with op on the words of n? One
  * pass, counting distinct threads up to want. */
-static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
-			 int want)
+static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32_t op,
+		       int want)
 {
 	uint32_t tids[8];
 	int count = 0;
@@ -236,7 +237,7 @@ static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint
 		const struct kv_futex *f = &kv->futex[i];
 		bool seen = false;
 
-		if (f->key.op != op || !f->val.waits || !near(n, f))
+		if (f->key.op != op || !f->val.waits || !within(n, f))
 			continue;
 		for (int j = 0; j < count; j++)
 			seen |= tids[j] == f->key.tid;
@@ -248,27 +249,29 @@ static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint
 
 /*
  * Who wakes the waiters of n. A condvar whose wake-ups come mostly from
- * threads that wait on it too, among three or more, is passed round:
- * each waits for its turn and hands the turn on, a lock built from a
- * condvar (as CPython's GIL is). One whose wakers do not wait on it (a
- * producer signalling consumers) is an event: the waiters wait for work;
- * two threads alternating (a one-slot queue) stay an event too.
+ * threads that wait on the very word they wake, among three or more, is
+ * passed round: each waits for its turn and hands the turn on, a lock
+ * built from a condvar (as CPython's GIL is). One whose wakers do not
+ * wait on it (a producer signalling consumers) is an event: the waiters
+ * wait for work; two threads alternating (a one-slot queue) stay an
+ * event too. Consumers that wake a second condvar beside it, or a
+ * signaller woken on the condvar's own __g_refs word, are no turns.
  */
 static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.op != FCT_FUTEX_OP_WAKE || f->key.uaddr < n->addr ||
-		    f->key.uaddr >= n->addr + n->size || tgid_of(kv, f->key.tid) != n->tgid)
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !within(n, f) ||
+		    tgid_of(kv, f->key.tid) != n->tgid)
 			continue;
 		n->wakes += f->val.wakes;
 		/* each waker's own waits: a scan per waker of this word, few */
-		if (waited_near(kv, n, op, f->key.tid))
+		if (waited_on(kv, f->key.uaddr, f->key.tid))
 			n->wakes_by_waiters += f->val.wakes;
 	}
 	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&
-	    n->wakes_by_waiters * 2 > n->wakes && waiters_near(kv, n, op, 3))
+	    n->wakes_by_waiters * 2 > n->wakes && waiters_in(kv, n, op, 3))
 		n->turns = n->is_lock = true;
 }
 
@@ -285,6 +288,55 @@ static void write_name(struct lock_name *n, const char *kind_name)
 		snprintf(n->name, sizeof(n->name), "%s @ %.100s", kind, n->site);
 	else
 		snprintf(n->name, sizeof(n->name), "%s 0x%llx", kind, (unsigned long long)n->addr);
+}
+
+/* glibc's pthread_cond_t: waiters sleep on __g_signals[g] (offsets 40,
+ * 44) with FUTEX_WAIT_BITSET; a signaller switching groups sleeps on
+ * __g_refs[g] (16, 20) with FUTEX_WAIT, 24 bytes before. */
+#define COND_GREFS_TO_GSIGNALS	24
+#define FUTEX_OP_WAIT		0
+#define FUTEX_OP_WAIT_BITSET	9
+
+static bool waited_with(const struct kview *kv, uint32_t tgid, uint64_t uaddr, uint32_t op)
+{
+	for (int i = 0; i < kv->nfutex; i++)
+		if (kv->futex[i].key.uaddr == uaddr && kv->futex[i].key.op == op &&
+		    kv->futex[i].val.waits && tgid_of(kv, kv->futex[i].key.tid) == tgid)
+			return true;
+	return false;
+}
+
+/* The condvar whose __g_refs word n is, or NULL: a lone word waited with
+ * FUTEX_WAIT 24 bytes before a condvar word waited with WAIT_BITSET lies
+ * inside that condvar (48 bytes from 40 or 44 before it), whatever else
+ * is near. */
+static const struct lock_name *grefs_of(const struct kview *kv, const struct lock_name *names,
+					int count, const struct lock_name *n)
+{
+	uint64_t sig = n->addr + COND_GREFS_TO_GSIGNALS;
+
+	if (n->size != 4 || !waited_with(kv, n->tgid, n->addr, FUTEX_OP_WAIT) ||
+	    !waited_with(kv, n->tgid, sig, FUTEX_OP_WAIT_BITSET))
+		return NULL;
+	for (int i = 0; i < count; i++)
+		if (names[i].tgid == n->tgid && sig >= names[i].addr &&
+		    sig < names[i].addr + names[i].size && strstr(names[i].name, "condvar"))
+			return &names[i];
+	return NULL;
+}
+
+/* glibc's own words of a condvar are named as the condvar they serve. */
+static void name_grefs(const struct kview *kv, struct lock_name *names, int count)
+{
+	for (int i = 0; i < count; i++) {
+		const struct lock_name *cv = grefs_of(kv, names, count, &names[i]);
+
+		if (!cv)
+			continue;
+		snprintf(names[i].name, sizeof(names[i].name), "%s", cv->name);
+		names[i].is_lock = cv->is_lock;
+		names[i].turns = cv->turns;
+	}
 }
 
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
@@ -317,6 +369,7 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 		count_wakes(kv, &names[n], kv->futex[i].key.op);
 		write_name(&names[n++], kind_name);
 	}
+	name_grefs(kv, names, n);
 	*out = names;
 	return n;
 }
