@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "base/sysnames.h"
+#include "explain/held.h"
 #include "explain/roles.h"
 #include "report/why.h"
 
@@ -237,6 +238,77 @@ static void test_competitor_named(void **state)
 }
 
 /*
+ * Redis with an I/O thread: the event loop holds a mutex to park the I/O
+ * thread, and keeps it across epoll_wait (1.2 s of the 4 s held). The
+ * I/O thread parked on it is no cause; half-parked, the lock is a gate.
+ */
+static struct fx *fx_gate(double parked)
+{
+	struct fx *x = fx_server();
+	struct lock_holders *h;
+
+	x->m.nrows = 2;
+	x->res.nthreads = 2;
+	memset(&x->rows[1], 0, sizeof(x->rows[1]));
+	x->rows[1].user = (struct wl_thread_stats){ .tid = 101, .end_ns = WALL };
+	x->rows[1].has_kernel = true;
+	snprintf(x->rows[1].k.comm, sizeof(x->rows[1].k.comm), "io_thd_1");
+	fx_acct(x, 1, 1 - parked, 0, parked, 0, 0, 0);
+	fx_use(x, 1, "mutex @ IOThreadMain+0x147", true, parked);
+	free(x->m.locks);
+	x->m.locks = NULL;
+	fx_total(x);
+	h = &x->m.locks[0].holders;
+	h->measured = true;
+	h->held_ns = 4e9;
+	h->state_ns[HS_SYSCALL] = 2.0e9;
+	h->state_ns[HS_BLOCKED] = 1.2e9;
+	h->state_ns[HS_USER] = 0.8e9;
+	h->nnr = 3;
+	h->nr[0] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("read"), .count = 200000, .ns = 1e9 };
+	h->nr[1] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("write"), .count = 200000, .ns = 1e9 };
+	h->nr[2] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("epoll_wait"), .count = 9000,
+				     .ns = 1.2e9 };
+	h->waiter_ns = (double)x->m.locks[0].wait_ns;
+	return x;
+}
+
+static void test_gate_parks_its_waiters(void **state)
+{
+	struct fx *x = fx_gate(0.95);
+	struct thread_roles r;
+
+	(void)state;
+	assert_true(held_is_gate(&x->m.locks[0].holders));
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[1], ROLE_PARKED);
+	roles_free(&r);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
+	assert_false(any_cause(&x->d, "user_lock_contention"));
+	assert_true(has_text(x->d.threads, "1 parked on a gate, a lock held by a thread asleep "
+			     "outside it (io_thd_1 101)"));
+	show(x);
+	fx_free(x);
+
+	/* parked half its window, the I/O thread works: the gate is a cause,
+	 * said to be a gate, with no advice to shorten it */
+	x = fx_gate(0.5);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_cause(&x->d, "user_lock_contention"));
+	assert_true(any_cause(&x->d, "lock_gate"));
+	for (int i = 0; i < x->d.n; i++)
+		if (!strcmp(x->d.causes[i].cause, "lock_gate")) {
+			assert_true(has_text(x->d.causes[i].title, "parked on mutex @ "
+					     "IOThreadMain+0x147: a gate its holder keeps closed "
+					     "while asleep in epoll_wait, not contention"));
+			assert_true(any_evidence(&x->d.causes[i], "30.0 % of that (1.20 s)"));
+		}
+	show(x);
+	fx_free(x);
+}
+
+/*
  * A main thread in pthread_join all run, two workers that read (asleep
  * 60 % in the kernel) and compute: the join is no cause, the shares are
  * of the workers' time.
@@ -319,6 +391,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saturated_event_loop),
 		cmocka_unit_test(test_competitor_named),
+		cmocka_unit_test(test_gate_parks_its_waiters),
 		cmocka_unit_test(test_joining_main_thread),
 		cmocka_unit_test(test_workers_waiting_for_work),
 		cmocka_unit_test(test_all_idle_kept),

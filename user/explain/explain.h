@@ -63,6 +63,8 @@ struct diagnosis {
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)
  *   kernel_lock_contention   kernel locks (type @ caller)
+ *   lock_gate                other programs: a lock whose holder sleeps
+ *                            outside it while holding it (a parking device)
  *   event_wait               other programs: asleep on condvars, semaphores,
  *                            barriers, joins (idle, not a lock)
  *   saturated_thread         other programs: one thread on CPU or runnable

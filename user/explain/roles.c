@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/sysnames.h"
+#include "explain/held.h"
 #include "explain/roles.h"
 #include "explain/words.h"
 
@@ -21,6 +22,17 @@ static const char *const idle_calls[] = {
 	"ppoll", "select", "pselect6", "rt_sigsuspend", "rt_sigtimedwait", "pause", "wait4",
 	"waitid",
 };
+
+bool role_idle_call(unsigned nr)
+{
+	char buf[32];
+	const char *name = syscall_name(nr, buf, sizeof(buf));
+
+	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++)
+		if (!strcmp(name, idle_calls[i]))
+			return true;
+	return false;
+}
 
 uint64_t role_idle_call_ns(const struct thread_row *row)
 {
@@ -50,10 +62,24 @@ static bool joins(const struct thread_row *row)
 	return all && join * 2 > all;
 }
 
-static enum thread_role role_of(const struct thread_row *row)
+/* The row's waits on locks that are gates (held.h). */
+static double gate_waits(const struct joined_run *m, const struct thread_row *row)
+{
+	double ns = 0;
+
+	for (int i = 0; i < row->nlocks; i++)
+		for (int j = 0; row->locks[i].is_lock && j < m->nlocks; j++)
+			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, row->locks[i].name) &&
+			    held_is_gate(&m->locks[j].holders))
+				ns += (double)row->locks[i].wait_ns;
+	return ns;
+}
+
+static enum thread_role role_of(const struct joined_run *m, const struct thread_row *row)
 {
 	double wall = (double)(row->user.end_ns - row->user.start_ns);
-	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER];
+	double gated = gate_waits(m, row);
+	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
 	double calls = (double)role_idle_call_ns(row);
 	double busy = (double)(row->acct_ns[ACCT_CPU_USER] + row->acct_ns[ACCT_CPU_SYS] +
 			       row->acct_ns[ACCT_RUNQ]);
@@ -61,7 +87,8 @@ static enum thread_role role_of(const struct thread_row *row)
 	if (!row->has_kernel || row->aside || wall <= 0)
 		return ROLE_WORKS;
 	if (events + calls >= ROLE_WAITING_SHARE * wall)
-		return joins(row) ? ROLE_JOINS : events >= calls ? ROLE_IDLE : ROLE_SLEEPS;
+		return gated * 2 > events + calls ? ROLE_PARKED : joins(row) ? ROLE_JOINS :
+		       events >= calls ? ROLE_IDLE : ROLE_SLEEPS;
 	return busy >= ROLE_SATURATED_SHARE * wall ? ROLE_SATURATED : ROLE_WORKS;
 }
 
@@ -79,7 +106,7 @@ int roles_find(const struct joined_run *m, struct thread_roles *r)
 	r->nrows = m->nrows;
 	/* the roles need the scheduler's account of each thread */
 	for (unsigned i = 0; i < m->nrows && (m->groups & PG_MASK(PG_SCHED)); i++) {
-		r->role[i] = role_of(&m->rows[i]);
+		r->role[i] = role_of(m, &m->rows[i]);
 		r->count[r->role[i]]++;
 		r->drop[i] = role_waits(r->role[i]);
 		r->ndrop += r->drop[i];
@@ -101,12 +128,14 @@ void roles_free(struct thread_roles *r)
 
 bool role_waits(enum thread_role role)
 {
-	return role == ROLE_JOINS || role == ROLE_IDLE || role == ROLE_SLEEPS;
+	return role == ROLE_JOINS || role == ROLE_IDLE || role == ROLE_SLEEPS ||
+	       role == ROLE_PARKED;
 }
 
 const char *role_name(enum thread_role role)
 {
-	static const char *const names[ROLE_N] = { "works", "saturated", "joins", "idle", "sleeps" };
+	static const char *const names[ROLE_N] = { "works", "saturated", "joins", "idle", "sleeps",
+						     "parked" };
 
 	return (unsigned)role < ROLE_N ? names[role] : "works";
 }
@@ -170,6 +199,8 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
 	list_role(m, r, ROLE_JOINS, "waiting for threads to end", buf, n, &first);
 	list_role(m, r, ROLE_IDLE, "idle until signalled", buf, n, &first);
 	list_role(m, r, ROLE_SLEEPS, "asleep in timers, polls or child waits", buf, n, &first);
+	list_role(m, r, ROLE_PARKED, "parked on a gate, a lock held by a thread asleep outside it",
+		  buf, n, &first);
 	if (r->count[ROLE_SATURATED]) {
 		append(buf, n, "%s", first ? "" : "; ");
 		first = true;

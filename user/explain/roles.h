@@ -25,6 +25,8 @@ enum thread_role {
 	ROLE_JOINS,		/* waited for threads to end (pthread_join) */
 	ROLE_IDLE,		/* waited to be signalled (condvar, semaphore): for work */
 	ROLE_SLEEPS,		/* slept in timers, polls, signal or child waits */
+	ROLE_PARKED,		/* waited on a gate: a lock held by a thread asleep
+				 * outside it (held.h), parked on purpose */
 	ROLE_N,
 };
 
@@ -45,6 +47,8 @@ const char *role_name(enum thread_role role);	/* JSON-stable: "joins", ... */
  * "Shares are of the 1 working thread's time (5.00 s); left out, 4
  * threads that only waited for others: ..." */
 void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n);
+/* A call that waits for time, input or a child (by number). */
+bool role_idle_call(unsigned nr);
 /* The time a row slept in calls that wait for time, input or a child
  * (nanosleep, epoll_wait, poll, select, rt_sigsuspend, wait4 ...). */
 uint64_t role_idle_call_ns(const struct thread_row *row);

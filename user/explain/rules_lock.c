@@ -466,6 +466,27 @@ static void unmeasured(struct finding *o, const struct facts *f, const struct lo
 		"data take different locks.", l->name);
 }
 
+/* A lock whose holder sleeps outside it while holding it parks its
+ * waiters on purpose: said so, with no advice to shorten it. */
+static bool gate(const struct facts *f, const struct lock_total *l, double share,
+		 struct finding *o)
+{
+	char call[64] = "";
+	int nr;
+
+	found(o, "lock_gate", share, 0.8, COV_LOCK);
+	held_parked_ns(&l->holders, &nr);
+	if (nr >= 0)
+		snprintf(call, sizeof(call), "%s", syscall_name((unsigned)nr, call, sizeof(call)));
+	set_title(o, "%s of thread time parked on %s: a gate its holder keeps closed while "
+		  "asleep in %s, not contention", fig_pct(share), l->name, nr >= 0 ? call :
+		  "a futex wait");
+	ev_word(&o->c, f, l);
+	held_gate_evidence(&o->c, l);
+	held_gate_fix(o->fix, sizeof(o->fix), l);
+	return true;
+}
+
 bool rule_other_lock(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 }, *held;
@@ -479,8 +500,10 @@ bool rule_other_lock(const struct facts *f, struct finding *o)
 	n = top_words(f->m, true, top, 3);
 	if (!n)
 		return false;
-	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
 	held = measured_of(top, n);
+	if (held == top[0] && held_is_gate(&held->holders))
+		return gate(f, held, share, o);
+	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
 	if (held == top[0])
 		held_title_tail(tail, sizeof(tail), held);
 	set_title(o, "%s of thread time waiting for %s%s%s", fig_pct(share), top[0]->name,
