@@ -386,6 +386,45 @@ static void test_all_idle_kept(void **state)
 	fx_free(x);
 }
 
+/* `run -- timeout 15 rg`: the one process traced slept in rt_sigsuspend
+ * while its child worked: said, with --follow; `run -- env python3`: the
+ * headline names python3, what the main thread ran after exec. */
+static void test_wrappers(void **state)
+{
+	struct fx *x = fx_new("timeout", 1);
+
+	(void)state;
+	x->m.locks = NULL;
+	x->rows[0].k.tgid = 100;
+	fx_acct(x, 0, 0, 0.001, 0, 0, 0.999, 0);
+	fx_calls(x, 0, "rt_sigsuspend", 1, 0.999);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.threads, "The traced process only waited for a child "
+			     "(rt_sigsuspend, 99.9 % of its time)"));
+	assert_true(has_text(x->d.threads, "--follow"));
+	assert_true(has_text(x->d.headline, "Why timeout took"));
+	/* a second process traced: followed, no hint */
+	x->m.nrows = 2;
+	x->rows[1] = x->rows[0];
+	x->rows[1].user.tid = 200;
+	x->rows[1].k.tgid = 200;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_null(strstr(x->d.threads, "--follow"));
+	fx_free(x);
+
+	x = fx_new("env", 1);
+	x->m.locks = NULL;
+	x->rows[0].k.tgid = 100;
+	snprintf(x->rows[0].k.comm, sizeof(x->rows[0].k.comm), "python3");
+	fx_acct(x, 0, 0.9, 0.1, 0, 0, 0, 0);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline, "Why python3 took"));
+	fx_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_joining_main_thread),
 		cmocka_unit_test(test_workers_waiting_for_work),
 		cmocka_unit_test(test_all_idle_kept),
+		cmocka_unit_test(test_wrappers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

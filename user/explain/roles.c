@@ -209,3 +209,52 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
 	}
 	append(buf, n, ".");
 }
+
+/* ---- a process that only waited for its children ------------------------- */
+
+static const char *const child_calls[] = { "wait4", "waitid", "rt_sigsuspend", "pause" };
+
+/* The row's sleep in calls that wait for a child or a signal, and the
+ * call with most of it. */
+static uint64_t child_wait_ns(const struct thread_row *row, const char **call)
+{
+	uint64_t ns = 0, best = 0;
+
+	for (size_t i = 0; i < sizeof(child_calls) / sizeof(child_calls[0]); i++) {
+		int nr = syscall_nr(child_calls[i]);
+
+		if (nr < 0 || nr >= FCT_NR_MAX)
+			continue;
+		ns += row->k.nr[nr].blocked_ns;
+		if (row->k.nr[nr].blocked_ns > best) {
+			best = row->k.nr[nr].blocked_ns;
+			*call = child_calls[i];
+		}
+	}
+	return ns;
+}
+
+void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
+		       size_t n)
+{
+	uint64_t waited = 0, wall = 0;
+	const char *call = "wait4";
+
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct thread_row *row = &m->rows[i];
+
+		/* a second process traced: --follow was given */
+		if (row->has_kernel && row->k.tgid != m->rows[0].k.tgid)
+			return;
+		if (r->role[i] != ROLE_SLEEPS)
+			return;
+		waited += child_wait_ns(row, &call);
+		wall += row->user.end_ns - row->user.start_ns;
+	}
+	if (!r->nrows || waited * 2 < wall)
+		return;
+	append(buf, n, "%sThe traced process only waited for a child (%s, %s of its time): the "
+	       "work was done by processes it started, which were not traced; run again with "
+	       "--follow to trace them.", buf[0] ? " " : "", call,
+	       fig_pct(fig_ratio((double)waited, (double)wall)));
+}

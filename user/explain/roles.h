@@ -47,6 +47,10 @@ const char *role_name(enum thread_role role);	/* JSON-stable: "joins", ... */
  * "Shares are of the 1 working thread's time (5.00 s); left out, 4
  * threads that only waited for others: ..." */
 void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n);
+/* When the traced process (one, not followed) only waited for a child,
+ * the sentence that says so and names --follow, appended to buf. */
+void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
+		       size_t n);
 /* A call that waits for time, input or a child (by number). */
 bool role_idle_call(unsigned nr);
 /* The time a row slept in calls that wait for time, input or a child

@@ -190,6 +190,19 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	append(buf, n, ".");
 }
 
+/* Another program's name: what its main thread ran after exec (python3
+ * under env, not env), else the command's. */
+static const char *program_name(const struct facts *f)
+{
+	for (unsigned i = 0; i < f->whole->nrows; i++) {
+		const struct thread_row *r = &f->whole->rows[i];
+
+		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->user.tid == r->k.tgid)
+			return r->k.comm;
+	}
+	return f->cfg->workload ? f->cfg->workload : "the program";
+}
+
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)" */
 static void headline(const struct facts *f, char *buf, size_t n)
 {
@@ -203,8 +216,7 @@ static void headline(const struct facts *f, char *buf, size_t n)
 		return;
 	}
 	if (f->other) {
-		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
-			 f->cfg->workload ? f->cfg->workload : "the program",
+		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", program_name(f),
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->ncpus, fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
 		return;
@@ -308,8 +320,11 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	f.whole = m;
 	f.roles = &roles;
 	n = f.wall > 0 ? rank(&f, d) : -1;
-	if (n > 0)
+	if (n > 0) {
 		roles_words(m, &roles, d->threads, sizeof(d->threads));
+		if (f.other)
+			roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
+	}
 	join_subset_free(&sub);
 	roles_free(&roles);
 	return n;
