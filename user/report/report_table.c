@@ -317,9 +317,20 @@ static const struct lock_total *nth_longest(const struct joined_run *m, int k)
 	return &m->locks[k];
 }
 
+/* Kernel lock sites below this share of thread time are not printed
+ * (the JSON has them all): a run's tens of scheduler spinlocks at
+ * 0.00 % would push the locks that matter off the screen. */
+#define TABLE_KLOCK_MIN_SHARE	0.0005
+
+static double lock_share(const struct joined_run *m, const struct lock_total *l)
+{
+	return m->thread_wall_total_ns ? (double)l->wait_ns / m->thread_wall_total_ns : 0;
+}
+
 static void print_locks(FILE *f, const struct joined_run *m)
 {
 	char w[16], tot[16], mean[16], mx[16], share[16];
+	int hidden = 0;
 
 	if (!m->nlocks) {
 		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
@@ -331,14 +342,20 @@ static void print_locks(FILE *f, const struct joined_run *m)
 	for (int k = 0; k < m->nlocks; k++) {
 		const struct lock_total *l = nth_longest(m, k);
 
+		if (l->kernel && lock_share(m, l) < TABLE_KLOCK_MIN_SHARE) {
+			hidden++;
+			continue;
+		}
 		fprintf(f, "%-48.48s %8s %9s %9s %9s %6s\n", l->name,
 			units_count(w, sizeof(w), (double)l->waits),
 			units_ns(tot, sizeof(tot), (double)l->wait_ns),
 			units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0),
 			units_ns(mx, sizeof(mx), (double)l->max_ns),
-			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
-				  (double)l->wait_ns / m->thread_wall_total_ns : 0));
+			units_pct(share, sizeof(share), lock_share(m, l)));
 	}
+	if (hidden)
+		fprintf(f, "(%d kernel lock site%s below %.2f %% of thread time not shown; the JSON "
+			"has them)\n", hidden, hidden == 1 ? "" : "s", 100 * TABLE_KLOCK_MIN_SHARE);
 	if (m->klock_exact_ns)
 		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
 			"sampled stacks\n"
