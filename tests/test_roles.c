@@ -86,6 +86,7 @@ static void fx_calls(struct fx *x, unsigned i, const char *call, uint64_t n, dou
 	assert_true(nr >= 0);
 	x->rows[i].k.nr[nr].count = n;
 	x->rows[i].k.nr[nr].blocked_ns = (uint64_t)llround(blocked * WALL);
+	x->rows[i].idle_ns = join_idle_ns(&x->rows[i]);
 }
 
 /* What join_build sums: the rows', and the words' from the rows. */

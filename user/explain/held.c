@@ -199,7 +199,7 @@ double held_parked_ns(const struct lock_holders *h, int *nr)
 
 	*nr = -1;
 	for (int i = 0; i < h->nnr; i++) {
-		if (!role_idle_call(h->nr[i].nr))
+		if (!join_idle_call(h->nr[i].nr))
 			continue;
 		ns += h->nr[i].ns;
 		if (h->nr[i].ns > best) {

@@ -17,36 +17,6 @@
 #include "explain/roles.h"
 #include "explain/words.h"
 
-static const char *const idle_calls[] = {
-	"nanosleep", "clock_nanosleep", "epoll_wait", "epoll_pwait", "epoll_pwait2", "poll",
-	"ppoll", "select", "pselect6", "rt_sigsuspend", "rt_sigtimedwait", "pause", "wait4",
-	"waitid",
-};
-
-bool role_idle_call(unsigned nr)
-{
-	char buf[32];
-	const char *name = syscall_name(nr, buf, sizeof(buf));
-
-	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++)
-		if (!strcmp(name, idle_calls[i]))
-			return true;
-	return false;
-}
-
-uint64_t role_idle_call_ns(const struct thread_row *row)
-{
-	uint64_t ns = 0;
-
-	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++) {
-		int nr = syscall_nr(idle_calls[i]);
-
-		if (nr >= 0 && nr < FCT_NR_MAX)
-			ns += row->k.nr[nr].blocked_ns;
-	}
-	return ns < row->acct_ns[ACCT_BLOCKED] ? ns : row->acct_ns[ACCT_BLOCKED];
-}
-
 /* Most of its event waits on a word named a join. */
 static bool joins(const struct thread_row *row)
 {
@@ -80,7 +50,7 @@ static enum thread_role role_of(const struct joined_run *m, const struct thread_
 	double wall = (double)(row->user.end_ns - row->user.start_ns);
 	double gated = gate_waits(m, row);
 	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
-	double calls = (double)role_idle_call_ns(row);
+	double calls = (double)row->idle_ns;
 	double busy = (double)(row->acct_ns[ACCT_CPU_USER] + row->acct_ns[ACCT_CPU_SYS] +
 			       row->acct_ns[ACCT_RUNQ]);
 

@@ -51,10 +51,5 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
  * the sentence that says so and names --follow, appended to buf. */
 void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
 		       size_t n);
-/* A call that waits for time, input or a child (by number). */
-bool role_idle_call(unsigned nr);
-/* The time a row slept in calls that wait for time, input or a child
- * (nanosleep, epoll_wait, poll, select, rt_sigsuspend, wait4 ...). */
-uint64_t role_idle_call_ns(const struct thread_row *row);
 
 #endif /* FCTRACE_ROLES_H */

@@ -178,7 +178,7 @@ static void ev_idle_calls(struct diag_cause *c, const struct facts *f, double b)
 	double idle = 0;
 
 	for (int n = 0; n < FCT_NR_MAX; n++)
-		if (nr[n].blocked_ns && role_idle_call((unsigned)n))
+		if (nr[n].blocked_ns && join_idle_call((unsigned)n))
 			idle += (double)nr[n].blocked_ns;
 	if (idle > 0 && b > 0)
 		evidence_add(c, "Of that sleep, %s (%s) was in calls that wait for time or input "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/hist.h"
+#include "base/sysnames.h"
 #include "join/join.h"
 
 static const char *const acct_names[ACCT_N] = {
@@ -163,6 +164,7 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	for (int b = 0; b < ACCT_N; b++)
 		sum += r->acct_ns[b];
 	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
+	r->idle_ns = join_idle_ns(r);
 	r->pagecache_misses = k->pages_added;
 	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
@@ -213,6 +215,36 @@ static void add_lock(struct lock_total *t, uint64_t waits, uint64_t ns, uint64_t
 	if (max > t->max_ns)
 		t->max_ns = max;
 	t->threads++;
+}
+
+static const char *const idle_calls[] = {
+	"nanosleep", "clock_nanosleep", "epoll_wait", "epoll_pwait", "epoll_pwait2", "poll",
+	"ppoll", "select", "pselect6", "rt_sigsuspend", "rt_sigtimedwait", "pause", "wait4",
+	"waitid",
+};
+
+bool join_idle_call(unsigned nr)
+{
+	char buf[32];
+	const char *name = syscall_name(nr, buf, sizeof(buf));
+
+	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++)
+		if (!strcmp(name, idle_calls[i]))
+			return true;
+	return false;
+}
+
+uint64_t join_idle_ns(const struct thread_row *r)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++) {
+		int nr = syscall_nr(idle_calls[i]);
+
+		if (nr >= 0 && nr < FCT_NR_MAX)
+			ns += r->k.nr[nr].blocked_ns;
+	}
+	return ns < r->acct_ns[ACCT_BLOCKED] ? ns : r->acct_ns[ACCT_BLOCKED];
 }
 
 /* The kernel's lock type from contention_begin's LCB_F_* flags. */

@@ -203,23 +203,30 @@ static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t t
 	}
 }
 
-/* A word of n's object: inside its real extent (a symbol's size, or
- * the one word), never merely near it. */
-static bool within(const struct lock_name *n, const struct kv_futex *f)
+/*
+ * The words of n's object: inside its real extent when a symbol gave it
+ * one; else the word and the words 4 bytes either side, which only the
+ * same object can hold (a condvar's two __g_signals, an rwlock's two
+ * futex words: no two glibc locks lie closer than 32 bytes apart).
+ * Never merely near it: two condvars side by side are two objects.
+ */
+static bool in_object(const struct lock_name *n, uint64_t uaddr)
 {
-	return f->key.uaddr >= n->addr && f->key.uaddr < n->addr + n->size;
+	if (n->size > 4)
+		return uaddr >= n->addr && uaddr < n->addr + n->size;
+	return uaddr + 4 >= n->addr && uaddr <= n->addr + 4;
 }
 
-/* Did thread tid wait on the very word uaddr? A thread that wakes the
- * word it also waits on passes it round; one that waits on another word
- * of the same object (a condvar's __g_refs, a neighbour) does not. */
-static bool waited_on(const struct kview *kv, uint64_t uaddr, uint32_t tid)
+/* Did thread tid (any, when 0) wait with op on a word of n's object, or
+ * on the word uaddr (when n is NULL)? */
+static bool waited_with_op(const struct kview *kv, const struct lock_name *n, uint64_t uaddr,
+			   uint32_t op, uint32_t tid)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.tid == tid && f->key.uaddr == uaddr && f->key.op != FCT_FUTEX_OP_WAKE &&
-		    f->val.waits)
+		if (f->key.op == op && f->val.waits && (!tid || f->key.tid == tid) &&
+		    (n ? in_object(n, f->key.uaddr) : f->key.uaddr == uaddr))
 			return true;
 	}
 	return false;
@@ -237,7 +244,7 @@ static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32
 		const struct kv_futex *f = &kv->futex[i];
 		bool seen = false;
 
-		if (f->key.op != op || !f->val.waits || !within(n, f))
+		if (f->key.op != op || !f->val.waits || !in_object(n, f->key.uaddr))
 			continue;
 		for (int j = 0; j < count; j++)
 			seen |= tids[j] == f->key.tid;
@@ -249,25 +256,28 @@ static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32
 
 /*
  * Who wakes the waiters of n. A condvar whose wake-ups come mostly from
- * threads that wait on the very word they wake, among three or more, is
- * passed round: each waits for its turn and hands the turn on, a lock
- * built from a condvar (as CPython's GIL is). One whose wakers do not
- * wait on it (a producer signalling consumers) is an event: the waiters
- * wait for work; two threads alternating (a one-slot queue) stay an
- * event too. Consumers that wake a second condvar beside it, or a
- * signaller woken on the condvar's own __g_refs word, are no turns.
+ * threads that wait on it too, among three or more, is passed round:
+ * each waits for its turn and hands the turn on, a lock built from a
+ * condvar (as CPython's GIL is). One whose wakers do not wait on it (a
+ * producer signalling consumers) is an event: the waiters wait for work;
+ * two threads alternating (a one-slot queue) stay an event too. Only
+ * wakes of the words its waiters sleep on count: the waiters' wakes of
+ * glibc's own __g_refs word (a signaller waits there, with another op)
+ * are the condvar's bookkeeping, not a turn handed on; and a wait on the
+ * condvar beside it is a wait on another object.
  */
 static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.op != FCT_FUTEX_OP_WAKE || !within(n, f) ||
-		    tgid_of(kv, f->key.tid) != n->tgid)
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
+		    tgid_of(kv, f->key.tid) != n->tgid ||
+		    !waited_with_op(kv, NULL, f->key.uaddr, op, 0))
 			continue;
 		n->wakes += f->val.wakes;
 		/* each waker's own waits: a scan per waker of this word, few */
-		if (waited_on(kv, f->key.uaddr, f->key.tid))
+		if (waited_with_op(kv, n, 0, op, f->key.tid))
 			n->wakes_by_waiters += f->val.wakes;
 	}
 	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&

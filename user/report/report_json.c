@@ -200,6 +200,7 @@ static void identity_json(struct json_object *o, const struct thread_row *r, uns
 	json_object_object_add(o, "window", r->has_kernel ? how_json(r->k.how) : NULL);
 	json_object_object_add(o, "blocked_io_ns", sched ? json_object_new_uint64(r->k.blocked_io_ns) : NULL);
 	json_object_object_add(o, "stopped_ns", sched ? json_object_new_uint64(r->k.stopped_ns) : NULL);
+	json_object_object_add(o, "idle_ns", sched ? json_object_new_uint64(r->idle_ns) : NULL);
 }
 
 static struct json_object *threads_json(const struct joined_run *m)

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "base/hist.h"
 #include "base/sysnames.h"
+#include "explain/roles.h"
 #include "report/report.h"
 #include "report/why.h"
 #include "base/termsafe.h"
@@ -140,19 +141,27 @@ static void print_thread(FILE *f, const struct thread_row *r)
 }
 
 /* Other programs: each thread by name, no operations of its own. */
-static void print_target_thread(FILE *f, const struct thread_row *r)
+/* One thread of another program: the account with its sleeps in timers
+ * and polls (idle, explain/roles.c) apart from the rest of block (I/O
+ * and the like), and its role. */
+static void print_target_thread(FILE *f, const struct thread_row *r, enum thread_role role)
 {
-	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	uint64_t wall = r->user.end_ns - r->user.start_ns, idle = r->idle_ns;
 	char w[16];
 
 	const char *name = r->name[0] ? r->name : r->k.comm[0] ? r->k.comm : "?";
 
 	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, name, units_ns(w, sizeof(w), (double)wall));
-	for (int b = 0; b < ACCT_N; b++)
-		fprintf(f, " %6.1f", wall ? 100.0 * r->acct_ns[b] / wall : 0);
-	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio, r->group ? r->group :
-		r->k.how & FCT_HOW_ATTACH ? "attach" : r->k.how & FCT_HOW_EXEC ? "exec" :
-		r->k.how & FCT_HOW_FORK ? "new" : "");
+	for (int b = 0; b < ACCT_N; b++) {
+		uint64_t ns = b == ACCT_BLOCKED ? r->acct_ns[b] - idle : r->acct_ns[b];
+
+		fprintf(f, " %6.1f", wall ? 100.0 * ns / wall : 0);
+		if (b == ACCT_BLOCKED)
+			fprintf(f, " %6.1f", wall ? 100.0 * idle / wall : 0);
+	}
+	fprintf(f, " %6.1f %-9s %s\n", 100.0 * r->accounted_ratio, role_name(role),
+		r->group ? r->group : r->k.how & FCT_HOW_ATTACH ? "attach" :
+		r->k.how & FCT_HOW_EXEC ? "exec" : r->k.how & FCT_HOW_FORK ? "new" : "");
 }
 
 /* A JVM's threads: the application's first, then the JVM's own. */
@@ -208,19 +217,30 @@ static void print_cpu_split(FILE *f, const struct joined_run *m)
 
 static void print_target_threads(FILE *f, const struct joined_run *m)
 {
+	struct thread_roles roles;
+	bool have = roles_find(m, &roles) == 0;
+
 	if (m->jvm)
-		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; Java "
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the seven; Java "
 			"names; the\napplication's threads first, then the JVM's own)\n");
 	else
-		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; "
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the seven; "
 			"from = exec, new\nthread, or attach)\n");
+	fprintf(f, "block: asleep outside futex waits (I/O, pipes, sockets, faults); idle: asleep "
+		"in timers and\npolls (epoll_wait, nanosleep, poll, select, wait4 ...); runq: "
+		"runnable outside futex waits\n(runnable after a futex wake-up counts in lock or "
+		"futex); role: works, saturated (on CPU\nor runnable half its window), or only "
+		"waited (joins, idle, sleeps, parked: left out of\nthe Why's shares)\n");
 	print_cpu_split(f, m);
-	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
-		"user", "sys", "lock", "futex", "block", "runq", "acct", m->jvm ? "group" : "from");
+	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %6s %-9s %s\n", "tid", "name",
+		"window", "user", "sys", "lock", "futex", "block", "idle", "runq", "acct", "role",
+		m->jvm ? "group" : "from");
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < m->nrows; i++)
 			if (in_order(&m->rows[i], pass))
-				print_target_thread(f, &m->rows[i]);
+				print_target_thread(f, &m->rows[i], have ? roles.role[i] : ROLE_WORKS);
+	if (have)
+		roles_free(&roles);
 	if (m->jvm)
 		print_jvm(f, m);
 }

@@ -538,6 +538,12 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 		return -1;
 	rc = sc && load_syscalls(r, sc, row->k.sc);
 	jr_leave(r, saved);
+	/* timers and polls: absent in runs saved before 2026-12 */
+	if (!rc && json_object_object_get_ex(o, "idle_ns", NULL)) {
+		bool set;
+
+		rc = jr_u64_or_null(r, o, "idle_ns", &row->idle_ns, &set);
+	}
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
 	return rc ? -1 : 0;
