@@ -118,14 +118,15 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 	/* every thread saturated: no one thread is what the others wait on */
 	if (!f->other || !f->sched || top < 0 || nsat >= f->whole->nrows - f->whole->aside_rows)
 		return false;
+	/* its share is its time on CPU: the time it was runnable and did not
+	 * run is the run queue's, the machine's (rule_runq ranks it) */
 	for (unsigned i = 0; i < f->whole->nrows; i++)
 		if (f->roles->role[i] == ROLE_SATURATED)
-			busy += row_on(&f->whole->rows[i]) +
-				(double)f->whole->rows[i].acct_ns[ACCT_RUNQ];
+			busy += row_on(&f->whole->rows[i]);
 	if (fig_ratio(busy, f->kwall) < EXPLAIN_MIN_SHARE)
 		return false;
 	r = &f->whole->rows[top];
-	found(o, "saturated_thread", fig_ratio(busy, f->kwall), 0.8, COV_RUNQ);
+	found(o, "saturated_thread", fig_ratio(busy, f->kwall), 0.8, 0);
 	title_and_fix(o, r, nsat);
 	evidence_add(&o->c, "%s (tid %d) was on CPU %s of its %s window: %s in user space, %s in "
 		     "syscalls; runnable, waiting for a CPU, %s.", r->k.comm[0] ? r->k.comm : "?",
@@ -134,8 +135,8 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 		     fig_ns((double)r->acct_ns[ACCT_RUNQ]));
 	ev_calls(&o->c, r);
 	evidence_add(&o->c, "Of the program's %u threads, %u %s saturated and %u only waited for "
-		     "others: this share (%s) is of the working threads' time, the waiting ones "
-		     "left out.", f->whole->nrows - f->whole->aside_rows, nsat,
+		     "others: this share (%s, on CPU) is of the working threads' time, the waiting "
+		     "ones left out.", f->whole->nrows - f->whole->aside_rows, nsat,
 		     nsat == 1 ? "was" : "were", f->roles->ndrop, fig_pct(o->c.share));
 	ev_competitors(&o->c, f);
 	return true;
