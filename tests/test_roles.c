@@ -366,6 +366,23 @@ static void test_workers_waiting_for_work(void **state)
 	fx_free(x);
 }
 
+/* A main thread that joins 40 % of its window and works the rest: its
+ * join is no cause either (rg's main thread). */
+static void test_join_never_a_cause(void **state)
+{
+	struct fx *x = fx_new("rg", 2);
+
+	(void)state;
+	x->m.locks = NULL;
+	fx_acct(x, 0, 0.30, 0.30, 0, 0.40, 0, 0);
+	fx_use(x, 0, "join @ rg+0x2ce72c", false, 0.40);
+	fx_acct(x, 1, 0.40, 0.40, 0, 0, 0.20, 0);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_cause(&x->d, "event_wait"));
+	fx_free(x);
+}
+
 /* Every thread idle: none is left out (nothing else to rank them by). */
 static void test_all_idle_kept(void **state)
 {
@@ -435,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_gate_parks_its_waiters),
 		cmocka_unit_test(test_joining_main_thread),
 		cmocka_unit_test(test_workers_waiting_for_work),
+		cmocka_unit_test(test_join_never_a_cause),
 		cmocka_unit_test(test_all_idle_kept),
 		cmocka_unit_test(test_wrappers),
 	};
