@@ -193,9 +193,12 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 
 /* ---- a gate: held while its holder sleeps ------------------------------- */
 
+/* Only sleeps in calls that wait for time or input: a futex wait on
+ * another word while holding (HS_WAITING) is a lock chain or glibc's own
+ * condvar bookkeeping (a signaller's wait on __g_refs), no gate. */
 double held_parked_ns(const struct lock_holders *h, int *nr)
 {
-	double ns = h->state_ns[HS_WAITING], best = h->state_ns[HS_WAITING];
+	double ns = 0, best = 0;
 
 	*nr = -1;
 	for (int i = 0; i < h->nnr; i++) {
@@ -224,7 +227,7 @@ static void gate_call(char *buf, size_t n, const struct lock_holders *h)
 
 	held_parked_ns(h, &nr);
 	if (nr < 0)
-		snprintf(buf, n, "a futex wait on another word (a condition variable)");
+		snprintf(buf, n, "a wait for time or input");
 	else
 		snprintf(buf, n, "%s", syscall_name((unsigned)nr, buf, (unsigned)n));
 }

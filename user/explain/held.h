@@ -32,11 +32,11 @@ void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum ho
  * waited, the hand-off. */
 void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x);
 /* A lock whose holders spend at least this share of the time held
- * asleep outside it (epoll_wait, nanosleep, a condvar or other futex
- * wait) is a gate: it parks its waiters on purpose. */
+ * asleep in calls that wait for time or input (epoll_wait, poll,
+ * nanosleep ...) is a gate: it parks its waiters on purpose. */
 #define HELD_GATE_SHARE	0.2
 /* The time held spent so, and the call the holders slept in most
- * (*nr = -1: futex waits on other words). */
+ * (*nr = -1: none). */
 double held_parked_ns(const struct lock_holders *h, int *nr);
 bool held_is_gate(const struct lock_holders *h);
 /* The gate's sentences and fix (is_gate must hold). */

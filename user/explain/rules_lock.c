@@ -487,7 +487,7 @@ static bool gate(const struct facts *f, const struct lock_total *l, double share
 		snprintf(call, sizeof(call), "%s", syscall_name((unsigned)nr, call, sizeof(call)));
 	set_title(o, "%s of thread time parked on %s: a gate its holder keeps closed while "
 		  "asleep in %s, not contention", fig_pct(share), l->name, nr >= 0 ? call :
-		  "a futex wait");
+		  "a wait for time or input");
 	ev_word(&o->c, f, l);
 	held_gate_evidence(&o->c, l);
 	held_gate_fix(o->fix, sizeof(o->fix), l);

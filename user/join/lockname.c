@@ -285,6 +285,32 @@ static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op
 		n->turns = n->is_lock = true;
 }
 
+/*
+ * An event whose every wake-up came from a thread that then exited, one
+ * wake-up each: a wait for threads to end, a join however it is built
+ * (pthread_join's tid word is cleared and woken by the kernel at the
+ * exit, with no waker seen; CPython's Thread.join waits on a lock each
+ * thread releases as it ends).
+ */
+static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
+{
+	uint64_t wakes = 0;
+
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		const struct fct_thread *t;
+
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
+		    tgid_of(kv, f->key.tid) != n->tgid)
+			continue;
+		t = kview_thread(kv, f->key.tid);
+		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1)
+			return false;
+		wakes += f->val.wakes;
+	}
+	return wakes > 0;
+}
+
 /* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
 static void write_name(struct lock_name *n, const char *kind_name)
 {
@@ -377,6 +403,8 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 			continue;
 		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
 		count_wakes(kv, &names[n], kv->futex[i].key.op);
+		if (!names[n].is_lock && woken_by_exits(kv, &names[n]))
+			kind_name = "join";
 		write_name(&names[n++], kind_name);
 	}
 	name_grefs(kv, names, n);
