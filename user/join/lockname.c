@@ -7,6 +7,7 @@
  * samples showed (without samples: the futex op says lock or wait).
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,8 +295,17 @@ static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op
  */
 static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 {
-	uint64_t wakes = 0;
+	uint64_t wakes = 0, waiters_end = UINT64_MAX;
 
+	/* the waiters outlive the wakers: a thread that signals once and
+	 * lives on (to exit with the process) is no thread being joined */
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct fct_thread *t = kview_thread(kv, kv->futex[i].key.tid);
+
+		if (kv->futex[i].key.op != FCT_FUTEX_OP_WAKE && kv->futex[i].val.waits &&
+		    in_object(n, kv->futex[i].key.uaddr) && t && t->end_ns < waiters_end)
+			waiters_end = t->end_ns;
+	}
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 		const struct fct_thread *t;
@@ -304,7 +314,7 @@ static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 		    tgid_of(kv, f->key.tid) != n->tgid)
 			continue;
 		t = kview_thread(kv, f->key.tid);
-		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1)
+		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1 || t->end_ns >= waiters_end)
 			return false;
 		wakes += f->val.wakes;
 	}
