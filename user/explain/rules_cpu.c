@@ -278,6 +278,7 @@ void ev_competitors(struct diag_cause *c, const struct facts *f)
 			 kv->others[i].tgid, fig_pct(sh));
 	}
 	evidence_add(c, "Other processes on the CPUs, by fctrace's cpu-clock samples over its "
-		     "window: %s (pid %u) had %s of the %u CPUs%s.", kv->others[0].comm,
-		     kv->others[0].tgid, fig_pct(top), f->ncpus, more);
+		     "window: %s (pid %u) had %s of the %u CPUs%s%s.", kv->others[0].comm,
+		     kv->others[0].tgid, fig_pct(top), f->ncpus, more, kv->machine.others_full ?
+		     " (some processes not told apart: the table of them was full)" : "");
 }
