@@ -293,6 +293,8 @@ static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op
  * exit, with no waker seen; CPython's Thread.join waits on a lock each
  * thread releases as it ends).
  */
+#define JOIN_EXIT_GAP_NS	1000000ull	/* 1 ms */
+
 static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 {
 	uint64_t wakes = 0, waiters_end = UINT64_MAX;
@@ -314,7 +316,10 @@ static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 		    tgid_of(kv, f->key.tid) != n->tgid)
 			continue;
 		t = kview_thread(kv, f->key.tid);
-		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1 || t->end_ns >= waiters_end)
+		/* not the main thread, whose exit ends them all; and ended before
+		 * the waiters by more than a process exit's spread */
+		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1 || t->tid == t->tgid ||
+		    t->end_ns + JOIN_EXIT_GAP_NS >= waiters_end)
 			return false;
 		wakes += f->val.wakes;
 	}
