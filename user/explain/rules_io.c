@@ -172,7 +172,7 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 
 /* Of a sleep, the part in calls that wait for time or input (timers and
  * polls): idle, not I/O. */
-static void ev_idle_calls(struct diag_cause *c, const struct facts *f, double b)
+static double idle_calls_ns(const struct facts *f)
 {
 	const struct fct_nr_stats *nr = f->m->nr_total;
 	double idle = 0;
@@ -180,6 +180,13 @@ static void ev_idle_calls(struct diag_cause *c, const struct facts *f, double b)
 	for (int n = 0; n < FCT_NR_MAX; n++)
 		if (nr[n].blocked_ns && join_idle_call((unsigned)n))
 			idle += (double)nr[n].blocked_ns;
+	return idle;
+}
+
+static void ev_idle_calls(struct diag_cause *c, const struct facts *f, double b)
+{
+	double idle = idle_calls_ns(f);
+
 	if (idle > 0 && b > 0)
 		evidence_add(c, "Of that sleep, %s (%s) was in calls that wait for time or input "
 			     "(epoll_wait, poll, select, nanosleep and the like): idle, not I/O.",
@@ -206,8 +213,12 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	if (!f->sched || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
-	set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
-		  fig_pct(share));
+	if (idle_calls_ns(f) * 2 >= b)	/* a server between requests, a timer */
+		set_title(o, "%s of thread time idle, asleep in calls that wait for input or "
+			  "time (epoll_wait, poll, nanosleep ...): not I/O", fig_pct(share));
+	else
+		set_title(o, "%s of thread time asleep outside locks, not on page-cache misses",
+			  fig_pct(share));
 	if (io > 0 || !f->blocked_io)
 		evidence_add(&o->c, "The threads slept %s outside futex waits (%s of their wall time) "
 		       "over %s voluntary switches: %s interruptibly (timers, poll, pipes, sockets: "
@@ -228,7 +239,10 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	else
 		evidence_add(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
 		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));
-	if (f->other)
+	if (f->other && idle_calls_ns(f) * 2 >= b)
+		set_fix(o, "The threads waited for input or time: the program went as fast as "
+			"what feeds it (its clients, the other end of its sockets, its timers).");
+	else if (f->other)
 		set_fix(o, "An interruptible sleep is a thread waiting for input, a timer or "
 			"another process: the syscall table shows which calls it slept in.");
 	else
