@@ -211,8 +211,8 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->other && f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
 			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
-			 fig_ns((double)f->m->wall_ns), f->threads, fig_plural(f->threads),
-			 f->m->aside_rows, f->ncpus, fig_plural(f->ncpus));
+			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
+			 f->whole->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
 	}
 	if (f->other) {

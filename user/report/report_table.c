@@ -155,11 +155,13 @@ static void print_target_thread(FILE *f, const struct thread_row *r, enum thread
 	for (int b = 0; b < ACCT_N; b++) {
 		uint64_t ns = b == ACCT_BLOCKED ? r->acct_ns[b] - idle : r->acct_ns[b];
 
-		fprintf(f, " %6.1f", wall ? 100.0 * ns / wall : 0);
+		fprintf(f, " %5.1f", wall ? 100.0 * ns / wall : 0);
 		if (b == ACCT_BLOCKED)
-			fprintf(f, " %6.1f", wall ? 100.0 * idle / wall : 0);
+			fprintf(f, " %5.1f", wall ? 100.0 * idle / wall : 0);
 	}
-	fprintf(f, " %6.1f %-9s %s\n", 100.0 * r->accounted_ratio, role_name(role),
+	/* "busy" for saturated: the table keeps to 100 columns */
+	fprintf(f, " %5.1f %-6s %s\n", 100.0 * r->accounted_ratio,
+		role == ROLE_SATURATED ? "busy" : role_name(role),
 		r->group ? r->group : r->k.how & FCT_HOW_ATTACH ? "attach" :
 		r->k.how & FCT_HOW_EXEC ? "exec" : r->k.how & FCT_HOW_FORK ? "new" : "");
 }
@@ -229,10 +231,10 @@ static void print_target_threads(FILE *f, const struct joined_run *m)
 	fprintf(f, "block: asleep outside futex waits (I/O, pipes, sockets, faults); idle: asleep "
 		"in timers and\npolls (epoll_wait, nanosleep, poll, select, wait4 ...); runq: "
 		"runnable outside futex waits\n(runnable after a futex wake-up counts in lock or "
-		"futex); role: works, saturated (on CPU\nor runnable half its window), or only "
+		"futex); role: works, busy (saturated: on CPU\nor runnable half its window), or only "
 		"waited (joins, idle, sleeps, parked: left out of\nthe Why's shares)\n");
 	print_cpu_split(f, m);
-	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %6s %-9s %s\n", "tid", "name",
+	fprintf(f, "%7s %-15s %9s %5s %5s %5s %5s %5s %5s %5s %5s %-6s %s\n", "tid", "name",
 		"window", "user", "sys", "lock", "futex", "block", "idle", "runq", "acct", "role",
 		m->jvm ? "group" : "from");
 	for (int pass = 0; pass < 2; pass++)
