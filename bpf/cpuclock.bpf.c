@@ -70,6 +70,30 @@ static __always_inline void cpu_stack_send(struct bpf_perf_event_data *ctx, stru
 	bpf_ringbuf_submit(e, 0);
 }
 
+/* preallocated: a perf_event program may not allocate */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCT_OTHERS_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct fct_other_val);
+} other_procs SEC(".maps");
+
+/* One sample of another process, by its tgid. */
+static __always_inline void other_sample(__u32 tgid)
+{
+	struct fct_other_val *v = bpf_map_lookup_elem(&other_procs, &tgid), z = {};
+
+	if (!v) {
+		bpf_get_current_comm(z.comm, sizeof(z.comm));
+		bpf_map_update_elem(&other_procs, &tgid, &z, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&other_procs, &tgid);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->samples, 1);
+	else
+		__sync_fetch_and_add(&machine.others_full, 1);
+}
+
 /* A sample that found no traced thread: idle, fctrace, or other work. */
 static __always_inline void machine_sample(void)
 {
@@ -80,8 +104,10 @@ static __always_inline void machine_sample(void)
 		__sync_fetch_and_add(&machine.idle, 1);
 	else if (tracer_tgid && pid_tgid >> 32 == tracer_tgid)
 		__sync_fetch_and_add(&machine.tracer, 1);
-	else
+	else {
 		__sync_fetch_and_add(&machine.other, 1);
+		other_sample(pid_tgid >> 32);
+	}
 }
 
 SEC("perf_event")

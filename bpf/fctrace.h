@@ -294,6 +294,15 @@ struct fct_machine {
 	__u64 other;		/* samples of any other thread */
 	__u64 idle;		/* samples of the idle task (pid 0) */
 	__u64 tracer;		/* samples of fctrace's own process (tracer_tgid) */
+	__u64 others_full;	/* of other: samples of processes other_procs had no room for */
+};
+
+/* Of those samples of other work, each process's (by tgid, its threads
+ * summed): who had the CPUs the traced threads queued for. */
+#define FCT_OTHERS_ENTRIES	1024
+struct fct_other_val {
+	__u64 samples;
+	char comm[FCT_COMM_LEN];	/* of the thread sampled first */
 };
 
 /* What was lost, every loss counter of every program in one place: each

@@ -23,6 +23,12 @@
  *                            condvar, a turn counter) round N times each;
  *                            then "producer" posts N items, one per 20 µs,
  *                            to "consumer", which waits on another condvar
+ *   target_prog workq N      "producer" posts N items in bursts of 8 (one
+ *                            sleep of 200 µs between bursts) to a queue of
+ *                            4 that four "worker-K" threads take from,
+ *                            ~30 µs of work each: workers wait on the
+ *                            static condvar cond_add, the producer on
+ *                            cond_result beside it (git grep's shape)
  *   target_prog threads N    N threads at once, each makes one getppid and
  *                            exits (small stacks); main joins them
  *   target_prog crowd N      N threads "crowd" at once; "ready" when all
@@ -317,6 +323,73 @@ static int turns(long n)
 	pthread_join(th[0], NULL);
 	pthread_join(th[1], NULL);
 	return baton.turn == TURN_THREADS * n && queue.taken == n ? 0 : 1;
+}
+
+/* two condvars side by side, as git's builtin/grep.c has them */
+#define WORKQ_CAP	4
+#define WORKQ_WORKERS	4
+static pthread_mutex_t work_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond_add = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t cond_result = PTHREAD_COND_INITIALIZER;
+static long work_items, work_done, work_taken;
+
+static void spin_us(long us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+}
+
+static void *worker(void *arg)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "worker-%ld", (long)arg);
+	pthread_setname_np(pthread_self(), name);
+	for (;;) {
+		pthread_mutex_lock(&work_mu);
+		while (work_items == 0 && !work_done)
+			pthread_cond_wait(&cond_add, &work_mu);
+		if (work_items == 0) {
+			pthread_mutex_unlock(&work_mu);
+			return NULL;
+		}
+		work_items--;
+		work_taken++;
+		pthread_cond_signal(&cond_result);
+		pthread_mutex_unlock(&work_mu);
+		spin_us(30);
+	}
+}
+
+static int workq(long n)
+{
+	struct timespec gap = { 0, 200000 };
+	pthread_t th[WORKQ_WORKERS];
+
+	pthread_setname_np(pthread_self(), "producer");
+	for (long i = 0; i < WORKQ_WORKERS; i++)
+		pthread_create(&th[i], NULL, worker, (void *)i);
+	for (long k = 0; k < n; k++) {
+		if (k % 8 == 0)
+			nanosleep(&gap, NULL);
+		pthread_mutex_lock(&work_mu);
+		while (work_items == WORKQ_CAP)
+			pthread_cond_wait(&cond_result, &work_mu);
+		work_items++;
+		pthread_cond_signal(&cond_add);
+		pthread_mutex_unlock(&work_mu);
+	}
+	pthread_mutex_lock(&work_mu);
+	work_done = 1;
+	pthread_cond_broadcast(&cond_add);
+	pthread_mutex_unlock(&work_mu);
+	for (int i = 0; i < WORKQ_WORKERS; i++)
+		pthread_join(th[i], NULL);
+	return work_taken == n ? 0 : 1;
 }
 
 static int forks(int n)
@@ -800,7 +873,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock|paths N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -819,6 +892,8 @@ int main(int argc, char **argv)
 		return threads(n);
 	if (!strcmp(argv[1], "crowd"))
 		return crowd(n);
+	if (!strcmp(argv[1], "workq"))
+		return workq(n);
 	if (!strcmp(argv[1], "forker"))
 		return forker(n);
 	if (!strcmp(argv[1], "fanout"))

@@ -448,6 +448,41 @@ static void test_condvar_taken_in_turns(void **state)
 	free(names);
 }
 
+/*
+ * A heap condvar at 0x5000: three consumers wait on its __g_signals[0]
+ * (0x5028, op 9), a producer signals it and, switching groups, waits on
+ * its __g_refs[0] (0x5010, op 0), which the consumers wake. The consumers'
+ * wakes of __g_refs are the condvar's bookkeeping, not turns; __g_refs is
+ * named as the condvar it serves.
+ */
+static void test_condvar_grefs_no_turns(void **state)
+{
+	struct fct_thread th[4] = { { .tid = 1, .tgid = 10 }, { .tid = 2, .tgid = 10 },
+				    { .tid = 3, .tgid = 10 }, { .tid = 4, .tgid = 10 } };
+	struct kv_futex f[] = {
+		WAIT9(1, 0x5028), WAIT9(2, 0x5028), WAIT9(3, 0x5028), WAKES(4, 0x5028, 40),
+		{ .key = { 4, 0, 0x5010 }, .val = { .waits = 30, .wait_ns = 300 } },
+		WAKES(1, 0x5010, 10), WAKES(2, 0x5010, 10), WAKES(3, 0x5010, 10),
+	};
+	struct kview kv = { .threads = th, .nthreads = 4, .futex = f,
+			    .nfutex = (int)(sizeof(f) / sizeof(*f)) };
+	const struct lock_name *sig, *refs;
+	struct lock_name *names;
+	int count = lockname_build(NULL, &kv, &names);
+
+	(void)state;
+	assert_int_equal(count, 2);
+	sig = name_at(names, count, 0x5028);
+	refs = name_at(names, count, 0x5010);
+	assert_false(sig->turns || sig->is_lock);
+	assert_int_equal(sig->wakes, 40);
+	assert_int_equal(sig->wakes_by_waiters, 0);
+	assert_string_equal(sig->name, "condvar 0x5028");
+	assert_string_equal(refs->name, "condvar 0x5028");	/* part of it */
+	assert_false(refs->is_lock);
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_timing_only),
 		cmocka_unit_test(test_jvm_monitor_use_is_fresh),
 		cmocka_unit_test(test_condvar_taken_in_turns),
+		cmocka_unit_test(test_condvar_grefs_no_turns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,7 +78,7 @@ static int run(char *const argv[], char *out, bool table_on_stderr)
 	err[0] = '\0';
 	/* what CMD said on stderr before the report (a JVM's "Picked up
 	 * JAVA_TOOL_OPTIONS", fctrace's notices) is not the report */
-	if ((table = strstr(out, "fctrace run --: ")))
+	if ((table = strstr(out, "fctrace run --: ")) || (table = strstr(out, "fctrace attach: ")))
 		memmove(out, table, strlen(table) + 1);
 	return rc;
 }
@@ -335,8 +335,9 @@ static void test_attach_to_a_program(void **state)
 	}
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	usleep(100000);		/* let it exec and go to sleep */
+	/* on standard error, as run -- prints it */
 	assert_int_equal(run(ARGV("attach", "-p", pid, "--duration", "0.3", "--json",
-				  at("at.json")), printed, false), 0);
+				  at("at.json")), printed, true), 0);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	assert_non_null(strstr(printed, "fctrace attach: "));

@@ -1,8 +1,9 @@
 /*
  * cmd_target.c - `fctrace run [OPTION...] -- CMD [ARG...]` and `fctrace
  * attach -p PID`: any program, traced, reported and explained like the
- * workloads. run -- CMD prints its report on stderr, as time(1) and perf
- * stat do, so that CMD's own standard output stays CMD's alone.
+ * workloads. Both print their report on stderr, as time(1) and perf stat
+ * do, so that CMD's own standard output stays CMD's alone (and attach's
+ * goes where run --'s does).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,7 +81,7 @@ int cmd_target(const struct options *o)
 	free(urls);
 	if (!rc) {
 		if (!o->quiet)
-			report_table(o->cmd_argv ? stderr : stdout, &s);
+			report_table(stderr, &s);
 		rc = cmd_write_outputs(o, &s, NULL);
 	}
 	rc = exit_status(o, &s, rc);

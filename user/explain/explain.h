@@ -42,6 +42,8 @@ struct diagnosis {
 	char headline[200];	/* "Why fcp takes 2.31 s here (100 files, pool 50, ...)" */
 	char fix[400];		/* what to change, for the first cause */
 	char beyond[300];	/* what is not the problem, and what the machine adds */
+	char threads[400];	/* which threads the shares are of, and each role
+				 * (explain/roles.c); "" when all worked alike */
 	struct whatif_params whatif;	/* the what-if model fitted to the run */
 	bool has_whatif;		/* false: the run is not one it models */
 	/* what-ifs on the locks whose holders were measured (whatif_lock.h) */
@@ -64,8 +66,12 @@ struct diagnosis {
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)
  *   kernel_lock_contention   kernel locks (type @ caller)
+ *   lock_gate                other programs: a lock whose holder sleeps
+ *                            outside it while holding it (a parking device)
  *   event_wait               other programs: asleep on condvars, semaphores,
  *                            barriers, joins (idle, not a lock)
+ *   saturated_thread         other programs: one thread on CPU or runnable
+ *                            most of its window while others wait
  *   stopped                  stopped by SIGSTOP or a debugger
  *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE

@@ -84,6 +84,7 @@ void facts_init(struct facts *f, const struct joined_run *m)
 
 	memset(f, 0, sizeof(*f));
 	f->m = m;
+	f->whole = m;
 	f->cfg = &m->res->cfg;
 	f->tot = &m->res->totals;
 	f->threads = m->nrows;

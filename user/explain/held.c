@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/sysnames.h"
 #include "explain/held.h"
+#include "explain/roles.h"
 #include "explain/words.h"
 
 /* States below this share of the held time are not worth a word. */
@@ -183,4 +184,70 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 			 "inner lock's holds or take the two in one step.", l->name);
 		break;
 	}
+}
+
+/* ---- a gate: held while its holder sleeps ------------------------------- */
+
+/* Only sleeps in calls that wait for time or input: a futex wait on
+ * another word while holding (HS_WAITING) is a lock chain or glibc's own
+ * condvar bookkeeping (a signaller's wait on __g_refs), no gate. */
+double held_parked_ns(const struct lock_holders *h, int *nr)
+{
+	double ns = 0, best = 0;
+
+	*nr = -1;
+	for (int i = 0; i < h->nnr; i++) {
+		if (!join_idle_call(h->nr[i].nr))
+			continue;
+		ns += h->nr[i].ns;
+		if (h->nr[i].ns > best) {
+			best = h->nr[i].ns;
+			*nr = h->nr[i].nr;
+		}
+	}
+	return ns < h->held_ns ? ns : h->held_ns;
+}
+
+bool held_is_gate(const struct lock_holders *h)
+{
+	int nr;
+
+	return h->measured && h->held_ns > 0 &&
+	       held_parked_ns(h, &nr) >= HELD_GATE_SHARE * h->held_ns;
+}
+
+static void gate_call(char *buf, size_t n, const struct lock_holders *h)
+{
+	int nr;
+
+	held_parked_ns(h, &nr);
+	if (nr < 0)
+		snprintf(buf, n, "a wait for time or input");
+	else
+		snprintf(buf, n, "%s", syscall_name((unsigned)nr, buf, (unsigned)n));
+}
+
+void held_gate_evidence(struct diag_cause *c, const struct lock_total *l)
+{
+	const struct lock_holders *h = &l->holders;
+	char call[64];
+	int nr;
+
+	gate_call(call, sizeof(call), h);
+	evidence_add(c, "%s was held %s in all, and %s of that (%s) its holder slept outside it, "
+		     "most in %s: a thread does not sleep for input or time holding a lock it "
+		     "means to hand on, so this lock is a gate that parks its waiters on purpose.",
+		     l->name, fig_ns(h->held_ns), fig_pct(fig_ratio(held_parked_ns(h, &nr), h->held_ns)),
+		     fig_ns(held_parked_ns(h, &nr)), call);
+	evidence_add(c, "Its %u waiting thread%s waited %s: parked until the holder opens the gate, "
+		     "not queued behind work done under the lock.", l->threads,
+		     fig_plural(l->threads), fig_ns((double)l->wait_ns));
+}
+
+void held_gate_fix(char *buf, size_t n, const struct lock_total *l)
+{
+	snprintf(buf, n, "%s is a gate, not contention to shorten: the threads parked on it run "
+		 "only when its holder releases it. If they should be working, find what makes the "
+		 "program open the gate (more load, a setting that enables them); otherwise their "
+		 "wait costs nothing.", l->name);
 }

@@ -8,6 +8,7 @@
 #ifndef FCTRACE_HELD_H
 #define FCTRACE_HELD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "explain/explain.h"
 
@@ -27,6 +28,17 @@ void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum ho
 /* The chain's sentences: busy, inside, the cap, behind whom the waiters
  * waited, the hand-off. */
 void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x);
+/* A lock whose holders spend at least this share of the time held
+ * asleep in calls that wait for time or input (epoll_wait, poll,
+ * nanosleep ...) is a gate: it parks its waiters on purpose. */
+#define HELD_GATE_SHARE	0.2
+/* The time held spent so, and the call the holders slept in most
+ * (*nr = -1: none). */
+double held_parked_ns(const struct lock_holders *h, int *nr);
+bool held_is_gate(const struct lock_holders *h);
+/* The gate's sentences and fix (is_gate must hold). */
+void held_gate_evidence(struct diag_cause *c, const struct lock_total *l);
+void held_gate_fix(char *buf, size_t n, const struct lock_total *l);
 /* What to change, for the state the holders spent the most time in. */
 void held_fix(char *buf, size_t n, const struct lock_total *l);
 

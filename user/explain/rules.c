@@ -23,6 +23,7 @@
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/whatif.h"
+#include "join/subset.h"
 
 
 /* ---- healthy ------------------------------------------------------------- */
@@ -84,7 +85,8 @@ typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
 	rule_pool, rule_cache, rule_user_lock, rule_other_lock, rule_event_wait,
-	rule_pagecache, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq, rule_klock, rule_stopped, rule_gc,
+	rule_pagecache, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
+	rule_klock, rule_stopped, rule_gc, rule_saturated,
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -152,6 +154,12 @@ static void beyond_pc(const struct facts *f, struct items *l)
 
 #define UNMEASURED "the page cache, kernel locks, the run queue"
 
+/* Every thread of the run, the ones that only waited included. */
+static unsigned all_threads(const struct facts *f)
+{
+	return f->whole->nrows - f->whole->aside_rows;
+}
+
 /* What was measured and is not a cause, then what the machine adds. */
 static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 {
@@ -176,10 +184,23 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 		snprintf(buf, n, "Nothing else measured reaches %s of thread time",
 			 fig_pct(EXPLAIN_MIN_SHARE));
 	append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, fig_plural(f->ncpus),
-	       f->threads, fig_plural(f->threads));
-	if (f->threads > f->ncpus)
+	       all_threads(f), fig_plural(all_threads(f)));
+	if (all_threads(f) > f->ncpus)
 		append(buf, n, ", so at most %u run at once", f->ncpus);
 	append(buf, n, ".");
+}
+
+/* Another program's name: what its main thread ran after exec (python3
+ * under env, not env), else the command's. */
+static const char *program_name(const struct facts *f)
+{
+	for (unsigned i = 0; i < f->whole->nrows; i++) {
+		const struct thread_row *r = &f->whole->rows[i];
+
+		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->user.tid == r->k.tgid)
+			return r->k.comm;
+	}
+	return f->cfg->workload ? f->cfg->workload : "the program";
 }
 
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)" */
@@ -190,15 +211,14 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->other && f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
 			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
-			 fig_ns((double)f->m->wall_ns), f->threads, fig_plural(f->threads),
-			 f->m->aside_rows, f->ncpus, fig_plural(f->ncpus));
+			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
+			 f->whole->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
 	}
 	if (f->other) {
-		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)",
-			 f->cfg->workload ? f->cfg->workload : "the program",
-			 fig_ns((double)f->m->wall_ns), f->threads, fig_plural(f->threads), f->ncpus,
-			 fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
+		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", program_name(f),
+			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
+			 f->ncpus, fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
 		return;
 	}
 
@@ -267,12 +287,24 @@ static int code_cause(const struct finding *list, int n)
 	return 0;
 }
 
+/* The rules over the threads that work: m itself, or *sub, a copy whose
+ * shares leave out the threads that only waited (roles.c). */
+static const struct joined_run *working(const struct joined_run *m, const struct thread_roles *r,
+					struct joined_run *sub)
+{
+	if (!r->ndrop || join_subset(m, r->drop, sub))
+		return m;
+	return sub;
+}
+
+static int rank(const struct facts *f, struct diagnosis *d);
+
 int explain_run(const struct joined_run *m, struct diagnosis *d)
 {
-	struct finding list[NRULES + 1], x;
+	struct joined_run sub = { 0 };
+	struct thread_roles roles;
 	struct facts f;
-	unsigned covered = 0;
-	int n = 0;
+	int n;
 
 	memset(d, 0, sizeof(*d));
 	/* the what-if models are part of the explanation, fitted here once */
@@ -282,9 +314,31 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	/* a program fctrace did not write has no ops of its own */
 	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
 		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
-	facts_init(&f, m);
-	if (f.wall <= 0)
+	if (roles_find(m, &roles))
 		return -1;
+	facts_init(&f, working(m, &roles, &sub));
+	f.whole = m;
+	f.roles = &roles;
+	n = f.wall > 0 ? rank(&f, d) : -1;
+	if (n > 0) {
+		roles_words(m, &roles, d->threads, sizeof(d->threads));
+		if (f.other)
+			roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
+	}
+	join_subset_free(&sub);
+	roles_free(&roles);
+	return n;
+}
+
+/* The rules' findings, largest share first, into d. */
+static int rank(const struct facts *fp, struct diagnosis *d)
+{
+	const struct facts f = *fp;
+	const struct joined_run *m = f.m;
+	struct finding list[NRULES + 1], x;
+	unsigned covered = 0;
+	int n = 0;
+
 	for (size_t i = 0; i < NRULES; i++)
 		if (rules[i](&f, &x))
 			insert_ranked(list, &n, &x);

@@ -33,18 +33,27 @@ struct machine_shares {
  * tracer's start to its stop, symbolisation included), not the
  * program's, so they are shares of that window's samples. Samples on
  * fctrace's own process are its work, not other processes'. */
-static bool sampled_shares(const struct kview *kv, struct machine_shares *ms)
+static double sample_capacity(const struct kview *kv)
 {
 	double period = 1e9 / FCT_CPUCLOCK_HZ, own = 0, cap;
 
 	if (!kv->machine_sampled || kv->machine.other + kv->machine.idle + kv->machine.tracer == 0)
-		return false;
+		return 0;
 	for (int i = 0; i < kv->nthreads; i++)
 		own += (double)(kv->threads[i].cpu_samples_user + kv->threads[i].cpu_samples_sys +
 				kv->threads[i].cpu_samples_futex);
 	cap = own + (double)(kv->machine.other + kv->machine.idle + kv->machine.tracer);
 	if (kv->machine_ns && kv->machine_cpus)	/* what the sampler could have seen */
 		cap = fmax(cap, (double)kv->machine_ns * kv->machine_cpus / period);
+	return cap;
+}
+
+static bool sampled_shares(const struct kview *kv, struct machine_shares *ms)
+{
+	double cap = sample_capacity(kv);
+
+	if (cap <= 0)
+		return false;
 	ms->others = (double)kv->machine.other / cap;
 	ms->tracer = (double)kv->machine.tracer / cap;
 	ms->idle = (double)kv->machine.idle / cap;
@@ -115,6 +124,22 @@ static double steal_share(const struct facts *f)
 	return machine_time(f, 0, &ms) ? ms.steal : 0;
 }
 
+static const struct kv_other *competitor(const struct facts *f, double *share);
+
+/* ", the largest redis-benchmark (pid 4242) with 62.0 %" or "" */
+static const char *top_words(const struct facts *f)
+{
+	static __thread char buf[80];
+	const struct kv_other *o;
+	double share;
+
+	buf[0] = '\0';
+	if ((o = competitor(f, &share)))
+		snprintf(buf, sizeof(buf), ", the largest %s (pid %u) with %s", o->comm, o->tgid,
+			 fig_pct(share));
+	return buf;
+}
+
 bool rule_runq(const struct facts *f, struct finding *o)
 {
 	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
@@ -134,9 +159,9 @@ bool rule_runq(const struct facts *f, struct finding *o)
 			  fig_pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
 	else
 		set_title(o, "%s of thread time runnable but not running: other processes%s took "
-			  "%s of the %u CPUs", fig_pct(share),
+			  "%s of the %u CPUs%s", fig_pct(share),
 			  steal_share(f) > 0.01 ?
-			  " and the hypervisor" : "", fig_pct(taken), f->ncpus);
+			  " and the hypervisor" : "", fig_pct(taken), f->ncpus, top_words(f));
 	if (over)
 		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
 		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
@@ -152,6 +177,7 @@ bool rule_runq(const struct facts *f, struct finding *o)
 	       fig_cnt(f->invol), fig_cnt(f->vol));
 	ev_oncpu(&o->c, f);
 	others_share(f, &o->c);
+	ev_competitors(&o->c, f);
 	if (over)
 		set_fix(o, "Run at most %u threads, one per CPU, or give the machine more CPUs: "
 			"this queue is the machine's, not the code's.", f->ncpus);
@@ -218,3 +244,41 @@ bool rule_klock(const struct facts *f, struct finding *o)
 	return true;
 }
 
+
+/* ---- who else had the CPUs ------------------------------------------------- */
+
+/* The process the samples found most, and its share of the CPUs over
+ * fctrace's window; NULL when not sampled or under 1 %. */
+static const struct kv_other *competitor(const struct facts *f, double *share)
+{
+	const struct kview *kv = f->m->kv;
+	double cap = kv ? sample_capacity(kv) : 0;
+
+	if (cap <= 0 || !kv->nothers)
+		return NULL;
+	*share = (double)kv->others[0].samples / cap;
+	return *share >= 0.01 ? &kv->others[0] : NULL;
+}
+
+void ev_competitors(struct diag_cause *c, const struct facts *f)
+{
+	const struct kview *kv = f->m->kv;
+	double cap = kv ? sample_capacity(kv) : 0, top;
+	char more[160] = "";
+
+	if (!competitor(f, &top))
+		return;
+	for (int i = 1; i < kv->nothers && i < 3; i++) {
+		size_t len = strlen(more);
+		double sh = (double)kv->others[i].samples / cap;
+
+		if (sh < 0.01)
+			break;
+		snprintf(more + len, sizeof(more) - len, ", %s (pid %u) %s", kv->others[i].comm,
+			 kv->others[i].tgid, fig_pct(sh));
+	}
+	evidence_add(c, "Other processes on the CPUs, by fctrace's cpu-clock samples over its "
+		     "window: %s (pid %u) had %s of the %u CPUs%s%s.", kv->others[0].comm,
+		     kv->others[0].tgid, fig_pct(top), f->ncpus, more, kv->machine.others_full ?
+		     " (some processes not told apart: the table of them was full)" : "");
+}

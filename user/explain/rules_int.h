@@ -10,12 +10,15 @@
 #include <stddef.h>
 #include "explain/explain.h"
 #include "explain/held.h"
+#include "explain/roles.h"
 
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* The model, summed once. */
 struct facts {
-	const struct joined_run *m;
+	const struct joined_run *m;	/* the threads the shares are of */
+	const struct joined_run *whole;	/* every thread (m, or m's superset) */
+	const struct thread_roles *roles;	/* of whole's rows (= m's rows) */
 	const struct wl_config *cfg;
 	const struct wl_totals *tot;
 	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
@@ -80,5 +83,10 @@ bool rule_runq(const struct facts *f, struct finding *o);
 double klock_wait_ns(const struct joined_run *m);
 
 bool rule_klock(const struct facts *f, struct finding *o);
+/* The other processes that took the CPUs, largest first (rules_cpu.c). */
+void ev_competitors(struct diag_cause *c, const struct facts *f);
+
+/* rules_thread.c: a thread saturated, on CPU or runnable most of its window */
+bool rule_saturated(const struct facts *f, struct finding *o);
 
 #endif

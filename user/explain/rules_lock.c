@@ -395,8 +395,15 @@ bool rule_user_lock(const struct facts *f, struct finding *o)
 
 /* ---- another program's locks and events ----------------------------------- */
 
+/* A wait for a thread to end (pthread_join): no cause of anything. */
+static bool is_join(const struct lock_total *l)
+{
+	return !l->is_lock && strstr(l->name, "join") != NULL;
+}
+
 /* The user futex words with the most wait, of one kind (locks or
- * events), largest first; returns how many went into top[]. */
+ * events, joins left out), largest first; returns how many went into
+ * top[]. */
 static int top_words(const struct joined_run *m, bool is_lock, const struct lock_total **top,
 		     int max)
 {
@@ -412,7 +419,7 @@ static int top_words(const struct joined_run *m, bool is_lock, const struct lock
 			for (int j = 0; j < n; j++)
 				taken |= top[j] == l;
 			if (!l->kernel && l->is_lock == is_lock && l->wait_ns && !taken &&
-			    (!best || l->wait_ns > best->wait_ns))
+			    !is_join(l) && (!best || l->wait_ns > best->wait_ns))
 				best = l;
 		}
 		if (!best)
@@ -475,6 +482,27 @@ static void unmeasured(struct finding *o, const struct facts *f, const struct lo
 		"data take different locks.", l->name);
 }
 
+/* A lock whose holder sleeps outside it while holding it parks its
+ * waiters on purpose: said so, with no advice to shorten it. */
+static bool gate(const struct facts *f, const struct lock_total *l, double share,
+		 struct finding *o)
+{
+	char call[64] = "";
+	int nr;
+
+	found(o, "lock_gate", share, 0.8, COV_LOCK);
+	held_parked_ns(&l->holders, &nr);
+	if (nr >= 0)
+		snprintf(call, sizeof(call), "%s", syscall_name((unsigned)nr, call, sizeof(call)));
+	set_title(o, "%s of thread time parked on %s: a gate its holder keeps closed while "
+		  "asleep in %s, not contention", fig_pct(share), l->name, nr >= 0 ? call :
+		  "a wait for time or input");
+	ev_word(&o->c, f, l);
+	held_gate_evidence(&o->c, l);
+	held_gate_fix(o->fix, sizeof(o->fix), l);
+	return true;
+}
+
 bool rule_other_lock(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 }, *held;
@@ -488,8 +516,10 @@ bool rule_other_lock(const struct facts *f, struct finding *o)
 	n = top_words(f->m, true, top, 3);
 	if (!n)
 		return false;
-	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
 	held = measured_of(top, n);
+	if (held == top[0] && held_is_gate(&held->holders))
+		return gate(f, held, share, o);
+	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
 	if (held == top[0])
 		held_title_tail(tail, sizeof(tail), held);
 	set_title(o, "%s of thread time waiting for %s%s%s", fig_pct(share), top[0]->name,
@@ -531,8 +561,15 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
 	const struct thread_row *b = busiest(f->m);
-	double share = fig_ratio((double)f->m->event_wait_ns, f->wall);
+	double joins = 0, share;
 	int n;
+
+	/* a thread waiting for its workers to end waits for their work, which
+	 * the other causes explain: its join is left out */
+	for (int i = 0; i < f->m->nlocks; i++)
+		if (!f->m->locks[i].kernel && is_join(&f->m->locks[i]))
+			joins += (double)f->m->locks[i].wait_ns;
+	share = fig_ratio((double)f->m->event_wait_ns - joins, f->wall);
 
 	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
 		return false;
@@ -545,9 +582,12 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	for (int i = 0; i < n && i < 3; i++)
 		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
 			ev_word(&o->c, f, top[i]);
-	evidence_add(&o->c, "A thread asleep on a condition variable, semaphore, barrier or join has "
+	evidence_add(&o->c, "A thread asleep on a condition variable, semaphore or barrier has "
 	       "nothing to do until another thread signals it; the work it waits for is done "
 	       "elsewhere.");
+	if (joins > 0)
+		evidence_add(&o->c, "Waits for threads to end (pthread_join, %s) are left out of this "
+			     "share: they wait for the work the other causes explain.", fig_ns(joins));
 	if (b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/hist.h"
+#include "base/sysnames.h"
 #include "join/join.h"
 
 static const char *const acct_names[ACCT_N] = {
@@ -163,6 +164,7 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	for (int b = 0; b < ACCT_N; b++)
 		sum += r->acct_ns[b];
 	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
+	r->idle_ns = join_idle_ns(r);
 	r->pagecache_misses = k->pages_added;
 	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
@@ -213,6 +215,36 @@ static void add_lock(struct lock_total *t, uint64_t waits, uint64_t ns, uint64_t
 	if (max > t->max_ns)
 		t->max_ns = max;
 	t->threads++;
+}
+
+static const char *const idle_calls[] = {
+	"nanosleep", "clock_nanosleep", "epoll_wait", "epoll_pwait", "epoll_pwait2", "poll",
+	"ppoll", "select", "pselect6", "rt_sigsuspend", "rt_sigtimedwait", "pause", "wait4",
+	"waitid",
+};
+
+bool join_idle_call(unsigned nr)
+{
+	char buf[32];
+	const char *name = syscall_name(nr, buf, sizeof(buf));
+
+	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++)
+		if (!strcmp(name, idle_calls[i]))
+			return true;
+	return false;
+}
+
+uint64_t join_idle_ns(const struct thread_row *r)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++) {
+		int nr = syscall_nr(idle_calls[i]);
+
+		if (nr >= 0 && nr < FCT_NR_MAX)
+			ns += r->k.nr[nr].blocked_ns;
+	}
+	return ns < r->acct_ns[ACCT_BLOCKED] ? ns : r->acct_ns[ACCT_BLOCKED];
 }
 
 /* The kernel's lock type from contention_begin's LCB_F_* flags. */
@@ -362,15 +394,12 @@ static void total_rows(struct joined_run *m)
 	}
 }
 
-void join_retotal(struct joined_run *m)
+void join_sum_rows(struct joined_run *m)
 {
-	free(m->locks);
-	m->locks = NULL;
-	m->nlocks = 0;
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
 	m->pagecache_written = m->pages_asked = 0;
-	m->event_wait_ns = m->aside_cpu_ns = 0;
-	m->klock_exact_ns = m->klock_est_ns = 0;
+	m->aside_cpu_ns = 0;
+	m->klock_exact_ns = 0;
 	m->cpu_samples_user = m->cpu_samples_sys = m->cpu_samples_futex = 0;
 	m->cpu_split_sampled = m->cpu_split_rows = 0;
 	m->aside_rows = 0;
@@ -378,6 +407,15 @@ void join_retotal(struct joined_run *m)
 	memset(m->nr_total, 0, sizeof(m->nr_total));
 	memset(m->acct_total_ns, 0, sizeof(m->acct_total_ns));
 	total_rows(m);
+}
+
+void join_retotal(struct joined_run *m)
+{
+	free(m->locks);
+	m->locks = NULL;
+	m->nlocks = 0;
+	m->event_wait_ns = m->klock_est_ns = 0;
+	join_sum_rows(m);
 	total_locks(m);
 }
 

@@ -65,6 +65,8 @@ struct thread_row {
 	uint64_t futex_other_waits, futex_other_ns;
 	uint64_t pagecache_hits, pagecache_misses;
 	uint64_t pagecache_written;	/* pages added by writes: not misses */
+	uint64_t idle_ns;		/* of acct BLOCKED: asleep in timers and polls
+					 * (join_idle_call): idle, not I/O */
 	char name[64];			/* a JVM's Java thread name, else "" (use k.comm) */
 	bool aside;			/* out of the run-wide totals: a JVM's own thread */
 	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
@@ -138,6 +140,9 @@ struct joined_run {
 
 /* Sum the run-wide totals again, over the rows not set aside. */
 void join_retotal(struct joined_run *m);
+/* The same for the rows' sums only (time, calls, page cache), the lock
+ * totals left as they are; event_wait_ns is the locks' and stays too. */
+void join_sum_rows(struct joined_run *m);
 /* A row's use of a named lock or event, and the run-wide total of one
  * (not a kernel lock site): found, or added zeroed; NULL when full. */
 struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lock);
@@ -163,6 +168,11 @@ void join_free(struct joined_run *m);
 unsigned join_usable_cpus(pid_t pid);
 
 const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
+/* A call that waits for time, input or a child: nanosleep, epoll_wait,
+ * poll, select, rt_sigsuspend, wait4 ... (by number). */
+bool join_idle_call(unsigned nr);
+/* A row's sleep in those calls, at most its blocked time. */
+uint64_t join_idle_ns(const struct thread_row *r);
 const char *klock_type(uint32_t flags);
 /* How the workers' on-CPU time was split into user and sys: "cpu-clock
  * samples", "syscall hooks", or "mixed" (short threads had too few

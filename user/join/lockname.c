@@ -7,6 +7,7 @@
  * samples showed (without samples: the futex op says lock or wait).
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,31 +237,39 @@ static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t t
 	}
 }
 
-static bool near(const struct lock_name *n, const struct kv_futex *f)
+/*
+ * The words of n's object: inside its real extent when a symbol gave it
+ * one; else the word and the words 4 bytes either side, which only the
+ * same object can hold (a condvar's two __g_signals, an rwlock's two
+ * futex words: no two glibc locks lie closer than 32 bytes apart).
+ * Never merely near it: two condvars side by side are two objects.
+ */
+static bool in_object(const struct lock_name *n, uint64_t uaddr)
 {
-	return f->key.uaddr + LOCKNAME_MAX_LOCK_SIZE > n->addr &&
-	       f->key.uaddr < n->addr + n->size + LOCKNAME_MAX_LOCK_SIZE;
+	if (n->size > 4)
+		return uaddr >= n->addr && uaddr < n->addr + n->size;
+	return uaddr + 4 >= n->addr && uaddr <= n->addr + 4;
 }
 
-/* A wait by thread tid with op near the word(s) of n: within one
- * lock's size, so that a condvar's two group words count as one object
- * and the mutex beside it (a different op) does not. */
-static bool waited_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
-			uint32_t tid)
+/* Did thread tid (any, when 0) wait with op on a word of n's object, or
+ * on the word uaddr (when n is NULL)? */
+static bool waited_with_op(const struct kview *kv, const struct lock_name *n, uint64_t uaddr,
+			   uint32_t op, uint32_t tid)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.tid == tid && f->key.op == op && f->val.waits && near(n, f))
+		if (f->key.op == op && f->val.waits && (!tid || f->key.tid == tid) &&
+		    (n ? in_object(n, f->key.uaddr) : f->key.uaddr == uaddr))
 			return true;
 	}
 	return false;
 }
 
-/* Did at least `want` threads wait with op near the word(s) of n? One
+/* Did at least `want` threads wait with op on the words of n? One
  * pass, counting distinct threads up to want. */
-static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint32_t op,
-			 int want)
+static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32_t op,
+		       int want)
 {
 	uint32_t tids[8];
 	int count = 0;
@@ -269,7 +278,7 @@ static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint
 		const struct kv_futex *f = &kv->futex[i];
 		bool seen = false;
 
-		if (f->key.op != op || !f->val.waits || !near(n, f))
+		if (f->key.op != op || !f->val.waits || !in_object(n, f->key.uaddr))
 			continue;
 		for (int j = 0; j < count; j++)
 			seen |= tids[j] == f->key.tid;
@@ -285,24 +294,69 @@ static bool waiters_near(const struct kview *kv, const struct lock_name *n, uint
  * each waits for its turn and hands the turn on, a lock built from a
  * condvar (as CPython's GIL is). One whose wakers do not wait on it (a
  * producer signalling consumers) is an event: the waiters wait for work;
- * two threads alternating (a one-slot queue) stay an event too.
+ * two threads alternating (a one-slot queue) stay an event too. Only
+ * wakes of the words its waiters sleep on count: the waiters' wakes of
+ * glibc's own __g_refs word (a signaller waits there, with another op)
+ * are the condvar's bookkeeping, not a turn handed on; and a wait on the
+ * condvar beside it is a wait on another object.
  */
 static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
 {
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
 
-		if (f->key.op != FCT_FUTEX_OP_WAKE || f->key.uaddr < n->addr ||
-		    f->key.uaddr >= n->addr + n->size || tgid_of(kv, f->key.tid) != n->tgid)
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
+		    tgid_of(kv, f->key.tid) != n->tgid ||
+		    !waited_with_op(kv, NULL, f->key.uaddr, op, 0))
 			continue;
 		n->wakes += f->val.wakes;
 		/* each waker's own waits: a scan per waker of this word, few */
-		if (waited_near(kv, n, op, f->key.tid))
+		if (waited_with_op(kv, n, 0, op, f->key.tid))
 			n->wakes_by_waiters += f->val.wakes;
 	}
 	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&
-	    n->wakes_by_waiters * 2 > n->wakes && waiters_near(kv, n, op, 3))
+	    n->wakes_by_waiters * 2 > n->wakes && waiters_in(kv, n, op, 3))
 		n->turns = n->is_lock = true;
+}
+
+/*
+ * An event whose every wake-up came from a thread that then exited, one
+ * wake-up each: a wait for threads to end, a join however it is built
+ * (pthread_join's tid word is cleared and woken by the kernel at the
+ * exit, with no waker seen; CPython's Thread.join waits on a lock each
+ * thread releases as it ends).
+ */
+#define JOIN_EXIT_GAP_NS	1000000ull	/* 1 ms */
+
+static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
+{
+	uint64_t wakes = 0, waiters_end = UINT64_MAX;
+
+	/* the waiters outlive the wakers: a thread that signals once and
+	 * lives on (to exit with the process) is no thread being joined */
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct fct_thread *t = kview_thread(kv, kv->futex[i].key.tid);
+
+		if (kv->futex[i].key.op != FCT_FUTEX_OP_WAKE && kv->futex[i].val.waits &&
+		    in_object(n, kv->futex[i].key.uaddr) && t && t->end_ns < waiters_end)
+			waiters_end = t->end_ns;
+	}
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		const struct fct_thread *t;
+
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
+		    tgid_of(kv, f->key.tid) != n->tgid)
+			continue;
+		t = kview_thread(kv, f->key.tid);
+		/* not the main thread, whose exit ends them all; and ended before
+		 * the waiters by more than a process exit's spread */
+		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1 || t->tid == t->tgid ||
+		    t->end_ns + JOIN_EXIT_GAP_NS >= waiters_end)
+			return false;
+		wakes += f->val.wakes;
+	}
+	return wakes > 0;
 }
 
 /* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
@@ -319,6 +373,55 @@ static void write_name(struct lock_name *n, const char *kind_name)
 		snprintf(n->name, sizeof(n->name), "%s @ %.100s", kind, n->site);
 	else
 		snprintf(n->name, sizeof(n->name), "%s 0x%llx", kind, (unsigned long long)n->addr);
+}
+
+/* glibc's pthread_cond_t: waiters sleep on __g_signals[g] (offsets 40,
+ * 44) with FUTEX_WAIT_BITSET; a signaller switching groups sleeps on
+ * __g_refs[g] (16, 20) with FUTEX_WAIT, 24 bytes before. */
+#define COND_GREFS_TO_GSIGNALS	24
+#define FUTEX_OP_WAIT		0
+#define FUTEX_OP_WAIT_BITSET	9
+
+static bool waited_with(const struct kview *kv, uint32_t tgid, uint64_t uaddr, uint32_t op)
+{
+	for (int i = 0; i < kv->nfutex; i++)
+		if (kv->futex[i].key.uaddr == uaddr && kv->futex[i].key.op == op &&
+		    kv->futex[i].val.waits && tgid_of(kv, kv->futex[i].key.tid) == tgid)
+			return true;
+	return false;
+}
+
+/* The condvar whose __g_refs word n is, or NULL: a lone word waited with
+ * FUTEX_WAIT 24 bytes before a condvar word waited with WAIT_BITSET lies
+ * inside that condvar (48 bytes from 40 or 44 before it), whatever else
+ * is near. */
+static const struct lock_name *grefs_of(const struct kview *kv, const struct lock_name *names,
+					int count, const struct lock_name *n)
+{
+	uint64_t sig = n->addr + COND_GREFS_TO_GSIGNALS;
+
+	if (n->size != 4 || !waited_with(kv, n->tgid, n->addr, FUTEX_OP_WAIT) ||
+	    !waited_with(kv, n->tgid, sig, FUTEX_OP_WAIT_BITSET))
+		return NULL;
+	for (int i = 0; i < count; i++)
+		if (names[i].tgid == n->tgid && sig >= names[i].addr &&
+		    sig < names[i].addr + names[i].size && strstr(names[i].name, "condvar"))
+			return &names[i];
+	return NULL;
+}
+
+/* glibc's own words of a condvar are named as the condvar they serve. */
+static void name_grefs(const struct kview *kv, struct lock_name *names, int count)
+{
+	for (int i = 0; i < count; i++) {
+		const struct lock_name *cv = grefs_of(kv, names, count, &names[i]);
+
+		if (!cv)
+			continue;
+		snprintf(names[i].name, sizeof(names[i].name), "%s", cv->name);
+		names[i].is_lock = cv->is_lock;
+		names[i].turns = cv->turns;
+	}
 }
 
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
@@ -354,6 +457,8 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
 		names[n].semaphore = !strcmp(kind_name, "semaphore");
 		count_wakes(kv, &names[n], kv->futex[i].key.op);
+		if (!names[n].is_lock && woken_by_exits(kv, &names[n]))
+			kind_name = "join";
 		kinds[n++] = kind_name;
 	}
 	semlock_classify(kv, names, n);
@@ -361,6 +466,7 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 		if (kinds[i])
 			write_name(&names[i], kinds[i]);
 	free(kinds);
+	name_grefs(kv, names, n);
 	*out = names;
 	return n;
 }

@@ -36,9 +36,12 @@ uint64_t lockname_unnamed(const struct lockname *ln);
  * (usym_unsymbolised): into buf, "" when none. */
 void lockname_unsymbolised(const struct lockname *ln, char *buf, size_t len);
 
-/* A symbol larger than this (pthread_rwlock_t is 56 bytes) is an object
- * holding locks, not a lock: its words are named symbol+offset. */
-#define LOCKNAME_MAX_LOCK_SIZE	64
+/* A symbol larger than this is an object holding locks, not a lock: its
+ * words are named symbol+offset. glibc's types on x86-64: sem_t 32,
+ * pthread_mutex_t 40, pthread_cond_t 48, pthread_rwlock_t 56 bytes. A
+ * word belongs to the object it lies in, by that object's extent: two
+ * condvars side by side are two objects. */
+#define LOCKNAME_MAX_LOCK_SIZE	56
 
 /* An event (condvar, semaphore) is taken in turns, a lock, when more
  * than half of at least this many wake-ups came from its own waiters,

@@ -221,6 +221,7 @@ static void identity_json(struct json_object *o, const struct thread_row *r, uns
 	json_object_object_add(o, "pid", r->has_kernel && r->k.tgid ?
 			       json_object_new_uint64(r->k.tgid) : NULL);
 	sibling_json(o, r, sched);
+	json_object_object_add(o, "idle_ns", sched ? json_object_new_uint64(r->idle_ns) : NULL);
 }
 
 static struct json_object *threads_json(const struct joined_run *m)
@@ -580,6 +581,22 @@ static struct json_object *target_json(const struct session *s)
 	return o;
 }
 
+/* The processes with the most samples besides the traced threads. */
+static struct json_object *others_json(const struct kview *kv)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < kv->nothers && i < 5; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_u64(o, "pid", kv->others[i].tgid);
+		json_object_object_add(o, "comm", json_object_new_string(kv->others[i].comm));
+		put_u64(o, "samples", kv->others[i].samples);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* The machine's CPUs over the window (/proc/stat), and the share of them
  * this run's threads had; null when not traced or not readable. */
 static struct json_object *machine_json(const struct session *s)
@@ -604,6 +621,8 @@ static struct json_object *machine_json(const struct session *s)
 			       json_object_new_uint64(s->kv.machine.tracer) : NULL);
 	put_u64(o, "window_ns", s->kv.machine_ns);
 	put_u64(o, "sampled_cpus", s->kv.machine_cpus);
+	if (s->kv.machine_sampled)
+		json_object_object_add(o, "others", others_json(&s->kv));
 	/* the threads' on-CPU time comes from the scheduler probes */
 	json_object_object_add(o, "threads_oncpu_ns", m->groups & PG_MASK(PG_SCHED) ?
 			       json_object_new_uint64(own) : NULL);

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "base/hist.h"
 #include "base/sysnames.h"
+#include "explain/roles.h"
 #include "report/report.h"
 #include "report/why.h"
 #include "base/termsafe.h"
@@ -157,19 +158,29 @@ static void print_thread(FILE *f, const struct thread_row *r)
 }
 
 /* Other programs: each thread by name, no operations of its own. */
-static void print_target_thread(FILE *f, const struct thread_row *r)
+/* One thread of another program: the account with its sleeps in timers
+ * and polls (idle, explain/roles.c) apart from the rest of block (I/O
+ * and the like), and its role. */
+static void print_target_thread(FILE *f, const struct thread_row *r, enum thread_role role)
 {
-	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	uint64_t wall = r->user.end_ns - r->user.start_ns, idle = r->idle_ns;
 	char w[16];
 
 	const char *name = r->name[0] ? r->name : r->k.comm[0] ? r->k.comm : "?";
 
 	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, name, units_ns(w, sizeof(w), (double)wall));
-	for (int b = 0; b < ACCT_N; b++)
-		fprintf(f, " %6.1f", wall ? 100.0 * r->acct_ns[b] / wall : 0);
-	fprintf(f, " %6.1f %s\n", 100.0 * r->accounted_ratio, r->group ? r->group :
-		r->k.how & FCT_HOW_ATTACH ? "attach" : r->k.how & FCT_HOW_EXEC ? "exec" :
-		r->k.how & FCT_HOW_FORK ? "new" : "");
+	for (int b = 0; b < ACCT_N; b++) {
+		uint64_t ns = b == ACCT_BLOCKED ? r->acct_ns[b] - idle : r->acct_ns[b];
+
+		fprintf(f, " %5.1f", wall ? 100.0 * ns / wall : 0);
+		if (b == ACCT_BLOCKED)
+			fprintf(f, " %5.1f", wall ? 100.0 * idle / wall : 0);
+	}
+	/* "busy" for saturated: the table keeps to 100 columns */
+	fprintf(f, " %5.1f %-6s %s\n", 100.0 * r->accounted_ratio,
+		role == ROLE_SATURATED ? "busy" : role_name(role),
+		r->group ? r->group : r->k.how & FCT_HOW_ATTACH ? "attach" :
+		r->k.how & FCT_HOW_EXEC ? "exec" : r->k.how & FCT_HOW_FORK ? "new" : "");
 }
 
 /* A JVM's threads: the application's first, then the JVM's own. */
@@ -225,19 +236,30 @@ static void print_cpu_split(FILE *f, const struct joined_run *m)
 
 static void print_target_threads(FILE *f, const struct joined_run *m)
 {
+	struct thread_roles roles;
+	bool have = roles_find(m, &roles) == 0;
+
 	if (m->jvm)
-		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; Java "
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the seven; Java "
 			"names; the\napplication's threads first, then the JVM's own)\n");
 	else
-		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the six; "
+		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the seven; "
 			"from = exec, new\nthread, or attach)\n");
+	fprintf(f, "block: asleep outside futex waits (I/O, pipes, sockets, faults); idle: asleep "
+		"in timers and\npolls (epoll_wait, nanosleep, poll, select, wait4 ...); runq: "
+		"runnable outside futex waits\n(runnable after a futex wake-up counts in lock or "
+		"futex); role: works, busy (saturated: on CPU\nor runnable half its window), or only "
+		"waited (joins, idle, sleeps, parked: left out of\nthe Why's shares)\n");
 	print_cpu_split(f, m);
-	fprintf(f, "%7s %-15s %9s %6s %6s %6s %6s %6s %6s %6s %s\n", "tid", "name", "window",
-		"user", "sys", "lock", "futex", "block", "runq", "acct", m->jvm ? "group" : "from");
+	fprintf(f, "%7s %-15s %9s %5s %5s %5s %5s %5s %5s %5s %5s %-6s %s\n", "tid", "name",
+		"window", "user", "sys", "lock", "futex", "block", "idle", "runq", "acct", "role",
+		m->jvm ? "group" : "from");
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < m->nrows; i++)
 			if (in_order(&m->rows[i], pass))
-				print_target_thread(f, &m->rows[i]);
+				print_target_thread(f, &m->rows[i], have ? roles.role[i] : ROLE_WORKS);
+	if (have)
+		roles_free(&roles);
 	if (m->jvm)
 		print_jvm(f, m);
 }
@@ -334,9 +356,20 @@ static const struct lock_total *nth_longest(const struct joined_run *m, int k)
 	return &m->locks[k];
 }
 
+/* Kernel lock sites below this share of thread time are not printed
+ * (the JSON has them all): a run's tens of scheduler spinlocks at
+ * 0.00 % would push the locks that matter off the screen. */
+#define TABLE_KLOCK_MIN_SHARE	0.0005
+
+static double lock_share(const struct joined_run *m, const struct lock_total *l)
+{
+	return m->thread_wall_total_ns ? (double)l->wait_ns / m->thread_wall_total_ns : 0;
+}
+
 static void print_locks(FILE *f, const struct joined_run *m)
 {
 	char w[16], tot[16], mean[16], mx[16], share[16];
+	int hidden = 0;
 
 	if (!m->nlocks) {
 		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
@@ -348,14 +381,20 @@ static void print_locks(FILE *f, const struct joined_run *m)
 	for (int k = 0; k < m->nlocks; k++) {
 		const struct lock_total *l = nth_longest(m, k);
 
+		if (l->kernel && lock_share(m, l) < TABLE_KLOCK_MIN_SHARE) {
+			hidden++;
+			continue;
+		}
 		fprintf(f, "%-48.48s %8s %9s %9s %9s %6s\n", l->name,
 			units_count(w, sizeof(w), (double)l->waits),
 			units_ns(tot, sizeof(tot), (double)l->wait_ns),
 			units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0),
 			units_ns(mx, sizeof(mx), (double)l->max_ns),
-			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
-				  (double)l->wait_ns / m->thread_wall_total_ns : 0));
+			units_pct(share, sizeof(share), lock_share(m, l)));
 	}
+	if (hidden)
+		fprintf(f, "(%d kernel lock site%s below %.2f %% of thread time not shown; the JSON "
+			"has them)\n", hidden, hidden == 1 ? "" : "s", 100 * TABLE_KLOCK_MIN_SHARE);
 	if (m->klock_exact_ns)
 		fprintf(f, "kernel lock sites: each thread's exact wait split over its sites by its "
 			"sampled stacks\n"

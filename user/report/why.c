@@ -115,6 +115,8 @@ void why_print(FILE *f, const struct diagnosis *d)
 	for (int i = 0; i < d->n; i++)
 		print_cause(f, i, &d->causes[i]);
 	fputc('\n', f);
+	if (d->threads[0])
+		why_wrap(f, "", d->threads);
 	why_wrap(f, "", d->beyond);
 	if (d->has_whatif) {
 		fputc('\n', f);
@@ -154,5 +156,7 @@ struct json_object *why_summary_json(const struct diagnosis *d)
 	json_object_object_add(o, "headline", json_object_new_string(d->headline));
 	json_object_object_add(o, "fix", json_object_new_string(d->fix));
 	json_object_object_add(o, "beyond", json_object_new_string(d->beyond));
+	if (d->threads[0])
+		json_object_object_add(o, "threads", json_object_new_string(d->threads));
 	return o;
 }

@@ -570,6 +570,12 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 		return -1;
 	rc = sc && load_syscalls(r, sc, row->k.sc);
 	jr_leave(r, saved);
+	/* timers and polls: absent in runs saved before 2026-12 */
+	if (!rc && json_object_object_get_ex(o, "idle_ns", NULL)) {
+		bool set;
+
+		rc = jr_u64_or_null(r, o, "idle_ns", &row->idle_ns, &set);
+	}
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
 	return rc || load_since_v2(r, o, row) ? -1 : 0;
@@ -812,7 +818,10 @@ static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosi
 		return -1;
 	rc = jr_str(r, why, "headline", false, d->headline, sizeof(d->headline)) ||
 	     jr_str(r, why, "fix", false, d->fix, sizeof(d->fix)) ||
-	     jr_str(r, why, "beyond", false, d->beyond, sizeof(d->beyond));
+	     jr_str(r, why, "beyond", false, d->beyond, sizeof(d->beyond)) ||
+	     /* the threads' roles: absent in runs saved before 2026-12 or all alike */
+	     (json_object_object_get_ex(why, "threads", NULL) &&
+	      jr_str(r, why, "threads", false, d->threads, sizeof(d->threads)));
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
@@ -860,6 +869,37 @@ static int load_machine_window(struct jr *r, struct json_object *o, struct kview
 	return 0;
 }
 
+/* The processes the sampler saw most (absent in runs saved before they were kept). */
+static int load_others(struct jr *r, struct json_object *o, struct kview *kv)
+{
+	struct json_object *a, *e;
+	char saved[128];
+	size_t n;
+
+	if (!json_object_object_get_ex(o, "others", NULL))
+		return 0;
+	if (jr_get(r, o, "others", json_type_array, false, &a))
+		return -1;
+	n = json_object_array_length(a);
+	if (n > 5)
+		return jr_fail(r, "others", "has more processes than fctrace saves");
+	kv->others = calloc(n ? n : 1, sizeof(*kv->others));
+	if (!kv->others)
+		return jr_fail(r, NULL, "out of memory");
+	for (size_t i = 0; i < n; i++, kv->nothers++) {
+		struct kv_other *x = &kv->others[i];
+		uint64_t pid;
+
+		if (jr_element(r, a, "others", i, &e, saved, sizeof(saved)) ||
+		    jr_u64(r, e, "pid", &pid) || jr_str(r, e, "comm", false, x->comm, sizeof(x->comm)) ||
+		    jr_u64(r, e, "samples", &x->samples))
+			return -1;
+		x->tgid = (uint32_t)pid;
+		jr_leave(r, saved);
+	}
+	return 0;
+}
+
 static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
 {
 	struct cpustat *cpu = &kv->cpu;
@@ -883,7 +923,7 @@ static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
 
 		rc = jr_u64_or_null(r, o, "samples_other", &other, sampled) ||
 		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled) ||
-		     load_machine_window(r, o, kv);
+		     load_machine_window(r, o, kv) || load_others(r, o, kv);
 		m->other = other;
 		m->idle = idle;
 	}

@@ -24,6 +24,9 @@ void kview_free(struct kview *kv)
 	free(kv->klock);
 	free(kv->pc);
 	free(kv->holds);
+	free(kv->others);
+	kv->others = NULL;
+	kv->nothers = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;

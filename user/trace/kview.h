@@ -34,6 +34,13 @@ struct kv_klock {
 	"split over its sites in proportion to its sampled waits' weighted times " \
 	"(stacks walked at contention_end)"
 
+/* Another process the cpu-clock samples found on the CPUs. */
+struct kv_other {
+	uint32_t tgid;
+	uint64_t samples;
+	char comm[FCT_COMM_LEN];
+};
+
 struct kv_pc {
 	struct fct_pc_key key;
 	struct fct_pc_val val;
@@ -89,6 +96,8 @@ struct kview {
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */
 	struct fct_machine machine;	/* and sampled: other work, idle (cpuclock) */
 	bool machine_sampled;	/* the cpu-clock sampler ran */
+	struct kv_other *others;	/* of machine.other, by process, most first */
+	int nothers;
 	uint64_t machine_ns;	/* the interval cpu and machine cover: tracer_start
 				 * to tracer_stop (0: unknown, e.g. a saved run) */
 	unsigned machine_cpus;	/* the CPUs the sampler ran on */

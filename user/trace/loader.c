@@ -1016,6 +1016,40 @@ static int add_pc(struct kview *kv, const void *k, const void *v, void *arg)
 	return 0;
 }
 
+static int add_other(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	const struct fct_other_val *val = v;
+	struct kv_other *o = grow(&kv->others, &kv->nothers, sizeof(*o));
+
+	(void)arg;
+	if (!o)
+		return -ENOMEM;
+	memcpy(&o->tgid, k, sizeof(o->tgid));
+	o->samples = val->samples;
+	memcpy(o->comm, val->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = '\0';
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct kv_other *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 :
+	       x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+/* The other processes the sampler saw, most sampled first. */
+static int read_others(struct tracer *t, struct kview *kv)
+{
+	int err = read_hash(bpf_map__fd(t->skel->maps.other_procs), sizeof(__u32),
+			    sizeof(struct fct_other_val), add_other, kv, NULL);
+
+	if (!err && kv->nothers > 1)
+		qsort(kv->others, (size_t)kv->nothers, sizeof(*kv->others), by_samples);
+	return err;
+}
+
 struct klock_ctx {
 	struct ksyms *ks;
 	bool ks_tried;
@@ -1124,6 +1158,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	err = read_threads(t, kv);
 	if (!err && kv->lost.slot_full && t->target != TT_SELF)
 		slots_find_missing(kv, t->tgid);
+	if (!err && kv->machine_sampled)
+		err = read_others(t, kv);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
 				sizeof(struct fct_futex_val), add_futex, kv, NULL);

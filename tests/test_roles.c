@@ -1,0 +1,461 @@
+/*
+ * test_roles.c - the threads' roles (explain/roles.c) over hand-built
+ * joined runs of programs fctrace did not write: a saturated event loop
+ * with idle helpers is cause #1 by its own figures, a joining main
+ * thread and idle workers are shown but never causes, and the shares
+ * leave them out; the competing process is named.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "base/sysnames.h"
+#include "explain/held.h"
+#include "explain/roles.h"
+#include "report/why.h"
+
+#define MAXT	6
+#define WALL	5000000000ull	/* every thread's window: 5 s */
+#define EPS	1e-9
+
+struct fx {
+	struct wl_result res;
+	struct wl_thread_stats ts[MAXT];
+	struct thread_row rows[MAXT];
+	struct lock_total locks[4];
+	struct lock_name names[4];
+	struct kview kv;
+	struct joined_run m;
+	struct diagnosis d;
+};
+
+static struct fx *fx_new(const char *prog, unsigned n)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+
+	x->res.cfg = (struct wl_config){ .workload = prog, .threads = n };
+	x->res.nthreads = n;
+	x->res.threads = x->ts;
+	x->res.wall_ns = WALL;
+	x->m = (struct joined_run){ .res = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
+				   .wall_ns = WALL, .rows = x->rows, .nrows = n, .locks = x->locks,
+				   .names = x->names };
+	for (unsigned i = 0; i < n; i++) {
+		x->rows[i].user = (struct wl_thread_stats){ .tid = 100 + (pid_t)i, .end_ns = WALL };
+		x->rows[i].has_kernel = true;
+		snprintf(x->rows[i].k.comm, sizeof(x->rows[i].k.comm), "%s", prog);
+	}
+	return x;
+}
+
+/* Row i's account as shares of its window. */
+static void fx_acct(struct fx *x, unsigned i, double user, double sys, double lock,
+		    double other, double blocked, double runq)
+{
+	uint64_t *a = x->rows[i].acct_ns;
+
+	a[ACCT_CPU_USER] = (uint64_t)llround(user * WALL);
+	a[ACCT_CPU_SYS] = (uint64_t)llround(sys * WALL);
+	a[ACCT_LOCK_NAMED] = (uint64_t)llround(lock * WALL);
+	a[ACCT_FUTEX_OTHER] = (uint64_t)llround(other * WALL);
+	a[ACCT_BLOCKED] = (uint64_t)llround(blocked * WALL);
+	a[ACCT_RUNQ] = (uint64_t)llround(runq * WALL);
+}
+
+/* Row i waited on a named word (an event unless is_lock). */
+static void fx_use(struct fx *x, unsigned i, const char *name, bool is_lock, double share)
+{
+	struct lock_use *u = &x->rows[i].locks[x->rows[i].nlocks++];
+
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	u->is_lock = is_lock;
+	u->waits = 10;
+	u->wait_ns = (uint64_t)llround(share * WALL);
+	u->max_ns = u->wait_ns;
+}
+
+static void fx_calls(struct fx *x, unsigned i, const char *call, uint64_t n, double blocked)
+{
+	int nr = syscall_nr(call);
+
+	assert_true(nr >= 0);
+	x->rows[i].k.nr[nr].count = n;
+	x->rows[i].k.nr[nr].blocked_ns = (uint64_t)llround(blocked * WALL);
+	x->rows[i].idle_ns = join_idle_ns(&x->rows[i]);
+}
+
+/* What join_build sums: the rows', and the words' from the rows. */
+static void fx_total(struct fx *x)
+{
+	struct joined_run *m = &x->m;
+
+	m->nlocks = 0;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		x->ts[i] = x->rows[i].user;
+		for (int j = 0; j < x->rows[i].nlocks; j++) {
+			const struct lock_use *u = &x->rows[i].locks[j];
+			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
+
+			t->waits += u->waits;
+			t->wait_ns += u->wait_ns;
+			t->threads++;
+		}
+	}
+	m->event_wait_ns = 0;
+	for (int j = 0; j < m->nlocks; j++)
+		if (!m->locks[j].is_lock)
+			m->event_wait_ns += m->locks[j].wait_ns;
+	join_sum_rows(m);
+}
+
+static void fx_free(struct fx *x)
+{
+	free(x->m.locks);
+	free(x);
+}
+
+static bool has_text(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		print_error("'%s' not in '%s'\n", needle, hay);
+	return strstr(hay, needle) != NULL;
+}
+
+static bool any_evidence(const struct diag_cause *c, const char *needle)
+{
+	for (int i = 0; i < c->nevidence; i++)
+		if (strstr(c->evidence[i], needle))
+			return true;
+	print_error("no evidence of %s says '%s'\n", c->cause, needle);
+	return false;
+}
+
+static bool any_cause(const struct diagnosis *d, const char *id)
+{
+	for (int i = 0; i < d->n; i++)
+		if (!strcmp(d->causes[i].cause, id))
+			return true;
+	return false;
+}
+
+static void show(struct fx *x)
+{
+	if (getenv("EXPLAIN_SHOW"))
+		why_print(stderr, &x->d);
+}
+
+/*
+ * One event loop on CPU 74 % of its window (48 % of it in syscalls, a
+ * read and a write per request), runnable 5 %, asleep in epoll_wait 21 %;
+ * four helper threads asleep on condition variables all run.
+ */
+static struct fx *fx_server(void)
+{
+	struct fx *x = fx_new("redis-server", 5);
+
+	x->m.locks = NULL;
+	fx_acct(x, 0, 0.26, 0.48, 0, 0, 0.21, 0.05);
+	fx_calls(x, 0, "read", 275000, 0);
+	fx_calls(x, 0, "write", 275000, 0);
+	fx_calls(x, 0, "epoll_wait", 12000, 0.21);
+	for (unsigned i = 1; i < 5; i++) {
+		fx_acct(x, i, 0, 0.001, 0, 0.999, 0, 0);
+		fx_use(x, i, "condvar @ bioProcessBackgroundJobs+0x1a", false, 0.999);
+	}
+	fx_total(x);
+	return x;
+}
+
+static void test_saturated_event_loop(void **state)
+{
+	struct fx *x = fx_server();
+	struct diag_cause *c = &x->d.causes[0];
+	struct thread_roles r;
+
+	(void)state;
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[0], ROLE_SATURATED);
+	for (int i = 1; i < 5; i++)
+		assert_int_equal(r.role[i], ROLE_IDLE);
+	assert_int_equal(r.ndrop, 4);
+	roles_free(&r);
+
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(c->cause, "saturated_thread");
+	/* of the one working thread's time: on CPU 74 % (its runnable 5 % is
+	 * the run queue's cause) */
+	assert_float_equal(c->share, 0.74, EPS);
+	assert_true(has_text(c->title, "redis-server (tid 100) on CPU 74.0 % of its window, "
+			     "64.9 % of that in the kernel; runnable 5.0 %"));
+	assert_true(any_evidence(c, "275.0 k read, 275.0 k write, 12.0 k epoll_wait"));
+	assert_true(any_evidence(c, "read and write came one to one"));
+	assert_true(any_evidence(c, "4 only waited"));
+	/* the idle helpers are no cause */
+	assert_false(any_cause(&x->d, "event_wait"));
+	assert_true(has_text(x->d.threads, "shares are of the 1 working thread's time (5.00 s)"));
+	assert_true(has_text(x->d.threads, "4 idle until signalled (redis-server 101"));
+	assert_true(has_text(x->d.headline, "(5 threads, 2 CPUs)"));
+	assert_true(has_text(x->d.fix, "redis-server (tid 100)"));
+	show(x);
+	fx_free(x);
+}
+
+/*
+ * The same server with a client beside it on the 2 CPUs: the samples
+ * (FCT_CPUCLOCK_HZ per CPU over fctrace's 5 s window) name it, in the
+ * saturated thread's evidence and in the run-queue cause's title.
+ */
+static void test_competitor_named(void **state)
+{
+	struct fx *x = fx_server();
+	struct kv_other others[2] = { { .tgid = 4242, .comm = "redis-benchmark" },
+				      { .tgid = 17, .comm = "kworker/0:1" } };
+	double cap = 2.0 * 5 * FCT_CPUCLOCK_HZ;
+
+	(void)state;
+	others[0].samples = (uint64_t)llround(0.62 * cap);
+	others[1].samples = (uint64_t)llround(0.02 * cap);
+	x->kv.machine_sampled = true;
+	x->kv.machine_ns = WALL;
+	x->kv.machine_cpus = 2;
+	x->kv.machine.other = others[0].samples + others[1].samples;
+	x->kv.machine.idle = (uint64_t)llround(0.05 * cap);
+	x->kv.others = others;
+	x->kv.nothers = 2;
+	assert_true(explain_run(&x->m, &x->d) >= 3);
+	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
+	assert_true(any_evidence(&x->d.causes[0], "redis-benchmark (pid 4242) had 62.0 % of the 2 "
+				 "CPUs, kworker/0:1 (pid 17) 2.0 %"));
+	assert_string_equal(x->d.causes[2].cause, "cpu_competition");
+	assert_true(has_text(x->d.causes[2].title, "the largest redis-benchmark (pid 4242) with "
+			     "62.0 %"));
+	show(x);
+	x->kv.others = NULL;
+	fx_free(x);
+}
+
+/*
+ * Redis with an I/O thread: the event loop holds a mutex to park the I/O
+ * thread, and keeps it across epoll_wait (1.2 s of the 4 s held). The
+ * I/O thread parked on it is no cause; half-parked, the lock is a gate.
+ */
+static struct fx *fx_gate(double parked)
+{
+	struct fx *x = fx_server();
+	struct lock_holders *h;
+
+	x->m.nrows = 2;
+	x->res.nthreads = 2;
+	memset(&x->rows[1], 0, sizeof(x->rows[1]));
+	x->rows[1].user = (struct wl_thread_stats){ .tid = 101, .end_ns = WALL };
+	x->rows[1].has_kernel = true;
+	snprintf(x->rows[1].k.comm, sizeof(x->rows[1].k.comm), "io_thd_1");
+	fx_acct(x, 1, 1 - parked, 0, parked, 0, 0, 0);
+	fx_use(x, 1, "mutex @ IOThreadMain+0x147", true, parked);
+	free(x->m.locks);
+	x->m.locks = NULL;
+	fx_total(x);
+	h = &x->m.locks[0].holders;
+	h->measured = true;
+	h->held_ns = 4e9;
+	h->state_ns[HS_SYSCALL] = 2.0e9;
+	h->state_ns[HS_BLOCKED] = 1.2e9;
+	h->state_ns[HS_USER] = 0.8e9;
+	h->nnr = 3;
+	h->nr[0] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("read"), .count = 200000, .ns = 1e9 };
+	h->nr[1] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("write"), .count = 200000, .ns = 1e9 };
+	h->nr[2] = (struct hold_nr){ .nr = (uint16_t)syscall_nr("epoll_wait"), .count = 9000,
+				     .ns = 1.2e9 };
+	h->waiter_ns = (double)x->m.locks[0].wait_ns;
+	return x;
+}
+
+static void test_gate_parks_its_waiters(void **state)
+{
+	struct fx *x = fx_gate(0.95);
+	struct thread_roles r;
+
+	(void)state;
+	assert_true(held_is_gate(&x->m.locks[0].holders));
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[1], ROLE_PARKED);
+	roles_free(&r);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
+	assert_false(any_cause(&x->d, "user_lock_contention"));
+	assert_true(has_text(x->d.threads, "1 parked on a gate, a lock held by a thread asleep "
+			     "outside it (io_thd_1 101)"));
+	show(x);
+	fx_free(x);
+
+	/* parked half its window, the I/O thread works: the gate is a cause,
+	 * said to be a gate, with no advice to shorten it */
+	x = fx_gate(0.5);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_cause(&x->d, "user_lock_contention"));
+	assert_true(any_cause(&x->d, "lock_gate"));
+	for (int i = 0; i < x->d.n; i++)
+		if (!strcmp(x->d.causes[i].cause, "lock_gate")) {
+			assert_true(has_text(x->d.causes[i].title, "parked on mutex @ "
+					     "IOThreadMain+0x147: a gate its holder keeps closed "
+					     "while asleep in epoll_wait, not contention"));
+			assert_true(any_evidence(&x->d.causes[i], "30.0 % of that (1.20 s)"));
+		}
+	show(x);
+	fx_free(x);
+}
+
+/*
+ * A main thread in pthread_join all run, two workers that read (asleep
+ * 60 % in the kernel) and compute: the join is no cause, the shares are
+ * of the workers' time.
+ */
+static void test_joining_main_thread(void **state)
+{
+	struct fx *x = fx_new("rg", 3);
+	struct thread_roles r;
+
+	(void)state;
+	x->m.locks = NULL;
+	fx_acct(x, 0, 0.001, 0.001, 0, 0.998, 0, 0);
+	fx_use(x, 0, "join @ main+0x4d", false, 0.998);
+	for (unsigned i = 1; i < 3; i++) {
+		fx_acct(x, i, 0.30, 0.10, 0, 0, 0.60, 0);
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.6 * WALL);
+	}
+	fx_total(x);
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[0], ROLE_JOINS);
+	assert_int_equal(r.role[1], ROLE_WORKS);
+	roles_free(&r);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_cause(&x->d, "event_wait"));
+	assert_string_equal(x->d.causes[0].cause, "blocked_other");
+	/* of the two workers' time, not of three threads' */
+	assert_float_equal(x->d.causes[0].share, 0.60, EPS);
+	assert_true(has_text(x->d.threads, "shares are of the 2 working threads' time (10.00 s)"));
+	assert_true(has_text(x->d.threads, "1 waiting for threads to end (rg 100)"));
+	show(x);
+	fx_free(x);
+}
+
+/* Workers that wait for work a third of their run are workers: their
+ * waits are the cause "event_wait", not a lock, and nobody is left out. */
+static void test_workers_waiting_for_work(void **state)
+{
+	struct fx *x = fx_new("git", 4);
+
+	(void)state;
+	x->m.locks = NULL;
+	for (unsigned i = 0; i < 4; i++) {
+		fx_acct(x, i, 0.50, 0.17, 0, 0.33, 0, 0);
+		fx_use(x, i, "cond_add (condvar)", false, 0.33);
+	}
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(x->d.causes[0].cause, "event_wait");
+	assert_true(has_text(x->d.causes[0].title, "waiting to be signalled (cond_add (condvar)): "
+			     "not a lock"));
+	assert_string_equal(x->d.threads, "");
+	show(x);
+	fx_free(x);
+}
+
+/* A main thread that joins 40 % of its window and works the rest: its
+ * join is no cause either (rg's main thread). */
+static void test_join_never_a_cause(void **state)
+{
+	struct fx *x = fx_new("rg", 2);
+
+	(void)state;
+	x->m.locks = NULL;
+	fx_acct(x, 0, 0.30, 0.30, 0, 0.40, 0, 0);
+	fx_use(x, 0, "join @ rg+0x2ce72c", false, 0.40);
+	fx_acct(x, 1, 0.40, 0.40, 0, 0, 0.20, 0);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_cause(&x->d, "event_wait"));
+	fx_free(x);
+}
+
+/* Every thread idle: none is left out (nothing else to rank them by). */
+static void test_all_idle_kept(void **state)
+{
+	struct fx *x = fx_new("idle", 2);
+	struct thread_roles r;
+
+	(void)state;
+	x->m.locks = NULL;
+	for (unsigned i = 0; i < 2; i++) {
+		fx_acct(x, i, 0, 0.01, 0, 0, 0.99, 0);
+		fx_calls(x, i, "nanosleep", 10, 0.99);
+	}
+	fx_total(x);
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[0], ROLE_SLEEPS);
+	assert_int_equal(r.ndrop, 0);
+	roles_free(&r);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_float_equal(x->d.causes[0].share, 0.99, EPS);
+	fx_free(x);
+}
+
+/* `run -- timeout 15 rg`: the one process traced slept in rt_sigsuspend
+ * while its child worked: said, with --follow; `run -- env python3`: the
+ * headline names python3, what the main thread ran after exec. */
+static void test_wrappers(void **state)
+{
+	struct fx *x = fx_new("timeout", 1);
+
+	(void)state;
+	x->m.locks = NULL;
+	x->rows[0].k.tgid = 100;
+	fx_acct(x, 0, 0, 0.001, 0, 0, 0.999, 0);
+	fx_calls(x, 0, "rt_sigsuspend", 1, 0.999);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.threads, "The traced process only waited for a child "
+			     "(rt_sigsuspend, 99.9 % of its time)"));
+	assert_true(has_text(x->d.threads, "--follow"));
+	assert_true(has_text(x->d.headline, "Why timeout took"));
+	/* a second process traced: followed, no hint */
+	x->m.nrows = 2;
+	x->rows[1] = x->rows[0];
+	x->rows[1].user.tid = 200;
+	x->rows[1].k.tgid = 200;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_null(strstr(x->d.threads, "--follow"));
+	fx_free(x);
+
+	x = fx_new("env", 1);
+	x->m.locks = NULL;
+	x->rows[0].k.tgid = 100;
+	snprintf(x->rows[0].k.comm, sizeof(x->rows[0].k.comm), "python3");
+	fx_acct(x, 0, 0.9, 0.1, 0, 0, 0, 0);
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline, "Why python3 took"));
+	fx_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saturated_event_loop),
+		cmocka_unit_test(test_competitor_named),
+		cmocka_unit_test(test_gate_parks_its_waiters),
+		cmocka_unit_test(test_joining_main_thread),
+		cmocka_unit_test(test_workers_waiting_for_work),
+		cmocka_unit_test(test_join_never_a_cause),
+		cmocka_unit_test(test_all_idle_kept),
+		cmocka_unit_test(test_wrappers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,230 @@
+/*
+ * roles.c - each thread's role, from its account (roles.h).
+ *
+ * A thread's waits for others are its futex waits that are no lock
+ * (ACCT_FUTEX_OTHER: joins, condition variables, semaphores, barriers)
+ * and its sleeps in calls that wait for time, input or a child. A main
+ * thread in pthread_join sleeps on the joined thread's tid word, which
+ * the kernel clears and wakes when that thread exits: its word is named
+ * "join" (lockname.c, from the C library's frames).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/sysnames.h"
+#include "explain/held.h"
+#include "explain/roles.h"
+#include "explain/words.h"
+
+/* Most of its event waits on a word named a join. */
+static bool joins(const struct thread_row *row)
+{
+	uint64_t join = 0, all = 0;
+
+	for (int i = 0; i < row->nlocks; i++) {
+		if (row->locks[i].is_lock)
+			continue;
+		all += row->locks[i].wait_ns;
+		if (strstr(row->locks[i].name, "join"))
+			join += row->locks[i].wait_ns;
+	}
+	return all && join * 2 > all;
+}
+
+/* The row's waits on locks that are gates (held.h). */
+static double gate_waits(const struct joined_run *m, const struct thread_row *row)
+{
+	double ns = 0;
+
+	for (int i = 0; i < row->nlocks; i++)
+		for (int j = 0; row->locks[i].is_lock && j < m->nlocks; j++)
+			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, row->locks[i].name) &&
+			    held_is_gate(&m->locks[j].holders))
+				ns += (double)row->locks[i].wait_ns;
+	return ns;
+}
+
+static enum thread_role role_of(const struct joined_run *m, const struct thread_row *row)
+{
+	double wall = (double)(row->user.end_ns - row->user.start_ns);
+	double gated = gate_waits(m, row);
+	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
+	double calls = (double)row->idle_ns;
+	double busy = (double)(row->acct_ns[ACCT_CPU_USER] + row->acct_ns[ACCT_CPU_SYS] +
+			       row->acct_ns[ACCT_RUNQ]);
+
+	if (!row->has_kernel || row->aside || wall <= 0)
+		return ROLE_WORKS;
+	if (events + calls >= ROLE_WAITING_SHARE * wall)
+		return gated * 2 > events + calls ? ROLE_PARKED : joins(row) ? ROLE_JOINS :
+		       events >= calls ? ROLE_IDLE : ROLE_SLEEPS;
+	return busy >= ROLE_SATURATED_SHARE * wall ? ROLE_SATURATED : ROLE_WORKS;
+}
+
+int roles_find(const struct joined_run *m, struct thread_roles *r)
+{
+	unsigned counted = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->role = calloc(m->nrows ? m->nrows : 1, sizeof(*r->role));
+	r->drop = calloc(m->nrows ? m->nrows : 1, sizeof(*r->drop));
+	if (!r->role || !r->drop) {
+		roles_free(r);
+		return -1;
+	}
+	r->nrows = m->nrows;
+	/* the roles need the scheduler's account of each thread */
+	for (unsigned i = 0; i < m->nrows && (m->groups & PG_MASK(PG_SCHED)); i++) {
+		r->role[i] = role_of(m, &m->rows[i]);
+		r->count[r->role[i]]++;
+		r->drop[i] = role_waits(r->role[i]);
+		r->ndrop += r->drop[i];
+		counted += !m->rows[i].aside;
+	}
+	if (r->ndrop >= counted) {	/* all waited: nothing else to rank them against */
+		memset(r->drop, 0, m->nrows * sizeof(*r->drop));
+		r->ndrop = 0;
+	}
+	return 0;
+}
+
+void roles_free(struct thread_roles *r)
+{
+	free(r->role);
+	free(r->drop);
+	memset(r, 0, sizeof(*r));
+}
+
+bool role_waits(enum thread_role role)
+{
+	return role == ROLE_JOINS || role == ROLE_IDLE || role == ROLE_SLEEPS ||
+	       role == ROLE_PARKED;
+}
+
+const char *role_name(enum thread_role role)
+{
+	static const char *const names[ROLE_N] = { "works", "saturated", "joins", "idle", "sleeps",
+						     "parked" };
+
+	return (unsigned)role < ROLE_N ? names[role] : "works";
+}
+
+static void append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* "2 idle (waiting to be signalled: 102, 103)" */
+static void list_role(const struct joined_run *m, const struct thread_roles *r,
+		      enum thread_role role, const char *words, char *buf, size_t n, bool *first)
+{
+	unsigned shown = 0;
+
+	if (!r->count[role])
+		return;
+	append(buf, n, "%s%u %s (", *first ? "" : ", ", r->count[role], words);
+	*first = false;
+	for (unsigned i = 0; i < r->nrows; i++) {
+		if (r->role[i] != role)
+			continue;
+		if (shown++ == 4) {
+			append(buf, n, ", ...");
+			break;
+		}
+		append(buf, n, "%s%s %d", shown > 1 ? ", " : "",
+		       m->rows[i].k.comm[0] ? m->rows[i].k.comm : "?", (int)m->rows[i].user.tid);
+	}
+	append(buf, n, ")");
+}
+
+void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n)
+{
+	double wall = 0;
+	unsigned kept = 0;
+	bool first = true;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->nrows; i++)
+		if (!r->drop[i] && !m->rows[i].aside) {
+			wall += (double)(m->rows[i].user.end_ns - m->rows[i].user.start_ns);
+			kept++;
+		}
+	if (!r->ndrop && (!r->count[ROLE_SATURATED] || r->count[ROLE_SATURATED] == kept))
+		return;	/* all alike */
+	snprintf(buf, n, "Threads: shares are of the %u working thread%s time (%s)", kept,
+		 kept == 1 ? "'s" : "s'", fig_ns(wall));
+	if (r->ndrop)
+		append(buf, n, "; left out, %u that only waited for others: ", r->ndrop);
+	else
+		append(buf, n, "; ");
+	list_role(m, r, ROLE_JOINS, "waiting for threads to end", buf, n, &first);
+	list_role(m, r, ROLE_IDLE, "idle until signalled", buf, n, &first);
+	list_role(m, r, ROLE_SLEEPS, "asleep in timers, polls or child waits", buf, n, &first);
+	list_role(m, r, ROLE_PARKED, "parked on a gate, a lock held by a thread asleep outside it",
+		  buf, n, &first);
+	if (r->count[ROLE_SATURATED]) {
+		append(buf, n, "%s", first ? "" : "; ");
+		first = true;
+		list_role(m, r, ROLE_SATURATED, "saturated, on CPU or runnable most of the window",
+			  buf, n, &first);
+	}
+	append(buf, n, ".");
+}
+
+/* ---- a process that only waited for its children ------------------------- */
+
+static const char *const child_calls[] = { "wait4", "waitid", "rt_sigsuspend", "pause" };
+
+/* The row's sleep in calls that wait for a child or a signal, and the
+ * call with most of it. */
+static uint64_t child_wait_ns(const struct thread_row *row, const char **call)
+{
+	uint64_t ns = 0, best = 0;
+
+	for (size_t i = 0; i < sizeof(child_calls) / sizeof(child_calls[0]); i++) {
+		int nr = syscall_nr(child_calls[i]);
+
+		if (nr < 0 || nr >= FCT_NR_MAX)
+			continue;
+		ns += row->k.nr[nr].blocked_ns;
+		if (row->k.nr[nr].blocked_ns > best) {
+			best = row->k.nr[nr].blocked_ns;
+			*call = child_calls[i];
+		}
+	}
+	return ns;
+}
+
+void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
+		       size_t n)
+{
+	uint64_t waited = 0, wall = 0;
+	const char *call = "wait4";
+
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct thread_row *row = &m->rows[i];
+
+		/* a second process traced: --follow was given */
+		if (row->has_kernel && row->k.tgid != m->rows[0].k.tgid)
+			return;
+		if (r->role[i] != ROLE_SLEEPS)
+			return;
+		waited += child_wait_ns(row, &call);
+		wall += row->user.end_ns - row->user.start_ns;
+	}
+	if (!r->nrows || waited * 2 < wall)
+		return;
+	append(buf, n, "%sThe traced process only waited for a child (%s, %s of its time): the "
+	       "work was done by processes it started, which were not traced; run again with "
+	       "--follow to trace them.", buf[0] ? " " : "", call,
+	       fig_pct(fig_ratio((double)waited, (double)wall)));
+}
