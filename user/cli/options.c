@@ -59,7 +59,7 @@ static const struct argp_option option_table[] = {
 	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 2 },
 	{ "probes", O_PROBES, "SET", 0,
 	  "full (default), light, or a list of syscalls,sched,klock,pagecache,cpuclock,"
-	  "holders,pc-lookups", 2 },
+	  "holders,pc-evict,pc-lookups", 2 },
 	{ "time-every", O_TIME_EVERY, "N", 0,
 	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 2 },
 	{ "timeline", O_TIMELINE, NULL, 0, "record every thread's state edges for a window "
@@ -166,7 +166,7 @@ static int probes_opt(struct options *o, const char *arg)
 {
 	if (probe_groups_parse(arg, &o->probes))
 		return bad("--probes", "must be full, light, or a list of "
-			   "syscalls,sched,klock,pagecache,cpuclock,holders,pc-lookups");
+			   "syscalls,sched,klock,pagecache,cpuclock,holders,pc-evict,pc-lookups");
 	o->probe_set = !strcmp(arg, "full") ? "full" :
 		       !strcmp(arg, "light") ? "light" : "custom";
 	return 0;

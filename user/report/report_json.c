@@ -344,6 +344,7 @@ static struct json_object *lost_json(const struct kview *kv)
 	put_u64(o, "jvm_threads_full", l->jvm_threads_full);
 	put_u64(o, "jvm_monitors_full", l->jvm_monitors_full);
 	put_u64(o, "tgids_full", l->tgids_full);
+	put_u64(o, "pagecache_evict_full", l->pc_evict_full);
 	put_u64(o, "timeline_drops", kv->tl.dropped);
 	put_u64(o, "total", kview_lost_total(kv));
 	return o;

@@ -311,6 +311,9 @@ static int load_jvm_lost(struct jr *r, struct json_object *lost, struct fct_lost
 	if (json_object_object_get_ex(lost, "jvm_monitors_full", NULL) &&
 	    jr_u64(r, lost, "jvm_monitors_full", (uint64_t *)&l->jvm_monitors_full))
 		return -1;
+	if (json_object_object_get_ex(lost, "pagecache_evict_full", NULL) &&
+	    jr_u64(r, lost, "pagecache_evict_full", (uint64_t *)&l->pc_evict_full))
+		return -1;
 	return 0;
 }
 

@@ -15,6 +15,7 @@ static const char *const group_names[PG_N] = {
 	[PG_JVM]	= "jvm",
 	[PG_CPUCLOCK]	= "cpuclock",
 	[PG_HOLDERS]	= "holders",
+	[PG_PC_EVICT]	= "pc-evict",
 };
 
 const char *probe_group_name(enum probe_group g)
