@@ -487,6 +487,7 @@ int join_build_named(struct joined_run *m, struct wl_result *res, const struct k
 	join_holders(m);
 	op_costs(m);
 	losses_find(kv, &m->losses);
+	evictions_build(&m->evictions, kv, m->pagecache_misses);
 	return 0;
 }
 

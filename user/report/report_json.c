@@ -12,6 +12,7 @@
 #include "base/sysnames.h"
 #include "base/outfile.h"
 #include "report/report.h"
+#include "report/evictions_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
 
@@ -660,6 +661,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "locks", lock_totals_json(m));
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
+	evictions_json(doc, &m->evictions);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -18,6 +18,7 @@
 #include "base/sysnames.h"
 #include "trace/jvm.h"
 #include "session/load_json.h"
+#include "session/load_evictions.h"
 #include "session/load_run.h"
 #include "base/schema.h"
 #include "explain/whatif.h"
@@ -1011,7 +1012,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	join_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
 	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv) ||
-	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses))
+	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
+	    load_evictions(r, doc, &m->evictions))
 		return -1;
 	m->ops = ops;
 	return 0;
