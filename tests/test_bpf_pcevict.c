@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "bpfutil.h"
+#include "cli/commands.h"
+#include "session/session.h"
+#include "testutil.h"
 #include "workload.h"
 
 #define K_PAGES		64
@@ -284,6 +287,90 @@ static void test_cgroup_reclaim(void **state)
 	rmdir(g.dir);
 }
 
+/* A built-in fc run through the whole pipeline, as `fctrace run fc`. */
+static void run_fc(struct session *s, const char *dir, enum wl_cache_mode cache, double pressure)
+{
+	struct options o;
+	struct trace_opts topts;
+
+	memset(&o, 0, sizeof(o));
+	wl_config_defaults(&o.wl);
+	o.wl.workload = "fc";
+	o.wl.files = 200;
+	o.wl.threads = 1;
+	o.wl.ops = 4000;
+	o.wl.dir = dir;
+	o.wl.cache = cache;
+	o.wl.pressure = pressure;
+	o.probes = PG_FULL;
+	o.probe_set = "full";
+	topts = cli_trace_opts(&o);
+	assert_int_equal(session_run(&topts, &o.wl, s), 0);
+	assert_true(s->joined.evictions.on);
+}
+
+static bool evidence_has(const struct diagnosis *d, const char *cause, const char *text)
+{
+	for (int i = 0; i < d->n; i++)
+		for (int j = 0; !strcmp(d->causes[i].cause, cause) && j < d->causes[i].nevidence; j++)
+			if (strstr(d->causes[i].evidence[j], text))
+				return true;
+	return false;
+}
+
+/* --cache cold: fctrace's own eviction comes before the window, so it
+ * is not the program's; every miss is a first read unless something
+ * else on the machine removed the page in the window. */
+static void test_builtin_cold(void **state)
+{
+	struct session s;
+	const struct pc_evictions *e;
+	uint64_t others = 0;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	run_fc(&s, dir, WL_CACHE_COLD, 0);
+	e = &s.joined.evictions;
+	assert_true(s.joined.pagecache_misses > 0);
+	for (int i = 0; i < e->n; i++) {
+		assert_false(e->e[i].target);	/* nothing of fctrace's own */
+		others += e->e[i].reread_pages;
+	}
+	assert_int_equal(e->reread_pages, others);
+	assert_int_equal(e->first_pages + e->reread_pages, s.joined.pagecache_misses);
+	if (others == 0 && s.diag.n)
+		assert_true(evidence_has(&s.diag, "page_cache_misses", "first reads"));
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
+/* --pressure: the evictor thread is in fctrace's process but not a
+ * worker, and what it removed is at most what it asked to drop. */
+static void test_builtin_pressure(void **state)
+{
+	struct session s;
+	const struct pc_evictions *e;
+	const struct pc_eviction *ev = NULL;
+	char *dir = test_dir_make();
+
+	BPF_TEST_REQUIRE();
+	run_fc(&s, dir, WL_CACHE_WARM, 20000);
+	e = &s.joined.evictions;
+	for (int i = 0; i < e->n; i++)
+		if (e->e[i].pid == (uint32_t)getpid() && e->e[i].how == FCT_EV_FADVISE)
+			ev = &e->e[i];
+	assert_non_null(ev);
+	assert_string_equal(ev->comm, "fct-evictor");
+	assert_true(ev->target && !ev->traced);
+	assert_true(ev->pages > 0 && ev->pages <= s.res.pressure_pages_dropped);
+	assert_true(ev->reread_pages <= e->reread_pages);
+	assert_true(ev->reread_pages > 0);
+	if (evidence_has(&s.diag, "page_cache_misses", "of the"))
+		assert_true(evidence_has(&s.diag, "page_cache_misses", "--pressure evictor"));
+	session_free(&s);
+	test_dir_remove(dir);
+}
+
 /* Without the group: no removals recorded, the join off. */
 static void test_not_selected(void **state)
 {
@@ -311,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_other_process),
 		cmocka_unit_test(test_cgroup_reclaim),
 		cmocka_unit_test(test_not_selected),
+		cmocka_unit_test(test_builtin_cold),
+		cmocka_unit_test(test_builtin_pressure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
