@@ -100,6 +100,8 @@ static const struct prog_desc progs[] = {
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
 	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_pc_remove", .shown = "tp_btf/mm_filemap_delete_from_page_cache",
+	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_FLOOR,
 	  .per_cpu = true },
 };
@@ -1021,6 +1023,8 @@ static uint64_t count_events(const struct kview *kv)
 	}
 	for (int i = 0; i < kv->npc; i++)
 		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
+	for (int i = 0; i < kv->nevict; i++)	/* removals of the target's files only */
+		n += kv->evict[i].val.folios;
 	return n;
 }
 
