@@ -97,6 +97,29 @@ static const char *mib(uint64_t kb)
 	return s;
 }
 
+/* kswapd: the machine ran short; direct reclaim: the task's allocation
+ * did (the machine's memory or its cgroup's limit); another kernel
+ * thread (DAMON's kdamond): reclaim by policy, not a shortage. */
+static void ev_reclaim(struct diag_cause *c, const struct pc_eviction *r,
+		       const struct pc_evictions *e, double re)
+{
+	if (r->kswapd)
+		evidence_add(c, "kswapd reclaimed %s pages of these files under memory pressure, "
+			     "%s of them read again: %s available at the window's start, %s at its "
+			     "end.", fig_cnt((double)r->pages), fig_pct(re), mib(e->avail_kb[0]),
+			     mib(e->avail_kb[1]));
+	else if (r->kthread)
+		evidence_add(c, "%s, a kernel thread, reclaimed %s pages of these files (reclaim "
+			     "it does on its own, not a memory shortage), %s of them read again.",
+			     r->comm, fig_cnt((double)r->pages), fig_pct(re));
+	else
+		evidence_add(c, "Direct reclaim in %s (%s) took %s pages of these files, %s of them "
+			     "read again: memory ran short where it allocated (the machine's, or its "
+			     "memory cgroup's limit); %s available at the window's start, %s at its "
+			     "end.", r->comm, pid_words(r), fig_cnt((double)r->pages), fig_pct(re),
+			     mib(e->avail_kb[0]), mib(e->avail_kb[1]));
+}
+
 static void ev_row(struct diag_cause *c, const struct pc_eviction *r, const struct facts *f)
 {
 	const struct pc_evictions *e = &f->m->evictions;
@@ -127,12 +150,7 @@ static void ev_row(struct diag_cause *c, const struct pc_eviction *r, const stru
 			     fig_cnt((double)r->pages), fig_pct(re));
 		break;
 	default:
-		evidence_add(c, "%s reclaimed %s pages of these files under memory pressure, %s of "
-			     "them read again: %s available at the window's start, %s at its end%s.",
-			     r->kswapd ? "kswapd" : r->comm, fig_cnt((double)r->pages), fig_pct(re),
-			     mib(e->avail_kb[0]), mib(e->avail_kb[1]), r->kswapd ? "" :
-			     " (direct reclaim in its own allocations: the machine's memory, or "
-			     "its memory cgroup's limit)");
+		ev_reclaim(c, r, e, re);
 	}
 }
 
@@ -200,8 +218,9 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 		     "first reads, not in the page cache when first asked for.", fig_cnt(miss),
 		     fig_cnt((double)e->reread_pages), fig_pct(fig_ratio((double)e->reread_pages, miss)),
 		     fig_cnt((double)e->first_pages), fig_pct(fig_ratio((double)e->first_pages, miss)));
+	/* the largest remover, then those behind at least 1 % of the misses */
 	for (int i = 0; i < e->n_by_comm && shown < 3; i++)
-		if (e->by_comm[i].reread_pages || i == 0)
+		if (i == 0 || (double)e->by_comm[i].reread_pages >= 0.01 * miss)
 			ev_row(&o->c, &e->by_comm[i], f), shown++;
 	sum_kinds(f, &s);
 	for (int k = 0; k < K_N; k++)

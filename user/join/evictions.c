@@ -53,6 +53,7 @@ static void fold_add(struct fold *f, const struct kv_evict *e)
 		r->nr = FCT_EV_NO_NR;
 	}
 	r->kswapd |= !!(e->key.flags & FCT_EV_F_KSWAPD);
+	r->kthread |= !!(e->key.flags & FCT_EV_F_KTHREAD);
 	r->pages += e->val.pages;
 	r->reread_pages += e->val.reread_pages;
 	if (e->val.pages > f->nr_pages || r->nr == FCT_EV_NO_NR) {

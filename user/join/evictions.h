@@ -21,6 +21,7 @@ struct pc_eviction {
 	bool target;		/* a process of the target */
 	bool traced;		/* ... one of its traced threads */
 	bool kswapd;		/* reclaim by kswapd (else direct, in its own name) */
+	bool kthread;		/* a kernel thread (kswapd, DAMON's kdamond ...) */
 	uint64_t pages;		/* removed, of files the target touched */
 	uint64_t reread_pages;	/* of those, read from disk again by the target */
 	unsigned npids;		/* by_comm's rows: the processes folded in (pid: the

@@ -28,6 +28,7 @@ static int load_row(struct jr *r, struct json_object *o, struct pc_eviction *e)
 		return jr_fail(r, "syscall", "is not a syscall's name");
 	e->nr = n < 0 ? FCT_EV_NO_NR : (uint32_t)n;
 	e->kswapd = e->how == FCT_EV_RECLAIM && !strncmp(e->comm, "kswapd", 6);
+	e->kthread = e->kswapd;	/* not saved: only the Why, read back, used it */
 	return 0;
 }
 
