@@ -287,6 +287,35 @@ static void test_cgroup_reclaim(void **state)
 	rmdir(g.dir);
 }
 
+/* A kernel without the removal tracepoint (the program refused, as the
+ * loader's test hook makes it): that program fails, the rest run, the
+ * misses stay exact and the join stays off. */
+static void test_tracepoint_refused(void **state)
+{
+	struct bpf_fixture fx;
+	struct pfile c;
+	struct marked m[1];
+	const struct probe_status *ps;
+
+	BPF_TEST_REQUIRE();
+	pfile_make(&c, K_PAGES);
+	setenv("FCTRACE_TEST_FAIL_PROBE", "fct_pc_remove", 1);
+	bpf_fixture_start(&fx, PG_FULL);
+	unsetenv("FCTRACE_TEST_FAIL_PROBE");
+	ps = probe_named(&fx.kv, "tp_btf/mm_filemap_delete_from_page_cache");
+	assert_non_null(ps);
+	assert_int_equal(ps->state, PROBE_FAILED);
+	assert_false(fx.kv.groups & PG_MASK(PG_PC_EVICT));
+	assert_true(fx.kv.groups & PG_MASK(PG_PAGECACHE));
+	run_marked(m, 1, read_drop_read, &c);
+	bpf_fixture_read(&fx);
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 3 * K_PAGES);
+	assert_int_equal(fx.kv.nevict, 0);
+	assert_int_equal(fx.kv.evict_global.files, 0);
+	bpf_fixture_done(&fx);
+	pfile_remove(&c);
+}
+
 /* A built-in fc run through the whole pipeline, as `fctrace run fc`. */
 static void run_fc(struct session *s, const char *dir, enum wl_cache_mode cache, double pressure)
 {
@@ -398,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_other_process),
 		cmocka_unit_test(test_cgroup_reclaim),
 		cmocka_unit_test(test_not_selected),
+		cmocka_unit_test(test_tracepoint_refused),
 		cmocka_unit_test(test_builtin_cold),
 		cmocka_unit_test(test_builtin_pressure),
 	};
