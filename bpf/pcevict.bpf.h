@@ -135,70 +135,97 @@ static __always_inline __u64 pcev_bits(__u64 lo, __u64 hi)
 	return n >= FCT_PCEV_BLOCK ? ~0ULL : ((1ULL << n) - 1) << (lo & (FCT_PCEV_BLOCK - 1));
 }
 
-/* Blocks a folio can span: order 11 (8 MiB of 4 KiB pages) and below. */
-#define PCEV_MAX_SPAN	32
+/* Blocks a folio can span: the page cache's largest folios are PMD-sized
+ * (order 9, MAX_PAGECACHE_ORDER on x86-64 and 4 KiB-page arm64): 512
+ * pages, 8 blocks. Each iteration is verified apart, so no more. */
+#define PCEV_MAX_SPAN	8
+
+/*
+ * A folio's pages [index, end), block by block, walked with bpf_loop: the
+ * verifier checks a callback once, where it checks a bounded loop's body
+ * once per iteration (that cost ~100 ms more of load time).
+ */
+struct pcev_walk {
+	struct pcev_block_key k;
+	__u64 index, end;
+	struct fct_evict_key by;	/* set: the remover */
+};
+
+/* Block i of the walk: [lo, hi) in *lo, *hi, its key in w->k; false past the end. */
+static __always_inline bool pcev_block_of(struct pcev_walk *w, __u64 i, __u64 *lo, __u64 *hi)
+{
+	__u64 first = (w->index / FCT_PCEV_BLOCK + i) * FCT_PCEV_BLOCK;
+
+	*lo = w->index > first ? w->index : first;
+	if (*lo >= w->end)
+		return false;
+	*hi = (*lo / FCT_PCEV_BLOCK + 1) * FCT_PCEV_BLOCK;
+	*hi = *hi < w->end ? *hi : w->end;
+	w->k.block = *lo / FCT_PCEV_BLOCK;
+	return true;
+}
+
+static long pcev_set_one(__u64 i, void *ctx)
+{
+	struct pcev_walk *w = ctx;
+	struct pcev_block nb = { .by = w->by }, *b;
+	__u64 lo, hi;
+
+	if (!pcev_block_of(w, i, &lo, &hi))
+		return 1;
+	b = bpf_map_lookup_elem(&pcev_blocks, &w->k);
+	if (b) {
+		__sync_fetch_and_or(&b->bits, pcev_bits(lo, hi));
+		b->by = w->by;
+		return 0;
+	}
+	nb.bits = pcev_bits(lo, hi);
+	if (bpf_map_update_elem(&pcev_blocks, &w->k, &nb, BPF_NOEXIST))
+		__sync_fetch_and_add(&lost.pc_evict_full, 1);
+	return 0;
+}
 
 /* Remember pages [index, index + n) as removed by `by`. */
 static __always_inline void pcev_set(const struct pcev_file_key *f, __u64 index, __u64 n,
 				     const struct fct_evict_key *by)
 {
-	struct pcev_block_key k = { .f = *f };
-	struct pcev_block nb = { .by = *by }, *b;
-	__u64 end = index + n;
+	struct pcev_walk w = { .k = { .f = *f }, .index = index, .end = index + n, .by = *by };
 
-	for (int i = 0; i < PCEV_MAX_SPAN; i++) {
-		__u64 lo = index > (index / FCT_PCEV_BLOCK + i) * FCT_PCEV_BLOCK ? index
-			   : (index / FCT_PCEV_BLOCK + i) * FCT_PCEV_BLOCK;
-		__u64 hi = (lo / FCT_PCEV_BLOCK + 1) * FCT_PCEV_BLOCK;
+	bpf_loop(PCEV_MAX_SPAN, pcev_set_one, &w, 0);
+}
 
-		if (lo >= end)
-			break;
-		hi = hi < end ? hi : end;
-		k.block = lo / FCT_PCEV_BLOCK;
-		b = bpf_map_lookup_elem(&pcev_blocks, &k);
-		if (b) {
-			__sync_fetch_and_or(&b->bits, pcev_bits(lo, hi));
-			b->by = *by;
-			continue;
-		}
-		nb.bits = pcev_bits(lo, hi);
-		if (bpf_map_update_elem(&pcev_blocks, &k, &nb, BPF_NOEXIST))
-			__sync_fetch_and_add(&lost.pc_evict_full, 1);
-	}
+static long pcev_reread_one(__u64 i, void *ctx)
+{
+	struct pcev_walk *w = ctx;
+	struct fct_evict_val *v;
+	struct pcev_block *b;
+	__u64 lo, hi, m, cnt;
+
+	if (!pcev_block_of(w, i, &lo, &hi))
+		return 1;
+	b = bpf_map_lookup_elem(&pcev_blocks, &w->k);
+	if (!b || !(m = b->bits & pcev_bits(lo, hi)))
+		return 0;
+	__sync_fetch_and_and(&b->bits, ~m);
+	cnt = __builtin_popcountll(m);
+	__sync_fetch_and_add(&pc_evict.reread_pages, cnt);
+	v = bpf_map_lookup_elem(&pc_evictors, &b->by);
+	if (v)
+		__sync_fetch_and_add(&v->reread_pages, cnt);
+	return 0;
 }
 
 /* Pages [index, index + n) were read from disk by the target: those
  * removed before are re-reads, charged to their block's remover. */
 static __always_inline void pcev_reread(struct inode *host, __u64 index, __u64 n)
 {
-	struct pcev_block_key k;
-	struct fct_evict_val *v;
-	struct pcev_block *b;
-	__u64 end = index + n, m, cnt;
+	struct pcev_walk w = { .index = index, .end = index + n };
 
 	if (!pc_evict_on)
 		return;
-	pcev_file(host, &k.f);
-	pcev_mark(&k.f);
-	for (int i = 0; i < PCEV_MAX_SPAN; i++) {
-		__u64 lo = index > (index / FCT_PCEV_BLOCK + i) * FCT_PCEV_BLOCK ? index
-			   : (index / FCT_PCEV_BLOCK + i) * FCT_PCEV_BLOCK;
-		__u64 hi = (lo / FCT_PCEV_BLOCK + 1) * FCT_PCEV_BLOCK;
-
-		if (lo >= end)
-			break;
-		hi = hi < end ? hi : end;
-		k.block = lo / FCT_PCEV_BLOCK;
-		b = bpf_map_lookup_elem(&pcev_blocks, &k);
-		if (!b || !(m = b->bits & pcev_bits(lo, hi)))
-			continue;
-		__sync_fetch_and_and(&b->bits, ~m);
-		cnt = __builtin_popcountll(m);
-		__sync_fetch_and_add(&pc_evict.reread_pages, cnt);
-		v = bpf_map_lookup_elem(&pc_evictors, &b->by);
-		if (v)
-			__sync_fetch_and_add(&v->reread_pages, cnt);
-	}
+	pcev_file(host, &w.k.f);
+	pcev_mark(&w.k.f);
+	bpf_loop(PCEV_MAX_SPAN, pcev_reread_one, &w, 0);
 }
 
 static __always_inline bool pcev_is_truncate(long nr)
