@@ -286,6 +286,64 @@ struct fct_pc_val {
 	__u64 lookup_pages;	/* pages those lookups asked for */
 };
 
+/*
+ * Page-cache removals (pcevict.bpf.h, `--probes pc-evict`): every folio
+ * removed from the page cache (filemap:mm_filemap_delete_from_page_cache)
+ * of a file the target touched in the window, by whom and how. Each
+ * removed page is remembered in a bitmap per block of FCT_PCEV_BLOCK
+ * pages of a file, with the last remover of the block; a page the target
+ * then reads from disk again (mm_filemap_add_to_page_cache) is a re-read
+ * after eviction, charged to that remover. A miss with no removal seen
+ * before it is a first read (cold).
+ */
+#define FCT_PCEV_BLOCK		64	/* pages per bitmap block */
+#define FCT_PCEV_FILES		8192	/* (dev, ino) the target touched */
+#define FCT_PCEV_BLOCKS		65536	/* removed-page bitmaps */
+#define FCT_PCEV_REMOVERS	1024	/* (process, how, syscall) */
+
+enum fct_evict_how {
+	FCT_EV_OTHER,		/* none of the below (a syscall not listed, a kernel thread) */
+	FCT_EV_FADVISE,		/* fadvise64 (POSIX_FADV_DONTNEED) */
+	FCT_EV_MADVISE,		/* madvise */
+	FCT_EV_TRUNCATE,	/* truncate, ftruncate, open O_TRUNC, unlink, rename over,
+				 * fallocate (punch hole) */
+	FCT_EV_RECLAIM,		/* kswapd, or direct reclaim (PF_MEMALLOC) by any task */
+	FCT_EV_DROP_CACHES,	/* a write to /proc/sys/vm/drop_caches */
+	FCT_EV_DIRECT_IO,	/* a write to the same file: O_DIRECT invalidation */
+	FCT_EV_N,
+};
+
+#define FCT_EV_F_TARGET		1	/* the remover is a thread of the target */
+#define FCT_EV_F_TRACED		2	/* ... with an open account (a worker) */
+#define FCT_EV_F_KTHREAD	4	/* a kernel thread */
+#define FCT_EV_F_KSWAPD		8	/* reclaim by kswapd (else direct, in its task) */
+
+#define FCT_EV_NO_NR		0xffffffffu	/* not inside a syscall */
+
+struct fct_evict_key {
+	__u32 tgid;		/* the remover's process (kernel threads: their pid) */
+	__u16 how;		/* enum fct_evict_how */
+	__u16 flags;		/* FCT_EV_F_* */
+	__u32 nr;		/* the syscall in progress, or FCT_EV_NO_NR */
+	__u32 pad;
+};
+
+struct fct_evict_val {
+	char comm[FCT_COMM_LEN];	/* of the last remover thread */
+	__u32 tid;			/* the last remover thread */
+	__u32 pad;
+	__u64 pages;		/* removed, of files the target touched */
+	__u64 folios;
+	__u64 reread_pages;	/* of those, read from disk again by the target */
+};
+
+/* run-wide */
+struct fct_evict_global {
+	__u64 reread_pages;	/* the target's misses on pages removed earlier in the window */
+	__u64 removed_pages;	/* pages removed of files the target touched */
+	__u64 files;		/* files (dev, ino) the target touched */
+};
+
 /* What every CPU ran at the cpu-clock samples that did not land on a
  * traced thread, over the counting window: another thread or process,
  * or the idle task. With the traced threads' exact on-CPU time this
@@ -318,6 +376,8 @@ struct fct_lost {
 	__u64 jvm_monitors_full;	/* a (thread, class) found the monitor map full */
 	__u64 tgids_full;	/* --follow: a fork found the process table full
 				 * (FCT_MAX_TGIDS live processes): not followed */
+	__u64 pc_evict_full;	/* page-cache removals not recorded: the file,
+				 * block or remover table was full (pcevict.bpf.h) */
 };
 
 
@@ -362,6 +422,7 @@ struct fct_tl_event {
 enum fct_floor_hook {
 	FCT_FL_SYS_ENTER, FCT_FL_SYS_EXIT, FCT_FL_SCHED_SWITCH, FCT_FL_SCHED_WAKEUP,
 	FCT_FL_CONTENTION, FCT_FL_PC_ADD, FCT_FL_MARKS, FCT_FL_CPU_SAMPLE,
+	FCT_FL_PC_REMOVE,
 	FCT_FL_N,
 };
 

@@ -97,6 +97,16 @@ int BPF_PROG(fct_floor_pc_add, struct folio *folio)
 	return 0;
 }
 
+/* every removal on the machine fires it, whoever removes: only the
+ * window is checked */
+SEC("?tp_btf/mm_filemap_delete_from_page_cache")
+int BPF_PROG(fct_floor_pc_remove, struct folio *folio)
+{
+	if (enabled)
+		hit(FCT_FL_PC_REMOVE);
+	return 0;
+}
+
 SEC("?perf_event")
 int fct_floor_cpu_sample(struct bpf_perf_event_data *ctx)
 {

@@ -44,6 +44,8 @@ static __always_inline __u32 folio_order(struct folio *folio)
 	return folio->_flags_1 & 0xff;
 }
 
+#include "pcevict.bpf.h"	/* after folio_order(), which it uses */
+
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(fct_pc_add, struct folio *folio)
 {
@@ -56,9 +58,11 @@ int BPF_PROG(fct_pc_add, struct folio *folio)
 	pages = 1ULL << (folio_order(folio) & 31);
 	if (t->in_syscall && sc_writes_file(t->in_nr)) {
 		t->a.pages_written += pages;	/* new data, not a miss */
+		pcev_mark_inode(folio->mapping->host);
 		return 0;
 	}
 	t->a.pages_added += pages;
+	pcev_reread(folio->mapping->host, folio->index, pages);
 	v = pc_entry(t, folio->mapping->host);
 	if (!v)
 		return 0;
@@ -76,6 +80,7 @@ int BPF_PROG(fct_pc_lookup, struct address_space *mapping, unsigned long index,
 
 	if (!t)
 		return 0;
+	pcev_mark_inode(mapping->host);
 	v = pc_entry(t, mapping->host);
 	if (!v)
 		return 0;

@@ -27,7 +27,7 @@ _fctrace_value()
 	case $prev in
 	-w|--workload)	_fctrace_list "$cur" "$(_fctrace_workloads)" ;;
 	--compare)	COMPREPLY=($(compgen -W "$(_fctrace_workloads)" -- "$cur")) ;;
-	--probes)	_fctrace_list "$cur" "full light syscalls sched klock pagecache cpuclock holders pc-lookups" ;;
+	--probes)	_fctrace_list "$cur" "full light syscalls sched klock pagecache cpuclock holders pc-evict pc-lookups" ;;
 	--handle)	COMPREPLY=($(compgen -W "shared per-thread" -- "$cur")) ;;
 	--cache)	COMPREPLY=($(compgen -W "warm cold" -- "$cur")) ;;
 	--dir)		COMPREPLY=($(compgen -d -- "$cur")) ;;

@@ -24,6 +24,9 @@
 #      interleaved, for two programs fctrace did not write: bench_bare's
 #      fc loop (1 thread, its own clock) and holdprog locked (8 threads).
 #      Medians and the median of each round's ratio.
+#   6. Page-cache removals (root): full against full without pc-evict,
+#      interleaved, for fc/1, fcp/8 and fc/1 under --pressure (its files'
+#      pages removed all along: every removal and re-read joined).
 #
 # Knobs (environment):
 #   BENCH_ROUNDS=9        rounds of part 1 and of the fidelity wall times
@@ -36,7 +39,8 @@
 #   BENCH_STATS=1         part 2 (0: skip)
 #   BENCH_HOLD=1          part 4 (0: skip); BENCH_HOLD_ROUNDS=BENCH_ROUNDS,
 #   BENCH_HOLD_OPS=20000  holdprog's ops per thread (8 threads)
-#   BENCH_PARTS="overhead stats fidelity holders cpustacks"   the parts to run
+#   BENCH_EVICT=1         part 6 (0: skip); BENCH_EVICT_ROUNDS=BENCH_ROUNDS
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -55,11 +59,14 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict"}
 BARE=$OUT/tests/bench_bare
 PROBE=$OUT/tests/bench_probe
 HOLDPROG=$OUT/tests/holdprog
-NOHOLD=syscalls,sched,klock,pagecache,cpuclock	# full without holders
+NOHOLD=syscalls,sched,klock,pagecache,cpuclock,pc-evict	# full without holders
+NOEVICT=syscalls,sched,klock,pagecache,cpuclock,holders	# full without pc-evict
+EVICT=${BENCH_EVICT:-1}
+EVICT_ROUNDS=${BENCH_EVICT_ROUNDS:-$ROUNDS}
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$FCTRACE" ] || die "no $FCTRACE (run make)"
@@ -280,6 +287,7 @@ targets() {
 	awk '
 	NF == 5 { r[$1, $2, $3] = $4; l[$1, $2, $3] = $5 }
 	$1 == "holders" { h[$2] = $3 }
+	$1 == "pcevict" { e[$2] = $3 }
 	$1 ~ /^fidelity/ { r[$1] = $2 }
 	function say(ok, what) { printf "   %-4s %s\n", ok ? "ok" : "MISS", what }
 	END {
@@ -300,6 +308,8 @@ targets() {
 			say(h["fc/1"] <= 1.03, sprintf("holders cost <= 3 %% with no word watched (fc/1, full/without): %.3f", h["fc/1"]))
 		if ("fcp/8" in h)
 			say(h["fcp/8"] <= 1.05, sprintf("holders cost <= 5 %% with the pool lock watched (fcp/8, full/without): %.3f", h["fcp/8"]))
+		for (c in e)
+			say(e[c] <= 1.03, sprintf("pc-evict cost <= 3 %% (%s, full/without): %.3f", c, e[c]))
 		if ("fidelity_wall" in r)
 			say(r["fidelity_wall"] <= 1.05, sprintf("fc wall per op within 5 %% of the bare loop: %.3f", r["fidelity_wall"]))
 		if ("fidelity_ir" in r)
@@ -340,8 +350,15 @@ holders() {
 	echo
 	echo "4. Holders: full against full without them (--probes $NOHOLD), $HOLD_ROUNDS rounds"
 	echo "   interleaved; holdprog: locked, 8 threads x $HOLD_OPS ops, its own wall clock"
+	ab_table "$tmp/hold" holders nohold
+}
+
+# The table of an A/B part: lines "cell variant round wall_ns" in $1,
+# variants full and $3; each cell's medians and the median of its
+# rounds' full/$3 ratios (into the ratios file as "$2 cell ratio").
+ab_table() {
 	printf '   %-9s %12s %12s %14s\n' cell "without ms" "full ms" "full/without"
-	awk 'function med(a, n,   i, j, t) {
+	awk -v tag="$2" -v without="$3" 'function med(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 	{ w[$1, $2, $3] = $4; if (!($1 in seen)) { seen[$1] = 1; cells[++nc] = $1 } if ($3 > rounds) rounds = $3 }
@@ -350,15 +367,46 @@ holders() {
 			nf = nn = nq = 0
 			for (r = 1; r <= rounds; r++) {
 				if ((cells[c], "full", r) in w) f[++nf] = w[cells[c], "full", r]
-				if ((cells[c], "nohold", r) in w) n[++nn] = w[cells[c], "nohold", r]
-				if (((cells[c], "full", r) in w) && ((cells[c], "nohold", r) in w))
-					q[++nq] = w[cells[c], "full", r] / w[cells[c], "nohold", r]
+				if ((cells[c], without, r) in w) n[++nn] = w[cells[c], without, r]
+				if (((cells[c], "full", r) in w) && ((cells[c], without, r) in w))
+					q[++nq] = w[cells[c], "full", r] / w[cells[c], without, r]
 			}
 			if (!nq) continue
 			printf "   %-9s %12.1f %12.1f %14.3f\n", cells[c], med(n, nn) / 1e6, med(f, nf) / 1e6, med(q, nq)
-			print "holders", cells[c], med(q, nq) >> "'"$tmp/ratios"'"
+			print tag, cells[c], med(q, nq) >> "'"$tmp/ratios"'"
 		}
-	}' "$tmp/hold"
+	}' "$1"
+}
+
+# Part 6: one run of pc-evict cell $1 (fc/1, fcp/8, or fc/1+p: fc under
+# --pressure 20000, its files' pages removed all along) with the probes $2
+# (full or noevict), round $3: "cell variant round wall_ns".
+run_evict() {
+	probes=full; [ "$2" = noevict ] && probes=$NOEVICT
+	ecell=${1%+p}; set -- "$1" "$2" "$3" ""
+	[ "$ecell" != "$1" ] && set -- "$1" "$2" "$3" "--pressure=20000"
+	"$FCTRACE" run --workload "${ecell%/*}" --files "$FILES" --threads "${ecell#*/}" \
+		--ops "$(ops_per_thread "${ecell#*/}")" --probes "$probes" ${4:+"$4"} --quiet \
+		--json "$tmp/e.json" >/dev/null 2>"$tmp/err" ||
+		{ echo "bench: $1 $2 failed: $(head -n 1 "$tmp/err")" >&2; return 0; }
+	echo "$1 $2 $3 $(json_num wall_ns "$tmp/e.json")" >>"$tmp/evict"
+}
+
+pcevict() {
+	[ "$EVICT" = 1 ] && [ "$(id -u)" = 0 ] || return 0
+	: >"$tmp/evict"
+	for r in $(seq 1 "$EVICT_ROUNDS"); do
+		[ -t 2 ] && printf '\rpc-evict round %d/%d ' "$r" "$EVICT_ROUNDS" >&2
+		for cell in fc/1 fcp/8 fc/1+p; do
+			if [ $((r % 2)) = 1 ]; then order="full noevict"; else order="noevict full"; fi
+			for v in $order; do run_evict "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	echo
+	echo "6. Page-cache removals: full against full without pc-evict (--probes $NOEVICT),"
+	echo "   $EVICT_ROUNDS rounds interleaved; fc/1+p: fc under --pressure 20000 (removals all along)"
+	ab_table "$tmp/evict" pcevict noevict
 }
 
 # Part 5: one run of cell $1 (ext or holdprog) with full, with or without
@@ -441,6 +489,7 @@ part stats && probe_costs
 part fidelity && fidelity
 part holders && holders
 part cpustacks && cpustacks
+part pcevict && pcevict
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

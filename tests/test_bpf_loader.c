@@ -57,7 +57,7 @@ static void test_finish_leaves_nothing_loaded(void **state)
 	print_message("load+attach of every group: %.1f ms\n", t0 / 1e6);
 	assert_true(t0 < 1000000000ull);
 	assert_int_equal(kv.groups, o.groups);
-	assert_int_equal(bpf_fct_prog_ids(ids, 16), 13);
+	assert_int_equal(bpf_fct_prog_ids(ids, 16), 14);
 	tracer_finish(t);
 	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 0);
 	/* unloaded from the kernel, not just closed (release may be deferred) */

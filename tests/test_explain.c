@@ -793,6 +793,114 @@ static void test_other_lock_held(void **state)
 	free(x);
 }
 
+/* ---- who removed the pages (pc-evict) ------------------------------------- */
+
+/* A program fctrace did not write, 2 threads asleep on disk reads 40 %
+ * of the time: 200 k pages missed, `reread` of them removed before by
+ * the one remover r (none when r is NULL). */
+static struct fx *fx_evicted(const struct pc_eviction *r, uint64_t reread)
+{
+	static const struct lock_name none[1];
+	struct fx *x = fx_new("fc", 2, true);
+	struct pc_evictions *e = &x->m.evictions;
+
+	x->m.names = none;	/* another program's run */
+	fx_account(x, 0.10, 0.0, 0.40, 0.02);
+	for (unsigned i = 0; i < 2; i++) {
+		x->rows[i].pagecache_misses = 100000;
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.40 * WALL);
+	}
+	fx_total(x);
+	x->m.nr_total[221].count = 50000;	/* fadvise64 */
+	e->on = true;
+	e->reread_pages = reread;
+	e->first_pages = 200000 - reread;
+	e->avail_kb[0] = e->avail_kb[1] = 3 << 20;
+	if (r) {
+		e->e[0] = e->by_comm[0] = *r;
+		e->n = e->n_by_comm = 1;
+	}
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(x->d.causes[0].cause, "page_cache_misses");
+	show(x);
+	return x;
+}
+
+static bool diag_says(const struct diagnosis *d, const char *needle)
+{
+	char all[8192] = "";
+
+	for (int i = 0; i < d->n; i++)
+		for (int j = 0; j < d->causes[i].nevidence; j++)
+			strncat(all, d->causes[i].evidence[j], sizeof(all) - strlen(all) - 1);
+	strncat(all, d->fix, sizeof(all) - strlen(all) - 1);
+	return strstr(all, needle) != NULL;
+}
+
+static void test_pc_own_fadvise(void **state)
+{
+	const struct pc_eviction r = { .comm = "fio", .pid = 4242, .how = FCT_EV_FADVISE,
+		.nr = 221, .target = true, .traced = true, .pages = 200000, .reread_pages = 196000,
+		.npids = 8 };
+	struct fx *x = fx_evicted(&r, 196000);
+
+	assert_true(any_evidence(&x->d.causes[0], "fio dropped its own pages: 50.0 k fadvise64 "
+				 "calls removed 200.0 k pages"));
+	assert_true(any_evidence(&x->d.causes[0], "196.0 k (98.0 %) had been in the page cache"));
+	assert_true(has_text(x->d.fix, "Stop fio dropping its own page cache"));
+	assert_false(diag_says(&x->d, "pressure"));
+	free(x);
+}
+
+static void test_pc_other_process(void **state)
+{
+	const struct pc_eviction r = { .comm = "cache-dropper", .pid = 812,
+		.how = FCT_EV_FADVISE, .nr = 221, .pages = 150000, .reread_pages = 140000,
+		.npids = 1 };
+	struct fx *x = fx_evicted(&r, 140000);
+
+	assert_true(any_evidence(&x->d.causes[0], "cache-dropper (pid 812), another process, "
+				 "removed 150.0 k pages"));
+	assert_true(has_text(x->d.fix, "Stop cache-dropper (pid 812) removing these files"));
+	assert_false(diag_says(&x->d, "pressure"));
+	free(x);
+}
+
+static void test_pc_kswapd(void **state)
+{
+	const struct pc_eviction r = { .comm = "kswapd0", .pid = 90, .how = FCT_EV_RECLAIM,
+		.nr = FCT_EV_NO_NR, .kswapd = true, .kthread = true, .pages = 180000,
+		.reread_pages = 170000, .npids = 1 };
+	struct fx *x = fx_evicted(&r, 170000);
+
+	assert_true(any_evidence(&x->d.causes[0], "kswapd reclaimed 180.0 k pages of these files "
+				 "under memory pressure"));
+	assert_true(any_evidence(&x->d.causes[0], "3072 MiB available at the window's start"));
+	assert_true(has_text(x->d.fix, "Give the program's files room in memory"));
+	free(x);
+}
+
+static void test_pc_drop_caches(void **state)
+{
+	const struct pc_eviction r = { .comm = "sh", .pid = 77, .how = FCT_EV_DROP_CACHES,
+		.nr = 1, .pages = 120000, .reread_pages = 110000, .npids = 1 };
+	struct fx *x = fx_evicted(&r, 110000);
+
+	assert_true(any_evidence(&x->d.causes[0], "sh (pid 77) wrote to /proc/sys/vm/drop_caches"));
+	assert_true(has_text(x->d.fix, "Do not write to /proc/sys/vm/drop_caches"));
+	free(x);
+}
+
+static void test_pc_first_reads(void **state)
+{
+	struct fx *x = fx_evicted(NULL, 0);
+
+	assert_true(any_evidence(&x->d.causes[0], "200.0 k (100.0 %) were first reads"));
+	assert_true(has_text(x->d.fix, "First reads: the files were not in the page cache yet"));
+	assert_false(diag_says(&x->d, "pressure"));
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +929,11 @@ int main(void)
 		cmocka_unit_test(test_pool_held_chain),
 		cmocka_unit_test(test_pool_held_first_opens_only),
 		cmocka_unit_test(test_other_lock_held),
+		cmocka_unit_test(test_pc_own_fadvise),
+		cmocka_unit_test(test_pc_other_process),
+		cmocka_unit_test(test_pc_kswapd),
+		cmocka_unit_test(test_pc_drop_caches),
+		cmocka_unit_test(test_pc_first_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -177,8 +177,8 @@ static void test_light_set(void **state)
 	struct joined_run m;
 
 	load(&in, fx);
-	/* recorded before light had the cpu-clock sampler */
-	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK), PG_LIGHT);
+	/* recorded before light had the cpu-clock sampler and pc-evict */
+	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT), PG_LIGHT);
 	assert_int_equal(in.kv.nfutex, 0);
 	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
 	assert_string_equal(m.probe_set, "light");

@@ -275,7 +275,8 @@ static const char *const optional[] = {
 	"sibling_signal_waits@thread", "sibling_signal_wait_ns@thread",
 	"sibling_signal_wakes@thread", "sibling_write_waits@thread",
 	"sibling_write_wait_ns@thread", "sibling_write_wakes@thread",
-	"threads@why", "others@", "idle_ns@thread",
+	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
+	"pagecache_evictions@top", "pagecache_rereads@top",
 };
 
 static bool is_optional(const char *key, const char *where)

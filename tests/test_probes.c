@@ -84,6 +84,9 @@ static void test_probe_groups_parse(void **state)
 	assert_int_equal(m, PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_MARKS));
 	assert_int_equal(probe_groups_parse("full,pc-lookups", &m), 0);
 	assert_int_equal(m, PG_FULL | PG_MASK(PG_PC_LOOKUPS));
+	assert_int_equal(probe_groups_parse("pagecache,pc-evict", &m), 0);
+	assert_int_equal(m, PG_MASK(PG_PAGECACHE) | PG_MASK(PG_PC_EVICT) | PG_MASK(PG_MARKS));
+	assert_true(PG_FULL & PG_LIGHT & PG_MASK(PG_PC_EVICT));
 	assert_int_equal(probe_groups_parse("none", &m), 0);
 	assert_int_equal(m, 0);
 	assert_int_equal(probe_groups_parse("sched,", &m), -1);

@@ -80,6 +80,8 @@ static void *evictor(void *arg)
 	struct timespec tick = { 0, TICK_NS };
 	double due = 0;
 
+	/* its name is what the page-cache removals report says it is */
+	pthread_setname_np(pthread_self(), "fct-evictor");
 	while (!atomic_load(&p->stop)) {
 		due += p->rate * TICK_NS / 1e9;
 		drop_pages(p, (uint64_t)due, pg);

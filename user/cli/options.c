@@ -61,7 +61,7 @@ static const struct argp_option option_table[] = {
 	{ "no-bpf", O_NO_BPF, NULL, 0, "timing only: no BPF, no root needed", 3 },
 	{ "probes", O_PROBES, "SET", 0,
 	  "full (default), light, or a list of syscalls,sched,klock,pagecache,cpuclock,"
-	  "holders,pc-lookups", 3 },
+	  "holders,pc-evict,pc-lookups", 3 },
 	{ "time-every", O_TIME_EVERY, "N", 0,
 	  "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact", 3 },
 	{ "max-threads", O_MAX_THREADS, "N", 0, "room for N threads at once (default: twice the "
@@ -180,7 +180,7 @@ static int probes_opt(struct options *o, const char *arg)
 {
 	if (probe_groups_parse(arg, &o->probes))
 		return bad("--probes", "must be full, light, or a list of "
-			   "syscalls,sched,klock,pagecache,cpuclock,holders,pc-lookups");
+			   "syscalls,sched,klock,pagecache,cpuclock,holders,pc-evict,pc-lookups");
 	o->probe_set = !strcmp(arg, "full") ? "full" :
 		       !strcmp(arg, "light") ? "light" : "custom";
 	return 0;

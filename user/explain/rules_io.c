@@ -8,6 +8,7 @@
 #include <string.h>
 #include "base/sysnames.h"
 #include "base/units.h"
+#include "explain/evictions.h"
 #include "explain/held.h"
 #include "explain/rules_int.h"
 #include "explain/whatif.h"
@@ -150,7 +151,8 @@ bool rule_pagecache(const struct facts *f, struct finding *o)
 		  "disk", fig_pct(share), fig_cnt((double)f->m->pagecache_misses));
 	ev_pc_kernel(&o->c, f);
 	ev_cache_state(&o->c, f);
-	fix_pagecache(o, f);
+	if (!evictions_explain(o, f))	/* who removed the pages, when traced */
+		fix_pagecache(o, f);
 	return true;
 }
 

@@ -428,9 +428,10 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 	/* the marks or the lifecycle: whichever opens the windows; a
 	 * cpu-clock sampler that could not open is a fallback, which the
 	 * probes and the cpu split report, not another set; so is holders
-	 * code that could not load (and runs recorded before full had it) */
+	 * code that could not load (and runs recorded before full had it);
+	 * so is a kernel without the page-cache removal tracepoint */
 	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS) |
-		 PG_MASK(PG_CPUCLOCK);
+		 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT);
 	if (((groups | PG_MASK(PG_HOLDERS)) & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";
@@ -524,6 +525,7 @@ int join_build_named(struct joined_run *m, struct wl_result *res, const struct k
 	join_holders(m);
 	op_costs(m);
 	losses_find(kv, &m->losses);
+	evictions_build(&m->evictions, kv, m->pagecache_misses);
 	return 0;
 }
 

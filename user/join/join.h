@@ -13,6 +13,7 @@
 #include "trace/kview.h"
 #include "join/holders.h"
 #include "join/losses.h"
+#include "join/evictions.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -136,6 +137,7 @@ struct joined_run {
 	unsigned aside_rows;		/* rows set aside from the totals (the JVM's own) */
 	uint64_t aside_cpu_ns;		/* and their time on CPU */
 	struct losses losses;		/* what the kernel side lost, and what it touches */
+	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
 };
 
 /* Sum the run-wide totals again, over the rows not set aside. */

@@ -180,6 +180,25 @@ static void lost_names(const struct kview *kv, struct losses *o)
 	}
 }
 
+/* Removals of the target's pages not recorded: re-reads of them count as
+ * first reads, and their removers' pages are short. */
+static void lost_evict(const struct kview *kv, struct losses *o)
+{
+	static const char *const evict[] = { "pagecache_evictions", "diagnosis", NULL };
+	double n = (double)kv->lost.pc_evict_full;
+	struct loss *l = add(o, "pagecache_evict_full", kv->lost.pc_evict_full,
+			     ratio((double)kv->evict_global.removed_pages,
+				   (double)kv->evict_global.removed_pages + n));
+
+	if (!l)
+		return;
+	says(l, "%llu page-cache removals not recorded: a table was full (%d files, %d blocks "
+	     "of %d pages, %d removers); pages they removed and the target read again count "
+	     "as first reads", (unsigned long long)kv->lost.pc_evict_full, FCT_PCEV_FILES,
+	     FCT_PCEV_BLOCKS, FCT_PCEV_BLOCK, FCT_PCEV_REMOVERS);
+	touches(l, evict);
+}
+
 void losses_find(const struct kview *kv, struct losses *o)
 {
 	static const char *const timeline[] = { "timeline", NULL };
@@ -197,6 +216,7 @@ void losses_find(const struct kview *kv, struct losses *o)
 		says(l, "%llu page-cache additions not given a file: the per-file table holds %d "
 		     "(thread, file) pairs; the per-thread page counts printed are exact",
 		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
+	lost_evict(kv, o);
 	l = add(o, "timeline_drops", kv->tl.dropped, 1);
 	if (l) {
 		says(l, "%llu timeline records lost (no room in the ring buffer): its lanes have "
@@ -221,6 +241,7 @@ static const struct {
 	{ "jvm_", "target.jvm" },
 	{ "pool_lock", "locks" }, { "cache_lock", "locks" }, { "user_lock", "locks" },
 	{ "event_wait", "locks" },
+	{ "page_cache", "pagecache_evictions" },
 };
 
 bool loss_touches_cause(const struct loss *l, const char *cause)

@@ -13,6 +13,7 @@
 #include "base/outfile.h"
 #include "report/flame.h"
 #include "report/report.h"
+#include "report/evictions_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
 
@@ -370,6 +371,7 @@ static struct json_object *lost_json(const struct kview *kv)
 	put_u64(o, "jvm_threads_full", l->jvm_threads_full);
 	put_u64(o, "jvm_monitors_full", l->jvm_monitors_full);
 	put_u64(o, "tgids_full", l->tgids_full);
+	put_u64(o, "pagecache_evict_full", l->pc_evict_full);
 	put_u64(o, "timeline_drops", kv->tl.dropped);
 	put_u64(o, "total", kview_lost_total(kv));
 	return o;
@@ -722,6 +724,7 @@ struct json_object *report_json_run(const struct session *s)
 		json_object_object_add(doc, "stacks", flame_stacks_json(&s->stacks));
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
+	evictions_json(doc, &m->evictions);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -8,6 +8,7 @@
 #include "base/sysnames.h"
 #include "explain/roles.h"
 #include "report/report.h"
+#include "report/evictions_json.h"
 #include "report/why.h"
 #include "base/termsafe.h"
 #include "base/units.h"
@@ -509,6 +510,28 @@ void report_pagecache_text(char *buf, size_t len, const struct joined_run *m)
 			 units_count(w, sizeof(w), (double)m->pagecache_written));
 }
 
+/* pc-evict: the misses split, and the removers that removed most. */
+static void print_evictions(FILE *f, const struct pc_evictions *e)
+{
+	char line[600], a[24], b[24], c[24];
+	int n;
+
+	if (!e->on)
+		return;
+	n = snprintf(line, sizeof(line), "%s re-read after a removal in the window, %s first "
+		     "reads; %s pages of its files removed",
+		     units_count(a, sizeof(a), (double)e->reread_pages),
+		     units_count(b, sizeof(b), (double)e->first_pages),
+		     units_count(c, sizeof(c), (double)e->removed_pages));
+	for (int i = 0; i < e->n && i < 4 && n >= 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s (pid %u%s) %s %s, %s "
+			      "re-read", i ? ";" : ":", e->e[i].comm, e->e[i].pid,
+			      e->e[i].target ? ", the program" : "", evict_how_json(e->e[i].how),
+			      units_count(a, sizeof(a), (double)e->e[i].pages),
+			      units_count(b, sizeof(b), (double)e->e[i].reread_pages));
+	why_wrap(f, "Misses: ", line);
+}
+
 static void print_pagecache(FILE *f, const struct joined_run *m)
 {
 	char line[320];
@@ -518,6 +541,7 @@ static void print_pagecache(FILE *f, const struct joined_run *m)
 	report_pagecache_text(line, sizeof(line), m);
 	fputc('\n', f);
 	why_wrap(f, "Page cache: ", line);
+	print_evictions(f, &m->evictions);
 }
 
 /* The Timeline line: the window recorded (0: it never opened), its
@@ -581,7 +605,8 @@ static void print_probes(FILE *f, const struct session *s)
 		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +
-				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full),
+				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full +
+				     l->pc_evict_full),
 		(unsigned long long)l->stack_lost);
 	if (s->kv.tl.on)
 		print_timeline(f, s);

@@ -19,6 +19,7 @@
 #include "trace/jvm.h"
 #include "session/load_json.h"
 #include "session/load_stacks.h"
+#include "session/load_evictions.h"
 #include "session/load_run.h"
 #include "base/schema.h"
 #include "explain/whatif.h"
@@ -314,6 +315,9 @@ static int load_jvm_lost(struct jr *r, struct json_object *lost, struct fct_lost
 		return -1;
 	if (json_object_object_get_ex(lost, "jvm_monitors_full", NULL) &&
 	    jr_u64(r, lost, "jvm_monitors_full", (uint64_t *)&l->jvm_monitors_full))
+		return -1;
+	if (json_object_object_get_ex(lost, "pagecache_evict_full", NULL) &&
+	    jr_u64(r, lost, "pagecache_evict_full", (uint64_t *)&l->pc_evict_full))
 		return -1;
 	return 0;
 }
@@ -1104,7 +1108,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
 	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
-	    load_stacks(r, doc, &s->stacks))
+	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions))
 		return -1;
 	m->ops = ops;
 	return 0;

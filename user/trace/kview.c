@@ -12,7 +12,7 @@ uint64_t kview_lost_total(const struct kview *kv)
 
 	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
 	       l->stack_lost + l->ustack_drops + l->jvm_threads_full + l->jvm_monitors_full +
-	       l->tgids_full + kv->tl.dropped;
+	       l->tgids_full + l->pc_evict_full + kv->tl.dropped;
 }
 
 void kview_free(struct kview *kv)
@@ -27,6 +27,9 @@ void kview_free(struct kview *kv)
 	free(kv->others);
 	kv->others = NULL;
 	kv->nothers = 0;
+	free(kv->evict);
+	kv->evict = NULL;
+	kv->nevict = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;

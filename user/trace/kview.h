@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fctrace.h"
 #include "trace/cpustat.h"
+#include "trace/meminfo.h"
 #include "trace/probes.h"
 
 struct kv_futex {
@@ -44,6 +45,13 @@ struct kv_other {
 struct kv_pc {
 	struct fct_pc_key key;
 	struct fct_pc_val val;
+};
+
+/* One remover of the target's pages from the page cache (pc-evict):
+ * a process, how and in which syscall (pcevict.bpf.h). */
+struct kv_evict {
+	struct fct_evict_key key;
+	struct fct_evict_val val;
 };
 
 /* How the timeline's recording went (--timeline). */
@@ -91,6 +99,11 @@ struct kview {
 	struct fct_hold_lock *holds;
 	int nholds;
 	struct fct_hold_global hold_global;
+	/* page-cache removals of the target's files (PG_PC_EVICT) */
+	struct kv_evict *evict;
+	int nevict;
+	struct fct_evict_global evict_global;
+	struct meminfo mem_open, mem_close;	/* at the window's edges (0: unknown) */
 
 	unsigned time_every;	/* one syscall in this many was timed */
 	struct cpustat cpu;	/* the machine's CPUs over the window (/proc/stat) */

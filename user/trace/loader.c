@@ -76,6 +76,8 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
 	  .group = PG_PAGECACHE },
 	{ .prog = "fct_pc_lookup", .shown = "tp_btf/mm_filemap_get_pages", .group = PG_PC_LOOKUPS },
+	{ .prog = "fct_pc_remove", .shown = "tp_btf/mm_filemap_delete_from_page_cache",
+	  .group = PG_PC_EVICT },
 	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
 	  .per_cpu = true },
 	/* holders of contended user locks (holders.bpf.h): code inside the
@@ -99,6 +101,8 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_floor_contention_end", .shown = "tp_btf/contention_end",
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_pc_add", .shown = "tp_btf/mm_filemap_add_to_page_cache",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_pc_remove", .shown = "tp_btf/mm_filemap_delete_from_page_cache",
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_FLOOR,
 	  .per_cpu = true },
@@ -146,6 +150,7 @@ struct tracer {
 	uint64_t ustacks_dropped;	/* stacks received but never handed out */
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
+	struct meminfo mem_open, mem_close;	/* and its free memory at the edges */
 	uint64_t on_ns, off_ns;		/* when the window opened and closed (wl_now_ns) */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
@@ -271,6 +276,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	skel->rodata->holders_on = t->holders;
+	/* the re-read join in fct_pc_add runs only with the removals */
+	skel->rodata->pc_evict_on = load[prog_index("fct_pc_remove")];
 	/* one page when off: the map must exist, but costs nothing */
 	bpf_map__set_max_entries(skel->maps.timeline, t->tl_len_ns ? t->tl_bytes : 4096);
 	bpf_object__for_each_program(p, skel->obj) {
@@ -788,6 +795,7 @@ void tracer_start_counting(struct tracer *t)
 	if (!t || !t->skel)
 		return;
 	cpustat_read(&t->cpu_start);
+	meminfo_read(&t->mem_open);
 	t->on_ns = wl_now_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 }
@@ -911,6 +919,7 @@ void tracer_stop(struct tracer *t)
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
 	t->off_ns = wl_now_ns();
 	cpustat_read(&t->cpu_end);
+	meminfo_read(&t->mem_close);
 	close_open_accounts(t);
 	/* the stacks left: named for one more turn's time, the rest counted */
 	if (t->ustacks) {
@@ -1000,6 +1009,17 @@ static int add_futex(struct kview *kv, const void *k, const void *v, void *arg)
 		return -ENOMEM;
 	memcpy(&f->key, k, sizeof(f->key));
 	memcpy(&f->val, v, sizeof(f->val));
+	return 0;
+}
+
+static int add_evict(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_evict *e = grow(&kv->evict, &kv->nevict, sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	memcpy(&e->key, k, sizeof(e->key));
+	memcpy(&e->val, v, sizeof(e->val));
 	return 0;
 }
 
@@ -1109,6 +1129,8 @@ static uint64_t count_events(const struct kview *kv)
 	}
 	for (int i = 0; i < kv->npc; i++)
 		n += kv->pc[i].val.folios + kv->pc[i].val.lookups;
+	for (int i = 0; i < kv->nevict; i++)	/* removals of the target's files only */
+		n += kv->evict[i].val.folios;
 	return n;
 }
 
@@ -1150,6 +1172,9 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->lost = t->skel->bss->lost;
 	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
 	kv->machine = t->skel->bss->machine;
+	kv->evict_global = t->skel->bss->pc_evict;
+	kv->mem_open = t->mem_open;
+	kv->mem_close = t->mem_close;
 	kv->machine_sampled = t->cpu.n > 0;
 	/* what the samples and /proc/stat cover: the whole window, not the
 	 * program's own (which can be a small part of it) */
@@ -1166,6 +1191,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
 				sizeof(struct fct_pc_val), add_pc, kv, NULL);
+	if (!err && (kv->groups & PG_MASK(PG_PC_EVICT)))
+		err = read_hash(bpf_map__fd(t->skel->maps.pc_evictors),
+				sizeof(struct fct_evict_key), sizeof(struct fct_evict_val),
+				add_evict, kv, NULL);
 	if (!err) {
 		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
 				sizeof(struct fct_klock_val), add_klock, kv, &kc);

@@ -15,6 +15,7 @@ static const char *const group_names[PG_N] = {
 	[PG_JVM]	= "jvm",
 	[PG_CPUCLOCK]	= "cpuclock",
 	[PG_HOLDERS]	= "holders",
+	[PG_PC_EVICT]	= "pc-evict",
 };
 
 const char *probe_group_name(enum probe_group g)
@@ -86,7 +87,9 @@ int probe_groups_parse(const char *s, unsigned *mask)
  * full gained the holders on 2026-12-04: bench part 4 put that at ~1.02x
  * with no lock watched (run -- bench_bare) and ~1.06-1.07x with fcp/8's
  * pool mutex watched, so full is ~1.15-1.25x until re-measured on a
- * quiet machine. Re-measure when the programs change. */
+ * quiet machine. pc-evict joined full and light on 2026-12-04: bench
+ * part 5 put it at 0.97-1.01x of full without it (fc/1, fcp/8, fc/1 under
+ * --pressure), within the noise. Re-measure when the programs change. */
 static const struct {
 	const char *set, *cost;
 } set_costs[] = {

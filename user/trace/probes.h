@@ -20,6 +20,8 @@ enum probe_group {
 	PG_CPUCLOCK,		/* perf_event cpu-clock per CPU: the user/sys split, sampled */
 	PG_HOLDERS,		/* holders of contended glibc mutexes: code in the syscall and switch
 				 * programs (brings syscalls and sched; samples need cpuclock) */
+	PG_PC_EVICT,		/* filemap:mm_filemap_delete_from_page_cache: who removed the
+				 * target's pages, and its re-reads of them (with pagecache) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
@@ -29,9 +31,9 @@ enum probe_group {
 #define PG_MASK(g)	(1u << (g))
 #define PG_FULL		(PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | \
 			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_HOLDERS) | \
-			 PG_MASK(PG_MARKS))
+			 PG_MASK(PG_PC_EVICT) | PG_MASK(PG_MARKS))
 #define PG_LIGHT	(PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_PAGECACHE) | \
-			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_MARKS))
+			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT) | PG_MASK(PG_MARKS))
 
 const char *probe_group_name(enum probe_group g);
 /* parse "full", "light" or a comma list of group names; -1 on error */
