@@ -18,11 +18,12 @@ PREFIX   ?= /usr/local
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
 # Debian packages the build, the tests and the reports need.
+# openjdk-17-jdk-headless: jvmti.h, for the JVMTI agent (fctrace-jvmti.so)
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcmocka-dev \
-	     pkg-config libjson-c-dev make gcc
+	     pkg-config libjson-c-dev make gcc openjdk-17-jdk-headless
 # ... and the ones only the tests use: the JSON schema check, the HTML render
 # check, the JVM tests' javac and java.
-TEST_PKGS := python3-jsonschema chromium valgrind openjdk-17-jdk-headless
+TEST_PKGS := python3-jsonschema chromium valgrind
 
 ifeq ($(V),1)
 Q :=
@@ -44,7 +45,12 @@ BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bp
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
-USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
+# the JVMTI agent is a shared object of its own, loaded into a JVM
+AGENT_SRC := user/trace/jvmti_agent.c
+AGENT     := fctrace-jvmti.so
+JDK_INC   ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-*/include) \
+		$(wildcard /usr/lib/jvm/default-java/include))
+USER_SRCS := $(filter-out user/cli/main.c $(AGENT_SRC),$(wildcard user/*/*.c))
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
@@ -64,7 +70,14 @@ MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: fctrace
+all: fctrace $(AGENT)
+
+# JVMTI's jvmti.h is the JDK's (openjdk-17-jdk-headless, in DEPS_PKGS); the
+# agent includes nothing of fctrace's and exports only Agent_OnLoad/OnAttach
+$(AGENT): $(AGENT_SRC)
+	$(call msg,AGENT,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
+		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux $< -o $@ -lpthread
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -323,13 +336,14 @@ $(OUTPUT)/tests/record_join: $(OUTPUT)/tests/record_join.o $(OUTPUT)/libfctrace.
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
-install: fctrace
+install: fctrace $(AGENT)
 	install -D -m 0755 fctrace $(DESTDIR)$(PREFIX)/bin/fctrace
+	install -D -m 0644 $(AGENT) $(DESTDIR)$(PREFIX)/bin/$(AGENT)
 	install -D -m 0644 docs/fctrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/fctrace.1
 	install -D -m 0644 completions/fctrace.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fctrace
 
 clean:
-	$(Q)rm -rf $(OUTPUT) fctrace
+	$(Q)rm -rf $(OUTPUT) fctrace $(AGENT)
 
 -include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)

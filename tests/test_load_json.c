@@ -253,7 +253,7 @@ static const char *const derived[] = {
 static const char *const optional[] = {
 	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
 	"words_unnamed@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
-	"window_ns@", "asked_ns@", "gid@", "monitor_flag@",
+	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "sites@", "agent@",
 };
 
 static bool is_optional(const char *key, const char *where)

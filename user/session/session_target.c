@@ -24,6 +24,7 @@
 #include "trace/jvm.h"
 #include "join/lockname.h"
 #include "session/driver.h"
+#include "session/session_agent.h"
 #include "base/signals.h"
 #include "base/sudo_caller.h"
 
@@ -190,6 +191,7 @@ struct watch {
 	bool hurry;			/* stopped by a signal or --duration */
 	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
 	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
+	struct jvm_agent *agent;	/* fctrace's JVMTI agent's socket, or NULL */
 };
 
 static void watch_jvm_flag(struct watch *w);
@@ -384,10 +386,11 @@ static enum jvm_flag flag_from_argv(const struct target_opts *to, const char *to
 				     getenv("_JAVA_OPTIONS"));
 }
 
-static void find_jvm(struct session *s, const struct target_opts *to, char **env, int *fd)
+static void find_jvm(struct session *s, const struct target_opts *to, char **env, int *fd,
+		     struct watch *w, uid_t uid, gid_t gid)
 {
 	struct target_info *ti = &s->target;
-	char notice[256];
+	char notice[256], file[4096];
 
 	*env = NULL;
 	s->jvm_flag = JVM_FLAG_UNKNOWN;
@@ -400,6 +403,7 @@ static void find_jvm(struct session *s, const struct target_opts *to, char **env
 		jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
 		add_jvm_flag(s, env);
 		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
+		w->agent = agent_for_exec(env, uid, gid);
 		return;
 	}
 	if ((*fd = jvm_open_libjvm(to->pid)) < 0) {
@@ -409,7 +413,8 @@ static void find_jvm(struct session *s, const struct target_opts *to, char **env
 	jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
 	s->jvm_flag = jvm_monitor_probes(to->pid, *fd);	/* it lives: read now */
 	s->jvm_monitors = s->jvm_flag != JVM_FLAG_OFF;
-	if (!s->jvm_monitors) {
+	/* with the agent (loaded by tgt_run) monitor waits are measured */
+	if (!s->jvm_monitors && jvm_agent_file(file, sizeof(file))) {
 		jvm_monitor_notice(notice, sizeof(notice));
 		fprintf(stderr, "fctrace: %s\n", notice);
 	}
@@ -432,6 +437,12 @@ static void read_jvm(struct watch *w)
 		s->jvm_flag = JVM_FLAG_ON;
 	if (s->jvm && s->target.mode == TGT_EXEC)
 		s->jvm_monitors = s->jvm_flag == JVM_FLAG_ON;
+	if (w->agent && !s->jvm)
+		s->jvm = calloc(1, sizeof(*s->jvm));
+	agent_read(w->agent, s->target.pid, s->jvm);
+	w->agent = NULL;
+	if (s->jvm && s->jvm->sites.loaded)
+		s->jvm_monitors = true;
 }
 
 /* Has the JVM parsed its options? Its "VM Thread" is made after that. */
@@ -491,7 +502,8 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	describe(&s->target, to);
 	if (to->mode == TGT_EXEC && run_as_caller(to, &x->ra))
 		return 2;
-	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd);
+	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd, &x->w,
+		 x->ra.ngroups >= 0 ? x->ra.uid : getuid(), x->ra.ngroups >= 0 ? x->ra.gid : getgid());
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -502,6 +514,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 1;
 	}
 	s->target.pid = to->mode == TGT_EXEC ? x->c.pid : to->pid;
+	jvm_agent_set_pid(x->w.agent, s->target.pid);
 	/* attach: whose the process is, now; run: CMD's, once it has exec'd */
 	s->target.uid = getuid();
 	s->target.gid = getgid();
@@ -529,6 +542,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	int err;
 
 	w->t = t;
+	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
+		w->agent = agent_attach(ti->pid, ti->uid, ti->gid);
 	tracer_start(t);
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {
@@ -586,6 +601,7 @@ static void tgt_finish(void *ctx, struct session *s)
 	if (x->c.pid > 0 && !x->released)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
+	jvm_agent_close(x->w.agent);
 	free(x->ra.groups);
 	free(x->jvm_env);
 	if (x->w.libjvm_fd >= 0)
