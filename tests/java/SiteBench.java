@@ -10,7 +10,10 @@
  *     is the ReentrantLock's sync, called from Store.guarded.
  * Each prints "thread NAME acquires=N wait_ns=N" as the other benches do.
  *
- * usage: java SiteBench [THREADS [ITERS [HOLD_MS]]]
+ * With a 4th argument "wait", a second line on stdin is awaited before
+ * the exit (the test detaches meanwhile).
+ *
+ * usage: java SiteBench [THREADS [ITERS [HOLD_MS [wait]]]]
  */
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -79,5 +82,8 @@ public final class SiteBench {
         for (int i = 0; i < 2 * threads; i++)
             System.out.println("thread " + ts[i].getName() + " acquires=" + iters
                                + " wait_ns=" + waitNs[i]);
+        System.out.flush();
+        if (args.length > 3 && args[3].equals("wait"))
+            Harness.awaitGo();
     }
 }

@@ -52,13 +52,20 @@ struct jvm_agent *agent_for_exec(char **env, uid_t uid, gid_t gid)
 	return a;
 }
 
-struct jvm_agent *agent_attach(pid_t pid, uid_t uid, gid_t gid)
+struct jvm_agent *agent_attach(pid_t pid, int libjvm_fd, uid_t uid, gid_t gid)
 {
 	char file[PATH_MAX], why[320];
 	struct jvm_agent *a;
 
 	if (!agent_file(file, sizeof(file)))
 		return NULL;
+	/* a SIGQUIT would only print a thread dump on the JVM's stdout */
+	if (jvm_flag_in_memory(pid, libjvm_fd, "DisableAttachMechanism") == JVM_FLAG_ON) {
+		fprintf(stderr, "fctrace: cannot load fctrace's agent into JVM %d: it runs with "
+			"-XX:+DisableAttachMechanism; Java monitor waits and call sites not "
+			"measured\n", (int)pid);
+		return NULL;
+	}
 	if (!(a = jvm_agent_listen(pid, true, uid, gid, why, sizeof(why))) ||
 	    jvm_agent_load(a, file, why, sizeof(why))) {
 		fprintf(stderr, "fctrace: cannot load fctrace's agent into JVM %d: %s; Java "

@@ -18,8 +18,9 @@ struct jvm_view;
  * malloc'd; made from the caller's when NULL); its socket owned by
  * uid:gid. Call jvm_agent_set_pid once CMD's pid is known. */
 struct jvm_agent *agent_for_exec(char **env, uid_t uid, gid_t gid);
-/* attach -p: loaded into the running JVM pid (run by uid:gid) */
-struct jvm_agent *agent_attach(pid_t pid, uid_t uid, gid_t gid);
+/* attach -p: loaded into the running JVM pid (run by uid:gid; its
+ * libjvm.so open as libjvm_fd) */
+struct jvm_agent *agent_attach(pid_t pid, int libjvm_fd, uid_t uid, gid_t gid);
 /* The agent's totals and the JVM's thread names into v (when the JVM
  * still runs, from a thread dump too); then a is closed: the agent
  * turns its events off. */

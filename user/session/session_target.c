@@ -543,7 +543,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 
 	w->t = t;
 	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
-		w->agent = agent_attach(ti->pid, ti->uid, ti->gid);
+		w->agent = agent_attach(ti->pid, w->libjvm_fd, ti->uid, ti->gid);
 	tracer_start(t);
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {

@@ -107,6 +107,9 @@ const char *jvm_flag_name(enum jvm_flag f);
  * libjvm_fd: jvm_open_libjvm's or jvm_open_path's (-1: options only);
  * the mapping read is the one of that very file. */
 enum jvm_flag jvm_monitor_probes(pid_t pid, int libjvm_fd);
+/* Any bool flag of HotSpot's (its C++ global, by name), from the JVM's
+ * memory; JVM_FLAG_UNKNOWN when it cannot be read. */
+enum jvm_flag jvm_flag_in_memory(pid_t pid, int libjvm_fd, const char *name);
 
 /* The flag as a JVM's options set it, applied in the JVM's order:
  * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line (argv[1..] up

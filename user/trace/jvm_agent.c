@@ -31,6 +31,9 @@ struct jvm_agent {
 	char sock[200];		/* the socket, as fctrace reaches it */
 	char sock_in[128];	/* ... and as the JVM does */
 	char lock[128];		/* one fctrace per JVM */
+	/* the JVM's /tmp, held open: its files are removed through it even
+	 * once the JVM is gone (and /proc/PID/root with it) */
+	int dirfd;
 	int lfd, listen_fd, conn;
 	pthread_t thr;
 	bool thr_on;
@@ -62,6 +65,15 @@ int jvm_agent_file(char *out, size_t len)
 }
 
 /* --- the reader thread ---------------------------------------------------- */
+
+/* path's last name, removed from the JVM's /tmp */
+static void remove_file(struct jvm_agent *a, const char *path)
+{
+	const char *name = strrchr(path, '/');
+
+	if (a->dirfd >= 0 && name)
+		unlinkat(a->dirfd, name + 1, 0);
+}
 
 static bool peer_is(int fd, pid_t pid)
 {
@@ -114,7 +126,7 @@ static void accept_one(struct jvm_agent *a)
 	pthread_mutex_lock(&a->mu);
 	a->conn = fd;
 	pthread_mutex_unlock(&a->mu);
-	unlink(a->sock);	/* connected: nothing to leave behind should fctrace be killed */
+	remove_file(a, a->sock);	/* connected: nothing left should fctrace be killed */
 }
 
 static void *reader(void *arg)
@@ -157,13 +169,13 @@ static int bind_socket(struct jvm_agent *a, uid_t uid, gid_t gid)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	unlink(a->sock);	/* a stale one of a pid reused: ours by its name */
+	remove_file(a, a->sock);	/* a stale one of a pid reused: ours by its name */
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(a->sock, 0600) ||
 	    (getuid() == 0 && chown(a->sock, uid, gid)) || listen(fd, 4)) {
 		int err = -errno;
 
 		close(fd);
-		unlink(a->sock);
+		remove_file(a, a->sock);
 		return err;
 	}
 	a->listen_fd = fd;
@@ -201,7 +213,7 @@ struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gi
 		snprintf(why, wlen, "out of memory");
 		return NULL;
 	}
-	a->lfd = a->listen_fd = a->conn = -1;
+	a->lfd = a->listen_fd = a->conn = a->dirfd = -1;
 	a->pid = pid;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
@@ -210,6 +222,7 @@ struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gi
 		 (int)pid);
 	snprintf(a->sock, sizeof(a->sock), "%s%s", in_target_root ? root : "",
 		 a->sock_in + (in_target_root ? 4 : 0));
+	a->dirfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* a JVM fctrace starts is its alone; a running one is locked */
 	if ((in_target_root && take_lock(a, root, pid, why, wlen)) ||
 	    (err = bind_socket(a, uid, gid))) {
@@ -287,7 +300,7 @@ int jvm_agent_load(struct jvm_agent *a, const char *file, char *why, size_t wlen
 	snprintf(opts, sizeof(opts), "sock=%s", a->sock_in);
 	err = jvm_attach_load(a->pid, in, opts, why, wlen);
 	if (copy[0])
-		unlink(copy);
+		remove_file(a, copy);
 	return err;
 }
 
@@ -345,12 +358,14 @@ void jvm_agent_close(struct jvm_agent *a)
 		close(a->conn);	/* the agent's EOF: it turns itself off */
 	if (a->listen_fd >= 0) {
 		close(a->listen_fd);
-		unlink(a->sock);
+		remove_file(a, a->sock);
 	}
 	if (a->lock[0])
-		unlink(a->lock);
+		remove_file(a, a->lock);
 	if (a->lfd >= 0)
 		close(a->lfd);
+	if (a->dirfd >= 0)
+		close(a->dirfd);
 	free(a->buf);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
