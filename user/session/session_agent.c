@@ -82,12 +82,16 @@ void agent_read(struct jvm_agent *a, pid_t pid, struct jvm_view *v)
 {
 	const char *const none[3] = { NULL, NULL, NULL };
 	char *text, *dump = NULL, why[160];
+	struct jvm_tidpair *tids;
+	int ntids;
 
 	if (!a)
 		return;
 	text = jvm_agent_dump(a, DUMP_WAIT_MS);
+	ntids = jvm_agent_tids(a, &tids);
 	if (v && text)
-		jvm_sites_parse(text, pid, v);
+		jvm_sites_parse(text, pid, tids, ntids, v);
+	free(tids);
 	/* threads that began before the agent: named by a thread dump */
 	if (v && !kill(pid, 0) && jvm_attach_command(pid, "threaddump", none, &dump, why,
 						    sizeof(why)) == 0)

@@ -275,6 +275,12 @@ char *jvm_agent_option(const struct jvm_agent *a, const char *file);
  * cannot see file, removed once loaded): 0, or -errno with why said. */
 int jvm_agent_load(struct jvm_agent *a, const char *file, char *why, size_t wlen);
 bool jvm_agent_connected(struct jvm_agent *a);
+/* A JVM in another pid namespace: its threads' tids there and here, as
+ * each told its own while it ran (malloc'd; how many). */
+struct jvm_tidpair {
+	uint32_t ns, host;
+};
+int jvm_agent_tids(struct jvm_agent *a, struct jvm_tidpair **out);
 /* The agent's totals, asked for and waited for up to timeout_ms (or the
  * last it sent as the JVM exited): text for jvm_sites_parse, malloc'd. */
 char *jvm_agent_dump(struct jvm_agent *a, int timeout_ms);
@@ -296,8 +302,10 @@ int jvm_attach_load(pid_t pid, const char *agent, const char *options, char *why
 /* --- the agent's totals into the view (jvm_sites.c) -------------------- */
 
 /* Parse a dump; names ("N" lines) with a tid name v's threads, park
- * rows get their thread's tid; tids are mapped from pid's namespace. */
-int jvm_sites_parse(const char *text, pid_t pid, struct jvm_view *v);
+ * rows get their thread's tid; tids are mapped from pid's namespace:
+ * by known (jvm_agent_tids, n of them), else through /proc/PID/task. */
+int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known, int n,
+		    struct jvm_view *v);
 /* Java thread names from a thread dump (`threaddump`: the "nid" is the
  * tid): threads the agent never saw, started before it. */
 int jvm_names_from_dump(const char *dump, pid_t pid, struct jvm_view *v);

@@ -9,6 +9,7 @@
  * mode 0600, and a connection is kept only from the target's pid
  * (SO_PEERCRED). Closing it is the agent's signal to turn itself off.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -43,6 +44,10 @@ struct jvm_agent {
 	char *buf;		/* what the agent sent */
 	size_t n, cap;
 	size_t dump_from, dump_to;	/* the last whole dump ("...E\n") */
+	size_t lines_to;		/* lines up to here were looked at */
+	bool other_ns;			/* the JVM's tids are another pid namespace's */
+	struct jvm_tidpair *tids;	/* ... mapped as each thread told its own */
+	int ntids;
 	unsigned dumps;
 	bool eof;
 };
@@ -83,6 +88,51 @@ static bool peer_is(int fd, pid_t pid)
 	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &l) && c.pid == pid;
 }
 
+/* host tid of the JVM's thread ns (its own namespace's id), 0 if gone */
+static uint32_t host_of(pid_t pid, uint32_t ns)
+{
+	char path[64];
+	struct dirent *d;
+	uint32_t host = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(dir = opendir(path)))
+		return 0;
+	while (!host && (d = readdir(dir))) {
+		pid_t t = (pid_t)atoi(d->d_name);
+
+		if (t > 0 && (uint32_t)jvm_ns_pid(pid, t) == ns)
+			host = (uint32_t)t;
+	}
+	closedir(dir);
+	return host;
+}
+
+/* Each "N" line (a thread telling its tid, as it runs): its host tid,
+ * looked up now, while the thread lives. Under a->mu. */
+static void map_new_tids(struct jvm_agent *a)
+{
+	while (a->other_ns) {
+		char *nl = memchr(a->buf + a->lines_to, '\n', a->n - a->lines_to);
+		unsigned tid;
+		long long jid;
+
+		if (!nl)
+			return;
+		if (sscanf(a->buf + a->lines_to, "N\t%lld\t%u", &jid, &tid) == 2 && tid) {
+			struct jvm_tidpair *p = realloc(a->tids, (a->ntids + 1) * sizeof(*p));
+
+			if (p) {
+				a->tids = p;
+				p[a->ntids].ns = tid;
+				p[a->ntids++].host = host_of(a->pid, tid);
+			}
+		}
+		a->lines_to = (size_t)(nl - a->buf) + 1;
+	}
+}
+
 static void take(struct jvm_agent *a, const char *d, size_t n)
 {
 	pthread_mutex_lock(&a->mu);
@@ -100,6 +150,7 @@ static void take(struct jvm_agent *a, const char *d, size_t n)
 	memcpy(a->buf + a->n, d, n);
 	a->n += n;
 	a->buf[a->n] = '\0';
+	map_new_tids(a);
 	/* a dump ends with "E\n" at a line start */
 	for (size_t i = a->dump_to; i + 1 < a->n; i++) {
 		if (a->buf[i] == 'E' && a->buf[i + 1] == '\n' && (i == 0 || a->buf[i - 1] == '\n')) {
@@ -215,6 +266,7 @@ struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gi
 	}
 	a->lfd = a->listen_fd = a->conn = a->dirfd = -1;
 	a->pid = pid;
+	a->other_ns = in_target_root && jvm_ns_pid(pid, pid) != pid;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	snprintf(root, sizeof(root), in_target_root ? "/proc/%d/root/tmp" : "/tmp", (int)pid);
@@ -242,6 +294,21 @@ void jvm_agent_set_pid(struct jvm_agent *a, pid_t pid)
 		a->pid = pid;
 }
 
+int jvm_agent_tids(struct jvm_agent *a, struct jvm_tidpair **out)
+{
+	int n;
+
+	*out = NULL;
+	if (!a)
+		return 0;
+	pthread_mutex_lock(&a->mu);
+	n = a->ntids;
+	if (n && (*out = malloc(n * sizeof(**out))))
+		memcpy(*out, a->tids, n * sizeof(**out));
+	pthread_mutex_unlock(&a->mu);
+	return *out ? n : 0;
+}
+
 char *jvm_agent_option(const struct jvm_agent *a, const char *file)
 {
 	size_t len = strlen(file) + strlen(a->sock_in) + 64;
@@ -254,6 +321,15 @@ char *jvm_agent_option(const struct jvm_agent *a, const char *file)
 
 /* --- into a running JVM -------------------------------------------------------- */
 
+static bool owner_is_us(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return !stat(path, &st) && st.st_uid == geteuid();
+}
+
 /* The agent where the JVM sees it: file itself when /proc/PID/root
  * reaches the same file, else a copy in the JVM's /tmp (into copy,
  * removed once loaded: a mapped file needs no name). */
@@ -265,7 +341,10 @@ static int agent_for(pid_t pid, const char *file, char *in, size_t ilen, char *c
 
 	copy[0] = '\0';
 	snprintf(copy, clen, "/proc/%d/root%s", (int)pid, file);
-	if (!stat(file, &a) && !stat(copy, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+	/* the same file, and the JVM runs as we do (another user may not
+	 * reach it through its directories): loaded where it is */
+	if (!stat(file, &a) && !stat(copy, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	    owner_is_us(pid)) {
 		copy[0] = '\0';
 		snprintf(in, ilen, "%s", file);
 		return 0;
@@ -367,6 +446,7 @@ void jvm_agent_close(struct jvm_agent *a)
 	if (a->dirfd >= 0)
 		close(a->dirfd);
 	free(a->buf);
+	free(a->tids);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
 	free(a);

@@ -16,9 +16,7 @@
 #include <string.h>
 #include "trace/jvm.h"
 
-struct tidmap {
-	uint32_t ns, host;
-};
+#define tidmap jvm_tidpair
 
 static int load_tids(pid_t pid, struct tidmap **out)
 {
@@ -145,10 +143,33 @@ static int add_name(struct jvm_view *v, const char *line, const struct tidmap *m
 	return name_tid(v, pid, host, name);
 }
 
-int jvm_sites_parse(const char *text, pid_t pid, struct jvm_view *v)
+/* the live map, with known's pairs first (threads gone by now) */
+static int all_tids(pid_t pid, const struct tidmap *known, int n, struct tidmap **out)
+{
+	struct tidmap *live = NULL, *m;
+	int nl = load_tids(pid, &live);
+
+	if (!n) {
+		*out = live;
+		return nl;
+	}
+	if (!(m = malloc((n + nl) * sizeof(*m)))) {
+		*out = live;
+		return nl;
+	}
+	memcpy(m, known, n * sizeof(*m));
+	if (nl)
+		memcpy(m + n, live, nl * sizeof(*m));
+	free(live);
+	*out = m;
+	return n + nl;
+}
+
+int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known, int n,
+		    struct jvm_view *v)
 {
 	struct tidmap *m = NULL;
-	int nm = load_tids(pid, &m), err = 0;
+	int nm = all_tids(pid, known, n, &m), err = 0;
 	unsigned long long lost, pw;
 
 	/* rows first, names after: a name gives its tid to the park rows */

@@ -292,6 +292,14 @@ static void name_thread(int64_t jid, uint32_t tid, const char *name)
 		t->tid = tid;
 	if (t && name)
 		snprintf(t->name, sizeof(t->name), "%s", name);
+	/* told now, while the thread lives: fctrace maps a tid of another
+	 * pid namespace to its own through /proc/PID/task only then */
+	if (t && tid) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "N\t%lld\t%u\t%s\n", (long long)t->jid, t->tid, t->name);
+		send_line(line);
+	}
 	pthread_mutex_unlock(&ag.mu);
 }
 
