@@ -151,6 +151,10 @@ static void rename_hotspot_waits(struct thread_row *r)
 	for (int i = 0; i < r->nlocks; i++) {
 		struct lock_use *u = &r->locks[i];
 
+		/* the JVMTI agent's own table lock: fctrace's cost, said so */
+		if (strstr(u->name, JVM_AGENT_NAME))
+			snprintf(u->name, sizeof(u->name), "fctrace's JVM agent (its own lock)");
+
 		for (size_t k = 0; k < sizeof(hotspot_sites) / sizeof(*hotspot_sites); k++) {
 			if (!strstr(u->name, hotspot_sites[k].site))
 				continue;

@@ -163,6 +163,20 @@ static bool in_order(const struct thread_row *r, int pass)
 	return pass == 0 ? app : !app;
 }
 
+/* A call site as the table shows it: the package left out
+ * ("pkg.Class.method(File.java:12)" -> "Class.method(File.java:12)");
+ * the JSON has it whole. */
+static const char *short_site(const char *site)
+{
+	const char *paren = strchr(site, '('), *cls = NULL;
+	int dots = 0;
+
+	for (const char *c = paren ? paren : site + strlen(site); c > site && dots < 2; c--)
+		if (c[-1] == '.' && ++dots == 2)
+			cls = c;
+	return cls ? cls : site;
+}
+
 /* A JVM lock's Java call sites, under it. */
 static void print_sites(FILE *f, const struct joined_run *m, const struct lock_total *l)
 {
@@ -171,7 +185,7 @@ static void print_sites(FILE *f, const struct joined_run *m, const struct lock_t
 	for (int i = 0; i < l->nsites; i++) {
 		const struct lock_site *s = &l->sites[i];
 
-		fprintf(f, "  at %-43.43s %8s %9s %9s %9s %6s\n", s->site,
+		fprintf(f, "  at %-43.43s %8s %9s %9s %9s %6s\n", short_site(s->site),
 			units_count(w, sizeof(w), (double)s->waits),
 			units_ns(tot, sizeof(tot), (double)s->wait_ns),
 			units_ns(mean, sizeof(mean), s->waits ? (double)s->wait_ns / s->waits : 0),
