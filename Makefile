@@ -109,7 +109,7 @@ TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
-test: deps deps-test fctrace $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+test: deps deps-test fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
@@ -145,7 +145,7 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-bench: deps fctrace $(BENCH_BINS) $(HOLDPROG)
+bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG)
 	@sh tests/bench.sh
 
 # README "How we checked": lock sites, user/sys and p99 against independent figures
@@ -323,6 +323,12 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 
 $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
+# the JVMTI agent alone, loaded into a JVM for bench.sh's jvm part
+$(OUTPUT)/tests/bench_jvm_agent: $(OUTPUT)/tests/bench_jvm_agent.o $(OUTPUT)/libfctrace.a \
+				 $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 

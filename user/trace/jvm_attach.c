@@ -245,12 +245,25 @@ int jvm_attach_load(pid_t pid, const char *agent, const char *options, char *why
 	/* JDK 9+: "0\nreturn code: N\n"; N is Agent_OnAttach's */
 	if (out && (rc = strstr(out, "return code: ")))
 		agent_rc = atoi(rc + strlen("return code: "));
+	if (!code && agent_rc >= 1 && agent_rc <= 3) {
+		/* fctrace's agent's own refusals (jvmti_agent.c) */
+		static const char *const says[] = {
+			"it could not connect to fctrace's socket",
+			"another fctrace's session runs in it",
+			"JVMTI refused its capabilities (a JVM still starting?)",
+		};
+
+		snprintf(why, wlen, "the agent was loaded but %s", says[agent_rc - 1]);
+		free(out);
+		return -EPERM;
+	}
 	if (code || agent_rc) {
 		char *nl = out ? strchr(out, '\n') : NULL;
 
+		if (nl && code)		/* the JVM's own words, on one line */
+			nl[1 + strcspn(nl + 1, "\n")] = '\0';
 		snprintf(why, wlen, "the JVM refused the agent (result %d, agent %d%s%.120s)", code,
-			 agent_rc, nl && nl[1] ? ": " : "", nl ? nl + 1 : "");
-		why[strcspn(why, "\n")] = '\0';
+			 agent_rc, nl && code && nl[1] ? ": " : "", nl && code ? nl + 1 : "");
 		free(out);
 		return -EPERM;
 	}

@@ -50,6 +50,9 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* Agent_OnAttach's refusals, as fctrace reads them (trace/jvm_attach.c) */
+enum { AGENT_NO_SOCKET = 1, AGENT_BUSY = 2, AGENT_NO_JVMTI = 3 };
+
 struct key {			/* a top frame at a contended enter */
 	jmethodID m;
 	jlocation loc;
@@ -740,16 +743,21 @@ static int start(JavaVM *vm, const char *options)
 {
 	char path[108], hello[64];
 
+	int rc = 0;
+
 	if (__atomic_exchange_n(&ag.session, 1, __ATOMIC_SEQ_CST))
-		return 2;	/* another fctrace's session runs */
+		return AGENT_BUSY;	/* another fctrace's session runs */
 	reset(options);
-	if (!opt(options, "sock", path, sizeof(path)) || (ag.sock = connect_to(path)) < 0 ||
-	    (!ag.ti && get_env(vm))) {
+	if (!opt(options, "sock", path, sizeof(path)) || (ag.sock = connect_to(path)) < 0)
+		rc = AGENT_NO_SOCKET;
+	else if (!ag.ti && get_env(vm))
+		rc = AGENT_NO_JVMTI;
+	if (rc) {
 		if (ag.sock >= 0)
 			close(ag.sock);
 		ag.sock = -1;
 		ag.session = 0;
-		return 1;
+		return rc;
 	}
 	snprintf(hello, sizeof(hello), "H\t1\t%d\n", (int)getpid());
 	send_line(hello);
@@ -760,7 +768,7 @@ static int start(JavaVM *vm, const char *options)
 		close(ag.sock);
 		ag.sock = -1;
 		ag.session = 0;
-		return 1;
+		return AGENT_NO_JVMTI;
 	}
 	pthread_detach(ag.thr);
 	return 0;
