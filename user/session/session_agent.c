@@ -87,6 +87,9 @@ void agent_read(struct jvm_agent *a, pid_t pid, struct jvm_view *v)
 
 	if (!a)
 		return;
+	if (!jvm_agent_connected(a))
+		fprintf(stderr, "fctrace: a JVM: fctrace's agent never reported (the JVM did not "
+			"start it, or ended first): Java call sites not named\n");
 	text = jvm_agent_dump(a, DUMP_WAIT_MS);
 	ntids = jvm_agent_tids(a, &tids);
 	if (v && text)
