@@ -439,10 +439,10 @@ static void read_jvm(struct watch *w)
 		s->jvm_monitors = s->jvm_flag == JVM_FLAG_ON;
 	if (w->agent && !s->jvm)
 		s->jvm = calloc(1, sizeof(*s->jvm));
+	/* the agent's view is joined_run.jvm_agent's: monitor_probes stays
+	 * the probes' (the flag) */
 	agent_read(w->agent, s->target.pid, s->jvm);
 	w->agent = NULL;
-	if (s->jvm && s->jvm->sites.loaded)
-		s->jvm_monitors = true;
 }
 
 /* Has the JVM parsed its options? Its "VM Thread" is made after that. */
