@@ -18,12 +18,13 @@ PREFIX   ?= /usr/local
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
 # Debian packages the build, the tests and the reports need.
+# openjdk-17-jdk-headless: jvmti.h, for the JVMTI agent (fctrace-jvmti.so)
 DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcmocka-dev \
 	     pkg-config libjson-c-dev make gcc libprotobuf-c-dev protobuf-c-compiler \
-	     golang-github-google-pprof-dev
+	     golang-github-google-pprof-dev openjdk-17-jdk-headless
 # ... and the ones only the tests use: the JSON schema check, the HTML render
-# check, the JVM tests' javac and java.
-TEST_PKGS := python3-jsonschema chromium valgrind openjdk-17-jdk-headless protobuf-compiler
+# check, the pprof file's decoding.
+TEST_PKGS := python3-jsonschema chromium valgrind protobuf-compiler
 
 ifeq ($(V),1)
 Q :=
@@ -45,7 +46,12 @@ BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bp
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
-USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
+# the JVMTI agent is a shared object of its own, loaded into a JVM
+AGENT_SRC := user/trace/jvmti_agent.c
+AGENT     := fctrace-jvmti.so
+JDK_INC   ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-*/include) \
+		$(wildcard /usr/lib/jvm/default-java/include))
+USER_SRCS := $(filter-out user/cli/main.c $(AGENT_SRC),$(wildcard user/*/*.c))
 # --pprof: C generated from pprof's own profile.proto (Debian's
 # golang-github-google-pprof-dev) by protoc-c, into .output/ only
 PPROF_PROTO := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
@@ -70,7 +76,14 @@ MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: fctrace
+all: fctrace $(AGENT)
+
+# JVMTI's jvmti.h is the JDK's (openjdk-17-jdk-headless, in DEPS_PKGS); the
+# agent includes nothing of fctrace's and exports only Agent_OnLoad/OnAttach
+$(AGENT): $(AGENT_SRC)
+	$(call msg,AGENT,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
+		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux $< -o $@ -lpthread
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -102,7 +115,7 @@ TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
-test: deps deps-test fctrace $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+test: deps deps-test fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
@@ -138,7 +151,7 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-bench: deps fctrace $(BENCH_BINS) $(HOLDPROG)
+bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG)
 	@sh tests/bench.sh
 
 # README "How we checked": lock sites, user/sys and p99 against independent figures
@@ -332,6 +345,12 @@ $(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progw
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
+# the JVMTI agent alone, loaded into a JVM for bench.sh's jvm part
+$(OUTPUT)/tests/bench_jvm_agent: $(OUTPUT)/tests/bench_jvm_agent.o $(OUTPUT)/libfctrace.a \
+				 $(OUTPUT)/libworkloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
+
 # the what-if model scored against saved runs (whatif.c, README "What-if model")
 $(OUTPUT)/tests/model_check: $(OUTPUT)/tests/model_check.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
@@ -342,13 +361,14 @@ $(OUTPUT)/tests/record_join: $(OUTPUT)/tests/record_join.o $(OUTPUT)/libfctrace.
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
-install: fctrace
+install: fctrace $(AGENT)
 	install -D -m 0755 fctrace $(DESTDIR)$(PREFIX)/bin/fctrace
+	install -D -m 0644 $(AGENT) $(DESTDIR)$(PREFIX)/bin/$(AGENT)
 	install -D -m 0644 docs/fctrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/fctrace.1
 	install -D -m 0644 completions/fctrace.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fctrace
 
 clean:
-	$(Q)rm -rf $(OUTPUT) fctrace
+	$(Q)rm -rf $(OUTPUT) fctrace $(AGENT)
 
 -include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)

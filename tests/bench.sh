@@ -39,8 +39,15 @@
 #   BENCH_STATS=1         part 2 (0: skip)
 #   BENCH_HOLD=1          part 4 (0: skip); BENCH_HOLD_ROUNDS=BENCH_ROUNDS,
 #   BENCH_HOLD_OPS=20000  holdprog's ops per thread (8 threads)
+#   7. JVM (root, a JDK): fctrace's JVMTI agent alone (tests/bench_jvm_agent,
+#      no BPF) loaded into tests/java/AgentBench (8 threads, half on one
+#      synchronized block, half on one ReentrantLock, 5 us holds, 5 s),
+#      against the same program without it, interleaved: its throughput
+#      (its own count), medians and the median of each round's ratio, and
+#      the stacks the agent walked per second.
 #   BENCH_EVICT=1         part 6 (0: skip); BENCH_EVICT_ROUNDS=BENCH_ROUNDS
-#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict"   the parts to run
+#   BENCH_JVM_ROUNDS=5    rounds of part 7
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -59,7 +66,9 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm"}
+JVM_ROUNDS=${BENCH_JVM_ROUNDS:-5}
+AGENT_BENCH=$OUT/tests/bench_jvm_agent
 BARE=$OUT/tests/bench_bare
 PROBE=$OUT/tests/bench_probe
 HOLDPROG=$OUT/tests/holdprog
@@ -477,6 +486,63 @@ same_hooks() {
 	fi
 }
 
+# One AgentBench run: "ops N" (and, with the agent, its walks) into $1.
+run_agentbench() {
+	out=$1 with=$2
+	rm -f "$tmp/go" "$out"
+	: >"$out"
+	mkfifo "$tmp/go"
+	java -cp "$OUT/java" AgentBench 8 5 5 <"$tmp/go" >"$out" 2>/dev/null &
+	jpid=$!
+	exec 7>"$tmp/go"
+	i=0
+	while [ $i -lt 200 ] && ! grep -q ready "$out"; do sleep 0.05; i=$((i + 1)); done
+	apid=
+	if [ "$with" = agent ]; then
+		"$AGENT_BENCH" "$jpid" 6 >>"$out" &
+		apid=$!
+		sleep 1	# loaded before the go
+	fi
+	echo go >&7
+	wait "$jpid"
+	exec 7>&-
+	[ -n "$apid" ] && wait "$apid"
+}
+
+jvm_agent_cost() {
+	echo
+	echo "5. fctrace's JVMTI agent alone: AgentBench's throughput (its own count; median of"
+	echo "   $JVM_ROUNDS interleaved rounds; ratio = median of each round's agent / without)"
+	if [ "$(id -u)" != 0 ] || ! command -v javac >/dev/null || [ ! -x "$AGENT_BENCH" ]; then
+		echo "   skipped: needs root, a JDK and $AGENT_BENCH"
+		return
+	fi
+	mkdir -p "$OUT/java" && javac -d "$OUT/java" tests/java/Harness.java tests/java/AgentBench.java ||
+		return
+	r=1
+	while [ "$r" -le "$JVM_ROUNDS" ]; do
+		run_agentbench "$tmp/jp" plain
+		run_agentbench "$tmp/ja" agent
+		echo "$(grep -o 'ops [0-9]*' "$tmp/jp") $(grep -o 'ops [0-9]*' "$tmp/ja")" \
+			"$(grep -o 'walks=[0-9]*' "$tmp/ja") $(grep -o 'park_stacks=[0-9]*' "$tmp/ja")"
+		r=$((r + 1))
+	done | awk '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ n++; p[n] = $2; g[n] = $4; q[n] = $4 / $2; sub("walks=", "", $5); w[n] = $5
+	  sub("park_stacks=", "", $6); s[n] = $6 }
+	END {
+		if (!n) { print "   no runs"; exit }
+		printf "   without %.0f ops/s, with the agent %.0f ops/s: ratio %.3f (cost %.1f %%)\n",
+			med(p, n) / 5, med(g, n) / 5, med(q, n), (1 - med(q, n)) * 100
+		printf "   stacks walked per second: %.1f at contended enters, %.1f of parked threads\n",
+			med(w, n) / 6, med(s, n) / 6
+	}'
+}
+
 # Is part $1 asked for (BENCH_PARTS)?
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -490,6 +556,7 @@ part fidelity && fidelity
 part holders && holders
 part cpustacks && cpustacks
 part pcevict && pcevict
+part jvm && jvm_agent_cost
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

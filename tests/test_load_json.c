@@ -276,7 +276,7 @@ static const char *const optional[] = {
 	"sibling_signal_wakes@thread", "sibling_write_waits@thread",
 	"sibling_write_wait_ns@thread", "sibling_write_wakes@thread",
 	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
-	"pagecache_evictions@top", "pagecache_rereads@top",
+	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 };
 
 static bool is_optional(const char *key, const char *where)

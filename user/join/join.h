@@ -73,6 +73,13 @@ struct thread_row {
 	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
 };
 
+/* A JVM lock's waits at one Java call site (the JVMTI agent's) */
+#define LOCK_SITES_MAX	8
+struct lock_site {
+	char site[200];			/* pkg.Class.method(File.java:LINE) */
+	uint64_t waits, wait_ns;
+};
+
 /* run-wide totals for one named lock or kernel lock site */
 struct lock_total {
 	char name[160];			/* "fcp.pool", or "spinlock @ caller" */
@@ -86,6 +93,8 @@ struct lock_total {
 	bool turns;
 	uint64_t wakes, wakes_by_waiters;
 	struct lock_holders holders;	/* what its holders did (holders.h) */
+	struct lock_site sites[LOCK_SITES_MAX];	/* a JVM's: the largest first */
+	int nsites;
 };
 
 struct joined_run {
@@ -128,6 +137,10 @@ struct joined_run {
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* a JVM target (model_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
+	/* fctrace's JVMTI agent ran: its sampling (jvm.h struct jvm_sites) */
+	bool jvm_agent;
+	unsigned jvm_agent_walks, jvm_agent_every, jvm_agent_period_ms;
+	uint64_t jvm_agent_park_walks;
 	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
 					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
@@ -156,6 +169,12 @@ struct jvm_view;
  * and groups, each class's contended monitor enters as a lock (moved
  * from the futex waits they blocked in), parks and GC pauses. */
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on);
+/* The JVMTI agent's rows (join_sites.c): contended monitors, Object.wait
+ * and parks as locks named by class and top call site, with their sites;
+ * the time is the kernel's (capped by, or split from, the thread's own). */
+void join_add_jvm_sites(struct joined_run *m, const struct jvm_view *v);
+/* has the agent sampled thread tid parked (its parks are split by site)? */
+bool join_jvm_sampled_park(const struct jvm_view *v, uint32_t tid);
 
 /* Build the joined model; kv may be NULL (timing-only). */
 int join_build(struct joined_run *m, struct wl_result *res,

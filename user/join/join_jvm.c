@@ -115,8 +115,8 @@ static void add_parks(struct joined_run *m, const struct jvm_view *v)
 		struct thread_row *r = row_of(m, th->tid);
 		struct lock_use *u;
 
-		if (!r || r->aside || !th->k.parks)
-			continue;
+		if (!r || r->aside || !th->k.parks || join_jvm_sampled_park(v, th->tid))
+			continue;	/* the agent's sampled parks: by site */
 		if (!t && !(t = join_lock_total(m, "park (java.util.concurrent)", false, false)))
 			return;
 		if ((u = join_row_use(r, t->name, false))) {
@@ -150,6 +150,10 @@ static void rename_hotspot_waits(struct thread_row *r)
 {
 	for (int i = 0; i < r->nlocks; i++) {
 		struct lock_use *u = &r->locks[i];
+
+		/* the JVMTI agent's own table lock: fctrace's cost, said so */
+		if (strstr(u->name, JVM_AGENT_NAME))
+			snprintf(u->name, sizeof(u->name), "fctrace's JVM agent (its own lock)");
 
 		for (size_t k = 0; k < sizeof(hotspot_sites) / sizeof(*hotspot_sites); k++) {
 			if (!strstr(u->name, hotspot_sites[k].site))
@@ -198,8 +202,16 @@ void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_
 	m->jvm = true;
 	m->jvm_monitors = monitors_on;
 	name_threads(m, v);
-	for (int i = 0; i < v->nmonitors; i++)
+	/* the agent's view, when it ran, has what the monitor probes would
+	 * (and the call sites): the probes' is not counted twice */
+	for (int i = 0; i < v->nmonitors && !v->sites.loaded; i++)
 		add_monitor(m, &v->monitors[i]);
+	join_add_jvm_sites(m, v);
+	m->jvm_agent = v->sites.loaded;
+	m->jvm_agent_walks = v->sites.walks;
+	m->jvm_agent_every = v->sites.every;
+	m->jvm_agent_period_ms = v->sites.period_ms;
+	m->jvm_agent_park_walks = v->sites.park_walks;
 	add_parks(m, v);
 	m->gcs = v->global.gcs;
 	m->gc_ns = v->global.gc_ns;

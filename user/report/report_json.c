@@ -297,6 +297,22 @@ static struct json_object *holders_json(const struct lock_holders *h)
 	return o;
 }
 
+/* a JVM lock's Java call sites (join_sites.c); [] for other locks */
+static struct json_object *sites_json(const struct lock_total *l)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < l->nsites; i++) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "site", l->sites[i].site);
+		put_u64(o, "waits", l->sites[i].waits);
+		put_u64(o, "wait_ns", l->sites[i].wait_ns);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *lock_totals_json(const struct joined_run *m,
 					   const struct stack_set *ss)
 {
@@ -321,6 +337,7 @@ static struct json_object *lock_totals_json(const struct joined_run *m,
 		if (ss && ss->n)
 			json_object_object_add(o, "stack_ids",
 					       flame_stack_ids_json(ss, m->locks[i].name));
+		json_object_object_add(o, "sites", sites_json(&m->locks[i]));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -511,6 +528,21 @@ static struct json_object *by_number_json(const struct joined_run *m)
 	return a;
 }
 
+/* fctrace's JVMTI agent: how it sampled; null when it did not run */
+static struct json_object *agent_json(const struct joined_run *m)
+{
+	struct json_object *o;
+
+	if (!m->jvm_agent)
+		return NULL;
+	o = json_object_new_object();
+	put_u64(o, "walks_first", m->jvm_agent_walks);
+	put_u64(o, "walks_every", m->jvm_agent_every);
+	put_u64(o, "park_period_ms", m->jvm_agent_period_ms);
+	put_u64(o, "park_stacks", m->jvm_agent_park_walks);
+	return o;
+}
+
 /* A JVM target: HotSpot's view, run-wide (monitors are in locks[]). */
 static struct json_object *jvm_json(const struct session *s)
 {
@@ -531,6 +563,7 @@ static struct json_object *jvm_json(const struct session *s)
 	put_u64(o, "safepoint_ns", m->safepoint_ns);
 	put_u64(o, "parks", m->parks);
 	put_u64(o, "park_ns", m->park_ns);
+	json_object_object_add(o, "agent", agent_json(m));
 	put_u64(o, "application_threads", m->app_threads);
 	return o;
 }

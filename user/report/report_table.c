@@ -192,12 +192,51 @@ static bool in_order(const struct thread_row *r, int pass)
 	return pass == 0 ? app : !app;
 }
 
+/* A call site as the table shows it: the package left out
+ * ("pkg.Class.method(File.java:12)" -> "Class.method(File.java:12)");
+ * the JSON has it whole. */
+static const char *short_site(const char *site)
+{
+	const char *paren = strchr(site, '('), *cls = NULL;
+	int dots = 0;
+
+	for (const char *c = paren ? paren : site + strlen(site); c > site && dots < 2; c--)
+		if (c[-1] == '.' && ++dots == 2)
+			cls = c;
+	return cls ? cls : site;
+}
+
+/* A JVM lock's Java call sites, under it. */
+static void print_sites(FILE *f, const struct joined_run *m, const struct lock_total *l)
+{
+	char w[32], tot[32], mean[32], share[32];
+
+	for (int i = 0; i < l->nsites; i++) {
+		const struct lock_site *s = &l->sites[i];
+
+		fprintf(f, "  at %-43.43s %8s %9s %9s %9s %6s\n", short_site(s->site),
+			units_count(w, sizeof(w), (double)s->waits),
+			units_ns(tot, sizeof(tot), (double)s->wait_ns),
+			units_ns(mean, sizeof(mean), s->waits ? (double)s->wait_ns / s->waits : 0),
+			"-", units_pct(share, sizeof(share), m->thread_wall_total_ns ?
+				       (double)s->wait_ns / m->thread_wall_total_ns : 0));
+	}
+}
+
 /* The monitor flag, named: on, off, or unknown (never counted as on). */
 static const char *monitor_state(const struct joined_run *m)
 {
+	static char agent[160];
 	const char *flag = m->jvm_monitor_flag ? m->jvm_monitor_flag :
 			   m->jvm_monitors ? "on" : "off";
 
+	if (m->jvm_agent) {
+		snprintf(agent, sizeof(agent), "%s; fctrace's agent named waits by Java call site "
+			 "(stacks: first %u per top frame, then 1 in %u; parks sampled every %u ms)",
+			 !strcmp(flag, "on") ? "on" : "off", m->jvm_agent_walks, m->jvm_agent_every,
+			 m->jvm_agent_period_ms);
+		return agent;
+	}
 	if (!strcmp(flag, "on"))
 		return "on";
 	if (!strcmp(flag, "off"))
@@ -392,6 +431,7 @@ static void print_locks(FILE *f, const struct joined_run *m)
 			units_ns(mean, sizeof(mean), l->waits ? (double)l->wait_ns / l->waits : 0),
 			units_ns(mx, sizeof(mx), (double)l->max_ns),
 			units_pct(share, sizeof(share), lock_share(m, l)));
+		print_sites(f, m, l);
 	}
 	if (hidden)
 		fprintf(f, "(%d kernel lock site%s below %.2f %% of thread time not shown; the JSON "

@@ -114,6 +114,30 @@ static int load_monitor_flag(struct jr *r, struct json_object *o, struct joined_
 	return 0;
 }
 
+/* fctrace's JVMTI agent's sampling (null or absent: it did not run) */
+static int load_agent(struct jr *r, struct json_object *o, struct joined_run *m)
+{
+	struct json_object *a;
+	char saved[128];
+	uint64_t w = 0, e = 0, p = 0;
+	int rc;
+
+	if (!json_object_object_get_ex(o, "agent", NULL))
+		return 0;
+	if (jr_object(r, o, "agent", true, &a, saved, sizeof(saved)))
+		return -1;
+	if (!a)
+		return 0;
+	rc = jr_u64(r, a, "walks_first", &w) || jr_u64(r, a, "walks_every", &e) ||
+	     jr_u64(r, a, "park_period_ms", &p) || jr_u64(r, a, "park_stacks", &m->jvm_agent_park_walks);
+	jr_leave(r, saved);
+	m->jvm_agent = true;
+	m->jvm_agent_walks = (unsigned)w;
+	m->jvm_agent_every = (unsigned)e;
+	m->jvm_agent_period_ms = (unsigned)p;
+	return rc ? -1 : 0;
+}
+
 /* A JVM target: what HotSpot's probes counted, run-wide. */
 static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 {
@@ -127,7 +151,7 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 	m->jvm = o != NULL;
 	rc = o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
 		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) || load_monitor_flag(r, o, m) ||
-		   JR_FIELDS(r, o, m, jvm_fields, false) ||
+		   JR_FIELDS(r, o, m, jvm_fields, false) || load_agent(r, o, m) ||
 		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads));
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
@@ -686,6 +710,29 @@ static int load_hold_calls(struct jr *r, struct json_object *o, struct lock_hold
 	return 0;
 }
 
+/* A JVM lock's call sites (absent from runs saved before them). */
+static int load_sites(struct jr *r, struct json_object *o, struct lock_total *l)
+{
+	struct json_object *a, *e;
+	char saved[128];
+
+	if (!json_object_object_get_ex(o, "sites", NULL))
+		return 0;
+	if (jr_get(r, o, "sites", json_type_array, false, &a))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(a) && l->nsites < LOCK_SITES_MAX; i++) {
+		struct lock_site *s = &l->sites[l->nsites];
+
+		if (jr_element(r, a, "sites", i, &e, saved, sizeof(saved)) ||
+		    jr_str(r, e, "site", false, s->site, sizeof(s->site)) ||
+		    jr_u64(r, e, "waits", &s->waits) || jr_u64(r, e, "wait_ns", &s->wait_ns))
+			return -1;
+		jr_leave(r, saved);
+		l->nsites++;
+	}
+	return 0;
+}
+
 /* A lock's holders (absent from runs saved before they were measured). */
 static int load_holders(struct jr *r, struct json_object *o, struct lock_holders *h)
 {
@@ -745,7 +792,8 @@ static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *
 		    jr_bool(r, o, "is_lock", &l->is_lock) || jr_u64(r, o, "runq_ns", &l->runq_ns) ||
 		    jr_u64(r, o, "wakes", &l->wakes) ||
 		    jr_u64(r, o, "wakes_by_waiters", &l->wakes_by_waiters) ||
-		    jr_bool(r, o, "taken_in_turns", &l->turns) || load_holders(r, o, &l->holders))
+		    jr_bool(r, o, "taken_in_turns", &l->turns) || load_holders(r, o, &l->holders) ||
+		    load_sites(r, o, l))
 			return -1;
 		jr_leave(r, saved);
 	}

@@ -27,6 +27,7 @@
 #include "session/driver.h"
 #include "session/proctree.h"
 #include "fctrace.h"	/* FCT_MAX_TGIDS */
+#include "session/session_agent.h"
 #include "base/signals.h"
 #include "base/sudo_caller.h"
 
@@ -194,6 +195,7 @@ struct watch {
 	bool hurry;			/* stopped by a signal or --duration */
 	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
 	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
+	struct jvm_agent *agent;	/* fctrace's JVMTI agent's socket, or NULL */
 };
 
 static void watch_jvm_flag(struct watch *w);
@@ -393,10 +395,11 @@ static enum jvm_flag flag_from_argv(const struct target_opts *to, const char *to
 				     getenv("_JAVA_OPTIONS"));
 }
 
-static void find_jvm(struct session *s, const struct target_opts *to, char **env, int *fd)
+static void find_jvm(struct session *s, const struct target_opts *to, char **env, int *fd,
+		     struct watch *w, uid_t uid, gid_t gid)
 {
 	struct target_info *ti = &s->target;
-	char notice[256];
+	char notice[256], file[4096];
 
 	*env = NULL;
 	s->jvm_flag = JVM_FLAG_UNKNOWN;
@@ -409,6 +412,7 @@ static void find_jvm(struct session *s, const struct target_opts *to, char **env
 		jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
 		add_jvm_flag(s, env);
 		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
+		w->agent = agent_for_exec(env, uid, gid);
 		return;
 	}
 	if ((*fd = jvm_open_libjvm(to->pid)) < 0) {
@@ -418,7 +422,8 @@ static void find_jvm(struct session *s, const struct target_opts *to, char **env
 	jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
 	s->jvm_flag = jvm_monitor_probes(to->pid, *fd);	/* it lives: read now */
 	s->jvm_monitors = s->jvm_flag != JVM_FLAG_OFF;
-	if (!s->jvm_monitors) {
+	/* with the agent (loaded by tgt_run) monitor waits are measured */
+	if (!s->jvm_monitors && jvm_agent_file(file, sizeof(file))) {
 		jvm_monitor_notice(notice, sizeof(notice));
 		fprintf(stderr, "fctrace: %s\n", notice);
 	}
@@ -441,6 +446,12 @@ static void read_jvm(struct watch *w)
 		s->jvm_flag = JVM_FLAG_ON;
 	if (s->jvm && s->target.mode == TGT_EXEC)
 		s->jvm_monitors = s->jvm_flag == JVM_FLAG_ON;
+	if (w->agent && !s->jvm)
+		s->jvm = calloc(1, sizeof(*s->jvm));
+	/* the agent's view is joined_run.jvm_agent's: monitor_probes stays
+	 * the probes' (the flag) */
+	agent_read(w->agent, s->target.pid, s->jvm);
+	w->agent = NULL;
 }
 
 /* Has the JVM parsed its options? Its "VM Thread" is made after that. */
@@ -500,7 +511,8 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 	describe(&s->target, to);
 	if (to->mode == TGT_EXEC && run_as_caller(to, &x->ra))
 		return 2;
-	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd);
+	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd, &x->w,
+		 x->ra.ngroups >= 0 ? x->ra.uid : getuid(), x->ra.ngroups >= 0 ? x->ra.gid : getgid());
 	s->res.cfg.workload = s->cfg.workload = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -511,6 +523,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 1;
 	}
 	s->target.pid = to->mode == TGT_EXEC ? x->c.pid : to->pid;
+	jvm_agent_set_pid(x->w.agent, s->target.pid);
 	/* attach: whose the process is, now; run: CMD's, once it has exec'd */
 	s->target.uid = getuid();
 	s->target.gid = getgid();
@@ -595,6 +608,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	int err;
 
 	w->t = t;
+	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
+		w->agent = agent_attach(ti->pid, w->libjvm_fd, ti->uid, ti->gid);
 	tracer_start(t);
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {
@@ -656,6 +671,7 @@ static void tgt_finish(void *ctx, struct session *s)
 	if (x->c.pid > 0 && !x->released)
 		abandon(&x->c);
 	lockname_free(x->w.ln);
+	jvm_agent_close(x->w.agent);
 	free(x->ra.groups);
 	free(x->jvm_env);
 	if (x->w.libjvm_fd >= 0)

@@ -321,6 +321,7 @@ void jvm_view_free(struct jvm_view *v)
 		free(v->monitors[i].rows);
 	free(v->monitors);
 	free(v->threads);
+	free(v->sites.rows);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -24,6 +24,15 @@
  *     jvm_read(skel, pid, &view)       the maps into a struct jvm_view
  *     jvm_detach(), jvm_view_free()
  *
+ * fctrace's JVMTI agent (trace/jvmti_agent.c, built as JVM_AGENT_NAME
+ * beside the binary) names waits by Java call site, with no JVM flag:
+ *     jvm_agent_file()                 where it is
+ *     jvm_agent_listen(pid, ...)       the socket it reports on
+ *     jvm_agent_option() (run --)      its -agentpath for JAVA_TOOL_OPTIONS
+ *     jvm_agent_load() (attach)        through HotSpot's attach protocol
+ *     jvm_agent_dump(), jvm_agent_close()   its totals; it turns itself off
+ *     jvm_sites_parse(), jvm_view_add_sites()   into the view
+ *
  * Functions returning int give 0 or a negative errno, and print nothing.
  */
 #ifndef FCTRACE_JVM_H
@@ -98,6 +107,9 @@ const char *jvm_flag_name(enum jvm_flag f);
  * libjvm_fd: jvm_open_libjvm's or jvm_open_path's (-1: options only);
  * the mapping read is the one of that very file. */
 enum jvm_flag jvm_monitor_probes(pid_t pid, int libjvm_fd);
+/* Any bool flag of HotSpot's (its C++ global, by name), from the JVM's
+ * memory; JVM_FLAG_UNKNOWN when it cannot be read. */
+enum jvm_flag jvm_flag_in_memory(pid_t pid, int libjvm_fd, const char *name);
 
 /* The flag as a JVM's options set it, applied in the JVM's order:
  * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line (argv[1..] up
@@ -198,12 +210,32 @@ struct jvm_thread_info {
 	struct fct_jvm_thread k;	/* everything the kernel counted */
 };
 
+/* One (kind, thread, class, site) total of the agent's. */
+struct jvm_site_row {
+	char kind;			/* 'm' contended enter, 'w' Object.wait, 'p' park sample */
+	uint32_t tid;			/* host tid (0: not known) */
+	int64_t jid;			/* Thread.getId() */
+	uint64_t waits, ns, walks;	/* park samples: waits = samples, ns = samples * period */
+	uint64_t max_ns;		/* the longest one (park samples: the period) */
+	char cls[160];			/* the monitor's or the park blocker's class ("-": none) */
+	char site[200];			/* pkg.Class.method(File.java:LINE) */
+};
+
+struct jvm_sites {
+	bool loaded;			/* the agent reported */
+	struct jvm_site_row *rows;
+	int nrows;
+	uint64_t lost, park_walks;	/* rows its tables had no room for; parked stacks walked */
+	unsigned walks, every, period_ms;	/* its sampling */
+};
+
 struct jvm_view {
 	struct jvm_thread_info *threads;	/* by tid, ascending */
 	int nthreads;
 	struct jvm_monitor *monitors;		/* largest contended wait first */
 	int nmonitors;
 	struct fct_jvm_global global;		/* GC, safepoints, lost */
+	struct jvm_sites sites;			/* the agent's, or none */
 };
 
 /* Read the JVM maps of a loaded skeleton. pid: the JVM's, which tells
@@ -222,5 +254,60 @@ const struct jvm_monitor_row *jvm_monitor_row(const struct jvm_monitor *m, uint3
 
 /* The internal class name ("java/lang/Object") in Java's dotted form. */
 void jvm_class_name(const struct fct_jvm_mon_key *k, char *out, size_t len);
+
+/* --- fctrace's JVMTI agent ---------------------------------------------- */
+
+#define JVM_AGENT_NAME	"fctrace-jvmti.so"
+
+/* The agent beside fctrace's own binary, readable: 0 or -errno. */
+int jvm_agent_file(char *out, size_t len);
+
+struct jvm_agent;
+/* The socket the agent of JVM pid reports on, in the JVM's /tmp
+ * (/proc/PID/root/tmp when in_target_root), owned by uid:gid; one
+ * fctrace per JVM (an flock beside it). NULL with why said. */
+struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gid_t gid,
+				   char *why, size_t wlen);
+void jvm_agent_set_pid(struct jvm_agent *a, pid_t pid);	/* run --: the child's */
+/* "-agentpath:FILE=sock=..." (malloc'd) */
+char *jvm_agent_option(const struct jvm_agent *a, const char *file);
+/* Load the agent into the running JVM (copied into its /tmp when it
+ * cannot see file, removed once loaded): 0, or -errno with why said. */
+int jvm_agent_load(struct jvm_agent *a, const char *file, char *why, size_t wlen);
+bool jvm_agent_connected(struct jvm_agent *a);
+/* A JVM in another pid namespace: its threads' tids there and here, as
+ * each told its own while it ran (malloc'd; how many). */
+struct jvm_tidpair {
+	uint32_t ns, host;
+};
+int jvm_agent_tids(struct jvm_agent *a, struct jvm_tidpair **out);
+/* The agent's totals, asked for and waited for up to timeout_ms (or the
+ * last it sent as the JVM exited): text for jvm_sites_parse, malloc'd. */
+char *jvm_agent_dump(struct jvm_agent *a, int timeout_ms);
+/* Close: the agent sees EOF, turns its events off and ends; the socket
+ * and lock files are removed. */
+void jvm_agent_close(struct jvm_agent *a);
+
+/* --- HotSpot's attach protocol (jvm_attach.c) ------------------------- */
+
+/* pid's (or its thread tid's) id in its own pid namespace; 0 if gone */
+pid_t jvm_ns_pid(pid_t pid, pid_t tid);
+/* Run an attach command: its result code (>= 0) with the whole answer
+ * in *out (malloc'd), or -errno with why said. */
+int jvm_attach_command(pid_t pid, const char *cmd, const char *const args[3], char **out,
+		       char *why, size_t wlen);
+/* "load": 0, or -errno with why said (the agent's own refusal too) */
+int jvm_attach_load(pid_t pid, const char *agent, const char *options, char *why, size_t wlen);
+
+/* --- the agent's totals into the view (jvm_sites.c) -------------------- */
+
+/* Parse a dump; names ("N" lines) with a tid name v's threads, park
+ * rows get their thread's tid; tids are mapped from pid's namespace:
+ * by known (jvm_agent_tids, n of them), else through /proc/PID/task. */
+int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known, int n,
+		    struct jvm_view *v);
+/* Java thread names from a thread dump (`threaddump`: the "nid" is the
+ * tid): threads the agent never saw, started before it. */
+int jvm_names_from_dump(const char *dump, pid_t pid, struct jvm_view *v);
 
 #endif /* FCTRACE_JVM_H */

@@ -293,7 +293,7 @@ static bool lowest_mapping(pid_t pid, int fd, uint64_t *start, uint64_t *off)
 	return found;
 }
 
-static enum jvm_flag flag_from_memory(pid_t pid, int libjvm_fd)
+enum jvm_flag jvm_flag_in_memory(pid_t pid, int libjvm_fd, const char *name)
 {
 	uint64_t start = 0, off = 0, addr;
 	struct elf_sym sym;
@@ -303,7 +303,7 @@ static enum jvm_flag flag_from_memory(pid_t pid, int libjvm_fd)
 	int fd;
 
 	if (libjvm_fd < 0 || !lowest_mapping(pid, libjvm_fd, &start, &off) ||
-	    !elf_symbol(libjvm_fd, "DTraceMonitorProbes", &sym))
+	    !elf_symbol(libjvm_fd, name, &sym))
 		return JVM_FLAG_UNKNOWN;
 	/* load bias = start - (the address the mapped offset has in the file) */
 	addr = start - (off + sym.vaddr_minus_off) + sym.value;
@@ -320,7 +320,7 @@ static enum jvm_flag flag_from_memory(pid_t pid, int libjvm_fd)
 
 enum jvm_flag jvm_monitor_probes(pid_t pid, int libjvm_fd)
 {
-	enum jvm_flag f = flag_from_memory(pid, libjvm_fd);
+	enum jvm_flag f = jvm_flag_in_memory(pid, libjvm_fd, "DTraceMonitorProbes");
 
 	return f != JVM_FLAG_UNKNOWN ? f : flag_from_proc(pid);
 }

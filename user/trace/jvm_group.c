@@ -41,6 +41,7 @@ static const struct jvm_name names[] = {
 	{ "Monitor Deflation Thread", false, JVM_G_RUNTIME },
 	{ "Notification Thread", false, JVM_G_RUNTIME },
 	{ "Attach Listener", false, JVM_G_RUNTIME },
+	{ "fctrace agent", false, JVM_G_RUNTIME },	/* fctrace's own JVMTI agent */
 	{ "Surrogate Locker Thread (Concurrent GC)", false, JVM_G_RUNTIME },
 	{ "JFR ", true, JVM_G_RUNTIME },
 	{ "Reference Handler", false, JVM_G_LIBRARY },
