@@ -3,6 +3,7 @@
  * wl_run of its own, in its own data directory, so the measured run's
  * pool and files are not touched: its first opens stay its own.
  */
+#include <math.h>
 #include <string.h>
 #include "base/hist.h"
 #include "session/solo.h"
@@ -45,17 +46,61 @@ bool solo_wanted(const struct wl_config *cfg)
 	return !strcmp(cfg->workload, "fcp") || !strcmp(cfg->workload, "fcp-fixed");
 }
 
+/* A thread's wall per op: what the model's walls are made of (the loop
+ * and the odd slow op included, which a median leaves out). */
+static double wall_per_op(const struct wl_thread_stats *st)
+{
+	return st->ops && st->end_ns > st->start_ns ?
+	       (double)(st->end_ns - st->start_ns) / (double)st->ops : 0;
+}
+
+/* v within a factor of two of a median (which is there) */
+static bool near(double v, uint64_t median_ns)
+{
+	return median_ns && v > 0.5 * (double)median_ns && v < 2.0 * (double)median_ns;
+}
+
+/*
+ * A hit's and a miss's cost from the two pool runs' walls: a hits + b
+ * misses took wa, c hits + d misses took wb; solved for the two costs.
+ * The first run mostly hits, the second mostly misses, so the system is
+ * well apart from singular; when it is not, or a cost comes out far from
+ * its sampled ops' median, the medians.
+ */
+static void solve_hit_miss(const struct wl_thread_stats *a, const struct wl_thread_stats *b,
+			   struct wl_solo *out)
+{
+	double wa = wall_per_op(a) * (double)a->ops, wb = wall_per_op(b) * (double)b->ops;
+	double ha = (double)a->hits, ma = (double)a->misses, hb = (double)b->hits;
+	double mb = (double)b->misses, det = ha * mb - ma * hb, hit, miss;
+
+	out->hit_ns = median(a->op_hit_hist);
+	out->miss_ns = median(b->op_miss_hist);
+	if (fabs(det) < 0.25 * ha * mb)
+		return;
+	hit = (wa * mb - ma * wb) / det;
+	miss = (ha * wb - hb * wa) / det;
+	/* a run that a stall of the machine landed in solves to nonsense: the
+	 * walls are taken only near what the sampled ops say */
+	if (near(hit, out->hit_ns) && near(miss, out->miss_ns) && miss > hit) {
+		out->hit_ns = (uint64_t)(hit + 0.5);
+		out->miss_ns = (uint64_t)(miss + 0.5);
+	}
+}
+
 void solo_measure(const struct wl_config *cfg, struct wl_solo *out)
 {
-	struct wl_thread_stats st;
+	struct wl_thread_stats hits, misses;
+	bool have_hits;
 
 	memset(out, 0, sizeof(*out));
-	if (run_alone(cfg, cfg->workload, cfg->pool, SOLO_HIT_OPS, &st))
-		out->hit_ns = median(st.op_hit_hist);
+	have_hits = run_alone(cfg, cfg->workload, cfg->pool, SOLO_HIT_OPS, &hits);
+	if (have_hits)
+		out->hit_ns = median(hits.op_hit_hist);
 	/* one channel: every get of another file than the last misses */
-	if (!cfg->shared_file && cfg->files > 1 &&
-	    run_alone(cfg, cfg->workload, 1, SOLO_MISS_OPS, &st))
-		out->miss_ns = median(st.op_miss_hist);
-	if (run_alone(cfg, "fc", cfg->pool, SOLO_FC_OPS, &st))
-		out->fc_ns = median(st.lat_hist);
+	if (have_hits && !cfg->shared_file && cfg->files > 1 &&
+	    run_alone(cfg, cfg->workload, 1, SOLO_MISS_OPS, &misses))
+		solve_hit_miss(&hits, &misses, out);
+	if (run_alone(cfg, "fc", cfg->pool, SOLO_FC_OPS, &hits))
+		out->fc_ns = (uint64_t)(wall_per_op(&hits) + 0.5);
 }

@@ -9,8 +9,12 @@
  * one thread (and fc at every thread count) predicted slower than it
  * runs. So the session runs three short one-thread runs of its own -
  * the same pool and files, the same pool with one channel (every get
- * misses), and fc - with the probes on, as the run's: their medians are
- * the costs alone.
+ * misses), and fc - with the probes on, as the run's: their walls per op
+ * are the costs alone (a hit's and a miss's solved from the two pool
+ * runs' walls and counts; the medians of their sampled ops if that
+ * fails). Walls, not medians: a median leaves out the loop around the op
+ * and the odd slow op, which the walls the model predicts include (fc's
+ * median was 10-15 % under its wall per op here).
  */
 #ifndef FCTRACE_SOLO_H
 #define FCTRACE_SOLO_H
