@@ -7,7 +7,10 @@
 #  2. the seed's matrix on 2 CPUs, predicted from the sweep's own fcp/60/8
 #     cell (sweep --predict picks it);
 #  3. a matrix on 1 CPU (taskset -c 0), predicted from a 2-CPU run of
-#     fcp/60/8 made just before it (the machine's speed drifts over minutes).
+#     fcp/60/8 made just before it (the machine's speed drifts over minutes);
+#  4. issue 26's held-out subset (fc, fcp, fcp-fixed x 10/60/100 files x
+#     1/2/4/8 threads, 30 000 ops) measured twice (--repeat 2): the model's
+#     error against the mean of the two beside the two's own difference.
 set -e
 FCTRACE=${FCTRACE:-./fctrace}
 CHECK=${CHECK:-.output/tests/model_check}
@@ -33,3 +36,7 @@ echo "== 3. 1 CPU (taskset -c 0): fitted to a 2-CPU run of fcp/60/8 made just be
 run fit2 --workload fcp --files 60 --threads 8
 taskset -c 0 $FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,60,100 --threads 1,2,4,8 \
 	--predict --fit "$out/fit2.json" | sed -n '/^What-if model/,/absolute error/p'
+
+echo "== 4. the 36-cell subset at 30 000 ops, measured twice: the model against the noise"
+$FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,60,100 --threads 1,2,4,8 --ops 30000 \
+	--predict --repeat 2 | sed -n '/^What-if model/,/machine.s noise/p'

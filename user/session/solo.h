@@ -7,7 +7,8 @@
  * move between CPUs, and every syscall shares the machine with the
  * switching around it. Costs taken from the run alone made every cell of
  * one thread (and fc at every thread count) predicted slower than it
- * runs. So the session runs three short one-thread runs of its own -
+ * runs. So the session runs, three times, three short one-thread runs of
+ * its own -
  * the same pool and files, the same pool with one channel (every get
  * misses), and fc - with the probes on, as the run's: their walls per op
  * are the costs alone (a hit's and a miss's solved from the two pool
@@ -27,6 +28,8 @@
 #define SOLO_HIT_OPS	4000
 #define SOLO_MISS_OPS	1500
 #define SOLO_FC_OPS	2500
+/* rounds of the three: each figure is their middle */
+#define SOLO_ROUNDS	3
 
 /* Does a run of cfg get a calibration (fcp and fcp-fixed)? */
 bool solo_wanted(const struct wl_config *cfg);
