@@ -556,7 +556,8 @@ static void print_evictions(FILE *f, const struct pc_evictions *e)
 	char line[600], a[24], b[24], c[24];
 	int n;
 
-	if (!e->on)
+	/* nothing missed and nothing removed: the Page cache line said it all */
+	if (!e->on || (!e->reread_pages && !e->first_pages && !e->removed_pages))
 		return;
 	n = snprintf(line, sizeof(line), "%s re-read after a removal in the window, %s first "
 		     "reads; %s pages of its files removed",

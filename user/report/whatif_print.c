@@ -72,7 +72,8 @@ static void print_solo(FILE *f, const struct whatif_params *p)
 		      "the ops above.\n", f);
 		return;
 	}
-	fprintf(f, "One thread alone (short runs beside this one, probes on): a hit %s, a miss "
+	fprintf(f, "One thread alone (short runs just before this one, probes attached): a hit %s, a "
+		"miss "
 		"%s, an fc op %s; one-thread cells and fc are costed so.\n",
 		units_ns(h, sizeof(h), p->solo_hit_ns), units_ns(m, sizeof(m), p->solo_miss_ns),
 		units_ns(c, sizeof(c), p->solo_fc_ns));

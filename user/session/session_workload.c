@@ -2,8 +2,9 @@
  * session_workload.c - the workload driver: fctrace's own workload as a
  * session's subject. Its workers open the counting window when they start
  * and close it when the last one ends (the workload's hooks), and their
- * own timings are the rows. A pool's run is preceded, inside the window,
- * by short one-thread runs that cost its ops alone (session/solo.h).
+ * own timings are the rows. A pool's run is preceded, just before the
+ * window, by short one-thread runs that cost its ops alone
+ * (session/solo.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -18,18 +19,18 @@ struct workload_ctx {
 	struct wl_solo solo;		/* one thread alone (solo.h) */
 };
 
-/* The workers are made and wait at the gate: with the probes counting, the
- * calibration runs first, on threads of its own (not the workers' rows:
- * the join keeps the workers' tids), so its ops pay the probes as the
- * run's do. */
+/* The workers are made and wait at the gate: the calibration runs first,
+ * with the probes attached but not yet counting (its syscalls take the
+ * hooks' slow path as the run's do; only the programs' own work after
+ * their first check is not paid), so that none of its threads, files or
+ * pages is in the window. */
 static int window_open(void *arg, const struct wl_thread_stats *threads, unsigned n)
 {
 	struct workload_ctx *w = arg;
 
-	tracer_start_counting(w->t);
 	if (solo_wanted(w->cfg))
 		solo_measure(w->cfg, &w->solo);
-	tracer_start_timeline(w->t);	/* --timeline-start counts from here */
+	tracer_start(w->t);
 	return 0;
 }
 

@@ -10,7 +10,8 @@
  * runs. So the session runs, three times, three short one-thread runs of
  * its own -
  * the same pool and files, the same pool with one channel (every get
- * misses), and fc - with the probes on, as the run's: their walls per op
+ * misses), and fc - with the probes attached, just before they start
+ * counting (so nothing of the calibration is in the window's tables): their walls per op
  * are the costs alone (a hit's and a miss's solved from the two pool
  * runs' walls and counts; the medians of their sampled ops if that
  * fails). Walls, not medians: a median leaves out the loop around the op

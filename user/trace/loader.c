@@ -786,24 +786,12 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 
 void tracer_start(struct tracer *t)
 {
-	tracer_start_counting(t);
-	tracer_start_timeline(t);
-}
-
-void tracer_start_counting(struct tracer *t)
-{
 	if (!t || !t->skel)
 		return;
 	cpustat_read(&t->cpu_start);
 	meminfo_read(&t->mem_open);
 	t->on_ns = wl_now_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
-}
-
-void tracer_start_timeline(struct tracer *t)
-{
-	if (!t || !t->skel)
-		return;
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
 			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };

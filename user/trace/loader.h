@@ -1,8 +1,7 @@
 /*
  * loader.h - the BPF side's lifecycle, perf-style:
  *   tracer_prepare  open the skeleton, filter on the target, load, attach
- *   tracer_start    open the counting window (and the timeline's, which
- *                   tracer_start_counting + tracer_start_timeline split)
+ *   tracer_start    open the counting window
  *   tracer_stop     close it
  *   tracer_read     copy the maps into a struct kview
  *   tracer_finish   detach and free everything (safe on a partial prepare)
@@ -57,11 +56,6 @@ struct tracer_opts {
 int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 		   struct kview *kv);
 void tracer_start(struct tracer *t);
-/* The two halves of tracer_start, for a subject that does work of its own
- * between them (the workload's calibration, session/solo.h): the timeline
- * is then placed from the second. */
-void tracer_start_counting(struct tracer *t);
-void tracer_start_timeline(struct tracer *t);
 /* TT_ATTACH: open the accounts of the threads already running (after
  * tracer_start, so that no edge between the two is missed); 0 or -errno */
 int tracer_adopt(struct tracer *t);
