@@ -1007,28 +1007,46 @@ int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
 	return n;
 }
 
-int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
-		   size_t site_len, enum wait_kind *kind)
+/* Ready to unwind the sampled stack e: its process's Dwfl, attached, and e
+ * handed to the memory and register callbacks; NULL when it cannot be
+ * (no maps, no registers). Pair with walk_end. */
+static Dwfl *walk_begin(struct usym *u, const struct fct_ustack *e, size_t len)
 {
 	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
-	struct walk w = { .u = u, .site = site, .site_len = site_len };
+	Dwfl *dwfl = p ? proc_dwfl(p) : NULL;
 
-	snprintf(site, site_len, "?");
-	*kind = WK_UNKNOWN;
 	cb_usym = u;
-	w.dwfl = p ? proc_dwfl(p) : NULL;
-	if (!w.dwfl || !e->regs[16])
-		return -1;
+	if (!dwfl || !e->regs[16])
+		return NULL;
 	if (!p->attached) {
-		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
-			return -1;
+		if (!dwfl_attach_state(dwfl, NULL, p->tgid, &thread_cbs, u))
+			return NULL;
 		p->attached = 1;
 	}
 	u->cur = e;
 	u->cur_len = len;
 	u->cur_given = 0;
-	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_frame, &w);
+	return dwfl;
+}
+
+/* Walk e's frames with cb, then let e go. */
+static void walk_end(struct usym *u, Dwfl *dwfl, const struct fct_ustack *e,
+		     int (*cb)(Dwfl_Frame *, void *), void *arg)
+{
+	dwfl_getthread_frames(dwfl, (pid_t)e->tid, cb, arg);
 	u->cur = NULL;
+}
+
+int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
+		   size_t site_len, enum wait_kind *kind)
+{
+	struct walk w = { .u = u, .site = site, .site_len = site_len };
+
+	snprintf(site, site_len, "?");
+	*kind = WK_UNKNOWN;
+	if (!(w.dwfl = walk_begin(u, e, len)))
+		return -1;
+	walk_end(u, w.dwfl, e, on_frame, &w);
 	*kind = w.kind;
 	return w.found ? 0 : -1;
 }
@@ -1091,27 +1109,15 @@ static int on_any_frame(Dwfl_Frame *frame, void *arg)
 int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
 		    size_t site_len, enum wait_kind *kind, struct uframe *out, int max, int *n)
 {
-	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
 	struct walk sw = { .u = u, .site = site, .site_len = site_len };
 	struct fwalk w = { .out = out, .max = max, .site = &sw };
 
 	snprintf(site, site_len, "?");
 	*kind = WK_UNKNOWN;
 	*n = 0;
-	cb_usym = u;
-	w.dwfl = sw.dwfl = p ? proc_dwfl(p) : NULL;
-	if (!w.dwfl || !e->regs[16])
+	if (!(w.dwfl = sw.dwfl = walk_begin(u, e, len)))
 		return -1;
-	if (!p->attached) {
-		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
-			return -1;
-		p->attached = 1;
-	}
-	u->cur = e;
-	u->cur_len = len;
-	u->cur_given = 0;
-	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_any_frame, &w);
-	u->cur = NULL;
+	walk_end(u, w.dwfl, e, on_any_frame, &w);
 	*kind = sw.kind;
 	*n = w.n;
 	return sw.found ? 0 : -1;
@@ -1120,22 +1126,10 @@ int usym_wait_stack(struct usym *u, const struct fct_ustack *e, size_t len, char
 int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,
 		int max)
 {
-	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
 	struct fwalk w = { .out = out, .max = max };
 
-	cb_usym = u;
-	w.dwfl = p ? proc_dwfl(p) : NULL;
-	if (!w.dwfl || !e->regs[16])
+	if (!(w.dwfl = walk_begin(u, e, len)))
 		return 0;
-	if (!p->attached) {
-		if (!dwfl_attach_state(w.dwfl, NULL, p->tgid, &thread_cbs, u))
-			return 0;
-		p->attached = 1;
-	}
-	u->cur = e;
-	u->cur_len = len;
-	u->cur_given = 0;
-	dwfl_getthread_frames(w.dwfl, (pid_t)e->tid, on_any_frame, &w);
-	u->cur = NULL;
+	walk_end(u, w.dwfl, e, on_any_frame, &w);
 	return w.n;
 }
