@@ -360,6 +360,31 @@ static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 }
 
 /* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
+/*
+ * A word no stack was sampled for, at the address where another process
+ * of the run has one that was: processes forked from one program keep
+ * their objects at the same addresses (a process-shared semaphore is the
+ * same object in each), and the same code waits there. It takes the
+ * other's site and kind, so that one object is not a named row in one
+ * process and "condvar 0x7f..." in the next.
+ */
+static void share_across_forks(struct lock_name *names, const char **kinds, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (names[i].site[0] || names[i].name[0] || !kinds[i])
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (j == i || names[j].addr != names[i].addr ||
+			    names[j].tgid == names[i].tgid || !names[j].site[0] || !kinds[j])
+				continue;
+			memcpy(names[i].site, names[j].site, sizeof(names[i].site));
+			kinds[i] = kinds[j];
+			names[i].semaphore = names[j].semaphore;
+			break;
+		}
+	}
+}
+
 static void write_name(struct lock_name *n, const char *kind_name)
 {
 	char kind[48], sym[sizeof(n->name)];
@@ -461,6 +486,7 @@ int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name
 			kind_name = "join";
 		kinds[n++] = kind_name;
 	}
+	share_across_forks(names, kinds, n);
 	semlock_classify(kv, names, n);
 	for (int i = 0; i < n; i++)
 		if (kinds[i])
