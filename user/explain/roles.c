@@ -110,19 +110,6 @@ const char *role_name(enum thread_role role)
 	return (unsigned)role < ROLE_N ? names[role] : "works";
 }
 
-static void append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, n - len, fmt, ap);
-	va_end(ap);
-}
-
 /* "2 idle (waiting to be signalled: 102, 103)" */
 static void list_role(const struct joined_run *m, const struct thread_roles *r,
 		      enum thread_role role, const char *words, char *buf, size_t n, bool *first)
@@ -131,19 +118,19 @@ static void list_role(const struct joined_run *m, const struct thread_roles *r,
 
 	if (!r->count[role])
 		return;
-	append(buf, n, "%s%u %s (", *first ? "" : ", ", r->count[role], words);
+	words_append(buf, n, "%s%u %s (", *first ? "" : ", ", r->count[role], words);
 	*first = false;
 	for (unsigned i = 0; i < r->nrows; i++) {
 		if (r->role[i] != role)
 			continue;
 		if (shown++ == 4) {
-			append(buf, n, ", ...");
+			words_append(buf, n, ", ...");
 			break;
 		}
-		append(buf, n, "%s%s %d", shown > 1 ? ", " : "",
+		words_append(buf, n, "%s%s %d", shown > 1 ? ", " : "",
 		       m->rows[i].k.comm[0] ? m->rows[i].k.comm : "?", (int)m->rows[i].user.tid);
 	}
-	append(buf, n, ")");
+	words_append(buf, n, ")");
 }
 
 void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n)
@@ -163,21 +150,21 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
 	snprintf(buf, n, "Threads: shares are of the %u working thread%s time (%s)", kept,
 		 kept == 1 ? "'s" : "s'", fig_ns(wall));
 	if (r->ndrop)
-		append(buf, n, "; left out, %u that only waited for others: ", r->ndrop);
+		words_append(buf, n, "; left out, %u that only waited for others: ", r->ndrop);
 	else
-		append(buf, n, "; ");
+		words_append(buf, n, "; ");
 	list_role(m, r, ROLE_JOINS, "waiting for threads to end", buf, n, &first);
 	list_role(m, r, ROLE_IDLE, "idle until signalled", buf, n, &first);
 	list_role(m, r, ROLE_SLEEPS, "asleep in timers, polls or child waits", buf, n, &first);
 	list_role(m, r, ROLE_PARKED, "parked on a gate, a lock held by a thread asleep outside it",
 		  buf, n, &first);
 	if (r->count[ROLE_SATURATED]) {
-		append(buf, n, "%s", first ? "" : "; ");
+		words_append(buf, n, "%s", first ? "" : "; ");
 		first = true;
 		list_role(m, r, ROLE_SATURATED, "saturated, on CPU or runnable most of the window",
 			  buf, n, &first);
 	}
-	append(buf, n, ".");
+	words_append(buf, n, ".");
 }
 
 /* ---- a process that only waited for its children ------------------------- */
@@ -223,7 +210,7 @@ void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r,
 	}
 	if (!r->nrows || waited * 2 < wall)
 		return;
-	append(buf, n, "%sThe traced process only waited for a child (%s, %s of its time): the "
+	words_append(buf, n, "%sThe traced process only waited for a child (%s, %s of its time): the "
 	       "work was done by processes it started, which were not traced; run again with "
 	       "--follow to trace them.", buf[0] ? " " : "", call,
 	       fig_pct(fig_ratio((double)waited, (double)wall)));

@@ -103,19 +103,6 @@ static void insert_ranked(struct finding *list, int *n, const struct finding *x)
 	++*n;
 }
 
-static void append(char *buf, size_t n, const char *fmt, ...) PRINTF(3, 4);
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, n - len, fmt, ap);
-	va_end(ap);
-}
-
 /* A comma-separated list of items, appended to a line. */
 struct items {
 	char *buf;
@@ -130,7 +117,7 @@ static void item(struct items *l, const char *fmt, ...)
 	va_list ap;
 
 	if (l->count++)
-		append(l->buf, l->n, ", ");
+		words_append(l->buf, l->n, ", ");
 	len = strlen(l->buf);
 	if (len + 1 >= l->n)
 		return;
@@ -179,15 +166,15 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
 	else if (!f->kernel)
-		append(buf, n, "; not measured without the kernel view: %s", UNMEASURED);
+		words_append(buf, n, "; not measured without the kernel view: %s", UNMEASURED);
 	else if (!l.count)
 		snprintf(buf, n, "Nothing else measured reaches %s of thread time",
 			 fig_pct(EXPLAIN_MIN_SHARE));
-	append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, fig_plural(f->ncpus),
+	words_append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, fig_plural(f->ncpus),
 	       all_threads(f), fig_plural(all_threads(f)));
 	if (all_threads(f) > f->ncpus)
-		append(buf, n, ", so at most %u run at once", f->ncpus);
-	append(buf, n, ".");
+		words_append(buf, n, ", so at most %u run at once", f->ncpus);
+	words_append(buf, n, ".");
 }
 
 /* Another program's name: what its main thread ran after exec (python3
@@ -227,14 +214,14 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	else
 		snprintf(what, sizeof(what), "%u files", f->cfg->files);
 	if (f->tot->has_pool)
-		append(what, sizeof(what), ", pool %u", f->cfg->pool);
+		words_append(what, sizeof(what), ", pool %u", f->cfg->pool);
 	if (f->tot->has_cache)
-		append(what, sizeof(what), ", cache %s", units_bytes(b, sizeof(b),
+		words_append(what, sizeof(what), ", cache %s", units_bytes(b, sizeof(b),
 						(double)f->cfg->cache_size));
 	if (f->cfg->cache == WL_CACHE_COLD)
-		append(what, sizeof(what), ", cold cache");
+		words_append(what, sizeof(what), ", cold cache");
 	if (f->cfg->pressure > 0)
-		append(what, sizeof(what), ", cache pressure");
+		words_append(what, sizeof(what), ", cache pressure");
 	snprintf(buf, n, "Why %s takes %s here (%s, %u thread%s, %u CPU%s%s)",
 		 f->cfg->workload ? f->cfg->workload : "the workload", fig_ns((double)f->m->wall_ns),
 		 what, f->threads, fig_plural(f->threads), f->ncpus, fig_plural(f->ncpus),
@@ -270,10 +257,10 @@ static void headline_losses(const struct facts *f, char *buf, size_t n)
 
 	for (int i = 0; i < ls->n; i++)
 		if (!strcmp(ls->l[i].id, "slot_full"))
-			append(buf, n, "; %s more thread%s not accounted", fig_cnt((double)ls->l[i].count),
+			words_append(buf, n, "; %s more thread%s not accounted", fig_cnt((double)ls->l[i].count),
 			       fig_plural((double)ls->l[i].count));
 		else if (!strcmp(ls->l[i].id, "tgids_full"))
-			append(buf, n, "; %s process%s not followed", fig_cnt((double)ls->l[i].count),
+			words_append(buf, n, "; %s process%s not followed", fig_cnt((double)ls->l[i].count),
 			       ls->l[i].count == 1 ? "" : "es");
 }
 

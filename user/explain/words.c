@@ -1,6 +1,7 @@
 /* words.c - figures in sentences (words.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "base/units.h"
 #include "explain/words.h"
 
@@ -42,5 +43,17 @@ void evidence_add(struct diag_cause *c, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(c->evidence[c->nevidence++], sizeof(c->evidence[0]), fmt, ap);
+	va_end(ap);
+}
+
+void words_append(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
 	va_end(ap);
 }

@@ -20,6 +20,10 @@ const char *fig_cnt(double v);
 const char *fig_pct_small(double r);
 const char *fig_plural(double n);
 
+/* Append printf output to the string in buf (n bytes in all), cut at
+ * the end of buf. */
+void words_append(char *buf, size_t n, const char *fmt, ...) WORDS_PRINTF(3, 4);
+
 /* Append one sentence of evidence to c (dropped past EXPLAIN_MAX_EVIDENCE). */
 void evidence_add(struct diag_cause *c, const char *fmt, ...) WORDS_PRINTF(2, 3);
 
