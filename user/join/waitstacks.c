@@ -148,6 +148,20 @@ static int copy_frames(const struct stack_set *from, const uint32_t *fr, int n,
 	return 0;
 }
 
+/* r's frames into out's (one "[no user stack]" frame for a sample that
+ * had none), in to: how many, or -1 when out is full. */
+static int raw_frames(const struct waitstacks *ws, const struct raw *r, struct stack_set *out,
+		      uint32_t *to)
+{
+	int idx;
+
+	if (r->nframes)
+		return copy_frames(&ws->set, r->frames, r->nframes, out, to) ? -1 : r->nframes;
+	idx = stacks_frame(out, "[no user stack]", "", 0);
+	to[0] = (uint32_t)idx;
+	return idx < 0 ? -1 : 1;
+}
+
 /* One futex entry's waits over its sampled stacks, or one frame that
  * says none was sampled. */
 static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const char *thread,
@@ -171,7 +185,7 @@ static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const c
 	for (i = 0; i <= last && !rc; i++) {
 		const struct raw *r = &ws->raw[i];
 		uint64_t ns;
-		int n = r->nframes;
+		int n;
 
 		if (r->tid != f->key.tid || r->op != f->key.op || r->uaddr != f->key.uaddr)
 			continue;
@@ -179,14 +193,7 @@ static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const c
 		ns = i == last ? f->val.wait_ns - given :
 		     (uint64_t)((double)f->val.wait_ns * (double)r->n / (double)samples);
 		given += ns;
-		if (!n) {
-			int idx = stacks_frame(out, "[no user stack]", "", 0);
-
-			to[0] = (uint32_t)idx;
-			n = idx < 0 ? -1 : 1;
-		} else if (copy_frames(&ws->set, r->frames, n, out, to)) {
-			n = -1;
-		}
+		n = raw_frames(ws, r, out, to);
 		rc = n < 0 ? -1 : stacks_add(out, STK_WAIT, thread, lock, to, n, ns, r->n);
 	}
 	return rc;
@@ -242,18 +249,11 @@ static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stac
 
 	for (int i = 0; i < ws->nraw && !rc; i++) {
 		const struct raw *r = &ws->raw[i];
-		int n = r->nframes;
+		int n;
 
 		if (r->op != FCT_USTACK_OP_CPU)
 			continue;
-		if (!n) {
-			int idx = stacks_frame(out, "[no user stack]", "", 0);
-
-			to[0] = (uint32_t)idx;
-			n = idx < 0 ? -1 : 1;
-		} else if (copy_frames(&ws->set, r->frames, n, out, to)) {
-			n = -1;
-		}
+		n = raw_frames(ws, r, out, to);
 		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(kv, r->tid), "", to, n,
 					     r->n * (1000000000ull / FCT_CPUCLOCK_HZ), r->n);
 	}
