@@ -53,14 +53,10 @@ const volatile __u32 cpu_stacks = 0;	/* rodata: --cpu-stacks, send each sample's
 static __always_inline void cpu_stack_send(struct bpf_perf_event_data *ctx, struct fct_slot *t,
 					   bool user)
 {
-	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
+	struct fct_ustack *e = fct_ustack_reserve(t);
 
-	if (!e) {
-		__sync_fetch_and_add(&lost.ustack_drops, 1);
+	if (!e)
 		return;
-	}
-	e->tid = t->a.tid;
-	e->tgid = t->a.tgid;
 	e->op = FCT_USTACK_OP_CPU;
 	e->uaddr = !user;
 	__builtin_memset(e->kips, 0, sizeof(e->kips));

@@ -138,14 +138,10 @@ static __always_inline bool ustack_wanted(const struct fct_futex_val *v)
  * the stack above the wait's rsp is what it was at entry, the thread slept. */
 static __always_inline void ustack_send(struct fct_slot *t, struct pt_regs *regs)
 {
-	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
+	struct fct_ustack *e = fct_ustack_reserve(t);
 
-	if (!e) {
-		__sync_fetch_and_add(&lost.ustack_drops, 1);
+	if (!e)
 		return;
-	}
-	e->tid = t->a.tid;
-	e->tgid = t->a.tgid;
 	e->uaddr = t->futex_uaddr;
 	e->op = t->futex_op;
 	__builtin_memset(e->kips, 0, sizeof(e->kips));

@@ -11,6 +11,21 @@
 
 #include "common.bpf.h"
 
+/* A record in the `ustacks` ring for thread t, its ids filled in; NULL
+ * (counted as a drop) when the ring is full. */
+static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_slot *t)
+{
+	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
+
+	if (!e) {
+		__sync_fetch_and_add(&lost.ustack_drops, 1);
+		return NULL;
+	}
+	e->tid = t->a.tid;
+	e->tgid = t->a.tgid;
+	return e;
+}
+
 /* Registers in DWARF order, from the thread's saved user registers. */
 static __always_inline void fct_ustack_regs(struct fct_ustack *e, struct pt_regs *regs)
 {
