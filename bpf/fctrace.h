@@ -437,6 +437,32 @@ enum fct_floor_hook {
  */
 #define FCT_HOLD_LOCKS		8
 #define FCT_HOLD_OWNER_OFF	8
+/* Java monitors have slots of their own after those (a JVM's own mutexes,
+ * contended at its start, would take every glibc slot): the map holds
+ * FCT_HOLD_SLOTS, glibc words in [0, FCT_HOLD_LOCKS), monitors after. */
+#define FCT_HOLD_MONITORS	4
+#define FCT_HOLD_SLOTS		(FCT_HOLD_LOCKS + FCT_HOLD_MONITORS)
+
+/*
+ * A Java monitor (HotSpot's ObjectMonitor, inflated) is watched from the
+ * first contended enter on it (ObjectMonitor::EnterI, a uprobe: no JVM
+ * flag): its owner field is a pointer to the owning JavaThread, compared
+ * with the JavaThread of the thread at its edges (learnt at its own
+ * EnterI, or when a waiter found it the owner). The field offsets are
+ * the JVM's own (its gHotSpotVMStructs table), read by user space from
+ * the live JVM into struct fct_jvm_structs.
+ */
+enum fct_hold_kind {
+	FCT_HOLD_GLIBC,		/* pthread_mutex_t: the owner's tid at FCT_HOLD_OWNER_OFF */
+	FCT_HOLD_HOTSPOT,	/* ObjectMonitor: JavaThread * at owner_off */
+};
+
+struct fct_jvm_structs {
+	__u32 ready;		/* the offsets below are set */
+	__u32 owner;		/* ObjectMonitor::_owner */
+	__u32 osthread;		/* JavaThread::_osthread (OSThread *) */
+	__u32 thread_id;	/* OSThread::_thread_id (pid_t) */
+};
 
 /*
  * A holder's time in one state while holding a watched lock: all of it
@@ -468,9 +494,11 @@ struct fct_hold_nr {
  * paths included): sc.ns + sc_edge.ns + (samples_kernel.ns +
  * samples_sc_return.ns) * 10^9 / FCT_CPUCLOCK_HZ. */
 struct fct_hold_lock {
-	__u64 uaddr;		/* the futex word; 0: a free slot */
+	__u64 uaddr;		/* the futex word or the ObjectMonitor; 0: a free slot */
 	__u32 tgid;
-	__u32 waiters;		/* traced threads in a futex wait on it now */
+	__u32 waiters;		/* traced threads waiting for it now */
+	__u32 kind;		/* enum fct_hold_kind */
+	__u32 owner_off;	/* its owner field's offset from uaddr */
 	__u64 waits;		/* futex waits begun on it in the window */
 	__u64 contended_ns;	/* closed intervals with a waiter (the open one not added) */
 	__u64 sc_count;		/* syscalls made holding it (exact) */

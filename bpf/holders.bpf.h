@@ -57,7 +57,7 @@
 
 struct fct_holds_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, FCT_HOLD_LOCKS);
+	__uint(max_entries, FCT_HOLD_SLOTS);
 	__type(key, __u32);
 	__type(value, struct fct_hold_lock);
 };
@@ -75,7 +75,7 @@ struct hold_sync {
 
 struct fct_hold_sync_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, FCT_HOLD_LOCKS);
+	__uint(max_entries, FCT_HOLD_SLOTS);
 	__type(key, __u32);
 	__type(value, struct hold_sync);
 };
@@ -112,28 +112,46 @@ static __always_inline struct fct_hold_lock *hold_lock(__u32 i)
 	return bpf_map_lookup_elem(&holds, &i);
 }
 
+/* Does t own watched lock h now? 1 yes, 0 no, -1 the read faulted.
+ * current must be t (the read is of its memory). */
+static __always_inline int hold_owns(const struct fct_hold_lock *h, const struct fct_slot *t)
+{
+	__u64 jowner = 0;
+	__s32 owner = 0;
+
+	if (h->kind == FCT_HOLD_HOTSPOT) {
+		if (!t->jself)
+			return 0;	/* its JavaThread not learnt yet */
+		if (bpf_probe_read_user(&jowner, sizeof(jowner),
+					(void *)(h->uaddr + (h->owner_off & 0xfff))))
+			return -1;
+		return jowner == t->jself;
+	}
+	if (bpf_probe_read_user(&owner, sizeof(owner), (void *)(h->uaddr + FCT_HOLD_OWNER_OFF)))
+		return -1;
+	return (__u32)owner == t->a.tid;
+}
+
 /* The first watched lock of t's process that t owns now, other than
  * the word `except` (0: none): its slot, or -1. One user read per
  * watched word of the process; current must be t. */
 static __always_inline int fct_hold_owned(const struct fct_slot *t, __u64 except)
 {
 	struct fct_hold_lock *h;
-	int found = -1;
-	__s32 owner;
+	int found = -1, owns;
 
 #pragma unroll
-	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+	for (__u32 i = 0; i < FCT_HOLD_SLOTS; i++) {
 		h = hold_lock(i);
-		if (!h || !h->uaddr)
-			break;		/* slots are taken in order */
-		if (h->tgid != t->a.tgid || h->uaddr == except)
+		if (!h)
+			break;
+		/* slots are taken in order within each range */
+		if (!h->uaddr || h->tgid != t->a.tgid || h->uaddr == except)
 			continue;
-		if (bpf_probe_read_user(&owner, sizeof(owner),
-					(void *)(h->uaddr + FCT_HOLD_OWNER_OFF))) {
+		owns = hold_owns(h, t);
+		if (owns < 0)
 			__sync_fetch_and_add(&hold_global.read_faults, 1);
-			continue;
-		}
-		if ((__u32)owner != t->a.tid)
+		if (owns <= 0)
 			continue;
 		if (found >= 0) {
 			__sync_fetch_and_add(&h->nested, 1);
@@ -210,36 +228,38 @@ static __always_inline bool hold_verify(const struct fct_slot *t, __u64 uaddr)
 	return o && o->a.tgid == t->a.tgid;
 }
 
-/* The slot watching (tgid, uaddr), taking a free one if the word is a
- * mutex word; -1 if none. The word is verified once, before a slot is
- * taken (one copy of the check: the verifier walks it once). */
-static __always_inline int hold_watch(const struct fct_slot *t, __u64 uaddr)
+/* The slot watching (tgid, uaddr) among the n from first, or -1;
+ * *free: one of them is free. */
+static __always_inline int hold_find(const struct fct_slot *t, __u64 uaddr, bool *free,
+				     const __u32 first, const __u32 n)
 {
 	struct fct_hold_lock *h;
-	bool free = false;
 
+	*free = false;
 #pragma unroll
-	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+	for (__u32 i = first; i < first + n; i++) {
 		h = hold_lock(i);
 		if (!h)
 			return -1;
 		if (!h->uaddr) {
-			free = true;
-			break;		/* slots are taken in order */
+			*free = true;
+			return -1;	/* slots are taken in order */
 		}
 		if (h->uaddr == uaddr && h->tgid == t->a.tgid)
 			return i;
 	}
-	if (!free) {
-		__sync_fetch_and_add(&hold_global.full, 1);
-		return -1;
-	}
-	if (!hold_verify(t, uaddr)) {
-		__sync_fetch_and_add(&hold_global.unverified, 1);
-		return -1;
-	}
+	return -1;
+}
+
+/* Take a free slot of the n from first for (t's process, uaddr), a lock
+ * of kind with its owner field at owner_off; -1 if none is left. */
+static __always_inline int hold_take(const struct fct_slot *t, __u64 uaddr, __u32 kind,
+				     __u32 owner_off, const __u32 first, const __u32 n)
+{
+	struct fct_hold_lock *h;
+
 #pragma unroll
-	for (__u32 i = 0; i < FCT_HOLD_LOCKS; i++) {
+	for (__u32 i = first; i < first + n; i++) {
 		h = hold_lock(i);
 		if (!h)
 			return -1;
@@ -250,11 +270,34 @@ static __always_inline int hold_watch(const struct fct_slot *t, __u64 uaddr)
 		if (__sync_val_compare_and_swap(&h->uaddr, 0, uaddr) != 0)
 			continue;	/* another CPU took this one */
 		h->tgid = t->a.tgid;
+		h->kind = kind;
+		h->owner_off = owner_off;
 		__sync_fetch_and_add(&hold_global.nwatched, 1);
 		return i;
 	}
 	__sync_fetch_and_add(&hold_global.full, 1);
 	return -1;
+}
+
+/* The slot watching (tgid, uaddr), taking a free one if the word is a
+ * mutex word; -1 if none. The word is verified once, before a slot is
+ * taken (one copy of the check: the verifier walks it once). */
+static __always_inline int hold_watch(const struct fct_slot *t, __u64 uaddr)
+{
+	bool free;
+	int i = hold_find(t, uaddr, &free, 0, FCT_HOLD_LOCKS);
+
+	if (i >= 0)
+		return i;
+	if (!free) {
+		__sync_fetch_and_add(&hold_global.full, 1);
+		return -1;
+	}
+	if (!hold_verify(t, uaddr)) {
+		__sync_fetch_and_add(&hold_global.unverified, 1);
+		return -1;
+	}
+	return hold_take(t, uaddr, FCT_HOLD_GLIBC, FCT_HOLD_OWNER_OFF, 0, FCT_HOLD_LOCKS);
 }
 
 static __always_inline void hold_add(struct fct_hold_time *ht, __u64 d, __s64 dw, __s64 dc)
@@ -278,19 +321,25 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 {
 	__u64 now = 0, word = 0;
 	__u32 op = FUTEX_OP_MASK;
-	bool wait;
+	struct fct_hold_lock *h;
+	bool wait, jwait;
 	int i;
 
 	if (id == NR_FUTEX) {
 		word = PT_REGS_PARM1_SYSCALL(regs);
 		op = PT_REGS_PARM2_SYSCALL(regs) & FUTEX_OP_MASK;
 	}
-	wait = op == FUTEX_WAIT;
+	/* a thread inside a contended enter of a Java monitor waits for it
+	 * in a futex wait on its own park event (a glibc condvar's) */
+	jwait = t->hold_jwait && (op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET);
+	wait = op == FUTEX_WAIT || jwait;
 	if (!hold_global.nwatched && !wait)
 		return;
 	t->hold_edge_nr = 0;
+	if (id == NR_URETPROBE)
+		return;		/* fctrace's own return probe's trap, not the holder's */
 	if (wait) {
-		i = hold_watch(t, word);
+		i = jwait ? (int)t->hold_jwait - 1 : hold_watch(t, word);
 		if (i >= 0) {
 			now = bpf_ktime_get_ns();
 			hold_waiter(i, now, 1);
@@ -306,7 +355,12 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 		now = bpf_ktime_get_ns();
 	t->hold_sc = i + 1;
 	t->hold_sc_nr = id & (FCT_NR_MAX - 1);
-	t->hold_sc_futex = t->in_futex_wait;
+	/* a Java thread's futex waits are all on its own park event: one
+	 * holding a monitor waits for another lock only inside a contended
+	 * enter (Thread.sleep, a park, GC or a safepoint are asleep) */
+	h = hold_lock(i);
+	t->hold_sc_futex = t->in_futex_wait &&
+			   (!h || h->kind != FCT_HOLD_HOTSPOT || t->hold_jwait);
 	t->hold_sc_ns = now;
 	hold_marks(i, now, &t->hold_sc_w, &t->hold_sc_c);
 }
@@ -317,13 +371,11 @@ static __always_inline bool hold_sc_end(struct fct_slot *t, __u32 i, __u64 now)
 {
 	struct fct_hold_lock *h = hold_lock(i);
 	__s64 w, c;
-	__s32 owner = 0;
 	__u64 d;
 
 	if (!h)
 		return false;
-	if (bpf_probe_read_user(&owner, sizeof(owner), (void *)(h->uaddr + FCT_HOLD_OWNER_OFF)) ||
-	    (__u32)owner != t->a.tid) {
+	if (hold_owns(h, t) <= 0) {
 		__sync_fetch_and_add(&h->sc_unconfirmed, 1);
 		return false;
 	}

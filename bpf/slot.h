@@ -63,7 +63,8 @@ struct fct_slot {
 	__u32 hold_wait;	/* in a futex wait on watched word hold_wait - 1 */
 	__u32 hold_edge_nr;	/* a charged syscall's number + 1 from its exit
 				 * tracepoint to the next entry (0: none) */
-	__u32 hold_pad;
+	__u32 hold_jwait;	/* in a contended enter of watched monitor hold_jwait - 1 */
+	__u64 jself;		/* its HotSpot JavaThread * (0: not known) */
 	__u64 hold_sc_ns;
 	__s64 hold_sc_w, hold_sc_c;
 	__u64 hold_off_ns;

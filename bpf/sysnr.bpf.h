@@ -17,6 +17,7 @@
 #define NR_NEWFSTATAT	262
 #define NR_STATX	332
 #define NR_FUTEX_WAITV	449
+#define NR_URETPROBE	335	/* the trap a uretprobe's trampoline makes (6.11+) */
 #define NR_WRITE	1
 #define NR_PWRITE64	18
 #define NR_WRITEV	20
@@ -39,6 +40,7 @@
 #define NR_FUTEX	98
 #define NR_STATX	291
 #define NR_FUTEX_WAITV	449
+#define NR_URETPROBE	-1	/* none: uretprobes trap without a syscall here */
 #define NR_FALLOCATE	47
 #define NR_WRITE	64
 #define NR_WRITEV	66

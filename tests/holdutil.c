@@ -49,7 +49,7 @@ static void parse_syscalls(struct hold_truth *tr)
 	}
 }
 
-static void parse_truth(struct hold_truth *tr)
+void hold_parse_truth(struct hold_truth *tr)
 {
 	tr->wall_ns = json_num(tr->json, "wall_ns");
 	tr->held_ns = json_num(tr->json, "held_ns");
@@ -156,14 +156,14 @@ int hold_run(char **argv, unsigned groups, FILE *log, struct hold_run *r)
 	close(out);
 	waitpid(pid, &r->status, 0);
 	tracer_stop(t);
-	r->nlocks = tracer_read_holds(t, r->locks, FCT_HOLD_LOCKS, &r->g);
+	r->nlocks = tracer_read_holds(t, r->locks, FCT_HOLD_SLOTS, &r->g);
 	if (r->nlocks < 0)
 		r->nlocks = 0;
 	if (log)
 		print_prog_stats(log);
 	tracer_finish(t);
 	kview_free(&kv);
-	parse_truth(&r->truth);
+	hold_parse_truth(&r->truth);
 	return 0;
 }
 

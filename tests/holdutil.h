@@ -44,7 +44,7 @@ struct hold_cmp {
 /* One run of a program under the probes. */
 struct hold_run {
 	struct hold_truth truth;
-	struct fct_hold_lock locks[FCT_HOLD_LOCKS];
+	struct fct_hold_lock locks[FCT_HOLD_SLOTS];
 	int nlocks;
 	struct fct_hold_global g;
 	struct probe_status holders;	/* the holders row, as the loader reported it */
@@ -56,6 +56,9 @@ struct hold_run {
  * kernel.bpf_stats_enabled=1, each program's runs. 0, or -1 when it
  * could not be run or traced. */
 int hold_run(char **argv, unsigned groups, FILE *log, struct hold_run *r);
+
+/* tr->json (a program's own figures, holdprog's keys) into tr's fields */
+void hold_parse_truth(struct hold_truth *tr);
 
 /* The watched lock its holders held longest, or NULL. */
 const struct fct_hold_lock *hold_main_lock(const struct hold_run *r);

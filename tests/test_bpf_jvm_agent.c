@@ -153,6 +153,28 @@ static bool thread_named(struct json_object *doc, const char *want)
 	return false;
 }
 
+/* The monitor's holders, measured from outside with no JVM flag: every
+ * hold of Store.touch sleeps HOLD_MS (a futex wait on the thread's own
+ * park event), so asleep is most of the time held, and none of it is
+ * "waiting for another lock". */
+static void check_holders(struct json_object *l)
+{
+	struct json_object *h, *method;
+
+	assert_non_null(l);
+	assert_true(json_object_object_get_ex(l, "holders", &h));
+	if (!h)
+		fail_msg("the monitor's holders were not measured");
+	assert_true(json_object_object_get_ex(h, "method", &method));
+	assert_non_null(strstr(json_object_get_string(method), "ObjectMonitor"));
+	print_message("  holders: held %.1f ms, asleep %.1f ms, waiting %.1f ms\n",
+		      u64_of(h, "held_ns") / 1e6, u64_of(h, "blocked_ns") / 1e6,
+		      u64_of(h, "waiting_ns") / 1e6);
+	assert_true(u64_of(h, "held_ns") > 0);
+	assert_true(u64_of(h, "blocked_ns") * 2 > u64_of(h, "held_ns"));
+	assert_true(u64_of(h, "waiting_ns") * 10 < u64_of(h, "held_ns"));
+}
+
 /* The names a SiteBench run must have. */
 static void check_names(const char *json_path, bool early)
 {
@@ -161,6 +183,7 @@ static void check_names(const char *json_path, bool early)
 	assert_non_null(doc);
 	check_sites(lock_with(doc, "monitor java.lang.Object @ SiteBench$Store.touch("),
 		    "SiteBench$Store.touch(SiteBench.java:");
+	check_holders(lock_with(doc, "monitor java.lang.Object @ SiteBench$Store.touch("));
 	check_sites(lock_with(doc, "park java.util.concurrent.locks.ReentrantLock"),
 		    "SiteBench$Store.guarded(SiteBench.java:");
 	if (early)

@@ -466,18 +466,36 @@ static const struct lock_total *measured_of(const struct lock_total *const *top,
 	return NULL;
 }
 
+/* Why the holders of lock l were not measured. */
+static const char *unmeasured_why(const struct facts *f, const struct lock_total *l,
+				  char *buf, size_t n)
+{
+	bool probes = f->m->groups & PG_MASK(PG_HOLDERS);
+
+	if (!probes)
+		return "the holders probes did not run";
+	if (!strncmp(l->name, "monitor ", 8) && f->m->jvm_holders_off[0])
+		return f->m->jvm_holders_off;
+	if (!strncmp(l->name, "monitor ", 8)) {
+		snprintf(buf, n, "none of its blocking enters was seen while fctrace watched Java "
+			 "monitors (from the JVM's start-up, at most %d a run)", FCT_HOLD_MONITORS);
+		return buf;
+	}
+	if (l->holders.measured)
+		return "its word was watched from its first wait, but its holder's state began "
+		       "before that (asleep or in a syscall since before anyone waited) and a "
+		       "state is charged from its start";
+	return "its futex word has no glibc mutex owner naming one of the traced threads (not a "
+	       "pthread mutex, or the holders probes watched other words)";
+}
+
 /* A lock nobody measured the holders of: say why, and the generic fix. */
 static void unmeasured(struct finding *o, const struct facts *f, const struct lock_total *l)
 {
+	char buf[160];
+
 	evidence_add(&o->c, "How long a holder keeps it was not measured: %s.",
-		     !strncmp(l->name, "monitor ", 8) ? "the holders probes read glibc's mutex "
-		     "owner, and a Java monitor's owner is HotSpot's own (not measured yet)" :
-		     l->holders.measured ? "its word was watched from its first wait, but its "
-		     "holder's state began before that (asleep or in a syscall since before anyone "
-		     "waited) and a state is charged from its start" :
-		     f->m->groups & PG_MASK(PG_HOLDERS) ? "its futex word has no glibc mutex "
-		     "owner naming one of the traced threads (not a pthread mutex, or the holders "
-		     "probes watched other words)" : "the holders probes did not run");
+		     unmeasured_why(f, l, buf, sizeof(buf)));
 	set_fix(o, "Hold %s for less time, or split it so that threads working on different "
 		"data take different locks.", l->name);
 }

@@ -25,8 +25,13 @@ const char *hold_state_name(enum hold_state s)
 	return s < HS_N ? state_names[s] : "?";
 }
 
-const char *holders_method(void)
+const char *holders_method(const struct lock_holders *h)
 {
+	if (h->java)
+		return "owner field (HotSpot's ObjectMonitor::_owner, against each thread's "
+		       "JavaThread) read at the holder's state edges, from the monitor's first "
+		       "blocking enter: syscalls and time off CPU exact, time on CPU outside "
+		       "syscalls from cpu-clock samples";
 	return "owner field (glibc's __owner) read at the holder's state edges: syscalls and "
 	       "time off CPU exact, time on CPU outside syscalls from cpu-clock samples";
 }

@@ -41,6 +41,7 @@ struct hold_nr {
 
 struct lock_holders {
 	bool measured;		/* a watched word of this lock */
+	bool java;		/* its words are HotSpot ObjectMonitors */
 	unsigned words;		/* futex words summed into it */
 	double held_ns;		/* sum of state_ns */
 	double state_ns[HS_N];
@@ -66,6 +67,6 @@ double holders_handoff_ns(const struct lock_holders *h);
 /* "syscalls", "blocked", ... (the JSON keys, without _ns) */
 const char *hold_state_name(enum hold_state s);
 /* How held_ns was had, one sentence. */
-const char *holders_method(void);
+const char *holders_method(const struct lock_holders *h);
 
 #endif

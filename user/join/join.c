@@ -331,6 +331,8 @@ static const char *holder_lock_name(const struct joined_run *m, const struct fct
 	const struct wl_lock_desc *d;
 	const struct lock_name *ln;
 
+	if (h->kind != FCT_HOLD_GLIBC)
+		return NULL;	/* a Java monitor: join_jvm.c names it */
 	if (m->names) {
 		ln = name_of(m, h->tgid, h->uaddr);
 		return ln && ln->is_lock ? ln->name : NULL;

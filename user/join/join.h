@@ -141,6 +141,9 @@ struct joined_run {
 	bool jvm_agent;
 	unsigned jvm_agent_walks, jvm_agent_every, jvm_agent_period_ms;
 	uint64_t jvm_agent_park_walks;
+	/* why the Java monitors' holders were not measured ("": the code ran;
+	 * join/holders.h); the JSON's target.jvm.monitor_holders */
+	char jvm_holders_off[160];
 	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
 					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */

@@ -195,6 +195,56 @@ static void name_threads(struct joined_run *m, const struct jvm_view *v)
 		join_retotal(m);
 }
 
+/* The class of the monitor at address mon: the agent's (it tells each
+ * contended monitor's address), else the monitor probes' (each row keeps
+ * the last monitor its thread waited for). */
+static const char *class_of_monitor(const struct jvm_view *v, uint64_t mon)
+{
+	for (int i = 0; i < v->sites.nmons; i++)
+		if (v->sites.mons[i].mon == mon)
+			return v->sites.mons[i].cls;
+	for (int i = 0; i < v->nmonitors; i++)
+		for (int j = 0; j < v->monitors[i].nrows; j++)
+			if (v->monitors[i].rows[j].v.monitor == mon)
+				return v->monitors[i].cls;
+	return NULL;
+}
+
+/* The lock row of a class's monitors: "monitor CLS" or, by call site,
+ * "monitor CLS @ SITE". */
+static struct lock_total *monitor_lock(struct joined_run *m, const char *cls)
+{
+	size_t n = strlen(cls);
+
+	for (int j = 0; j < m->nlocks; j++) {
+		const char *name = m->locks[j].name;
+
+		if (!m->locks[j].kernel && !strncmp(name, "monitor ", 8) &&
+		    !strncmp(name + 8, cls, n) && (!name[8 + n] || name[8 + n] == ' '))
+			return &m->locks[j];
+	}
+	return NULL;
+}
+
+/* What the holders of each watched Java monitor did (jvmhold.bpf.c),
+ * into its class's lock row. */
+static void add_monitor_holders(struct joined_run *m, const struct jvm_view *v)
+{
+	for (int i = 0; m->kv && i < m->kv->nholds; i++) {
+		const struct fct_hold_lock *k = &m->kv->holds[i];
+		const char *cls;
+		struct lock_total *t;
+
+		if (k->kind != FCT_HOLD_HOTSPOT || !(cls = class_of_monitor(v, k->uaddr)) ||
+		    !(t = monitor_lock(m, cls)))
+			continue;
+		holders_add(&t->holders, k);
+		t->holders.java = true;
+		t->holders.waiter_ns = (double)t->wait_ns;
+		holders_whole_ns(&t->holders);
+	}
+}
+
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on)
 {
 	if (!v)
@@ -213,6 +263,7 @@ void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_
 	m->jvm_agent_period_ms = v->sites.period_ms;
 	m->jvm_agent_park_walks = v->sites.park_walks;
 	add_parks(m, v);
+	add_monitor_holders(m, v);
 	m->gcs = v->global.gcs;
 	m->gc_ns = v->global.gc_ns;
 	m->gc_max_ns = v->global.gc_max_ns;

@@ -272,7 +272,7 @@ static struct json_object *holders_json(const struct lock_holders *h)
 	sc = json_object_new_object();
 	scns = json_object_new_object();
 	waited = json_object_new_object();
-	put_str(o, "method", holders_method());
+	put_str(o, "method", holders_method(h));
 	put_u64(o, "held_ns", (uint64_t)h->held_ns);
 	for (int s = 0; s < HS_N; s++) {
 		snprintf(name, sizeof(name), "%s_ns", hold_state_name(s));
@@ -556,6 +556,10 @@ static struct json_object *jvm_json(const struct session *s)
 	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
 	put_str(o, "monitor_flag", m->jvm_monitor_flag ? m->jvm_monitor_flag :
 		m->jvm_monitors ? "on" : "off");
+	if (m->jvm_holders_off[0])
+		put_str(o, "monitor_holders", m->jvm_holders_off);
+	else
+		json_object_object_add(o, "monitor_holders", NULL);
 	put_u64(o, "gcs", m->gcs);
 	put_u64(o, "gc_ns", m->gc_ns);
 	put_u64(o, "gc_max_ns", m->gc_max_ns);

@@ -152,7 +152,10 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 	rc = o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
 		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) || load_monitor_flag(r, o, m) ||
 		   JR_FIELDS(r, o, m, jvm_fields, false) || load_agent(r, o, m) ||
-		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads));
+		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads) ||
+		   (json_object_object_get_ex(o, "monitor_holders", NULL) &&
+		    jr_str(r, o, "monitor_holders", true, m->jvm_holders_off,
+			   sizeof(m->jvm_holders_off))));
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
@@ -737,7 +740,7 @@ static int load_sites(struct jr *r, struct json_object *o, struct lock_total *l)
 static int load_holders(struct jr *r, struct json_object *o, struct lock_holders *h)
 {
 	struct json_object *ho, *w;
-	char saved[128], wsaved[128];
+	char saved[128], wsaved[128], method[400];
 	uint64_t held, cont, wait, words, handoff;
 	int rc;
 
@@ -747,7 +750,8 @@ static int load_holders(struct jr *r, struct json_object *o, struct lock_holders
 		return -1;
 	if (!ho)
 		return 0;
-	rc = jr_u64(r, ho, "held_ns", &held) || load_hold_states(r, ho, h->state_ns) ||
+	rc = jr_str(r, ho, "method", false, method, sizeof(method)) ||
+	     jr_u64(r, ho, "held_ns", &held) || load_hold_states(r, ho, h->state_ns) ||
 	     jr_u64(r, ho, "syscall_count", &h->syscalls) || load_hold_calls(r, ho, h) ||
 	     jr_u64(r, ho, "contended_ns", &cont) || jr_u64(r, ho, "samples", &h->samples) ||
 	     jr_u64(r, ho, "words", &words) ||
@@ -759,6 +763,7 @@ static int load_holders(struct jr *r, struct json_object *o, struct lock_holders
 	}
 	jr_leave(r, saved);
 	h->measured = true;
+	h->java = strstr(method, "ObjectMonitor") != NULL;	/* holders_method's words */
 	h->held_ns = (double)held;
 	h->contended_ns = (double)cont;
 	h->waiter_ns = (double)wait;

@@ -84,6 +84,28 @@ static int build_timeline(struct session *s)
 	return 0;
 }
 
+/* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
+ * its uprobes, or the JVM's field offsets. */
+static void jvm_holders_state(struct session *s)
+{
+	char *w = s->joined.jvm_holders_off;
+	size_t n = sizeof(s->joined.jvm_holders_off);
+
+	w[0] = '\0';
+	if (!s->jvm || !(s->kv.groups & PG_MASK(PG_HOLDERS)))
+		return;
+	for (int i = 0; i < s->kv.nprobes; i++)
+		if (strstr(s->kv.probes[i].name, "ObjectMonitor::EnterI") &&
+		    s->kv.probes[i].state != PROBE_OK) {
+			snprintf(w, n, "HotSpot's ObjectMonitor::EnterI could not be probed (%s)",
+				 probe_status_text(&s->kv.probes[i]));
+			return;
+		}
+	if (s->jvm_structs)
+		snprintf(w, n, "the JVM's field offsets could not be read from its vmStructs "
+			 "table (%s)", strerror(-s->jvm_structs));
+}
+
 int session_explain(struct session *s)
 {
 	if (build_timeline(s))
@@ -94,6 +116,7 @@ int session_explain(struct session *s)
 	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
 		s->joined.ncpus = join_usable_cpus(s->target.pid);
 	join_add_jvm(&s->joined, s->jvm, s->jvm_monitors);
+	jvm_holders_state(s);
 	if (s->jvm)
 		s->joined.jvm_monitor_flag = jvm_flag_name((enum jvm_flag)s->jvm_flag);
 	explain_run(&s->joined, &s->diag);

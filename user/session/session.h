@@ -43,6 +43,8 @@ struct session {
 	struct stack_set stacks;	/* the flame graphs' weighted stacks (stacks.h) */
 	struct jvm_view *jvm;		/* a JVM target: what HotSpot's probes saw */
 	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	int jvm_structs;		/* 0: the JVM's field offsets were read (the Java
+					 * holders code ran), else -errno why not */
 	int jvm_flag;			/* enum jvm_flag: DTraceMonitorProbes as read
 					 * while the JVM lived (JVM_FLAG_UNKNOWN: never) */
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include "trace/loader.h"
 #include "trace/jvm.h"
+#include "trace/jvm_structs.h"
 #include "join/lockname.h"
 #include "join/waitstacks.h"
 #include "session/driver.h"
@@ -194,11 +195,12 @@ struct watch {
 	uint64_t start_ns, end_ns, forwarded_ns;
 	bool hurry;			/* stopped by a signal or --duration */
 	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
+	bool jvm_structs_read;		/* its vmStructs offsets were looked for */
 	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
 	struct jvm_agent *agent;	/* fctrace's JVMTI agent's socket, or NULL */
 };
 
-static void watch_jvm_flag(struct watch *w);
+static void watch_jvm(struct watch *w);
 
 /* Has the target ended? Reaps CMD (and with --follow every process it
  * left behind: fctrace is their subreaper). */
@@ -261,7 +263,7 @@ static void watch_loop(struct watch *w)
 			w->hurry = true;	/* the user waits: the naming is bounded */
 			break;
 		}
-		watch_jvm_flag(w);
+		watch_jvm(w);
 		lockname_snapshot(w->ln, w->s->target.pid);
 	}
 }
@@ -479,16 +481,45 @@ static bool jvm_started(pid_t pid)
 
 /* run -- java: the monitor flag read while the JVM lives (after it
  * exits, its memory and environment are gone), once it has applied its
- * options; it cannot change after that. Called from the watch loop. */
+ * options; it cannot change after that. */
 static void watch_jvm_flag(struct watch *w)
 {
 	struct session *s = w->s;
 
-	if (s->target.mode != TGT_EXEC || !s->target.libjvm[0] || w->jvm_flag_read ||
-	    !jvm_started(s->target.pid))
+	if (s->target.mode != TGT_EXEC)
+		w->jvm_flag_read = true;	/* attach: read before the load */
+	if (w->jvm_flag_read)
 		return;
 	s->jvm_flag = jvm_monitor_probes(s->target.pid, w->libjvm_fd);
 	w->jvm_flag_read = s->jvm_flag != JVM_FLAG_UNKNOWN;
+}
+
+/* The field offsets the Java holders code needs, read once the JVM runs
+ * (its static constructors fill the table before it makes its threads):
+ * until they are given, no monitor is watched. */
+static void watch_jvm_structs(struct watch *w)
+{
+	struct fct_jvm_structs js;
+	struct session *s = w->s;
+
+	if (w->jvm_structs_read)
+		return;
+	w->jvm_structs_read = true;
+	s->jvm_structs = jvm_structs_read(s->target.pid, w->libjvm_fd, &js);
+	if (!s->jvm_structs)
+		tracer_set_jvm_structs(w->t, &js);
+}
+
+/* Called from the watch loop, and once at attach. */
+static void watch_jvm(struct watch *w)
+{
+	struct session *s = w->s;
+
+	if (!s->target.libjvm[0] || (w->jvm_flag_read && w->jvm_structs_read) ||
+	    !jvm_started(s->target.pid))
+		return;
+	watch_jvm_flag(w);
+	watch_jvm_structs(w);
 }
 
 /* ---- the driver ---------------------------------------------------------- */
@@ -614,6 +645,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {
 		open_pidfds(w);
+		watch_jvm(w);
 		lockname_snapshot(w->ln, ti->pid);
 		if ((err = take_in(t, x->to)) || (err = tracer_adopt(t))) {
 			fprintf(stderr, "fctrace: cannot take over the threads of %d: %s\n",

@@ -17,11 +17,17 @@
 #include "trace/jvm.h"
 
 struct jvm_probe_desc {
-	const char *prog;	/* the program in jvm.bpf.c */
+	const char *prog;	/* the program in jvm.bpf.c or jvmhold.bpf.c */
 	const char *usdt;	/* the probe in libjvm.so */
 	bool needs_flag;	/* fires only with DTraceMonitorProbes */
 	const char *provider;	/* NULL: "hotspot" */
+	const char *func;	/* not a USDT probe: a uprobe at this symbol */
+	bool ret;		/* ... at its return */
 };
+
+/* ObjectMonitor::EnterI(JavaThread *): the blocking part of a contended
+ * enter (jvmhold.bpf.c), in libjvm.so's .symtab */
+#define ENTERI_SYM	"_ZN13ObjectMonitor6EnterIEP10JavaThread"
 
 static const struct jvm_probe_desc probes[JVM_NPROBES] = {
 	[JVM_P_MON_ENTER] = { "fct_jvm_mon_enter", "monitor__contended__enter", true },
@@ -39,6 +45,9 @@ static const struct jvm_probe_desc probes[JVM_NPROBES] = {
 				   "hs_private" },
 	[JVM_P_SAFEPOINT_END] = { "fct_jvm_safepoint_end", "safepoint__end", false,
 				 "hs_private" },
+	[JVM_P_ENTERI] = { "fct_jvm_enteri", "ObjectMonitor::EnterI", false, NULL, ENTERI_SYM },
+	[JVM_P_ENTERI_RET] = { "fct_jvm_enteri_ret", "ObjectMonitor::EnterI", false, NULL,
+			       ENTERI_SYM, true },
 };
 
 static const char *provider_of(int i)
@@ -52,7 +61,10 @@ const char *jvm_probe_shown(enum jvm_probe p)
 
 	if ((unsigned)p >= JVM_NPROBES)
 		return "?";
-	if (!shown[p][0])
+	if (!shown[p][0] && probes[p].func)
+		snprintf(shown[p], sizeof(shown[p]), "uprobe%s/libjvm.so:%s",
+			 probes[p].ret ? "+ret" : "", probes[p].usdt);
+	else if (!shown[p][0])
 		snprintf(shown[p], sizeof(shown[p]), "usdt/%s:%s", provider_of(p), probes[p].usdt);
 	return shown[p];
 }
@@ -77,9 +89,33 @@ void jvm_set_autoload(struct fctrace_bpf *skel, bool on)
 	}
 }
 
+bool jvm_probe_for_holders(enum jvm_probe p)
+{
+	return (unsigned)p < JVM_NPROBES && probes[p].func;
+}
+
+void jvm_set_holders_autoload(struct fctrace_bpf *skel, bool on)
+{
+	for (int i = 0; i < JVM_NPROBES; i++) {
+		struct bpf_program *p = prog_of(skel, i);
+
+		if (p && probes[i].func)
+			bpf_program__set_autoload(p, on);
+	}
+}
+
 void jvm_set_target(struct fctrace_bpf *skel, pid_t tgid)
 {
 	skel->rodata->jvm_tgid = (__u32)tgid;
+}
+
+static struct bpf_link *attach_one(struct bpf_program *p, int i, pid_t pid, const char *libjvm)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = probes[i].func, .retprobe = probes[i].ret);
+
+	if (probes[i].func)
+		return bpf_program__attach_uprobe_opts(p, pid, libjvm, 0, &uo);
+	return bpf_program__attach_usdt(p, pid, libjvm, provider_of(i), probes[i].usdt, NULL);
 }
 
 int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
@@ -96,8 +132,7 @@ int jvm_attach(struct fctrace_bpf *skel, pid_t pid, const char *libjvm,
 			continue;
 		}
 		any = true;
-		l->link[i] = bpf_program__attach_usdt(p, pid, libjvm, provider_of(i),
-							probes[i].usdt, NULL);
+		l->link[i] = attach_one(p, i, pid, libjvm);
 		if (!l->link[i]) {
 			l->err[i] = errno ? -errno : -EINVAL;
 			continue;
@@ -322,6 +357,7 @@ void jvm_view_free(struct jvm_view *v)
 	free(v->monitors);
 	free(v->threads);
 	free(v->sites.rows);
+	free(v->sites.mons);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -131,6 +131,9 @@ int jvm_monitor_notice(char *buf, size_t len);
  * load. jvm_set_target also filters them in the kernel by tgid. */
 void jvm_set_autoload(struct fctrace_bpf *skel, bool on);
 void jvm_set_target(struct fctrace_bpf *skel, pid_t tgid);
+/* after jvm_set_autoload: the Java holders programs (jvmhold.bpf.c) only
+ * with the holders code */
+void jvm_set_holders_autoload(struct fctrace_bpf *skel, bool on);
 
 enum jvm_probe {
 	JVM_P_MON_ENTER, JVM_P_MON_ENTERED, JVM_P_MON_EXIT,
@@ -139,12 +142,15 @@ enum jvm_probe {
 	JVM_P_THREAD_START, JVM_P_THREAD_STOP,
 	JVM_P_GC_BEGIN, JVM_P_GC_END,
 	JVM_P_SAFEPOINT_BEGIN, JVM_P_SAFEPOINT_END,
+	JVM_P_ENTERI, JVM_P_ENTERI_RET,	/* uprobes: Java monitors' holders */
 	JVM_NPROBES,
 };
 
 /* "usdt/hotspot:monitor__contended__enter": the name for the probe table
  * (the safepoint probes are in provider hs_private) */
 const char *jvm_probe_shown(enum jvm_probe p);
+/* is p one of the Java holders uprobes (group holders, not jvm)? */
+bool jvm_probe_for_holders(enum jvm_probe p);
 /* does probe p need DTraceMonitorProbes? */
 bool jvm_probe_needs_flag(enum jvm_probe p);
 
@@ -221,10 +227,18 @@ struct jvm_site_row {
 	char site[200];			/* pkg.Class.method(File.java:LINE) */
 };
 
+/* a contended monitor the agent saw, by its ObjectMonitor's address */
+struct jvm_site_mon {
+	uint64_t mon;
+	char cls[160];
+};
+
 struct jvm_sites {
 	bool loaded;			/* the agent reported */
 	struct jvm_site_row *rows;
 	int nrows;
+	struct jvm_site_mon *mons;
+	int nmons;
 	uint64_t lost, park_walks;	/* rows its tables had no room for; parked stacks walked */
 	unsigned walks, every, period_ms;	/* its sampling */
 };

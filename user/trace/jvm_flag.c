@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "trace/jvm.h"
+#include "trace/jvm_mem.h"
 #include "trace/tfile.h"
 
 char *jvm_tool_options(void)
@@ -201,119 +202,18 @@ static enum jvm_flag flag_from_proc(pid_t pid)
 
 /* --- from the JVM's memory ----------------------------------------------- */
 
-/* The address of symbol name in an ELF file and the first PT_LOAD's
- * p_vaddr - p_offset (to turn a mapping's file offset into an address). */
-struct elf_sym {
-	uint64_t value;
-	uint64_t vaddr_minus_off;
-};
-
-static bool find_symbol(Elf *e, const char *name, uint64_t *value)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT)
-				continue;
-			n = elf_strptr(e, sh.sh_link, s.st_name);
-			if (n && !strcmp(n, name)) {
-				*value = s.st_value;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static bool first_load(Elf *e, uint64_t *vaddr_minus_off)
-{
-	size_t n;
-
-	if (elf_getphdrnum(e, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			*vaddr_minus_off = ph.p_vaddr - ph.p_offset;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool elf_symbol(int fd, const char *name, struct elf_sym *out)
-{
-	bool ok = false;
-	Elf *e;
-
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e)
-		ok = find_symbol(e, name, &out->value) && first_load(e, &out->vaddr_minus_off);
-	elf_end(e);
-	return ok;
-}
-
-/* The mapping of the file fd holds (its device and inode, not a name)
- * with the lowest file offset: its start and offset. */
-static bool lowest_mapping(pid_t pid, int fd, uint64_t *start, uint64_t *off)
-{
-	char path[64], line[4200];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		struct tmap m;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (tfile_parse_maps(line, &m) || !m.ino || !tfile_same(fd, &m))
-			continue;
-		if (!found || m.off < *off) {
-			*start = m.start;
-			*off = m.off;
-		}
-		found = true;
-	}
-	fclose(f);
-	return found;
-}
-
 enum jvm_flag jvm_flag_in_memory(pid_t pid, int libjvm_fd, const char *name)
 {
-	uint64_t start = 0, off = 0, addr;
-	struct elf_sym sym;
+	struct jvm_mem m;
 	unsigned char byte;
-	char mem[64];
-	ssize_t r;
-	int fd;
+	uint64_t addr;
+	bool ok;
 
-	if (libjvm_fd < 0 || !lowest_mapping(pid, libjvm_fd, &start, &off) ||
-	    !elf_symbol(libjvm_fd, name, &sym))
+	if (jvm_mem_open(&m, pid, libjvm_fd))
 		return JVM_FLAG_UNKNOWN;
-	/* load bias = start - (the address the mapped offset has in the file) */
-	addr = start - (off + sym.vaddr_minus_off) + sym.value;
-	snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
-	fd = open(mem, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return JVM_FLAG_UNKNOWN;
-	r = pread(fd, &byte, 1, (off_t)addr);
-	close(fd);
-	if (r != 1 || byte > 1)
+	ok = jvm_mem_symbol(&m, name, &addr) && jvm_mem_read(&m, addr, &byte, 1);
+	jvm_mem_close(&m);
+	if (!ok || byte > 1)
 		return JVM_FLAG_UNKNOWN;	/* not a bool there: a wrong address */
 	return byte ? JVM_FLAG_ON : JVM_FLAG_OFF;
 }

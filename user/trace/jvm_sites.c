@@ -128,6 +128,22 @@ static int add_row(struct jvm_view *v, const char *line, const struct tidmap *m,
 	return 0;
 }
 
+static int add_mon(struct jvm_view *v, const char *line)
+{
+	struct jvm_site_mon o = { 0 };
+	unsigned long long mon;
+	void *n;
+
+	if (sscanf(line, "O\t%llx\t%159[^\t\n]", &mon, o.cls) != 2 || !mon)
+		return 0;
+	o.mon = mon;
+	if (!(n = realloc(v->sites.mons, (v->sites.nmons + 1) * sizeof(o))))
+		return -ENOMEM;
+	v->sites.mons = n;
+	v->sites.mons[v->sites.nmons++] = o;
+	return 0;
+}
+
 static int add_name(struct jvm_view *v, const char *line, const struct tidmap *m, int nm,
 		    pid_t pid)
 {
@@ -177,6 +193,8 @@ int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known
 		for (const char *l = text; *l && !err; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
 			if (pass == 0 && l[0] == 'R')
 				err = add_row(v, l, m, nm, pid);
+			else if (pass == 0 && l[0] == 'O')
+				err = add_mon(v, l);
 			else if (pass == 1 && l[0] == 'N')
 				err = add_name(v, l, m, nm, pid);
 			else if (pass == 1 && l[0] == 'L' &&

@@ -47,6 +47,7 @@
 #define NNAMES		4096	/* threads named */
 #define SITE_LEN	200
 #define DEPTH		12
+#define NMONS		256	/* monitors told by address (the holders' join) */
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -91,6 +92,8 @@ static struct agent {
 	struct row rows[NROWS];
 	struct tname names[NNAMES];
 	int nnames;
+	struct { uint64_t m; int site; } mons[NMONS];	/* ObjectMonitor -> site */
+	int nmons;
 	uint64_t lost, park_walks;
 	jclass thread_cls, support_cls;
 	jmethodID get_id, get_blocker;
@@ -394,6 +397,42 @@ static int wait_site(JNIEnv *jni, jthread t, jobject obj, int *walked)
 	return s;
 }
 
+/*
+ * The ObjectMonitor of obj, or 0. fctrace's kernel side knows a contended
+ * monitor by that address (bpf/jvmhold.bpf.c); telling it with the site
+ * names the monitor's class there. A local JNI handle is the address of
+ * an oop (HotSpot, untagged); a contended monitor is inflated, so the
+ * object's mark word is the monitor's address with the low bits 10.
+ */
+static uint64_t monitor_of(jobject obj)
+{
+	uintptr_t h = (uintptr_t)obj, oop, mark;
+
+	if (!h || (h & 3) || !(oop = *(volatile uintptr_t *)h))
+		return 0;
+	mark = *(volatile uintptr_t *)oop;
+	return (mark & 3) == 2 ? mark & ~(uintptr_t)3 : 0;
+}
+
+static void note_monitor(jobject obj, int site)
+{
+	uint64_t m = monitor_of(obj);
+	int i;
+
+	if (!m || site < 0)
+		return;
+	pthread_mutex_lock(&ag.mu);
+	for (i = 0; i < ag.nmons && ag.mons[i].m != m; i++)
+		;
+	if (i == ag.nmons && ag.nmons < NMONS)
+		ag.nmons++;
+	if (i < ag.nmons) {
+		ag.mons[i].m = m;
+		ag.mons[i].site = site;
+	}
+	pthread_mutex_unlock(&ag.mu);
+}
+
 static void on_enter_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj)
 {
 	int walked;
@@ -402,6 +441,7 @@ static void on_enter_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj)
 		return;
 	know_self(jni, t);
 	site_enter = wait_site(jni, t, obj, &walked);
+	note_monitor(obj, site_enter);
 	site_enter = walked ? site_enter | 0x40000000 : site_enter;
 	t_enter = now_ns();
 }
@@ -555,6 +595,11 @@ static void dump(void)
 			 r->kind, r->tid, (long long)r->jid, (unsigned long long)r->waits,
 			 (unsigned long long)r->ns, (unsigned long long)r->walks,
 			 (unsigned long long)r->max, ag.sites[r->site]);
+		send_line(line);
+	}
+	for (int i = 0; i < ag.nmons; i++) {
+		snprintf(line, sizeof(line), "O\t%llx\t%s\n", (unsigned long long)ag.mons[i].m,
+			 ag.sites[ag.mons[i].site]);
 		send_line(line);
 	}
 	snprintf(line, sizeof(line), "L\t%llu\t%llu\t%u\t%u\t%u\nE\n", (unsigned long long)ag.lost,
@@ -730,7 +775,7 @@ static void reset(const char *options)
 	pthread_mutex_lock(&ag.mu);
 	memset(ag.keys, 0, sizeof(ag.keys));
 	memset(ag.rows, 0, sizeof(ag.rows));
-	ag.nsites = ag.nnames = 0;
+	ag.nsites = ag.nnames = ag.nmons = 0;
 	ag.lost = ag.park_walks = 0;
 	ag.walks = opt_num(options, "walks", 16);
 	ag.every = opt_num(options, "every", 64);

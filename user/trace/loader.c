@@ -294,6 +294,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	bpf_program__set_autoload(skel->progs.fct_tl_snapshot, t->tl_len_ns != 0);
 	if (t->libjvm) {	/* jvm.bpf.c's programs are not in progs[] */
 		jvm_set_autoload(skel, true);
+		jvm_set_holders_autoload(skel, t->holders);
 		jvm_set_target(skel, t->tgid);
 	}
 	return skel;
@@ -563,7 +564,10 @@ static void report_jvm_probes(const struct tracer *t, struct kview *kv)
 		snprintf(ps->name, sizeof(ps->name), "%s", jvm_probe_shown(p));
 		ps->group = PG_JVM;
 		ps->state = t->jvm.link[p] ? PROBE_OK : PROBE_FAILED;
-		if (!t->jvm.link[p])
+		if (jvm_probe_for_holders(p) && !t->holders) {
+			ps->group = PG_HOLDERS;
+			ps->state = PROBE_NOT_SELECTED;
+		} else if (!t->jvm.link[p])
 			snprintf(ps->reason, sizeof(ps->reason), "attach failed: %s",
 				 strerror(t->jvm.err[p] ? -t->jvm.err[p] : ENOENT));
 	}
@@ -1141,10 +1145,10 @@ static uint64_t floor_hits(struct tracer *t)
 /* The watched locks, into kv (none when memory runs out: said as lost). */
 static void read_holds(struct tracer *t, struct kview *kv)
 {
-	kv->holds = calloc(FCT_HOLD_LOCKS, sizeof(*kv->holds));
+	kv->holds = calloc(FCT_HOLD_SLOTS, sizeof(*kv->holds));
 	if (!kv->holds)
 		return;
-	kv->nholds = tracer_read_holds(t, kv->holds, FCT_HOLD_LOCKS, &kv->hold_global);
+	kv->nholds = tracer_read_holds(t, kv->holds, FCT_HOLD_SLOTS, &kv->hold_global);
 	if (kv->nholds < 0)
 		kv->nholds = 0;
 }
@@ -1213,10 +1217,24 @@ int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,
 		return -EINVAL;
 	*g = t->skel->bss->hold_global;
 	fd = bpf_map__fd(t->skel->maps.holds);
-	for (__u32 k = 0; k < FCT_HOLD_LOCKS && n < max; k++)
+	for (__u32 k = 0; k < FCT_HOLD_SLOTS && n < max; k++)
 		if (!bpf_map_lookup_elem(fd, &k, &out[n]) && out[n].uaddr)
 			n++;
 	return n;
+}
+
+void tracer_set_jvm_structs(struct tracer *t, const struct fct_jvm_structs *js)
+{
+	struct fct_jvm_structs *b;
+
+	if (!t || !t->skel || !js->ready)
+		return;
+	b = &t->skel->bss->jvm_structs;
+	b->owner = js->owner;
+	b->osthread = js->osthread;
+	b->thread_id = js->thread_id;
+	/* the offsets before the flag that lets the programs use them */
+	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
 }
 
 void tracer_finish(struct tracer *t)

@@ -82,6 +82,9 @@ int tracer_read(struct tracer *t, struct kview *kv);
 /* A JVM target: what HotSpot's probes saw (jvm.h); 0 or -errno */
 struct jvm_view;
 int tracer_read_jvm(struct tracer *t, struct jvm_view *v);
+/* Give the Java holders code (jvmhold.bpf.c) the JVM's field offsets
+ * (trace/jvm_structs.h): until then it watches no monitor. */
+void tracer_set_jvm_structs(struct tracer *t, const struct fct_jvm_structs *js);
 /* The watched user locks (--probes holders): up to max slots into out,
  * the run's counters into *g; how many, or -errno */
 int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,

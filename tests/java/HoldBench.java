@@ -1,0 +1,246 @@
+/*
+ * HoldBench - a Java program fctrace did not write, for the Java holders
+ * code's ground truth (tests/holdprog.c's twin): THREADS threads share
+ * one handle table (file -> open RandomAccessFile, LRU, capacity CAP)
+ * guarded by `synchronized (table)`. A hit only touches the table; a
+ * miss stats the file (File.length), opens it (RandomAccessFile: openat
+ * and fstat), reads its first READ bytes into a direct buffer (one
+ * pread64: the kernel's copy outweighs the Java library's own work
+ * around the calls, which the program's clock cannot tell from the
+ * calls) and closes the evicted one - inside the monitor, or with
+ * --fixed outside it (the open and read before, the close after, the
+ * table only inside). Outside the monitor each op reads 4 KiB from the thread's
+ * own file (a positional FileChannel read) and spins a little.
+ *
+ * The program times itself with System.nanoTime (the vDSO: no syscall):
+ * every hold, from the first statement inside the block to the last,
+ * and the stat/open/close calls made inside it. At exit it writes one
+ * JSON object to OUT:
+ *   wall_ns, holds, held_ns, misses, syscall_ns_in_lock,
+ *   syscalls_in_lock {newfstatat, openat, pread64, close}
+ * The calls as OpenJDK 17 makes them on Linux (checked with strace -f):
+ * File.length is one newfstatat; opening a RandomAccessFile is an openat
+ * and an fstat (glibc's fstat is newfstatat); a FileChannel's positional
+ * read into a direct buffer is one pread64; close is one close.
+ *
+ * --hold-ns: every hold also spins HOLD_NS nanoseconds (user work in
+ * the monitor beside its calls).
+ *
+ * --preempt: every hold also spins HOLD_US microseconds, and two more
+ * threads burn CPU the whole run: more runnable threads than CPUs, so
+ * holders are preempted inside the monitor.
+ *
+ * usage: java HoldBench OUT DIR [--threads N] [--ops N] [--files N]
+ *        [--cap N] [--fixed] [--hold-ns N] [--preempt] [--hold-us N]
+ */
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+public final class HoldBench {
+    static final int READ = 1024 * 1024;
+    static int threads = 8, ops = 20000, files = 60, cap = 50, holdUs = 200, holdNs;
+    static boolean fixed, preempt;
+    static String dir;
+
+    /* the lock under study: this object's monitor */
+    static final class Table extends LinkedHashMap<Integer, RandomAccessFile> {
+        Table() { super(64, 0.75f, true); }
+    }
+
+    static final Table table = new Table();
+
+    static final class Stats {
+        long holds, heldNs, misses, scNs, stats, opens, reads, closes;
+        final ByteBuffer head = ByteBuffer.allocateDirect(READ);
+    }
+
+    static String path(int f) { return dir + "/f" + f; }
+
+    static void spinNs(long ns) {
+        long end = System.nanoTime() + ns;
+        while (System.nanoTime() < end) { }
+    }
+
+    /* one get, the miss's calls inside the monitor */
+    static void getLocked(Stats st, int f) throws IOException {
+        synchronized (table) {
+            long t0 = System.nanoTime();
+            RandomAccessFile h = table.get(f);
+            if (h == null) {
+                st.misses++;
+                long s0 = System.nanoTime();
+                new File(path(f)).length();
+                RandomAccessFile n = new RandomAccessFile(path(f), "r");
+                readHead(st, n);
+                st.stats++;
+                st.opens++;
+                RandomAccessFile old = evict();
+                if (old != null) {
+                    old.close();
+                    st.closes++;
+                }
+                st.scNs += System.nanoTime() - s0;
+                table.put(f, n);
+            }
+            spinNs(preempt ? holdUs * 1000L : holdNs);
+            st.heldNs += System.nanoTime() - t0;
+            st.holds++;
+        }
+    }
+
+    /* the same, the calls outside: open before, close after */
+    static void getFixed(Stats st, int f) throws IOException {
+        RandomAccessFile fresh = null, old = null;
+        boolean miss;
+        synchronized (table) {
+            long t0 = System.nanoTime();
+            miss = !table.containsKey(f);
+            if (!miss)
+                table.get(f);
+            spinNs(holdNs);
+            st.heldNs += System.nanoTime() - t0;
+            st.holds++;
+        }
+        if (!miss)
+            return;
+        new File(path(f)).length();
+        fresh = new RandomAccessFile(path(f), "r");
+        readHead(st, fresh);
+        synchronized (table) {
+            long t0 = System.nanoTime();
+            if (!table.containsKey(f)) {
+                st.misses++;
+                old = evict();
+                table.put(f, fresh);
+                fresh = null;
+            }
+            st.heldNs += System.nanoTime() - t0;
+            st.holds++;
+        }
+        if (fresh != null)
+            fresh.close();
+        if (old != null)
+            old.close();
+    }
+
+    /* the file's first READ bytes: one pread64 */
+    static void readHead(Stats st, RandomAccessFile r) throws IOException {
+        st.head.clear();
+        r.getChannel().read(st.head, 0);
+        st.reads++;
+    }
+
+    /* the least recently used handle, out of the table if it is full */
+    static RandomAccessFile evict() {
+        if (table.size() < cap)
+            return null;
+        Iterator<Map.Entry<Integer, RandomAccessFile>> it = table.entrySet().iterator();
+        RandomAccessFile v = it.next().getValue();
+        it.remove();
+        return v;
+    }
+
+    static void worker(int id, Stats st, CyclicBarrier gate) throws Exception {
+        ByteBuffer buf = ByteBuffer.allocate(4096);
+        long seed = 0x9E3779B97F4A7C15L * (id + 1);
+        try (FileChannel own = FileChannel.open(new File(path(files + id)).toPath())) {
+            gate.await();
+            for (int i = 0; i < ops; i++) {
+                seed ^= seed << 13; seed ^= seed >>> 7; seed ^= seed << 17;
+                int f = (int) Long.remainderUnsigned(seed, files);
+                if (fixed)
+                    getFixed(st, f);
+                else
+                    getLocked(st, f);
+                buf.clear();
+                own.read(buf, 0);
+                spinNs(2000);
+            }
+        }
+    }
+
+    static void makeFiles() throws IOException {
+        new File(dir).mkdirs();
+        byte[] page = new byte[READ];
+        for (int f = 0; f < files + threads; f++)
+            try (FileOutputStream o = new FileOutputStream(path(f))) {
+                o.write(page);
+            }
+    }
+
+    static void parse(String[] a) {
+        for (int i = 2; i < a.length; i++) {
+            switch (a[i]) {
+            case "--threads": threads = Integer.parseInt(a[++i]); break;
+            case "--ops": ops = Integer.parseInt(a[++i]); break;
+            case "--files": files = Integer.parseInt(a[++i]); break;
+            case "--cap": cap = Integer.parseInt(a[++i]); break;
+            case "--hold-us": holdUs = Integer.parseInt(a[++i]); break;
+            case "--hold-ns": holdNs = Integer.parseInt(a[++i]); break;
+            case "--fixed": fixed = true; break;
+            case "--preempt": preempt = true; break;
+            default: throw new IllegalArgumentException("unknown option " + a[i]);
+            }
+        }
+    }
+
+    public static void main(String[] a) throws Exception {
+        dir = a[1];
+        parse(a);
+        makeFiles();
+        Stats[] st = new Stats[threads];
+        Thread[] th = new Thread[threads];
+        CyclicBarrier gate = new CyclicBarrier(threads);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread[] spin = new Thread[preempt ? 2 : 0];
+        for (int i = 0; i < spin.length; i++) {
+            spin[i] = new Thread(() -> { while (!stop.get()) spinNs(100000); }, "spinner-" + i);
+            spin[i].start();
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < threads; i++) {
+            final int id = i;
+            st[i] = new Stats();
+            th[i] = new Thread(() -> {
+                try {
+                    worker(id, st[id], gate);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }, "holder-" + i);
+            th[i].start();
+        }
+        for (Thread t : th)
+            t.join();
+        long wall = System.nanoTime() - t0;
+        stop.set(true);
+        for (Thread t : spin)
+            t.join();
+        Stats sum = new Stats();
+        for (Stats s : st) {
+            sum.holds += s.holds; sum.heldNs += s.heldNs; sum.misses += s.misses;
+            sum.scNs += s.scNs; sum.stats += s.stats; sum.opens += s.opens;
+            sum.reads += s.reads;
+            sum.closes += s.closes;
+        }
+        try (PrintStream o = new PrintStream(new FileOutputStream(a[0]))) {
+            o.printf("{\"wall_ns\": %d, \"holds\": %d, \"held_ns\": %d, \"misses\": %d, "
+                     + "\"syscall_ns_in_lock\": %d, \"syscalls_in_lock\": {\"newfstatat\": %d, "
+                     + "\"openat\": %d, \"pread64\": %d, \"close\": %d}}%n", wall, sum.holds,
+                     sum.heldNs, sum.misses, sum.scNs, sum.stats + sum.opens, sum.opens,
+                     fixed ? 0 : sum.reads, sum.closes);
+        }
+        for (RandomAccessFile r : table.values())
+            r.close();
+    }
+}
