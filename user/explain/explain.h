@@ -31,8 +31,10 @@ struct diag_cause {
 	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
 	double share;		/* of total thread wall time, 0..1 */
 	double confidence;	/* 0..1, from how directly the evidence shows it */
-	char title[200];	/* one line, plain words with numbers */
-	char evidence[EXPLAIN_MAX_EVIDENCE][320];	/* each a sentence with measured figures */
+	char title[320];	/* one line, plain words with numbers (a Java lock's
+				 * name with its call site is long) */
+	char evidence[EXPLAIN_MAX_EVIDENCE][480];	/* each a sentence with measured figures
+							 * (a Java lock is named twice in some) */
 	int nevidence;
 };
 

@@ -469,8 +469,8 @@ static void print_holders(FILE *f, const struct joined_run *m)
 		const struct lock_total *l = &m->locks[k];
 		const struct lock_holders *h = &l->holders;
 
-		if (!h->measured)
-			continue;
+		if (!h->measured || (h->held_ns <= 0 && !h->syscalls))
+			continue;	/* watched, never held in the window */
 		if (!any)
 			fprintf(f, "\nLock holders (while holding; %% of the time held, then of the "
 				"waiters' time)\n%-32s %9s %6s %7s %7s %7s %7s %7s %7s\n", "lock",
