@@ -484,6 +484,15 @@ struct fct_hold_nr {
 	__u64 ns;
 };
 
+/* A word (or Java monitor) a holder waited for while holding a watched
+ * lock: a lock chain, the first FCT_HOLD_CHAIN words of each lock. */
+#define FCT_HOLD_CHAIN		4
+struct fct_hold_chain {
+	__u64 uaddr;		/* 0: free */
+	__u64 count;
+	__u64 ns;		/* futex waits entry to exit */
+};
+
 /* One watched word and what its holders did while holding it. The
  * exact states tile the holders' syscalls and off-CPU time; their
  * on-CPU time outside syscalls is sampled. So:
@@ -524,6 +533,7 @@ struct fct_hold_lock {
 	__u64 nested;		/* segment starts holding another watched word too
 				 * (charged to the first in slot order only) */
 	struct fct_hold_nr nr[FCT_NR_MAX];	/* of sc, by syscall number */
+	struct fct_hold_chain chain[FCT_HOLD_CHAIN];	/* of sc_futex, by the word waited on */
 };
 
 struct fct_hold_global {

@@ -361,8 +361,29 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 	h = hold_lock(i);
 	t->hold_sc_futex = t->in_futex_wait &&
 			   (!h || h->kind != FCT_HOLD_HOTSPOT || t->hold_jwait);
+	t->hold_sc_word = word;
+	if (jwait && (h = hold_lock(t->hold_jwait - 1)))
+		t->hold_sc_word = h->uaddr;	/* the monitor it waits for */
 	t->hold_sc_ns = now;
 	hold_marks(i, now, &t->hold_sc_w, &t->hold_sc_c);
+}
+
+/* A futex wait on word made holding h, of d ns: the chain's entry for
+ * word (taken if free; none left: not kept). */
+static __always_inline void hold_chain_add(struct fct_hold_lock *h, __u64 word, __u64 d)
+{
+#pragma unroll
+	for (__u32 i = 0; i < FCT_HOLD_CHAIN; i++) {
+		struct fct_hold_chain *c = &h->chain[i];
+
+		if (c->uaddr != word &&
+		    (c->uaddr || __sync_val_compare_and_swap(&c->uaddr, 0, word) != 0) &&
+		    c->uaddr != word)
+			continue;
+		__sync_fetch_and_add(&c->count, 1);
+		__sync_fetch_and_add(&c->ns, d);
+		return;
+	}
 }
 
 /* The syscall begun owning lock i ended at now: charged if the owner
@@ -385,8 +406,10 @@ static __always_inline bool hold_sc_end(struct fct_slot *t, __u32 i, __u64 now)
 	c -= t->hold_sc_c;
 	__sync_fetch_and_add(&h->sc_count, 1);
 	hold_add(&h->sc, d, w, c);
-	if (t->hold_sc_futex)
+	if (t->hold_sc_futex) {
 		hold_add(&h->sc_futex, d, w, c);
+		hold_chain_add(h, t->hold_sc_word, d);
+	}
 	__sync_fetch_and_add(&h->nr[t->hold_sc_nr & (FCT_NR_MAX - 1)].count, 1);
 	__sync_fetch_and_add(&h->nr[t->hold_sc_nr & (FCT_NR_MAX - 1)].ns, d);
 	return true;

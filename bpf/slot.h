@@ -65,6 +65,7 @@ struct fct_slot {
 				 * tracepoint to the next entry (0: none) */
 	__u32 hold_jwait;	/* in a contended enter of watched monitor hold_jwait - 1 */
 	__u64 jself;		/* its HotSpot JavaThread * (0: not known) */
+	__u64 hold_sc_word;	/* the charged futex wait's word (the lock a chain waits for) */
 	__u64 hold_sc_ns;
 	__s64 hold_sc_w, hold_sc_c;
 	__u64 hold_off_ns;

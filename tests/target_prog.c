@@ -78,6 +78,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -867,13 +868,68 @@ static int paths(long n)
 	return 0;
 }
 
+/*
+ * chain N: a lock chain. "outer" threads (two) each take outer_lock N
+ * times and, holding it, take inner_lock (then sleep 1 ms outside both);
+ * an "inner" thread keeps taking inner_lock and sleeping CHAIN_MS holding
+ * it, 0.1 ms apart. So outer_lock's holders
+ * wait for inner_lock while holding it: most of outer_lock's held time
+ * is waiting for another lock, and that lock is inner_lock.
+ */
+#define CHAIN_MS	2
+static pthread_mutex_t outer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t inner_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int chain_left;
+
+static void *chain_outer(void *arg)
+{
+	long n = (long)arg;
+
+	pthread_setname_np(pthread_self(), "outer");
+	for (long i = 0; i < n; i++) {
+		pthread_mutex_lock(&outer_lock);
+		pthread_mutex_lock(&inner_lock);
+		pthread_mutex_unlock(&inner_lock);
+		pthread_mutex_unlock(&outer_lock);
+		sleep_ms(1);
+	}
+	atomic_fetch_sub(&chain_left, 1);
+	return NULL;
+}
+
+static void *chain_inner(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "inner");
+	while (atomic_load(&chain_left) > 0) {
+		pthread_mutex_lock(&inner_lock);
+		sleep_ms(CHAIN_MS);
+		pthread_mutex_unlock(&inner_lock);
+		usleep(100);
+	}
+	return NULL;
+}
+
+static int chain(long n)
+{
+	pthread_t th[3];
+
+	atomic_store(&chain_left, 2);
+	pthread_create(&th[2], NULL, chain_inner, NULL);
+	for (long i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, chain_outer, (void *)n);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -912,6 +968,8 @@ int main(int argc, char **argv)
 		return semlock(n);
 	if (!strcmp(argv[1], "paths"))
 		return paths(n);
+	if (!strcmp(argv[1], "chain"))
+		return chain(n);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

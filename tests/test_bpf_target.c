@@ -254,6 +254,35 @@ static void test_bss_lock_named(void **state)
 	session_free(&s);
 }
 
+/* A lock chain (target_prog chain): outer_lock's holders wait for
+ * inner_lock, which its own holder keeps 2 ms at a time: outer_lock's
+ * held time is mostly "waiting for another lock", and that lock is
+ * named. */
+static void test_lock_chain_named(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "chain", "100", NULL };
+	const struct lock_holders *h;
+	const struct lock_total *l;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	l = lock_starting(&s.joined, "outer_lock");
+	assert_non_null(l);
+	h = &l->holders;
+	assert_true(h->measured);
+	print_message("  outer_lock held %.1f ms, waiting %.1f ms; first in chain: %s, %llu waits\n",
+		      h->held_ns / 1e6, h->state_ns[HS_WAITING] / 1e6,
+		      h->nchain ? h->chain[0].lock : "-",
+		      h->nchain ? (unsigned long long)h->chain[0].count : 0ull);
+	assert_true(h->state_ns[HS_WAITING] * 2 > h->held_ns);
+	assert_true(h->nchain >= 1);
+	assert_non_null(strstr(h->chain[0].lock, "inner_lock"));
+	/* 200 holds of outer_lock, each takes inner_lock once */
+	assert_in_range(h->chain[0].count, 1, 400);
+	session_free(&s);
+}
+
 static void test_attach_adopts_and_sees_new_threads(void **state)
 {
 	struct served sv;
@@ -601,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_exact_counts_and_names),
 		cmocka_unit_test(test_follow_forks),
 		cmocka_unit_test(test_bss_lock_named),
+		cmocka_unit_test(test_lock_chain_named),
 		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
 		cmocka_unit_test(test_attach_follow_takes_in_running_children),
 		cmocka_unit_test(test_attach_list),

@@ -271,7 +271,7 @@ static const char *const derived[] = {
 static const char *const optional[] = {
 	"op_costs@top", "jvm_threads_full@", "jvm_monitors_full@", "stacks_dropped@",
 	"words_unnamed@", "unsymbolised@", "holders@", "tgids_full@", "losses@top", "samples_tracer@",
-	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "monitor_holders@", "solo@", "stacks@top", "pid@thread",
+	"window_ns@", "asked_ns@", "gid@", "monitor_flag@", "monitor_holders@", "waiting_for@", "solo@", "stacks@top", "pid@thread",
 	"sibling_signal_waits@thread", "sibling_signal_wait_ns@thread",
 	"sibling_signal_wakes@thread", "sibling_write_waits@thread",
 	"sibling_write_wait_ns@thread", "sibling_write_wakes@thread",

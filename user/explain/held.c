@@ -59,7 +59,11 @@ void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum ho
 		snprintf(buf, n, "on CPU in user space");
 		break;
 	default:
-		snprintf(buf, n, "waiting for another lock");
+		if (h->nchain)
+			snprintf(buf, n, "waiting for another lock (%s%s)", h->nchain > 1 ?
+				 "mostly " : "", h->chain[0].lock);
+		else
+			snprintf(buf, n, "waiting for another lock");
 		break;
 	}
 }
@@ -180,8 +184,9 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 			 "different data take different locks.", l->name);
 		break;
 	default:
-		snprintf(buf, n, "Holders of %s wait for another lock while holding it: shorten the "
-			 "inner lock's holds or take the two in one step.", l->name);
+		snprintf(buf, n, "Holders of %s wait for %s while holding it: shorten the inner "
+			 "lock's holds or take the two in one step.", l->name,
+			 l->holders.nchain ? l->holders.chain[0].lock : "another lock");
 		break;
 	}
 }

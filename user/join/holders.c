@@ -96,6 +96,46 @@ static int by_count(const void *a, const void *b)
 	return (x->count < y->count) - (x->count > y->count);
 }
 
+static int by_chain_ns(const void *a, const void *b)
+{
+	const struct hold_chain *x = a, *y = b;
+
+	return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+/* k's chain into h's, merged by word */
+static void add_chain(struct lock_holders *h, const struct fct_hold_lock *k)
+{
+	for (int c = 0; c < FCT_HOLD_CHAIN; c++) {
+		const struct fct_hold_chain *kc = &k->chain[c];
+		int i;
+
+		if (!kc->uaddr)
+			continue;
+		for (i = 0; i < h->nchain; i++)
+			if (h->chain[i].uaddr == kc->uaddr && h->chain[i].tgid == k->tgid)
+				break;
+		if (i == h->nchain && h->nchain == HOLDERS_MAX_CHAIN)
+			continue;
+		if (i == h->nchain)
+			h->chain[h->nchain++] = (struct hold_chain){ .uaddr = kc->uaddr,
+								     .tgid = k->tgid };
+		h->chain[i].count += kc->count;
+		h->chain[i].ns += (double)kc->ns;
+	}
+	qsort(h->chain, (size_t)h->nchain, sizeof(*h->chain), by_chain_ns);
+}
+
+void holders_name_chain(struct lock_holders *h,
+			void (*namer)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,
+				      size_t n), const void *arg)
+{
+	for (int i = 0; i < h->nchain; i++)
+		if (!h->chain[i].lock[0])
+			namer(arg, h->chain[i].tgid, h->chain[i].uaddr, h->chain[i].lock,
+			      sizeof(h->chain[i].lock));
+}
+
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)
 {
 	double all[HS_N], waited[HS_N];
@@ -120,6 +160,7 @@ void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)
 		if (k->nr[nr].count)
 			add_nr(h, (uint16_t)nr, &k->nr[nr]);
 	qsort(h->nr, (size_t)h->nnr, sizeof(*h->nr), by_count);
+	add_chain(h, k);
 }
 
 void holders_whole_ns(struct lock_holders *h)
@@ -129,6 +170,8 @@ void holders_whole_ns(struct lock_holders *h)
 		h->waited_ns[s] = floor(h->waited_ns[s]);
 	}
 	h->held_ns = floor(h->held_ns);
+	for (int i = 0; i < h->nchain; i++)
+		h->chain[i].ns = floor(h->chain[i].ns);
 	h->waiter_ns = floor(h->waiter_ns);
 	h->contended_ns = floor(h->contended_ns);
 }

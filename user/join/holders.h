@@ -25,11 +25,23 @@
 #define FCTRACE_HOLDERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "fctrace.h"
 
 /* syscalls kept by number per lock, the most frequent first */
 #define HOLDERS_MAX_NR	24
+
+/* the other locks its holders waited for (a chain), named by the join */
+#define HOLDERS_MAX_CHAIN	FCT_HOLD_CHAIN
+
+struct hold_chain {
+	uint64_t uaddr;		/* the word or monitor (0 after a load) */
+	uint32_t tgid;
+	char lock[160];		/* its name ("" until the join names it) */
+	uint64_t count;
+	double ns;		/* futex waits on it, entry to exit */
+};
 
 enum hold_state { HS_SYSCALL, HS_BLOCKED, HS_PREEMPTED, HS_USER, HS_WAITING, HS_N };
 
@@ -53,10 +65,16 @@ struct lock_holders {
 	struct hold_nr nr[HOLDERS_MAX_NR];
 	int nnr;
 	uint64_t waits;		/* futex waits on its words (holders' view) */
+	struct hold_chain chain[HOLDERS_MAX_CHAIN];	/* the most waited for first */
+	int nchain;
 };
 
 /* Add one watched word's figures to h. */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k);
+/* Name chain entries still unnamed: namer(arg, tgid, uaddr, buf, n). */
+void holders_name_chain(struct lock_holders *h,
+			void (*namer)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,
+				      size_t n), const void *arg);
 /* After the last holders_add and waiter_ns: every figure in whole
  * nanoseconds, as the JSON keeps them, so that a saved run computes the
  * same what-ifs as the run did. */

@@ -341,6 +341,20 @@ static const char *holder_lock_name(const struct joined_run *m, const struct fct
 	return d ? d->name : NULL;
 }
 
+void join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n)
+{
+	const struct joined_run *m = arg;
+	const struct wl_lock_desc *d;
+	const struct lock_name *ln;
+
+	if (m->names && (ln = name_of(m, tgid, uaddr)))
+		snprintf(buf, n, "%s", ln->name);
+	else if (!m->names && m->res && (d = lock_of(m->res, uaddr)))
+		snprintf(buf, n, "%s", d->name);
+	else
+		snprintf(buf, n, "futex word 0x%llx", (unsigned long long)uaddr);
+}
+
 /* What each contended lock's holders did, from the watched words. */
 static void join_holders(struct joined_run *m)
 {
@@ -351,8 +365,10 @@ static void join_holders(struct joined_run *m)
 		for (int j = 0; name && j < m->nlocks && !t; j++)
 			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, name))
 				t = &m->locks[j];
-		if (t)
+		if (t) {
 			holders_add(&t->holders, &m->kv->holds[i]);
+			holders_name_chain(&t->holders, join_name_word, m);
+		}
 	}
 	for (int j = 0; j < m->nlocks; j++) {
 		m->locks[j].holders.waiter_ns = (double)m->locks[j].wait_ns;

@@ -172,6 +172,9 @@ struct jvm_view;
  * and groups, each class's contended monitor enters as a lock (moved
  * from the futex waits they blocked in), parks and GC pauses. */
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on);
+/* The name of word uaddr of process tgid (arg: the joined run): its
+ * lock's, or "futex word 0x..." (holders_name_chain's namer). */
+void join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n);
 /* The JVMTI agent's rows (join_sites.c): contended monitors, Object.wait
  * and parks as locks named by class and top call site, with their sites;
  * the time is the kernel's (capped by, or split from, the thread's own). */

@@ -226,6 +226,20 @@ static struct lock_total *monitor_lock(struct joined_run *m, const char *cls)
 	return NULL;
 }
 
+/* The other locks a monitor's holders waited for: monitors by class,
+ * else as any word is named. */
+static void name_chain(const struct joined_run *m, const struct jvm_view *v,
+		       struct lock_holders *h)
+{
+	for (int i = 0; i < h->nchain; i++) {
+		const char *cls = class_of_monitor(v, h->chain[i].uaddr);
+
+		if (cls)
+			snprintf(h->chain[i].lock, sizeof(h->chain[i].lock), "monitor %.150s", cls);
+	}
+	holders_name_chain(h, join_name_word, m);
+}
+
 /* What the holders of each watched Java monitor did (jvmhold.bpf.c),
  * into its class's lock row. */
 static void add_monitor_holders(struct joined_run *m, const struct jvm_view *v)
@@ -239,6 +253,7 @@ static void add_monitor_holders(struct joined_run *m, const struct jvm_view *v)
 		    !(t = monitor_lock(m, cls)))
 			continue;
 		holders_add(&t->holders, k);
+		name_chain(m, v, &t->holders);
 		t->holders.java = true;
 		t->holders.waiter_ns = (double)t->wait_ns;
 		holders_whole_ns(&t->holders);

@@ -259,6 +259,21 @@ static struct json_object *totals_json(const struct wl_totals *t)
 	return o;
 }
 
+/* The other locks the holders waited for, the most waited first. */
+static struct json_object *chain_json(const struct lock_holders *h)
+{
+	struct json_object *a = json_object_new_array(), *e;
+
+	for (int i = 0; i < h->nchain; i++) {
+		e = json_object_new_object();
+		put_str(e, "lock", h->chain[i].lock);
+		put_u64(e, "waits", h->chain[i].count);
+		put_u64(e, "ns", (uint64_t)h->chain[i].ns);
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
 /* A lock's holders (join/holders.h); null where the holders probes did
  * not watch it. */
 static struct json_object *holders_json(const struct lock_holders *h)
@@ -294,6 +309,7 @@ static struct json_object *holders_json(const struct lock_holders *h)
 	put_u64(o, "samples", h->samples);
 	put_u64(o, "words", h->words);
 	json_object_object_add(o, "while_waited", waited);
+	json_object_object_add(o, "waiting_for", chain_json(h));
 	return o;
 }
 

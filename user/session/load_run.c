@@ -713,6 +713,31 @@ static int load_hold_calls(struct jr *r, struct json_object *o, struct lock_hold
 	return 0;
 }
 
+/* The other locks its holders waited for (absent in runs saved before). */
+static int load_hold_chain(struct jr *r, struct json_object *o, struct lock_holders *h)
+{
+	struct json_object *a, *e;
+	char saved[128];
+	uint64_t ns;
+
+	if (!json_object_object_get_ex(o, "waiting_for", NULL))
+		return 0;
+	if (jr_get(r, o, "waiting_for", json_type_array, false, &a))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(a) && h->nchain < HOLDERS_MAX_CHAIN; i++) {
+		struct hold_chain *c = &h->chain[h->nchain];
+
+		if (jr_element(r, a, "waiting_for", i, &e, saved, sizeof(saved)) ||
+		    jr_str(r, e, "lock", false, c->lock, sizeof(c->lock)) ||
+		    jr_u64(r, e, "waits", &c->count) || jr_u64(r, e, "ns", &ns))
+			return -1;
+		jr_leave(r, saved);
+		c->ns = (double)ns;
+		h->nchain++;
+	}
+	return 0;
+}
+
 /* A JVM lock's call sites (absent from runs saved before them). */
 static int load_sites(struct jr *r, struct json_object *o, struct lock_total *l)
 {
@@ -753,6 +778,7 @@ static int load_holders(struct jr *r, struct json_object *o, struct lock_holders
 	rc = jr_str(r, ho, "method", false, method, sizeof(method)) ||
 	     jr_u64(r, ho, "held_ns", &held) || load_hold_states(r, ho, h->state_ns) ||
 	     jr_u64(r, ho, "syscall_count", &h->syscalls) || load_hold_calls(r, ho, h) ||
+	     load_hold_chain(r, ho, h) ||
 	     jr_u64(r, ho, "contended_ns", &cont) || jr_u64(r, ho, "samples", &h->samples) ||
 	     jr_u64(r, ho, "words", &words) ||
 	     jr_object(r, ho, "while_waited", false, &w, wsaved, sizeof(wsaved));
