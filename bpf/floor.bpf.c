@@ -76,6 +76,14 @@ int BPF_PROG(fct_floor_sched_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
+/* full's wakers.bpf.c (sched_waking in the waker's context) */
+SEC("?tp_btf/sched_waking")
+int BPF_PROG(fct_floor_sched_waking, struct task_struct *p)
+{
+	hit_task(FCT_FL_SCHED_WAKEUP, p);
+	return 0;
+}
+
 SEC("?tp_btf/contention_begin")
 int BPF_PROG(fct_floor_contention_begin, void *lock, unsigned int flags)
 {

@@ -18,8 +18,10 @@
 #      interleaved, for fcp/8 (its pool lock is a contended mutex: words
 #      watched), fc/1 (no lock: nothing watched) and tests/holdprog locked
 #      (a program fctrace did not write, 8 threads on one contended
-#      mutex; its wall is its own clock). Medians and the median of each
-#      round's full / without ratio.
+#      mutex; its wall is its own clock), and with a JDK tests/java/HoldBench
+#      (its Java twin: one synchronized table, the Java monitors' holders
+#      code's EnterI uprobes and owner reads; its wall is its own clock).
+#      Medians and the median of each round's full / without ratio.
 #   5. CPU stacks (root): full against full --cpu-stacks, side by side and
 #      interleaved, for two programs fctrace did not write: bench_bare's
 #      fc loop (1 thread, its own clock) and holdprog locked (8 threads).
@@ -335,6 +337,11 @@ run_hold() {
 		"$FCTRACE" run --probes "$probes" --quiet --json "$tmp/h.json" -- \
 			"$HOLDPROG" --ops "$HOLD_OPS" >"$tmp/hp" 2>"$tmp/err" &&
 			wall=$(json_num wall_ns "$tmp/hp") ;;
+	java)
+		"$FCTRACE" run --probes "$probes" --quiet --json "$tmp/h.json" -- \
+			java -cp "$OUT/java" HoldBench "$tmp/jh.json" "$tmp/jhd" \
+			--ops "$HOLD_OPS" --hold-ns 2000 >/dev/null 2>"$tmp/err" &&
+			wall=$(json_num wall_ns "$tmp/jh.json") ;;
 	*)
 		"$FCTRACE" run --workload "${1%/*}" --files "$FILES" --threads "${1#*/}" \
 			--ops "$(ops_per_thread "${1#*/}")" --probes "$probes" --quiet \
@@ -348,9 +355,12 @@ holders() {
 	[ "$HOLD" = 1 ] && [ "$(id -u)" = 0 ] || return 0
 	[ -x "$HOLDPROG" ] || { echo "bench: no $HOLDPROG (make bench builds it)" >&2; return 0; }
 	: >"$tmp/hold"
+	cells="fcp/8 fc/1 holdprog"
+	command -v javac >/dev/null && javac -d "$OUT/java" tests/java/HoldBench.java 2>/dev/null &&
+		cells="$cells java"
 	for r in $(seq 1 "$HOLD_ROUNDS"); do
 		[ -t 2 ] && printf '\rholders round %d/%d ' "$r" "$HOLD_ROUNDS" >&2
-		for cell in fcp/8 fc/1 holdprog; do
+		for cell in $cells; do
 			if [ $((r % 2)) = 1 ]; then order="full nohold"; else order="nohold full"; fi
 			for v in $order; do run_hold "$cell" "$v" "$r"; done
 		done
@@ -358,7 +368,8 @@ holders() {
 	[ -t 2 ] && printf '\r' >&2
 	echo
 	echo "4. Holders: full against full without them (--probes $NOHOLD), $HOLD_ROUNDS rounds"
-	echo "   interleaved; holdprog: locked, 8 threads x $HOLD_OPS ops, its own wall clock"
+	echo "   interleaved; holdprog: locked, 8 threads x $HOLD_OPS ops, its own wall clock;"
+	echo "   java: HoldBench, the same in a JVM (Java monitors: EnterI uprobes), its own clock"
 	ab_table "$tmp/hold" holders nohold
 }
 

@@ -96,6 +96,7 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_floor_sched_wakeup", .shown = "tp_btf/sched_wakeup", .group = PG_FLOOR },
 	{ .prog = "fct_floor_sched_wakeup_new", .shown = "tp_btf/sched_wakeup_new",
 	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_sched_waking", .shown = "tp_btf/sched_waking", .group = PG_FLOOR },
 	{ .prog = "fct_floor_contention_begin", .shown = "tp_btf/contention_begin",
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_contention_end", .shown = "tp_btf/contention_end",
