@@ -16,7 +16,8 @@
  * --hold-ns: every hold also spins HOLD_NS nanoseconds (user work in
  * the lock beside its syscalls).
  *
- * --preempt: every hold also spins HOLD_US microseconds, and SPINNERS
+ * --preempt: every hold also does HOLD_US microseconds of CPU work (a
+ * loop calibrated alone at start), and SPINNERS
  * threads burn CPU the whole run: more runnable threads than CPUs, so
  * holders are preempted inside the lock.
  *
@@ -25,11 +26,17 @@
  * the evicted file's pages before it closes it, inside the lock: the
  * holder sleeps in I/O there (a page-cache miss on a file read again).
  *
+ * --fifo: the workers run SCHED_FIFO (priority 1; root): the spinners
+ * (SCHED_OTHER) never preempt a holder, so with --preempt it is the
+ * program the "holders never preempted" what-if describes. Exit status 3
+ * when the scheduler refuses it.
+ *
  * Built alone (no fctrace headers), like tests/target_prog.c.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +53,7 @@ static const char *const sc_names[SC_N] = { "newfstatat", "openat", "pread64", "
 struct cfg {
 	int threads, ops, files, cap, spinners;
 	int hold_us, hold_ns, work_ns;
-	int fixed, preempt, cold;
+	int fixed, preempt, cold, fifo;
 	char dir[64];
 };
 
@@ -71,6 +78,7 @@ struct tstats {
 	uint64_t sc_count[SC_N], sc_ns[SC_N];
 	pthread_t th;
 	unsigned seed;
+	uint64_t start_ns, end_ns;	/* its work, gate to last op */
 };
 
 static uint64_t now_ns(void)
@@ -102,10 +110,50 @@ static void file_path(char *buf, size_t n, int file)
 	snprintf(buf, n, "%s/f%04d", cfg.dir, file);
 }
 
-/* User work in every hold: --preempt's long spin, or --hold-ns. */
-static uint64_t hold_spin_ns(void)
+/* --preempt's hold: CPU work, not a wall-clock spin (a holder preempted
+ * in a wall-clock spin would find its time up sooner): this many loop
+ * turns make one microsecond, measured alone before the threads start. */
+static uint64_t turns_per_us;
+static volatile uint64_t sink;
+
+static void spin_turns(uint64_t n)
 {
-	return cfg.preempt ? (uint64_t)cfg.hold_us * 1000 : (uint64_t)cfg.hold_ns;
+	uint64_t x = sink;
+
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	sink = x;
+}
+
+/* Turns per microsecond of this thread's CPU time (not wall time: a
+ * calibration preempted by other work would come out short). */
+static void calibrate(void)
+{
+	uint64_t n = 1 << 16, t0, d;
+	struct timespec ts;
+
+	for (;;) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		t0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		spin_turns(n);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		d = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - t0;
+		if (d >= 20000000 || n >= (1ull << 40))
+			break;
+		n *= 2;
+	}
+	turns_per_us = n * 1000 / (d ? d : 1);
+	if (!turns_per_us)
+		turns_per_us = 1;
+}
+
+/* User work in every hold: --preempt's long spin, or --hold-ns. */
+static void hold_work(void)
+{
+	if (cfg.preempt)
+		spin_turns(turns_per_us * (uint64_t)cfg.hold_us);
+	else
+		spin_ns((uint64_t)cfg.hold_ns);
 }
 
 /* Time one syscall made inside the lock. */
@@ -172,7 +220,7 @@ static void op_locked(struct tstats *st, int file)
 			TIMED(st, SC_CLOSE, close(victim));
 		insert(slot, file, fd);
 	}
-	spin_ns(hold_spin_ns());
+	hold_work();
 	st->held_ns += now_ns() - t0;
 	st->holds++;
 	pthread_mutex_unlock(&table_lock);
@@ -200,7 +248,7 @@ static void op_fixed(struct tstats *st, int file)
 	uint64_t t0 = take();
 	int victim = -1, slot, fd;
 
-	spin_ns(hold_spin_ns());
+	hold_work();
 	if (lookup(file) >= 0) {
 		release_hold(st, t0);
 		return;
@@ -234,7 +282,16 @@ static void *worker(void *arg)
 
 	file_path(path, sizeof(path), next_rand(&st->seed) % cfg.files);
 	own = open(path, O_RDONLY | O_CLOEXEC);
+	if (cfg.fifo) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp)) {
+			fprintf(stderr, "holdprog: SCHED_FIFO refused\n");
+			exit(3);	/* the variant cannot be had here */
+		}
+	}
 	pthread_barrier_wait(&start_gate);
+	st->start_ns = now_ns();
 	for (int i = 0; i < cfg.ops; i++) {
 		int file = next_rand(&st->seed) % cfg.files;
 
@@ -246,6 +303,7 @@ static void *worker(void *arg)
 			break;
 		spin_ns(cfg.work_ns);
 	}
+	st->end_ns = now_ns();
 	if (own >= 0)
 		close(own);
 	return NULL;
@@ -327,7 +385,7 @@ static void print_json(const struct tstats *all, uint64_t wall)
 static int usage(void)
 {
 	fprintf(stderr, "usage: holdprog [--threads N] [--ops N] [--files N] [--cap N] "
-		"[--work-ns N] [--hold-ns N] [--fixed] [--cold] [--preempt [--hold-us N] "
+		"[--work-ns N] [--hold-ns N] [--fixed] [--cold] [--fifo] [--preempt [--hold-us N] "
 		"[--spinners N]]\n");
 	return 2;
 }
@@ -351,6 +409,8 @@ static int parse(int argc, char **argv)
 			cfg.preempt = 1;
 		else if (!strcmp(a, "--cold"))
 			cfg.cold = 1;
+		else if (!strcmp(a, "--fifo"))
+			cfg.fifo = 1;
 		else if (v && i + 1 < argc)
 			*v = atoi(argv[++i]);
 		else
@@ -382,20 +442,28 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < cfg.cap; i++)
 		table[i].file = -1;
+	if (cfg.preempt)
+		calibrate();
 	pthread_barrier_init(&start_gate, NULL, (unsigned)cfg.threads + 1);
 	for (int i = 0; i < cfg.threads; i++) {
 		st[i].seed = 2463534242u + 7919u * (unsigned)i;
 		pthread_create(&st[i].th, NULL, worker, &st[i]);
 	}
 	pthread_barrier_wait(&start_gate);
-	t0 = now_ns();
 	/* after the gate: the workers meet at the lock before the spinners
 	 * take the CPUs */
 	for (int i = 0; i < nsp; i++)
 		pthread_create(&sp[i], NULL, spinner, NULL);
 	for (int i = 0; i < cfg.threads; i++)
 		pthread_join(st[i].th, NULL);
-	wall = now_ns() - t0;
+	/* the workers' own span: with --fifo this thread may run late */
+	t0 = st[0].start_ns;
+	wall = st[0].end_ns;
+	for (int i = 1; i < cfg.threads; i++) {
+		t0 = st[i].start_ns < t0 ? st[i].start_ns : t0;
+		wall = st[i].end_ns > wall ? st[i].end_ns : wall;
+	}
+	wall -= t0;
 	atomic_store(&stop_spinners, 1);
 	for (int i = 0; i < nsp; i++)
 		pthread_join(sp[i], NULL);

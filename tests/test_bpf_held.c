@@ -144,11 +144,45 @@ static void test_whatif_syscalls_outside(void **state)
 	session_free(&b);
 }
 
+static void test_whatif_no_preemption(void **state)
+{
+	char *locked[] = { (char *)holdprog(), "--ops", "40", "--preempt", "--hold-us", "3000",
+			   NULL };
+	char *fifo[] = { (char *)holdprog(), "--ops", "40", "--preempt", "--hold-us", "3000",
+			 "--fifo", NULL };
+	struct trace_opts t = { .probes = PG_FULL };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = fifo };
+	const struct lock_whatif *w;
+	struct session a, b;
+	double err;
+
+	BPF_TEST_REQUIRE();
+	run_holdprog(locked, &a);
+	w = whatif_of(&a.diag, LC_NO_PREEMPTION);
+	assert_non_null(w);
+	assert_int_equal(session_run_target(&t, &to, &b), 0);
+	if (target_exit_status(&b.target) == 3) {
+		session_free(&a);
+		session_free(&b);
+		print_message("skip: SCHED_FIFO refused here (no real-time CPU time)\n");
+		skip();
+	}
+	assert_int_equal(target_exit_status(&b.target), 0);
+	err = (w->predicted_wall_ns - (double)b.joined.wall_ns) / (double)b.joined.wall_ns;
+	print_message("  preempted %.1f ms; predicted with its holders never preempted %.1f ms (%s), "
+		      "measured --fifo %.1f ms: %+.1f %%\n", a.joined.wall_ns / 1e6,
+		      w->predicted_wall_ns / 1e6, w->bound, b.joined.wall_ns / 1e6, 100 * err);
+	assert_true(fabs(err) <= 0.25);
+	session_free(&a);
+	session_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fcp_generic_against_own_counters),
 		cmocka_unit_test(test_whatif_syscalls_outside),
+		cmocka_unit_test(test_whatif_no_preemption),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

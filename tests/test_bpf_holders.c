@@ -143,7 +143,7 @@ static void test_preempt(void **state)
 	/* holds of 3 ms, longer than a scheduler slice, and 8 spinners: with
 	 * 200 us holds and 4 the woken next holder ran at once often enough
 	 * that quiet runs found 13-19 % preempted; now 71-75 % in five */
-	static const char *const args[] = { "--ops", "40", "--preempt", "--hold-us", "3000",
+	static const char *const args[] = { "--ops", "20", "--preempt", "--hold-us", "3000",
 					    "--spinners", "8", NULL };
 	static struct hold_run r;
 	const struct fct_hold_lock *h;

@@ -28,7 +28,12 @@
  *                                  CPUs other processes left them (K' = K
  *                                  less the CPUs' worth the cpu-clock
  *                                  samples found on others: a change in
- *                                  the program does not give it those)
+ *                                  the program does not give it those);
+ *                                  with holders never preempted, the lock's
+ *                                  threads' CPU only, on all K CPUs (their
+ *                                  path goes first, as a real-time
+ *                                  priority would put it; the others take
+ *                                  what is left)
  *   lock     H'                   the lock's holds, one at a time
  *   thread   max own              one thread's own work, on CPU or asleep
  *                                  outside futex waits (a holder's sleep
@@ -60,6 +65,8 @@ struct run_cpu {
 	double threads, cpu_ns, futex_cpu_ns;
 	double waiters, waiter_own_ns;
 	double longest_own_ns;	/* one thread's own work: on CPU and asleep outside futex waits */
+	/* the same three over the threads that waited on the lock */
+	double lock_cpu_ns, lock_futex_cpu_ns, lock_longest_own_ns;
 };
 
 /* Thread r's waits on the lock named name. */
@@ -86,16 +93,21 @@ static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 			       t->acct_ns[ACCT_BLOCKED]);
 		if (own > r.longest_own_ns)
 			r.longest_own_ns = own;
-		if (waited >= 0) {
-			r.waiters++;
-			r.waiter_own_ns += (double)(t->user.end_ns - t->user.start_ns) - waited -
-					   (double)t->acct_ns[ACCT_RUNQ];
-		}
 		r.cpu_ns += (double)t->k.oncpu_ns;
 		/* the futex calls' time less the waits' own: the wake-ups and the
 		 * failed waits, from what a saved run keeps too */
 		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->d.futex_wait_ns;
-		r.futex_cpu_ns += futex > 0 ? futex : 0;
+		futex = futex > 0 ? futex : 0;
+		r.futex_cpu_ns += futex;
+		if (waited < 0)
+			continue;
+		r.waiters++;
+		r.waiter_own_ns += (double)(t->user.end_ns - t->user.start_ns) - waited -
+				   (double)t->acct_ns[ACCT_RUNQ];
+		r.lock_cpu_ns += (double)t->k.oncpu_ns;
+		r.lock_futex_cpu_ns += futex;
+		if (own > r.lock_longest_own_ns)
+			r.lock_longest_own_ns = own;
 	}
 	return r;
 }
@@ -156,6 +168,19 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 		return -1;
 	held1 = h->held_ns - mv;
 	wall1 = wall;
+	/* Holders never preempted: the lock's path goes first, as a
+	 * real-time priority would put it - its threads on all K CPUs, the
+	 * program's other threads (whose CPU-burning may well last as long
+	 * as the run does) and other processes in what is left. Else all
+	 * threads compete as they did, on the CPUs others left them. */
+	bool lock_first = c == LC_NO_PREEMPTION;
+	double cpu = lock_first ? r.lock_cpu_ns : r.cpu_ns;
+	double futex_cpu = lock_first ? r.lock_futex_cpu_ns : r.futex_cpu_ns;
+	double nthreads = lock_first ? r.waiters : r.threads;
+	double longest = lock_first ? r.lock_longest_own_ns : r.longest_own_ns;
+
+	if (lock_first)
+		k = m->ncpus ? m->ncpus : 1;
 	for (int it = 0; it < 20; it++) {
 		f = (held1 / wall1) / (h->held_ns / wall);
 		f = f > 1 ? 1 : f;
@@ -163,8 +188,8 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 		if (wt1 < 0)
 			wt1 = 0;
 		double b[] = { (r.waiter_own_ns + wt1) / r.waiters,
-			       (r.cpu_ns - r.futex_cpu_ns * (1 - f)) / (r.threads < k ? r.threads : k),
-			       held1, r.longest_own_ns };
+			       (cpu - futex_cpu * (1 - f)) / (nthreads < k ? nthreads : k),
+			       held1, longest };
 
 		wall1 = largest(b, 4, &which);
 	}
