@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -793,6 +794,64 @@ static void test_other_lock_held(void **state)
 	free(x);
 }
 
+/* A lock whose holders mostly wait for another lock: the chain's lock is
+ * named in the title and the fix. */
+static void test_lock_chain(void **state)
+{
+	struct fx *x = fx_new("chain", NT, true);
+	struct lock_name name = { .name = "outer_lock (mutex)", .is_lock = true };
+	struct diag_cause *c = &x->d.causes[0];
+	struct lock_holders *h;
+
+	x->m.names = &name;
+	x->m.nnames = 1;
+	x->m.groups |= PG_MASK(PG_HOLDERS);
+	fx_account(x, 0.15, 0.60, 0.01, 0.14);
+	fx_total(x);
+	fx_lock(x, "outer_lock (mutex)", false, 4000, (uint64_t)(0.60 * NT * WALL));
+	x->locks[0].is_lock = true;
+	h = &x->locks[0].holders;
+	*h = (struct lock_holders){ .measured = true, .words = 1, .held_ns = 1.6e9,
+		.state_ns = { [HS_WAITING] = 1.5e9, [HS_USER] = 0.1e9 },
+		.waited_ns = { [HS_WAITING] = 8e9 }, .waiter_ns = (double)x->locks[0].wait_ns,
+		.syscalls = 4000, .nnr = 1, .nr = { { 202, 4000, 1.5e9 } }, .nchain = 2,
+		.chain = { { .lock = "inner_lock (mutex)", .count = 3000, .ns = 1.2e9 },
+			   { .lock = "monitor Other", .count = 1000, .ns = 0.3e9 } } };
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	show(x);
+	assert_true(has_text(c->title, "waiting for another lock (mostly inner_lock (mutex))"));
+	assert_true(has_text(x->d.fix, "Holders of outer_lock (mutex) wait for inner_lock (mutex)"));
+	free(x);
+}
+
+/* A Java monitor whose holders were not measured: the reason the session
+ * found, or that none of its blocking enters was watched. */
+static void test_monitor_holders_unmeasured(void **state)
+{
+	struct fx *x = fx_new("jvm", NT, true);
+	const char *name = "monitor Store$Table @ Store.get(Store.java:12)";
+	struct lock_name ln = { .is_lock = true };
+
+	snprintf(ln.name, sizeof(ln.name), "%s", name);
+	x->m.names = &ln;	/* another program's run */
+	x->m.nnames = 1;
+	x->m.groups |= PG_MASK(PG_HOLDERS);
+	fx_account(x, 0.15, 0.60, 0.01, 0.14);
+	fx_total(x);
+	fx_lock(x, name, false, 4000, (uint64_t)(0.60 * NT * WALL));
+	x->locks[0].is_lock = true;
+	snprintf(x->m.jvm_holders_off, sizeof(x->m.jvm_holders_off),
+		 "the JVM's field offsets could not be read from its vmStructs table (%s)",
+		 strerror(ENOENT));
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	show(x);
+	assert_true(any_evidence(&x->d.causes[0], "not measured: the JVM's field offsets"));
+	x->m.jvm_holders_off[0] = '\0';
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(any_evidence(&x->d.causes[0], "none of its blocking enters was seen"));
+	free(x);
+}
+
 /* ---- who removed the pages (pc-evict) ------------------------------------- */
 
 /* A program fctrace did not write, 2 threads asleep on disk reads 40 %
@@ -929,6 +988,8 @@ int main(void)
 		cmocka_unit_test(test_pool_held_chain),
 		cmocka_unit_test(test_pool_held_first_opens_only),
 		cmocka_unit_test(test_other_lock_held),
+		cmocka_unit_test(test_lock_chain),
+		cmocka_unit_test(test_monitor_holders_unmeasured),
 		cmocka_unit_test(test_pc_own_fadvise),
 		cmocka_unit_test(test_pc_other_process),
 		cmocka_unit_test(test_pc_kswapd),
