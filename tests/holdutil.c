@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "holdutil.h"
+#include "explain/explain.h"
 #include "progwalk.h"
 #include "trace/probes.h"
 #include "base/sysnames.h"
@@ -300,4 +301,12 @@ void hold_print(FILE *f, const struct hold_run *r)
 		(unsigned long long)r->g.read_faults);
 	for (int i = 0; i < r->nlocks; i++)
 		print_lock(f, &r->locks[i], &r->truth);
+}
+
+const struct lock_whatif *hold_whatif_of(const struct diagnosis *d, enum lock_change c)
+{
+	for (int i = 0; i < d->nlock_whatifs; i++)
+		if (d->lock_whatifs[i].change == c)
+			return &d->lock_whatifs[i];
+	return NULL;
 }

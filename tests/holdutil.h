@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "trace/loader.h"
+#include "explain/whatif_lock.h"
 
 #define HOLD_SC_NAMES	8
 
@@ -67,6 +68,10 @@ void hold_compare(const struct fct_hold_lock *h, const struct hold_truth *tr,
 		  struct hold_cmp *c);
 /* The syscalls named name the BPF side charged to h. */
 uint64_t hold_sc_count(const struct fct_hold_lock *h, const char *name);
+
+/* The lock what-if of change c in a diagnosis, or NULL. */
+struct diagnosis;
+const struct lock_whatif *hold_whatif_of(const struct diagnosis *d, enum lock_change c);
 
 /* Both sides of every watched lock, as holdcheck prints them. */
 void hold_print(FILE *f, const struct hold_run *r);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bpfutil.h"
+#include "holdutil.h"
 #include "cli/commands.h"
 #include "session/session.h"
 #include "testutil.h"
@@ -111,15 +112,6 @@ static void run_holdprog(char **argv, struct session *s)
 	assert_int_equal(target_exit_status(&s->target), 0);
 }
 
-/* One lock what-if of change c, or NULL. */
-static const struct lock_whatif *whatif_of(const struct diagnosis *d, enum lock_change c)
-{
-	for (int i = 0; i < d->nlock_whatifs; i++)
-		if (d->lock_whatifs[i].change == c)
-			return &d->lock_whatifs[i];
-	return NULL;
-}
-
 static void test_whatif_syscalls_outside(void **state)
 {
 	char *locked[] = { (char *)holdprog(), "--ops", "20000", "--hold-ns", "1000", NULL };
@@ -131,7 +123,7 @@ static void test_whatif_syscalls_outside(void **state)
 
 	BPF_TEST_REQUIRE();
 	run_holdprog(locked, &a);
-	w = whatif_of(&a.diag, LC_SYSCALLS_OUTSIDE);
+	w = hold_whatif_of(&a.diag, LC_SYSCALLS_OUTSIDE);
 	assert_non_null(w);
 	run_holdprog(fixed, &b);
 	err = (w->predicted_wall_ns - (double)b.joined.wall_ns) / (double)b.joined.wall_ns;
@@ -158,7 +150,7 @@ static void test_whatif_no_preemption(void **state)
 
 	BPF_TEST_REQUIRE();
 	run_holdprog(locked, &a);
-	w = whatif_of(&a.diag, LC_NO_PREEMPTION);
+	w = hold_whatif_of(&a.diag, LC_NO_PREEMPTION);
 	assert_non_null(w);
 	assert_int_equal(session_run_target(&t, &to, &b), 0);
 	if (target_exit_status(&b.target) == 3) {

@@ -157,14 +157,6 @@ static void assert_calls(const struct fct_hold_lock *h, const struct hold_truth 
 	}
 }
 
-static const struct lock_whatif *whatif_of(const struct diagnosis *d, enum lock_change c)
-{
-	for (int i = 0; i < d->nlock_whatifs; i++)
-		if (d->lock_whatifs[i].change == c)
-			return &d->lock_whatifs[i];
-	return NULL;
-}
-
 static void test_locked_and_fixed(void **state)
 {
 	static const char *const locked_args[] = { "--ops", "20000", "--hold-ns", "2000", NULL };
@@ -185,7 +177,7 @@ static void test_locked_and_fixed(void **state)
 	/* the report's row is the same lock, named by its class */
 	assert_true(a->row->holders.measured && a->row->holders.java);
 	assert_true(a->row->holders.syscalls > 0);
-	w = whatif_of(&a->s.diag, LC_SYSCALLS_OUTSIDE);
+	w = hold_whatif_of(&a->s.diag, LC_SYSCALLS_OUTSIDE);
 	assert_non_null(w);
 
 	run(b, fixed_args);
