@@ -92,3 +92,20 @@ int BPF_KRETPROBE(fct_jvm_enteri_ret)
 		t->hold_jwait = 0;
 	return 0;
 }
+
+/* ObjectMonitor::ReenterI(JavaThread *current, ObjectWaiter *): a thread
+ * back from Object.wait waits to own the monitor again. Its wait is
+ * Object.wait's (an event, not the lock's row), so it is not a waiter
+ * here; but it and the owner it finds are learnt, as at EnterI. */
+SEC("?uprobe")
+int BPF_KPROBE(fct_jvm_reenteri, void *mon, void *self)
+{
+	struct fct_slot *t;
+
+	if (!holders_on || !(t = fct_current_slot()))
+		return 0;
+	t->jself = (__u64)self;
+	if (jvm_structs.ready && mon)
+		learn_owner(t, (__u64)mon);
+	return 0;
+}

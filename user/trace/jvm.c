@@ -28,6 +28,9 @@ struct jvm_probe_desc {
 /* ObjectMonitor::EnterI(JavaThread *): the blocking part of a contended
  * enter (jvmhold.bpf.c), in libjvm.so's .symtab */
 #define ENTERI_SYM	"_ZN13ObjectMonitor6EnterIEP10JavaThread"
+/* ObjectMonitor::ReenterI(JavaThread *, ObjectWaiter *): back from
+ * Object.wait, waiting to own the monitor again */
+#define REENTERI_SYM	"_ZN13ObjectMonitor8ReenterIEP10JavaThreadP12ObjectWaiter"
 
 static const struct jvm_probe_desc probes[JVM_NPROBES] = {
 	[JVM_P_MON_ENTER] = { "fct_jvm_mon_enter", "monitor__contended__enter", true },
@@ -48,6 +51,8 @@ static const struct jvm_probe_desc probes[JVM_NPROBES] = {
 	[JVM_P_ENTERI] = { "fct_jvm_enteri", "ObjectMonitor::EnterI", false, NULL, ENTERI_SYM },
 	[JVM_P_ENTERI_RET] = { "fct_jvm_enteri_ret", "ObjectMonitor::EnterI", false, NULL,
 			       ENTERI_SYM, true },
+	[JVM_P_REENTERI] = { "fct_jvm_reenteri", "ObjectMonitor::ReenterI", false, NULL,
+			     REENTERI_SYM },
 };
 
 static const char *provider_of(int i)

@@ -143,6 +143,7 @@ enum jvm_probe {
 	JVM_P_GC_BEGIN, JVM_P_GC_END,
 	JVM_P_SAFEPOINT_BEGIN, JVM_P_SAFEPOINT_END,
 	JVM_P_ENTERI, JVM_P_ENTERI_RET,	/* uprobes: Java monitors' holders */
+	JVM_P_REENTERI,
 	JVM_NPROBES,
 };
 
