@@ -72,7 +72,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_S
 # recorded kernel views (tests/record_join.c) that test_join builds joined runs from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -115,7 +115,22 @@ TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 
-test: deps deps-test fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+# Tests that need no root, load no BPF and time nothing: tests/run.sh runs
+# them NPROC at a time (the TSan ones, the slowest, first), before the
+# others, which run one at a time (a BPF test's figures change when another
+# test takes its CPU). A new test is not pooled unless it is named here.
+POOL_TESTS := test_html test_wl_run test_wl_bcache test_wl_pool test_compare test_explain \
+	      test_hist test_join test_jvm test_numlist test_options test_probes test_roles \
+	      test_sweep test_timeline test_whatif test_whatif_lock
+POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
+	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \
+	     $(filter $(patsubst %,$(OUTPUT)/asan/%,$(POOL_TESTS)),$(ASAN_BINS))
+NPROC     := $(shell nproc 2>/dev/null || echo 1)
+
+# The packages first, then everything the tests run, built NPROC at a time
+# when make was not given -j (CI runs a bare `make test`).
+test: deps deps-test
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) test-build
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
@@ -128,7 +143,8 @@ test: deps deps-test fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(
 		&& rm -f $(OUTPUT)/saved-run.json $(OUTPUT)/saved-again.json \
 		&& echo "valgrind memcheck of fctrace report: clean"
 	@$(MAKE) --no-print-directory fuzz-replay
-	@sh tests/run.sh $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS)
+	@sh tests/run.sh -j $(NPROC) $(POOL_BINS) -- \
+		$(filter-out $(POOL_BINS),$(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS))
 
 
 $(OUTPUT)/asan/%.o: %.c $(OUTPUT)/fctrace.skel.h
@@ -197,6 +213,10 @@ fuzz-replay: $(FUZZ_BINS)
 
 fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
+
+# make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
 	@mkdir -p $(@D)

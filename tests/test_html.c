@@ -541,9 +541,17 @@ static void test_browser(void **state)
 
 	make_dir(dir, sizeof(dir));
 	write_pages(dir, cells);
+#ifdef __SANITIZE_ADDRESS__
+	/* the ASan build checks the writing (above); the pages are the plain
+	 * build's bytes, which tests/test_html renders, and Chromium is not
+	 * sanitized: rendering them again would only take Chromium's time */
+	cmd[0] = '\0';
+	(void)src;
+#else
 	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:3 %s/timing.html:2 "
 		 "%s/compare.html:5 %s/sweep.html:6", dirname(src), dir, dir, dir, dir);
-	rc = system(cmd);
+#endif
+	rc = cmd[0] ? system(cmd) : 0;
 	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s.html", dir, pages[i]);
 		unlink(path);
