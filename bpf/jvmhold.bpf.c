@@ -12,7 +12,8 @@
  * .symtab names it; no JVM flag is needed, so it works in a JVM that
  * runs already) gives:
  *   - the waiter's own JavaThread (exact: current);
- *   - the monitor, watched from its first contended enter in the window;
+ *   - the monitor, watched from its WATCH_AFTER-th blocking enter in the
+ *     window (below);
  *   - the owner as the waiter found it: ObjectMonitor::_owner is the
  *     owning JavaThread (a stack address when the monitor was inflated
  *     from a thin lock and its owner has not left it since), whose
@@ -32,6 +33,38 @@
 #include "holders.bpf.h"
 
 struct fct_jvm_structs jvm_structs = {};	/* bss: set by user space */
+
+/* A monitor is watched from its WATCH_AFTER-th blocking enter: a JVM's
+ * start-up blocks once or twice on monitors of its own (class
+ * initialisation, the cleaner's queue) that would take the few slots
+ * before the application's contended ones. Counted here until then. */
+#define WATCH_AFTER	4
+
+struct mon_key {
+	__u64 mon;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct mon_key);
+	__type(value, __u32);
+} jvm_mon_seen SEC(".maps");
+
+/* Has monitor mon of t's process blocked a thread WATCH_AFTER times? */
+static __always_inline bool seen_enough(const struct fct_slot *t, __u64 mon)
+{
+	struct mon_key k = { .mon = mon, .tgid = t->a.tgid };
+	__u32 one = 1, *n = bpf_map_lookup_elem(&jvm_mon_seen, &k);
+
+	if (!n) {
+		bpf_map_update_elem(&jvm_mon_seen, &k, &one, BPF_NOEXIST);
+		return WATCH_AFTER <= 1;
+	}
+	return __sync_fetch_and_add(n, 1) + 1 >= WATCH_AFTER;
+}
 
 /* The thread that owns monitor mon now, as the waiter t read it: its
  * JavaThread gets learnt. A stack address (a thin lock's) names no
@@ -73,6 +106,8 @@ int BPF_KPROBE(fct_jvm_enteri, void *mon, void *self)
 		__sync_fetch_and_add(&hold_global.full, 1);
 		return 0;
 	}
+	if (i < 0 && !seen_enough(t, (__u64)mon))
+		return 0;
 	if (i < 0)
 		i = hold_take(t, (__u64)mon, FCT_HOLD_HOTSPOT, jvm_structs.owner, FCT_HOLD_LOCKS,
 			      FCT_HOLD_MONITORS);

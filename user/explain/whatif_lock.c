@@ -38,13 +38,16 @@
  *   thread   max own              one thread's own work, on CPU or asleep
  *                                  outside futex waits (a holder's sleep
  *                                  moved out of the lock is still slept)
- * with f solved by iterating (W' appears in it). Moving syscalls out of
+ * with f solved by iterating (W' appears in it). W is the waiters' span
+ * (the first one's start to the last one's end): the rest of the window,
+ * a JVM's start-up and exit say, is added back unchanged. Moving syscalls out of
  * the lock does not remove them: they still take CPU and time, outside.
  * With nothing changed the bounds give back about W (the threads' own
  * time when they seldom queue for a CPU, the CPUs' bound when they do):
  * the model is fitted to the run it predicts from, and says which bound
  * sets the answer.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "explain/whatif_lock.h"
@@ -58,7 +61,8 @@ const char *lock_change_name(enum lock_change c)
 	return c < LC_N ? change_names[c] : "?";
 }
 
-/* The run's threads and their CPU: all of it, and the futex calls' part;
+/* The run's threads and their CPU in the waiters' span (a thread's CPU
+ * taken as spread over its window), all of it and the futex calls' part;
  * and the waiters' own time: their windows less their waits on the lock
  * and their time in the run queue. */
 struct run_cpu {
@@ -67,6 +71,7 @@ struct run_cpu {
 	double longest_own_ns;	/* one thread's own work: on CPU and asleep outside futex waits */
 	/* the same three over the threads that waited on the lock */
 	double lock_cpu_ns, lock_futex_cpu_ns, lock_longest_own_ns;
+	uint64_t span_start, span_end;	/* from the first waiter's start to the last's end */
 };
 
 /* Thread r's waits on the lock named name. */
@@ -78,26 +83,54 @@ static double waits_on(const struct thread_row *r, const char *name)
 	return -1;
 }
 
+/* The waiters' span: the first one's start to the last one's end. */
+static void waiters_span(const struct joined_run *m, const char *lock, struct run_cpu *r)
+{
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *t = &m->rows[i];
+
+		if (t->aside || !t->has_kernel || waits_on(t, lock) < 0)
+			continue;
+		if (!r->span_start || t->user.start_ns < r->span_start)
+			r->span_start = t->user.start_ns;
+		if (t->user.end_ns > r->span_end)
+			r->span_end = t->user.end_ns;
+	}
+}
+
+/* The part of thread t's window inside the span (1 when unknown): its
+ * CPU and work there, taken as spread evenly over its window. */
+static double in_span(const struct thread_row *t, const struct run_cpu *r)
+{
+	uint64_t from = t->user.start_ns > r->span_start ? t->user.start_ns : r->span_start;
+	uint64_t to = t->user.end_ns < r->span_end ? t->user.end_ns : r->span_end;
+
+	if (r->span_end <= r->span_start || t->user.end_ns <= t->user.start_ns)
+		return 1;
+	return to > from ? (double)(to - from) / (double)(t->user.end_ns - t->user.start_ns) : 0;
+}
+
 static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 {
 	struct run_cpu r = { 0 };
 
+	waiters_span(m, lock, &r);
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *t = &m->rows[i];
-		double futex, own, waited = waits_on(t, lock);
+		double futex, own, waited = waits_on(t, lock), part = in_span(t, &r);
 
 		if (t->aside || !t->has_kernel)
 			continue;
 		r.threads++;
 		own = (double)(t->acct_ns[ACCT_CPU_USER] + t->acct_ns[ACCT_CPU_SYS] +
-			       t->acct_ns[ACCT_BLOCKED]);
+			       t->acct_ns[ACCT_BLOCKED]) * part;
 		if (own > r.longest_own_ns)
 			r.longest_own_ns = own;
-		r.cpu_ns += (double)t->k.oncpu_ns;
+		r.cpu_ns += (double)t->k.oncpu_ns * part;
 		/* the futex calls' time less the waits' own: the wake-ups and the
 		 * failed waits, from what a saved run keeps too */
 		futex = (double)t->k.sc[FCT_SC_FUTEX].total_ns - (double)t->d.futex_wait_ns;
-		futex = futex > 0 ? futex : 0;
+		futex = futex > 0 ? futex * part : 0;
 		r.futex_cpu_ns += futex;
 		if (waited < 0)
 			continue;
@@ -126,16 +159,21 @@ static void moved(const struct lock_holders *h, enum lock_change c, double *held
 
 /* The CPUs left to the program: K less what the cpu-clock samples found
  * other processes and threads using over fctrace's window (on average, in
- * CPUs); K when the sampler did not run. A busy machine can leave the
+ * CPUs; none when the sampler did not run), less its own threads set
+ * aside. A busy machine can leave the
  * program well under one CPU; a twentieth of K at least. */
 static double cpus_left(const struct joined_run *m, double k)
 {
 	const struct kview *kv = m->kv;
-	double others;
+	double others = 0;
 
-	if (!kv || !kv->machine_sampled || !kv->machine_ns)
-		return k;
-	others = (double)kv->machine.other * (1e9 / FCT_CPUCLOCK_HZ) / (double)kv->machine_ns;
+	if (kv && kv->machine_sampled && kv->machine_ns)
+		others = (double)kv->machine.other * (1e9 / FCT_CPUCLOCK_HZ) /
+			 (double)kv->machine_ns;
+	/* the program's threads set aside (a JVM's own: JIT, GC) are not the
+	 * lock's either, and take their CPU whatever the lock does */
+	if (m->wall_ns)
+		others += (double)m->aside_cpu_ns / (double)m->wall_ns;
 	return others < 0.95 * k ? k - others : 0.05 * k;
 }
 
@@ -157,12 +195,19 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
 	double wall = (double)m->wall_ns, k = cpus_left(m, m->ncpus ? m->ncpus : 1), mv, dw;
-	double held1, wall1;
+	double held1, wall1, outside = 0;
 	double f = 1, wt1 = h->waiter_ns;
 	int which = 0;
 
 	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1 || r.waiters < 1)
 		return -1;
+	/* The lock changes nothing before its first waiter starts or after
+	 * its last one ends (a JVM's start-up and exit): the bounds are of
+	 * the waiters' span, the rest of the window is kept as it was. */
+	if (r.span_end > r.span_start && (double)(r.span_end - r.span_start) < wall) {
+		outside = wall - (double)(r.span_end - r.span_start);
+		wall -= outside;
+	}
 	moved(h, c, &mv, &dw);
 	if (mv <= 0)
 		return -1;
@@ -193,6 +238,8 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 
 		wall1 = largest(b, 4, &which);
 	}
+	wall += outside;
+	wall1 += outside;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->lock, sizeof(out->lock), "%s", l->name);
 	out->change = c;
