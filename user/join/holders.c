@@ -29,7 +29,7 @@ const char *holders_method(const struct lock_holders *h)
 {
 	if (h->java)
 		return "owner field (HotSpot's ObjectMonitor::_owner, against each thread's "
-		       "JavaThread) read at the holder's state edges, from the monitor's first "
+		       "JavaThread) read at the holder's state edges, from the monitor's fourth "
 		       "blocking enter: syscalls and time off CPU exact, time on CPU outside "
 		       "syscalls from cpu-clock samples";
 	return "owner field (glibc's __owner) read at the holder's state edges: syscalls and "
