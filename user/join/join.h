@@ -169,6 +169,10 @@ struct jvm_view;
  * and groups, each class's contended monitor enters as a lock (moved
  * from the futex waits they blocked in), parks and GC pauses. */
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on);
+/* The lock table's name of a JVM lock of kind ('m', 'p', 'w') and class
+ * cls: "monitor CLASS @ TOP SITE" (join_sites.c). */
+void join_jvm_lock_name(const struct jvm_view *v, char kind, const char *cls, char *out,
+			size_t len);
 /* The JVMTI agent's rows (join_sites.c): contended monitors, Object.wait
  * and parks as locks named by class and top call site, with their sites;
  * the time is the kernel's (capped by, or split from, the thread's own). */

@@ -322,6 +322,9 @@ void jvm_view_free(struct jvm_view *v)
 	free(v->monitors);
 	free(v->threads);
 	free(v->sites.rows);
+	for (int i = 0; i < v->sites.nstacks; i++)
+		free(v->sites.stacks[i].frames);
+	free(v->sites.stacks);
 	memset(v, 0, sizeof(*v));
 }
 
