@@ -21,7 +21,7 @@
 #include "report/report.h"
 #include "session/session.h"
 
-#define ROUNDS		1000
+#define ROUNDS		2500
 #define PREAD_LOCK	"[blocked in pread64]"
 #define PPROF_PROTO_DIR	"/usr/share/gocode/src/github.com/google/pprof/proto"
 
