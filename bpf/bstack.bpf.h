@@ -82,10 +82,7 @@ static __always_inline void fct_bstack_exit(struct fct_slot *t, struct pt_regs *
 	e->ns = t->bs_ns;
 	__builtin_memcpy(e->kips, t->bs_kips, sizeof(e->kips));
 	fct_ustack_fill(e, regs);
-	/* no wake-up for each (an irq_work each): fctrace reads the ring
-	 * every 100 ms anyway; a quarter full, it is woken to drain it */
-	bpf_ringbuf_submit(e, bpf_ringbuf_query(&ustacks, BPF_RB_AVAIL_DATA) > (1 << 20) ?
-			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	bpf_ringbuf_submit(e, 0);
 }
 
 #endif
