@@ -237,6 +237,18 @@ struct fct_futex_val {
 /* --cpu-stacks: a cpu-clock sample's stack (op), not a futex wait's;
  * uaddr is 1 when the sample found the thread in the kernel */
 #define FCT_USTACK_OP_CPU	0x7d
+/* A sleep inside a syscall (not a futex wait), sent at the syscall's
+ * exit with the kernel stack of its first sleep: uaddr is the syscall's
+ * number, ns the syscall's blocked time (from each switch out to its
+ * wake-up). A call that slept d ns is sent with probability
+ * min(1, d / FCT_BSTACK_NS) (probability proportional to size), so
+ * that a sample stands for max(d, FCT_BSTACK_NS) ns: unbiased, with at
+ * most one user stack to copy per FCT_BSTACK_NS of sleep. */
+#define FCT_USTACK_OP_BLOCKED	0x7c
+#define FCT_BSTACK_NS		200000
+/* kernel frames a record keeps: a sleep's stack from the syscall entry
+ * down to schedule() and the BPF glue is ~15-20 deep */
+#define FCT_USTACK_KDEPTH	32
 
 struct fct_ustack {
 	__u32 tid;
@@ -244,9 +256,11 @@ struct fct_ustack {
 	__u64 uaddr;
 	__u32 op;
 	__u32 stack_len;	/* bytes of stack[] that were copied */
+	__u64 ns;		/* FCT_USTACK_OP_BLOCKED: the sleep's blocked ns */
 	__u64 regs[FCT_UREGS];	/* in DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
-	__u64 kips[FCT_STACK_DEPTH];	/* FCT_USTACK_OP_CPU in the kernel: its
-				 * return addresses, innermost first, 0-padded */
+	__u64 kips[FCT_USTACK_KDEPTH];	/* FCT_USTACK_OP_CPU in the kernel and
+				 * FCT_USTACK_OP_BLOCKED: the kernel's return
+				 * addresses, innermost first, 0-padded */
 	__u8 stack[FCT_USTACK_BYTES];	/* from regs[7] (rsp) up */
 };
 

@@ -9,10 +9,12 @@
  * Without the syscall hooks (light mode) no futex wait is ever seen, so
  * blocked_ns holds all sleep and runq_ns all run-queue time.
  * With the timeline window open (tl_on) each edge is also recorded, and
- * with holders_on a holder's off-CPU segments (holders.bpf.h).
+ * with holders_on a holder's off-CPU segments (holders.bpf.h), and with
+ * blocked_stacks a sampled sleep's kernel stack (bstack.bpf.h).
  */
 #include "common.bpf.h"
 #include "holders.bpf.h"
+#include "bstack.bpf.h"
 
 static __always_inline struct fct_slot *task_slot(struct task_struct *p)
 {
@@ -38,6 +40,7 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 			t->st_state = FCT_ST_BLOCKED;
 			t->st_sleep = fct_sleep_kind(prev_state);
 			t->a.vol_switches++;
+			fct_bstack_out(t, now);
 		} else {
 			t->st_state = FCT_ST_RUNNABLE;
 			t->a.invol_switches++;
@@ -48,6 +51,7 @@ int BPF_PROG(fct_sched_switch, bool preempt, struct task_struct *prev,
 		if (!now)
 			now = bpf_ktime_get_ns();
 		fct_charge(tn, now);
+		fct_bstack_woken(tn, next, now);
 		tn->st_state = FCT_ST_RUNNING;
 	}
 	if (holders_on)
@@ -72,6 +76,7 @@ static __always_inline void on_wakeup(struct task_struct *p)
 	if (t && t->st_state == FCT_ST_BLOCKED) {
 		now = bpf_ktime_get_ns();
 		fct_charge(t, now);
+		fct_bstack_woken(t, p, now);
 		t->st_state = FCT_ST_RUNNABLE;
 		if (tl_on)
 			fct_tl_emit(t, now, FCT_TL_WAKEUP, (__u32)bpf_get_current_pid_tgid(), 0);

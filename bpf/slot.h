@@ -52,6 +52,17 @@ struct fct_slot {
 	__u64 klock_addr;
 	__u64 klock_start_ns;
 	__u64 klock_seq;	/* kernel lock waits begun: the stack sampler */
+	/* sleeps inside the current syscall (bstack.bpf.h): their blocked
+	 * time and, once sampled, a kernel stack, sent at the exit */
+	__u32 bs_pending;	/* the call has slept */
+	__u32 bs_open;		/* and is asleep, not woken yet */
+	__u32 bs_nr;
+	__u32 bs_have;		/* sampled: bs_kips holds its stack */
+	__u32 bs_u;		/* the threshold drawn at its first sleep */
+	__u32 bs_pad;
+	__u64 bs_out_ns;	/* when the current sleep went off CPU */
+	__u64 bs_ns;		/* the call's blocked time so far */
+	__u64 bs_kips[FCT_USTACK_KDEPTH];
 	/* holders.bpf.h: the watched lock (slot + 1, 0: none) held where the
 	 * current syscall began and where the thread last went off CPU, with
 	 * the start time and the lock's waiter integrals then */

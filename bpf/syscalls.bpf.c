@@ -19,6 +19,7 @@
 #include "sysnr.bpf.h"
 #include "holders.bpf.h"
 #include "ustack.bpf.h"
+#include "bstack.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 
@@ -95,6 +96,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	if (sc >= FCT_SC_N)		/* for the verifier */
 		return;
 	t->in_syscall = sc + 1;
+	fct_bstack_enter(t);
 	t->in_nr = id & (FCT_NR_MAX - 1);
 	t->a.nr[t->in_nr].count++;
 	t->sc_weight = sc_weight(sc, t->a.sc[sc].count++);
@@ -260,6 +262,7 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 		fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_EXIT,
 			    t->in_futex_wait ? t->futex_op : 0, ret);
 	t->in_futex_wait = 0;
+	fct_bstack_exit(t, regs);
 	if (t->in_futex_wake)
 		wake_record(t, ret);
 }

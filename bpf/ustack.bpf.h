@@ -3,8 +3,9 @@
  * ustack.bpf.h - a user stack for user space to unwind with CFI (Debian's
  * glibc has no frame pointers): the user registers and the top
  * FCT_USTACK_BYTES of the stack, into a struct fct_ustack reserved in the
- * `ustacks` ring. Futex waits (syscalls.bpf.c) and cpu-clock samples
- * (cpuclock.bpf.c, --cpu-stacks) send them.
+ * `ustacks` ring. Futex waits (syscalls.bpf.c), sleeps in other syscalls
+ * (bstack.bpf.h) and cpu-clock samples (cpuclock.bpf.c, --cpu-stacks)
+ * send them.
  */
 #ifndef FCTRACE_USTACK_BPF_H
 #define FCTRACE_USTACK_BPF_H
@@ -23,6 +24,7 @@ static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_sl
 	}
 	e->tid = t->a.tid;
 	e->tgid = t->a.tgid;
+	e->ns = 0;
 	return e;
 }
 

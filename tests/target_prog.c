@@ -72,6 +72,14 @@
  *                            lookup_locked); main lets go only once the
  *                            worker sleeps in futex on it (/proc's syscall
  *                            file), so every call waits exactly once
+ *   target_prog coldread N OUT  thread "reader" reads one page from disk
+ *                            4 N times: each round drops the file's pages
+ *                            (fadvise DONTNEED), then load_index reads 3
+ *                            pages and load_blob 1 (all through read_page,
+ *                            readahead off); writes the time each path
+ *                            slept inside pread64 (wall less CPU less
+ *                            run-queue time: schedstat) to OUT ("INDEX_NS
+ *                            BLOB_NS"); the file is removed
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -923,13 +931,115 @@ static int chain(long n)
 	return 0;
 }
 
+/* ---- coldread: two call paths into cold page-cache reads, 3 to 1 ------- */
+
+#define COLD_PAGE	4096
+static uint64_t cold_ns[2];	/* asleep in pread64: [0] load_index, [1] load_blob */
+static volatile long cold_sink;
+static int cold_stat = -1;	/* /proc/thread-self/schedstat */
+
+static uint64_t clock_of(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread's time waiting for a CPU (schedstat's second field). */
+static uint64_t runq_wait_ns(void)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t n = pread(cold_stat, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		exit(1);
+	buf[n] = '\0';
+	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? wait : 0;
+}
+
+/* Asleep inside the pread: its wall time less its CPU and run-queue time. */
+__attribute__((noinline)) void read_page(int fd, long page, int path)
+{
+	char buf[256];		/* small: the caller's frames stay in a sampled slice */
+	uint64_t w0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t q0 = runq_wait_ns(), w, c, q;
+
+	if (pread(fd, buf, sizeof(buf), page * COLD_PAGE) != sizeof(buf))
+		exit(1);
+	q = runq_wait_ns() - q0;
+	c = clock_of(CLOCK_THREAD_CPUTIME_ID) - c0;
+	w = clock_of(CLOCK_MONOTONIC) - w0;
+	cold_ns[path] += w > c + q ? w - c - q : 0;
+	cold_sink += buf[0];
+}
+
+__attribute__((noinline)) void load_index(int fd, long round)
+{
+	for (long k = 0; k < 3; k++)
+		read_page(fd, 4 * round + k, 0);
+	cold_sink++;
+}
+
+__attribute__((noinline)) void load_blob(int fd, long round)
+{
+	read_page(fd, 4 * round + 3, 1);
+	cold_sink++;
+}
+
+/* A file of 4 n pages, clean (synced) so that DONTNEED drops them. */
+static int cold_file(long n, char *name, size_t len)
+{
+	char page[COLD_PAGE];
+	int fd;
+
+	snprintf(name, len, ".coldread.%d", (int)getpid());
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	for (long i = 0; i < 4 * n; i++) {
+		memset(page, (int)(i & 0xff), sizeof(page));
+		if (write(fd, page, sizeof(page)) != sizeof(page))
+			return -1;
+	}
+	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM))
+		return -1;
+	return fd;
+}
+
+static int coldread(long n, const char *out)
+{
+	char name[64];
+	FILE *f;
+	int fd;
+
+	prctl(PR_SET_NAME, "reader");
+	fd = cold_file(n, name, sizeof(name));
+	cold_stat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || cold_stat < 0 || !out)
+		return 1;
+	for (long r = 0; r < n; r++) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		load_index(fd, r);
+		load_blob(fd, r);
+	}
+	close(fd);
+	unlink(name);
+	f = fopen(out, "we");
+	if (!f)
+		return 1;
+	fprintf(f, "%llu %llu\n", (unsigned long long)cold_ns[0], (unsigned long long)cold_ns[1]);
+	return fclose(f) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain|coldread N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -970,6 +1080,8 @@ int main(int argc, char **argv)
 		return paths(n);
 	if (!strcmp(argv[1], "chain"))
 		return chain(n);
+	if (!strcmp(argv[1], "coldread"))
+		return coldread(n, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(argv[1], "sleep")) {
 		sleep_ms(n);
 		return 0;

@@ -277,6 +277,7 @@ static const char *const optional[] = {
 	"sibling_write_wait_ns@thread", "sibling_write_wakes@thread",
 	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
+	"blocked_ns@",
 };
 
 static bool is_optional(const char *key, const char *where)

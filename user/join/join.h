@@ -175,6 +175,10 @@ void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_
 /* The name of word uaddr of process tgid (arg: the joined run): its
  * lock's, or "futex word 0x..." (holders_name_chain's namer). */
 void join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n);
+/* The lock table's name of a JVM lock of kind ('m', 'p', 'w') and class
+ * cls: "monitor CLASS @ TOP SITE" (join_sites.c). */
+void join_jvm_lock_name(const struct jvm_view *v, char kind, const char *cls, char *out,
+			size_t len);
 /* The JVMTI agent's rows (join_sites.c): contended monitors, Object.wait
  * and parks as locks named by class and top call site, with their sites;
  * the time is the kernel's (capped by, or split from, the thread's own). */

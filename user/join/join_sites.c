@@ -179,8 +179,8 @@ static void add_thread(struct joined_run *m, const struct jvm_view *v, struct gr
 		m->event_wait_ns += (uint64_t)(tns + 0.5);
 }
 
-/* The lock's name: its class and its top site (the largest wait). */
-static void lock_name(const struct jvm_view *v, const struct group *g, char *out, size_t len)
+void join_jvm_lock_name(const struct jvm_view *v, char kind, const char *cls, char *out,
+			size_t len)
 {
 	const char *top = NULL;
 	uint64_t best = 0;
@@ -188,13 +188,19 @@ static void lock_name(const struct jvm_view *v, const struct group *g, char *out
 	for (int i = 0; i < v->sites.nrows; i++) {
 		const struct jvm_site_row *r = &v->sites.rows[i];
 
-		if (r->kind == g->kind && !strcmp(r->cls, g->cls) && (!top || r->ns > best)) {
+		if (r->kind == kind && !strcmp(r->cls, cls) && (!top || r->ns > best)) {
 			top = r->site;
 			best = r->ns;
 		}
 	}
-	snprintf(out, len, "%s%s @ %s", prefix_of(g->kind),
-		 strcmp(g->cls, "-") ? g->cls : "(no blocker)", top ? top : "?");
+	snprintf(out, len, "%s%s @ %s", prefix_of(kind),
+		 strcmp(cls, "-") ? cls : "(no blocker)", top ? top : "?");
+}
+
+/* The lock's name: its class and its top site (the largest wait). */
+static void lock_name(const struct jvm_view *v, const struct group *g, char *out, size_t len)
+{
+	join_jvm_lock_name(v, g->kind, g->cls, out, len);
 }
 
 static void add_group(struct joined_run *m, const struct jvm_view *v, struct group *g)

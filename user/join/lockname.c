@@ -131,7 +131,8 @@ struct waitstacks *lockname_waitstacks(struct lockname *ln)
 
 static struct uframe frames[USYM_MAX_STACK];	/* one thread calls: the watch loop */
 
-/* A cpu-clock sample's whole stack (--cpu-stacks), for the flame graphs. */
+/* A cpu-clock sample's whole stack (--cpu-stacks) or a sleep's in a
+ * syscall, for the flame graphs. */
 static void keep_stack(struct lockname *ln, const struct fct_ustack *e, size_t len)
 {
 	waitstacks_add(ln->ws, e, frames, usym_unwind(ln->u, e, len, frames, USYM_MAX_STACK));
@@ -149,7 +150,7 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 		usym_snapshot(ln->u, (pid_t)e->tgid);
 		ln->last_tgid = (pid_t)e->tgid;
 	}
-	if (e->op == FCT_USTACK_OP_CPU) {	/* --cpu-stacks: no word to name */
+	if (e->op == FCT_USTACK_OP_CPU || e->op == FCT_USTACK_OP_BLOCKED) {	/* no word to name */
 		keep_stack(ln, e, len);
 		return;
 	}

@@ -183,6 +183,17 @@ uint64_t stacks_total(const struct stack_set *ss, enum stack_kind kind)
 	return t;
 }
 
+uint64_t stacks_blocked_total(const struct stack_set *ss)
+{
+	size_t n = strlen(STACKS_BLOCKED_PREFIX);
+	uint64_t t = 0;
+
+	for (int i = 0; ss && i < ss->n; i++)
+		if (ss->stacks[i].kind == STK_WAIT && !strncmp(ss->stacks[i].lock, STACKS_BLOCKED_PREFIX, n))
+			t += ss->stacks[i].ns;
+	return t;
+}
+
 const char *stacks_kind_name(enum stack_kind kind)
 {
 	return kind == STK_CPU ? "cpu" : "wait";

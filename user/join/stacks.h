@@ -42,8 +42,12 @@ struct stack_set {
 /* How a sampled stack's weight is set: README, JSON and the reports say it. */
 #define STACKS_SCALING "each sampled user stack of a (thread, futex word) stands for " \
 	"that word's measured wait time divided by its samples; kernel lock stacks carry " \
-	"their site's attributed wait time; with --cpu-stacks each cpu-clock sample's stack " \
-	"stands for one sampling period (1/997 s) of CPU time"
+	"their site's attributed wait time; a thread's sleeps in a syscall (outside futex " \
+	"waits) share its exact blocked time there by the time their samples stand for; " \
+	"with --cpu-stacks each cpu-clock sample's stack stands for 1/997 s of CPU time"
+
+/* The lock of a sleep's stacks: "[blocked in pread64]", its frame too. */
+#define STACKS_BLOCKED_PREFIX "[blocked in "
 
 /* The index of frame (func, file, line), added if new; -1 out of memory. */
 int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint32_t line);
@@ -54,6 +58,8 @@ int stacks_add(struct stack_set *ss, enum stack_kind kind, const char *thread, c
 /* Largest first, ids 1..n in that order. */
 void stacks_order(struct stack_set *ss);
 uint64_t stacks_total(const struct stack_set *ss, enum stack_kind kind);
+/* Of the wait stacks' total: the sleeps in syscalls (STACKS_BLOCKED_PREFIX). */
+uint64_t stacks_blocked_total(const struct stack_set *ss);
 const char *stacks_kind_name(enum stack_kind kind);	/* "wait", "cpu" */
 void stacks_free(struct stack_set *ss);
 

@@ -1,20 +1,26 @@
 /*
- * waitstacks.c - sampled futex wait stacks counted per (thread, word, op)
- * as they arrive; weighted by the measured waits at the end (waitstacks.h).
+ * waitstacks.c - sampled futex wait stacks counted per (thread, word, op),
+ * and sampled sleeps in other syscalls per (thread, syscall), as they
+ * arrive; weighted by the measured waits at the end (waitstacks.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "join/waitstacks.h"
+#include "base/sysnames.h"
 #include "trace/ksyms.h"
 
 struct raw {			/* one distinct stack of one (thread, word, op) */
 	uint32_t tid, op;
-	uint64_t uaddr;
+	uint64_t uaddr;		/* FCT_USTACK_OP_BLOCKED: the syscall's number */
 	uint32_t *frames;	/* root first, into ws->set's frames */
 	int nframes;
 	uint64_t n;		/* samples */
+	uint64_t ns;		/* FCT_USTACK_OP_BLOCKED: the blocked time they stand for */
 };
+
+/* a stack's most frames: the user's, a sleep's syscall, the kernel's */
+#define RAW_MAX		(USYM_MAX_STACK + 1 + FCT_USTACK_KDEPTH)
 
 struct waitstacks {
 	struct stack_set set;	/* frames interned as samples arrive */
@@ -71,20 +77,49 @@ static struct raw *raw_of(struct waitstacks *ws, const struct fct_ustack *e,
 	return r;
 }
 
-/* A cpu sample's kernel frames after its user ones (root first): its
- * leaves. 0, or -1. */
-static int kernel_frames(struct waitstacks *ws, const struct fct_ustack *e, uint32_t *fr,
-			 int *k)
+/* The frames below a sleep's kernel work: the tracepoint's BPF glue and
+ * the scheduler's own (the leaf is then io_schedule, pipe_read ...). */
+static bool sleep_glue(const char *name)
 {
-	char fn[160];
+	return !strncmp(name, "bpf_", 4) || !strncmp(name, "__bpf_", 6) ||
+	       !strncmp(name, "__traceiter_", 12) || !strcmp(name, "__schedule") ||
+	       !strcmp(name, "schedule");
+}
+
+/* The frames above the syscall's own function: the entry path. */
+static bool entry_glue(const char *name)
+{
+	return !strncmp(name, "entry_SYSCALL", 13) || !strcmp(name, "do_syscall_64") ||
+	       !strcmp(name, "x64_sys_call");
+}
+
+static const char *kname(struct waitstacks *ws, uint64_t ip)
+{
+	uint64_t off;
 
 	if (!ws->ks_tried) {
 		ws->ks = ksyms_load(NULL);
 		ws->ks_tried = true;
 	}
-	for (int i = FCT_STACK_DEPTH - 1; i >= 0; i--) {
-		uint64_t off;
-		const char *name = e->kips[i] && ws->ks ? ksyms_find(ws->ks, e->kips[i], &off) : NULL;
+	return ip && ws->ks ? ksyms_find(ws->ks, ip, &off) : NULL;
+}
+
+/* A sample's kernel frames after its user ones (root first): its
+ * leaves; a sleep's without the glue at either end. 0, or -1. */
+static int kernel_frames(struct waitstacks *ws, const struct fct_ustack *e, uint32_t *fr,
+			 int *k)
+{
+	bool sleep = e->op == FCT_USTACK_OP_BLOCKED;
+	int lo = 0, hi = FCT_USTACK_KDEPTH - 1;
+	char fn[160];
+
+	while (hi >= 0 && (!e->kips[hi] || (sleep && kname(ws, e->kips[hi]) &&
+					    entry_glue(kname(ws, e->kips[hi])))))
+		hi--;
+	while (sleep && lo < hi && kname(ws, e->kips[lo]) && sleep_glue(kname(ws, e->kips[lo])))
+		lo++;
+	for (int i = hi; i >= lo; i--) {
+		const char *name = kname(ws, e->kips[i]);
 		int idx;
 
 		if (!e->kips[i])
@@ -100,27 +135,45 @@ static int kernel_frames(struct waitstacks *ws, const struct fct_ustack *e, uint
 	return 0;
 }
 
+/* "[blocked in pread64]": the frame between a sleep's user and kernel frames. */
+static void blocked_frame(uint32_t nr, char *buf, size_t len)
+{
+	char tmp[32];
+
+	snprintf(buf, len, STACKS_BLOCKED_PREFIX "%s]", syscall_name(nr, tmp, sizeof(tmp)));
+}
+
 void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const struct uframe *f,
 		    int n)
 {
-	uint32_t fr[USYM_MAX_STACK + FCT_STACK_DEPTH];
+	uint32_t fr[RAW_MAX];
 	struct raw *r;
-	int k = 0;
+	char name[64];
+	int k = 0, idx;
 
 	if (!ws)
 		return;
 	for (int i = n - 1; i >= 0 && k < USYM_MAX_STACK; i--) {	/* root first */
-		int idx = stacks_frame(&ws->set, f[i].func, f[i].file, (uint32_t)f[i].line);
-
+		idx = stacks_frame(&ws->set, f[i].func, f[i].file, (uint32_t)f[i].line);
 		if (idx < 0)
 			return;
 		fr[k++] = (uint32_t)idx;
 	}
-	if (e->op == FCT_USTACK_OP_CPU && e->uaddr && kernel_frames(ws, e, fr, &k))
+	if (e->op == FCT_USTACK_OP_BLOCKED) {
+		blocked_frame((uint32_t)e->uaddr, name, sizeof(name));
+		if ((idx = stacks_frame(&ws->set, name, "", 0)) < 0)
+			return;
+		fr[k++] = (uint32_t)idx;
+	}
+	if (((e->op == FCT_USTACK_OP_CPU && e->uaddr) || e->op == FCT_USTACK_OP_BLOCKED) &&
+	    kernel_frames(ws, e, fr, &k))
 		return;
 	r = raw_of(ws, e, fr, k);
-	if (r)
+	if (r) {
 		r->n++;
+		/* what the size-proportional sampler's sample stands for */
+		r->ns += e->ns > FCT_BSTACK_NS ? e->ns : FCT_BSTACK_NS;
+	}
 }
 
 static const char *lock_of(const struct lock_name *names, int nnames, uint32_t tgid,
@@ -167,7 +220,7 @@ static int raw_frames(const struct waitstacks *ws, const struct raw *r, struct s
 static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const char *thread,
 			const char *lock, struct stack_set *out)
 {
-	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
+	uint32_t to[RAW_MAX + 1];
 	uint64_t samples = 0, given = 0;
 	int last = -1, rc = 0, i;
 
@@ -244,7 +297,7 @@ static const char *thread_name(const struct kview *kv, uint32_t tid)
 /* --cpu-stacks: each sample stands for one sampling period of CPU time. */
 static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
 {
-	uint32_t to[USYM_MAX_STACK + FCT_STACK_DEPTH + 1];
+	uint32_t to[RAW_MAX + 1];
 	int rc = 0;
 
 	for (int i = 0; i < ws->nraw && !rc; i++) {
@@ -257,6 +310,61 @@ static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stac
 		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(kv, r->tid), "", to, n,
 					     r->n * (1000000000ull / FCT_CPUCLOCK_HZ), r->n);
 	}
+	return rc;
+}
+
+/* One thread's sleeps in syscall nr: its exact blocked time there split
+ * over the sampled stacks by the blocked time they stand for, or one
+ * "[no stack sampled]" stack. */
+static int sleep_stacks(struct waitstacks *ws, const struct fct_thread *t, uint32_t nr,
+			struct stack_set *out)
+{
+	uint64_t total = t->nr[nr].blocked_ns, sum_ns = 0, given = 0;
+	uint32_t to[RAW_MAX + 1];
+	char lock[64];
+	int last = -1, rc = 0, i, n;
+
+	blocked_frame(nr, lock, sizeof(lock));
+	for (i = 0; i < ws->nraw; i++)
+		if (ws->raw[i].tid == t->tid && ws->raw[i].op == FCT_USTACK_OP_BLOCKED &&
+		    ws->raw[i].uaddr == nr)
+			sum_ns += ws->raw[i].ns, last = i;
+	if (last < 0) {
+		if ((n = stacks_frame(out, lock, "", 0)) < 0)
+			return -1;
+		to[0] = (uint32_t)n;
+		if ((n = stacks_frame(out, "[no stack sampled]", "", 0)) < 0)
+			return -1;
+		to[1] = (uint32_t)n;
+		return stacks_add(out, STK_WAIT, t->comm[0] ? t->comm : "?", lock, to, 2, total, 0);
+	}
+	for (i = 0; i <= last && !rc; i++) {
+		const struct raw *r = &ws->raw[i];
+		uint64_t ns;
+
+		if (r->tid != t->tid || r->op != FCT_USTACK_OP_BLOCKED || r->uaddr != nr)
+			continue;
+		/* the last one takes the rounding: the stacks sum to the time */
+		ns = i == last ? total - given :
+		     (uint64_t)((double)total * (double)r->ns / (double)sum_ns);
+		given += ns;
+		n = raw_frames(ws, r, out, to);
+		rc = n < 0 ? -1 : stacks_add(out, STK_WAIT, t->comm[0] ? t->comm : "?", lock, to,
+					     n, ns, r->n);
+	}
+	return rc;
+}
+
+/* Every thread's sleeps in syscalls outside futex waits: the account's
+ * per-syscall blocked_ns, all of it. */
+static int blocked_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
+{
+	int rc = 0;
+
+	for (int i = 0; i < kv->nthreads && !rc; i++)
+		for (uint32_t nr = 0; nr < FCT_NR_MAX && !rc; nr++)
+			if (kv->threads[i].nr[nr].blocked_ns)
+				rc = sleep_stacks(ws, &kv->threads[i], nr, out);
 	return rc;
 }
 
@@ -285,6 +393,8 @@ int waitstacks_build(struct waitstacks *ws, const struct kview *kv,
 			rc = klock_stack(ks, &kv->klock[i], thread_name(kv, kv->klock[i].key.tid),
 					 out);
 	ksyms_free(ks);
+	if (!rc)
+		rc = blocked_stacks(ws, kv, out);
 	if (!rc)
 		rc = cpu_stacks(ws, kv, out);
 	stacks_order(out);

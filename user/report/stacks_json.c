@@ -58,6 +58,7 @@ struct json_object *flame_stacks_json(const struct stack_set *ss)
 	a = json_object_new_array();
 	put_str(o, "scaling", STACKS_SCALING);
 	put_u64(o, "wait_ns", stacks_total(ss, STK_WAIT));
+	put_u64(o, "blocked_ns", stacks_blocked_total(ss));
 	put_u64(o, "cpu_ns", stacks_total(ss, STK_CPU));
 	json_object_object_add(o, "frames", frames_json(ss));
 	for (int i = 0; i < ss->n; i++)

@@ -90,7 +90,7 @@ static int load_stack(struct jr *r, struct json_object *o, size_t i, struct stac
 static int load_totals(struct jr *r, struct json_object *o, const struct stack_set *ss)
 {
 	char scaling[512];
-	uint64_t wait_ns, cpu_ns;
+	uint64_t wait_ns, cpu_ns, blocked_ns;
 
 	if (jr_str(r, o, "scaling", false, scaling, sizeof(scaling)) ||
 	    jr_u64(r, o, "wait_ns", &wait_ns) || jr_u64(r, o, "cpu_ns", &cpu_ns))
@@ -99,6 +99,12 @@ static int load_totals(struct jr *r, struct json_object *o, const struct stack_s
 		return jr_fail(r, "wait_ns", "is not the sum of the wait stacks");
 	if (cpu_ns != stacks_total(ss, STK_CPU))
 		return jr_fail(r, "cpu_ns", "is not the sum of the cpu stacks");
+	if (!json_object_object_get_ex(o, "blocked_ns", NULL))
+		return 0;	/* saved before sleeps had stacks */
+	if (jr_u64(r, o, "blocked_ns", &blocked_ns))
+		return -1;
+	if (blocked_ns != stacks_blocked_total(ss))
+		return jr_fail(r, "blocked_ns", "is not the sum of the sleeps' stacks");
 	return 0;
 }
 

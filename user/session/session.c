@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "trace/jvm.h"
 #include "trace/loader.h"
+#include "join/jvmstacks.h"
 #include "session/driver.h"
 #include "base/signals.h"
 #include "trace/tlrec.h"
@@ -119,6 +120,9 @@ int session_explain(struct session *s)
 	jvm_holders_state(s);
 	if (s->jvm)
 		s->joined.jvm_monitor_flag = jvm_flag_name((enum jvm_flag)s->jvm_flag);
+	/* the monitors' Java call paths, on the lock rows the join just made */
+	if (s->jvm && s->stacks.n && jvmstacks_add(&s->stacks, &s->joined, s->jvm))
+		fprintf(stderr, "fctrace: out of memory for the Java stacks\n");
 	explain_run(&s->joined, &s->diag);
 	return 0;
 }

@@ -363,6 +363,9 @@ void jvm_view_free(struct jvm_view *v)
 	free(v->threads);
 	free(v->sites.rows);
 	free(v->sites.mons);
+	for (int i = 0; i < v->sites.nstacks; i++)
+		free(v->sites.stacks[i].frames);
+	free(v->sites.stacks);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -234,12 +234,27 @@ struct jvm_site_mon {
 	char cls[160];
 };
 
+/* A Java stack the agent walked at such waits ('K' lines), with the
+ * waits that walked it and their time: the flame graphs' Java frames. */
+struct jvm_site_stack {
+	char kind;			/* as jvm_site_row's */
+	uint32_t tid;			/* host tid (0: not known) */
+	int64_t jid;
+	uint64_t walks, ns;
+	char cls[160];
+	char site[200];
+	char *frames;			/* "pkg.Class.method(File.java:LINE)", tab-
+					 * separated, innermost first */
+};
+
 struct jvm_sites {
 	bool loaded;			/* the agent reported */
 	struct jvm_site_row *rows;
 	int nrows;
 	struct jvm_site_mon *mons;
 	int nmons;
+	struct jvm_site_stack *stacks;
+	int nstacks;
 	uint64_t lost, park_walks;	/* rows its tables had no room for; parked stacks walked */
 	unsigned walks, every, period_ms;	/* its sampling */
 };

@@ -93,12 +93,49 @@ static int name_tid(struct jvm_view *v, pid_t pid, uint32_t tid, const char *nam
 	return 0;
 }
 
-/* park rows: their Java id's tid */
+/* park rows and stacks: their Java id's tid */
 static void give_tid(struct jvm_view *v, int64_t jid, uint32_t tid)
 {
 	for (int i = 0; i < v->sites.nrows; i++)
 		if (v->sites.rows[i].jid == jid && !v->sites.rows[i].tid)
 			v->sites.rows[i].tid = tid;
+	for (int i = 0; i < v->sites.nstacks; i++)
+		if (v->sites.stacks[i].jid == jid && !v->sites.stacks[i].tid)
+			v->sites.stacks[i].tid = tid;
+}
+
+/* K KIND TID JID WALKS NS CLASS SITE FRAME...: a walked Java stack. */
+static int add_stack(struct jvm_view *v, const char *line, const struct tidmap *m, int nm,
+		     pid_t pid)
+{
+	struct jvm_site_stack k = { 0 };
+	unsigned long long walks, ns;
+	unsigned tid;
+	long long jid;
+	int off = 0, f = 0;
+	const char *at;
+	void *n;
+
+	if (sscanf(line, "K\t%c\t%u\t%lld\t%llu\t%llu\t%n", &k.kind, &tid, &jid, &walks, &ns,
+		   &off) != 5 || !off)
+		return 0;
+	if (sscanf(line + off, "%159[^\t]\t%199[^\t\n]%n", k.cls, k.site, &f) != 2 ||
+	    line[off + f] != '\t')
+		return 0;
+	at = line + off + f + 1;
+	if (!(k.frames = strndup(at, strcspn(at, "\n"))))
+		return -ENOMEM;
+	k.tid = tid ? host_tid(m, nm, pid, tid) : 0;
+	k.jid = jid;
+	k.walks = walks;
+	k.ns = ns;
+	if (!(n = realloc(v->sites.stacks, (v->sites.nstacks + 1) * sizeof(k)))) {
+		free(k.frames);
+		return -ENOMEM;
+	}
+	v->sites.stacks = n;
+	v->sites.stacks[v->sites.nstacks++] = k;
+	return 0;
 }
 
 static int add_row(struct jvm_view *v, const char *line, const struct tidmap *m, int nm,
@@ -195,6 +232,8 @@ int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known
 				err = add_row(v, l, m, nm, pid);
 			else if (pass == 0 && l[0] == 'O')
 				err = add_mon(v, l);
+			else if (pass == 0 && l[0] == 'K')
+				err = add_stack(v, l, m, nm, pid);
 			else if (pass == 1 && l[0] == 'N')
 				err = add_name(v, l, m, nm, pid);
 			else if (pass == 1 && l[0] == 'L' &&

@@ -18,6 +18,10 @@
  * frame (method, bytecode index); the first WALKS enters of a key walk the
  * stack, then one in EVERY; the others reuse the key's last site.
  *
+ * A walked stack is also kept whole, per (kind, thread, site, frames),
+ * with the waits that walked it and their time: fctrace's flame graphs
+ * draw a lock's time over the Java call paths that led to it ('K' lines).
+ *
  * The agent talks to fctrace over a UNIX socket fctrace bound (option
  * sock=PATH). It sends text lines; fctrace sends 'D' for a dump of the
  * totals (answered, ended by "E"); EOF means fctrace is gone: the agent
@@ -48,6 +52,8 @@
 #define SITE_LEN	200
 #define DEPTH		12
 #define NMONS		256	/* monitors told by address (the holders' join) */
+#define NSTACKS		2048	/* (kind, thread, site, frames) walked */
+#define FRAMES_LEN	2048	/* a walked stack's frames, tab-separated */
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -70,6 +76,15 @@ struct row {
 	int used;
 };
 
+struct jstack {			/* a walked stack: its waits and their time */
+	char kind;
+	uint32_t tid;
+	int64_t jid;
+	int site;
+	uint64_t walks, ns;
+	char *frames;		/* innermost first, tab-separated; NULL: free */
+};
+
 struct tname {
 	int64_t jid;
 	uint32_t tid;
@@ -90,6 +105,7 @@ static struct agent {
 	int nsites;
 	struct key keys[NKEYS];
 	struct row rows[NROWS];
+	struct jstack stacks[NSTACKS];
 	struct tname names[NNAMES];
 	int nnames;
 	struct { uint64_t m; int site; } mons[NMONS];	/* ObjectMonitor -> site */
@@ -104,6 +120,7 @@ static __thread uint32_t my_tid;
 static __thread int64_t my_jid = -1;
 static __thread uint64_t t_enter, t_wait;
 static __thread int site_enter, site_wait;
+static __thread struct jstack *stk_enter, *stk_wait;	/* walked: their stacks */
 
 static uint64_t now_ns(void)
 {
@@ -281,6 +298,66 @@ static void count(char kind, uint32_t tid, int64_t jid, int site, uint64_t ns, i
 	pthread_mutex_unlock(&ag.mu);
 }
 
+/* The frames of f[0..n) as one tab-separated string, innermost first. */
+static void frames_text(const jvmtiFrameInfo *f, jint n, char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (jint i = 0; i < n && at + 2 < len; i++) {
+		frame_name(&f[i], out + at + (i > 0), len - at - (i > 0));
+		if (i > 0)
+			out[at] = '\t';
+		at += strlen(out + at);
+	}
+}
+
+/* The walked stack (kind, tid, jid, site, frames), made if new; NULL
+ * when the table is full. Under ag.mu. */
+static struct jstack *stack_for(char kind, uint32_t tid, int64_t jid, int site,
+				const char *frames)
+{
+	uint64_t h = 5381;
+
+	for (const char *c = frames; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	h = h * 131 + ((uint64_t)tid * 31 + (uint64_t)jid) * 7 + (uint64_t)site + kind;
+	for (unsigned i = 0; i < 64; i++) {
+		struct jstack *k = &ag.stacks[(h + i) % NSTACKS];
+
+		if (!k->frames) {
+			if (!(k->frames = strdup(frames)))
+				return NULL;
+			k->kind = kind, k->tid = tid, k->jid = jid, k->site = site;
+			k->walks = k->ns = 0;
+			return k;
+		}
+		if (k->kind == kind && k->tid == tid && k->jid == jid && k->site == site &&
+		    !strcmp(k->frames, frames))
+			return k;
+	}
+	return NULL;
+}
+
+/* A walked wait of ns on stack k (NULL: none kept). */
+static void stack_count(struct jstack *k, uint64_t ns)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&ag.mu);
+	k->walks++;
+	k->ns += ns;
+	pthread_mutex_unlock(&ag.mu);
+}
+
+static void stacks_free(void)
+{
+	for (unsigned i = 0; i < NSTACKS; i++) {
+		free(ag.stacks[i].frames);
+		ag.stacks[i].frames = NULL;
+	}
+}
+
 static void name_thread(int64_t jid, uint32_t tid, const char *name)
 {
 	struct tname *t = NULL;
@@ -363,9 +440,12 @@ static struct key *key_of(jmethodID m, jlocation loc)
 }
 
 /* The site of the current thread's wait on obj: walked, or the top
- * frame's last site (sampling); *walked says which. */
-static int wait_site(JNIEnv *jni, jthread t, jobject obj, int *walked)
+ * frame's last site (sampling); *walked says which, and *stk is the
+ * walked stack's entry (kind's). */
+static int wait_site(JNIEnv *jni, jthread t, jobject obj, char kind, int *walked,
+		     struct jstack **stk)
 {
+	static __thread char frames[FRAMES_LEN];
 	jvmtiFrameInfo f[DEPTH];
 	char cls[160], site[SITE_LEN];
 	jint n = 0;
@@ -373,6 +453,7 @@ static int wait_site(JNIEnv *jni, jthread t, jobject obj, int *walked)
 	int s;
 
 	*walked = 0;
+	*stk = NULL;
 	if ((*ag.ti)->GetFrameLocation(ag.ti, t, 0, &f[0].method, &f[0].location))
 		return -1;
 	pthread_mutex_lock(&ag.mu);
@@ -389,10 +470,13 @@ static int wait_site(JNIEnv *jni, jthread t, jobject obj, int *walked)
 		return s;
 	class_name(obj ? (*jni)->GetObjectClass(jni, obj) : NULL, cls, sizeof(cls));
 	app_site(f, n, site, sizeof(site));
+	frames_text(f, n, frames, sizeof(frames));
 	pthread_mutex_lock(&ag.mu);
 	s = site_index(cls, site);
 	if (k)
 		k->site = s;
+	if (s >= 0)
+		*stk = stack_for(kind, my_tid, my_jid, s, frames);
 	pthread_mutex_unlock(&ag.mu);
 	return s;
 }
@@ -440,7 +524,7 @@ static void on_enter_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj)
 	if (!ag.on)
 		return;
 	know_self(jni, t);
-	site_enter = wait_site(jni, t, obj, &walked);
+	site_enter = wait_site(jni, t, obj, 'm', &walked, &stk_enter);
 	note_monitor(obj, site_enter);
 	site_enter = walked ? site_enter | 0x40000000 : site_enter;
 	t_enter = now_ns();
@@ -449,10 +533,13 @@ static void on_enter_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj)
 static void on_entered_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj)
 {
 	int walked = (site_enter & 0x40000000) != 0;
+	uint64_t ns;
 
 	if (!ag.on || !t_enter)
 		return;
-	count('m', my_tid, my_jid, site_enter & ~0x40000000, now_ns() - t_enter, walked);
+	ns = now_ns() - t_enter;
+	count('m', my_tid, my_jid, site_enter & ~0x40000000, ns, walked);
+	stack_count(walked ? stk_enter : NULL, ns);
 	t_enter = 0;
 }
 
@@ -463,17 +550,21 @@ static void on_wait_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj, jlong ms
 	if (!ag.on)
 		return;
 	know_self(jni, t);
-	site_wait = wait_site(jni, t, obj, &walked);
+	site_wait = wait_site(jni, t, obj, 'w', &walked, &stk_wait);
 	site_wait = walked ? site_wait | 0x40000000 : site_wait;
 	t_wait = now_ns();
 }
 
 static void on_waited_(jvmtiEnv *ti, JNIEnv *jni, jthread t, jobject obj, jboolean out)
 {
+	int walked = (site_wait & 0x40000000) != 0;
+	uint64_t ns;
+
 	if (!ag.on || !t_wait)
 		return;
-	count('w', my_tid, my_jid, site_wait & ~0x40000000, now_ns() - t_wait,
-	      (site_wait & 0x40000000) != 0);
+	ns = now_ns() - t_wait;
+	count('w', my_tid, my_jid, site_wait & ~0x40000000, ns, walked);
+	stack_count(walked ? stk_wait : NULL, ns);
 	t_wait = 0;
 }
 
@@ -541,9 +632,13 @@ static void blocker_class(JNIEnv *jni, jthread t, char *out, size_t len)
 
 static void sample_thread(JNIEnv *jni, jthread t)
 {
+	static char frames[FRAMES_LEN];	/* the session's thread only */
+	uint64_t ns = (uint64_t)ag.period_ms * 1000000u;
 	jvmtiFrameInfo f[DEPTH];
 	char cls[160], site[SITE_LEN];
 	jint state = 0, n = 0;
+	struct jstack *k = NULL;
+	int64_t jid;
 	int s;
 
 	if ((*ag.ti)->GetThreadState(ag.ti, t, &state) || !(state & JVMTI_THREAD_STATE_PARKED))
@@ -552,11 +647,16 @@ static void sample_thread(JNIEnv *jni, jthread t)
 		return;
 	blocker_class(jni, t, cls, sizeof(cls));
 	app_site(f, n, site, sizeof(site));
+	frames_text(f, n, frames, sizeof(frames));
+	jid = java_id(jni, t);
 	pthread_mutex_lock(&ag.mu);
 	s = site_index(cls, site);
 	ag.park_walks++;
+	if (s >= 0)
+		k = stack_for('p', 0, jid, s, frames);
 	pthread_mutex_unlock(&ag.mu);
-	count('p', 0, java_id(jni, t), s, (uint64_t)ag.period_ms * 1000000u, 1);
+	count('p', 0, jid, s, ns, 1);
+	stack_count(k, ns);
 }
 
 static void sample_parks(JNIEnv *jni)
@@ -575,6 +675,24 @@ static void sample_parks(JNIEnv *jni)
 }
 
 /* --- the dump -------------------------------------------------------------- */
+
+/* K KIND TID JID WALKS NS CLASS SITE FRAME...: each walked stack, its
+ * frames innermost first. Under ag.mu. */
+static void dump_stacks(void)
+{
+	static char line[FRAMES_LEN + SITE_LEN + 160];
+
+	for (unsigned i = 0; i < NSTACKS; i++) {
+		const struct jstack *k = &ag.stacks[i];
+
+		if (!k->frames || !k->walks)
+			continue;
+		snprintf(line, sizeof(line), "K\t%c\t%u\t%lld\t%llu\t%llu\t%s\t%s\n", k->kind,
+			 k->tid, (long long)k->jid, (unsigned long long)k->walks,
+			 (unsigned long long)k->ns, ag.sites[k->site], k->frames);
+		send_line(line);
+	}
+}
 
 static void dump(void)
 {
@@ -602,6 +720,7 @@ static void dump(void)
 			 ag.sites[ag.mons[i].site]);
 		send_line(line);
 	}
+	dump_stacks();
 	snprintf(line, sizeof(line), "L\t%llu\t%llu\t%u\t%u\t%u\nE\n", (unsigned long long)ag.lost,
 		 (unsigned long long)ag.park_walks, ag.walks, ag.every, ag.period_ms);
 	send_line(line);
@@ -775,6 +894,7 @@ static void reset(const char *options)
 	pthread_mutex_lock(&ag.mu);
 	memset(ag.keys, 0, sizeof(ag.keys));
 	memset(ag.rows, 0, sizeof(ag.rows));
+	stacks_free();
 	ag.nsites = ag.nnames = ag.nmons = 0;
 	ag.lost = ag.park_walks = 0;
 	ag.walks = opt_num(options, "walks", 16);

@@ -276,6 +276,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
+	/* the kernel stacks of sleeps in syscalls, for the wait flame graph */
+	skel->rodata->blocked_stacks = t->on_ustack != NULL;
 	skel->rodata->holders_on = t->holders;
 	/* the re-read join in fct_pc_add runs only with the removals */
 	skel->rodata->pc_evict_on = load[prog_index("fct_pc_remove")];

@@ -1,0 +1,213 @@
+/*
+ * test_bpf_jvm_stacks.c - Java frames in the wait flame graph, through
+ * the ./fctrace binary as root, on a JVM started with no flag
+ * (tests/java/MonitorPaths.java): 4 threads enter one synchronized
+ * block in Store.touch, three calls in four through Handler.get and one
+ * through Handler.put. The folded file holds both Java paths down to
+ * "monitor java.lang.Object", from Thread.run; their time is the lock
+ * table's row for that monitor (the JSON's locks[].wait_ns) to the
+ * nanosecond (the split, from the agent's ~18 sampled walks, is printed
+ * beside the program's own measure of each path's waits); the pprof
+ * file's total is the JSON's stacks.wait_ns.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <json-c/json.h>
+#include "bpfutil.h"
+#include "javautil.h"
+
+#define FCTRACE		"./fctrace"
+#define PPROF_PROTO_DIR	"/usr/share/gocode/src/github.com/google/pprof/proto"
+#define LEAF		";monitor java.lang.Object "
+#define LOCK		"monitor java.lang.Object @ MonitorPaths$Store.touch("
+
+static char dir[64];
+
+static char *path_of(const char *name)
+{
+	static char p[4][128];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
+	return p[i];
+}
+
+/* ./fctrace ARGS... with "go" on stdin, its output into out: its status. */
+static int fct_run(const char *const *args, const char *out)
+{
+	int in[2], st = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(write(in[1], "go\n", 3), 3);
+	close(in[1]);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		const char *argv[24] = { FCTRACE };
+		int n = 1;
+
+		dup2(in[0], 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		for (int i = 0; args[i] && n < 23; i++)
+			argv[n++] = args[i];
+		execv(FCTRACE, (char *const *)argv);
+		_exit(127);
+	}
+	close(in[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The folded file's time under the lines holding both needles. */
+static uint64_t folded_ns(const char *path, const char *n1, const char *n2)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	uint64_t sum = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strrchr(line, ' ');
+
+		assert_non_null(sp);
+		if (strstr(line, n1) && (!n2 || strstr(line, n2)))
+			sum += strtoull(sp + 1, NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
+
+/* "path NAME wait_ns=N" in the program's output */
+static uint64_t program_ns(const char *out, const char *path)
+{
+	char key[64], text[1 << 16];
+	FILE *f = fopen(out, "r");
+	size_t n;
+	char *at;
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	snprintf(key, sizeof(key), "path %s wait_ns=", path);
+	at = strstr(text, key);
+	assert_non_null(at);
+	return strtoull(at + strlen(key), NULL, 10);
+}
+
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static uint64_t lock_ns(struct json_object *doc, const char *prefix)
+{
+	struct json_object *locks = member(doc, "locks"), *l;
+
+	for (size_t i = 0; i < json_object_array_length(locks); i++) {
+		l = json_object_array_get_idx(locks, i);
+		if (!strncmp(json_object_get_string(member(l, "name")), prefix, strlen(prefix)))
+			return json_object_get_uint64(member(l, "wait_ns"));
+	}
+	fail_msg("no lock %s", prefix);
+	return 0;
+}
+
+/* protoc's sum of each sample's first value; -1 without protoc. */
+static int64_t pprof_wait_total(const char *gz)
+{
+	char cmd[1024], line[256];
+	int64_t sum = 0;
+	bool first = true;
+	FILE *p;
+
+	if (system("command -v protoc >/dev/null"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "zcat %s | protoc --decode perftools.profiles.Profile "
+		 "-I %s profile.proto", gz, PPROF_PROTO_DIR);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, "sample {"))
+			first = true;
+		else if (strstr(line, "  value: ") && first) {
+			sum += strtoll(strstr(line, "value: ") + 7, NULL, 10);
+			first = false;
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+	return sum;
+}
+
+static void test_java_paths_to_one_monitor(void **state)
+{
+	const char *folded = path_of("j.folded"), *json = path_of("j.json");
+	const char *gz = path_of("j.pb.gz"), *log = path_of("j.log");
+	uint64_t get, put, lock, want_get, want_put;
+	struct json_object *doc;
+	double share, want;
+	int64_t pp;
+
+	JAVA_REQUIRE();
+	if (access(FCTRACE, X_OK) || access("fctrace-jvmti.so", R_OK))
+		skip();
+	assert_int_equal(fct_run((const char *const[]){ "run", "--quiet", "--folded", folded,
+				       "--json", json, "--pprof", gz, "--", "java", "-cp",
+				       java_classpath(), "MonitorPaths", "4", "40", "2", NULL },
+				 log), 0);
+	get = folded_ns(folded, "java.lang.Thread.run;", "MonitorPaths$Handler.get;"
+			"MonitorPaths$Store.touch" LEAF);
+	put = folded_ns(folded, "java.lang.Thread.run;", "MonitorPaths$Handler.put;"
+			"MonitorPaths$Store.touch" LEAF);
+	assert_true(get > 0 && put > 0);
+	doc = json_object_from_file(json);
+	assert_non_null(doc);
+	lock = lock_ns(doc, LOCK);
+	/* the lock table's row, all of it, under the Java paths */
+	assert_int_equal(folded_ns(folded, LEAF, NULL), lock);
+	assert_int_equal(get + put, lock);
+	want_get = program_ns(log, "get");
+	want_put = program_ns(log, "put");
+	share = (double)get / (double)(get + put);
+	want = (double)want_get / (double)(want_get + want_put);
+	/* from the agent's sampled walks (its first 16 at this site, then
+	 * one in 64): ~18 here, too few to hold the split to a tenth */
+	print_message("Handler.get %.1f %% of the monitor's wait (the program's own: %.1f %%)\n",
+		      100 * share, 100 * want);
+	pp = pprof_wait_total(gz);
+	if (pp >= 0)
+		assert_int_equal((uint64_t)pp,
+				 json_object_get_uint64(member(member(doc, "stacks"), "wait_ns")));
+	json_object_put(doc);
+	unlink(folded), unlink(json), unlink(gz), unlink(log);
+}
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/fctrace-jstacks.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_java_paths_to_one_monitor),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
