@@ -49,7 +49,7 @@ static void run_coldread(struct session *s, uint64_t truth[2])
 {
 	char n[16], *out = path_of("truth"), *argv[] = {
 		(char *)target_prog(), "coldread", n, out, NULL };
-	struct trace_opts t = { .probes = PG_FULL };
+	struct trace_opts t = { .probes = PG_FULL, .sleep_stacks = true };
 	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
 	unsigned long long a = 0, b = 0;
 	FILE *f;

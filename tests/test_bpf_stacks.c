@@ -39,7 +39,7 @@ static const char *target_prog(void)
 static void run_paths(struct session *s)
 {
 	char n[8], *argv[] = { (char *)target_prog(), "paths", n, NULL };
-	struct trace_opts t = { .probes = PG_FULL };
+	struct trace_opts t = { .probes = PG_FULL, .sleep_stacks = true };
 	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
 
 	snprintf(n, sizeof(n), "%d", WORKERS);

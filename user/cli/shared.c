@@ -18,6 +18,9 @@ struct trace_opts cli_trace_opts(const struct options *o)
 		.max_threads = o->max_threads,
 		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
 		.tl_start_ms = o->tl_start_ms, .cpu_stacks = o->cpu_stacks,
+		/* the sleeps' stacks cost (up to 1.4x a run of cold reads): only
+		 * when a flame graph is drawn now or may be later */
+		.sleep_stacks = o->folded || o->pprof || o->html || o->json,
 	};
 	return t;
 }

@@ -136,6 +136,7 @@ static int prepare_tracer(const struct trace_opts *o, struct session *s,
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
 	topts->cpu_stacks = o->cpu_stacks;
+	topts->sleep_stacks = o->sleep_stacks;
 	topts->max_threads = o->max_threads;
 	session_timeline_opts(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))

@@ -25,6 +25,8 @@ struct trace_opts {
 	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
 	unsigned tl_start_ms;		/* after the measured window opens */
 	bool cpu_stacks;		/* --cpu-stacks: on-CPU stacks (other programs) */
+	bool sleep_stacks;		/* sleeps' stacks in syscalls (a flame graph is
+					 * written: --folded, --pprof, --html, --json) */
 };
 
 struct json_object;

@@ -141,6 +141,7 @@ struct tracer {
 	struct jvm_links jvm;
 	tracer_ustack_fn on_ustack;
 	bool cpu_stacks;		/* --cpu-stacks: the sampler sends stacks too */
+	bool sleep_stacks;		/* the sleeps in syscalls send stacks too */
 	void *ustack_arg;
 	uint64_t poll_end_ns;		/* this turn's stacks are handed out until then */
 	bool ustacks_draining;		/* after the window: count what is left, no more */
@@ -277,7 +278,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
 	/* the kernel stacks of sleeps in syscalls, for the wait flame graph */
-	skel->rodata->blocked_stacks = t->on_ustack != NULL;
+	skel->rodata->blocked_stacks = t->on_ustack != NULL && t->sleep_stacks;
 	skel->rodata->holders_on = t->holders;
 	/* the re-read join in fct_pc_add runs only with the removals */
 	skel->rodata->pc_evict_on = load[prog_index("fct_pc_remove")];
@@ -623,6 +624,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->libjvm = t->target != TT_SELF && !t->floor ? opts->libjvm : NULL;
 	t->ustack_arg = opts->ustack_arg;
 	t->cpu_stacks = opts->cpu_stacks;
+	t->sleep_stacks = opts->sleep_stacks;
 	if (opts->tl_len_ns && opts->tl_out && !t->floor) {
 		t->tl_start_ns = opts->tl_start_ns;
 		t->tl_len_ns = opts->tl_len_ns;

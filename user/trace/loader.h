@@ -40,6 +40,8 @@ struct tracer_opts {
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	bool cpu_stacks;	/* and with on_ustack: each cpu-clock sample's stack
 				 * too (op FCT_USTACK_OP_CPU) */
+	bool sleep_stacks;	/* and with on_ustack: the sleeps' in syscalls
+				 * (bstack.bpf.h) */
 	void *ustack_arg;
 	const char *libjvm;	/* a JVM target: its libjvm.so, for the USDT probes */
 	/* --timeline: state edges from tl_start_ns after tracer_start, for
