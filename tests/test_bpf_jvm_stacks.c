@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
+#include "pprofutil.h"
 #include "javautil.h"
 
 #define FCTRACE		"./fctrace"
-#define PPROF_PROTO_DIR	"/usr/share/gocode/src/github.com/google/pprof/proto"
 #define LEAF		";monitor java.lang.Object "
 #define LOCK		"monitor java.lang.Object @ MonitorPaths$Store.touch("
 
@@ -121,32 +121,6 @@ static uint64_t lock_ns(struct json_object *doc, const char *prefix)
 	}
 	fail_msg("no lock %s", prefix);
 	return 0;
-}
-
-/* protoc's sum of each sample's first value; -1 without protoc. */
-static int64_t pprof_wait_total(const char *gz)
-{
-	char cmd[1024], line[256];
-	int64_t sum = 0;
-	bool first = true;
-	FILE *p;
-
-	if (system("command -v protoc >/dev/null"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "zcat %s | protoc --decode perftools.profiles.Profile "
-		 "-I %s profile.proto", gz, PPROF_PROTO_DIR);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "sample {"))
-			first = true;
-		else if (strstr(line, "  value: ") && first) {
-			sum += strtoll(strstr(line, "value: ") + 7, NULL, 10);
-			first = false;
-		}
-	}
-	assert_int_equal(pclose(p), 0);
-	return sum;
 }
 
 static void test_java_paths_to_one_monitor(void **state)

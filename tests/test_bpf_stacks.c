@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
+#include "pprofutil.h"
 #include "report/flame.h"
 #include "report/report.h"
 #include "session/load_run.h"
@@ -25,7 +26,6 @@
 
 #define WORKERS		8
 #define LOCK		"paths_lock (mutex)"
-#define PPROF_PROTO_DIR	"/usr/share/gocode/src/github.com/google/pprof/proto"
 
 static char dir[64];
 
@@ -118,33 +118,6 @@ static void test_two_paths_split(void **state)
 	assert_true(1 - share > 0.25 * 0.9 && 1 - share < 0.25 * 1.1);
 	unlink(folded);
 	session_free(&s);
-}
-
-/* protoc's text form of the pprof file: the sum of each sample's first
- * value (wait ns); -1 when protoc is missing. */
-static int64_t pprof_wait_total(const char *gz)
-{
-	char cmd[1024], line[256];
-	int64_t sum = 0;
-	bool first = true;
-	FILE *p;
-
-	if (system("command -v protoc >/dev/null"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "zcat %s | protoc --decode perftools.profiles.Profile "
-		 "-I %s profile.proto", gz, PPROF_PROTO_DIR);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "sample {"))
-			first = true;
-		else if (strstr(line, "  value: ") && first) {
-			sum += strtoll(strstr(line, "value: ") + 7, NULL, 10);
-			first = false;
-		}
-	}
-	assert_int_equal(pclose(p), 0);
-	return sum;
 }
 
 /* The JSON's stacks.wait_ns, or another member of "stacks". */

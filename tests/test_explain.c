@@ -815,8 +815,10 @@ static void test_lock_chain(void **state)
 		.state_ns = { [HS_WAITING] = 1.5e9, [HS_USER] = 0.1e9 },
 		.waited_ns = { [HS_WAITING] = 8e9 }, .waiter_ns = (double)x->locks[0].wait_ns,
 		.syscalls = 4000, .nnr = 1, .nr = { { 202, 4000, 1.5e9 } }, .nchain = 2,
-		.chain = { { .lock = "inner_lock (mutex)", .count = 3000, .ns = 1.2e9 },
-			   { .lock = "monitor Other", .count = 1000, .ns = 0.3e9 } } };
+		.chain = { { .lock = "inner_lock (mutex)", .is_lock = true, .count = 3000,
+			     .ns = 1.2e9 },
+			   { .lock = "monitor Other", .is_lock = true, .count = 1000,
+			     .ns = 0.3e9 } } };
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	show(x);
 	assert_true(has_text(c->title, "waiting for another lock (mostly inner_lock (mutex))"));

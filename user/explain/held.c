@@ -59,7 +59,9 @@ void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum ho
 		snprintf(buf, n, "on CPU in user space");
 		break;
 	default:
-		if (h->nchain)
+		/* a lock chain named; glibc's own condvar bookkeeping (a
+		 * signaller's wait on __g_refs) is no other lock */
+		if (h->nchain && h->chain[0].is_lock)
 			snprintf(buf, n, "waiting for another lock (%s%s)", h->nchain > 1 ?
 				 "mostly " : "", h->chain[0].lock);
 		else
@@ -186,7 +188,8 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 	default:
 		snprintf(buf, n, "Holders of %s wait for %s while holding it: shorten the inner "
 			 "lock's holds or take the two in one step.", l->name,
-			 l->holders.nchain ? l->holders.chain[0].lock : "another lock");
+			 l->holders.nchain && l->holders.chain[0].is_lock ?
+			 l->holders.chain[0].lock : "another lock");
 		break;
 	}
 }

@@ -126,14 +126,12 @@ static void add_chain(struct lock_holders *h, const struct fct_hold_lock *k)
 	qsort(h->chain, (size_t)h->nchain, sizeof(*h->chain), by_chain_ns);
 }
 
-void holders_name_chain(struct lock_holders *h,
-			void (*namer)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,
-				      size_t n), const void *arg)
+void holders_name_chain(struct lock_holders *h, hold_namer_fn namer, const void *arg)
 {
 	for (int i = 0; i < h->nchain; i++)
 		if (!h->chain[i].lock[0])
-			namer(arg, h->chain[i].tgid, h->chain[i].uaddr, h->chain[i].lock,
-			      sizeof(h->chain[i].lock));
+			h->chain[i].is_lock = namer(arg, h->chain[i].tgid, h->chain[i].uaddr,
+						    h->chain[i].lock, sizeof(h->chain[i].lock));
 }
 
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)

@@ -39,6 +39,7 @@ struct hold_chain {
 	uint64_t uaddr;		/* the word or monitor (0 after a load) */
 	uint32_t tgid;
 	char lock[160];		/* its name ("" until the join names it) */
+	bool is_lock;		/* a lock (not a condvar's word, not unknown) */
 	uint64_t count;
 	double ns;		/* futex waits on it, entry to exit */
 };
@@ -71,10 +72,11 @@ struct lock_holders {
 
 /* Add one watched word's figures to h. */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k);
-/* Name chain entries still unnamed: namer(arg, tgid, uaddr, buf, n). */
-void holders_name_chain(struct lock_holders *h,
-			void (*namer)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,
-				      size_t n), const void *arg);
+/* Name chain entries still unnamed: namer(arg, tgid, uaddr, buf, n)
+ * writes the name and says whether it is a lock's. */
+typedef bool (*hold_namer_fn)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,
+			      size_t n);
+void holders_name_chain(struct lock_holders *h, hold_namer_fn namer, const void *arg);
 /* After the last holders_add and waiter_ns: every figure in whole
  * nanoseconds, as the JSON keeps them, so that a saved run computes the
  * same what-ifs as the run did. */

@@ -341,18 +341,22 @@ static const char *holder_lock_name(const struct joined_run *m, const struct fct
 	return d ? d->name : NULL;
 }
 
-void join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n)
+bool join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n)
 {
 	const struct joined_run *m = arg;
 	const struct wl_lock_desc *d;
 	const struct lock_name *ln;
 
-	if (m->names && (ln = name_of(m, tgid, uaddr)))
+	if (m->names && (ln = name_of(m, tgid, uaddr))) {
 		snprintf(buf, n, "%s", ln->name);
-	else if (!m->names && m->res && (d = lock_of(m->res, uaddr)))
+		return ln->is_lock;
+	}
+	if (!m->names && m->res && (d = lock_of(m->res, uaddr))) {
 		snprintf(buf, n, "%s", d->name);
-	else
-		snprintf(buf, n, "futex word 0x%llx", (unsigned long long)uaddr);
+		return true;
+	}
+	snprintf(buf, n, "futex word 0x%llx", (unsigned long long)uaddr);
+	return false;
 }
 
 /* What each contended lock's holders did, from the watched words. */

@@ -173,8 +173,9 @@ struct jvm_view;
  * from the futex waits they blocked in), parks and GC pauses. */
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on);
 /* The name of word uaddr of process tgid (arg: the joined run): its
- * lock's, or "futex word 0x..." (holders_name_chain's namer). */
-void join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n);
+ * lock's or event's, or "futex word 0x..." (holders_name_chain's namer);
+ * whether it is a lock's. */
+bool join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n);
 /* The lock table's name of a JVM lock of kind ('m', 'p', 'w') and class
  * cls: "monitor CLASS @ TOP SITE" (join_sites.c). */
 void join_jvm_lock_name(const struct jvm_view *v, char kind, const char *cls, char *out,

@@ -234,8 +234,10 @@ static void name_chain(const struct joined_run *m, const struct jvm_view *v,
 	for (int i = 0; i < h->nchain; i++) {
 		const char *cls = class_of_monitor(v, h->chain[i].uaddr);
 
-		if (cls)
+		if (cls) {
 			snprintf(h->chain[i].lock, sizeof(h->chain[i].lock), "monitor %.150s", cls);
+			h->chain[i].is_lock = true;
+		}
 	}
 	holders_name_chain(h, join_name_word, m);
 }

@@ -267,6 +267,7 @@ static struct json_object *chain_json(const struct lock_holders *h)
 	for (int i = 0; i < h->nchain; i++) {
 		e = json_object_new_object();
 		put_str(e, "lock", h->chain[i].lock);
+		json_object_object_add(e, "is_lock", json_object_new_boolean(h->chain[i].is_lock));
 		put_u64(e, "waits", h->chain[i].count);
 		put_u64(e, "ns", (uint64_t)h->chain[i].ns);
 		json_object_array_add(a, e);

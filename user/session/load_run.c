@@ -729,6 +729,7 @@ static int load_hold_chain(struct jr *r, struct json_object *o, struct lock_hold
 
 		if (jr_element(r, a, "waiting_for", i, &e, saved, sizeof(saved)) ||
 		    jr_str(r, e, "lock", false, c->lock, sizeof(c->lock)) ||
+		    jr_bool(r, e, "is_lock", &c->is_lock) ||
 		    jr_u64(r, e, "waits", &c->count) || jr_u64(r, e, "ns", &ns))
 			return -1;
 		jr_leave(r, saved);
