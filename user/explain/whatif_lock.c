@@ -187,6 +187,54 @@ static double largest(const double *v, int n, int *which)
 	return v[*which];
 }
 
+/* What the CPUs' and one thread's bounds count: with holders never
+ * preempted the lock's path goes first, as a real-time priority would
+ * put it - its threads on all K CPUs, the program's other threads (whose
+ * CPU-burning may well last as long as the run does) and other processes
+ * in what is left. Else all threads compete as they did, on the CPUs
+ * others left them. */
+struct demand {
+	double cpu, futex_cpu, threads, longest, k;
+};
+
+static struct demand demand_of(const struct joined_run *m, const struct run_cpu *r,
+			       enum lock_change c)
+{
+	double k = m->ncpus ? m->ncpus : 1;
+
+	if (c == LC_NO_PREEMPTION)
+		return (struct demand){ r->lock_cpu_ns, r->lock_futex_cpu_ns, r->waiters,
+					r->lock_longest_own_ns, k };
+	return (struct demand){ r->cpu_ns, r->futex_cpu_ns, r->threads, r->longest_own_ns,
+				cpus_left(m, k) };
+}
+
+/* The span's wall with the lock's holds at held1: f and the waits left
+ * into out, the bound that sets it into *which. */
+static double solve(const struct lock_holders *h, const struct run_cpu *r,
+		    const struct demand *d, double wall, double held1, double dw,
+		    struct lock_whatif *out, int *which)
+{
+	double f = 1, wt1 = h->waiter_ns, wall1 = wall;
+
+	for (int it = 0; it < 20; it++) {
+		f = (held1 / wall1) / (h->held_ns / wall);
+		f = f > 1 ? 1 : f;
+		wt1 = (h->waiter_ns - dw) * f;
+		if (wt1 < 0)
+			wt1 = 0;
+		double b[] = { (r->waiter_own_ns + wt1) / r->waiters,
+			       (d->cpu - d->futex_cpu * (1 - f)) /
+				       (d->threads < d->k ? d->threads : d->k),
+			       held1, d->longest };
+
+		wall1 = largest(b, 4, which);
+	}
+	out->waits_after = out->waits * f;
+	out->wait_after_ns = wt1;
+	return wall1;
+}
+
 int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
 		struct lock_whatif *out)
 {
@@ -194,63 +242,30 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 					      "the lock's holds", "one thread's own work" };
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
-	double wall = (double)m->wall_ns, k = cpus_left(m, m->ncpus ? m->ncpus : 1), mv, dw;
-	double held1, wall1, outside = 0;
-	double f = 1, wt1 = h->waiter_ns;
+	struct demand d = demand_of(m, &r, c);
+	double wall = (double)m->wall_ns, outside = 0, mv, dw;
 	int which = 0;
 
 	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1 || r.waiters < 1)
 		return -1;
-	/* The lock changes nothing before its first waiter starts or after
-	 * its last one ends (a JVM's start-up and exit): the bounds are of
-	 * the waiters' span, the rest of the window is kept as it was. */
-	if (r.span_end > r.span_start && (double)(r.span_end - r.span_start) < wall) {
-		outside = wall - (double)(r.span_end - r.span_start);
-		wall -= outside;
-	}
 	moved(h, c, &mv, &dw);
 	if (mv <= 0)
 		return -1;
-	held1 = h->held_ns - mv;
-	wall1 = wall;
-	/* Holders never preempted: the lock's path goes first, as a
-	 * real-time priority would put it - its threads on all K CPUs, the
-	 * program's other threads (whose CPU-burning may well last as long
-	 * as the run does) and other processes in what is left. Else all
-	 * threads compete as they did, on the CPUs others left them. */
-	bool lock_first = c == LC_NO_PREEMPTION;
-	double cpu = lock_first ? r.lock_cpu_ns : r.cpu_ns;
-	double futex_cpu = lock_first ? r.lock_futex_cpu_ns : r.futex_cpu_ns;
-	double nthreads = lock_first ? r.waiters : r.threads;
-	double longest = lock_first ? r.lock_longest_own_ns : r.longest_own_ns;
-
-	if (lock_first)
-		k = m->ncpus ? m->ncpus : 1;
-	for (int it = 0; it < 20; it++) {
-		f = (held1 / wall1) / (h->held_ns / wall);
-		f = f > 1 ? 1 : f;
-		wt1 = (h->waiter_ns - dw) * f;
-		if (wt1 < 0)
-			wt1 = 0;
-		double b[] = { (r.waiter_own_ns + wt1) / r.waiters,
-			       (cpu - futex_cpu * (1 - f)) / (nthreads < k ? nthreads : k),
-			       held1, longest };
-
-		wall1 = largest(b, 4, &which);
-	}
-	wall += outside;
-	wall1 += outside;
+	/* The lock changes nothing before its first waiter starts or after
+	 * its last one ends (a JVM's start-up and exit): the bounds are of
+	 * the waiters' span, the rest of the window is kept as it was. */
+	if (r.span_end > r.span_start && (double)(r.span_end - r.span_start) < wall)
+		outside = wall - (double)(r.span_end - r.span_start);
 	memset(out, 0, sizeof(*out));
 	snprintf(out->lock, sizeof(out->lock), "%s", l->name);
 	out->change = c;
 	out->measured_wall_ns = wall;
-	out->predicted_wall_ns = wall1;
 	out->held_ns = h->held_ns;
-	out->held_after_ns = held1;
+	out->held_after_ns = h->held_ns - mv;
 	out->waits = (double)l->waits;
-	out->waits_after = (double)l->waits * f;
 	out->wait_ns = h->waiter_ns;
-	out->wait_after_ns = wt1;
+	out->predicted_wall_ns = outside + solve(h, &r, &d, wall - outside, out->held_after_ns,
+						 dw, out, &which);
 	out->bound = bounds[which];
 	return 0;
 }
