@@ -18,6 +18,7 @@
 static const char *const sources[] = {
 	"Harness.java", "PoolBench.java", "ParkBench.java", "ParkLoop.java", "GcBench.java",
 	"SiteBench.java", "AgentBench.java", "HoldBench.java", "MonitorPaths.java",
+	"ChainBench.java",
 };
 
 const char *java_classpath(void)

@@ -14,7 +14,10 @@
  *            and the "syscalls outside" what-if of the locked run
  *            predicts this run's wall within 25 %;
  *   preempt  long holds, two spinners: more runnable threads than CPUs,
- *            the preempted share shows.
+ *            the preempted share shows;
+ *   chain    tests/java/ChainBench: Outer's holders enter Inner, which
+ *            another thread keeps 2 ms at a time: most of Outer's held
+ *            time is waiting for another lock, named by Inner's class.
  * Fails (not skips) in CI when a probe cannot load or no JDK is there.
  */
 #include <math.h>
@@ -238,11 +241,50 @@ static void test_preempt(void **state)
 	free(r);
 }
 
+static const struct lock_total *row_starting(const struct joined_run *m, const char *p)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!strncmp(m->locks[i].name, p, strlen(p)))
+			return &m->locks[i];
+	return NULL;
+}
+
+static void test_chain(void **state)
+{
+	char *argv[] = { "java", "-cp", (char *)java_classpath(), "ChainBench", "2", "100", "2",
+			 NULL };
+	struct trace_opts t = { .probes = PG_FULL };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	const struct lock_total *outer;
+	const struct lock_holders *h;
+	struct session *s = calloc(1, sizeof(*s));
+
+	JAVA_REQUIRE();
+	assert_non_null(s);
+	assert_int_equal(session_run_target(&t, &to, s), 0);
+	assert_int_equal(target_exit_status(&s->target), 0);
+	outer = row_starting(&s->joined, "monitor ChainBench$Outer");
+	assert_non_null(outer);
+	h = &outer->holders;
+	if (!h->measured)
+		fail_msg("Outer's holders not measured");
+	print_message("  Outer held %.1f ms, waiting %.1f ms; first in chain: %s, %llu waits\n",
+		      h->held_ns / 1e6, h->state_ns[HS_WAITING] / 1e6,
+		      h->nchain ? h->chain[0].lock : "-",
+		      h->nchain ? (unsigned long long)h->chain[0].count : 0ull);
+	assert_true(h->state_ns[HS_WAITING] * 2 > h->held_ns);
+	assert_true(h->nchain >= 1 && h->chain[0].is_lock);
+	assert_string_equal(h->chain[0].lock, "monitor ChainBench$Inner");
+	session_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locked_and_fixed),
 		cmocka_unit_test(test_preempt),
+		cmocka_unit_test(test_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
