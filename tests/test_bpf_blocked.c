@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
-#include "pprofutil.h"
+#include "flameutil.h"
 #include "base/sysnames.h"
 #include "report/flame.h"
 #include "report/report.h"
@@ -65,26 +65,6 @@ static void run_coldread(struct session *s, uint64_t truth[2])
 	fclose(f);
 	unlink(out);
 	truth[0] = a, truth[1] = b;
-}
-
-/* The folded file's time under the lines holding all of needles. */
-static uint64_t folded_ns(const char *path, const char *n1, const char *n2)
-{
-	FILE *f = fopen(path, "r");
-	char line[8192];
-	uint64_t sum = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strrchr(line, ' ');
-
-		assert_non_null(sp);
-		*sp = '\0';
-		if (strstr(line, n1) && (!n2 || strstr(line, n2)))
-			sum += strtoull(sp + 1, NULL, 10);
-	}
-	fclose(f);
-	return sum;
 }
 
 static uint64_t lock_stacks_ns(const struct stack_set *ss, const char *lock)

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
-#include "pprofutil.h"
+#include "flameutil.h"
 #include "javautil.h"
 
 #define FCTRACE		"./fctrace"
@@ -63,25 +63,6 @@ static int fct_run(const char *const *args, const char *out)
 	close(in[0]);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* The folded file's time under the lines holding both needles. */
-static uint64_t folded_ns(const char *path, const char *n1, const char *n2)
-{
-	FILE *f = fopen(path, "r");
-	char line[8192];
-	uint64_t sum = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strrchr(line, ' ');
-
-		assert_non_null(sp);
-		if (strstr(line, n1) && (!n2 || strstr(line, n2)))
-			sum += strtoull(sp + 1, NULL, 10);
-	}
-	fclose(f);
-	return sum;
 }
 
 /* "path NAME wait_ns=N" in the program's output */

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
-#include "pprofutil.h"
+#include "flameutil.h"
 #include "report/flame.h"
 #include "report/report.h"
 #include "session/load_run.h"
@@ -57,27 +57,6 @@ static char *path_of(const char *name)
 	return p[i];
 }
 
-/* The folded file's time under the stacks that hold every one of frames
- * (";"-separated, in order, anywhere in the line). */
-static uint64_t folded_ns(const char *path, const char *frames)
-{
-	FILE *f = fopen(path, "r");
-	char line[4096];
-	uint64_t sum = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strrchr(line, ' ');
-
-		assert_non_null(sp);
-		*sp = '\0';
-		if (strstr(line, frames))
-			sum += strtoull(sp + 1, NULL, 10);
-	}
-	fclose(f);
-	return sum;
-}
-
 static const struct lock_total *lock_named(const struct joined_run *m, const char *name)
 {
 	for (int i = 0; i < m->nlocks; i++)
@@ -107,9 +86,9 @@ static void test_two_paths_split(void **state)
 	assert_int_equal(flame_folded_write(&s.stacks, &fo, folded), 0);
 	/* from the thread's entry to the wait, in the thread's name */
 	get = folded_ns(folded, "start_thread;paths_worker;handle_get;lookup_locked;"
-				"pthread_mutex_lock");
+				"pthread_mutex_lock", NULL);
 	put = folded_ns(folded, "start_thread;paths_worker;handle_put;lookup_locked;"
-				"pthread_mutex_lock");
+				"pthread_mutex_lock", NULL);
 	assert_true(get > 0 && put > 0);
 	assert_int_equal(get + put, l->wait_ns);	/* the lock's time, all of it */
 	share = (double)get / (double)(get + put);

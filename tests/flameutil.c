@@ -1,5 +1,5 @@
 /*
- * pprofutil.c - see pprofutil.h.
+ * flameutil.c - see flameutil.h.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "pprofutil.h"
+#include "flameutil.h"
 
 int64_t pprof_wait_total(const char *gz)
 {
@@ -33,5 +33,25 @@ int64_t pprof_wait_total(const char *gz)
 		}
 	}
 	assert_int_equal(pclose(p), 0);
+	return sum;
+}
+
+uint64_t folded_ns(const char *path, const char *n1, const char *n2)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	uint64_t sum = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strrchr(line, ' '), value[32];
+
+		assert_non_null(sp);
+		snprintf(value, sizeof(value), "%s", sp + 1);
+		sp[1] = '\0';	/* the value cut, the space before it kept */
+		if (strstr(line, n1) && (!n2 || strstr(line, n2)))
+			sum += strtoull(value, NULL, 10);
+	}
+	fclose(f);
 	return sum;
 }
