@@ -42,13 +42,11 @@ static bool read_layout(const struct jvm_mem *m, struct layout *l)
 	       l->offset + 8 <= l->stride;
 }
 
-/* the NUL-ended string at addr equals s */
-static bool str_is(const struct jvm_mem *m, uint64_t addr, const char *s)
+/* The NUL-ended string at addr into buf (n bytes): false when unreadable
+ * or longer than any wanted name. */
+static bool read_name(const struct jvm_mem *m, uint64_t addr, char *buf, size_t n)
 {
-	char buf[40];
-	size_t n = strlen(s) + 1;
-
-	return addr && n <= sizeof(buf) && jvm_mem_read(m, addr, buf, n) && !memcmp(buf, s, n);
+	return addr && jvm_mem_read(m, addr, buf, n) && memchr(buf, '\0', n);
 }
 
 static uint64_t u64_at(const unsigned char *e, uint64_t off)
@@ -72,20 +70,21 @@ static const struct want {
 };
 #define NWANTED (sizeof(wanted) / sizeof(*wanted))
 
+/* One table entry: its two names read once, kept if wanted. */
 static void match_entry(const struct jvm_mem *m, const struct layout *l,
-			const unsigned char *e, struct fct_jvm_structs *out, unsigned *found)
+			const unsigned char *e, struct fct_jvm_structs *out)
 {
-	uint64_t type = u64_at(e, l->type_name), field = u64_at(e, l->field_name);
 	uint64_t off = u64_at(e, l->offset);
-	__u32 *slot;
+	char type[32], field[32];
 
+	if (off >= MAX_OFFSET || !read_name(m, u64_at(e, l->type_name), type, sizeof(type)) ||
+	    !read_name(m, u64_at(e, l->field_name), field, sizeof(field)))
+		return;
 	for (size_t w = 0; w < NWANTED; w++) {
-		slot = (__u32 *)((char *)out + wanted[w].at);
-		if (*slot || off >= MAX_OFFSET || !str_is(m, type, wanted[w].type) ||
-		    !str_is(m, field, wanted[w].field))
-			continue;
-		*slot = (__u32)off;
-		*found |= 1u << w;
+		__u32 *slot = (__u32 *)((char *)out + wanted[w].at);
+
+		if (!*slot && !strcmp(type, wanted[w].type) && !strcmp(field, wanted[w].field))
+			*slot = (__u32)off;
 	}
 }
 
@@ -94,7 +93,6 @@ int jvm_structs_read(pid_t pid, int libjvm_fd, struct fct_jvm_structs *out)
 	unsigned char e[256];
 	struct jvm_mem m;
 	struct layout l;
-	unsigned found = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -108,7 +106,7 @@ int jvm_structs_read(pid_t pid, int libjvm_fd, struct fct_jvm_structs *out)
 		if (!jvm_mem_read(&m, l.array + i * l.stride, e, l.stride) ||
 		    !u64_at(e, l.type_name))
 			break;	/* the table ends with a NULL type name */
-		match_entry(&m, &l, e, out, &found);
+		match_entry(&m, &l, e, out);
 	}
 	jvm_mem_close(&m);
 	/* ObjectMonitor::_owner at offset 0 is not HotSpot's layout either */
