@@ -257,9 +257,12 @@ static void add_monitor_holders(struct joined_run *m, const struct jvm_view *v)
 		holders_add(&t->holders, k);
 		name_chain(m, v, &t->holders);
 		t->holders.java = true;
-		t->holders.waiter_ns = (double)t->wait_ns;
-		holders_whole_ns(&t->holders);
 	}
+	for (int j = 0; j < m->nlocks; j++)
+		if (m->locks[j].holders.java) {
+			m->locks[j].holders.waiter_ns = (double)m->locks[j].wait_ns;
+			holders_whole_ns(&m->locks[j].holders);
+		}
 }
 
 void join_add_jvm(struct joined_run *m, const struct jvm_view *v, bool monitors_on)
