@@ -10,16 +10,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <inttypes.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "trace/jvm.h"
 #include "trace/jvm_mem.h"
-#include "trace/tfile.h"
 
 char *jvm_tool_options(void)
 {
