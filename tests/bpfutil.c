@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include "bpfutil.h"
+#include "join/join.h"
 #include "progwalk.h"
 #include "workload.h"
 
@@ -144,5 +145,20 @@ const struct probe_status *probe_named(const struct kview *kv, const char *name)
 	for (int i = 0; i < kv->nprobes; i++)
 		if (!strcmp(kv->probes[i].name, name))
 			return &kv->probes[i];
+	return NULL;
+}
+
+/* The first user-space lock row whose name starts with prefix; the user rows
+ * printed when there is none, for the failure that follows. */
+const struct lock_total *lock_starting(const struct joined_run *m, const char *prefix)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
+			return &m->locks[i];
+	/* not there: say what was, for the failure that follows */
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel)
+			print_message("  user word: %s, %llu waits\n", m->locks[i].name,
+				      (unsigned long long)m->locks[i].waits);
 	return NULL;
 }

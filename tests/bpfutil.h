@@ -66,6 +66,11 @@ uint64_t acct_sum(const struct fct_thread *t);
 
 /* The status of the probe shown as name ("tp_btf/sys_enter"), or NULL. */
 const struct probe_status *probe_named(const struct kview *kv, const char *name);
+/* The first user-space lock row of a joined run whose name starts with
+ * prefix, or NULL (the user rows are printed then). */
+struct joined_run;
+struct lock_total;
+const struct lock_total *lock_starting(const struct joined_run *m, const char *prefix);
 
 /* Of n events sampled as fctrace.h says (the first warmup, then one in
  * every), how many are sampled, and the sum of their weights. */

@@ -81,14 +81,6 @@ static const struct fct_hold_lock *longest_monitor(const struct kview *kv)
 	return best;
 }
 
-static const struct lock_total *table_row(const struct joined_run *m)
-{
-	for (int i = 0; i < m->nlocks; i++)
-		if (!strncmp(m->locks[i].name, TABLE_LOCK, strlen(TABLE_LOCK)))
-			return &m->locks[i];
-	return NULL;
-}
-
 /* Run HoldBench with args (NULL-terminated) under the full set. */
 static void run(struct jrun *r, const char *const *args)
 {
@@ -123,7 +115,7 @@ static void run(struct jrun *r, const char *const *args)
 	if (!r->mon)
 		fail_msg("no Java monitor watched (holds %d, full %llu)", r->s.kv.nholds,
 			 (unsigned long long)r->s.kv.hold_global.full);
-	r->row = table_row(&r->s.joined);
+	r->row = lock_starting(&r->s.joined, TABLE_LOCK);
 	assert_non_null(r->row);
 	/* the table's monitor was watched (not only the JVM's own) */
 	if (!r->row->holders.measured || r->row->holders.held_ns <= 0)
@@ -241,14 +233,6 @@ static void test_preempt(void **state)
 	free(r);
 }
 
-static const struct lock_total *row_starting(const struct joined_run *m, const char *p)
-{
-	for (int i = 0; i < m->nlocks; i++)
-		if (!strncmp(m->locks[i].name, p, strlen(p)))
-			return &m->locks[i];
-	return NULL;
-}
-
 static void test_chain(void **state)
 {
 	char *argv[] = { "java", "-cp", (char *)java_classpath(), "ChainBench", "2", "100", "2",
@@ -263,7 +247,7 @@ static void test_chain(void **state)
 	assert_non_null(s);
 	assert_int_equal(session_run_target(&t, &to, s), 0);
 	assert_int_equal(target_exit_status(&s->target), 0);
-	outer = row_starting(&s->joined, "monitor ChainBench$Outer");
+	outer = lock_starting(&s->joined, "monitor ChainBench$Outer");
 	assert_non_null(outer);
 	h = &outer->holders;
 	if (!h->measured)

@@ -46,19 +46,6 @@ static const struct thread_row *row_named(const struct joined_run *m, const char
 	return NULL;
 }
 
-static const struct lock_total *lock_starting(const struct joined_run *m, const char *prefix)
-{
-	for (int i = 0; i < m->nlocks; i++)
-		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
-			return &m->locks[i];
-	/* not there: say what was, for the failure that follows */
-	for (int i = 0; i < m->nlocks; i++)
-		if (!m->locks[i].kernel)
-			print_message("  user word: %s, %llu waits\n", m->locks[i].name,
-				      (unsigned long long)m->locks[i].waits);
-	return NULL;
-}
-
 static const struct diag_cause *cause_of(const struct diagnosis *d, const char *id)
 {
 	for (int i = 0; i < d->n; i++)
