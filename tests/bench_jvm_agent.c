@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/deadline.h"
+#include "trace/as_target.h"
 #include "trace/jvm.h"
 
 int main(int argc, char **argv)
 {
 	char file[PATH_MAX], why[320], *dump;
 	unsigned long long waits = 0, walks = 0, stacks = 0;
+	struct target_cred cred = { 0 };
 	struct jvm_agent *a;
 	pid_t pid;
 
@@ -28,14 +31,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_jvm_agent: no ./fctrace-jvmti.so (make)\n");
 		return 1;
 	}
-	if (!(a = jvm_agent_listen(pid, true, 0, 0, why, sizeof(why))) ||
-	    jvm_agent_load(a, file, why, sizeof(why))) {
+	if (target_cred_of(pid, &cred) ||
+	    !(a = jvm_agent_listen(pid, true, &cred, why, sizeof(why))) ||
+	    jvm_agent_load(a, file, deadline_in_ms(20000), why, sizeof(why))) {
 		fprintf(stderr, "bench_jvm_agent: %s\n", why);
 		jvm_agent_close(a);
 		return 1;
 	}
 	sleep((unsigned)atoi(argv[2]));
-	dump = jvm_agent_dump(a, 3000);
+	dump = jvm_agent_dump(a, deadline_in_ms(3000));
 	for (char *l = dump; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
 		unsigned long long w, k;
 		char kind;

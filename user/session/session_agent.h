@@ -9,6 +9,7 @@
 #define FCTRACE_SESSION_AGENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct jvm_agent;
@@ -18,12 +19,12 @@ struct jvm_view;
  * malloc'd; made from the caller's when NULL); its socket owned by
  * uid:gid. Call jvm_agent_set_pid once CMD's pid is known. */
 struct jvm_agent *agent_for_exec(char **env, uid_t uid, gid_t gid);
-/* attach -p: loaded into the running JVM pid (run by uid:gid; its
- * libjvm.so open as libjvm_fd) */
-struct jvm_agent *agent_attach(pid_t pid, int libjvm_fd, uid_t uid, gid_t gid);
+/* attach -p: loaded into the running JVM pid (its libjvm.so open as
+ * libjvm_fd), as its own user, by until (CLOCK_MONOTONIC ns) or a signal */
+struct jvm_agent *agent_attach(pid_t pid, int libjvm_fd, uint64_t until);
 /* The agent's totals and the JVM's thread names into v (when the JVM
- * still runs, from a thread dump too); then a is closed: the agent
- * turns its events off. */
+ * still runs, from a thread dump too), within a second and a half
+ * whatever the JVM does; then a is closed: the agent turns its events off. */
 void agent_read(struct jvm_agent *a, pid_t pid, struct jvm_view *v);
 
 #endif /* FCTRACE_SESSION_AGENT_H */

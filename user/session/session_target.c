@@ -29,6 +29,7 @@
 #include "session/proctree.h"
 #include "fctrace.h"	/* FCT_MAX_TGIDS */
 #include "session/session_agent.h"
+#include "base/deadline.h"
 #include "base/signals.h"
 #include "base/sudo_caller.h"
 
@@ -36,6 +37,7 @@
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
 #define NAMES_NS	500000000ull	/* naming the futex words stops after this when
 					 * a signal or --duration ended the run */
+#define ATTACH_MS	20000	/* the JVM agent's load, at most */
 #define NAMES_DONE_NS	10000000000ull	/* and when the program ended by itself */
 
 /* ---- run -- CMD: the child ---------------------------------------------- */
@@ -629,6 +631,15 @@ static int take_in(struct tracer *t, const struct target_opts *to)
 	return rc;
 }
 
+/* The agent's load into a running JVM ends by --duration (when given) or
+ * within ATTACH_MS, whatever the JVM does; a signal ends it at once. */
+static uint64_t attach_deadline(const struct target_opts *to)
+{
+	uint64_t cap = deadline_in_ms(ATTACH_MS);
+
+	return to->duration_ns ? deadline_min(cap, deadline_now_ns() + to->duration_ns) : cap;
+}
+
 /* Start the target inside the open window: exec CMD, or adopt the
  * running process's threads; then watch it until it ends or is stopped. */
 static int tgt_run(void *ctx, struct session *s, struct tracer *t)
@@ -640,7 +651,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 
 	w->t = t;
 	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
-		w->agent = agent_attach(ti->pid, w->libjvm_fd, ti->uid, ti->gid);
+		w->agent = agent_attach(ti->pid, w->libjvm_fd, attach_deadline(x->to));
 	tracer_start(t);
 	w->start_ns = wl_now_ns();
 	if (ti->mode == TGT_ATTACH) {

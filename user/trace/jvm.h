@@ -293,41 +293,73 @@ void jvm_class_name(const struct fct_jvm_mon_key *k, char *out, size_t len);
 int jvm_agent_file(char *out, size_t len);
 
 struct jvm_agent;
+struct target_cred;
 /* The socket the agent of JVM pid reports on, in the JVM's /tmp
- * (/proc/PID/root/tmp when in_target_root), owned by uid:gid; one
- * fctrace per JVM (an flock beside it). NULL with why said. */
-struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gid_t gid,
-				   char *why, size_t wlen);
+ * (/proc/PID/root/tmp when in_target_root), made by cred's user, mode
+ * 0600; one fctrace per running JVM (an flock in /run/fctrace, which
+ * only root may write). NULL with why said. */
+struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root,
+				   const struct target_cred *cred, char *why, size_t wlen);
 void jvm_agent_set_pid(struct jvm_agent *a, pid_t pid);	/* run --: the child's */
 /* "-agentpath:FILE=sock=..." (malloc'd) */
 char *jvm_agent_option(const struct jvm_agent *a, const char *file);
-/* Load the agent into the running JVM (copied into its /tmp when it
- * cannot see file, removed once loaded): 0, or -errno with why said. */
-int jvm_agent_load(struct jvm_agent *a, const char *file, char *why, size_t wlen);
+/* Load the agent into the running JVM, by the deadline (CLOCK_MONOTONIC
+ * ns) or a signal: from file itself when the JVM is root's and sees that
+ * very file, else from a copy in a fresh directory of root's in its /tmp
+ * (checked from inside its root; kept while the JVM holds the request).
+ * 0, or -errno with why said. */
+int jvm_agent_load(struct jvm_agent *a, const char *file, uint64_t until, char *why,
+		   size_t wlen);
 bool jvm_agent_connected(struct jvm_agent *a);
+/* bytes the agent sent past what fctrace keeps (a flood): not read */
+uint64_t jvm_agent_dropped(struct jvm_agent *a);
+/* the copy's directory in the JVM's /tmp when the JVM never answered the
+ * load (it stays: the next attach there removes it), else NULL */
+const char *jvm_agent_copy_left(const struct jvm_agent *a);
 /* A JVM in another pid namespace: its threads' tids there and here, as
  * each told its own while it ran (malloc'd; how many). */
 struct jvm_tidpair {
 	uint32_t ns, host;
 };
 int jvm_agent_tids(struct jvm_agent *a, struct jvm_tidpair **out);
-/* The agent's totals, asked for and waited for up to timeout_ms (or the
- * last it sent as the JVM exited): text for jvm_sites_parse, malloc'd. */
-char *jvm_agent_dump(struct jvm_agent *a, int timeout_ms);
-/* Close: the agent sees EOF, turns its events off and ends; the socket
- * and lock files are removed. */
+/* The agent's totals, asked for and waited for until the deadline or a
+ * signal (or the last it sent as the JVM exited): text for
+ * jvm_sites_parse, malloc'd. */
+char *jvm_agent_dump(struct jvm_agent *a, uint64_t until);
+/* Close: the agent sees EOF, turns its events off and ends; the socket,
+ * the lock and the agent's copy (unless left, above) are removed. */
 void jvm_agent_close(struct jvm_agent *a);
 
 /* --- HotSpot's attach protocol (jvm_attach.c) ------------------------- */
 
+struct target_cred;
+
 /* pid's (or its thread tid's) id in its own pid namespace; 0 if gone */
 pid_t jvm_ns_pid(pid_t pid, pid_t tid);
-/* Run an attach command: its result code (>= 0) with the whole answer
- * in *out (malloc'd), or -errno with why said. */
-int jvm_attach_command(pid_t pid, const char *cmd, const char *const args[3], char **out,
-		       char *why, size_t wlen);
-/* "load": 0, or -errno with why said (the agent's own refusal too) */
-int jvm_attach_load(pid_t pid, const char *agent, const char *options, char *why, size_t wlen);
+
+/* An attach command's answer: NUL-ended text (up to the cap asked for:
+ * truncated says more came), and whether the JVM closed the connection
+ * (it finished the command) before the deadline. */
+struct jvm_answer {
+	char *text;
+	size_t len, cap;
+	bool truncated, closed;
+};
+void jvm_answer_free(struct jvm_answer *a);
+
+/* Run an attach command as the JVM's own user (cred: target_cred_of):
+ * its result code (>= 0) with the answer in *ans (at most max bytes
+ * kept), or -errno with why said (-EPERM: the socket is not the
+ * target's own). Ends by until (CLOCK_MONOTONIC ns; base/deadline.h) or
+ * at a signal, whatever the JVM does. */
+int jvm_attach_command(pid_t pid, const struct target_cred *cred, const char *cmd,
+		       const char *const args[3], size_t max, uint64_t until,
+		       struct jvm_answer *ans, char *why, size_t wlen);
+/* "load": 0, or -errno with why said (the agent's own refusal too);
+ * *answered: the JVM finished the request (until then the library's
+ * path must keep naming the agent). */
+int jvm_attach_load(pid_t pid, const struct target_cred *cred, const char *agent,
+		    const char *options, uint64_t until, bool *answered, char *why, size_t wlen);
 
 /* --- the agent's totals into the view (jvm_sites.c) -------------------- */
 

@@ -4,10 +4,16 @@
  * (-agentpath in JAVA_TOOL_OPTIONS) or into a running JVM (jvm_attach.c),
  * the totals read at the end, and every file made for it removed.
  *
- * The socket is bound in the JVM's own /tmp (/proc/PID/root/tmp for a
- * running JVM: another mount namespace's too), owned by the JVM's user,
- * mode 0600, and a connection is kept only from the target's pid
- * (SO_PEERCRED). Closing it is the agent's signal to turn itself off.
+ * The JVM's owner decides what its /tmp is. So the socket is bound, and
+ * removed, by that user (as_target.h: it is theirs, mode 0600, and no
+ * path is ever chowned or chmodded as root); a connection is kept only
+ * from the target's pid and uid (SO_PEERCRED). The agent a running JVM
+ * loads is copied into a fresh directory only root can write (in a /tmp
+ * whose entries others cannot replace), checked from inside the target's
+ * root, and kept until the JVM has answered the load request. The
+ * one-fctrace-per-JVM lock is in a directory only root can write. What
+ * the agent sends is capped, and every wait ends at the caller's deadline
+ * or a signal. Closing the socket is the agent's signal to turn itself off.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,42 +21,21 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/deadline.h"
+#include "trace/as_target.h"
 #include "trace/jvm.h"
 
-struct jvm_agent {
-	pid_t pid;		/* whose connection is kept */
-	char sock[200];		/* the socket, as fctrace reaches it */
-	char sock_in[128];	/* ... and as the JVM does */
-	char lock[128];		/* one fctrace per JVM */
-	/* the JVM's /tmp, held open: its files are removed through it even
-	 * once the JVM is gone (and /proc/PID/root with it) */
-	int dirfd;
-	int lfd, listen_fd, conn;
-	pthread_t thr;
-	bool thr_on;
-	volatile bool stop;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	char *buf;		/* what the agent sent */
-	size_t n, cap;
-	size_t dump_from, dump_to;	/* the last whole dump ("...E\n") */
-	size_t lines_to;		/* lines up to here were looked at */
-	bool other_ns;			/* the JVM's tids are another pid namespace's */
-	struct jvm_tidpair *tids;	/* ... mapped as each thread told its own */
-	int ntids;
-	unsigned dumps;
-	bool eof;
-};
+#include "trace/jvm_agent_int.h"
 
 int jvm_agent_file(char *out, size_t len)
 {
@@ -69,49 +54,112 @@ int jvm_agent_file(char *out, size_t len)
 	return access(out, R_OK) ? -errno : 0;
 }
 
-/* --- the reader thread ---------------------------------------------------- */
+/* --- files in the JVM's /tmp, by its owner ------------------------------------- */
 
-/* path's last name, removed from the JVM's /tmp */
+struct unlink_job {
+	int dirfd;
+	const char *name;
+};
+
+static int unlink_as_target(void *arg)
+{
+	struct unlink_job *j = arg;
+
+	return unlinkat(j->dirfd, j->name, 0) ? -errno : 0;
+}
+
+/* path's last name, removed from the JVM's /tmp by the JVM's owner */
 static void remove_file(struct jvm_agent *a, const char *path)
 {
 	const char *name = strrchr(path, '/');
+	struct unlink_job j = { a->dirfd, name ? name + 1 : NULL };
 
-	if (a->dirfd >= 0 && name)
-		unlinkat(a->dirfd, name + 1, 0);
+	if (a->dirfd >= 0 && j.name)
+		as_target(&a->cred, unlink_as_target, &j);
 }
 
-static bool peer_is(int fd, pid_t pid)
+/* --- the reader thread ---------------------------------------------------- */
+
+static bool peer_is(int fd, pid_t pid, uid_t uid)
 {
 	struct ucred c;
 	socklen_t l = sizeof(c);
 
-	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &l) && c.pid == pid;
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &l) && c.pid == pid && c.uid == uid;
 }
 
-/* host tid of the JVM's thread ns (its own namespace's id), 0 if gone */
-static uint32_t host_of(pid_t pid, uint32_t ns)
+/* NSpid of one of pid's tasks: its id in the innermost namespace, 0 if gone */
+static uint32_t ns_tid_of(int taskfd, const char *tid)
+{
+	char path[300], buf[2048], *p, *end;
+	uint32_t ns = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/status", tid);
+	if ((fd = openat(taskfd, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	if (!(p = strstr(buf, "\nNSpid:")))
+		return 0;
+	for (p += 7; *p && *p != '\n'; p = end) {
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p)
+			break;
+		ns = (uint32_t)v;
+	}
+	return ns;
+}
+
+static bool is_pending(const uint32_t *want, int n, uint32_t ns)
+{
+	for (int i = 0; i < n; i++)
+		if (want[i] == ns)
+			return true;
+	return false;
+}
+
+/* One pass over /proc/PID/task for the ns tids in want: their host tids
+ * into out (0 where the thread is gone); the pass stops with fctrace. */
+static void map_tids(struct jvm_agent *a, const uint32_t *want, int n, struct jvm_tidpair *out)
 {
 	char path[64];
 	struct dirent *d;
-	uint32_t host = 0;
+	int found = 0, taskfd;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(dir = opendir(path)))
-		return 0;
-	while (!host && (d = readdir(dir))) {
-		pid_t t = (pid_t)atoi(d->d_name);
+	for (int i = 0; i < n; i++)
+		out[i] = (struct jvm_tidpair){ .ns = want[i] };
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)a->pid);
+	if ((taskfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	if (!(dir = fdopendir(dup(taskfd)))) {
+		close(taskfd);
+		return;
+	}
+	while (found < n && !a->stop && !signals_caught() && (d = readdir(dir))) {
+		uint32_t host = (uint32_t)atoi(d->d_name), ns;
 
-		if (t > 0 && (uint32_t)jvm_ns_pid(pid, t) == ns)
-			host = (uint32_t)t;
+		if (!host || !(ns = ns_tid_of(taskfd, d->d_name)) || !is_pending(want, n, ns))
+			continue;
+		for (int i = 0; i < n; i++)
+			if (out[i].ns == ns && !out[i].host) {
+				out[i].host = host;
+				found++;
+			}
 	}
 	closedir(dir);
-	return host;
+	close(taskfd);
 }
 
-/* Each "N" line (a thread telling its tid, as it runs): its host tid,
- * looked up now, while the thread lives. Under a->mu. */
-static void map_new_tids(struct jvm_agent *a)
+/* The "N" lines that came (a thread telling its tid, as it runs): each
+ * new ns tid queued for mapping. Under a->mu; linear in what came. */
+static void queue_new_tids(struct jvm_agent *a)
 {
 	while (a->other_ns) {
 		char *nl = memchr(a->buf + a->lines_to, '\n', a->n - a->lines_to);
@@ -120,39 +168,66 @@ static void map_new_tids(struct jvm_agent *a)
 
 		if (!nl)
 			return;
-		if (sscanf(a->buf + a->lines_to, "N\t%lld\t%u", &jid, &tid) == 2 && tid) {
-			struct jvm_tidpair *p = realloc(a->tids, (a->ntids + 1) * sizeof(*p));
-
-			if (p) {
-				a->tids = p;
-				p[a->ntids].ns = tid;
-				p[a->ntids++].host = host_of(a->pid, tid);
-			}
+		if (sscanf(a->buf + a->lines_to, "N\t%lld\t%u", &jid, &tid) == 2 && tid &&
+		    tid < PID_SPACE && a->seen && !(a->seen[tid / 8] & (1u << (tid % 8))) &&
+		    a->ntids + a->npending < AGENT_TIDS_MAX) {
+			a->seen[tid / 8] |= (uint8_t)(1u << (tid % 8));
+			a->pending[a->npending++] = tid;
 		}
 		a->lines_to = (size_t)(nl - a->buf) + 1;
 	}
 }
 
-static void take(struct jvm_agent *a, const char *d, size_t n)
+/* Map the queued tids, outside the lock (one /proc pass for them all,
+ * while those threads live), then add them. */
+static void map_pending(struct jvm_agent *a)
 {
-	pthread_mutex_lock(&a->mu);
-	if (a->n + n + 1 > a->cap) {
-		size_t cap = (a->n + n + 1) * 2;
-		char *nb = realloc(a->buf, cap);
+	uint32_t *want;
+	struct jvm_tidpair *got;
+	int n;
 
-		if (!nb) {
-			pthread_mutex_unlock(&a->mu);
-			return;
-		}
-		a->buf = nb;
-		a->cap = cap;
+	pthread_mutex_lock(&a->mu);
+	n = a->npending;
+	want = n ? malloc(n * sizeof(*want)) : NULL;
+	if (want)
+		memcpy(want, a->pending, n * sizeof(*want));
+	a->npending = 0;
+	pthread_mutex_unlock(&a->mu);
+	if (!want || !(got = malloc(n * sizeof(*got)))) {
+		free(want);
+		return;
 	}
-	memcpy(a->buf + a->n, d, n);
-	a->n += n;
-	a->buf[a->n] = '\0';
-	map_new_tids(a);
-	/* a dump ends with "E\n" at a line start */
-	for (size_t i = a->dump_to; i + 1 < a->n; i++) {
+	map_tids(a, want, n, got);
+	pthread_mutex_lock(&a->mu);
+	memcpy(a->tids + a->ntids, got, n * sizeof(*got));
+	a->ntids += n;
+	pthread_mutex_unlock(&a->mu);
+	free(want);
+	free(got);
+}
+
+/* Forget what came before the last whole dump: what is kept stays the
+ * last dump and what followed it. Under a->mu. */
+static void compact(struct jvm_agent *a)
+{
+	size_t from = a->dump_from < a->lines_to ? a->dump_from : a->lines_to;
+
+	if (!from || from < a->n / 2)
+		return;
+	memmove(a->buf, a->buf + from, a->n - from);
+	a->n -= from;
+	a->dump_from -= from;
+	a->dump_to -= from;
+	a->scan_to -= from;
+	a->lines_to -= from;
+}
+
+/* New dump ends ("E\n" at a line start) after scan_to. Under a->mu. */
+static void find_dumps(struct jvm_agent *a)
+{
+	size_t i = a->scan_to;
+
+	for (; i + 1 < a->n; i++) {
 		if (a->buf[i] == 'E' && a->buf[i + 1] == '\n' && (i == 0 || a->buf[i - 1] == '\n')) {
 			a->dump_from = a->dump_to;
 			a->dump_to = i + 2;
@@ -160,6 +235,38 @@ static void take(struct jvm_agent *a, const char *d, size_t n)
 			i++;
 		}
 	}
+	a->scan_to = i;
+}
+
+static bool grow(struct jvm_agent *a, size_t need)
+{
+	size_t cap;
+	char *nb;
+
+	if (need <= a->cap)
+		return true;
+	cap = need * 2 < AGENT_DATA_MAX + 1 ? need * 2 : AGENT_DATA_MAX + 1;
+	if (!(nb = realloc(a->buf, cap)))
+		return false;
+	a->buf = nb;
+	a->cap = cap;
+	return true;
+}
+
+static void take(struct jvm_agent *a, const char *d, size_t n)
+{
+	pthread_mutex_lock(&a->mu);
+	compact(a);
+	if (a->n + n + 1 > AGENT_DATA_MAX + 1 || !grow(a, a->n + n + 1)) {
+		a->dropped += n;	/* a flood: the last whole dump stays */
+		pthread_mutex_unlock(&a->mu);
+		return;
+	}
+	memcpy(a->buf + a->n, d, n);
+	a->n += n;
+	a->buf[a->n] = '\0';
+	queue_new_tids(a);
+	find_dumps(a);
 	pthread_cond_broadcast(&a->cv);
 	pthread_mutex_unlock(&a->mu);
 }
@@ -170,7 +277,7 @@ static void accept_one(struct jvm_agent *a)
 
 	if (fd < 0)
 		return;
-	if (a->conn >= 0 || !peer_is(fd, a->pid)) {
+	if (a->conn >= 0 || !peer_is(fd, a->pid, a->cred.uid)) {
 		close(fd);	/* not the target's, or a second one */
 		return;
 	}
@@ -183,12 +290,14 @@ static void accept_one(struct jvm_agent *a)
 static void *reader(void *arg)
 {
 	struct jvm_agent *a = arg;
-	char d[8192];
+	char d[65536];
 
 	while (!a->stop && !a->eof) {
 		struct pollfd p = { .fd = a->conn >= 0 ? a->conn : a->listen_fd, .events = POLLIN };
 		ssize_t r;
 
+		if (a->npending)
+			map_pending(a);
 		if (poll(&p, 1, 100) <= 0)
 			continue;
 		if (a->conn < 0) {
@@ -207,39 +316,113 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* --- the socket ------------------------------------------------------------- */
+/* --- the socket, made by the JVM's owner ---------------------------------------- */
 
-static int bind_socket(struct jvm_agent *a, uid_t uid, gid_t gid)
+struct bind_job {
+	const char *root;	/* the JVM's /tmp as fctrace reaches it */
+	const char *sock;	/* the socket's path in it */
+	int dirfd, fd;		/* out */
+};
+
+/* Open the JVM's /tmp and bind the socket there as its owner (umask 077:
+ * mode 0600 from the start, nothing to chmod or chown afterwards); a
+ * stale socket of the same name (a pid reused) is the owner's to remove. */
+static int bind_as_target(void *arg)
 {
+	struct bind_job *j = arg;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
+	const char *name = strrchr(j->sock, '/') + 1;
 
-	if (strlen(a->sock) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	memcpy(sa.sun_path, a->sock, strlen(a->sock));
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if ((j->dirfd = open(j->root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
-	remove_file(a, a->sock);	/* a stale one of a pid reused: ours by its name */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(a->sock, 0600) ||
-	    (getuid() == 0 && chown(a->sock, uid, gid)) || listen(fd, 4)) {
+	if (strlen(j->sock) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, j->sock, strlen(j->sock));
+	if ((j->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	unlinkat(j->dirfd, name, 0);
+	if (bind(j->fd, (struct sockaddr *)&sa, sizeof(sa)))
+		return -errno;
+	if (listen(j->fd, 4)) {
 		int err = -errno;
 
-		close(fd);
-		remove_file(a, a->sock);
+		unlinkat(j->dirfd, name, 0);
 		return err;
 	}
-	a->listen_fd = fd;
 	return 0;
 }
 
-/* One fctrace per JVM: an flock on a file in the JVM's /tmp. */
-static int take_lock(struct jvm_agent *a, const char *root, pid_t pid, char *why, size_t wlen)
+static int bind_socket(struct jvm_agent *a, const char *root)
 {
-	snprintf(a->lock, sizeof(a->lock), "%s/.fctrace-jvm-%d.lock", root, (int)pid);
-	a->lfd = open(a->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct bind_job j = { .root = root, .sock = a->sock, .dirfd = -1, .fd = -1 };
+	int err = as_target(&a->cred, bind_as_target, &j);
+
+	a->dirfd = j.dirfd;
+	if (err) {
+		if (j.fd >= 0)
+			close(j.fd);
+		return err;
+	}
+	a->listen_fd = j.fd;
+	return 0;
+}
+
+/* --- one fctrace per JVM ----------------------------------------------------------- */
+
+/* The JVM's start time (/proc/PID/stat's 22nd field): with its pid, a
+ * name no other process has had. */
+static unsigned long long start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	if (!(p = strrchr(buf, ')')))	/* after "pid (comm)": field 3 on */
+		return 0;
+	sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		      "%*d %*d %llu", &t);
+	return t;
+}
+
+/* LOCK_DIR, made if need be: a directory of root's that only root can
+ * write, or -1 (a non-root fctrace takes no lock: it can only reach its
+ * own JVMs, and the agent refuses a second session anyway). */
+static int open_lock_dir(void)
+{
+	struct stat st;
+	int fd;
+
+	if (geteuid() != 0)
+		return -1;
+	mkdir(LOCK_DIR, 0700);
+	if ((fd = open(LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 022)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One fctrace per JVM: an flock on LOCK_DIR/jvm-PID-START.lock, where no
+ * other user can make or hold a file. */
+static int take_lock(struct jvm_agent *a, pid_t pid, char *why, size_t wlen)
+{
+	if ((a->lockdir = open_lock_dir()) < 0)
+		return 0;
+	snprintf(a->lock, sizeof(a->lock), "jvm-%d-%llu.lock", (int)pid, start_time(pid));
+	a->lfd = openat(a->lockdir, a->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (a->lfd < 0) {
-		snprintf(why, wlen, "cannot create %s: %s", a->lock, strerror(errno));
+		snprintf(why, wlen, "cannot create %s/%s: %s", LOCK_DIR, a->lock, strerror(errno));
 		a->lock[0] = '\0';
 		return -1;
 	}
@@ -253,7 +436,7 @@ static int take_lock(struct jvm_agent *a, const char *root, pid_t pid, char *why
 	return 0;
 }
 
-struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gid_t gid,
+struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, const struct target_cred *cred,
 				   char *why, size_t wlen)
 {
 	struct jvm_agent *a = calloc(1, sizeof(*a));
@@ -264,23 +447,29 @@ struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root, uid_t uid, gi
 		snprintf(why, wlen, "out of memory");
 		return NULL;
 	}
-	a->lfd = a->listen_fd = a->conn = a->dirfd = -1;
-	a->pid = pid;
-	a->other_ns = in_target_root && jvm_ns_pid(pid, pid) != pid;
+	a->lfd = a->listen_fd = a->conn = a->dirfd = a->lockdir = -1;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
+	a->pid = pid;
+	a->cred = *cred;
+	a->other_ns = in_target_root && jvm_ns_pid(pid, pid) != pid;
+	if (a->other_ns && (!(a->seen = calloc(PID_SPACE / 8, 1)) ||
+			    !(a->pending = malloc(AGENT_TIDS_MAX * sizeof(*a->pending))) ||
+			    !(a->tids = malloc(AGENT_TIDS_MAX * sizeof(*a->tids))))) {
+		snprintf(why, wlen, "out of memory");
+		jvm_agent_close(a);
+		return NULL;
+	}
 	snprintf(root, sizeof(root), in_target_root ? "/proc/%d/root/tmp" : "/tmp", (int)pid);
 	snprintf(a->sock_in, sizeof(a->sock_in), "/tmp/.fctrace-%d-%d.sock", (int)getpid(),
 		 (int)pid);
 	snprintf(a->sock, sizeof(a->sock), "%s%s", in_target_root ? root : "",
 		 a->sock_in + (in_target_root ? 4 : 0));
-	a->dirfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* a JVM fctrace starts is its alone; a running one is locked */
-	if ((in_target_root && take_lock(a, root, pid, why, wlen)) ||
-	    (err = bind_socket(a, uid, gid))) {
+	if ((in_target_root && take_lock(a, pid, why, wlen)) || (err = bind_socket(a, root))) {
 		if (err)
-			snprintf(why, wlen, "cannot make the agent's socket %s: %s", a->sock,
-				 strerror(-err));
+			snprintf(why, wlen, "its user cannot make the agent's socket %s: %s",
+				 a->sock, strerror(-err));
 		jvm_agent_close(a);
 		return NULL;
 	}
@@ -319,95 +508,32 @@ char *jvm_agent_option(const struct jvm_agent *a, const char *file)
 	return s;
 }
 
-/* --- into a running JVM -------------------------------------------------------- */
-
-static bool owner_is_us(pid_t pid)
-{
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	return !stat(path, &st) && st.st_uid == geteuid();
-}
-
-/* The agent where the JVM sees it: file itself when /proc/PID/root
- * reaches the same file, else a copy in the JVM's /tmp (into copy,
- * removed once loaded: a mapped file needs no name). */
-static int agent_for(pid_t pid, const char *file, char *in, size_t ilen, char *copy, size_t clen)
-{
-	struct stat a, b;
-	int src, dst, err = 0;
-	ssize_t r;
-
-	copy[0] = '\0';
-	snprintf(copy, clen, "/proc/%d/root%s", (int)pid, file);
-	/* the same file, and the JVM runs as we do (another user may not
-	 * reach it through its directories): loaded where it is */
-	if (!stat(file, &a) && !stat(copy, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-	    owner_is_us(pid)) {
-		copy[0] = '\0';
-		snprintf(in, ilen, "%s", file);
-		return 0;
-	}
-	snprintf(in, ilen, "/tmp/.fctrace-%d-%s", (int)getpid(), JVM_AGENT_NAME);
-	snprintf(copy, clen, "/proc/%d/root%s", (int)pid, in);
-	if ((src = open(file, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
-	dst = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (dst < 0 || fstat(src, &a)) {
-		err = -errno;
-		copy[0] = '\0';
-	}
-	while (!err && (r = sendfile(dst, src, NULL, (size_t)a.st_size)) > 0)
-		;
-	if (dst >= 0)
-		close(dst);
-	close(src);
-	return err;
-}
-
-int jvm_agent_load(struct jvm_agent *a, const char *file, char *why, size_t wlen)
-{
-	char in[512], copy[600], opts[160];
-	int err;
-
-	if ((err = agent_for(a->pid, file, in, sizeof(in), copy, sizeof(copy)))) {
-		snprintf(why, wlen, "cannot put the agent where JVM %d sees it: %s", (int)a->pid,
-			 strerror(-err));
-		return err;
-	}
-	snprintf(opts, sizeof(opts), "sock=%s", a->sock_in);
-	err = jvm_attach_load(a->pid, in, opts, why, wlen);
-	if (copy[0])
-		remove_file(a, copy);
-	return err;
-}
-
 /* --- the end ------------------------------------------------------------------- */
 
 /* Ask for a dump and wait for it (or the JVM's last one, sent as it
- * exited): the text of the last whole dump, malloc'd; NULL if none. */
-char *jvm_agent_dump(struct jvm_agent *a, int timeout_ms)
+ * exited) until the deadline or a signal: the text of the last whole
+ * dump, malloc'd; NULL if none. */
+char *jvm_agent_dump(struct jvm_agent *a, uint64_t until)
 {
-	struct timespec until;
-	unsigned had;
 	char *out = NULL;
+	unsigned had;
+	int ms;
 
 	if (!a)
 		return NULL;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&a->mu);
 	had = a->dumps;
-	if (a->conn >= 0 && !a->eof && send(a->conn, "D", 1, MSG_NOSIGNAL) == 1)
+	if (a->conn >= 0 && !a->eof && send(a->conn, "D", 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
 		while (a->dumps == had && !a->eof && a->thr_on &&
-		       pthread_cond_timedwait(&a->cv, &a->mu, &until) == 0)
-			;
+		       (ms = deadline_left_ms(until, 100)) > 0) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += (long)ms * 1000000;
+			ts.tv_sec += ts.tv_nsec / 1000000000;
+			ts.tv_nsec %= 1000000000;
+			pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+		}
 	if (a->dumps)
 		out = strndup(a->buf + a->dump_from, a->dump_to - a->dump_from);
 	pthread_mutex_unlock(&a->mu);
@@ -426,6 +552,18 @@ bool jvm_agent_connected(struct jvm_agent *a)
 	return c;
 }
 
+uint64_t jvm_agent_dropped(struct jvm_agent *a)
+{
+	uint64_t d;
+
+	if (!a)
+		return 0;
+	pthread_mutex_lock(&a->mu);
+	d = a->dropped;
+	pthread_mutex_unlock(&a->mu);
+	return d;
+}
+
 void jvm_agent_close(struct jvm_agent *a)
 {
 	if (!a)
@@ -439,14 +577,19 @@ void jvm_agent_close(struct jvm_agent *a)
 		close(a->listen_fd);
 		remove_file(a, a->sock);
 	}
+	jvm_agent_remove_copy(a);
 	if (a->lock[0])
-		remove_file(a, a->lock);
+		unlinkat(a->lockdir, a->lock, 0);
 	if (a->lfd >= 0)
 		close(a->lfd);
+	if (a->lockdir >= 0)
+		close(a->lockdir);
 	if (a->dirfd >= 0)
 		close(a->dirfd);
 	free(a->buf);
 	free(a->tids);
+	free(a->seen);
+	free(a->pending);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
 	free(a);
