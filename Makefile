@@ -132,6 +132,7 @@ NPROC     := $(shell nproc 2>/dev/null || echo 1)
 test: deps deps-test
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) test-build
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
+	@python3 tests/doc_paths.py --self-test && python3 tests/doc_paths.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \

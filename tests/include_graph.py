@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """include_graph.py - no circles among fctrace's files (make test runs it).
 
-A module is a file stem in one directory: user/kview.h and user/kview.c
-are the module user/kview; bpf/common.bpf.h and bpf/common.bpf.c are
-bpf/common.
+A module is a file stem in one directory: user/trace/kview.h and
+user/trace/kview.c are the module user/trace/kview; bpf/common.bpf.h and
+bpf/common.bpf.c are bpf/common.
 The graph's nodes are files, its arrows
   - F includes H;
   - H's inline bodies or macros call a function defined in C.c of

@@ -131,7 +131,7 @@ struct wl_thread_stats {
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* the sampled ops' latency again, by whether the op missed (pools:
 	 * its get), and every pread's (pools): their medians are the
-	 * uncontended costs the what-if model (user/whatif.c) is fitted with */
+	 * uncontended costs the what-if model (user/explain/whatif.c) is fitted with */
 	uint64_t op_hit_hist[WL_HIST_SLOTS];
 	uint64_t op_miss_hist[WL_HIST_SLOTS];
 	uint64_t read_hist[WL_HIST_SLOTS];
