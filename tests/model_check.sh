@@ -1,6 +1,6 @@
 #!/bin/sh
 # model_check.sh - make model-check: the what-if model against measurements
-# (README "What-if model"). Absolute times drift on shared machines: the
+# (docs/whatif-model.md). Absolute times drift on shared machines: the
 # steps run one after another, and nothing else should run meanwhile.
 #  1. the main job (fcp, 60 files, 8 threads) saved as JSON, and each of
 #     the what-ifs its Why quotes, run and scored against it;

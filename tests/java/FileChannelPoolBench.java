@@ -14,7 +14,7 @@
  *
  * It prints "ms=N opens=N" (wall time of the threads, channels opened).
  * Not a test harness program: it is what `fctrace run -- java ...` is
- * shown on in README, beside `fctrace run --workload fcp` at the same
+ * shown on in docs/jvm.md, beside `fctrace run --workload fcp` at the same
  * settings.
  */
 import java.io.File;
