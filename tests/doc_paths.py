@@ -9,6 +9,9 @@ comment lines and docstrings of shell and Python scripts), and finds
     enough (join/semlock.c, trace/usym.c);
   - source file names alone (held.c, wl_loop.h, jvm.bpf.c, seed003.py),
     which must name a file somewhere in the repository;
+  - in the Markdown files, the links [text](target): the target, relative
+    to the file that links it, must exist, and its #anchor, if any, must
+    be a heading of the file it names (as GitHub makes anchors);
 and fails on each one that names nothing. A path with a placeholder in it
 (TARGET, FILE, NAME, a *, $ or ...) or a build product (.output/..., a
 *.skel.h) is not checked; names of files that are not ours (system and
@@ -127,12 +130,46 @@ def stale_in(root, rel, text, names):
     return out
 
 
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def anchors(path):
+    """The anchors GitHub gives a Markdown file's headings."""
+    out, fence = set(), False
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("```"):
+                fence = not fence
+            m = None if fence else re.match(r"#{1,6} (.*)", line)
+            if m:
+                a = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+                out.add(a)
+    return out
+
+
+def bad_links(root, rel, text):
+    out = []
+    for m in LINK.finditer(text):
+        target = m.group(1)
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        full = os.path.normpath(os.path.join(root, os.path.dirname(rel), path)) if path else os.path.join(root, rel)
+        if not os.path.exists(full):
+            out.append("%s: links %s, which does not exist" % (rel, target))
+        elif anchor and full.endswith(".md") and anchor not in anchors(full):
+            out.append("%s: links %s, a heading %s does not have" % (rel, target, os.path.relpath(full, root)))
+    return out
+
+
 def check(root):
     names = all_names(root)
     problems = []
     for p in docs(root):
         with open(p, errors="replace") as f:
-            problems += stale_in(root, os.path.relpath(p, root), f.read(), names)
+            text = f.read()
+        problems += stale_in(root, os.path.relpath(p, root), text, names)
+        problems += bad_links(root, os.path.relpath(p, root), text)
     for p in sources(root):
         if os.path.basename(p) == "doc_paths.py":  # its examples are stale on purpose
             continue
@@ -144,7 +181,9 @@ def check(root):
 def self_test():
     tree = {
         "README.md": "See `user/join/join.c`, `join/join.h` and `docs/guide.md`; and `tests/fuzz/TARGET.dict`.\n",
-        "docs/guide.md": "The model lives in `user/explain/model.c` (stale); `store.c:34` is an example.\n",
+        "docs/guide.md": "The model lives in `user/explain/model.c` (stale); `store.c:34` is an example.\n"
+                         "## The `--x` flag: yes\n[r](../README.md), [m](#the---x-flag-yes), [g](guide2.md)"
+                         " (stale), [a](../README.md#nowhere) (stale), [w](https://example.org/x)\n",
         "user/join/join.c": "/* joined as join_jvm.c says (stale); see bpf/fctrace.h */\nint x = 0; // user/gone.h (stale)\n",
         "user/join/join.h": "/* from workloads/workload.h */\n",
         "bpf/fctrace.h": "struct s; /* docs/fctrace.1 (stale) */\n",
@@ -155,6 +194,8 @@ def self_test():
     }
     want = {
         "docs/guide.md: cites user/explain/model.c, which does not exist",
+        "docs/guide.md: links guide2.md, which does not exist",
+        "docs/guide.md: links ../README.md#nowhere, a heading README.md does not have",
         "user/join/join.c (comment): names join_jvm.c, which is no file here",
         "user/join/join.c (comment): cites user/gone.h, which does not exist",
         "bpf/fctrace.h (comment): cites docs/fctrace.1, which does not exist",
