@@ -36,7 +36,7 @@ SRC_EXT = (".c", ".h", ".py", ".sh", ".java", ".bt")
 PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w.+-]+(?:/[\w.+-]+)*/?)" % "|".join(
     re.escape(t) for t in TOP + STAGES))
 # a file name alone: our sources' kinds
-NAME = re.compile(r"(?<![\w./$-])([A-Za-z_][\w+-]*\.(?:bpf\.c|bpf\.h|c|h|py|sh|bt|java))\b(?![/\w])")
+NAME = re.compile(r"(?<![\w./$-])([A-Za-z_][\w+-]*\.(?:bpf\.c|bpf\.h|c|h|py|sh|bt|java|md))\b(?![/\w])")
 # files cited that are not ours: system, library and generated headers, tools
 NOT_OURS = {
     "vmlinux.h", "jvmti.h", "jni.h", "bpf_helpers.h", "bpf_tracing.h", "bpf_core_read.h",
@@ -121,9 +121,12 @@ def stale_in(root, rel, text, names):
         if not exists(root, p):
             out.append("%s: cites %s, which does not exist" % (rel, p)
                        if rel.endswith(".md") else "%s (comment): cites %s, which does not exist" % (rel, p))
+    if rel.endswith(".md"):
+        text = LINK.sub("]()", text)  # a link's target is checked as a link
     for m in NAME.finditer(text):
         n = m.group(1)
-        if n in NOT_OURS or n in EXAMPLES or n.endswith(".skel.h") or PLACEHOLDER.search(n):
+        if n in NOT_OURS or n in EXAMPLES or n.endswith(".skel.h") \
+                or (PLACEHOLDER.search(n) and not n.endswith(".md")):  # NOTES.md is a name
             continue
         if n not in names:
             out.append("%s%s: names %s, which is no file here" % (rel, "" if rel.endswith(".md") else " (comment)", n))
@@ -189,7 +192,7 @@ def self_test():
         "bpf/fctrace.h": "struct s; /* docs/fctrace.1 (stale) */\n",
         "workloads/workload.h": "/* user/trace/ */\n",
         "tests/run.sh": "# runs tests/run.sh; see tests/none.py (stale)\necho tests/none2.py\n",
-        "tests/prog.c": "/* built as tests/prog; user/sys time; a site as file.c:12 */\n",
+        "tests/prog.c": "/* built as tests/prog; user/sys time; a site as file.c:12; as NOTES.md says (stale) */\n",
         "tests/t.py": '"""t.py - reads tests/prog and tests/gone.sh (stale)."""\nx = "#include tests/no.h"  # not tests/no2.h (stale)\n',
     }
     want = {
@@ -201,6 +204,7 @@ def self_test():
         "bpf/fctrace.h (comment): cites docs/fctrace.1, which does not exist",
         "tests/run.sh (comment): cites tests/none.py, which does not exist",
         "tests/t.py (comment): cites tests/gone.sh, which does not exist",
+        "tests/prog.c (comment): names NOTES.md, which is no file here",
         "tests/t.py (comment): cites tests/no2.h, which does not exist",
         "user/trace (stage dir)",
     }
