@@ -1,6 +1,7 @@
 /*
- * config.c - seed 000's defaults, the checks that refuse impossible
- * settings with one line each, and the list of workloads.
+ * config.c - the defaults of Wicket's FileChannelPool benchmark, the
+ * checks that refuse impossible settings with one line each, and the list
+ * of workloads.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -64,7 +64,7 @@ struct wl_config {
 	const char *dir;	/* parent of the mkdtemp data directory */
 };
 
-/* Fill cfg with seed 000's defaults. */
+/* Fill cfg with the defaults of Wicket's FileChannelPool benchmark. */
 void wl_config_defaults(struct wl_config *cfg);
 /* File descriptors a run of cfg holds open at most (the data directory
  * and files, pool channels or handles, per-thread fds), not counting the

@@ -17,9 +17,9 @@
  *
  * Contention. Why not the textbook closed network - the lock a FCFS server,
  * the CPUs a multi-server, solved by mean-value analysis: its bounds were
- * this model's predecessor, and they missed the seed's matrix here by 42 %
- * on average (fcp, 100 files, 2 threads: 687 ms predicted, 2012 ms
- * measured). On this VM a contended lock costs little queueing and a lot
+ * this model's predecessor, and they missed the FileChannelPool
+ * benchmark's matrix here by 42 % on average (fcp, 100 files, 2 threads:
+ * 687 ms predicted, 2012 ms measured). On this VM a contended lock costs little queueing and a lot
  * of everything else, all measured by the kernel view:
  *  1. CPU. Each futex wait costs its thread and the one that wakes it
  *     W of CPU - two syscalls, two context switches, a CPU woken from
