@@ -132,6 +132,7 @@ NPROC     := $(shell nproc 2>/dev/null || echo 1)
 test: deps deps-test
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) test-build
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
+	@python3 tests/doc_paths.py --self-test && python3 tests/doc_paths.py
 	@bash tests/completion_check.sh ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
@@ -170,7 +171,7 @@ $(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/ts
 bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG)
 	@sh tests/bench.sh
 
-# README "How we checked": lock sites, user/sys and p99 against independent figures
+# docs/how-we-checked.md: lock sites, user/sys and p99 against independent figures
 TRUTH_BINS := $(patsubst tests/truth/%.c,$(OUTPUT)/tests/truth/%,$(wildcard tests/truth/*.c))
 truth: deps fctrace $(TRUTH_BINS)
 	@sh tests/truth.sh
@@ -180,12 +181,13 @@ $(OUTPUT)/tests/truth/%: tests/truth/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $< -o $@ -pthread
 
-# the what-if model against the seed's matrix on 2 CPUs and on 1 (README
-# "What-if model"); about 5 minutes, root
+# the what-if model against the FileChannelPool benchmark's matrix on 2 CPUs
+# and on 1 (docs/whatif-model.md); about 5 minutes, root
 model-check: deps fctrace $(OUTPUT)/tests/model_check
 	@FCTRACE=./fctrace CHECK=$(OUTPUT)/tests/model_check sh tests/model_check.sh
 
-# seed 003's matrix in the seed's layout (README "Seed 003's table")
+# Lucene's NioFile block cache benchmark's matrix in its layout
+# (docs/benchmarks.md)
 seed003: deps fctrace
 	@python3 tests/seed003.py --csv seed003.csv --json seed003.json
 
@@ -371,7 +373,7 @@ $(OUTPUT)/tests/bench_jvm_agent: $(OUTPUT)/tests/bench_jvm_agent.o $(OUTPUT)/lib
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
-# the what-if model scored against saved runs (whatif.c, README "What-if model")
+# the what-if model scored against saved runs (whatif.c, docs/whatif-model.md)
 $(OUTPUT)/tests/model_check: $(OUTPUT)/tests/model_check.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@

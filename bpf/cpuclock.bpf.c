@@ -8,7 +8,7 @@
  * (a timer, FCT_CPUCLOCK_HZ) runs this program on the thread it
  * interrupts; the interrupted registers say whether that thread was in
  * user or kernel mode. User space splits each thread's exact on-CPU
- * time by the ratio (kview_derive). Samples inside futex waits are kept
+ * time by the ratio (kview_derived). Samples inside futex waits are kept
  * apart: those waits' on-CPU time is measured exactly and booked to them.
  * A sample that lands on anything else counts the machine's other work
  * or idleness (struct fct_machine).
@@ -125,7 +125,7 @@ int fct_cpu_sample(struct bpf_perf_event_data *ctx)
 		t->a.cpu_samples_user++;
 	else
 		t->a.cpu_samples_sys++;
-	/* a holder of a watched user lock (holders.bpf.c): one global
+	/* a holder of a watched user lock (holders.bpf.h): one global
 	 * load unless some lock is watched */
 	fct_hold_sample(t, user, user ? user_ip(ctx) : 0);
 	if (cpu_stacks && enabled && !t->in_futex_wait)

@@ -401,7 +401,7 @@ struct fct_lost {
  * `timeline` ring buffer. The hooks write only while `tl_on` is set
  * (a bss flag user space sets for the window), after their usual work.
  * Each record carries the thread's syscall context at that instant, so
- * the state before a thread's first record is known too (user/timeline.c
+ * the state before a thread's first record is known too (user/join/timeline.c
  * turns records into intervals).
  */
 enum fct_tl_kind {
@@ -440,7 +440,7 @@ enum fct_floor_hook {
 	FCT_FL_N,
 };
 
-/* Holders of contended user locks (holders.bpf.c, `--probes holders`) */
+/* Holders of contended user locks (holders.bpf.h, `--probes holders`) */
 
 /*
  * A futex word some traced thread FUTEX_WAITs on (op 0: glibc's normal,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/crosscheck.sh - fctrace's figures for a program it did not write,
 # against bpftrace watching the same run (not part of make test: it
-# prints the two side by side for README's "how we checked").
+# prints the two side by side for docs/how-we-checked.md).
 #
 #   sh tests/crosscheck.sh [CMD ARGS...]     default: pigz -p 4 on 64 MiB
 #

@@ -1,7 +1,7 @@
 """gil.py - CPython threads taking turns on the GIL: THREADS threads named
 reader-N each make OPS os.pread calls of 4 KiB on FILE (default: the
 python binary itself) with a little Python work between them. Used by
-test_bpf_target (the GIL is a condvar taken in turns) and README.
+test_bpf_target (the GIL is a condvar taken in turns) and docs/any-program.md.
 
     python3 gil.py [THREADS [OPS [FILE]]]
 """

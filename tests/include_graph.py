@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """include_graph.py - no circles among fctrace's files (make test runs it).
 
-A module is a file stem in one directory: user/kview.h and user/kview.c
-are the module user/kview; bpf/common.bpf.h and bpf/common.bpf.c are
-bpf/common.
+A module is a file stem in one directory: user/trace/kview.h and
+user/trace/kview.c are the module user/trace/kview; bpf/common.bpf.h and
+bpf/common.bpf.c are bpf/common.
 The graph's nodes are files, its arrows
   - F includes H;
   - H's inline bodies or macros call a function defined in C.c of
@@ -17,8 +17,8 @@ while fcp_pool.c includes fcp_map.h. An interface header with no .c of
 its own (workload.h) may declare functions that several .c files
 define; a file stem_part.c belongs to stem.h's module.
 
-Arrows also run one way between the stages of user/ (README, "Code
-layout"): a file in one of STAGES may use only its own folder and the
+Arrows also run one way between the stages of user/ (docs/code-layout.md):
+a file in one of STAGES may use only its own folder and the
 folders listed after it, then workloads/ and bpf/; workloads/ never uses
 user/, and every user/ file sits in a stage folder. An arrow the other
 way is an arrow up, and fails like a circle.
@@ -246,23 +246,27 @@ def check(root):
     return problems, len(files)
 
 
+LAYOUT = "docs/code-layout.md"
+
+
 def layout_section(root):
-    """README's "Code layout" section, or None."""
+    """The code layout's text (docs/code-layout.md under its "# Code
+    layout" heading), or None."""
     try:
-        with open(os.path.join(root, "README.md")) as f:
+        with open(os.path.join(root, LAYOUT)) as f:
             text = f.read()
     except OSError:
         return None
-    m = re.search(r"^## Code layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    m = re.search(r"^# Code layout\n(.*)", text, re.M | re.S)
     return m.group(1) if m else None
 
 
-def unnamed_in_readme(root, files):
-    """Source files README's layout section does not name: every .c, and
-    every .h with no .c of its own stem beside it."""
+def unnamed_in_layout(root, files):
+    """Source files the code layout does not name: every .c, and every .h
+    with no .c of its own stem beside it."""
     section = layout_section(root)
     if section is None:
-        return ["README.md has no \"## Code layout\" section"]
+        return ["%s has no \"# Code layout\" heading" % LAYOUT]
     named = set(re.findall(r"[\w.+-]+\.[ch]\b", section))
     out = []
     for f in sorted(files):
@@ -270,7 +274,7 @@ def unnamed_in_readme(root, files):
         if base.endswith(".h") and module_of(f) + ".c" in files:
             continue
         if base not in named:
-            out.append("README's Code layout does not name %s" % f)
+            out.append("%s does not name %s" % (LAYOUT, f))
     return out
 
 
@@ -335,8 +339,21 @@ def self_test():
         if bool(problems) != bad:
             print("include_graph self-test: %s: %s" % (name, problems or "not caught"))
             failed = 1
+    # the code layout names every file: one it does not name is caught
+    layout = {
+        "user/base/hist.h": "struct hist;\n",
+        "user/base/hist.c": '#include "base/hist.h"\n',
+        "user/base/units.c": "int u;\n",
+        LAYOUT: "# Code layout\n\n| `user/base/` | `hist.c` |\n",
+    }
+    with tempfile.TemporaryDirectory() as d:
+        write_tree(d, layout)
+        got = unnamed_in_layout(d, scan(d))
+    if got != ["%s does not name user/base/units.c" % LAYOUT]:
+        print("include_graph self-test: a file the code layout does not name: %s" % (got or "not caught"))
+        failed = 1
     if not failed:
-        print("include_graph self-test: %d cases as expected" % len(cases))
+        print("include_graph self-test: %d cases as expected, and the code layout's check" % len(cases))
     return failed
 
 
@@ -345,7 +362,7 @@ def main(argv):
         return self_test()
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     problems, n = check(root)
-    problems += unnamed_in_readme(root, scan(root))
+    problems += unnamed_in_layout(root, scan(root))
     for p in problems:
         print("include_graph: " + p, file=sys.stderr)
     if not problems:

@@ -3,7 +3,8 @@
  * (`fctrace run --json` of fcp or fcp-fixed), predict each of the others
  * from its settings and CPUs, and print the errors. `fctrace sweep
  * --predict` does the same live; this re-scores saved runs without
- * running them again (make model-check runs the seed's matrix).
+ * running them again (make model-check runs the FileChannelPool
+ * benchmark's matrix).
  *
  *   model_check FIT.json RUN.json...
  */

@@ -1,10 +1,10 @@
 #!/bin/sh
 # model_check.sh - make model-check: the what-if model against measurements
-# (README "What-if model"). Absolute times drift on shared machines: the
+# (docs/whatif-model.md). Absolute times drift on shared machines: the
 # steps run one after another, and nothing else should run meanwhile.
 #  1. the main job (fcp, 60 files, 8 threads) saved as JSON, and each of
 #     the what-ifs its Why quotes, run and scored against it;
-#  2. the seed's matrix on 2 CPUs, predicted from the sweep's own fcp/60/8
+#  2. the FileChannelPool benchmark's matrix on 2 CPUs, predicted from the sweep's own fcp/60/8
 #     cell (sweep --predict picks it);
 #  3. a matrix on 1 CPU (taskset -c 0), predicted from a 2-CPU run of
 #     fcp/60/8 made just before it (the machine's speed drifts over minutes);
@@ -28,7 +28,7 @@ taskset -c 0 $FCTRACE run --quiet --json "$out/onecpu.json" --workload fcp --fil
 $CHECK "$out/fit.json" "$out/fit.json" "$out/pool60.json" "$out/fixed.json" "$out/fc.json" \
 	"$out/two.json" "$out/onecpu.json" | grep -v '^  - \|^What if\|^fc overtakes'
 
-echo "== 2. 2 CPUs: the seed's matrix, fitted to its own fcp/60/8 cell"
+echo "== 2. 2 CPUs: the FileChannelPool benchmark's matrix, fitted to its own fcp/60/8 cell"
 $FCTRACE sweep --workload fc,fcp,fcp-fixed --files 10,50,60,100 --threads 1-8 --predict |
 	sed -n '/^What-if model/,/absolute error/p'
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """perf script output to folded stacks, for checking fctrace's flame graphs
-against perf's own DWARF unwinding (README "Flame graphs").
+against perf's own DWARF unwinding (docs/flame-graphs.md).
 
 Usage: perf script -F comm,tid,event,trace,ip,sym,dso | perf_collapse.py [--sleeps]
 One line per distinct user stack, root first, "comm;frame;...;frame count":

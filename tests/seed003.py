@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""seed003.py - seed 003's matrix, run by fctrace and printed in the seed's layout.
+"""seed003.py - Lucene's NioFile block cache benchmark's matrix, run by
+fctrace and printed in the original's layout (docs/benchmarks.md).
 
-Runs non-cached (nio: a read of a handle kept open, as the seed's
+Runs non-cached (nio: a read of a handle kept open, as the original's
 NioFile with its cache off) and cached (the bcache workloads) at 1 and 3
 threads, with 4 MiB files: "separate" (--files T, a handle per file) and
 "shared" (--shared-file: one handle seeked and read under its lock as
 Java's RandomAccessFile, one per thread, or one shared by pread). fc
-(seed 000's open+pread+close) runs beside them for reference. Each cell runs
+(Wicket's FileChannelPool benchmark's open+pread+close) runs beside them for reference. Each cell runs
 --reps times, interleaved (all cells once, then again), so the machine's
 noise hits every cell alike; the median is printed with the range.
 The kernel's figures (user and syscall CPU per op, lock wait, run queue)
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-SEED = {  # seed 003 (Java, 2005): time ms, avg ms, hits, misses; 1M reads per thread
+SEED = {  # the original (Java, 2005): time ms, avg ms, hits, misses; 1M reads per thread
     ("separate", 1, "non-cached"): (10578, 0.010578, None, None),
     ("separate", 3, "non-cached"): (32094, 0.010698, None, None),
     ("separate", 1, "cached"): (6125, 0.006125, 996365, 3635),
@@ -41,7 +42,7 @@ def cells(handles):
     for test in ("separate", "shared"):
         for threads in (1, 3):
             for wl in BASES + CACHES:
-                # separate: the seed's threads had a file and handle each, so
+                # separate: the original's threads had a file and handle each, so
                 # no lock was shared; here threads pick any of T files: pread
                 for h in (handles if test == "shared" else ["shared"]):
                     yield test, threads, wl, h
@@ -98,7 +99,7 @@ def summarise(runs):
 
 
 def print_seed_layout(res, args):
-    print("Seed 003's layout, measured here (median of %d; time = wall ms, avg = ms per read, "
+    print("Lucene's NioFile block cache benchmark, measured here (median of %d; time = wall ms, avg = ms per read, "
           "%d reads per thread, %d-byte reads)" % (args.reps, args.ops, args.chunk))
     for test, handles in (("separate", ["shared"]), ("shared", HANDLES)):
         for h in handles:
@@ -135,7 +136,7 @@ def print_kernel(res, args):
 
 
 def print_seed(args):
-    print("\nSeed 003 (Java, 2005, 1M reads per thread):")
+    print("\nThe original (Java, 2005, 1M reads per thread):")
     for (test, t, what), (ms, avg, hits, misses) in SEED.items():
         print("  %-9s %-11s %d thread%s  time = %5d, avg = %.6f%s" % (
             test, what, t, "s" if t > 1 else " ", ms, avg,
@@ -143,7 +144,7 @@ def print_seed(args):
 
 
 def main():
-    p = argparse.ArgumentParser(description="seed 003's matrix in the seed's layout")
+    p = argparse.ArgumentParser(description="Lucene's NioFile block cache benchmark's matrix in the original's layout")
     p.add_argument("--fctrace", default=os.path.join(os.path.dirname(__file__), "..", "fctrace"))
     p.add_argument("--ops", type=int, default=200000)
     p.add_argument("--reps", type=int, default=3)

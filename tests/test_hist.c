@@ -1,6 +1,6 @@
 /*
  * test_hist.c - the log-linear histogram layout (bpf/histlog.h) and the
- * percentiles read from it (user/hist.c), against known samples whose
+ * percentiles read from it (user/base/hist.c), against known samples whose
  * exact percentiles are computed here by sorting.
  */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_whatif.c - the pool model (user/whatif.c) on synthetic inputs
+ * test_whatif.c - the pool model (user/explain/whatif.c) on synthetic inputs
  * whose answers are worked out by hand: an uncontended lock, a lock
  * that serialises everything, CPU-bound contention, one CPU, the
  * crossover with fc, and a hand-built run that the fit must give back.

@@ -427,7 +427,7 @@ static void assert_opens(const char *wl, unsigned want)
 		assert_true(n_open >= want && n_open <= want + 3);
 }
 
-/* seed 003's shared test: one file, one handle or one per thread */
+/* the NioFile benchmark's shared test: one file, one handle or one per thread */
 static void test_shared_file(void **state)
 {
 	struct fx *f = *state;

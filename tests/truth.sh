@@ -1,6 +1,6 @@
 #!/bin/sh
 # truth.sh - `make truth`: three of fctrace's figures against independent
-# ones from the same run (README "How we checked"); needs root.
+# ones from the same run (docs/how-we-checked.md); needs root.
 #
 #   1. kernel lock sites against the threads' exact totals: the sum of
 #      locks[kernel].wait_ns over the sum of threads[].kernel_lock_wait_ns,

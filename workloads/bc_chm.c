@@ -1,6 +1,6 @@
 /*
- * bc_chm.c - the block cache on a concurrent map, as the seed's
- * "MemoryLRUCache that used a ConcurrentHashMap from JDK 1.5": 16
+ * bc_chm.c - the block cache on a concurrent map, as the NioFile
+ * benchmark's "MemoryLRUCache that used a ConcurrentHashMap from JDK 1.5": 16
  * segments, each a mutex that only puts (and their evictions) take,
  * while a get takes no lock at all: it walks the segment's chain with
  * acquire loads, as ConcurrentHashMap.get reads volatile fields.

@@ -1,5 +1,5 @@
 /*
- * bc_clock.c - the read-write-lock cache the seed asks about.
+ * bc_clock.c - the read-write-lock cache the NioFile benchmark asks about.
  *
  * An access-ordered LRU moves the block on every get, so a get is a
  * write and a shared read lock would let two hits relink the list at

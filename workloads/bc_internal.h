@@ -90,8 +90,8 @@ void bc_limbo_drain(struct bcache *c, struct bc_shard *sh);
  * The cache's own clocks are sampled: one lookup in BC_TIME_EVERY is
  * timed (hold and lookup time, scaled back up), as the ops are, because
  * two clock reads per block lookup were a third of the caches' user CPU
- * (perf, seed 003 run): the Java original had no such timers. A
- * contended acquisition is always timed, from the failed trylock, so
+ * (perf, a run of the NioFile benchmark): the Java original had no such
+ * timers. A contended acquisition is always timed, from the failed trylock, so
  * lock waits stay exact.
  */
 #define BC_TIME_EVERY 64

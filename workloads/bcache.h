@@ -1,5 +1,5 @@
 /*
- * bcache.h - Lucene's NioFile + MemoryLRUCache (README, "The workloads"):
+ * bcache.h - Lucene's NioFile + MemoryLRUCache (docs/benchmarks.md):
  * one cache of fixed-size blocks keyed by (file, block number), bounded
  * in bytes, in front of positional reads. Three ways to lock it:
  *   BCACHE_LRU      one global mutex around every get and put (as found)

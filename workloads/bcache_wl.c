@@ -1,16 +1,16 @@
 /*
- * bcache_wl.c - the block-cache workloads of seed 003: each operation
- * reads the chunk through the cache (bcache.c), misses going to a handle
- * kept open per file since setup, as NioFile did.
+ * bcache_wl.c - the workloads of Lucene's NioFile block cache benchmark:
+ * each operation reads the chunk through the cache (bcache.c), misses
+ * going to a handle kept open per file since setup, as NioFile did.
  *   bcache          one global mutex (the code as found)
  *   bcache-rw       read-write lock, CLOCK instead of exact LRU
  *   bcache-sharded  16 shards, each its own mutex, LRU and budget/16
  *   bcache-chm      16 segments of a concurrent map: lock-free gets
- *   nio             no cache: every read goes to the handle (seed 003's
+ *   nio             no cache: every read goes to the handle (the benchmark's
  *                   "non-cached": NioFile with its cache off)
  * With --shared-file all workers read file 0 through the one handle
  * opened at setup (handle=shared) or through their own fd opened before
- * their window (handle=per-thread): seed 003's "shared" test. With
+ * their window (handle=per-thread): the benchmark's "shared" test. With
  * handle=locked every read of a handle (a miss, or every nio read) is an
  * lseek + read under that handle's mutex: Java's RandomAccessFile, whose
  * seek and read are synchronized on the file (the kernel adds its own

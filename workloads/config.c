@@ -1,6 +1,7 @@
 /*
- * config.c - seed 000's defaults, the checks that refuse impossible
- * settings with one line each, and the list of workloads.
+ * config.c - the defaults of Wicket's FileChannelPool benchmark, the
+ * checks that refuse impossible settings with one line each, and the list
+ * of workloads.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ static int bad_workload(void)
 static bool is_pool(const char *w) { return !strncmp(w, "fcp", 3); }
 static bool is_cache(const char *w) { return !strncmp(w, "bcache", 6); }
 
-/* Settings no run could honour; user/options.c catches most of them
+/* Settings no run could honour; user/cli/options.c catches most of them
  * first, this keeps direct callers (tests, sweeps) honest too. */
 int wl_config_check(const struct wl_config *cfg)
 {

@@ -1,9 +1,10 @@
 /*
- * fc.c - the unpooled baseline of seed 000: every operation opens the
- * file read-write, preads the chunk and closes it. No lock, no state.
+ * fc.c - the unpooled baseline of Wicket's FileChannelPool benchmark:
+ * every operation opens the file read-write, preads the chunk and closes
+ * it. No lock, no state.
  *
- * With --shared-file (seed 003's "non-cached" shared test) every thread
- * reads file 0 and the handle is kept instead of reopened:
+ * With --shared-file (the NioFile benchmark's "non-cached" shared test)
+ * every thread reads file 0 and the handle is kept instead of reopened:
  *   handle=shared      one fd opened at setup, used by every thread;
  *   handle=per-thread  each worker opens its own fd before its window
  *                      and keeps it for the run.

@@ -1,6 +1,7 @@
 /*
- * fcp.c - the pooled workloads of seed 000: per operation get a channel
- * from the pool, pread the chunk, put the channel back.
+ * fcp.c - the pooled workloads of Wicket's FileChannelPool benchmark: per
+ * operation get a channel from the pool, pread the chunk, put the channel
+ * back.
  *   fcp        Wicket's FileChannelPool as it was (fcp_pool.c)
  *   fcp-fixed  the same pool without its faults (fcp_fixed.c)
  * With --shared-file every get names file 0, so all workers share one

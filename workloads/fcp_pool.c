@@ -1,5 +1,5 @@
 /*
- * fcp_pool.c - Wicket's FileChannelPool as it was (README, "The workloads"),
+ * fcp_pool.c - Wicket's FileChannelPool as it was (docs/benchmarks.md),
  * quirks included, because the point is to measure them:
  *  - one pool mutex taken by every get and put;
  *  - a miss does stat + open *inside* the lock, then evicts the oldest

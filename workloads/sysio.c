@@ -1,6 +1,6 @@
 /*
  * sysio.c - the production wl_io: the plain syscalls. Tests inject
- * their own table instead (STYLE.md: seams by function pointers).
+ * their own table instead (the seams are function pointers).
  */
 #include <fcntl.h>
 #include <unistd.h>

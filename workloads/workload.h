@@ -64,7 +64,7 @@ struct wl_config {
 	const char *dir;	/* parent of the mkdtemp data directory */
 };
 
-/* Fill cfg with seed 000's defaults. */
+/* Fill cfg with the defaults of Wicket's FileChannelPool benchmark. */
 void wl_config_defaults(struct wl_config *cfg);
 /* File descriptors a run of cfg holds open at most (the data directory
  * and files, pool channels or handles, per-thread fds), not counting the
@@ -131,7 +131,7 @@ struct wl_thread_stats {
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
 	/* the sampled ops' latency again, by whether the op missed (pools:
 	 * its get), and every pread's (pools): their medians are the
-	 * uncontended costs the what-if model (user/whatif.c) is fitted with */
+	 * uncontended costs the what-if model (user/explain/whatif.c) is fitted with */
 	uint64_t op_hit_hist[WL_HIST_SLOTS];
 	uint64_t op_miss_hist[WL_HIST_SLOTS];
 	uint64_t read_hist[WL_HIST_SLOTS];

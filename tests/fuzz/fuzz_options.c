@@ -3,7 +3,7 @@
  * through it numlist.c, probes.c and the workload names).
  *
  * The input is argv: elements separated by NUL or newline bytes, after an
- * argv[0] of "fctrace". Beyond memory safety it checks what the README
+ * argv[0] of "fctrace". Beyond memory safety it checks what docs/commands.md
  * promises: bad input gets exactly one line on stderr and status 2, good
  * input prints nothing, a help request is answered and returns -1 (never
  * exit: libFuzzer reports that as a crash), and every run a good command

@@ -1,20 +1,21 @@
 /*
- * FileChannelPoolBench - seed 000 in its own language: Wicket's
- * FileChannelPool as ORIGINS.md describes it (every method synchronized
- * on the pool; a miss checks the file, opens it and evicts idle channels
- * from the head of the idle list, closing them, all inside the monitor;
- * channels in use are shared; the pool goes over capacity when every
- * channel is busy; idle entries are removed by a linear scan), and the
- * seed's benchmark: THREADS threads named worker-N each OPS times pick a
- * file uniformly at random, get its channel, read 10 000 bytes at a random
- * offset in 0..90 000, return the channel. FILES files of 100 000 bytes are
- * made in DIR first (and removed at the end).
+ * FileChannelPoolBench - Wicket's FileChannelPool benchmark in its own
+ * language: Wicket's FileChannelPool as docs/benchmarks.md describes it
+ * (every method synchronized on the pool; a miss checks the file, opens
+ * it and evicts idle channels from the head of the idle list, closing
+ * them, all inside the monitor; channels in use are shared; the pool goes
+ * over capacity when every channel is busy; idle entries are removed by a
+ * linear scan), and the original benchmark's loop: THREADS threads named
+ * worker-N each OPS times pick a file uniformly at random, get its
+ * channel, read 10 000 bytes at a random offset in 0..90 000, return the
+ * channel. FILES files of 100 000 bytes are made in DIR first (and
+ * removed at the end).
  *
  *   java FileChannelPoolBench DIR [FILES [THREADS [OPS [CAPACITY]]]]
  *
  * It prints "ms=N opens=N" (wall time of the threads, channels opened).
  * Not a test harness program: it is what `fctrace run -- java ...` is
- * shown on in README, beside `fctrace run --workload fcp` at the same
+ * shown on in docs/jvm.md, beside `fctrace run --workload fcp` at the same
  * settings.
  */
 import java.io.File;

@@ -63,7 +63,7 @@ struct options {
  * (on stdout). Never exits. */
 int options_parse(int argc, char **argv, struct options *o);
 
-/* Limits, shared with the error messages and the README. */
+/* Limits, shared with the error messages and docs/commands.md. */
 #define LIM_FILES	WL_MAX_FILES
 #define LIM_THREADS	WL_MAX_THREADS
 #define LIM_OPS		1000000000ull

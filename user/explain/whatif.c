@@ -9,7 +9,7 @@
  * exit; the user clock around pread less the kernel's pread median is the
  * way in and out, e, added to the kernel's medians of open, close and stat.
  * With uniform access to N files through a pool of C, a get misses with
- * m = 1 - C/N (README, "The workloads": a miss evicts an idle channel), so one op alone costs
+ * m = 1 - C/N (docs/benchmarks.md, "The workloads": a miss evicts an idle channel), so one op alone costs
  *     C1 = (1 - m) H + m M           fcp and fcp-fixed
  *     C1 = H + open + close          fc: a hit's work and pread, plus the
  *                                    open and close the pool saves
@@ -17,9 +17,9 @@
  *
  * Contention. Why not the textbook closed network - the lock a FCFS server,
  * the CPUs a multi-server, solved by mean-value analysis: its bounds were
- * this model's predecessor, and they missed the seed's matrix here by 42 %
- * on average (fcp, 100 files, 2 threads: 687 ms predicted, 2012 ms
- * measured). On this VM a contended lock costs little queueing and a lot
+ * this model's predecessor, and they missed the FileChannelPool
+ * benchmark's matrix here by 42 % on average (fcp, 100 files, 2 threads:
+ * 687 ms predicted, 2012 ms measured). On this VM a contended lock costs little queueing and a lot
  * of everything else, all measured by the kernel view:
  *  1. CPU. Each futex wait costs its thread and the one that wakes it
  *     W of CPU - two syscalls, two context switches, a CPU woken from
@@ -59,8 +59,8 @@
  * take turns and wall = C1, which is what runs under taskset measured.
  * W, k and g are solved so that the fitted run's measured CPU time,
  * futex waits and wall per op are given back exactly; everything else
- * is predicted. Left out, and seen in the errors (README "What-if
- * model"): one thread alone runs ~10 % faster than the medians of a
+ * is predicted. Left out, and seen in the errors
+ * (docs/whatif-model.md): one thread alone runs ~10 % faster than the medians of a
  * 2-CPU run say (the other CPU's work evicts shared cache lines), and
  * fewer files read faster (their pages stay in the caches).
  */

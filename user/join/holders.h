@@ -1,6 +1,6 @@
 /*
  * holders.h - what the holders of a contended user lock did while they
- * held it, from the holders probes (bpf/holders.bpf.c), as one partition
+ * held it, from the holders probes (bpf/holders.bpf.h), as one partition
  * of the time held and the same partition of the waiters' time:
  *
  *   held = syscall + blocked + preempted + user + waiting

@@ -135,7 +135,7 @@ struct joined_run {
 	/* and how long the lock was held, per get that hit, per get that
 	 * missed, per put (means: contention included) */
 	uint64_t hold_hit_ns, hold_miss_ns, hold_put_ns;
-	/* a JVM target (model_jvm.c) */
+	/* a JVM target (join_jvm.c) */
 	bool jvm, jvm_monitors;		/* HotSpot's probes ran; its monitor probes fired */
 	/* fctrace's JVMTI agent ran: its sampling (jvm.h struct jvm_sites) */
 	bool jvm_agent;

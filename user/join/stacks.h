@@ -39,7 +39,7 @@ struct stack_set {
 	int n, cap;
 };
 
-/* How a sampled stack's weight is set: README, JSON and the reports say it. */
+/* How a sampled stack's weight is set: docs/flame-graphs.md, JSON and the reports say it. */
 #define STACKS_SCALING "each sampled user stack of a (thread, futex word) stands for " \
 	"that word's measured wait time divided by its samples; kernel lock stacks carry " \
 	"their site's attributed wait time; a thread's sleeps in a syscall (outside futex " \

@@ -1,6 +1,6 @@
 /*
  * report_json.c - one run as a JSON document (json-c). The key names are a
- * contract documented in README.md and docs/fctrace.schema.json; bump
+ * contract documented in docs/json.md and docs/fctrace.schema.json; bump
  * SCHEMA_VERSION (base/schema.h) on any incompatible change. Everything
  * the terminal table prints is here, so that `fctrace report` can print it
  * again from the file alone (load_json.c reads it back).

@@ -29,7 +29,7 @@
  * pretty or minified (jq -c), needs at most ~47 times its size by these
  * weights, so a document is parsed only when its estimate stays within
  * LOAD_COST_RATIO times its size plus LOAD_COST_BASE, and LOAD_COST_MAX
- * in all (README, Security).
+ * in all (docs/security.md).
  */
 #define COST_OBJECT	1024
 #define COST_ARRAY	256

@@ -1061,7 +1061,8 @@ static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
 	return 0;
 }
 
-/* op_costs.solo, one thread alone: absent in runs saved before 2026-12-04. */
+/* op_costs.solo, one thread alone: absent in runs saved by a fctrace
+ * without the one-thread calibration (session/solo.c). */
 static int load_solo(struct jr *r, struct json_object *costs, struct wl_solo *solo)
 {
 	static const struct jr_field fields[] = {

@@ -95,7 +95,7 @@ struct kview {
 	int nklock;
 	struct kv_pc *pc;
 	int npc;
-	/* the holders probes' watched locks (PG_HOLDERS; holders.bpf.c) */
+	/* the holders probes' watched locks (PG_HOLDERS; holders.bpf.h) */
 	struct fct_hold_lock *holds;
 	int nholds;
 	struct fct_hold_global hold_global;

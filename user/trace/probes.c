@@ -81,15 +81,16 @@ int probe_groups_parse(const char *s, unsigned *mask)
 
 /* What each set costs in wall time against --no-bpf, as `make bench`
  * (tests/bench.sh) MEASURED it on the project's machine kind (2-vCPU VM,
- * kernel 6.18, retpolines; medians of 9 interleaved rounds, 2026-12-03):
+ * kernel 6.18, retpolines; medians of 9 interleaved rounds; docs/overhead.md):
  * the range spans syscall-heavy fc 60 files/1 thread and fcp 60/8
- * (full 1.134 and 1.169, light 0.994 and 1.027, floor 1.075 and 1.193).
- * full gained the holders on 2026-12-04: bench part 4 put that at ~1.02x
- * with no lock watched (run -- bench_bare) and ~1.06-1.07x with fcp/8's
- * pool mutex watched, so full is ~1.15-1.25x until re-measured on a
- * quiet machine. pc-evict joined full and light on 2026-12-04: bench
- * part 5 put it at 0.97-1.01x of full without it (fc/1, fcp/8, fc/1 under
- * --pressure), within the noise. Re-measure when the programs change. */
+ * (full 1.134 and 1.169, light 0.994 and 1.027, floor 1.075 and 1.193),
+ * measured without the holders and pc-evict groups. The holders in full:
+ * bench part 4 puts them at ~1.02x with no lock watched (run --
+ * bench_bare) and ~1.06-1.07x with fcp/8's pool mutex watched, so full is
+ * ~1.15-1.25x (a quiet machine would narrow it). pc-evict, in full and
+ * light: bench part 5 puts it at 0.97-1.01x of full without it (fc/1,
+ * fcp/8, fc/1 under --pressure), within the noise. Measure again when
+ * the programs change. */
 static const struct {
 	const char *set, *cost;
 } set_costs[] = {

@@ -23,8 +23,8 @@ void tl_events_free(struct tl_events *e);
 
 /*
  * Records per millisecond per CPU the ring buffer is sized for: fcp at
- * 60 files, 8 threads on 2 CPUs made at most 390 per ms per CPU (README,
- * "Timeline"); the buffer holds the whole window at over 3x that rate, so
+ * 60 files, 8 threads on 2 CPUs made at most 390 per ms per CPU
+ * (docs/timeline.md); the buffer holds the whole window at over 3x that rate, so
  * none is dropped even if the draining thread gets no CPU meanwhile.
  */
 #define TLREC_EVENTS_PER_MS_CPU	1300
