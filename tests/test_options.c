@@ -63,7 +63,7 @@ static void test_defaults_are_seed_000(void **state)
 	assert_int_equal(o.wl.chunk, 10000);
 	assert_int_equal(o.wl.pool, 50);
 	assert_int_equal(o.wl.block, 4096);
-	assert_false(o.no_bpf);
+	assert_false(o.trace.no_bpf);
 	assert_string_equal(err, "");
 }
 
@@ -82,7 +82,7 @@ static void test_run_options(void **state)
 	assert_int_equal(o.wl.cache_size, 4 << 20);
 	assert_int_equal(o.wl.block, 8192);
 	assert_int_equal(o.wl.cache, WL_CACHE_COLD);
-	assert_true(o.no_bpf);
+	assert_true(o.trace.no_bpf);
 	assert_string_equal(o.json, "-");
 	assert_int_equal(parse_line("run --workload nio --shared-file --handle locked",
 				    &o, err, sizeof(err)), 0);
@@ -107,13 +107,13 @@ static void test_pid_lists(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("attach -p 12,34 -p 56", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.npids, 3);
-	assert_int_equal(o.pid, 12);
-	assert_int_equal(o.pids[1], 34);
-	assert_int_equal(o.pids[2], 56);
+	assert_int_equal(o.target.npids, 3);
+	assert_int_equal(o.target.pid, 12);
+	assert_int_equal(o.target.pids[1], 34);
+	assert_int_equal(o.target.pids[2], 56);
 	assert_int_equal(parse_line("attach -p 7 --follow", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.npids, 1);
-	assert_true(o.follow);
+	assert_int_equal(o.target.npids, 1);
+	assert_true(o.target.follow);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		assert_int_equal(parse_line(bad[i], &o, err, sizeof(err)), 2);
 		if (count_lines(err) != 1 || strncmp(err, "fctrace: ", 9))
@@ -127,12 +127,12 @@ static void test_time_every(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 0);		/* the BPF side's default */
+	assert_int_equal(o.trace.time_every, 0);		/* the BPF side's default */
 	assert_int_equal(parse_line("run --time-every 1", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 1);
+	assert_int_equal(o.trace.time_every, 1);
 	assert_int_equal(parse_line("run --probes syscalls,sched --time-every 64",
 				    &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 64);
+	assert_int_equal(o.trace.time_every, 64);
 }
 
 static void test_timeline(void **state)
@@ -141,21 +141,21 @@ static void test_timeline(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
-	assert_false(o.timeline);
+	assert_int_equal(o.trace.tl_window_ms, 0);
 	assert_int_equal(parse_line("run --timeline", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
-	assert_int_equal(o.tl_window_ms, 20);
-	assert_int_equal(o.tl_start_ms, 200);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
+	assert_int_equal(o.trace.tl_window_ms, 20);
+	assert_int_equal(o.trace.tl_start_ms, 200);
 	assert_null(o.timeline_out);
 	/* any --timeline-* option turns it on */
 	assert_int_equal(parse_line("run --timeline-out t.json --timeline-window 5 "
 				    "--timeline-start 0", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
 	assert_string_equal(o.timeline_out, "t.json");
-	assert_int_equal(o.tl_window_ms, 5);
-	assert_int_equal(o.tl_start_ms, 0);
+	assert_int_equal(o.trace.tl_window_ms, 5);
+	assert_int_equal(o.trace.tl_start_ms, 0);
 	assert_int_equal(parse_line("attach -p 1 --timeline", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
 }
 
 static void test_sweep_lists(void **state)
@@ -309,13 +309,13 @@ static void test_help_per_command(void **state)
 {
 	static const struct { const char *line, *has[4], *lacks[4]; } cases[] = {
 		{ "attach --help", { "--pid", "--duration", "--max-threads", "--json" },
-		  { "--files", "--csv", "--as-root", "Workload:" } },
+		  { "--files", "--csv", "--as-root", "Workload (" } },
 		{ "run --help", { "--files", "--follow", "--timeline", "--compare" },
 		  { "--pid", "--csv", "--names", "--duration" } },
 		{ "sweep --help", { "--files", "--csv", "--predict", "--probes" },
 		  { "--pid", "--timeline", "--follow", "Other programs" } },
 		{ "report --help", { "--html", "--json", "--quiet", "Usage: fctrace report" },
-		  { "--probes", "--files", "Tracing:", "Workload:" } },
+		  { "--probes", "--files", "Tracing:", "Workload (" } },
 		{ "list --help", { "--names", NULL }, { "--json=", "--files", "Tracing:", NULL } },
 	};
 	char buf[16384];

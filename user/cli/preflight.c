@@ -191,7 +191,7 @@ int preflight_sudo(const struct options *o)
 	struct sudo_caller c;
 	char why[320];
 
-	if (!o->cmd_argv || o->as_root || getuid() != 0 || !getenv("SUDO_UID"))
+	if (o->target.mode != TGT_EXEC || o->target.as_root || getuid() != 0 || !getenv("SUDO_UID"))
 		return 0;
 	if (!sudo_caller_from_env(&c, why, sizeof(why)))
 		return 0;
@@ -231,7 +231,7 @@ int preflight(const struct options *o)
 	    (rc = same_output("--json", o->json, "--timeline-out", o->timeline_out)) ||
 	    (rc = same_output("--html", o->html, "--timeline-out", o->timeline_out)))
 		return rc;
-	if (o->cmd_argv || o->cmd == CMD_ATTACH || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
+	if (o->target.mode != TGT_NONE || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
 		return 0;	/* no data directory, no workload fds */
 	if ((rc = check_dir(o)))
 		return rc;
