@@ -41,6 +41,11 @@ static void *field_of(const struct opt_row *r, struct options *o)
 	return (char *)o + r->field;
 }
 
+const char *opt_output(const struct opt_row *r, const struct options *o)
+{
+	return *(const char *const *)((const char *)o + r->field);
+}
+
 /* A number into the row's field: an unsigned or a uint64_t. */
 static void store_number(const struct opt_row *r, struct options *o, uint64_t v)
 {

@@ -52,6 +52,8 @@ extern const int opt_nrows;
 
 /* One line on stderr, "fctrace: OPT WHAT"; returns 2, bad input's status. */
 int opt_bad(const char *opt, const char *what);
+/* The file an OPT_OUTPUT row names in o, or NULL. */
+const char *opt_output(const struct opt_row *r, const struct options *o);
 /* "--name", for messages. */
 const char *opt_dashed(const struct opt_row *r);
 /* What a place is called in messages and --list-options: "run -- CMD". */
