@@ -103,6 +103,14 @@ _fctrace()
 			COMPREPLY=($(compgen -W "${_fctrace_commands% help}" -- "$cur"))
 		return 0
 	fi
+	# run [OPTION...] -- CMD [ARG...]: CMD's words are CMD's to complete
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == -- ]]; then
+			compopt -o default 2>/dev/null
+			COMPREPLY=()
+			return 0
+		fi
+	done
 	_fctrace_value "$cmd" "$prev" "$cur" && return 0
 	# report and diff read saved runs: the JSON files (and directories on the way)
 	if [[ ($cmd == report || $cmd == diff) && $cur != -* ]]; then
