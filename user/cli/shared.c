@@ -19,8 +19,13 @@ int cli_check_privileges(const struct options *o)
 	why = tracer_unavailable_reason();
 	if (!why)
 		return 0;
-	fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
-		"or add --no-bpf for the threads' own timings only\n", why);
+	/* --no-bpf is for fctrace's own workloads, which time themselves:
+	 * another program has nothing to show without the kernel view */
+	if (o->target.mode != TGT_NONE)
+		fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo\n", why);
+	else
+		fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
+			"or add --no-bpf for the threads' own timings only\n", why);
 	return 1;
 }
 
