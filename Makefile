@@ -134,6 +134,7 @@ test: deps deps-test
 	@python3 tests/include_graph.py --self-test && python3 tests/include_graph.py
 	@python3 tests/doc_paths.py --self-test && python3 tests/doc_paths.py
 	@bash tests/completion_check.sh ./fctrace
+	@python3 tests/options_check.py ./fctrace
 	@sh tests/bpf_arm64_check.sh $(CLANG) $(OUTPUT)/vmlinux.h $(OUTPUT)/arm64 $(BPF_SRCS)
 	@valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
 		./fctrace run --no-bpf --ops 2000 --threads 2 --quiet \

@@ -92,8 +92,8 @@ int main(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (stats && !strcmp(stats, "1") && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
 		fprintf(stderr, "bench_probe: cannot enable BPF statistics\n");
-	topts.groups = o.probes;
-	topts.time_every = o.time_every;
+	topts.groups = o.trace.probes;
+	topts.time_every = o.trace.time_every;
 	topts.tgid = getpid();
 	t0 = wl_now_ns();
 	if (tracer_prepare(&t, &topts, &kv))

@@ -149,8 +149,8 @@ int main(int argc, char **argv)
 	}
 	if ((rc = options_parse(argc - 1, argv + 1, &o)))
 		return rc < 0 ? 0 : rc;
-	topts.groups = o.probes;
-	topts.time_every = o.time_every;
+	topts.groups = o.trace.probes;
+	topts.time_every = o.trace.time_every;
 	topts.tgid = getpid();
 	if (tracer_prepare(&t, &topts, &kv))
 		return 1;

@@ -68,9 +68,9 @@ static void test_fcp_generic_against_own_counters(void **state)
 	o.wl.threads = 8;
 	o.wl.ops = 20000;
 	o.wl.dir = dir = test_dir_make();
-	o.probes = PG_FULL;
+	o.trace.probes = PG_FULL;
 	o.probe_set = "full";
-	t = cli_trace_opts(&o);
+	t = o.trace;
 	assert_int_equal(session_run(&t, &o.wl, &s), 0);
 	l = lock_named(&s.joined, "fcp.pool");
 	assert_non_null(l);

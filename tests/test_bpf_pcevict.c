@@ -331,9 +331,9 @@ static void run_fc(struct session *s, const char *dir, enum wl_cache_mode cache,
 	o.wl.dir = dir;
 	o.wl.cache = cache;
 	o.wl.pressure = pressure;
-	o.probes = PG_FULL;
+	o.trace.probes = PG_FULL;
 	o.probe_set = "full";
-	topts = cli_trace_opts(&o);
+	topts = o.trace;
 	assert_int_equal(session_run(&topts, &o.wl, s), 0);
 	assert_true(s->joined.evictions.on);
 }

@@ -385,15 +385,14 @@ static void test_attach_list(void **state)
 	struct trace_opts t;
 	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
 	struct session s;
-	int kids[TREE_KIDS], pids[3];
+	int kids[TREE_KIDS];
 
 	BPF_TEST_REQUIRE();
 	tree_start(&sv, kids);
-	pids[0] = sv.pid;
-	pids[1] = kids[1];
-	pids[2] = kids[2];
+	to.pids[0] = sv.pid;
+	to.pids[1] = kids[1];
+	to.pids[2] = kids[2];
 	to.pid = sv.pid;
-	to.pids = pids;
 	to.npids = 3;
 	full_trace(&t);
 	assert_int_equal(session_run_target(&t, &to, &s), 0);

@@ -26,7 +26,7 @@ static void options_for(struct options *o, const char *workload, unsigned files,
 	o->wl.threads = threads;
 	o->wl.ops = ops;
 	o->wl.dir = dir;
-	o->probes = PG_FULL;
+	o->trace.probes = PG_FULL;
 	o->probe_set = "full";
 }
 
@@ -41,9 +41,7 @@ static const char *first_code_cause(const struct diagnosis *d)
 
 static void run(struct options *o, struct session *s)
 {
-	struct trace_opts topts = cli_trace_opts(o);
-
-	assert_int_equal(session_run(&topts, &o->wl, s), 0);
+	assert_int_equal(session_run(&o->trace, &o->wl, s), 0);
 	assert_true(s->traced);
 	assert_int_equal(s->joined.nrows, o->wl.threads);
 	assert_int_equal(s->kv.lost.slot_full + s->kv.lost.futex_map_full +

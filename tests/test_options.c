@@ -63,7 +63,7 @@ static void test_defaults_are_seed_000(void **state)
 	assert_int_equal(o.wl.chunk, 10000);
 	assert_int_equal(o.wl.pool, 50);
 	assert_int_equal(o.wl.block, 4096);
-	assert_false(o.no_bpf);
+	assert_false(o.trace.no_bpf);
 	assert_string_equal(err, "");
 }
 
@@ -82,7 +82,7 @@ static void test_run_options(void **state)
 	assert_int_equal(o.wl.cache_size, 4 << 20);
 	assert_int_equal(o.wl.block, 8192);
 	assert_int_equal(o.wl.cache, WL_CACHE_COLD);
-	assert_true(o.no_bpf);
+	assert_true(o.trace.no_bpf);
 	assert_string_equal(o.json, "-");
 	assert_int_equal(parse_line("run --workload nio --shared-file --handle locked",
 				    &o, err, sizeof(err)), 0);
@@ -107,13 +107,13 @@ static void test_pid_lists(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("attach -p 12,34 -p 56", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.npids, 3);
-	assert_int_equal(o.pid, 12);
-	assert_int_equal(o.pids[1], 34);
-	assert_int_equal(o.pids[2], 56);
+	assert_int_equal(o.target.npids, 3);
+	assert_int_equal(o.target.pid, 12);
+	assert_int_equal(o.target.pids[1], 34);
+	assert_int_equal(o.target.pids[2], 56);
 	assert_int_equal(parse_line("attach -p 7 --follow", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.npids, 1);
-	assert_true(o.follow);
+	assert_int_equal(o.target.npids, 1);
+	assert_true(o.target.follow);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		assert_int_equal(parse_line(bad[i], &o, err, sizeof(err)), 2);
 		if (count_lines(err) != 1 || strncmp(err, "fctrace: ", 9))
@@ -127,12 +127,12 @@ static void test_time_every(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 0);		/* the BPF side's default */
+	assert_int_equal(o.trace.time_every, 0);		/* the BPF side's default */
 	assert_int_equal(parse_line("run --time-every 1", &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 1);
+	assert_int_equal(o.trace.time_every, 1);
 	assert_int_equal(parse_line("run --probes syscalls,sched --time-every 64",
 				    &o, err, sizeof(err)), 0);
-	assert_int_equal(o.time_every, 64);
+	assert_int_equal(o.trace.time_every, 64);
 }
 
 static void test_timeline(void **state)
@@ -141,21 +141,21 @@ static void test_timeline(void **state)
 	char err[512];
 
 	assert_int_equal(parse_line("run", &o, err, sizeof(err)), 0);
-	assert_false(o.timeline);
+	assert_int_equal(o.trace.tl_window_ms, 0);
 	assert_int_equal(parse_line("run --timeline", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
-	assert_int_equal(o.tl_window_ms, 20);
-	assert_int_equal(o.tl_start_ms, 200);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
+	assert_int_equal(o.trace.tl_window_ms, 20);
+	assert_int_equal(o.trace.tl_start_ms, 200);
 	assert_null(o.timeline_out);
 	/* any --timeline-* option turns it on */
 	assert_int_equal(parse_line("run --timeline-out t.json --timeline-window 5 "
 				    "--timeline-start 0", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
 	assert_string_equal(o.timeline_out, "t.json");
-	assert_int_equal(o.tl_window_ms, 5);
-	assert_int_equal(o.tl_start_ms, 0);
+	assert_int_equal(o.trace.tl_window_ms, 5);
+	assert_int_equal(o.trace.tl_start_ms, 0);
 	assert_int_equal(parse_line("attach -p 1 --timeline", &o, err, sizeof(err)), 0);
-	assert_true(o.timeline);
+	assert_int_not_equal(o.trace.tl_window_ms, 0);
 }
 
 static void test_sweep_lists(void **state)
@@ -242,6 +242,22 @@ static void test_bad_input_one_line_exit_2(void **state)
 		{ "list --HANG=1", "--HANG" },
 		{ "run --he", "--he" },
 		{ "run --program-name=x", "--program-name" },
+		/* issue 38: an option a command does not take, from its row */
+		{ "list --json x", "--json does not apply to `fctrace list`" },
+		{ "sweep --folded x", "--folded only applies to `fctrace run -- CMD`, `fctrace "
+		  "attach` or `fctrace report`" },
+		{ "compare --folded x", "--folded" },
+		{ "run --folded x", "--folded only applies to `fctrace run -- CMD`" },
+		{ "attach -p 1 --no-bpf", "--no-bpf sets up fctrace's own workloads" },
+		{ "run --repeat 1", "--repeat only applies to `fctrace sweep`" },
+		{ "compare --timeline-window 5", "--timeline-window only applies to" },
+		{ "run --cpu-stacks", "--cpu-stacks only applies to `fctrace run -- CMD` or "
+		  "`fctrace attach`" },
+		{ "report a.json --timeline", "--timeline does not apply to `fctrace report`" },
+		/* issue 43: help CMD */
+		{ "help nope", "nope is not a command" },
+		{ "help run sweep", "help takes one command" },
+		{ "--list-options nope", "nope is not a command" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -260,7 +276,8 @@ static void test_bad_input_one_line_exit_2(void **state)
 static void test_help_returns(void **state)
 {
 	static const char *const asks[] = { "--help", "run --help", "run --files abc --help",
-					    "sweep --bogus --usage", "list -V", "--version" };
+					    "sweep --bogus --usage", "list -V", "--version", "help",
+					    "help attach", "--list-options", "--list-options diff" };
 	int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
 
 	assert_true(saved >= 0 && null >= 0);
@@ -309,13 +326,13 @@ static void test_help_per_command(void **state)
 {
 	static const struct { const char *line, *has[4], *lacks[4]; } cases[] = {
 		{ "attach --help", { "--pid", "--duration", "--max-threads", "--json" },
-		  { "--files", "--csv", "--as-root", "Workload:" } },
+		  { "--files", "--csv", "--as-root", "Workload (" } },
 		{ "run --help", { "--files", "--follow", "--timeline", "--compare" },
 		  { "--pid", "--csv", "--names", "--duration" } },
 		{ "sweep --help", { "--files", "--csv", "--predict", "--probes" },
 		  { "--pid", "--timeline", "--follow", "Other programs" } },
 		{ "report --help", { "--html", "--json", "--quiet", "Usage: fctrace report" },
-		  { "--probes", "--files", "Tracing:", "Workload:" } },
+		  { "--probes", "--files", "Tracing:", "Workload (" } },
 		{ "list --help", { "--names", NULL }, { "--json=", "--files", "Tracing:", NULL } },
 	};
 	char buf[16384];
@@ -341,6 +358,70 @@ static void test_help_per_command(void **state)
 	}
 }
 
+/* `fctrace help CMD` is `fctrace CMD --help`; `fctrace help`, `--help`. */
+static void test_help_command(void **state)
+{
+	static const char *const cmds[] = { "run", "sweep", "compare", "list", "attach",
+					    "report", "diff" };
+	static char a[16384], b[16384];
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "help %s", cmds[i]);
+		help_text(line, a, sizeof(a));
+		snprintf(line, sizeof(line), "%s --help", cmds[i]);
+		help_text(line, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	help_text("help", a, sizeof(a));
+	help_text("--help", b, sizeof(b));
+	assert_string_equal(a, b);
+	/* the general help says which commands take an option */
+	assert_non_null(strstr(b, "[sweep]"));
+}
+
+/* --list-options CMD: the rows CMD takes, tab separated, nothing else */
+static void test_list_options(void **state)
+{
+	static char buf[16384];
+
+	help_text("--list-options attach", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "--pid\t-p\tPID[,PID...]\tattach\n"));
+	assert_non_null(strstr(buf, "--follow\t-\t-\trun -- CMD,attach\n"));
+	assert_null(strstr(buf, "--files"));
+	assert_null(strstr(buf, "--no-bpf"));
+	help_text("--list-options", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "--csv\t-\tFILE|-\tsweep\n"));
+	assert_non_null(strstr(buf, "--names\t-\t-\tlist\n"));
+}
+
+/* The parser fills the structs the sessions take: no copies between. */
+static void test_settings_in_place(void **state)
+{
+	struct options o;
+	char err[512];
+
+	assert_int_equal(parse_line("attach -p 7,8 --duration 1.5 --follow --max-threads 100 "
+				    "--time-every 2 --cpu-stacks -v", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.target.mode, TGT_ATTACH);
+	assert_int_equal(o.target.npids, 2);
+	assert_int_equal(o.target.pids[1], 8);
+	assert_int_equal(o.target.duration_ns, 1500000000ull);
+	assert_true(o.target.follow);
+	assert_int_equal(o.trace.max_threads, 100);
+	assert_int_equal(o.trace.time_every, 2);
+	assert_true(o.trace.cpu_stacks && o.trace.verbose);
+	assert_false(o.trace.sleep_stacks);
+	assert_int_equal(parse_line("run --json x.json -- true", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.target.mode, TGT_EXEC);
+	assert_string_equal(o.target.argv[0], "true");
+	assert_true(o.trace.sleep_stacks);	/* a flame graph may be drawn from it */
+	assert_int_equal(parse_line("run --no-bpf", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.target.mode, TGT_NONE);
+	assert_true(o.trace.no_bpf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +434,9 @@ int main(void)
 		cmocka_unit_test(test_bad_input_one_line_exit_2),
 		cmocka_unit_test(test_help_returns),
 		cmocka_unit_test(test_help_per_command),
+		cmocka_unit_test(test_help_command),
+		cmocka_unit_test(test_list_options),
+		cmocka_unit_test(test_settings_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

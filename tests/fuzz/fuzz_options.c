@@ -19,12 +19,15 @@
 
 #define MAX_ARGS 256
 
-/* Did the line ask for help, usage or the version? (argp answers those
- * with its own text on stdout, and options_parse returns -1.) */
+/* Did the line ask for help, usage, the version or the options' list?
+ * (argp answers the first three with its own text on stdout, `fctrace
+ * help [CMD]` and --list-options answer first; options_parse returns -1.) */
 static int asks_help(int argc, char **argv)
 {
 	static const char *const asks[] = { "--help", "-?", "--usage", "--version", "-V" };
 
+	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--list-options")))
+		return 1;
 	for (int i = 1; i < argc; i++)
 		for (size_t j = 0; j < sizeof(asks) / sizeof(asks[0]); j++)
 			if (!strcmp(argv[i], asks[j]))

@@ -20,14 +20,13 @@ int cmd_compare(const struct options *o)
 	struct session s[2];
 	struct wl_config cfg = o->wl;
 	int rc = cli_check_privileges(o), ran = 0;
-	struct trace_opts topts = cli_trace_opts(o);
 
 	if (rc)
 		return rc;
 	for (ran = 0; ran < 2 && !rc && !signals_caught(); ran++) {
 		cfg.workload = ran == 0 ? o->workloads[0] :
 			       o->compare_with ? o->compare_with : o->workloads[1];
-		rc = session_run(&topts, &cfg, &s[ran]);
+		rc = session_run(&o->trace, &cfg, &s[ran]);
 		if (!rc && !o->quiet)
 			report_table(stdout, &s[ran]);
 	}

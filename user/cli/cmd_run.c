@@ -12,7 +12,6 @@
 static int run_other(const struct options *o, const struct session *s, struct session *other)
 {
 	struct wl_config cfg = o->wl;
-	struct trace_opts topts = cli_trace_opts(o);
 	int rc;
 
 	if (signals_caught()) {
@@ -22,7 +21,7 @@ static int run_other(const struct options *o, const struct session *s, struct se
 		return 1;
 	}
 	cfg.workload = o->compare_with;
-	if (!(rc = session_run(&topts, &cfg, other))) {
+	if (!(rc = session_run(&o->trace, &cfg, other))) {
 		if (!o->quiet)
 			compare_print(stdout, s, other);
 		return 0;
@@ -37,12 +36,11 @@ static int run_other(const struct options *o, const struct session *s, struct se
 int cmd_run(const struct options *o)
 {
 	struct session s, other;
-	struct trace_opts topts = cli_trace_opts(o);
 	int rc = cli_check_privileges(o);
 
 	if (rc)
 		return rc;
-	rc = session_run(&topts, &o->wl, &s);
+	rc = session_run(&o->trace, &o->wl, &s);
 	/* a failed run has said what failed, in one line: no half-filled
 	 * table, JSON or HTML after it */
 	if (rc) {

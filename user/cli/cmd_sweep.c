@@ -27,9 +27,9 @@ static int write_outputs(const struct options *o, const struct sweep *sw)
 struct sweep_settings cli_sweep_settings(const struct options *o)
 {
 	struct sweep_settings set = {
-		.trace = cli_trace_opts(o), .wl = o->wl, .workloads = o->workloads,
+		.trace = o->trace, .wl = o->wl, .workloads = o->workloads,
 		.nworkloads = o->nworkloads, .files = o->files, .threads = o->threads,
-		.quiet = o->quiet, .repeat = o->repeat ? o->repeat : 1,
+		.quiet = o->quiet, .repeat = o->repeat,
 	};
 	return set;
 }

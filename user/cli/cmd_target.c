@@ -15,26 +15,16 @@
 #include "trace/usym.h"
 #include "base/signals.h"
 
-static void target_opts_from(const struct options *o, struct target_opts *to)
-{
-	to->mode = o->cmd == CMD_ATTACH ? TGT_ATTACH : TGT_EXEC;
-	to->argv = o->cmd_argv;
-	to->pid = o->pid;
-	to->pids = o->pids;
-	to->npids = o->npids;
-	to->duration_ns = o->duration_ns;
-	to->follow = o->follow;
-	to->as_root = o->as_root;
-}
-
 /* run -- CMD passes CMD's status on; attach exits 0 when it reported. */
 static int exit_status(const struct options *o, const struct session *s, int rc)
 {
 	if (rc)
 		return rc;
-	if (signals_caught() && !(o->cmd_argv && s->target.exited))
+	bool exec = o->target.mode == TGT_EXEC;
+
+	if (signals_caught() && !(exec && s->target.exited))
 		return signals_exit_code();
-	return o->cmd_argv ? target_exit_status(&s->target) : 0;
+	return exec ? target_exit_status(&s->target) : 0;
 }
 
 /*
@@ -61,13 +51,11 @@ static int debuginfod_setup(const struct options *o, struct target_opts *to, cha
 
 int cmd_target(const struct options *o)
 {
-	struct trace_opts topts = cli_trace_opts(o);
-	struct target_opts to = { 0 };
+	struct target_opts to = o->target;	/* and CMD's DEBUGINFOD_URLS */
 	char *urls = NULL;
 	struct session s;
 	int rc;
 
-	target_opts_from(o, &to);
 	if ((rc = target_check(&to)) || (rc = cli_check_privileges(o)) ||
 	    (rc = debuginfod_setup(o, &to, &urls))) {
 		free(urls);
@@ -76,7 +64,7 @@ int cmd_target(const struct options *o)
 	if (usym_debuginfod_cache() && !o->quiet)
 		fprintf(stderr, "fctrace: --debuginfod: fetching missing debug information from "
 			"DEBUGINFOD_URLS, cache in %s\n", usym_debuginfod_cache());
-	rc = session_run_target(&topts, &to, &s);
+	rc = session_run_target(&o->trace, &to, &s);
 	usym_debuginfod_end();
 	free(urls);
 	if (!rc) {

@@ -6,7 +6,6 @@
 #include "session/sweep.h"
 
 struct session;
-struct trace_opts;
 
 int cmd_run(const struct options *o);
 int cmd_compare(const struct options *o);
@@ -18,13 +17,12 @@ int cmd_target(const struct options *o);
 int cmd_report(const struct options *o);
 int cmd_diff(const struct options *o);
 
-/* The tracing settings the command line asks for. */
-struct trace_opts cli_trace_opts(const struct options *o);
 /* 0 with --no-bpf or when BPF can run here; else 1, after one line on
  * stderr saying why and how to run (as root, or with --no-bpf). */
 int cli_check_privileges(const struct options *o);
 
-/* The sweep the command line asks for (cmd_sweep.c). */
+/* The sweep the command line asks for (cmd_sweep.c): its settings from
+ * o, the one conversion between the two. */
 struct sweep_settings cli_sweep_settings(const struct options *o);
 
 /* A run's --json and --html (with other: both runs and their comparison,

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		return rc;
 	signals_install();
 	switch (o.cmd) {
-	case CMD_RUN: rc = o.cmd_argv ? cmd_target(&o) : cmd_run(&o); break;
+	case CMD_RUN: rc = o.target.argv ? cmd_target(&o) : cmd_run(&o); break;
 	case CMD_ATTACH: rc = cmd_target(&o); break;
 	case CMD_COMPARE: rc = cmd_compare(&o); break;
 	case CMD_SWEEP: rc = cmd_sweep(&o); break;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include "base/outfile.h"
 #include "base/sudo_caller.h"
+#include "cli/option_table.h"
 #include "cli/preflight.h"
 
 static int refuse(const char *opt, const char *path, const char *why)
@@ -103,13 +104,17 @@ static bool same_file(const char *a, const char *b)
 
 /* Two outputs naming one file (or both standard output) would overwrite
  * or interleave each other. */
-static int same_output(const char *a_opt, const char *a, const char *b_opt, const char *b)
+/* Two output options naming one file (or both standard output). */
+static int same_output(const struct opt_row *ra, const struct opt_row *rb,
+		       const struct options *o)
 {
-	char why[64];
+	const char *a = opt_output(ra, o), *b = opt_output(rb, o);
+	char a_opt[40], why[64];
 
 	if (!a || !b || !same_file(a, b))
 		return 0;
-	snprintf(why, sizeof(why), "is also the %s %s", b_opt,
+	snprintf(a_opt, sizeof(a_opt), "%s", opt_dashed(ra));	/* opt_dashed's buffer is one */
+	snprintf(why, sizeof(why), "is also the %s %s", opt_dashed(rb),
 		 strcmp(a, "-") ? "file" : "output (standard output)");
 	return refuse(a_opt, a, why);
 }
@@ -191,13 +196,35 @@ int preflight_sudo(const struct options *o)
 	struct sudo_caller c;
 	char why[320];
 
-	if (!o->cmd_argv || o->as_root || getuid() != 0 || !getenv("SUDO_UID"))
+	if (o->target.mode != TGT_EXEC || o->target.as_root || getuid() != 0 || !getenv("SUDO_UID"))
 		return 0;
 	if (!sudo_caller_from_env(&c, why, sizeof(why)))
 		return 0;
 	fprintf(stderr, "fctrace: %s: CMD would not run as sudo's caller (--as-root runs it "
 		"as root)\n", why);
 	return 2;
+}
+
+/* Every output file the line names (the table's OPT_OUTPUT rows): each
+ * one writable, and no two of them the same file. */
+static int check_outputs(const struct options *o)
+{
+	int rc;
+
+	for (int i = 0; i < opt_nrows; i++)
+		if ((opt_rows[i].flags & OPT_OUTPUT) &&
+		    (rc = preflight_output(opt_dashed(&opt_rows[i]), opt_output(&opt_rows[i], o))))
+			return rc;
+	for (int i = 0; i < opt_nrows; i++)
+		if ((opt_rows[i].flags & OPT_OUTPUT) &&
+		    (rc = outfile_check(opt_dashed(&opt_rows[i]), opt_output(&opt_rows[i], o))))
+			return rc;
+	for (int i = 0; i < opt_nrows; i++)
+		for (int j = i + 1; j < opt_nrows; j++)
+			if ((opt_rows[i].flags & opt_rows[j].flags & OPT_OUTPUT) &&
+			    (rc = same_output(&opt_rows[i], &opt_rows[j], o)))
+				return rc;
+	return 0;
 }
 
 int preflight(const struct options *o)
@@ -208,30 +235,9 @@ int preflight(const struct options *o)
 		return 0;
 	if ((rc = preflight_sudo(o)))
 		return rc;
-	if ((rc = preflight_output("--json", o->json)) ||
-	    (rc = preflight_output("--csv", o->csv)) ||
-	    (rc = preflight_output("--html", o->html)) ||
-	    (rc = preflight_output("--timeline-out", o->timeline_out)) ||
-	    (rc = preflight_output("--folded", o->folded)) ||
-	    (rc = preflight_output("--pprof", o->pprof)) ||
-	    (rc = outfile_check("--folded", o->folded)) ||
-	    (rc = outfile_check("--pprof", o->pprof)) ||
-	    (rc = same_output("--folded", o->folded, "--pprof", o->pprof)) ||
-	    (rc = same_output("--json", o->json, "--folded", o->folded)) ||
-	    (rc = same_output("--json", o->json, "--pprof", o->pprof)) ||
-	    (rc = same_output("--html", o->html, "--folded", o->folded)) ||
-	    (rc = same_output("--html", o->html, "--pprof", o->pprof)) ||
-	    (rc = outfile_check("--json", o->json)) ||
-	    (rc = outfile_check("--timeline-out", o->timeline_out)) ||
-	    (rc = outfile_check("--csv", o->csv)) ||
-	    (rc = outfile_check("--html", o->html)) ||
-	    (rc = same_output("--json", o->json, "--csv", o->csv)) ||
-	    (rc = same_output("--json", o->json, "--html", o->html)) ||
-	    (rc = same_output("--csv", o->csv, "--html", o->html)) ||
-	    (rc = same_output("--json", o->json, "--timeline-out", o->timeline_out)) ||
-	    (rc = same_output("--html", o->html, "--timeline-out", o->timeline_out)))
+	if ((rc = check_outputs(o)))
 		return rc;
-	if (o->cmd_argv || o->cmd == CMD_ATTACH || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
+	if (o->target.mode != TGT_NONE || o->cmd == CMD_REPORT || o->cmd == CMD_DIFF)
 		return 0;	/* no data directory, no workload fds */
 	if ((rc = check_dir(o)))
 		return rc;

@@ -1,7 +1,6 @@
 /*
- * shared.c - what the commands share: the tracing settings and the
- * privilege check taken from the command line, and the output files of a
- * run (--json, --html, --timeline-out).
+ * shared.c - what the commands share: the privilege check, and the
+ * output files of a run (--json, --html, --timeline-out, the flame graphs).
  */
 #include <stdio.h>
 #include <json-c/json.h>
@@ -11,31 +10,22 @@
 #include "report/report.h"
 #include "trace/loader.h"
 
-struct trace_opts cli_trace_opts(const struct options *o)
-{
-	struct trace_opts t = {
-		.no_bpf = o->no_bpf, .probes = o->probes, .time_every = o->time_every,
-		.max_threads = o->max_threads,
-		.verbose = o->verbose, .tl_window_ms = o->timeline ? o->tl_window_ms : 0,
-		.tl_start_ms = o->tl_start_ms, .cpu_stacks = o->cpu_stacks,
-		/* the sleeps' stacks cost (up to 1.4x a run of cold reads): only
-		 * when a flame graph is drawn now or may be later */
-		.sleep_stacks = o->folded || o->pprof || o->html || o->json,
-	};
-	return t;
-}
-
 int cli_check_privileges(const struct options *o)
 {
 	const char *why;
 
-	if (o->no_bpf)
+	if (o->trace.no_bpf)
 		return 0;
 	why = tracer_unavailable_reason();
 	if (!why)
 		return 0;
-	fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
-		"or add --no-bpf for the threads' own timings only\n", why);
+	/* --no-bpf is for fctrace's own workloads, which time themselves:
+	 * another program has nothing to show without the kernel view */
+	if (o->target.mode != TGT_NONE)
+		fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo\n", why);
+	else
+		fprintf(stderr, "fctrace: the kernel view needs %s; run it with sudo, "
+			"or add --no-bpf for the threads' own timings only\n", why);
 	return 1;
 }
 

@@ -127,11 +127,12 @@ int session_explain(struct session *s)
 	return 0;
 }
 
-static int prepare_tracer(const struct trace_opts *o, struct session *s,
-			  struct tracer_opts *topts, struct tracer **t)
+/* The one conversion of the command line's tracing settings (struct
+ * trace_opts, which the parser fills) into the loader's: the driver's
+ * prepare has set what the target adds (tgid, follow, stacks' callback). */
+static void tracer_opts_from(const struct trace_opts *o, struct session *s,
+			     struct tracer_opts *topts)
 {
-	uint64_t t0 = wl_now_ns();
-
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
@@ -139,6 +140,14 @@ static int prepare_tracer(const struct trace_opts *o, struct session *s,
 	topts->sleep_stacks = o->sleep_stacks;
 	topts->max_threads = o->max_threads;
 	session_timeline_opts(o, s, topts);
+}
+
+static int prepare_tracer(const struct trace_opts *o, struct session *s,
+			  struct tracer_opts *topts, struct tracer **t)
+{
+	uint64_t t0 = wl_now_ns();
+
+	tracer_opts_from(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))
 		return 1;
 	s->prepare_ns = wl_now_ns() - t0;

@@ -24,8 +24,8 @@ struct target_opts {
 	enum target_mode mode;
 	char *const *argv;		/* TGT_EXEC: CMD ARGS..., NULL-terminated */
 	pid_t pid;			/* TGT_ATTACH: the first process listed */
-	const int *pids;		/* TGT_ATTACH: every one (pids[0] == pid), */
-	int npids;			/* or NULL, 0: pid alone */
+	int pids[TARGET_MAX_PIDS];	/* TGT_ATTACH: every one (pids[0] == pid), */
+	int npids;			/* or 0: pid alone */
 	uint64_t duration_ns;		/* TGT_ATTACH: 0 = until Ctrl-C or exit */
 	bool follow;			/* child processes too */
 	bool as_root;			/* under sudo: keep root for CMD */
