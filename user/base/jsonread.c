@@ -248,20 +248,164 @@ int jr_u32_array(struct jr *r, struct json_object *o, const char *key, uint32_t 
 	return 0;
 }
 
+/* The largest value an unsigned member of size bytes holds. */
+static uint64_t width_max(unsigned size)
+{
+	return size >= 8 ? UINT64_MAX : (1ull << (8 * size)) - 1;
+}
+
+/* v into an unsigned member of size bytes (memcpy: uint64_t and __u64 are
+ * alike, but not to the compiler's aliasing rules) */
+static void store_num(void *at, unsigned size, uint64_t v)
+{
+	uint8_t u8 = (uint8_t)v;
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	switch (size) {
+	case 1: memcpy(at, &u8, 1); break;
+	case 2: memcpy(at, &u16, 2); break;
+	case 4: memcpy(at, &u32, 4); break;
+	default: memcpy(at, &v, 8); break;
+	}
+}
+
+static int read_num(struct jr *r, struct json_object *o, const struct jr_field *f, void *at,
+		    bool nullable)
+{
+	uint64_t v = 0, max = f->max ? f->max : width_max(f->size);
+	bool set = true;
+	char what[64];
+
+	if (nullable ? jr_u64_or_null(r, o, f->key, &v, &set) : jr_u64(r, o, f->key, &v))
+		return -1;
+	if (!set)
+		return 0;
+	if (v > max) {
+		snprintf(what, sizeof(what), "must be at most %llu", (unsigned long long)max);
+		return jr_fail(r, f->key, what);
+	}
+	store_num(at, f->size, v);
+	return 0;
+}
+
+static int read_ns(struct jr *r, struct json_object *o, const char *key, double *at)
+{
+	uint64_t v;
+
+	if (jr_u64(r, o, key, &v))
+		return -1;
+	*at = (double)v;
+	return 0;
+}
+
+static int read_nums(struct jr *r, struct json_object *o, const struct jr_field *f, void *at)
+{
+	if (f->size == sizeof(uint64_t))
+		return jr_u64_array(r, o, f->key, at, f->count);
+	return jr_u32_array(r, o, f->key, at, f->count);
+}
+
+int jr_section(struct jr *r, struct json_object *o, const char *key, unsigned flags,
+	       void *base, const struct jr_field *rows, size_t n, bool *there)
+{
+	struct json_object *sub;
+	char saved[128];
+
+	*there = false;
+	if ((flags & JR_SINCE) && !json_object_object_get_ex(o, key, NULL))
+		return 0;
+	if (jr_object(r, o, key, flags & JR_NULL, &sub, saved, sizeof(saved)))
+		return -1;
+	*there = sub != NULL;
+	if (sub && jr_fields(r, sub, base, rows, n, false))
+		return -1;
+	jr_leave(r, saved);
+	return 0;
+}
+
+/* An object row: its own rows, and its present flag. */
+static int read_object(struct jr *r, struct json_object *o, const struct jr_field *f,
+		       void *base, bool nullable)
+{
+	bool there;
+	int rc = jr_section(r, o, f->key, nullable ? JR_NULL : 0, base, f->table, f->count,
+			    &there);
+
+	if (f->off != JR_NO_PRESENT)
+		memcpy((char *)base + f->off, &there, sizeof(there));
+	return rc;
+}
+
+static int read_field(struct jr *r, struct json_object *o, void *base, const struct jr_field *f,
+		      bool nullable)
+{
+	/* a JR_OBJ row's off is its present flag's, maybe none */
+	void *at = f->kind == JR_OBJ ? base : (char *)base + f->off;
+	int i = 0;
+
+	switch (f->kind) {
+	case JR_NUM: return read_num(r, o, f, at, nullable);
+	case JR_NS: return read_ns(r, o, f->key, at);
+	case JR_BOOL: return jr_bool(r, o, f->key, at);
+	case JR_DOUBLE: return jr_double(r, o, f->key, at);
+	case JR_STR: return jr_str(r, o, f->key, nullable, at, f->size);
+	case JR_CHOICE:
+		if (jr_choice(r, o, f->key, f->table, (int)f->count, &i))
+			return -1;
+		memcpy(at, &i, sizeof(i));
+		return 0;
+	case JR_NUMS: return read_nums(r, o, f, at);
+	case JR_OBJ: return read_object(r, o, f, base, nullable);
+	}
+	return jr_fail(r, f->key, "has no reader (fctrace's own error)");
+}
+
 int jr_fields(struct jr *r, struct json_object *o, void *base, const struct jr_field *f,
 	      size_t n, bool nullable)
 {
-	bool set = true;
-	uint64_t v = 0;
-
 	for (size_t i = 0; i < n; i++) {
-		if (nullable ? jr_u64_or_null(r, o, f[i].key, &v, &set)
-			     : jr_u64(r, o, f[i].key, &v))
+		if ((f[i].flags & JR_SINCE) && !json_object_object_get_ex(o, f[i].key, NULL))
+			continue;
+		if (read_field(r, o, base, &f[i], nullable || (f[i].flags & JR_NULL)))
 			return -1;
-		/* memcpy: uint64_t and __u64 are alike, but not to the
-		 * compiler's aliasing rules */
-		if (set)
-			memcpy((char *)base + f[i].off, &v, sizeof(v));
+	}
+	return 0;
+}
+
+int jr_array(struct jr *r, struct json_object *o, const char *key, unsigned flags,
+	     struct json_object **a, size_t *n)
+{
+	*a = NULL;
+	*n = 0;
+	if ((flags & JR_SINCE) && !json_object_object_get_ex(o, key, NULL))
+		return 0;
+	if (jr_get(r, o, key, json_type_array, flags & JR_NULL, a))
+		return -1;
+	*n = *a ? json_object_array_length(*a) : 0;
+	return 0;
+}
+
+int jr_array_rows(struct jr *r, struct json_object *o, const struct jr_rows *d, void *base,
+		  void *arg, size_t *n)
+{
+	struct json_object *a, *e;
+	char saved[128];
+	size_t len;
+
+	*n = 0;
+	if (jr_array(r, o, d->key, d->flags, &a, &len))
+		return -1;
+	if (len > d->max)
+		return jr_fail(r, d->key, d->toomany);
+	for (size_t i = 0; i < len; i++, (*n)++) {
+		char *row = (char *)base + i * d->stride;
+
+		if (jr_element(r, a, d->key, i, &e, saved, sizeof(saved)) ||
+		    jr_fields(r, e, row, d->rows, d->nrows, false) ||
+		    (d->more && d->more(r, e, row, arg)))
+			return -1;
+		jr_leave(r, saved);
 	}
 	return 0;
 }
@@ -283,4 +427,67 @@ int jr_element(struct jr *r, struct json_object *a, const char *key, size_t i,
 	if (json_object_is_type(*out, json_type_object))
 		return 0;
 	return jr_fail(r, NULL, "must be an object");
+}
+
+/* ---- the same tables written --------------------------------------------- */
+
+/* An unsigned member of size bytes, as a JSON whole number. */
+static struct json_object *num_json(const void *at, unsigned size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t v;
+
+	switch (size) {
+	case 1: memcpy(&u8, at, 1); v = u8; break;
+	case 2: memcpy(&u16, at, 2); v = u16; break;
+	case 4: memcpy(&u32, at, 4); v = u32; break;
+	default: memcpy(&v, at, 8); break;
+	}
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *nums_json(const void *at, const struct jr_field *f)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < f->count; i++)
+		json_object_array_add(a, num_json((const char *)at + i * f->size, f->size));
+	return a;
+}
+
+static struct json_object *field_json(const void *base, const struct jr_field *f)
+{
+	const char *at = (const char *)base + (f->kind == JR_OBJ ? 0 : f->off);
+	const char *const *names = f->table;
+	bool b = true;
+	double d;
+	int i;
+
+	switch (f->kind) {
+	case JR_NUM: return num_json(at, f->size);
+	case JR_NS: memcpy(&d, at, sizeof(d)); return json_object_new_uint64((uint64_t)d);
+	case JR_BOOL: memcpy(&b, at, sizeof(b)); return json_object_new_boolean(b);
+	case JR_DOUBLE: memcpy(&d, at, sizeof(d)); return json_object_new_double(d);
+	case JR_STR: return at[0] || !(f->flags & JR_NULL) ? json_object_new_string(at) : NULL;
+	case JR_CHOICE:
+		memcpy(&i, at, sizeof(i));
+		return i >= 0 && (unsigned)i < f->count && names[i] ?
+		       json_object_new_string(names[i]) : NULL;
+	case JR_NUMS: return nums_json(at, f);
+	case JR_OBJ:
+		if (f->off != JR_NO_PRESENT)
+			memcpy(&b, (const char *)base + f->off, sizeof(b));
+		return b ? jw_fields(json_object_new_object(), base, f->table, f->count) : NULL;
+	}
+	return NULL;
+}
+
+struct json_object *jw_fields(struct json_object *o, const void *base,
+			      const struct jr_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_object_object_add(o, f[i].key, field_json(base, &f[i]));
+	return o;
 }

@@ -4,6 +4,7 @@
  */
 #include "base/sysnames.h"
 #include "report/evictions_json.h"
+#include "session/run_format.h"
 
 const char *evict_how_json(unsigned how)
 {
@@ -26,18 +27,10 @@ static struct json_object *row_json(const struct pc_eviction *r)
 	return o;
 }
 
+/* described once: session/run_format.c, which load_evictions.c reads by */
 static struct json_object *rereads_json(const struct pc_evictions *e)
 {
-	struct json_object *o = json_object_new_object(), *mem = json_object_new_object();
-
-	json_object_object_add(o, "reread_pages", json_object_new_uint64(e->reread_pages));
-	json_object_object_add(o, "first_read_pages", json_object_new_uint64(e->first_pages));
-	json_object_object_add(o, "removed_pages", json_object_new_uint64(e->removed_pages));
-	json_object_object_add(o, "files", json_object_new_uint64(e->files));
-	json_object_object_add(mem, "open", json_object_new_uint64(e->avail_kb[0]));
-	json_object_object_add(mem, "close", json_object_new_uint64(e->avail_kb[1]));
-	json_object_object_add(o, "mem_available_kb", mem);
-	return o;
+	return JW_T(json_object_new_object(), e, rf_rereads);
 }
 
 void evictions_json(struct json_object *doc, const struct pc_evictions *e)

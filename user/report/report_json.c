@@ -3,7 +3,10 @@
  * contract documented in docs/json.md and docs/fctrace.schema.json; bump
  * SCHEMA_VERSION (base/schema.h) on any incompatible change. Everything
  * the terminal table prints is here, so that `fctrace report` can print it
- * again from the file alone (load_json.c reads it back).
+ * again from the file alone (load_run.c reads it back). The objects whose
+ * members are stored as they are written are described once, in
+ * session/run_format.c's tables, which this writes by and load_run.c reads
+ * by; the rest is here, beside its reader's code.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #include "report/evictions_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
+#include "session/run_format.h"
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -41,21 +45,7 @@ static struct json_object *config_json(const struct wl_config *c)
 	struct json_object *o = json_object_new_object();
 
 	put_str(o, "workload", c->workload);
-	put_u64(o, "files", c->files);
-	put_u64(o, "threads", c->threads);
-	put_u64(o, "ops", c->ops);
-	put_u64(o, "file_size", c->file_size);
-	put_u64(o, "chunk", c->chunk);
-	put_u64(o, "pool", c->pool);
-	put_u64(o, "block", c->block);
-	put_u64(o, "cache_size", c->cache_size);
-	put_u64(o, "seed", c->seed);
-	json_object_object_add(o, "shared_file", json_object_new_boolean(c->shared_file));
-	put_str(o, "handle", c->handle == WL_HANDLE_PER_THREAD ? "per-thread" :
-		c->handle == WL_HANDLE_LOCKED ? "locked" : "shared");
-	put_str(o, "cache", c->cache == WL_CACHE_COLD ? "cold" : "warm");
-	json_object_object_add(o, "pressure", json_object_new_double(c->pressure));
-	return o;
+	return JW_T(o, c, rf_config);
 }
 
 static struct json_object *sc_json(const struct fct_sc_stats *st)
@@ -127,16 +117,9 @@ static struct json_object *locks_of_row(const struct thread_row *r)
 {
 	struct json_object *o = json_object_new_object();
 
-	for (int i = 0; i < r->nlocks; i++) {
-		struct json_object *l = json_object_new_object();
-
-		put_u64(l, "waits", r->locks[i].waits);
-		put_u64(l, "wait_ns", r->locks[i].wait_ns);
-		put_u64(l, "max_ns", r->locks[i].max_ns);
-		json_object_object_add(l, "is_lock", json_object_new_boolean(r->locks[i].is_lock));
-		put_u64(l, "runq_ns", r->locks[i].runq_ns);
-		json_object_object_add(o, r->locks[i].name, l);
-	}
+	for (int i = 0; i < r->nlocks; i++)
+		json_object_object_add(o, r->locks[i].name,
+				       JW_T(json_object_new_object(), &r->locks[i], rf_use));
 	return o;
 }
 
@@ -265,11 +248,7 @@ static struct json_object *chain_json(const struct lock_holders *h)
 	struct json_object *a = json_object_new_array(), *e;
 
 	for (int i = 0; i < h->nchain; i++) {
-		e = json_object_new_object();
-		put_str(e, "lock", h->chain[i].lock);
-		json_object_object_add(e, "is_lock", json_object_new_boolean(h->chain[i].is_lock));
-		put_u64(e, "waits", h->chain[i].count);
-		put_u64(e, "ns", (uint64_t)h->chain[i].ns);
+		e = JW_T(json_object_new_object(), &h->chain[i], rf_chain);
 		json_object_array_add(a, e);
 	}
 	return a;
@@ -319,14 +298,8 @@ static struct json_object *sites_json(const struct lock_total *l)
 {
 	struct json_object *a = json_object_new_array();
 
-	for (int i = 0; i < l->nsites; i++) {
-		struct json_object *o = json_object_new_object();
-
-		put_str(o, "site", l->sites[i].site);
-		put_u64(o, "waits", l->sites[i].waits);
-		put_u64(o, "wait_ns", l->sites[i].wait_ns);
-		json_object_array_add(a, o);
-	}
+	for (int i = 0; i < l->nsites; i++)
+		json_object_array_add(a, JW_T(json_object_new_object(), &l->sites[i], rf_site));
 	return a;
 }
 
@@ -336,20 +309,8 @@ static struct json_object *lock_totals_json(const struct joined_run *m,
 	struct json_object *a = json_object_new_array();
 
 	for (int i = 0; i < m->nlocks; i++) {
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = JW_T(json_object_new_object(), &m->locks[i], rf_lock);
 
-		put_str(o, "name", m->locks[i].name);
-		json_object_object_add(o, "kernel", json_object_new_boolean(m->locks[i].kernel));
-		put_u64(o, "waits", m->locks[i].waits);
-		put_u64(o, "wait_ns", m->locks[i].wait_ns);
-		put_u64(o, "max_ns", m->locks[i].max_ns);
-		put_u64(o, "threads", m->locks[i].threads);
-		json_object_object_add(o, "is_lock", json_object_new_boolean(m->locks[i].is_lock));
-		put_u64(o, "runq_ns", m->locks[i].runq_ns);
-		put_u64(o, "wakes", m->locks[i].wakes);
-		put_u64(o, "wakes_by_waiters", m->locks[i].wakes_by_waiters);
-		json_object_object_add(o, "taken_in_turns",
-				       json_object_new_boolean(m->locks[i].turns));
 		json_object_object_add(o, "holders", holders_json(&m->locks[i].holders));
 		if (ss && ss->n)
 			json_object_object_add(o, "stack_ids",
@@ -396,16 +357,7 @@ static struct json_object *lost_json(const struct kview *kv)
 	const struct fct_lost *l = &kv->lost;
 	struct json_object *o = json_object_new_object();
 
-	put_u64(o, "slot_full", l->slot_full);
-	put_u64(o, "futex_map_full", l->futex_map_full);
-	put_u64(o, "klock_map_full", l->klock_map_full);
-	put_u64(o, "pagecache_map_full", l->pc_map_full);
-	put_u64(o, "stack_lost", l->stack_lost);
-	put_u64(o, "ustack_drops", l->ustack_drops);
-	put_u64(o, "jvm_threads_full", l->jvm_threads_full);
-	put_u64(o, "jvm_monitors_full", l->jvm_monitors_full);
-	put_u64(o, "tgids_full", l->tgids_full);
-	put_u64(o, "pagecache_evict_full", l->pc_evict_full);
+	JW_T(o, l, rf_lost);
 	put_u64(o, "timeline_drops", kv->tl.dropped);
 	put_u64(o, "total", kview_lost_total(kv));
 	return o;
@@ -422,12 +374,8 @@ static struct json_object *losses_json(const struct session *s)
 		return NULL;
 	a = json_object_new_array();
 	for (int i = 0; i < ls->n; i++) {
-		o = json_object_new_object();
+		o = JW_T(json_object_new_object(), &ls->l[i], rf_loss);
 		t = json_object_new_array();
-		put_str(o, "lost", ls->l[i].id);
-		put_u64(o, "count", ls->l[i].count);
-		json_object_object_add(o, "kept", json_object_new_double(ls->l[i].kept));
-		put_str(o, "says", ls->l[i].says);
 		for (int k = 0; k < ls->l[i].ntouches; k++)
 			json_object_array_add(t, json_object_new_string(ls->l[i].touches[k]));
 		json_object_object_add(o, "touches", t);
@@ -500,12 +448,7 @@ static struct json_object *cpu_split_json(const struct joined_run *m)
 	o = json_object_new_object();
 	put_str(o, "method", how);
 	json_object_object_add(o, "hz", sampler ? json_object_new_uint64(FCT_CPUCLOCK_HZ) : NULL);
-	put_u64(o, "threads", m->cpu_split_rows);
-	put_u64(o, "threads_sampled", m->cpu_split_sampled);
-	put_u64(o, "samples_user", m->cpu_samples_user);
-	put_u64(o, "samples_sys", m->cpu_samples_sys);
-	put_u64(o, "samples_futex", m->cpu_samples_futex);
-	return o;
+	return JW_T(o, m, rf_cpu_split);
 }
 
 /* How the kernel lock sites in locks[] got their figures. */
@@ -518,9 +461,7 @@ static struct json_object *klock_sites_json(const struct session *s)
 		return NULL;
 	o = json_object_new_object();
 	put_str(o, "attribution", KV_KLOCK_ATTRIBUTION);
-	put_u64(o, "exact_wait_ns", m->klock_exact_ns);
-	put_u64(o, "sampled_wait_ns", m->klock_est_ns);
-	return o;
+	return JW_T(o, m, rf_klock_sites);
 }
 
 /* Every syscall number made, with its count, time and sleep. */
@@ -548,16 +489,9 @@ static struct json_object *by_number_json(const struct joined_run *m)
 /* fctrace's JVMTI agent: how it sampled; null when it did not run */
 static struct json_object *agent_json(const struct joined_run *m)
 {
-	struct json_object *o;
-
 	if (!m->jvm_agent)
 		return NULL;
-	o = json_object_new_object();
-	put_u64(o, "walks_first", m->jvm_agent_walks);
-	put_u64(o, "walks_every", m->jvm_agent_every);
-	put_u64(o, "park_period_ms", m->jvm_agent_period_ms);
-	put_u64(o, "park_stacks", m->jvm_agent_park_walks);
-	return o;
+	return JW_T(json_object_new_object(), m, rf_agent);
 }
 
 /* A JVM target: HotSpot's view, run-wide (monitors are in locks[]). */
@@ -595,13 +529,8 @@ static struct json_object *lock_names_json(const struct session *s)
 	struct json_object *a = json_object_new_array();
 
 	for (int i = 0; i < s->nnames; i++) {
-		struct json_object *o = json_object_new_object();
-
-		put_str(o, "name", s->names[i].name);
-		put_str(o, "site", s->names[i].site);
-		json_object_object_add(o, "is_lock", json_object_new_boolean(s->names[i].is_lock));
-		put_u64(o, "samples", s->names[i].samples);
-		json_object_array_add(a, o);
+		json_object_array_add(a, JW_T(json_object_new_object(), &s->names[i],
+					      rf_lock_name));
 	}
 	return a;
 }
@@ -614,24 +543,14 @@ static struct json_object *target_json(const struct session *s)
 
 	if (ti->mode == TGT_NONE)
 		return NULL;
-	o = json_object_new_object();
-	put_str(o, "mode", ti->mode == TGT_EXEC ? "exec" : "attach");
-	put_str(o, "argv", ti->cmdline);
-	put_u64(o, "pid", (uint64_t)ti->pid);
+	o = JW_T(json_object_new_object(), ti, rf_program);
 	json_object_object_add(o, "exited", json_object_new_boolean(ti->exited));
 	json_object_object_add(o, "exit_status", ti->mode == TGT_EXEC && ti->exited &&
 			       !ti->term_signal ?
 			       json_object_new_int(ti->exit_status) : NULL);
 	json_object_object_add(o, "signal", ti->term_signal ?
 			       json_object_new_int(ti->term_signal) : NULL);
-	put_u64(o, "uid", (uint64_t)ti->uid);
-	put_u64(o, "gid", (uint64_t)ti->gid);
-	put_u64(o, "stacks_sampled", ti->stacks_received);
-	put_u64(o, "stacks_unwound", ti->stacks_unwound);
-	put_u64(o, "stacks_dropped", ti->stacks_dropped);
-	put_u64(o, "words_unnamed", ti->words_unnamed);
-	json_object_object_add(o, "unsymbolised", ti->unsymbolised[0] ?
-			       json_object_new_string(ti->unsymbolised) : NULL);
+	JW_T(o, ti, rf_sampling);
 	json_object_object_add(o, "lock_names", lock_names_json(s));
 	json_object_object_add(o, "jvm", jvm_json(s));
 	return o;
@@ -643,12 +562,7 @@ static struct json_object *others_json(const struct kview *kv)
 	struct json_object *a = json_object_new_array();
 
 	for (int i = 0; i < kv->nothers && i < 5; i++) {
-		struct json_object *o = json_object_new_object();
-
-		put_u64(o, "pid", kv->others[i].tgid);
-		json_object_object_add(o, "comm", json_object_new_string(kv->others[i].comm));
-		put_u64(o, "samples", kv->others[i].samples);
-		json_object_array_add(a, o);
+		json_object_array_add(a, JW_T(json_object_new_object(), &kv->others[i], rf_other));
 	}
 	return a;
 }
@@ -723,15 +637,9 @@ static struct json_object *lock_whatifs_json(const struct diagnosis *d)
 /* One thread alone (session/solo.h): null when it did not run. */
 static struct json_object *solo_json(const struct wl_solo *solo)
 {
-	struct json_object *o;
-
 	if (!solo->hit_ns && !solo->miss_ns && !solo->fc_ns)
 		return NULL;
-	o = json_object_new_object();
-	put_u64(o, "hit_ns", solo->hit_ns);
-	put_u64(o, "miss_ns", solo->miss_ns);
-	put_u64(o, "fc_ns", solo->fc_ns);
-	return o;
+	return JW_T(json_object_new_object(), solo, rf_solo);
 }
 
 /* A pool's uncontended op costs (join.h): null for other workloads. */
@@ -741,13 +649,7 @@ static struct json_object *op_costs_json(const struct joined_run *m)
 
 	if (!m->res || !m->res->totals.has_pool)
 		return NULL;
-	o = json_object_new_object();
-	put_u64(o, "hit_p50_ns", m->op_hit_p50_ns);
-	put_u64(o, "miss_p50_ns", m->op_miss_p50_ns);
-	put_u64(o, "read_p50_ns", m->read_p50_ns);
-	put_u64(o, "hold_hit_ns", m->hold_hit_ns);
-	put_u64(o, "hold_miss_ns", m->hold_miss_ns);
-	put_u64(o, "hold_put_ns", m->hold_put_ns);
+	o = JW_T(json_object_new_object(), m, rf_op_cost);
 	json_object_object_add(o, "solo", solo_json(&m->res->solo));
 	return o;
 }

@@ -1,7 +1,8 @@
 /*
  * load_run.c - a saved run's session rebuilt from its run document
- * (report_json.c writes it; tests/test_report.c keeps the two in step: it
- * reports a run from its file and wants the run's own text and JSON back).
+ * (report_json.c writes it; tests/test_saved.c keeps the two and
+ * docs/fctrace.schema.json in step, field by field, and test_report.c
+ * wants a reported run's own text and JSON back).
  *
  * What is rebuilt is what the reporters read: the settings, the result
  * (each worker's own clocks, the pool or cache totals), the kernel view's
@@ -10,6 +11,13 @@
  * back, not derived again: it is what the run said, whatever rules this
  * fctrace has. Nothing else of the run is needed, so nothing else is made
  * up: the raw BPF maps (futex words, kernel lock stacks) stay empty.
+ *
+ * The file's objects are described by tables (base/jsonread.h: a key, its
+ * kind, the struct member it goes to, whether it may be null or absent);
+ * the code here is what a table cannot say: maps keyed by data, values
+ * checked against each other, figures that go to more than one place.
+ * A key marked JR_SINCE was added after schema 2 began: absent in runs
+ * saved before it, and read as not measured.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,83 +29,99 @@
 #include "session/load_stacks.h"
 #include "session/load_evictions.h"
 #include "session/load_run.h"
+#include "session/run_format.h"
 #include "base/schema.h"
 #include "explain/whatif.h"
 
 #define LOAD_MAX_ROWS	16384		/* threads of another program, JVMs included */
+#define OPT		JR_SINCE	/* absent in runs saved before the key */
+#define OPT_NULL	(JR_SINCE | JR_NULL)
+
+/* The rows of array d->key, allocated (never NULL: one row at least) and
+ * read; *n the rows read. */
+static int load_rows(struct jr *r, struct json_object *o, const struct jr_rows *d,
+		     void **rows, void *arg, size_t *n)
+{
+	struct json_object *a;
+	size_t len;
+
+	*n = 0;
+	if (jr_array(r, o, d->key, d->flags, &a, &len))
+		return -1;
+	if (len > d->max)
+		return jr_fail(r, d->key, d->toomany);
+	if (!(*rows = calloc(len ? len : 1, d->stride)))
+		return jr_fail(r, NULL, "out of memory");
+	return jr_array_rows(r, o, d, *rows, arg, n);
+}
+
+/* An array of strings into the rows of a char array: at most max, each
+ * fitting. */
+static int load_strings(struct jr *r, struct json_object *o, const char *key, char *rows,
+			size_t size, size_t max, const char *what, int *n)
+{
+	struct json_object *a, *e;
+	char fit[64];
+	size_t len;
+
+	if (jr_array(r, o, key, 0, &a, &len))
+		return -1;
+	if (len > max)
+		return jr_fail(r, key, what);
+	for (size_t i = 0; i < len; i++, (*n)++) {
+		e = json_object_array_get_idx(a, i);
+		snprintf(fit, sizeof(fit), "must hold strings of at most %zu bytes", size - 1);
+		if (!json_object_is_type(e, json_type_string) ||
+		    (size_t)json_object_get_string_len(e) >= size)
+			return jr_fail(r, key, fit);
+		snprintf(rows + i * size, size, "%s", json_object_get_string(e));
+	}
+	return 0;
+}
 
 /* ---- settings and subject ------------------------------------------------ */
-
-static const struct jr_field config_fields[] = {
-	JR_FIELD(wl_config, "ops", ops), JR_FIELD(wl_config, "file_size", file_size),
-	JR_FIELD(wl_config, "chunk", chunk), JR_FIELD(wl_config, "block", block),
-	JR_FIELD(wl_config, "cache_size", cache_size), JR_FIELD(wl_config, "seed", seed),
-};
 
 /* The settings; the workload's name goes to name (a program's comm for
  * run -- CMD and attach: told apart once the target is read). */
 static int load_config(struct jr *r, struct json_object *doc, struct wl_config *c,
 		       char *name, size_t n)
 {
-	static const char *const handles[] = { "shared", "per-thread", "locked" };
-	static const char *const caches[] = { "warm", "cold" };
 	struct json_object *o;
 	char saved[128];
-	int handle = 0, cache = 0, rc;
 
-	if (jr_object(r, doc, "config", false, &o, saved, sizeof(saved)))
+	if (jr_object(r, doc, "config", false, &o, saved, sizeof(saved)) ||
+	    jr_str(r, o, "workload", false, name, n) || JR_READ_T(r, o, c, rf_config))
 		return -1;
-	rc = jr_str(r, o, "workload", false, name, n) ||
-	     jr_uint(r, o, "files", UINT32_MAX, &c->files) ||
-	     jr_uint(r, o, "threads", UINT32_MAX, &c->threads) ||
-	     jr_uint(r, o, "pool", UINT32_MAX, &c->pool) ||
-	     JR_FIELDS(r, o, c, config_fields, false) ||
-	     jr_bool(r, o, "shared_file", &c->shared_file) ||
-	     jr_choice(r, o, "handle", handles, 3, &handle) ||
-	     jr_choice(r, o, "cache", caches, 2, &cache) ||
-	     jr_double(r, o, "pressure", &c->pressure);
-	c->handle = (enum wl_handle_mode)handle;
-	c->cache = cache ? WL_CACHE_COLD : WL_CACHE_WARM;
 	jr_leave(r, saved);
-	return rc ? -1 : 0;
-}
-
-/* Another program's futex words, by name (their addresses are not saved:
- * the reporters only name and count them). */
-static int load_lock_names(struct jr *r, struct json_object *t, struct session *s)
-{
-	struct json_object *a, *o;
-	char saved[128];
-	size_t n;
-
-	if (jr_get(r, t, "lock_names", json_type_array, false, &a))
-		return -1;
-	n = json_object_array_length(a);
-	if (n > LOAD_MAX_ROWS * MODEL_MAX_NAMED)
-		return jr_fail(r, "lock_names", "has more names than any run could");
-	/* never NULL for a target: the model tells other programs by it */
-	s->names = calloc(n ? n : 1, sizeof(*s->names));
-	if (!s->names)
-		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++, s->nnames++) {
-		struct lock_name *ln = &s->names[i];
-
-		if (jr_element(r, a, "lock_names", i, &o, saved, sizeof(saved)) ||
-		    jr_str(r, o, "name", false, ln->name, sizeof(ln->name)) ||
-		    jr_str(r, o, "site", false, ln->site, sizeof(ln->site)) ||
-		    jr_bool(r, o, "is_lock", &ln->is_lock) || jr_u64(r, o, "samples", &ln->samples))
-			return -1;
-		jr_leave(r, saved);
-	}
 	return 0;
 }
 
+/* Another program's futex words, by name (their addresses are not saved:
+ * the reporters only name and count them). s->names is never NULL for a
+ * target: the model tells other programs by it. */
+static int load_lock_names(struct jr *r, struct json_object *t, struct session *s)
+{
+	const struct jr_rows rows = {
+		"lock_names", 0, sizeof(struct lock_name), LOAD_MAX_ROWS * MODEL_MAX_NAMED,
+		"has more names than any run could", rf_lock_name.f, rf_lock_name.n, NULL,
+	};
+	size_t n;
+	int rc = load_rows(r, t, &rows, (void **)&s->names, NULL, &n);
+
+	s->nnames = (int)n;
+	return rc;
+}
+
+/* HotSpot's view, run-wide (its libjvm is the target's) */
 static const struct jr_field jvm_fields[] = {
+	JR_BOOLF(joined_run, "monitor_probes", jvm_monitors),
 	JR_FIELD(joined_run, "gcs", gcs), JR_FIELD(joined_run, "gc_ns", gc_ns),
 	JR_FIELD(joined_run, "gc_max_ns", gc_max_ns),
 	JR_FIELD(joined_run, "safepoints", safepoints),
 	JR_FIELD(joined_run, "safepoint_ns", safepoint_ns), JR_FIELD(joined_run, "parks", parks),
 	JR_FIELD(joined_run, "park_ns", park_ns),
+	JR_MAX(joined_run, "application_threads", app_threads, LOAD_MAX_ROWS),
+	JR_STRF(joined_run, "monitor_holders", jvm_holders_off, OPT_NULL),
 };
 
 /* The monitor flag as the run read it: absent in runs saved before it
@@ -114,50 +138,23 @@ static int load_monitor_flag(struct jr *r, struct json_object *o, struct joined_
 	return 0;
 }
 
-/* fctrace's JVMTI agent's sampling (null or absent: it did not run) */
-static int load_agent(struct jr *r, struct json_object *o, struct joined_run *m)
-{
-	struct json_object *a;
-	char saved[128];
-	uint64_t w = 0, e = 0, p = 0;
-	int rc;
-
-	if (!json_object_object_get_ex(o, "agent", NULL))
-		return 0;
-	if (jr_object(r, o, "agent", true, &a, saved, sizeof(saved)))
-		return -1;
-	if (!a)
-		return 0;
-	rc = jr_u64(r, a, "walks_first", &w) || jr_u64(r, a, "walks_every", &e) ||
-	     jr_u64(r, a, "park_period_ms", &p) || jr_u64(r, a, "park_stacks", &m->jvm_agent_park_walks);
-	jr_leave(r, saved);
-	m->jvm_agent = true;
-	m->jvm_agent_walks = (unsigned)w;
-	m->jvm_agent_every = (unsigned)e;
-	m->jvm_agent_period_ms = (unsigned)p;
-	return rc ? -1 : 0;
-}
-
 /* A JVM target: what HotSpot's probes counted, run-wide. */
 static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 {
 	struct joined_run *m = &s->joined;
 	struct json_object *o;
 	char saved[128];
-	int rc;
 
 	if (jr_object(r, t, "jvm", true, &o, saved, sizeof(saved)))
 		return -1;
 	m->jvm = o != NULL;
-	rc = o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
-		   jr_bool(r, o, "monitor_probes", &m->jvm_monitors) || load_monitor_flag(r, o, m) ||
-		   JR_FIELDS(r, o, m, jvm_fields, false) || load_agent(r, o, m) ||
-		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads) ||
-		   (json_object_object_get_ex(o, "monitor_holders", NULL) &&
-		    jr_str(r, o, "monitor_holders", true, m->jvm_holders_off,
-			   sizeof(m->jvm_holders_off))));
+	if (o && (jr_str(r, o, "libjvm", false, s->target.libjvm, sizeof(s->target.libjvm)) ||
+	    JR_READ(r, o, m, jvm_fields) || load_monitor_flag(r, o, m) ||
+	    /* fctrace's JVMTI agent's sampling: null when it did not run */
+	    jr_section(r, o, "agent", OPT_NULL, m, rf_agent.f, rf_agent.n, &m->jvm_agent)))
+		return -1;
 	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	return 0;
 }
 
 /* How the program ended: exit_status and signal are null when they did
@@ -184,43 +181,17 @@ static int load_ending(struct jr *r, struct json_object *t, struct target_info *
  * null for fctrace's own workloads. */
 static int load_target(struct jr *r, struct json_object *doc, struct session *s)
 {
-	static const char *const modes[] = { [TGT_EXEC] = "exec", [TGT_ATTACH] = "attach" };
 	struct target_info *ti = &s->target;
 	struct json_object *t;
 	char saved[128];
-	unsigned pid, uid;
-	int mode = TGT_NONE, rc;
 
 	if (jr_object(r, doc, "target", true, &t, saved, sizeof(saved)))
 		return -1;
-	rc = t && (jr_choice(r, t, "mode", modes, 3, &mode) ||
-		   jr_str(r, t, "argv", false, ti->cmdline, sizeof(ti->cmdline)) ||
-		   jr_uint(r, t, "pid", INT32_MAX, &pid) || load_ending(r, t, ti) ||
-		   jr_uint(r, t, "uid", UINT32_MAX, &uid) ||
-		   jr_u64(r, t, "stacks_sampled", &ti->stacks_received) ||
-		   jr_u64(r, t, "stacks_unwound", &ti->stacks_unwound) ||
-		   (json_object_object_get_ex(t, "stacks_dropped", NULL) &&
-		    jr_u64(r, t, "stacks_dropped", &ti->stacks_dropped)) ||
-		   (json_object_object_get_ex(t, "words_unnamed", NULL) &&
-		    jr_u64(r, t, "words_unnamed", &ti->words_unnamed)) ||
-		   (json_object_object_get_ex(t, "unsymbolised", NULL) &&
-		    jr_str(r, t, "unsymbolised", true, ti->unsymbolised,
-			   sizeof(ti->unsymbolised))) ||
-		   load_lock_names(r, t, s) || load_jvm(r, t, s));
-	jr_leave(r, saved);
-	if (rc)
+	if (t && (JR_READ_T(r, t, ti, rf_program) || load_ending(r, t, ti) ||
+		  JR_READ_T(r, t, ti, rf_sampling) || load_lock_names(r, t, s) ||
+		  load_jvm(r, t, s)))
 		return -1;
-	ti->mode = (enum target_mode)mode;
-	ti->pid = t ? (pid_t)pid : 0;
-	ti->uid = t ? (uid_t)uid : 0;
-	ti->gid = 0;
-	if (t && json_object_object_get_ex(t, "gid", NULL)) {	/* absent before 2026-12 */
-		unsigned gid = 0;
-
-		if (jr_uint(r, t, "gid", UINT32_MAX, &gid))
-			return -1;
-		ti->gid = (gid_t)gid;
-	}
+	jr_leave(r, saved);
 	return 0;
 }
 
@@ -321,54 +292,21 @@ static int load_probes(struct jr *r, struct json_object *doc, struct kview *kv)
 	jr_leave(r, saved);
 	return 0;
 }
-
-static const struct jr_field lost_fields[] = {
-	JR_FIELD(fct_lost, "slot_full", slot_full),
-	JR_FIELD(fct_lost, "futex_map_full", futex_map_full),
-	JR_FIELD(fct_lost, "klock_map_full", klock_map_full),
-	JR_FIELD(fct_lost, "pagecache_map_full", pc_map_full),
-	JR_FIELD(fct_lost, "stack_lost", stack_lost),
-	JR_FIELD(fct_lost, "ustack_drops", ustack_drops),
-};
-
-/* The JVM's losses: absent from runs saved before they joined the rest. */
-static int load_jvm_lost(struct jr *r, struct json_object *lost, struct fct_lost *l)
-{
-	if (json_object_object_get_ex(lost, "jvm_threads_full", NULL) &&
-	    jr_u64(r, lost, "jvm_threads_full", (uint64_t *)&l->jvm_threads_full))
-		return -1;
-	if (json_object_object_get_ex(lost, "tgids_full", NULL) &&
-	    jr_u64(r, lost, "tgids_full", (uint64_t *)&l->tgids_full))
-		return -1;
-	if (json_object_object_get_ex(lost, "jvm_monitors_full", NULL) &&
-	    jr_u64(r, lost, "jvm_monitors_full", (uint64_t *)&l->jvm_monitors_full))
-		return -1;
-	if (json_object_object_get_ex(lost, "pagecache_evict_full", NULL) &&
-	    jr_u64(r, lost, "pagecache_evict_full", (uint64_t *)&l->pc_evict_full))
-		return -1;
-	return 0;
-}
-
 /* What traced the run: a run is traced when it has lost_events. */
 static int load_tracing(struct jr *r, struct json_object *doc, struct session *s)
 {
 	static const char *const sets[] = { "full", "light", "custom", "floor", "none" };
-	struct json_object *lost;
 	uint64_t every = 0;
-	char saved[128];
 	bool set;
-	int i = 0, rc;
+	int i = 0;
 
 	if (jr_choice(r, doc, "probe_set", sets, 5, &i) ||
-	    jr_object(r, doc, "lost_events", true, &lost, saved, sizeof(saved)))
+	    jr_section(r, doc, "lost_events", JR_NULL, &s->kv.lost, rf_lost.f, rf_lost.n,
+		       &s->traced))
 		return -1;
 	s->joined.probe_set = sets[i];
-	s->traced = lost != NULL;
-	rc = lost && (JR_FIELDS(r, lost, &s->kv.lost, lost_fields, false) ||
-		      load_jvm_lost(r, lost, &s->kv.lost));
-	jr_leave(r, saved);
-	if (rc || !s->traced)
-		return rc ? -1 : 0;
+	if (!s->traced)
+		return 0;
 	if (jr_u64(r, doc, "load_ns", &s->prepare_ns) || load_groups(r, doc, &s->kv.groups) ||
 	    load_probes(r, doc, &s->kv) ||
 	    jr_u64_or_null(r, doc, "syscall_time_every", &every, &set))
@@ -381,51 +319,37 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 
 /* ---- threads ------------------------------------------------------------- */
 
-static const struct jr_field own_fields[] = {
-	JR_FIELD(wl_thread_stats, "ops", ops), JR_FIELD(wl_thread_stats, "start_ns", start_ns),
-	JR_FIELD(wl_thread_stats, "end_ns", end_ns),
-	JR_FIELD(wl_thread_stats, "lock_wait_ns", lock_wait_ns),
-	JR_FIELD(wl_thread_stats, "lock_hold_ns", lock_hold_ns),
-	JR_FIELD(wl_thread_stats, "lock_acquires", lock_acquires),
-	JR_FIELD(wl_thread_stats, "lock_contended", lock_contended),
-	JR_FIELD(wl_thread_stats, "read_ns", read_ns),
-	JR_FIELD(wl_thread_stats, "lookup_ns", lookup_ns),
-	JR_FIELD(wl_thread_stats, "miss_read_ns", miss_read_ns),
-	JR_FIELD(wl_thread_stats, "hits", hits), JR_FIELD(wl_thread_stats, "misses", misses),
-	JR_FIELD(wl_thread_stats, "evictions", evictions),
-	JR_FIELD(wl_thread_stats, "syscalls_in_lock", syscalls_in_lock),
-	JR_FIELD(wl_thread_stats, "verify_errors", verify_errors),
-};
-
 static const struct jr_field latency_fields[] = {
-	JR_FIELD(wl_thread_stats, "timed", lat_timed),
-	JR_FIELD(wl_thread_stats, "total_ns", lat_total_ns),
-	JR_FIELD(wl_thread_stats, "min_ns", lat_min_ns),
-	JR_FIELD(wl_thread_stats, "max_ns", lat_max_ns),
+	JR_FIELD(thread_row, "timed", user.lat_timed),
+	JR_FIELD(thread_row, "total_ns", user.lat_total_ns),
+	JR_FIELD(thread_row, "min_ns", user.lat_min_ns),
+	JR_FIELD(thread_row, "max_ns", user.lat_max_ns),
+	JR_NUMSF(thread_row, "hist", user.lat_hist),
 };
 
-/* The thread's own clocks and its sampled ops' latency. */
-static int load_own(struct jr *r, struct json_object *o, struct wl_thread_stats *u)
-{
-	struct json_object *lat;
-	char saved[128];
-	unsigned tid;
-	int rc;
-
-	if (jr_uint(r, o, "tid", INT32_MAX, &tid) ||
-	    jr_uint(r, o, "index", UINT32_MAX, &u->index) ||
-	    JR_FIELDS(r, o, u, own_fields, false))
-		return -1;
-	u->tid = (pid_t)tid;
-	if (u->end_ns < u->start_ns)
-		return jr_fail(r, "end_ns", "is before start_ns");
-	if (jr_object(r, o, "latency", false, &lat, saved, sizeof(saved)))
-		return -1;
-	rc = JR_FIELDS(r, lat, u, latency_fields, false) ||
-	     jr_u64_array(r, lat, "hist", u->lat_hist, WL_HIST_SLOTS);
-	jr_leave(r, saved);
-	return rc ? -1 : 0;
-}
+/* The thread's own clocks, its sampled ops' latency, and its names:
+ * "name" repeats comm for a thread without one of its own, kept as its
+ * name all the same, which prints and saves the same. */
+static const struct jr_field thread_fields[] = {
+	JR_MAX(thread_row, "tid", user.tid, INT32_MAX),
+	JR_FIELD(thread_row, "index", user.index), JR_FIELD(thread_row, "ops", user.ops),
+	JR_FIELD(thread_row, "start_ns", user.start_ns),
+	JR_FIELD(thread_row, "end_ns", user.end_ns),
+	JR_FIELD(thread_row, "lock_wait_ns", user.lock_wait_ns),
+	JR_FIELD(thread_row, "lock_hold_ns", user.lock_hold_ns),
+	JR_FIELD(thread_row, "lock_acquires", user.lock_acquires),
+	JR_FIELD(thread_row, "lock_contended", user.lock_contended),
+	JR_FIELD(thread_row, "read_ns", user.read_ns),
+	JR_FIELD(thread_row, "lookup_ns", user.lookup_ns),
+	JR_FIELD(thread_row, "miss_read_ns", user.miss_read_ns),
+	JR_FIELD(thread_row, "hits", user.hits), JR_FIELD(thread_row, "misses", user.misses),
+	JR_FIELD(thread_row, "evictions", user.evictions),
+	JR_FIELD(thread_row, "syscalls_in_lock", user.syscalls_in_lock),
+	JR_FIELD(thread_row, "verify_errors", user.verify_errors),
+	JR_OBJECT("latency", latency_fields, 0),
+	JR_STRF(thread_row, "comm", k.comm, JR_NULL),
+	JR_STRF(thread_row, "name", name, JR_NULL),
+};
 
 /* "window": how the thread's window began and ended. */
 static int load_window(struct jr *r, struct json_object *o, uint32_t *how)
@@ -445,16 +369,12 @@ static int load_window(struct jr *r, struct json_object *o, uint32_t *how)
 	return 0;
 }
 
-/* Names: the Java name or comm, and a JVM thread's group. */
-static int load_identity(struct jr *r, struct json_object *o, struct thread_row *row)
+/* A JVM thread's group, by its name (null for other programs' threads). */
+static int load_group(struct jr *r, struct json_object *o, struct thread_row *row)
 {
 	char group[32];
 
-	/* "name" repeats comm for a thread without one of its own: kept as its
-	 * name all the same, which prints and saves the same */
-	if (jr_str(r, o, "comm", true, row->k.comm, sizeof(row->k.comm)) ||
-	    jr_str(r, o, "name", true, row->name, sizeof(row->name)) ||
-	    jr_str(r, o, "group", true, group, sizeof(group)))
+	if (jr_str(r, o, "group", true, group, sizeof(group)))
 		return -1;
 	if (!group[0])
 		return 0;
@@ -464,34 +384,31 @@ static int load_identity(struct jr *r, struct json_object *o, struct thread_row 
 	return row->group ? 0 : jr_fail(r, "group", "is not a JVM thread group");
 }
 
-/* The syscalls of one thread, or of all: each kind by name. */
+static const struct jr_field sc_fields[] = {
+	JR_FIELD(fct_sc_stats, "count", count), JR_FIELD(fct_sc_stats, "errors", errors),
+	JR_FIELD(fct_sc_stats, "timed", timed), JR_FIELD(fct_sc_stats, "total_ns", total_ns),
+	JR_FIELD(fct_sc_stats, "min_ns", min_ns), JR_FIELD(fct_sc_stats, "max_ns", max_ns),
+	JR_NUMSF(fct_sc_stats, "hist", hist),
+};
+
+/* The syscalls of one thread: each kind by its name (null without the
+ * syscalls group). */
 static int load_syscalls(struct jr *r, struct json_object *o, struct fct_sc_stats *sc)
 {
-	static const struct jr_field sc_fields[] = {
-		JR_FIELD(fct_sc_stats, "count", count),
-		JR_FIELD(fct_sc_stats, "errors", errors),
-		JR_FIELD(fct_sc_stats, "timed", timed),
-		JR_FIELD(fct_sc_stats, "total_ns", total_ns),
-		JR_FIELD(fct_sc_stats, "min_ns", min_ns),
-		JR_FIELD(fct_sc_stats, "max_ns", max_ns),
-	};
-	struct json_object *kind;
+	struct json_object *kinds;
 	char saved[128];
-	int rc;
+	bool there;
 
-	for (int s = 0; s < FCT_SC_N; s++) {
-		if (jr_object(r, o, sc_name(s), false, &kind, saved, sizeof(saved)))
+	if (jr_object(r, o, "syscalls", true, &kinds, saved, sizeof(saved)))
+		return -1;
+	for (int s = 0; kinds && s < FCT_SC_N; s++)
+		if (JR_SECTION(r, kinds, sc_name(s), 0, &sc[s], sc_fields, &there))
 			return -1;
-		rc = JR_FIELDS(r, kind, &sc[s], sc_fields, false) ||
-		     jr_u32_array(r, kind, "hist", sc[s].hist, FCT_HIST_SLOTS);
-		jr_leave(r, saved);
-		if (rc)
-			return -1;
-	}
+	jr_leave(r, saved);
 	return 0;
 }
 
-/* One thread's waits on each named lock or event. */
+/* One thread's waits on each named lock or event: a map by name. */
 static int load_row_locks(struct jr *r, struct json_object *locks, struct thread_row *row)
 {
 	char saved[128];
@@ -505,9 +422,7 @@ static int load_row_locks(struct jr *r, struct json_object *locks, struct thread
 		if (!json_object_is_type(l, json_type_object))
 			return jr_fail(r, name, "must be an object");
 		snprintf(u->name, sizeof(u->name), "%s", name);
-		if (jr_u64(r, l, "waits", &u->waits) || jr_u64(r, l, "wait_ns", &u->wait_ns) ||
-		    jr_u64(r, l, "max_ns", &u->max_ns) || jr_bool(r, l, "is_lock", &u->is_lock) ||
-		    jr_u64(r, l, "runq_ns", &u->runq_ns))
+		if (JR_READ_T(r, l, u, rf_use))
 			return -1;
 		row->nlocks++;
 	}
@@ -517,24 +432,32 @@ static int load_row_locks(struct jr *r, struct json_object *locks, struct thread
 
 /* The kernel's figures, null where their probe group did not run. */
 static const struct jr_field kernel_fields[] = {
-	JR_FIELD(fct_thread, "futex_waits", futex_waits),
-	JR_FIELD(fct_thread, "kernel_lock_wait_ns", klock_wait_ns),
-	JR_FIELD(fct_thread, "kernel_lock_waits", klock_waits),
-	JR_FIELD(fct_thread, "pages_asked", pages_asked),
-	JR_FIELD(fct_thread, "oncpu_ns", oncpu_ns),
-	JR_FIELD(fct_thread, "offcpu_ns", offcpu_ns),
-	JR_FIELD(fct_thread, "runqueue_ns", runq_total_ns),
-	JR_FIELD(fct_thread, "voluntary_switches", vol_switches),
-	JR_FIELD(fct_thread, "involuntary_switches", invol_switches),
-	JR_FIELD(fct_thread, "blocked_io_ns", blocked_io_ns),
-	JR_FIELD(fct_thread, "stopped_ns", stopped_ns),
-};
-
-static const struct jr_field row_fields[] = {
-	JR_FIELD(thread_row, "pagecache_hits", pagecache_hits),
-	JR_FIELD(thread_row, "pagecache_misses", pagecache_misses),
-	JR_FIELD(thread_row, "pagecache_written", pagecache_written),
-	JR_FIELD(thread_row, "futex_wait_ns", d.futex_wait_ns),
+	JR_FIELD_IF(thread_row, "futex_waits", k.futex_waits, JR_NULL),
+	JR_FIELD_IF(thread_row, "kernel_lock_wait_ns", k.klock_wait_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "kernel_lock_waits", k.klock_waits, JR_NULL),
+	JR_FIELD_IF(thread_row, "pages_asked", k.pages_asked, JR_NULL),
+	JR_FIELD_IF(thread_row, "oncpu_ns", k.oncpu_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "offcpu_ns", k.offcpu_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "runqueue_ns", k.runq_total_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "voluntary_switches", k.vol_switches, JR_NULL),
+	JR_FIELD_IF(thread_row, "involuntary_switches", k.invol_switches, JR_NULL),
+	JR_FIELD_IF(thread_row, "blocked_io_ns", k.blocked_io_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "stopped_ns", k.stopped_ns, JR_NULL),
+	JR_FIELD_IF(thread_row, "pagecache_hits", pagecache_hits, JR_NULL),
+	JR_FIELD_IF(thread_row, "pagecache_misses", pagecache_misses, JR_NULL),
+	JR_FIELD_IF(thread_row, "pagecache_written", pagecache_written, JR_NULL),
+	JR_FIELD_IF(thread_row, "futex_wait_ns", d.futex_wait_ns, JR_NULL),
+	JR_DOUBLEF(thread_row, "accounted_ratio", accounted_ratio),
+	/* timers and polls, the process, and the sleeps other traced
+	 * processes ended: added after schema 2 began */
+	JR_FIELD_IF(thread_row, "idle_ns", idle_ns, OPT_NULL),
+	JR_MAX_IF(thread_row, "pid", k.tgid, INT32_MAX, OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_signal_waits", k.sib_waits[FCT_WAKE_SIGNAL], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_signal_wait_ns", k.sib_wait_ns[FCT_WAKE_SIGNAL], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_signal_wakes", k.sib_wakes[FCT_WAKE_SIGNAL], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_write_waits", k.sib_waits[FCT_WAKE_WRITE], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_write_wait_ns", k.sib_wait_ns[FCT_WAKE_WRITE], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_write_wakes", k.sib_wakes[FCT_WAKE_WRITE], OPT_NULL),
 };
 
 /* The time account: each bucket by its JSON name. */
@@ -542,50 +465,20 @@ static int load_account(struct jr *r, struct json_object *o, struct thread_row *
 {
 	struct json_object *acct;
 	char saved[128];
-	int rc = 0;
 
 	if (jr_object(r, o, "account_ns", false, &acct, saved, sizeof(saved)))
 		return -1;
-	for (int b = 0; b < ACCT_N && !rc; b++)
-		rc = jr_u64(r, acct, acct_bucket_name(b), &row->acct_ns[b]);
+	for (int b = 0; b < ACCT_N; b++)
+		if (jr_u64(r, acct, acct_bucket_name(b), &row->acct_ns[b]))
+			return -1;
 	jr_leave(r, saved);
-	return rc || jr_double(r, o, "accounted_ratio", &row->accounted_ratio) ? -1 : 0;
-}
-
-/* Added after schema 2 began: the process, and the sleeps other traced
- * processes ended; absent in older runs (read as not measured). */
-static const struct jr_field since_v2_fields[] = {
-	JR_FIELD(fct_thread, "sibling_signal_waits", sib_waits[FCT_WAKE_SIGNAL]),
-	JR_FIELD(fct_thread, "sibling_signal_wait_ns", sib_wait_ns[FCT_WAKE_SIGNAL]),
-	JR_FIELD(fct_thread, "sibling_signal_wakes", sib_wakes[FCT_WAKE_SIGNAL]),
-	JR_FIELD(fct_thread, "sibling_write_waits", sib_waits[FCT_WAKE_WRITE]),
-	JR_FIELD(fct_thread, "sibling_write_wait_ns", sib_wait_ns[FCT_WAKE_WRITE]),
-	JR_FIELD(fct_thread, "sibling_write_wakes", sib_wakes[FCT_WAKE_WRITE]),
-};
-
-static int load_since_v2(struct jr *r, struct json_object *o, struct thread_row *row)
-{
-	unsigned pid;
-
-	if (json_object_object_get_ex(o, "pid", NULL) && !json_object_is_type(
-		    json_object_object_get(o, "pid"), json_type_null)) {
-		if (jr_uint(r, o, "pid", INT32_MAX, &pid))
-			return -1;
-		row->k.tgid = pid;
-	}
-	for (size_t i = 0; i < sizeof(since_v2_fields) / sizeof(*since_v2_fields); i++)
-		if (json_object_object_get_ex(o, since_v2_fields[i].key, NULL) &&
-		    jr_fields(r, o, &row->k, &since_v2_fields[i], 1, true))
-			return -1;
 	return 0;
 }
 
 /* What the kernel saw of the thread: present when "locks" is not null. */
 static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *row)
 {
-	struct json_object *locks, *sc;
-	char saved[128];
-	int rc;
+	struct json_object *locks;
 
 	if (jr_get(r, o, "locks", json_type_object, true, &locks))
 		return -1;
@@ -595,86 +488,79 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	}
 	row->k.tid = (uint32_t)row->user.tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
-	    JR_FIELDS(r, o, &row->k, kernel_fields, true) ||
-	    JR_FIELDS(r, o, row, row_fields, true) || load_account(r, o, row) ||
-	    jr_object(r, o, "syscalls", true, &sc, saved, sizeof(saved)))
+	    JR_READ(r, o, row, kernel_fields) || load_account(r, o, row) ||
+	    load_syscalls(r, o, row->k.sc))
 		return -1;
-	rc = sc && load_syscalls(r, sc, row->k.sc);
-	jr_leave(r, saved);
-	/* timers and polls: absent in runs saved before 2026-12 */
-	if (!rc && json_object_object_get_ex(o, "idle_ns", NULL)) {
-		bool set;
-
-		rc = jr_u64_or_null(r, o, "idle_ns", &row->idle_ns, &set);
-	}
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
-	return rc || load_since_v2(r, o, row) ? -1 : 0;
+	return 0;
+}
+
+/* What a thread's table cannot say: its clocks' order, its group, its
+ * kernel view. */
+static int load_thread(struct jr *r, struct json_object *o, void *row, void *arg)
+{
+	struct thread_row *t = row;
+
+	if (t->user.end_ns < t->user.start_ns)
+		return jr_fail(r, "end_ns", "is before start_ns");
+	return load_group(r, o, t) || load_kernel(r, o, t) ? -1 : 0;
 }
 
 /* Every thread: the workload's view in the result, the joined rows in
  * the model. */
 static int load_threads(struct jr *r, struct json_object *doc, struct session *s)
 {
+	static const struct jr_rows rows = {
+		"threads", 0, sizeof(struct thread_row), LOAD_MAX_ROWS,
+		"has more threads than fctrace reports", thread_fields, JR_N(thread_fields),
+		load_thread,
+	};
 	struct joined_run *m = &s->joined;
-	struct json_object *a, *o;
-	char saved[128];
 	size_t n;
 
-	if (jr_get(r, doc, "threads", json_type_array, false, &a))
+	if (load_rows(r, doc, &rows, (void **)&m->rows, NULL, &n))
 		return -1;
-	if ((n = json_object_array_length(a)) > LOAD_MAX_ROWS)
-		return jr_fail(r, "threads", "has more threads than fctrace reports");
-	s->res.threads = calloc(n ? n : 1, sizeof(*s->res.threads));
-	m->rows = calloc(n ? n : 1, sizeof(*m->rows));
-	if (!s->res.threads || !m->rows)
+	m->nrows = (unsigned)n;
+	if (!(s->res.threads = calloc(n ? n : 1, sizeof(*s->res.threads))))
 		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		struct thread_row *row = &m->rows[i];
-
-		if (jr_element(r, a, "threads", i, &o, saved, sizeof(saved)) ||
-		    load_own(r, o, &row->user) || load_identity(r, o, row) ||
-		    load_kernel(r, o, row))
-			return -1;
-		jr_leave(r, saved);
-		s->res.threads[i] = row->user;
-		s->res.nthreads = m->nrows = (unsigned)i + 1;
-	}
+	for (size_t i = 0; i < n; i++)
+		s->res.threads[i] = m->rows[i].user;
+	s->res.nthreads = m->nrows;
 	return 0;
 }
 
 /* ---- run-wide ------------------------------------------------------------ */
 
+static const struct jr_field pool_fields[] = {
+	JR_FIELD(wl_totals, "hits", hits), JR_FIELD(wl_totals, "misses", misses),
+	JR_FIELD(wl_totals, "evictions", evictions), JR_FIELD(wl_totals, "max_open", max_open),
+	JR_FIELD(wl_totals, "over_capacity", over_capacity),
+};
+
+static const struct jr_field cache_fields[] = {
+	JR_FIELD(wl_totals, "hits", hits), JR_FIELD(wl_totals, "misses", misses),
+	JR_FIELD(wl_totals, "evictions", evictions),
+	JR_FIELD(wl_totals, "cached_bytes", cache_bytes),
+	JR_FIELD(wl_totals, "cached_blocks", cache_blocks),
+};
+
 /* The pool's or the cache's totals (at most one of them). */
 static int load_totals(struct jr *r, struct json_object *doc, struct wl_totals *t)
 {
-	struct json_object *pool, *cache, *o;
-	char saved[128];
-	int rc;
+	struct json_object *pool, *cache;
 
 	if (jr_get(r, doc, "pool", json_type_object, true, &pool) ||
 	    jr_get(r, doc, "cache", json_type_object, true, &cache))
 		return -1;
 	if (pool && cache)
 		return jr_fail(r, NULL, "has both pool and cache totals: no workload has both");
-	if (!(o = pool ? pool : cache))
-		return 0;
-	t->has_pool = pool != NULL;
-	t->has_cache = cache != NULL;
-	jr_enter(r, pool ? "pool" : "cache", -1, saved, sizeof(saved));
-	rc = jr_u64(r, o, "hits", &t->hits) || jr_u64(r, o, "misses", &t->misses) ||
-	     jr_u64(r, o, "evictions", &t->evictions) ||
-	     (pool ? jr_u64(r, o, "max_open", &t->max_open) ||
-		     jr_u64(r, o, "over_capacity", &t->over_capacity)
-		   : jr_u64(r, o, "cached_bytes", &t->cache_bytes) ||
-		     jr_u64(r, o, "cached_blocks", &t->cache_blocks));
-	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	return JR_SECTION(r, doc, "pool", JR_NULL, t, pool_fields, &t->has_pool) ||
+	       JR_SECTION(r, doc, "cache", JR_NULL, t, cache_fields, &t->has_cache) ? -1 : 0;
 }
 
-/* Run-wide lock totals, in the order the run listed them (ties in the
- * table go by that order). */
-/* A state's time (ns, as JSON keeps it) into h's figures. */
+/* A state's time (ns, as JSON keeps it) into h's figures: each state by
+ * the name the writer gives it (hold_state_name). */
 static int load_hold_states(struct jr *r, struct json_object *o, double *v)
 {
 	char key[32];
@@ -713,214 +599,187 @@ static int load_hold_calls(struct jr *r, struct json_object *o, struct lock_hold
 	return 0;
 }
 
-/* The other locks its holders waited for (absent in runs saved before). */
+/* The other locks its holders waited for. */
 static int load_hold_chain(struct jr *r, struct json_object *o, struct lock_holders *h)
 {
-	struct json_object *a, *e;
-	char saved[128];
-	uint64_t ns;
+	const struct jr_rows rows = {
+		"waiting_for", OPT, sizeof(struct hold_chain), HOLDERS_MAX_CHAIN,
+		"has more locks than fctrace keeps", rf_chain.f, rf_chain.n, NULL,
+	};
+	size_t n;
+	int rc = jr_array_rows(r, o, &rows, h->chain, NULL, &n);
 
-	if (!json_object_object_get_ex(o, "waiting_for", NULL))
-		return 0;
-	if (jr_get(r, o, "waiting_for", json_type_array, false, &a))
-		return -1;
-	for (size_t i = 0; i < json_object_array_length(a) && h->nchain < HOLDERS_MAX_CHAIN; i++) {
-		struct hold_chain *c = &h->chain[h->nchain];
-
-		if (jr_element(r, a, "waiting_for", i, &e, saved, sizeof(saved)) ||
-		    jr_str(r, e, "lock", false, c->lock, sizeof(c->lock)) ||
-		    jr_bool(r, e, "is_lock", &c->is_lock) ||
-		    jr_u64(r, e, "waits", &c->count) || jr_u64(r, e, "ns", &ns))
-			return -1;
-		jr_leave(r, saved);
-		c->ns = (double)ns;
-		h->nchain++;
-	}
-	return 0;
+	h->nchain = (int)n;
+	return rc;
 }
 
-/* A JVM lock's call sites (absent from runs saved before them). */
-static int load_sites(struct jr *r, struct json_object *o, struct lock_total *l)
+static const struct jr_field holder_fields[] = {
+	JR_NSF(lock_holders, "held_ns", held_ns),
+	JR_FIELD(lock_holders, "syscall_count", syscalls),
+	JR_NSF(lock_holders, "contended_ns", contended_ns),
+	JR_FIELD(lock_holders, "samples", samples), JR_FIELD(lock_holders, "words", words),
+};
+
+static const struct jr_field waited_fields[] = {
+	JR_NSF(lock_holders, "waiter_ns", waiter_ns),
+};
+
+/* While the holders held it, the waiters' time: the states' own, and
+ * handoff_ns (read, but the writer derives it again). */
+static int load_while_waited(struct jr *r, struct json_object *ho, struct lock_holders *h)
 {
-	struct json_object *a, *e;
+	struct json_object *w;
 	char saved[128];
+	uint64_t handoff;
 
-	if (!json_object_object_get_ex(o, "sites", NULL))
-		return 0;
-	if (jr_get(r, o, "sites", json_type_array, false, &a))
+	if (jr_object(r, ho, "while_waited", false, &w, saved, sizeof(saved)) ||
+	    load_hold_states(r, w, h->waited_ns) || JR_READ(r, w, h, waited_fields) ||
+	    jr_u64(r, w, "handoff_ns", &handoff))
 		return -1;
-	for (size_t i = 0; i < json_object_array_length(a) && l->nsites < LOCK_SITES_MAX; i++) {
-		struct lock_site *s = &l->sites[l->nsites];
-
-		if (jr_element(r, a, "sites", i, &e, saved, sizeof(saved)) ||
-		    jr_str(r, e, "site", false, s->site, sizeof(s->site)) ||
-		    jr_u64(r, e, "waits", &s->waits) || jr_u64(r, e, "wait_ns", &s->wait_ns))
-			return -1;
-		jr_leave(r, saved);
-		l->nsites++;
-	}
+	jr_leave(r, saved);
 	return 0;
 }
 
-/* A lock's holders (absent from runs saved before they were measured). */
+/* A lock's holders (absent from runs saved before they were measured,
+ * null where they were not). */
 static int load_holders(struct jr *r, struct json_object *o, struct lock_holders *h)
 {
-	struct json_object *ho, *w;
-	char saved[128], wsaved[128], method[400];
-	uint64_t held, cont, wait, words, handoff;
-	int rc;
+	struct json_object *ho;
+	char saved[128], method[400];
 
 	if (!json_object_object_get_ex(o, "holders", NULL))
 		return 0;
 	if (jr_object(r, o, "holders", true, &ho, saved, sizeof(saved)))
 		return -1;
-	if (!ho)
+	if (!ho) {
+		jr_leave(r, saved);
 		return 0;
-	rc = jr_str(r, ho, "method", false, method, sizeof(method)) ||
-	     jr_u64(r, ho, "held_ns", &held) || load_hold_states(r, ho, h->state_ns) ||
-	     jr_u64(r, ho, "syscall_count", &h->syscalls) || load_hold_calls(r, ho, h) ||
-	     load_hold_chain(r, ho, h) ||
-	     jr_u64(r, ho, "contended_ns", &cont) || jr_u64(r, ho, "samples", &h->samples) ||
-	     jr_u64(r, ho, "words", &words) ||
-	     jr_object(r, ho, "while_waited", false, &w, wsaved, sizeof(wsaved));
-	if (!rc) {
-		rc = load_hold_states(r, w, h->waited_ns) || jr_u64(r, w, "waiter_ns", &wait) ||
-		     jr_u64(r, w, "handoff_ns", &handoff);
-		jr_leave(r, wsaved);
 	}
+	if (jr_str(r, ho, "method", false, method, sizeof(method)) ||
+	    JR_READ(r, ho, h, holder_fields) || load_hold_states(r, ho, h->state_ns) ||
+	    load_hold_calls(r, ho, h) || load_hold_chain(r, ho, h) ||
+	    load_while_waited(r, ho, h))
+		return -1;
 	jr_leave(r, saved);
 	h->measured = true;
 	h->java = strstr(method, "ObjectMonitor") != NULL;	/* holders_method's words */
-	h->held_ns = (double)held;
-	h->contended_ns = (double)cont;
-	h->waiter_ns = (double)wait;
-	h->words = (unsigned)words;
-	return rc ? -1 : 0;
-}
-
-static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *m)
-{
-	struct json_object *a, *o;
-	char saved[128];
-	size_t n;
-
-	if (jr_get(r, doc, "locks", json_type_array, false, &a))
-		return -1;
-	n = json_object_array_length(a);
-	if (n > LOAD_MAX_ROWS * MODEL_MAX_NAMED)
-		return jr_fail(r, "locks", "has more locks than any run could");
-	free(m->locks);
-	m->nlocks = 0;
-	if (!(m->locks = calloc(n ? n : 1, sizeof(*m->locks))))
-		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++, m->nlocks++) {
-		struct lock_total *l = &m->locks[i];
-
-		if (jr_element(r, a, "locks", i, &o, saved, sizeof(saved)) ||
-		    jr_str(r, o, "name", false, l->name, sizeof(l->name)) ||
-		    jr_bool(r, o, "kernel", &l->kernel) || jr_u64(r, o, "waits", &l->waits) ||
-		    jr_u64(r, o, "wait_ns", &l->wait_ns) || jr_u64(r, o, "max_ns", &l->max_ns) ||
-		    jr_uint(r, o, "threads", LOAD_MAX_ROWS, &l->threads) ||
-		    jr_bool(r, o, "is_lock", &l->is_lock) || jr_u64(r, o, "runq_ns", &l->runq_ns) ||
-		    jr_u64(r, o, "wakes", &l->wakes) ||
-		    jr_u64(r, o, "wakes_by_waiters", &l->wakes_by_waiters) ||
-		    jr_bool(r, o, "taken_in_turns", &l->turns) || load_holders(r, o, &l->holders) ||
-		    load_sites(r, o, l))
-			return -1;
-		jr_leave(r, saved);
-	}
 	return 0;
 }
 
+/* What a lock's table cannot say: its holders, and a JVM lock's call sites. */
+static int load_lock(struct jr *r, struct json_object *o, void *row, void *arg)
+{
+	const struct jr_rows sites = {
+		"sites", OPT, sizeof(struct lock_site), LOCK_SITES_MAX,
+		"has more call sites than fctrace keeps", rf_site.f, rf_site.n, NULL,
+	};
+	struct lock_total *l = row;
+	size_t n;
+
+	if (load_holders(r, o, &l->holders) || jr_array_rows(r, o, &sites, l->sites, NULL, &n))
+		return -1;
+	l->nsites = (int)n;
+	return 0;
+}
+
+/* The file's locks in place of those join_retotal summed from the rows
+ * (the kernel's lock stacks, their source, are not saved). */
+static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *m)
+{
+	const struct jr_rows rows = {
+		"locks", 0, sizeof(struct lock_total), LOAD_MAX_ROWS * MODEL_MAX_NAMED,
+		"has more locks than any run could", rf_lock.f, rf_lock.n, load_lock,
+	};
+	size_t n;
+	int rc;
+
+	free(m->locks);
+	m->locks = NULL;
+	m->nlocks = 0;
+	rc = load_rows(r, doc, &rows, (void **)&m->locks, NULL, &n);
+	m->nlocks = (int)n;
+	return rc;
+}
+
+static const struct jr_field nr_fields[] = {
+	JR_FIELD(fct_nr_stats, "count", count), JR_FIELD(fct_nr_stats, "total_ns", total_ns),
+	JR_FIELD(fct_nr_stats, "blocked_ns", blocked_ns),
+};
+
 /* Every syscall by number (other programs' table); null without the
- * syscalls group. */
+ * syscalls group. Each goes to its number's slot. */
 static int load_by_number(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
-	static const struct jr_field nr_fields[] = {
-		JR_FIELD(fct_nr_stats, "count", count),
-		JR_FIELD(fct_nr_stats, "total_ns", total_ns),
-		JR_FIELD(fct_nr_stats, "blocked_ns", blocked_ns),
-	};
 	struct json_object *a, *o;
 	char saved[128];
 	unsigned nr;
+	size_t n;
 
-	if (jr_get(r, doc, "syscalls_by_number", json_type_array, true, &a))
+	if (jr_array(r, doc, "syscalls_by_number", JR_NULL, &a, &n))
 		return -1;
 	memset(m->nr_total, 0, sizeof(m->nr_total));
-	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (jr_element(r, a, "syscalls_by_number", i, &o, saved, sizeof(saved)) ||
 		    jr_uint(r, o, "nr", FCT_NR_MAX - 1, &nr) ||
-		    JR_FIELDS(r, o, &m->nr_total[nr], nr_fields, false))
+		    JR_READ(r, o, &m->nr_total[nr], nr_fields))
 			return -1;
 		jr_leave(r, saved);
 	}
 	return 0;
 }
 
-/* One ranked cause, with its evidence. */
-static int load_cause(struct jr *r, struct json_object *o, struct diag_cause *c)
-{
-	struct json_object *ev, *e;
+static const struct jr_field cause_fields[] = {
+	JR_STRF(diag_cause, "cause", cause, 0), JR_DOUBLEF(diag_cause, "share", share),
+	JR_STRF(diag_cause, "title", title, 0), JR_DOUBLEF(diag_cause, "confidence", confidence),
+};
 
-	if (jr_str(r, o, "cause", false, c->cause, sizeof(c->cause)) ||
-	    jr_double(r, o, "share", &c->share) ||
-	    jr_str(r, o, "title", false, c->title, sizeof(c->title)) ||
-	    jr_double(r, o, "confidence", &c->confidence) ||
-	    jr_get(r, o, "evidence", json_type_array, false, &ev))
-		return -1;
-	if (json_object_array_length(ev) > EXPLAIN_MAX_EVIDENCE)
-		return jr_fail(r, "evidence", "has more sentences than a cause can hold");
-	for (size_t i = 0; i < json_object_array_length(ev); i++, c->nevidence++) {
-		e = json_object_array_get_idx(ev, i);
-		if (!json_object_is_type(e, json_type_string) ||
-		    (size_t)json_object_get_string_len(e) >= sizeof(c->evidence[0]))
-			return jr_fail(r, "evidence", "must hold sentences of at most 319 bytes");
-		snprintf(c->evidence[i], sizeof(c->evidence[i]), "%s", json_object_get_string(e));
-	}
-	return 0;
+/* A cause's evidence: its sentences. */
+static int load_evidence(struct jr *r, struct json_object *o, void *row, void *arg)
+{
+	struct diag_cause *c = row;
+
+	return load_strings(r, o, "evidence", c->evidence[0], sizeof(c->evidence[0]),
+			    EXPLAIN_MAX_EVIDENCE, "has more sentences than a cause can hold",
+			    &c->nevidence);
 }
+
+/* the Why's lines besides the causes; its threads' roles are absent in
+ * runs saved before 2026-12 or where all worked alike */
+static const struct jr_field why_fields[] = {
+	JR_STRF(diagnosis, "headline", headline, 0), JR_STRF(diagnosis, "fix", fix, 0),
+	JR_STRF(diagnosis, "beyond", beyond, 0), JR_STRF(diagnosis, "threads", threads, OPT),
+};
 
 /* The diagnosis as the run made it: its causes and the Why's other lines. */
 static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosis *d)
 {
-	struct json_object *a, *o, *why;
-	char saved[128];
-	int rc;
+	static const struct jr_rows causes = {
+		"diagnosis", 0, sizeof(struct diag_cause), EXPLAIN_MAX_CAUSES,
+		"has more causes than fctrace ranks", cause_fields, JR_N(cause_fields),
+		load_evidence,
+	};
+	bool there;
+	size_t n;
+	int rc = jr_array_rows(r, doc, &causes, d->causes, NULL, &n);
 
-	if (jr_get(r, doc, "diagnosis", json_type_array, false, &a))
-		return -1;
-	if (json_object_array_length(a) > EXPLAIN_MAX_CAUSES)
-		return jr_fail(r, "diagnosis", "has more causes than fctrace ranks");
-	for (size_t i = 0; i < json_object_array_length(a); i++, d->n++) {
-		if (jr_element(r, a, "diagnosis", i, &o, saved, sizeof(saved)) ||
-		    load_cause(r, o, &d->causes[i]))
-			return -1;
-		jr_leave(r, saved);
-	}
-	if (jr_object(r, doc, "why", false, &why, saved, sizeof(saved)))
-		return -1;
-	rc = jr_str(r, why, "headline", false, d->headline, sizeof(d->headline)) ||
-	     jr_str(r, why, "fix", false, d->fix, sizeof(d->fix)) ||
-	     jr_str(r, why, "beyond", false, d->beyond, sizeof(d->beyond)) ||
-	     /* the threads' roles: absent in runs saved before 2026-12 or all alike */
-	     (json_object_object_get_ex(why, "threads", NULL) &&
-	      jr_str(r, why, "threads", false, d->threads, sizeof(d->threads)));
-	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	d->n = (int)n;
+	return rc || JR_SECTION(r, doc, "why", 0, d, why_fields, &there) ? -1 : 0;
 }
 
-/* How the run went: cut short, stopped, its wall time and CPUs. */
+static const struct jr_field run_fields[] = {
+	JR_BOOLF(session, "interrupted", res.interrupted),
+	JR_FIELD(session, "stopped", stopped), JR_FIELD(session, "wall_ns", joined.wall_ns),
+	JR_FIELD(session, "ncpus", joined.ncpus),
+};
+
+/* How the run went: cut short, stopped, its wall time and CPUs; and that
+ * it is fctrace's, in the histograms' layout this fctrace reads. */
 static int load_run_flags(struct jr *r, struct json_object *doc, struct session *s)
 {
 	char tool[16];
 	unsigned sub = 0;
 
-	if (jr_str(r, doc, "tool", false, tool, sizeof(tool)) ||
-	    jr_bool(r, doc, "interrupted", &s->res.interrupted) ||
-	    jr_uint(r, doc, "stopped", UINT32_MAX, &s->stopped) ||
-	    jr_u64(r, doc, "wall_ns", &s->joined.wall_ns) ||
-	    jr_uint(r, doc, "ncpus", UINT32_MAX, &s->joined.ncpus))
+	if (jr_str(r, doc, "tool", false, tool, sizeof(tool)) || JR_READ(r, doc, s, run_fields))
 		return -1;
 	if (strcmp(tool, "fctrace"))
 		return jr_fail(r, "tool", "must be \"fctrace\"");
@@ -933,8 +792,6 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 	return 0;
 }
 
-/* The machine's CPUs over the window (machine_cpu): null untraced; its
- * samples null without the cpuclock probes. */
 /* Its samples of fctrace itself and the window they cover: absent in
  * runs saved before they were kept. */
 static int load_machine_window(struct jr *r, struct json_object *o, struct kview *kv)
@@ -953,213 +810,130 @@ static int load_machine_window(struct jr *r, struct json_object *o, struct kview
 	return 0;
 }
 
-/* The processes the sampler saw most (absent in runs saved before they were kept). */
+/* The processes the sampler saw most (absent in runs saved before they
+ * were kept). */
 static int load_others(struct jr *r, struct json_object *o, struct kview *kv)
 {
-	struct json_object *a, *e;
-	char saved[128];
+	const struct jr_rows rows = {
+		"others", OPT, sizeof(struct kv_other), 5,
+		"has more processes than fctrace saves", rf_other.f, rf_other.n, NULL,
+	};
 	size_t n;
+	int rc;
 
 	if (!json_object_object_get_ex(o, "others", NULL))
 		return 0;
-	if (jr_get(r, o, "others", json_type_array, false, &a))
-		return -1;
-	n = json_object_array_length(a);
-	if (n > 5)
-		return jr_fail(r, "others", "has more processes than fctrace saves");
-	kv->others = calloc(n ? n : 1, sizeof(*kv->others));
-	if (!kv->others)
-		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++, kv->nothers++) {
-		struct kv_other *x = &kv->others[i];
-		uint64_t pid;
-
-		if (jr_element(r, a, "others", i, &e, saved, sizeof(saved)) ||
-		    jr_u64(r, e, "pid", &pid) || jr_str(r, e, "comm", false, x->comm, sizeof(x->comm)) ||
-		    jr_u64(r, e, "samples", &x->samples))
-			return -1;
-		x->tgid = (uint32_t)pid;
-		jr_leave(r, saved);
-	}
-	return 0;
+	rc = load_rows(r, o, &rows, (void **)&kv->others, NULL, &n);
+	kv->nothers = (int)n;
+	return rc;
 }
 
+static const struct jr_field cpu_fields[] = {
+	JR_FIELD(cpustat, "busy_ns", busy_ns), JR_FIELD(cpustat, "idle_ns", idle_ns),
+	JR_FIELD(cpustat, "steal_ns", steal_ns),
+};
+
+/* The machine's CPUs over the window (machine_cpu): null untraced; its
+ * samples null without the cpuclock probes. */
 static int load_machine(struct jr *r, struct json_object *doc, struct kview *kv)
 {
-	struct cpustat *cpu = &kv->cpu;
-	struct fct_machine *m = &kv->machine;
-	bool *sampled = &kv->machine_sampled;
-
-	static const struct jr_field fields[] = {
-		JR_FIELD(cpustat, "busy_ns", busy_ns), JR_FIELD(cpustat, "idle_ns", idle_ns),
-		JR_FIELD(cpustat, "steal_ns", steal_ns),
-	};
 	struct json_object *o;
+	uint64_t other = 0, idle = 0;
 	char saved[128];
-	int rc;
 
 	if (jr_object(r, doc, "machine_cpu", true, &o, saved, sizeof(saved)))
 		return -1;
-	rc = o && JR_FIELDS(r, o, cpu, fields, false);
-	cpu->valid = o != NULL && !rc;
-	if (o && !rc) {
-		uint64_t other = 0, idle = 0;
-
-		rc = jr_u64_or_null(r, o, "samples_other", &other, sampled) ||
-		     jr_u64_or_null(r, o, "samples_idle", &idle, sampled) ||
-		     load_machine_window(r, o, kv) || load_others(r, o, kv);
-		m->other = other;
-		m->idle = idle;
-	}
+	if (o && JR_READ(r, o, &kv->cpu, cpu_fields))
+		return -1;
+	kv->cpu.valid = o != NULL;
+	if (o && (jr_u64_or_null(r, o, "samples_other", &other, &kv->machine_sampled) ||
+	    jr_u64_or_null(r, o, "samples_idle", &idle, &kv->machine_sampled) ||
+	    load_machine_window(r, o, kv) || load_others(r, o, kv)))
+		return -1;
+	kv->machine.other = other;
+	kv->machine.idle = idle;
 	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	return 0;
 }
 
-/* One loss as the run said it. */
-static int load_loss(struct jr *r, struct json_object *o, struct loss *l)
+/* The figures (JSON keys) a loss touches. */
+static int load_touches(struct jr *r, struct json_object *o, void *row, void *arg)
 {
-	struct json_object *t;
+	struct loss *l = row;
 
-	if (jr_str(r, o, "lost", false, l->id, sizeof(l->id)) ||
-	    jr_u64(r, o, "count", &l->count) || jr_double(r, o, "kept", &l->kept) ||
-	    jr_str(r, o, "says", false, l->says, sizeof(l->says)) ||
-	    jr_get(r, o, "touches", json_type_array, false, &t))
-		return -1;
-	if (json_object_array_length(t) > LOSS_MAX_TOUCHES)
-		return jr_fail(r, "touches", "names more figures than fctrace keeps");
-	for (size_t k = 0; k < json_object_array_length(t); k++) {
-		struct json_object *e = json_object_array_get_idx(t, k);
-
-		if (!json_object_is_type(e, json_type_string))
-			return jr_fail(r, "touches", "must be strings");
-		snprintf(l->touches[l->ntouches++], sizeof(l->touches[0]), "%s",
-			 json_object_get_string(e));
-	}
-	return 0;
+	return load_strings(r, o, "touches", l->touches[0], sizeof(l->touches[0]),
+			    LOSS_MAX_TOUCHES, "names more figures than fctrace keeps",
+			    &l->ntouches);
 }
 
 /* What the run lost (losses): read back as it said it, not derived again;
  * absent in runs saved before it was kept, null untraced. */
 static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
 {
-	struct json_object *a, *o;
-	char saved[128];
-
-	memset(ls, 0, sizeof(*ls));
-	if (!json_object_object_get_ex(doc, "losses", NULL))
-		return 0;
-	if (jr_get(r, doc, "losses", json_type_array, true, &a))
-		return -1;
-	if (a && json_object_array_length(a) > LOSS_MAX)
-		return jr_fail(r, "losses", "has more losses than fctrace counts");
-	for (size_t i = 0; a && i < json_object_array_length(a); i++, ls->n++) {
-		if (jr_element(r, a, "losses", i, &o, saved, sizeof(saved)) ||
-		    load_loss(r, o, &ls->l[i]))
-			return -1;
-		jr_leave(r, saved);
-	}
-	return 0;
-}
-
-/* op_costs.solo, one thread alone: absent in runs saved by a fctrace
- * without the one-thread calibration (session/solo.c). */
-static int load_solo(struct jr *r, struct json_object *costs, struct wl_solo *solo)
-{
-	static const struct jr_field fields[] = {
-		JR_FIELD(wl_solo, "hit_ns", hit_ns),
-		JR_FIELD(wl_solo, "miss_ns", miss_ns),
-		JR_FIELD(wl_solo, "fc_ns", fc_ns),
+	const struct jr_rows rows = {
+		"losses", OPT_NULL, sizeof(struct loss), LOSS_MAX,
+		"has more losses than fctrace counts", rf_loss.f, rf_loss.n, load_touches,
 	};
-	struct json_object *o;
-	char saved[128];
+	size_t n;
 	int rc;
 
-	if (!json_object_object_get_ex(costs, "solo", NULL))
-		return 0;
-	if (jr_object(r, costs, "solo", true, &o, saved, sizeof(saved)))
-		return -1;
-	rc = o ? JR_FIELDS(r, o, solo, fields, false) : 0;
-	jr_leave(r, saved);
+	memset(ls, 0, sizeof(*ls));
+	rc = jr_array_rows(r, doc, &rows, ls->l, NULL, &n);
+	ls->n = (int)n;
 	return rc;
 }
 
-/* A pool's uncontended op costs (op_costs): absent in runs saved before
- * the what-if model read them, null for other workloads. */
+/* A pool's uncontended op costs: absent in runs saved before the what-if
+ * model read them, null for other workloads. */
 static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
-	static const struct jr_field fields[] = {
-		JR_FIELD(joined_run, "hit_p50_ns", op_hit_p50_ns),
-		JR_FIELD(joined_run, "miss_p50_ns", op_miss_p50_ns),
-		JR_FIELD(joined_run, "read_p50_ns", read_p50_ns),
-		JR_FIELD(joined_run, "hold_hit_ns", hold_hit_ns),
-		JR_FIELD(joined_run, "hold_miss_ns", hold_miss_ns),
-		JR_FIELD(joined_run, "hold_put_ns", hold_put_ns),
-	};
 	struct json_object *o;
 	char saved[128];
-	int rc;
+	bool there;
 
 	if (!json_object_object_get_ex(doc, "op_costs", NULL))
 		return 0;
 	if (jr_object(r, doc, "op_costs", true, &o, saved, sizeof(saved)))
 		return -1;
-	rc = o ? JR_FIELDS(r, o, m, fields, false) : 0;
-	if (!rc && o)
-		rc = load_solo(r, o, &m->res->solo);
+	/* one thread alone (solo): absent in runs saved before 2026-12-04 */
+	if (o && (JR_READ_T(r, o, m, rf_op_cost) ||
+		  jr_section(r, o, "solo", OPT_NULL, &m->res->solo, rf_solo.f, rf_solo.n,
+			     &there)))
+		return -1;
 	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	return 0;
 }
 
 /* How the on-CPU time was split (cpu_split) and the kernel lock sites
  * attributed (kernel_lock_sites): the run-wide figures the table notes. */
 static int load_splits(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
-	struct json_object *o;
-	char saved[128];
-	int rc = 0;
+	bool there;
 
-	if (jr_object(r, doc, "cpu_split", true, &o, saved, sizeof(saved)))
-		return -1;
-	if (o)
-		rc = jr_uint(r, o, "threads", LOAD_MAX_ROWS, &m->cpu_split_rows) ||
-		     jr_uint(r, o, "threads_sampled", LOAD_MAX_ROWS, &m->cpu_split_sampled) ||
-		     jr_u64(r, o, "samples_user", &m->cpu_samples_user) ||
-		     jr_u64(r, o, "samples_sys", &m->cpu_samples_sys) ||
-		     jr_u64(r, o, "samples_futex", &m->cpu_samples_futex);
-	jr_leave(r, saved);
-	if (rc || jr_object(r, doc, "kernel_lock_sites", true, &o, saved, sizeof(saved)))
-		return -1;
-	if (o)
-		rc = jr_u64(r, o, "exact_wait_ns", &m->klock_exact_ns) ||
-		     jr_u64(r, o, "sampled_wait_ns", &m->klock_est_ns);
-	jr_leave(r, saved);
-	return rc ? -1 : 0;
+	return jr_section(r, doc, "cpu_split", JR_NULL, m, rf_cpu_split.f, rf_cpu_split.n,
+			  &there) ||
+	       jr_section(r, doc, "kernel_lock_sites", JR_NULL, m, rf_klock_sites.f,
+			  rf_klock_sites.n, &there) ? -1 : 0;
 }
 
 /* --timeline's summary: its lanes are not in the file (--timeline-out has
- * every interval), so the saved object is kept and written back as is. */
+ * every interval), so the saved object is kept and written back as is;
+ * the window asked for is absent in runs saved before 2026-12. */
+static const struct jr_field timeline_fields[] = {
+	JR_FIELD(kv_timeline, "dropped", dropped), JR_FIELD(kv_timeline, "ring_bytes", ring_bytes),
+	JR_FIELD_IF(kv_timeline, "asked_ns", asked_ns, OPT),
+};
+
 static int load_timeline(struct jr *r, struct json_object *doc, struct session *s)
 {
 	struct json_object *o;
-	uint64_t dropped = 0, ring = 0;
 
-	if (jr_get(r, doc, "timeline", json_type_object, true, &o))
+	if (JR_SECTION(r, doc, "timeline", JR_NULL, &s->kv.tl, timeline_fields, &s->kv.tl.on))
 		return -1;
-	if (!o)
-		return 0;
-	if (jr_u64(r, o, "dropped", &dropped) || jr_u64(r, o, "ring_bytes", &ring))
-		return -1;
-	s->kv.tl.on = true;
-	s->kv.tl.dropped = dropped;
-	s->kv.tl.ring_bytes = ring;
-	/* the window asked for: absent in runs saved before 2026-12 */
-	if (json_object_object_get_ex(o, "asked_ns", NULL) &&
-	    jr_u64(r, o, "asked_ns", &s->kv.tl.asked_ns))
-		return -1;
-	s->saved_timeline = json_object_get(o);
+	if (s->kv.tl.on && json_object_object_get_ex(doc, "timeline", &o))
+		s->saved_timeline = json_object_get(o);
 	return 0;
 }
-
 /* A JVM's own threads are set aside from the totals, as join_add_jvm
  * sets them: unless none of the threads is the application's. */
 static void set_aside(struct joined_run *m)

@@ -1,0 +1,160 @@
+/*
+ * run_format.c - the saved run's members, described once (run_format.h).
+ */
+#include "session/session.h"
+#include "session/run_format.h"
+
+#define OPT		JR_SINCE	/* absent in runs saved before the key */
+#define OPT_NULL	(JR_SINCE | JR_NULL)
+#define LOAD_MAX_ROWS	16384		/* threads of another program, JVMs included */
+
+static const char *const handles[] = { "shared", "per-thread", "locked" };
+static const char *const caches[] = { "warm", "cold" };
+
+static const struct jr_field config[] = {
+	JR_FIELD(wl_config, "files", files), JR_FIELD(wl_config, "threads", threads),
+	JR_FIELD(wl_config, "ops", ops), JR_FIELD(wl_config, "file_size", file_size),
+	JR_FIELD(wl_config, "chunk", chunk), JR_FIELD(wl_config, "pool", pool),
+	JR_FIELD(wl_config, "block", block), JR_FIELD(wl_config, "cache_size", cache_size),
+	JR_FIELD(wl_config, "seed", seed), JR_BOOLF(wl_config, "shared_file", shared_file),
+	JR_CHOICEF(wl_config, "handle", handle, handles),
+	JR_CHOICEF(wl_config, "cache", cache, caches),
+	JR_DOUBLEF(wl_config, "pressure", pressure),
+};
+const struct jr_table rf_config = JR_TABLE(config);
+
+static const char *const modes[] = { [TGT_EXEC] = "exec", [TGT_ATTACH] = "attach" };
+
+static const struct jr_field program[] = {
+	JR_CHOICEF(target_info, "mode", mode, modes),
+	JR_STRF(target_info, "argv", cmdline, 0),
+	JR_MAX(target_info, "pid", pid, INT32_MAX),
+};
+const struct jr_table rf_program = JR_TABLE(program);
+
+static const struct jr_field sampling[] = {
+	JR_FIELD(target_info, "uid", uid), JR_FIELD_IF(target_info, "gid", gid, OPT),
+	JR_FIELD(target_info, "stacks_sampled", stacks_received),
+	JR_FIELD(target_info, "stacks_unwound", stacks_unwound),
+	JR_FIELD_IF(target_info, "stacks_dropped", stacks_dropped, OPT),
+	JR_FIELD_IF(target_info, "words_unnamed", words_unnamed, OPT),
+	JR_STRF(target_info, "unsymbolised", unsymbolised, OPT_NULL),
+};
+const struct jr_table rf_sampling = JR_TABLE(sampling);
+
+static const struct jr_field lock_name[] = {
+	JR_STRF(lock_name, "name", name, 0), JR_STRF(lock_name, "site", site, 0),
+	JR_BOOLF(lock_name, "is_lock", is_lock), JR_FIELD(lock_name, "samples", samples),
+};
+const struct jr_table rf_lock_name = JR_TABLE(lock_name);
+
+static const struct jr_field agent[] = {
+	JR_FIELD(joined_run, "walks_first", jvm_agent_walks),
+	JR_FIELD(joined_run, "walks_every", jvm_agent_every),
+	JR_FIELD(joined_run, "park_period_ms", jvm_agent_period_ms),
+	JR_FIELD(joined_run, "park_stacks", jvm_agent_park_walks),
+};
+const struct jr_table rf_agent = JR_TABLE(agent);
+
+static const struct jr_field lost[] = {
+	JR_FIELD(fct_lost, "slot_full", slot_full),
+	JR_FIELD(fct_lost, "futex_map_full", futex_map_full),
+	JR_FIELD(fct_lost, "klock_map_full", klock_map_full),
+	JR_FIELD(fct_lost, "pagecache_map_full", pc_map_full),
+	JR_FIELD(fct_lost, "stack_lost", stack_lost),
+	JR_FIELD(fct_lost, "ustack_drops", ustack_drops),
+	/* the JVM's and the evictions' losses joined the rest later */
+	JR_FIELD_IF(fct_lost, "jvm_threads_full", jvm_threads_full, OPT),
+	JR_FIELD_IF(fct_lost, "jvm_monitors_full", jvm_monitors_full, OPT),
+	JR_FIELD_IF(fct_lost, "tgids_full", tgids_full, OPT),
+	JR_FIELD_IF(fct_lost, "pagecache_evict_full", pc_evict_full, OPT),
+};
+const struct jr_table rf_lost = JR_TABLE(lost);
+
+static const struct jr_field lock[] = {
+	JR_STRF(lock_total, "name", name, 0), JR_BOOLF(lock_total, "kernel", kernel),
+	JR_FIELD(lock_total, "waits", waits), JR_FIELD(lock_total, "wait_ns", wait_ns),
+	JR_FIELD(lock_total, "max_ns", max_ns),
+	JR_MAX(lock_total, "threads", threads, LOAD_MAX_ROWS),
+	JR_BOOLF(lock_total, "is_lock", is_lock), JR_FIELD(lock_total, "runq_ns", runq_ns),
+	JR_FIELD(lock_total, "wakes", wakes),
+	JR_FIELD(lock_total, "wakes_by_waiters", wakes_by_waiters),
+	JR_BOOLF(lock_total, "taken_in_turns", turns),
+};
+const struct jr_table rf_lock = JR_TABLE(lock);
+
+static const struct jr_field site[] = {
+	JR_STRF(lock_site, "site", site, 0), JR_FIELD(lock_site, "waits", waits),
+	JR_FIELD(lock_site, "wait_ns", wait_ns),
+};
+const struct jr_table rf_site = JR_TABLE(site);
+
+static const struct jr_field chain[] = {
+	JR_STRF(hold_chain, "lock", lock, 0), JR_BOOLF(hold_chain, "is_lock", is_lock),
+	JR_FIELD(hold_chain, "waits", count), JR_NSF(hold_chain, "ns", ns),
+};
+const struct jr_table rf_chain = JR_TABLE(chain);
+
+static const struct jr_field use[] = {
+	JR_FIELD(lock_use, "waits", waits), JR_FIELD(lock_use, "wait_ns", wait_ns),
+	JR_FIELD(lock_use, "max_ns", max_ns), JR_BOOLF(lock_use, "is_lock", is_lock),
+	JR_FIELD(lock_use, "runq_ns", runq_ns),
+};
+const struct jr_table rf_use = JR_TABLE(use);
+
+static const struct jr_field other[] = {
+	JR_FIELD(kv_other, "pid", tgid), JR_STRF(kv_other, "comm", comm, 0),
+	JR_FIELD(kv_other, "samples", samples),
+};
+const struct jr_table rf_other = JR_TABLE(other);
+
+static const struct jr_field op_cost[] = {
+	JR_FIELD(joined_run, "hit_p50_ns", op_hit_p50_ns),
+	JR_FIELD(joined_run, "miss_p50_ns", op_miss_p50_ns),
+	JR_FIELD(joined_run, "read_p50_ns", read_p50_ns),
+	JR_FIELD(joined_run, "hold_hit_ns", hold_hit_ns),
+	JR_FIELD(joined_run, "hold_miss_ns", hold_miss_ns),
+	JR_FIELD(joined_run, "hold_put_ns", hold_put_ns),
+};
+const struct jr_table rf_op_cost = JR_TABLE(op_cost);
+
+static const struct jr_field solo[] = {
+	JR_FIELD(wl_solo, "hit_ns", hit_ns), JR_FIELD(wl_solo, "miss_ns", miss_ns),
+	JR_FIELD(wl_solo, "fc_ns", fc_ns),
+};
+const struct jr_table rf_solo = JR_TABLE(solo);
+
+static const struct jr_field loss[] = {
+	JR_STRF(loss, "lost", id, 0), JR_FIELD(loss, "count", count),
+	JR_DOUBLEF(loss, "kept", kept), JR_STRF(loss, "says", says, 0),
+};
+const struct jr_table rf_loss = JR_TABLE(loss);
+
+static const struct jr_field cpu_split[] = {
+	JR_MAX(joined_run, "threads", cpu_split_rows, LOAD_MAX_ROWS),
+	JR_MAX(joined_run, "threads_sampled", cpu_split_sampled, LOAD_MAX_ROWS),
+	JR_FIELD(joined_run, "samples_user", cpu_samples_user),
+	JR_FIELD(joined_run, "samples_sys", cpu_samples_sys),
+	JR_FIELD(joined_run, "samples_futex", cpu_samples_futex),
+};
+const struct jr_table rf_cpu_split = JR_TABLE(cpu_split);
+
+static const struct jr_field klock_sites[] = {
+	JR_FIELD(joined_run, "exact_wait_ns", klock_exact_ns),
+	JR_FIELD(joined_run, "sampled_wait_ns", klock_est_ns),
+};
+const struct jr_table rf_klock_sites = JR_TABLE(klock_sites);
+
+static const struct jr_field mem_available[] = {
+	JR_FIELD(pc_evictions, "open", avail_kb[0]),
+	JR_FIELD(pc_evictions, "close", avail_kb[1]),
+};
+
+static const struct jr_field rereads[] = {
+	JR_FIELD(pc_evictions, "reread_pages", reread_pages),
+	JR_FIELD(pc_evictions, "first_read_pages", first_pages),
+	JR_FIELD(pc_evictions, "removed_pages", removed_pages),
+	JR_FIELD(pc_evictions, "files", files),
+	JR_OBJECT("mem_available_kb", mem_available, 0),
+};
+const struct jr_table rf_rereads = JR_TABLE(rereads);
