@@ -22,6 +22,8 @@ static int add_use(struct joined_run *out, const struct joined_run *m, const str
 
 	if (!t)
 		return -1;
+	if (!t->threads)
+		t->kind = u->kind;
 	if (!t->threads && whole) {
 		t->turns = whole->turns;
 		t->wakes = whole->wakes;

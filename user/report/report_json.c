@@ -133,6 +133,7 @@ static struct json_object *locks_of_row(const struct thread_row *r)
 		put_u64(l, "waits", r->locks[i].waits);
 		put_u64(l, "wait_ns", r->locks[i].wait_ns);
 		put_u64(l, "max_ns", r->locks[i].max_ns);
+		put_str(l, "kind", lock_kind_name(r->locks[i].kind));
 		json_object_object_add(l, "is_lock", json_object_new_boolean(r->locks[i].is_lock));
 		put_u64(l, "runq_ns", r->locks[i].runq_ns);
 		json_object_object_add(o, r->locks[i].name, l);
@@ -344,6 +345,7 @@ static struct json_object *lock_totals_json(const struct joined_run *m,
 		put_u64(o, "wait_ns", m->locks[i].wait_ns);
 		put_u64(o, "max_ns", m->locks[i].max_ns);
 		put_u64(o, "threads", m->locks[i].threads);
+		put_str(o, "kind", lock_kind_name(m->locks[i].kind));
 		json_object_object_add(o, "is_lock", json_object_new_boolean(m->locks[i].is_lock));
 		put_u64(o, "runq_ns", m->locks[i].runq_ns);
 		put_u64(o, "wakes", m->locks[i].wakes);
@@ -599,6 +601,7 @@ static struct json_object *lock_names_json(const struct session *s)
 
 		put_str(o, "name", s->names[i].name);
 		put_str(o, "site", s->names[i].site);
+		put_str(o, "kind", lock_kind_name(s->names[i].kind));
 		json_object_object_add(o, "is_lock", json_object_new_boolean(s->names[i].is_lock));
 		put_u64(o, "samples", s->names[i].samples);
 		json_object_array_add(a, o);

@@ -62,6 +62,21 @@ static int load_config(struct jr *r, struct json_object *doc, struct wl_config *
 	return rc ? -1 : 0;
 }
 
+/* A lock's kind (lock_kind.h); runs saved before kinds were written
+ * have none: LK_LOCK, a lock of no named type. */
+static int load_lock_kind(struct jr *r, struct json_object *o, enum lock_kind *kind)
+{
+	char name[32];
+
+	*kind = LK_LOCK;
+	if (!json_object_object_get_ex(o, "kind", NULL))
+		return 0;
+	if (jr_str(r, o, "kind", false, name, sizeof(name)))
+		return -1;
+	*kind = lock_kind_of(name);
+	return 0;
+}
+
 /* Another program's futex words, by name (their addresses are not saved:
  * the reporters only name and count them). */
 static int load_lock_names(struct jr *r, struct json_object *t, struct session *s)
@@ -85,7 +100,8 @@ static int load_lock_names(struct jr *r, struct json_object *t, struct session *
 		if (jr_element(r, a, "lock_names", i, &o, saved, sizeof(saved)) ||
 		    jr_str(r, o, "name", false, ln->name, sizeof(ln->name)) ||
 		    jr_str(r, o, "site", false, ln->site, sizeof(ln->site)) ||
-		    jr_bool(r, o, "is_lock", &ln->is_lock) || jr_u64(r, o, "samples", &ln->samples))
+		    jr_bool(r, o, "is_lock", &ln->is_lock) || jr_u64(r, o, "samples", &ln->samples) ||
+		    load_lock_kind(r, o, &ln->kind))
 			return -1;
 		jr_leave(r, saved);
 	}
@@ -507,7 +523,7 @@ static int load_row_locks(struct jr *r, struct json_object *locks, struct thread
 		snprintf(u->name, sizeof(u->name), "%s", name);
 		if (jr_u64(r, l, "waits", &u->waits) || jr_u64(r, l, "wait_ns", &u->wait_ns) ||
 		    jr_u64(r, l, "max_ns", &u->max_ns) || jr_bool(r, l, "is_lock", &u->is_lock) ||
-		    jr_u64(r, l, "runq_ns", &u->runq_ns))
+		    jr_u64(r, l, "runq_ns", &u->runq_ns) || load_lock_kind(r, l, &u->kind))
 			return -1;
 		row->nlocks++;
 	}
@@ -825,7 +841,7 @@ static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *
 		    jr_u64(r, o, "wakes", &l->wakes) ||
 		    jr_u64(r, o, "wakes_by_waiters", &l->wakes_by_waiters) ||
 		    jr_bool(r, o, "taken_in_turns", &l->turns) || load_holders(r, o, &l->holders) ||
-		    load_sites(r, o, l))
+		    load_sites(r, o, l) || load_lock_kind(r, o, &l->kind))
 			return -1;
 		jr_leave(r, saved);
 	}
