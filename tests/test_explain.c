@@ -842,6 +842,7 @@ static void test_monitor_holders_unmeasured(void **state)
 	fx_total(x);
 	fx_lock(x, name, false, 4000, (uint64_t)(0.60 * NT * WALL));
 	x->locks[0].is_lock = true;
+	x->locks[0].kind = LK_MONITOR;
 	snprintf(x->m.jvm_holders_off, sizeof(x->m.jvm_holders_off),
 		 "the JVM's field offsets could not be read from its vmStructs table (%s)",
 		 strerror(ENOENT));

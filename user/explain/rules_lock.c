@@ -398,7 +398,7 @@ bool rule_user_lock(const struct facts *f, struct finding *o)
 /* A wait for a thread to end (pthread_join): no cause of anything. */
 static bool is_join(const struct lock_total *l)
 {
-	return !l->is_lock && strstr(l->name, "join") != NULL;
+	return wait_class_of(l->kind, l->is_lock) == WAIT_EXIT;
 }
 
 /* The user futex words with the most wait, of one kind (locks or
@@ -442,7 +442,7 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		evidence_add(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
 		       "CPU: hand-off, %u threads on %u CPUs.", fig_ns((double)l->runq_ns),
 		       fig_pct(fig_ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
-	if (l->turns && strstr(l->name, "semaphore used as a lock"))
+	if (l->turns && l->kind == LK_SEMAPHORE)
 		evidence_add(c, "%s of its %s wake-ups came from threads that wait on it, or on "
 		       "semaphores like it: each releaser wakes the next waiter, a semaphore used "
 		       "as a lock (semaphore waits count with the lock waits), not a wait for work.",
@@ -474,9 +474,9 @@ static const char *unmeasured_why(const struct facts *f, const struct lock_total
 
 	if (!probes)
 		return "the holders probes did not run";
-	if (!strncmp(l->name, "monitor ", 8) && f->m->jvm_holders_off[0])
+	if (l->kind == LK_MONITOR && f->m->jvm_holders_off[0])
 		return f->m->jvm_holders_off;
-	if (!strncmp(l->name, "monitor ", 8)) {
+	if (l->kind == LK_MONITOR) {
 		snprintf(buf, n, "none of its blocking enters was seen while fctrace watched Java "
 			 "monitors (from the JVM's start-up, at most %d a run)", FCT_HOLD_MONITORS);
 		return buf;
