@@ -377,6 +377,8 @@ static void test_page_cache_misses(void **state)
 	x->res.pressure_pages_dropped = 70000;
 	fx_account(x, 0.30, 0.0, 0.40, 0.02);
 	for (unsigned i = 0; i < 2; i++) {
+		/* a page being read from disk is waited for uninterruptibly */
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.40 * WALL);
 		x->rows[i].k.pages_asked = 300000;
 		x->rows[i].pagecache_misses = 100000;
 		x->rows[i].pagecache_hits = 200000;

@@ -58,8 +58,8 @@ struct diagnosis {
  *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
  *   pool_lock_contention     threads queue on a pool lock with no syscall inside
  *   cache_lock_contention    threads queue on a user-level cache's lock(s)
- *   user_lock_contention     any other lock the workload named, or (other
- *                            programs) a futex word named by symbol or site
+ *   user_lock_contention     threads queue on a user-space lock (a futex
+ *                            word named by the program, a symbol or a site)
  *   page_cache_misses        reads wait for the disk
  *   sibling_wait             asleep until another traced process's kill or
  *                            write woke it (a latch): waiting for it
@@ -68,12 +68,12 @@ struct diagnosis {
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)
  *   kernel_lock_contention   kernel locks (type @ caller)
- *   lock_gate                other programs: a lock whose holder sleeps
- *                            outside it while holding it (a parking device)
- *   event_wait               other programs: asleep on condvars, semaphores,
- *                            barriers, joins (idle, not a lock)
- *   saturated_thread         other programs: one thread on CPU or runnable
- *                            most of its window while others wait
+ *   lock_gate                a lock whose holder sleeps outside it while
+ *                            holding it (a parking device)
+ *   event_wait               asleep on condvars, semaphores, barriers
+ *                            (idle, not a lock; joins left out)
+ *   saturated_thread         one thread on CPU or runnable most of its
+ *                            window while others wait or work less
  *   stopped                  stopped by SIGSTOP or a debugger
  *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
