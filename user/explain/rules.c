@@ -298,9 +298,10 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	d->has_whatif = m && whatif_from_model(m, &d->whatif) == 0;
 	if (m)
 		explain_lock_whatifs(m, d);
-	/* a program fctrace did not write has no ops of its own */
-	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
-		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
+	/* nothing measured: ops were counted and none made (interrupted at 0
+	 * ops), or none were counted and the kernel saw nothing */
+	if (!m || !m->res || !m->nrows || (!m->ops && (m->res->cfg.ops > 0 || !m->kv)))
+		return -1;	/* nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;
 	facts_init(&f, working(m, &roles, &sub));
