@@ -26,6 +26,9 @@
 #define EXPLAIN_CPU_TAKEN	0.25
 #define EXPLAIN_MAX_CAUSES	8
 #define EXPLAIN_MAX_EVIDENCE	10
+/* Rows given a role in the diagnosis (the loader reads at most as many):
+ * the rows past it are shown working. */
+#define EXPLAIN_MAX_ROLES	16384
 
 struct diag_cause {
 	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
@@ -46,6 +49,10 @@ struct diagnosis {
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	char threads[400];	/* which threads the shares are of, and each role
 				 * (explain/roles.c); "" when all worked alike */
+	/* each row's role (enum thread_role), in the joined run's order; the
+	 * table prints them */
+	unsigned char role[EXPLAIN_MAX_ROLES];
+	unsigned nroles;
 	struct whatif_params whatif;	/* the what-if model fitted to the run */
 	bool has_whatif;		/* false: the run is not one it models */
 	/* what-ifs on the locks whose holders were measured (whatif_lock.h) */
@@ -84,5 +91,8 @@ int explain_run(const struct joined_run *m, struct diagnosis *d);
 /* The what-ifs on every lock whose holders were measured, into d (as
  * explain_run makes them; a saved run's are made again from its locks). */
 void explain_lock_whatifs(const struct joined_run *m, struct diagnosis *d);
+/* What explain_run adds to a saved run's causes, made again from its
+ * figures: the what-if models and the threads' roles. */
+void explain_saved(const struct joined_run *m, struct diagnosis *d);
 
 #endif /* FCTRACE_EXPLAIN_H */

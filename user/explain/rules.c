@@ -286,6 +286,27 @@ static const struct joined_run *working(const struct joined_run *m, const struct
 
 static int rank(const struct facts *f, struct diagnosis *d);
 
+/* Each row's role into d, for the reporters. */
+static void keep_roles(const struct thread_roles *r, struct diagnosis *d)
+{
+	d->nroles = r->nrows < EXPLAIN_MAX_ROLES ? r->nrows : EXPLAIN_MAX_ROLES;
+	for (unsigned i = 0; i < d->nroles; i++)
+		d->role[i] = (unsigned char)r->role[i];
+}
+
+void explain_saved(const struct joined_run *m, struct diagnosis *d)
+{
+	struct thread_roles roles;
+
+	d->has_whatif = whatif_from_model(m, &d->whatif) == 0;
+	explain_lock_whatifs(m, d);
+	d->nroles = 0;
+	if (roles_find(m, &roles) == 0) {
+		keep_roles(&roles, d);
+		roles_free(&roles);
+	}
+}
+
 int explain_run(const struct joined_run *m, struct diagnosis *d)
 {
 	struct joined_run sub = { 0 };
@@ -304,6 +325,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 		return -1;	/* nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;
+	keep_roles(&roles, d);
 	facts_init(&f, working(m, &roles, &sub));
 	f.whole = m;
 	f.roles = &roles;
