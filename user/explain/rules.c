@@ -23,7 +23,7 @@
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/whatif.h"
-#include "join/subset.h"
+#include "explain/working.h"
 
 
 /* ---- healthy ------------------------------------------------------------- */
@@ -279,7 +279,7 @@ static int code_cause(const struct finding *list, int n)
 static const struct joined_run *working(const struct joined_run *m, const struct thread_roles *r,
 					struct joined_run *sub)
 {
-	if (!r->ndrop || join_subset(m, r->drop, sub))
+	if (!r->ndrop || working_view(m, r->drop, sub))
 		return m;
 	return sub;
 }
@@ -334,7 +334,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 		roles_words(m, &roles, d->threads, sizeof(d->threads));
 		roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
 	}
-	join_subset_free(&sub);
+	working_free(&sub);
 	roles_free(&roles);
 	return n;
 }
