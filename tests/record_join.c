@@ -113,8 +113,9 @@ static void print_fixture(const char *name, const char *line, const struct wl_re
 		print_user(&res->threads[i]);
 	printf("};\n\nstatic const struct wl_lock_desc %s_locks[] = {\n", name);
 	for (int i = 0; i < res->nlocks; i++)
-		printf("\t{ \"%s\", %#llxull, %llu },\n", res->locks[i].name,
-		       (unsigned long long)res->locks[i].addr, (unsigned long long)res->locks[i].size);
+		printf("\t{ \"%s\", %#llxull, %llu, %s },\n", res->locks[i].name,
+		       (unsigned long long)res->locks[i].addr, (unsigned long long)res->locks[i].size,
+		       res->locks[i].kind == LK_RWLOCK ? "LK_RWLOCK" : "LK_MUTEX");
 	printf("\t{ .name = \"\" }\n};\n\n");
 	print_kview(name, kv);
 	printf("const struct join_fixture fixture_%s = {\n\t.what = \"%s\",\n", name, line);

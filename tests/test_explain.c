@@ -377,6 +377,8 @@ static void test_page_cache_misses(void **state)
 	x->res.pressure_pages_dropped = 70000;
 	fx_account(x, 0.30, 0.0, 0.40, 0.02);
 	for (unsigned i = 0; i < 2; i++) {
+		/* a page being read from disk is waited for uninterruptibly */
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.40 * WALL);
 		x->rows[i].k.pages_asked = 300000;
 		x->rows[i].pagecache_misses = 100000;
 		x->rows[i].pagecache_hits = 200000;
@@ -389,6 +391,34 @@ static void test_page_cache_misses(void **state)
 	assert_true(any_evidence(&x->d.causes[0], "600.0 k pages and 200.0 k were not there"));
 	assert_true(any_evidence(&x->d.causes[0], "dropped 70.0 k pages"));
 	assert_true(has_text(x->d.headline, "cache pressure"));
+	show(x);
+	free(x);
+}
+
+/* Issue 38: another program's page-cache misses get the same share (its
+ * uninterruptible sleep) and the same measured pread64 figures. */
+static void test_page_cache_misses_any_program(void **state)
+{
+	struct fx *x = fx_new("reader", 2, true);
+	struct lock_name none = { .name = "" };
+
+	(void)state;
+	x->m.names = &none;	/* named by lockname.c: a program fctrace did not write */
+	x->res.cfg.files = 0;
+	fx_account(x, 0.30, 0.0, 0.40, 0.02);
+	for (unsigned i = 0; i < 2; i++) {
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.40 * WALL);
+		x->rows[i].k.pages_asked = 300000;
+		x->rows[i].pagecache_misses = 100000;
+	}
+	fx_total(x);
+	fx_sc(x, FCT_SC_PREAD64, 200000, 8000);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(x->d.causes[0].cause, "page_cache_misses");
+	assert_float_equal(x->d.causes[0].share, 0.40, EPS);
+	assert_true(any_evidence(&x->d.causes[0], "600.0 k pages and 200.0 k were not there"));
+	assert_true(any_evidence(&x->d.causes[0], "pread64 took 8.00 µs on average over 200.0 k "
+				 "calls"));
 	show(x);
 	free(x);
 }
@@ -794,6 +824,63 @@ static void test_other_lock_held(void **state)
 	free(x);
 }
 
+/*
+ * Issue 38: the same futex contention is one cause with the same figures
+ * whoever wrote the program. A lock word a program named for itself
+ * (its lock ranges handed in) and the same word another program's was
+ * named by (lockname.c) give the same id, share, confidence and word
+ * evidence; the program's own hold clocks, when handed in, add evidence.
+ */
+static struct fx *fx_same_lock(bool own_names)
+{
+	static struct lock_name name = { .name = "table_lock", .kind = LK_MUTEX, .is_lock = true };
+	struct fx *x = fx_new(own_names ? "mine" : "theirs", NT, true);
+
+	if (own_names) {
+		fx_desc(x, "table_lock");
+	} else {
+		x->m.names = &name;
+		x->m.nnames = 1;
+	}
+	fx_account(x, 0.15, 0.60, 0.01, 0.14);
+	fx_total(x);
+	fx_lock(x, "table_lock", false, 400000, (uint64_t)(0.60 * NT * WALL));
+	x->locks[0].is_lock = true;
+	x->locks[0].kind = LK_MUTEX;
+	return x;
+}
+
+static void test_same_lock_whoever(void **state)
+{
+	struct fx *mine = fx_same_lock(true), *theirs = fx_same_lock(false);
+	const struct diag_cause *a = &mine->d.causes[0], *b = &theirs->d.causes[0];
+
+	(void)state;
+	assert_true(explain_run(&mine->m, &mine->d) >= 1);
+	assert_true(explain_run(&theirs->m, &theirs->d) >= 1);
+	assert_string_equal(a->cause, "user_lock_contention");
+	assert_string_equal(b->cause, a->cause);
+	assert_float_equal(b->share, a->share, EPS);
+	assert_float_equal(b->confidence, a->confidence, EPS);
+	assert_string_equal(b->title, a->title);
+	assert_string_equal(b->evidence[0], a->evidence[0]);
+	assert_true(any_evidence(a, "table_lock: 400.0 k waits by 8 threads"));
+	assert_string_equal(mine->d.fix, theirs->d.fix);
+	/* the program's own hold clocks: extra evidence, and a fix from them */
+	for (unsigned i = 0; i < NT; i++) {
+		mine->rows[i].user.lock_acquires = 50000;
+		mine->rows[i].user.lock_hold_ns = 200000000;
+	}
+	fx_total(mine);
+	assert_true(explain_run(&mine->m, &mine->d) >= 1);
+	assert_true(any_evidence(a, "By the program's own clocks it was taken 400.0 k times and "
+				 "held 4.00 µs each"));
+	assert_true(has_text(mine->d.fix, "Hold the lock for less than 4.00 µs at a time"));
+	show(mine);
+	free(mine);
+	free(theirs);
+}
+
 /* A lock whose holders mostly wait for another lock: the chain's lock is
  * named in the title and the fix. */
 static void test_lock_chain(void **state)
@@ -842,6 +929,7 @@ static void test_monitor_holders_unmeasured(void **state)
 	fx_total(x);
 	fx_lock(x, name, false, 4000, (uint64_t)(0.60 * NT * WALL));
 	x->locks[0].is_lock = true;
+	x->locks[0].kind = LK_MONITOR;
 	snprintf(x->m.jvm_holders_off, sizeof(x->m.jvm_holders_off),
 		 "the JVM's field offsets could not be read from its vmStructs table (%s)",
 		 strerror(ENOENT));
@@ -974,6 +1062,7 @@ int main(void)
 		cmocka_unit_test(test_sharded_cache_fix),
 		cmocka_unit_test(test_lockfree_hits_fix),
 		cmocka_unit_test(test_page_cache_misses),
+		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_cpu_oversubscription),
 		cmocka_unit_test(test_cpu_competition),
 		cmocka_unit_test(test_cpu_taken_by_others),
@@ -992,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_other_lock_held),
 		cmocka_unit_test(test_lock_chain),
 		cmocka_unit_test(test_monitor_holders_unmeasured),
+		cmocka_unit_test(test_same_lock_whoever),
 		cmocka_unit_test(test_pc_own_fadvise),
 		cmocka_unit_test(test_pc_other_process),
 		cmocka_unit_test(test_pc_kswapd),

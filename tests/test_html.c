@@ -106,7 +106,7 @@ static struct fx *fx_run(const char *workload, bool traced)
 	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
 		.threads = x->ts, .nlocks = 1, .totals = { .has_pool = true, .hits = 3000,
 		.misses = 1000, .evictions = 1000, .max_open = 51 } };
-	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 64 };
+	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 64, LK_MUTEX };
 	fx_clocks(x);
 	if (traced)
 		fx_kernel(x);

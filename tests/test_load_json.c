@@ -90,7 +90,7 @@ static struct fx *fx_workload(bool traced)
 	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
 		.threads = x->ts, .totals = { .has_pool = true, .hits = 2250, .misses = 450,
 		.evictions = 420, .max_open = 51 }, .nlocks = 1 };
-	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40 };
+	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40, LK_MUTEX };
 	s->kv = (struct kview){ .groups = PG_FULL & ~PG_MASK(PG_PAGECACHE), .threads = x->kt,
 		.nthreads = NT, .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
 		.nprobes = 2, .time_every = 8, .lost = { .stack_lost = 2 } };
@@ -278,6 +278,7 @@ static const char *const optional[] = {
 	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 	"blocked_ns@",
+	"kind@",	/* a lock's kind: lock_kind.h, written since 2026-12-05 */
 };
 
 static bool is_optional(const char *key, const char *where)

@@ -67,12 +67,14 @@ static void fx_acct(struct fx *x, unsigned i, double user, double sys, double lo
 	a[ACCT_RUNQ] = (uint64_t)llround(runq * WALL);
 }
 
-/* Row i waited on a named word (an event unless is_lock). */
-static void fx_use(struct fx *x, unsigned i, const char *name, bool is_lock, double share)
+/* Row i waited on a named word of a kind (an event unless is_lock). */
+static void fx_use(struct fx *x, unsigned i, const char *name, enum lock_kind kind, bool is_lock,
+		   double share)
 {
 	struct lock_use *u = &x->rows[i].locks[x->rows[i].nlocks++];
 
 	snprintf(u->name, sizeof(u->name), "%s", name);
+	u->kind = kind;
 	u->is_lock = is_lock;
 	u->waits = 10;
 	u->wait_ns = (uint64_t)llround(share * WALL);
@@ -100,6 +102,8 @@ static void fx_total(struct fx *x)
 		for (int j = 0; j < x->rows[i].nlocks; j++) {
 			const struct lock_use *u = &x->rows[i].locks[j];
 			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
+
+			t->kind = u->kind;
 
 			t->waits += u->waits;
 			t->wait_ns += u->wait_ns;
@@ -165,7 +169,7 @@ static struct fx *fx_server(void)
 	fx_calls(x, 0, "epoll_wait", 12000, 0.21);
 	for (unsigned i = 1; i < 5; i++) {
 		fx_acct(x, i, 0, 0.001, 0, 0.999, 0, 0);
-		fx_use(x, i, "condvar @ bioProcessBackgroundJobs+0x1a", false, 0.999);
+		fx_use(x, i, "condvar @ bioProcessBackgroundJobs+0x1a", LK_CONDVAR, false, 0.999);
 	}
 	fx_total(x);
 	return x;
@@ -256,7 +260,7 @@ static struct fx *fx_gate(double parked)
 	x->rows[1].has_kernel = true;
 	snprintf(x->rows[1].k.comm, sizeof(x->rows[1].k.comm), "io_thd_1");
 	fx_acct(x, 1, 1 - parked, 0, parked, 0, 0, 0);
-	fx_use(x, 1, "mutex @ IOThreadMain+0x147", true, parked);
+	fx_use(x, 1, "mutex @ IOThreadMain+0x147", LK_MUTEX, true, parked);
 	free(x->m.locks);
 	x->m.locks = NULL;
 	fx_total(x);
@@ -323,7 +327,7 @@ static void test_joining_main_thread(void **state)
 	(void)state;
 	x->m.locks = NULL;
 	fx_acct(x, 0, 0.001, 0.001, 0, 0.998, 0, 0);
-	fx_use(x, 0, "join @ main+0x4d", false, 0.998);
+	fx_use(x, 0, "join @ main+0x4d", LK_JOIN, false, 0.998);
 	for (unsigned i = 1; i < 3; i++) {
 		fx_acct(x, i, 0.30, 0.10, 0, 0, 0.60, 0);
 		x->rows[i].k.blocked_io_ns = (uint64_t)(0.6 * WALL);
@@ -354,7 +358,7 @@ static void test_workers_waiting_for_work(void **state)
 	x->m.locks = NULL;
 	for (unsigned i = 0; i < 4; i++) {
 		fx_acct(x, i, 0.50, 0.17, 0, 0.33, 0, 0);
-		fx_use(x, i, "cond_add (condvar)", false, 0.33);
+		fx_use(x, i, "cond_add (condvar)", LK_CONDVAR, false, 0.33);
 	}
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
@@ -375,7 +379,7 @@ static void test_join_never_a_cause(void **state)
 	(void)state;
 	x->m.locks = NULL;
 	fx_acct(x, 0, 0.30, 0.30, 0, 0.40, 0, 0);
-	fx_use(x, 0, "join @ rg+0x2ce72c", false, 0.40);
+	fx_use(x, 0, "join @ rg+0x2ce72c", LK_JOIN, false, 0.40);
 	fx_acct(x, 1, 0.40, 0.40, 0, 0, 0.20, 0);
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);

@@ -251,6 +251,7 @@ int bcache_locks(struct bcache *c, struct wl_lock_desc *out, int max)
 		memset(&out[n], 0, sizeof(out[n]));
 		if (c->kind == BCACHE_RW) {
 			snprintf(out[n].name, sizeof(out[n].name), "bcache.rwlock");
+			out[n].kind = LK_RWLOCK;
 			out[n].addr = (uint64_t)(uintptr_t)&sh->rw;
 			out[n].size = sizeof(sh->rw);
 		} else {
@@ -260,6 +261,7 @@ int bcache_locks(struct bcache *c, struct wl_lock_desc *out, int max)
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.seg%u", s);
 			else
 				snprintf(out[n].name, sizeof(out[n].name), "bcache.lru");
+			out[n].kind = LK_MUTEX;
 			out[n].addr = (uint64_t)(uintptr_t)&sh->mu;
 			out[n].size = sizeof(sh->mu);
 		}

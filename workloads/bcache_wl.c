@@ -237,6 +237,7 @@ static int bc_locks(struct wl_run *run, struct wl_lock_desc *out, int max)
 	for (unsigned i = 0; s->h && i < run->nfiles && n < max; i++, n++) {
 		memset(&out[n], 0, sizeof(out[n]));
 		snprintf(out[n].name, sizeof(out[n].name), "handle%u", i);
+		out[n].kind = LK_MUTEX;
 		out[n].addr = (uint64_t)(uintptr_t)&s->h[i].mu;
 		out[n].size = sizeof(s->h[i].mu);
 	}

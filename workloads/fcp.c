@@ -104,6 +104,7 @@ static int fcp_locks(struct wl_run *run, struct wl_lock_desc *out, int max)
 		return 0;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", s->ops->lock_name);
+	out->kind = LK_MUTEX;
 	out->addr = (uint64_t)(uintptr_t)s->ops->mutex(s->pool);
 	out->size = sizeof(pthread_mutex_t);
 	return 1;

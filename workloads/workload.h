@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "histlog.h"	/* the histogram layout, shared with the BPF side */
+#include "lock_kind.h"
 
 #define WL_MAX_THREADS	256
 #define WL_MAX_FILES	100000
@@ -153,6 +154,7 @@ struct wl_lock_desc {
 	char name[32];			/* "fcp.pool", "bcache.lru", ... */
 	uint64_t addr;
 	uint64_t size;
+	enum lock_kind kind;		/* LK_MUTEX, LK_RWLOCK */
 };
 
 struct wl_run;			/* one run's state, opaque outside workloads/ */

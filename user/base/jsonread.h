@@ -103,6 +103,9 @@ struct jr_field {
 	{ .key = k, .kind = JR_STR, .flags = fl, JR_AT(type, member) }
 #define JR_CHOICEF(type, k, member, names) \
 	{ .key = k, .kind = JR_CHOICE, .count = JR_N(names), .table = names, JR_AT(type, member) }
+#define JR_CHOICE_IF(type, k, member, names, fl) \
+	{ .key = k, .kind = JR_CHOICE, .flags = fl, .count = JR_N(names), .table = names, \
+	  JR_AT(type, member) }
 #define JR_NUMSF(type, k, member) \
 	{ .key = k, .kind = JR_NUMS, .off = offsetof(struct type, member), \
 	  .size = sizeof(((struct type *)0)->member[0]), \

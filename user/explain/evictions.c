@@ -11,11 +11,11 @@
 
 enum ev_kind { K_OWN, K_EVICTOR, K_OTHER, K_DROP, K_RECLAIM, K_N };
 
-/* fctrace's own --pressure evictor: a thread of its own workload's
- * process that is not a worker */
+/* the --pressure evictor the run's settings asked for: a thread of the
+ * traced process that is not one of its traced threads */
 static bool is_evictor(const struct pc_eviction *r, const struct facts *f)
 {
-	return !f->other && f->cfg->pressure > 0 && r->target && !r->traced;
+	return f->cfg->pressure > 0 && r->target && !r->traced;
 }
 
 static enum ev_kind kind_of(const struct pc_eviction *r, const struct facts *f)
@@ -227,7 +227,7 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 		if (s.reread[k] && (best < 0 || s.reread[k] > s.reread[best]))
 			best = k;
 	if (best < 0 || (double)s.reread[best] < (double)e->first_pages) {
-		if (!f->other && (f->cfg->cache == WL_CACHE_COLD || f->cfg->pressure > 0))
+		if (f->cfg->cache == WL_CACHE_COLD || f->cfg->pressure > 0)
 			return false;	/* the settings' own words (ev_cache_state) */
 		set_fix(o, "First reads: the files were not in the page cache yet (%s of the disk "
 			"reads). Nothing removed them; read them once before the measured work, or "

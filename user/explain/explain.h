@@ -26,6 +26,9 @@
 #define EXPLAIN_CPU_TAKEN	0.25
 #define EXPLAIN_MAX_CAUSES	8
 #define EXPLAIN_MAX_EVIDENCE	10
+/* Rows given a role in the diagnosis (the loader reads at most as many):
+ * the rows past it are shown working. */
+#define EXPLAIN_MAX_ROLES	16384
 
 struct diag_cause {
 	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
@@ -46,6 +49,10 @@ struct diagnosis {
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	char threads[400];	/* which threads the shares are of, and each role
 				 * (explain/roles.c); "" when all worked alike */
+	/* each row's role (enum thread_role), in the joined run's order; the
+	 * table prints them */
+	unsigned char role[EXPLAIN_MAX_ROLES];
+	unsigned nroles;
 	struct whatif_params whatif;	/* the what-if model fitted to the run */
 	bool has_whatif;		/* false: the run is not one it models */
 	/* what-ifs on the locks whose holders were measured (whatif_lock.h) */
@@ -58,8 +65,8 @@ struct diagnosis {
  *   pool_lock_serialisation  pool misses make syscalls inside the pool lock
  *   pool_lock_contention     threads queue on a pool lock with no syscall inside
  *   cache_lock_contention    threads queue on a user-level cache's lock(s)
- *   user_lock_contention     any other lock the workload named, or (other
- *                            programs) a futex word named by symbol or site
+ *   user_lock_contention     threads queue on a user-space lock (a futex
+ *                            word named by the program, a symbol or a site)
  *   page_cache_misses        reads wait for the disk
  *   sibling_wait             asleep until another traced process's kill or
  *                            write woke it (a latch): waiting for it
@@ -68,12 +75,12 @@ struct diagnosis {
  *   cpu_oversubscription     runnable, waiting for a CPU, threads > CPUs
  *   cpu_competition          the same with threads <= CPUs (other processes)
  *   kernel_lock_contention   kernel locks (type @ caller)
- *   lock_gate                other programs: a lock whose holder sleeps
- *                            outside it while holding it (a parking device)
- *   event_wait               other programs: asleep on condvars, semaphores,
- *                            barriers, joins (idle, not a lock)
- *   saturated_thread         other programs: one thread on CPU or runnable
- *                            most of its window while others wait
+ *   lock_gate                a lock whose holder sleeps outside it while
+ *                            holding it (a parking device)
+ *   event_wait               asleep on condvars, semaphores, barriers
+ *                            (idle, not a lock; joins left out)
+ *   saturated_thread         one thread on CPU or runnable most of its
+ *                            window while others wait or work less
  *   stopped                  stopped by SIGSTOP or a debugger
  *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE
@@ -84,5 +91,8 @@ int explain_run(const struct joined_run *m, struct diagnosis *d);
 /* The what-ifs on every lock whose holders were measured, into d (as
  * explain_run makes them; a saved run's are made again from its locks). */
 void explain_lock_whatifs(const struct joined_run *m, struct diagnosis *d);
+/* What explain_run adds to a saved run's causes, made again from its
+ * figures: the what-if models and the threads' roles. */
+void explain_saved(const struct joined_run *m, struct diagnosis *d);
 
 #endif /* FCTRACE_EXPLAIN_H */

@@ -106,7 +106,9 @@ void facts_init(struct facts *f, const struct joined_run *m)
 	f->sc = g & PG_MASK(PG_SYSCALLS);
 	f->klock = g & PG_MASK(PG_KLOCK);
 	f->pc = g & PG_MASK(PG_PAGECACHE);
-	f->other = m->names != NULL;
+	f->ops_counted = m->ops > 0;
+	f->file_set = f->cfg->files > 0;
+	f->locks_named = m->res->nlocks > 0 || m->nnames > 0;
 }
 
 /* Time blocked on the workload's own locks: the kernel's futex account when

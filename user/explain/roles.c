@@ -5,8 +5,8 @@
  * (ACCT_FUTEX_OTHER: joins, condition variables, semaphores, barriers)
  * and its sleeps in calls that wait for time, input or a child. A main
  * thread in pthread_join sleeps on the joined thread's tid word, which
- * the kernel clears and wakes when that thread exits: its word is named
- * "join" (lockname.c, from the C library's frames).
+ * the kernel clears and wakes when that thread exits: its word is of kind
+ * LK_JOIN (lockname.c, from the C library's frames or the wakes).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,17 +17,19 @@
 #include "explain/roles.h"
 #include "explain/words.h"
 
-/* Most of its event waits on a word named a join. */
+/* Most of its event waits on joins: waits for threads to end. */
 static bool joins(const struct thread_row *row)
 {
 	uint64_t join = 0, all = 0;
 
 	for (int i = 0; i < row->nlocks; i++) {
-		if (row->locks[i].is_lock)
+		const struct lock_use *u = &row->locks[i];
+
+		if (u->is_lock)
 			continue;
-		all += row->locks[i].wait_ns;
-		if (strstr(row->locks[i].name, "join"))
-			join += row->locks[i].wait_ns;
+		all += u->wait_ns;
+		if (wait_class_of(u->kind, u->is_lock) == WAIT_EXIT)
+			join += u->wait_ns;
 	}
 	return all && join * 2 > all;
 }

@@ -23,7 +23,7 @@
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/whatif.h"
-#include "join/subset.h"
+#include "explain/working.h"
 
 
 /* ---- healthy ------------------------------------------------------------- */
@@ -67,16 +67,14 @@ static void healthy(const struct facts *f, struct finding *o)
 		healthy_kernel(f, o);
 	else
 		healthy_timing(f, o);
-	if (f->other)
-		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, make it "
-			"do less work%s.", f->threads < f->ncpus ? ", or spread it over more threads"
-			: "");
-	else if (f->threads < f->ncpus)
-		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, run "
-			"up to %u threads, one per CPU, or do less work per op.", f->ncpus);
+	if (f->threads < f->ncpus)
+		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, run up to "
+			"%u threads, one per CPU, or make it do less work%s.", f->ncpus,
+			f->ops_counted ? " per op" : "");
 	else
-		set_fix(o, "Nothing in the code holds it back at these settings: to go faster, give "
-			"it more than %u CPU%s or do less work per op.", f->ncpus, fig_plural(f->ncpus));
+		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, give it "
+			"more than %u CPU%s or make it do less work%s.", f->ncpus,
+			fig_plural(f->ncpus), f->ops_counted ? " per op" : "");
 }
 
 /* ---- ranking, "not the problem", headline --------------------------------- */
@@ -84,7 +82,7 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_user_lock, rule_other_lock, rule_event_wait,
+	rule_pool, rule_cache, rule_user_lock, rule_event_wait,
 	rule_pagecache, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,
 };
@@ -153,7 +151,7 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	struct items l = { buf, n, 0 };
 
 	snprintf(buf, n, "Not the problem: ");
-	if ((f->m->res->nlocks > 0 || f->other) && !(covered & COV_LOCK))
+	if (f->locks_named && !(covered & COV_LOCK))
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, &l);
@@ -190,19 +188,21 @@ static const char *program_name(const struct facts *f)
 	return f->cfg->workload ? f->cfg->workload : "the program";
 }
 
-/* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)" */
+/* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)":
+ * the settings of a run given a file set, else the program and its
+ * threads (a JVM's apart from the JVM's own). */
 static void headline(const struct facts *f, char *buf, size_t n)
 {
 	char what[96] = "", b[24];
 
-	if (f->other && f->m->jvm) {
+	if (f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
 			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->whole->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
 	}
-	if (f->other) {
+	if (!f->file_set) {
 		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", program_name(f),
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->ncpus, fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
@@ -279,12 +279,33 @@ static int code_cause(const struct finding *list, int n)
 static const struct joined_run *working(const struct joined_run *m, const struct thread_roles *r,
 					struct joined_run *sub)
 {
-	if (!r->ndrop || join_subset(m, r->drop, sub))
+	if (!r->ndrop || working_view(m, r->drop, sub))
 		return m;
 	return sub;
 }
 
 static int rank(const struct facts *f, struct diagnosis *d);
+
+/* Each row's role into d, for the reporters. */
+static void keep_roles(const struct thread_roles *r, struct diagnosis *d)
+{
+	d->nroles = r->nrows < EXPLAIN_MAX_ROLES ? r->nrows : EXPLAIN_MAX_ROLES;
+	for (unsigned i = 0; i < d->nroles; i++)
+		d->role[i] = (unsigned char)r->role[i];
+}
+
+void explain_saved(const struct joined_run *m, struct diagnosis *d)
+{
+	struct thread_roles roles;
+
+	d->has_whatif = whatif_from_model(m, &d->whatif) == 0;
+	explain_lock_whatifs(m, d);
+	d->nroles = 0;
+	if (roles_find(m, &roles) == 0) {
+		keep_roles(&roles, d);
+		roles_free(&roles);
+	}
+}
 
 int explain_run(const struct joined_run *m, struct diagnosis *d)
 {
@@ -298,21 +319,22 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	d->has_whatif = m && whatif_from_model(m, &d->whatif) == 0;
 	if (m)
 		explain_lock_whatifs(m, d);
-	/* a program fctrace did not write has no ops of its own */
-	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
-		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
+	/* nothing measured: ops were counted and none made (interrupted at 0
+	 * ops), or none were counted and the kernel saw nothing */
+	if (!m || !m->res || !m->nrows || (!m->ops && (m->res->cfg.ops > 0 || !m->kv)))
+		return -1;	/* nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;
+	keep_roles(&roles, d);
 	facts_init(&f, working(m, &roles, &sub));
 	f.whole = m;
 	f.roles = &roles;
 	n = f.wall > 0 ? rank(&f, d) : -1;
 	if (n > 0) {
 		roles_words(m, &roles, d->threads, sizeof(d->threads));
-		if (f.other)
-			roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
+		roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
 	}
-	join_subset_free(&sub);
+	working_free(&sub);
 	roles_free(&roles);
 	return n;
 }

@@ -22,7 +22,9 @@ struct facts {
 	const struct wl_config *cfg;
 	const struct wl_totals *tot;
 	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
-	bool other;		/* a program fctrace did not write: no own clocks */
+	/* the program's own figures, where it handed them in: its ops
+	 * counted, its file set, the futex words of its locks named */
+	bool ops_counted, file_set, locks_named;
 	double wall;		/* sum of worker wall times: the shares' denominator */
 	double kwall;		/* the same over the workers the kernel saw */
 	unsigned threads, ncpus, files;
@@ -64,7 +66,6 @@ double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b);
 bool rule_pool(const struct facts *f, struct finding *o);
 bool rule_cache(const struct facts *f, struct finding *o);
 bool rule_user_lock(const struct facts *f, struct finding *o);
-bool rule_other_lock(const struct facts *f, struct finding *o);
 bool rule_event_wait(const struct facts *f, struct finding *o);
 bool rule_gc(const struct facts *f, struct finding *o);
 bool rule_stopped(const struct facts *f, struct finding *o);

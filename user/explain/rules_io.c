@@ -28,21 +28,31 @@ static void ev_cache_state(struct diag_cause *c, const struct facts *f)
 		       fig_cnt((double)res->pressure_pages_dropped), f->cfg->pressure);
 }
 
-/* The bcache advice only for fctrace's own workloads, which have one. */
-static void fix_pagecache(struct finding *o, const struct facts *f)
+static void fix_pagecache(struct finding *o)
 {
-	if (f->other)
-		set_fix(o, "Keep the files in the page cache: run warm, or with more memory or "
-			"less pressure on it; else read ahead of use (larger reads, "
-			"posix_fadvise WILLNEED) so that the disk waits overlap.");
-	else
-		set_fix(o, "Keep the files in the page cache: run warm or with less memory "
-			"pressure; under pressure a user-level block cache (bcache) keeps the "
-			"blocks the page cache drops.");
+	set_fix(o, "Keep the files in the page cache: run warm, or with more memory or less "
+		"pressure on it; else read ahead of use (larger reads, posix_fadvise WILLNEED) so "
+		"that the disk waits overlap, or keep the blocks in a cache of its own (as "
+		"bcache does) that the page cache cannot drop.");
+}
+
+/* Reads made with calls other than pread64: the pages they asked for
+ * were not counted (pages_asked is pread64's). */
+static bool reads_besides_pread(const struct facts *f)
+{
+	static const char *const calls[] = { "read", "readv", "preadv", "preadv2" };
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		int nr = syscall_nr(calls[i]);
+
+		if (nr >= 0 && nr < FCT_NR_MAX && f->m->nr_total[nr].count)
+			return true;
+	}
+	return false;
 }
 
 /* "read 41.2 k calls (38.0 µs each), pread64 2 calls (1.2 ms each)": the
- * calls another program read files with, most made first. */
+ * calls the program read files with, most made first. */
 static bool read_calls(const struct facts *f, char *buf, size_t n)
 {
 	static const char *const calls[] = { "read", "pread64", "readv", "preadv", "preadv2" };
@@ -79,7 +89,7 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 	double miss = (double)f->m->pagecache_misses;
 	char calls[240];
 
-	if (f->other && f->sc && read_calls(f, calls, sizeof(calls)))
+	if (f->sc && reads_besides_pread(f) && read_calls(f, calls, sizeof(calls)))
 		evidence_add(c, "%s pages were added to the page cache reading: reads that missed it "
 		       "and went to the disk (readahead included). The program read with %s.",
 		       fig_cnt(miss), calls);
@@ -98,7 +108,7 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 	       "read from disk.", fig_ns((double)f->m->acct_total_ns[ACCT_BLOCKED]),
 	       fig_pct(kshare(f, ACCT_BLOCKED)),
 	       fig_ns(fig_ratio((double)f->m->acct_total_ns[ACCT_BLOCKED], miss)));
-	if (f->sc && pr->count && !f->other)
+	if (f->sc && pr->count)
 		evidence_add(c, "pread64 took %s on average over %s calls, against %s for the fastest "
 		       "(a page-cache hit).", fig_ns(fig_ratio((double)pr->total_ns, (double)pr->count)),
 		       fig_cnt((double)pr->count), fig_ns((double)pr->min_ns));
@@ -107,12 +117,10 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 static double read_io_ns(const struct facts *f);
 
 /* The sleep disk reads cause: uninterruptible (a page being read is
- * waited for in D state), where the scheduler said which sleep it was. */
+ * waited for in D state), as the scheduler probes split every sleep. */
 static double pc_blocked_share(const struct facts *f)
 {
-	if (f->blocked_io > 0 || f->other)
-		return fig_ratio(read_io_ns(f), f->wall);
-	return kshare(f, ACCT_BLOCKED);
+	return fig_ratio(read_io_ns(f), f->wall);
 }
 
 /* Without the kernel view: only the settings and the read clocks. */
@@ -131,7 +139,7 @@ static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
 	ev_cache_state(&o->c, f);
 	evidence_add(&o->c, "Without the kernel view disk waits are not told apart from copies: "
 	       "confidence %.0f %%, from the settings and the read time.", 30.0);
-	fix_pagecache(o, f);
+	fix_pagecache(o);
 	return true;
 }
 
@@ -152,7 +160,7 @@ bool rule_pagecache(const struct facts *f, struct finding *o)
 	ev_pc_kernel(&o->c, f);
 	ev_cache_state(&o->c, f);
 	if (!evictions_explain(o, f))	/* who removed the pages, when traced */
-		fix_pagecache(o, f);
+		fix_pagecache(o);
 	return true;
 }
 
@@ -219,12 +227,9 @@ struct apart { double pc, durable, sibling; };
 static void sleeps_apart(const struct facts *f, struct apart *a)
 {
 	a->pc = 0;
-	if (f->pc && f->m->pagecache_misses && (f->blocked_io > 0 || f->other))
+	if (f->pc && f->m->pagecache_misses)
 		a->pc = read_io_ns(f);
-	else if (f->pc && f->m->pagecache_misses)	/* no split: all of it */
-		a->pc = (double)f->m->acct_total_ns[ACCT_BLOCKED];
-	if (f->pc && f->m->pagecache_misses && fig_ratio(a->pc, f->wall) < EXPLAIN_MIN_SHARE &&
-	    (f->blocked_io > 0 || f->other))
+	if (fig_ratio(a->pc, f->wall) < EXPLAIN_MIN_SHARE)
 		a->pc = 0;		/* the page-cache rule does not fire: here */
 	a->durable = named_apart(durable_ns(f), f);
 	a->sibling = named_apart(sibling_wait_ns(f), f);
@@ -308,15 +313,13 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	else
 		evidence_add(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
 		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));
-	if (f->other && idle_calls_ns(f) * 2 >= b)
+	if (idle_calls_ns(f) * 2 >= b)
 		set_fix(o, "The threads waited for input or time: the program went as fast as "
 			"what feeds it (its clients, the other end of its sockets, its timers).");
-	else if (f->other)
-		set_fix(o, "An interruptible sleep is a thread waiting for input, a timer or "
-			"another process: the syscall table shows which calls it slept in.");
 	else
-		set_fix(o, "Find what the threads sleep on: the kernel lock table, or an off-CPU "
-			"profile (offcputime), names it.");
+		set_fix(o, "Find what the threads sleep on: the syscall table shows which calls "
+			"they slept in, and the kernel lock table or an off-CPU profile "
+			"(offcputime) what kept them there.");
 	return true;
 }
 

@@ -1,7 +1,8 @@
 /*
- * rules_lock.c - the lock rules: fctrace's own pool and cache, any other
- * program's locks and events (through the holder's side where it was
- * measured), the JVM's collector, stopped threads.
+ * rules_lock.c - the lock rules: a pool's and a cache's lock where their
+ * own counters were handed in, any program's user-space locks and events
+ * (through the holder's side where it was measured), the JVM's
+ * collector, stopped threads.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -374,31 +375,12 @@ bool rule_cache(const struct facts *f, struct finding *o)
 	return true;
 }
 
-/* ---- any other lock the workload named ---------------------------------- */
-
-bool rule_user_lock(const struct facts *f, struct finding *o)
-{
-	double share = lock_share(f);
-
-	if (f->other || f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
-		return false;
-	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
-	set_title(o, "%s of thread time waiting for the workload's own lock", fig_pct(share));
-	ev_lock_wait(&o->c, f, "it");
-	evidence_add(&o->c, "It was taken %s times and held %s each on average, %s of the run.",
-	       fig_cnt(f->acquires), fig_ns(fig_ratio(f->lock_hold, f->acquires)),
-	       fig_pct(fig_ratio(f->lock_hold, (double)f->m->wall_ns)));
-	set_fix(o, "Hold the lock for less than %s at a time, or split it so threads working on "
-		"different data take different locks.", fig_ns(fig_ratio(f->lock_hold, f->acquires)));
-	return true;
-}
-
 /* ---- another program's locks and events ----------------------------------- */
 
 /* A wait for a thread to end (pthread_join): no cause of anything. */
 static bool is_join(const struct lock_total *l)
 {
-	return !l->is_lock && strstr(l->name, "join") != NULL;
+	return wait_class_of(l->kind, l->is_lock) == WAIT_EXIT;
 }
 
 /* The user futex words with the most wait, of one kind (locks or
@@ -442,7 +424,7 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		evidence_add(c, "Of those waits, %s (%s) passed runnable after the wake-up, waiting for a "
 		       "CPU: hand-off, %u threads on %u CPUs.", fig_ns((double)l->runq_ns),
 		       fig_pct(fig_ratio((double)l->runq_ns, (double)l->wait_ns)), f->threads, f->ncpus);
-	if (l->turns && strstr(l->name, "semaphore used as a lock"))
+	if (l->turns && l->kind == LK_SEMAPHORE)
 		evidence_add(c, "%s of its %s wake-ups came from threads that wait on it, or on "
 		       "semaphores like it: each releaser wakes the next waiter, a semaphore used "
 		       "as a lock (semaphore waits count with the lock waits), not a wait for work.",
@@ -474,9 +456,9 @@ static const char *unmeasured_why(const struct facts *f, const struct lock_total
 
 	if (!probes)
 		return "the holders probes did not run";
-	if (!strncmp(l->name, "monitor ", 8) && f->m->jvm_holders_off[0])
+	if (l->kind == LK_MONITOR && f->m->jvm_holders_off[0])
 		return f->m->jvm_holders_off;
-	if (!strncmp(l->name, "monitor ", 8)) {
+	if (l->kind == LK_MONITOR) {
 		snprintf(buf, n, "none of its blocking enters was seen while fctrace watched Java "
 			 "monitors (from the JVM's start-up, at most %d a run)", FCT_HOLD_MONITORS);
 		return buf;
@@ -521,39 +503,89 @@ static bool gate(const struct facts *f, const struct lock_total *l, double share
 	return true;
 }
 
-bool rule_other_lock(const struct facts *f, struct finding *o)
-{
-	const struct lock_total *top[3] = { 0 }, *held;
-	struct held_ctx x = held_ctx_of(f);
-	char tail[300] = "";
-	double share = f->sched ? kshare(f, ACCT_LOCK_NAMED) : 0;
-	int n;
+/* ---- user-space lock contention, whatever the program ------------------ */
 
-	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
-		return false;
-	n = top_words(f->m, true, top, 3);
-	if (!n)
-		return false;
-	held = measured_of(top, n);
-	if (held == top[0] && held_is_gate(&held->holders))
-		return gate(f, held, share, o);
-	found(o, "user_lock_contention", share, 0.85, COV_LOCK);
+/* "fcp.pool", "the program's own lock": what the title calls the lock
+ * waited for when no futex word of it was measured. */
+static const char *own_lock_words(const struct facts *f)
+{
+	return f->m->res->nlocks == 1 ? f->m->res->locks[0].name : "the program's own locks";
+}
+
+static void user_lock_title(struct finding *o, const struct facts *f,
+			    const struct lock_total *const *top, int n,
+			    const struct lock_total *held, double share)
+{
+	char tail[300] = "";
+
+	if (!n) {
+		set_title(o, "%s of thread time waiting for %s, by the threads' own clocks",
+			  fig_pct(share), own_lock_words(f));
+		return;
+	}
 	if (held == top[0])
 		held_title_tail(tail, sizeof(tail), held);
 	set_title(o, "%s of thread time waiting for %s%s%s", fig_pct(share), top[0]->name,
 		  n > 1 && top[1]->wait_ns * 10 >= top[0]->wait_ns ? " and other locks" : "", tail);
+}
+
+/* Where the program timed its own locks (acquisitions and hold time
+ * handed in with the run): how often and how long they were held. */
+static bool ev_own_hold(struct diag_cause *c, const struct facts *f)
+{
+	if (f->acquires <= 0)
+		return false;
+	evidence_add(c, "By the program's own clocks it was taken %s times and held %s each on "
+		     "average, %s of the run.", fig_cnt(f->acquires),
+		     fig_ns(fig_ratio(f->lock_hold, f->acquires)),
+		     fig_pct(fig_ratio(f->lock_hold, (double)f->m->wall_ns)));
+	return true;
+}
+
+/*
+ * Threads queued on a user-space lock, whatever program made it: each
+ * futex word that matters with its measured waits; what its holders did
+ * where the holders probes measured it (a gate, or the chain and the
+ * what-ifs); the program's own hold clocks where it handed them in. A
+ * pool's or a cache's own counters explain their lock better: those
+ * runs are rule_pool's and rule_cache's.
+ */
+bool rule_user_lock(const struct facts *f, struct finding *o)
+{
+	const struct lock_total *top[3] = { 0 }, *held = NULL;
+	struct held_ctx x = held_ctx_of(f);
+	double share = lock_share(f);
+	bool own;
+	int n;
+
+	if (f->tot->has_pool || f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
+		return false;
+	n = top_words(f->m, true, top, 3);
+	if (n)
+		held = measured_of(top, n);
+	if (held && held == top[0] && held_is_gate(&held->holders))
+		return gate(f, held, share, o);
+	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
+	user_lock_title(o, f, top, n, held, share);
 	/* the locks that matter; with a measured one, room for its chain */
 	for (int i = 0; i < n; i++)
 		if ((i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns) &&
 		    (!held || i == 0 || top[i] == held))
 			ev_word(&o->c, f, top[i]);
-	if (!held) {
+	if (!n)
+		ev_lock_wait(&o->c, f, "it");
+	own = ev_own_hold(&o->c, f);
+	if (held) {
+		held_evidence(&o->c, held, &x);
+		ev_lock_whatif(&o->c, f, held);
+		held_fix(o->fix, sizeof(o->fix), held);
+	} else if (own) {
+		set_fix(o, "Hold the lock for less than %s at a time, or split it so threads "
+			"working on different data take different locks.",
+			fig_ns(fig_ratio(f->lock_hold, f->acquires)));
+	} else if (n) {
 		unmeasured(o, f, top[0]);
-		return true;
 	}
-	held_evidence(&o->c, held, &x);
-	ev_lock_whatif(&o->c, f, held);
-	held_fix(o->fix, sizeof(o->fix), held);
 	return true;
 }
 
@@ -589,7 +621,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 			joins += (double)f->m->locks[i].wait_ns;
 	share = fig_ratio((double)f->m->event_wait_ns - joins, f->wall);
 
-	if (!f->other || !f->sc || share < EXPLAIN_MIN_SHARE)
+	if (!f->sc || share < EXPLAIN_MIN_SHARE)
 		return false;
 	n = top_words(f->m, false, top, 3);
 	if (!n)

@@ -33,6 +33,28 @@ static int top_saturated(const struct facts *f)
 	return best;
 }
 
+/*
+ * The top saturated thread stands apart from the threads that are not
+ * saturated: they were on CPU less than half its share of their window.
+ * Threads that share one kind of work alike (a pool of workers, some just
+ * over the saturated mark and some just under) have no one thread the
+ * others wait on.
+ */
+static bool stands_apart(const struct facts *f, int top)
+{
+	double on = fig_ratio(row_on(&f->whole->rows[top]), row_wall(&f->whole->rows[top]));
+
+	for (unsigned i = 0; i < f->whole->nrows; i++) {
+		const struct thread_row *r = &f->whole->rows[i];
+
+		if (r->aside || !r->has_kernel || f->roles->role[i] == ROLE_SATURATED)
+			continue;
+		if (fig_ratio(row_on(r), row_wall(r)) * 2 > on)
+			return false;
+	}
+	return true;
+}
+
 /* The row's calls by number, most made first: up to 3. */
 static int top_calls(const struct thread_row *r, int *nr, int max)
 {
@@ -115,8 +137,10 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 	const struct thread_row *r;
 	double busy = 0;
 
-	/* every thread saturated: no one thread is what the others wait on */
-	if (!f->other || !f->sched || top < 0 || nsat >= f->whole->nrows - f->whole->aside_rows)
+	/* every thread saturated, or others as busy: no one thread is what
+	 * the others wait on */
+	if (!f->sched || top < 0 || nsat >= f->whole->nrows - f->whole->aside_rows ||
+	    !stands_apart(f, top))
 		return false;
 	/* its share is its time on CPU: the time it was runnable and did not
 	 * run is the run queue's, the machine's (rule_runq ranks it) */

@@ -71,6 +71,8 @@
 #include "base/units.h"
 #include "explain/whatif.h"
 
+static void answer(const struct whatif_params *p, struct whatif_answers *a);
+
 /* misses timed before their median counts as M rather than H + syscalls */
 #define WHATIF_MIN_MISSES	32
 /* the lock's utilisation is capped here: the 1/(1-U) retries stay finite */
@@ -333,6 +335,7 @@ int whatif_from_model(const struct joined_run *m, struct whatif_params *p)
 	/* else unknown: cells that miss are not predicted */
 	fit_contention(p);
 	fit_solo(m, p);
+	answer(p, &p->answers);
 	return 0;
 }
 
@@ -421,4 +424,55 @@ int whatif_crossover_files(const struct whatif_params *p, unsigned pool, unsigne
 			return (int)n;
 	}
 	return -1;
+}
+
+/* ---- the what-ifs, answered once at the fit ---------------------------- */
+
+enum { WI_POOL_FITS, WI_OTHER_POOL, WI_FC, WI_TWO_THREADS, WI_ONE_CPU, WI_N };
+
+/* What-if i: the fitted run's cell with one setting changed; false when
+ * that is the run itself (a pool already as big as its file set) or the
+ * model cannot cost it. */
+static bool what_if(const struct whatif_params *p, int i, struct whatif_case *out)
+{
+	struct whatif_cell c = whatif_fitted_cell(p);
+
+	switch (i) {
+	case WI_POOL_FITS:
+		out->what = "pool_fits_files";
+		c.pool = p->files;
+		break;
+	case WI_OTHER_POOL:
+		out->what = p->kind == WHATIF_POOL ? "fcp_fixed" : "fcp";
+		c.kind = p->kind == WHATIF_POOL ? WHATIF_POOL_FIXED : WHATIF_POOL;
+		break;
+	case WI_FC:
+		out->what = "fc";
+		c.kind = WHATIF_FC;
+		break;
+	case WI_TWO_THREADS:
+		out->what = p->threads == 2 ? "one_thread" : "two_threads";
+		c.threads = p->threads == 2 ? 1 : 2;
+		break;
+	default:
+		out->what = p->ncpus == 1 ? "two_cpus" : "one_cpu";
+		c.ncpus = p->ncpus == 1 ? 2 : 1;
+		break;
+	}
+	out->cell = c;
+	out->wall_ns = whatif_wall_ns(p, &c, p->ops_per_thread);
+	return !(i == WI_POOL_FITS && p->files <= p->pool) && whatif_op_ns(p, &c) > 0;
+}
+
+static void answer(const struct whatif_params *p, struct whatif_answers *a)
+{
+	struct whatif_cell self = whatif_fitted_cell(p);
+
+	memset(a, 0, sizeof(*a));
+	a->fitted_wall_ns = whatif_wall_ns(p, &self, p->ops_per_thread);
+	for (int i = 0; i < WI_N && a->ncases < WHATIF_CASES_MAX; i++)
+		if (what_if(p, i, &a->cases[a->ncases]))
+			a->ncases++;
+	a->crossover_files = whatif_crossover_files(p, p->pool, p->threads, p->ncpus);
+	a->crossover_files_one_cpu = whatif_crossover_files(p, p->pool, p->threads, 1);
 }

@@ -24,6 +24,31 @@ enum whatif_kind {
 #define WHATIF_HAVE_IDLE	8u	/* a run whose lock was held across syscalls */
 #define WHATIF_HAVE_SOLO	16u	/* one thread alone was measured (hit and fc) */
 
+struct whatif_cell {
+	enum whatif_kind kind;
+	unsigned pool, files, threads, ncpus;
+};
+
+/* The what-ifs asked of a fitted run, answered once when it is fitted
+ * (whatif_from_model), so that the reporters print them and fit nothing:
+ * a pool as big as the file set, the other pool, fc, 2 threads (1 when it
+ * ran with 2), 1 CPU (2 when it ran on 1), and where fc overtakes fcp. */
+#define WHATIF_CASES_MAX	5
+struct whatif_case {
+	const char *what;	/* JSON id: "pool_fits_files", "fcp_fixed", "one_cpu" ... */
+	struct whatif_cell cell;
+	double wall_ns;		/* predicted, with the fitted run's ops per thread */
+};
+
+struct whatif_answers {
+	double fitted_wall_ns;	/* the model's wall for the fitted run itself */
+	struct whatif_case cases[WHATIF_CASES_MAX];	/* those it can predict */
+	int ncases;
+	/* the file count where fc overtakes fcp, on the run's CPUs and on 1;
+	 * -1: at none up to WL_MAX_FILES, or not predictable */
+	int crossover_files, crossover_files_one_cpu;
+};
+
 struct whatif_params {
 	/* what one op costs uncontended: medians of the run's own clocks */
 	double hit_ns;		/* an op whose get hit, get to put */
@@ -51,18 +76,15 @@ struct whatif_params {
 	double ops_per_thread;
 	double wall_ns, miss_ratio;
 	double hold_per_op, cpu_per_op, waits_per_op, acquires_per_op;
-};
-
-struct whatif_cell {
-	enum whatif_kind kind;
-	unsigned pool, files, threads, ncpus;
+	struct whatif_answers answers;	/* what the model says of the what-ifs */
 };
 
 /* The kind of a workload by name; -1 for one the model does not know. */
 int whatif_kind_of(const char *workload);
 const char *whatif_kind_name(enum whatif_kind k);
-/* Fit to a measured run of fcp or fcp-fixed: 0, or -1 (another workload,
- * no ops, or a run saved without its op costs). */
+/* Fit to a measured run of fcp or fcp-fixed, and answer its what-ifs
+ * (p->answers): 0, or -1 (another workload, no ops, or a run saved
+ * without its op costs). */
 int whatif_from_model(const struct joined_run *m, struct whatif_params *p);
 /* The fitted run's own settings as a cell. */
 struct whatif_cell whatif_fitted_cell(const struct whatif_params *p);

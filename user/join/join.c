@@ -77,12 +77,18 @@ static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
 	const struct wl_lock_desc *d;
 	const struct lock_name *ln;
 
+	struct lock_use *u = NULL;
+
 	if (m->names) {
 		ln = name_of(m, r->k.tgid, uaddr);
-		return ln ? join_row_use(r, ln->name, ln->is_lock) : NULL;
+		if (ln && (u = join_row_use(r, ln->name, ln->is_lock)))
+			u->kind = ln->kind;
+		return u;
 	}
 	d = lock_of(m->res, uaddr);
-	return d ? join_row_use(r, d->name, true) : NULL;
+	if (d && (u = join_row_use(r, d->name, true)))
+		u->kind = d->kind;
+	return u;
 }
 
 /* Split this thread's futex waits into named locks and the rest. */
@@ -295,16 +301,19 @@ static void take_wakes(struct lock_total *t, const struct joined_run *m)
 
 static void total_locks(struct joined_run *m)
 {
+	struct lock_total *t;
 	char name[160];
 
 	for (unsigned i = 0; i < m->nrows; i++)
 		for (int j = 0; !m->rows[i].aside && j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
-			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
+			t = join_lock_total(m, u->name, false, u->is_lock);
 
-			if (t && !t->threads)
+			if (t && !t->threads) {
+				t->kind = u->kind;
 				take_wakes(t, m);
+			}
 			add_lock(t, u->waits, u->wait_ns, u->max_ns);
 			if (t)
 				t->runq_ns += u->runq_ns;
@@ -318,8 +327,10 @@ static void total_locks(struct joined_run *m)
 			continue;
 		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
 			 k->caller[0] ? k->caller : "?");
-		add_lock(join_lock_total(m, name, true, true), k->val.waits, k->val.wait_ns,
-			 k->val.max_ns);
+		t = join_lock_total(m, name, true, true);
+		if (t)
+			t->kind = LK_KERNEL;
+		add_lock(t, k->val.waits, k->val.wait_ns, k->val.max_ns);
 		m->klock_est_ns += k->est_wait_ns;
 	}
 }

@@ -35,11 +35,11 @@ struct lock_name {
 	uint64_t addr, size;		/* the words [addr, addr + size) */
 	char name[160];			/* "session_table_lock (mutex)", "condvar @ f+0x4a" */
 	char site[128];			/* the first call site outside the C library, or "" */
+	enum lock_kind kind;		/* what its frames (or its op) said it is */
 	bool is_lock;			/* a mutex or rwlock, or an event taken in turns */
 	bool turns;			/* an event its own waiters wake: a lock built
 					 * from a condvar (a GIL, a baton) or a
 					 * semaphore (semlock.h) */
-	bool semaphore;			/* its waits are sem_wait's */
 	uint64_t samples;		/* stacks the name was read from */
 	uint64_t wakes;			/* futex calls that woke a waiter on it */
 	uint64_t wakes_by_waiters;	/* of those, by threads that also waited on it */
@@ -47,6 +47,7 @@ struct lock_name {
 
 struct lock_use {		/* one thread's waits on one named futex word */
 	char name[160];
+	enum lock_kind kind;
 	bool is_lock;			/* lock wait; else an event (condvar, join, ...) */
 	uint64_t waits;
 	uint64_t wait_ns;
@@ -83,6 +84,7 @@ struct lock_site {
 /* run-wide totals for one named lock or kernel lock site */
 struct lock_total {
 	char name[160];			/* "fcp.pool", or "spinlock @ caller" */
+	enum lock_kind kind;		/* LK_KERNEL for a kernel lock site */
 	bool kernel;
 	bool is_lock;			/* false: waits for an event (condvar, join, ...) */
 	uint64_t waits, wait_ns, max_ns;
@@ -180,6 +182,9 @@ bool join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, s
  * cls: "monitor CLASS @ TOP SITE" (join_sites.c). */
 void join_jvm_lock_name(const struct jvm_view *v, char kind, const char *cls, char *out,
 			size_t len);
+/* The kind of a JVM lock of kind ('m', 'p', 'w') and class cls: a
+ * monitor, a park, an Object.wait (a join when on a Thread). */
+enum lock_kind join_jvm_wait_kind(char kind, const char *cls);
 /* The JVMTI agent's rows (join_sites.c): contended monitors, Object.wait
  * and parks as locks named by class and top call site, with their sites;
  * the time is the kernel's (capped by, or split from, the thread's own). */

@@ -52,7 +52,9 @@ static void add_object_waits(struct joined_run *m, const struct jvm_monitor *mon
 		 * only the JVM's own threads waited on */
 		if (!(t = join_lock_total(m, name, false, false)))
 			return;
+		t->kind = join_jvm_wait_kind('w', mon->cls);
 		if ((u = join_row_use(r, name, false))) {
+			u->kind = t->kind;
 			u->waits += jr->v.waits;
 			u->wait_ns += jr->v.wait_ns;
 			if (jr->v.wait_max_ns > u->max_ns)
@@ -86,11 +88,13 @@ static void add_monitor(struct joined_run *m, const struct jvm_monitor *mon)
 			continue;
 		if (!(t = join_lock_total(m, name, false, true)))
 			return;
+		t->kind = LK_MONITOR;
 		moved = to_lock_bucket(r, jr->v.enter_ns);
 		m->acct_total_ns[ACCT_FUTEX_OTHER] -= moved;
 		m->acct_total_ns[ACCT_LOCK_NAMED] += moved;
 		m->event_wait_ns -= moved < m->event_wait_ns ? moved : m->event_wait_ns;
 		if ((u = join_row_use(r, name, true))) {
+			u->kind = LK_MONITOR;
 			u->waits += jr->v.enters;
 			u->wait_ns += jr->v.enter_ns;
 			if (jr->v.enter_max_ns > u->max_ns)
@@ -119,7 +123,9 @@ static void add_parks(struct joined_run *m, const struct jvm_view *v)
 			continue;	/* the agent's sampled parks: by site */
 		if (!t && !(t = join_lock_total(m, "park (java.util.concurrent)", false, false)))
 			return;
+		t->kind = LK_PARK;
 		if ((u = join_row_use(r, t->name, false))) {
+			u->kind = LK_PARK;
 			u->waits += th->k.parks;
 			u->wait_ns += th->k.park_ns;
 		}
@@ -219,7 +225,7 @@ static struct lock_total *monitor_lock(struct joined_run *m, const char *cls)
 	for (int j = 0; j < m->nlocks; j++) {
 		const char *name = m->locks[j].name;
 
-		if (!m->locks[j].kernel && !strncmp(name, "monitor ", 8) &&
+		if (m->locks[j].kind == LK_MONITOR && !strncmp(name, "monitor ", 8) &&
 		    !strncmp(name + 8, cls, n) && (!name[8 + n] || name[8 + n] == ' '))
 			return &m->locks[j];
 	}

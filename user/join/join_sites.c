@@ -91,6 +91,16 @@ static const char *prefix_of(char kind)
 	return kind == 'm' ? "monitor " : kind == 'p' ? "park " : "Object.wait on ";
 }
 
+enum lock_kind join_jvm_wait_kind(char kind, const char *cls)
+{
+	if (kind == 'm')
+		return LK_MONITOR;
+	if (kind == 'p')
+		return LK_PARK;
+	/* Thread.join is Object.wait on the Thread joined */
+	return cls && !strcmp(cls, "java.lang.Thread") ? LK_JOIN : LK_OBJECT_WAIT;
+}
+
 /* The kernel's share of one row: (waits, ns). */
 static void kernel_view(struct joined_run *m, const struct jvm_view *v,
 			const struct jvm_site_row *r, double scale, double *waits, double *ns)
@@ -209,6 +219,7 @@ static void add_group(struct joined_run *m, const struct jvm_view *v, struct gro
 	int nseen = 0;
 	char name[160];
 	struct lock_total *t = NULL;
+	struct lock_use *u;
 	uint64_t ns = 0, waits = 0;
 
 	lock_name(v, g, name, sizeof(name));
@@ -228,7 +239,11 @@ static void add_group(struct joined_run *m, const struct jvm_view *v, struct gro
 		 * only the JVM's own threads waited on */
 		if (nseen == 1 && !(t = join_lock_total(m, name, false, g->kind == 'm')))
 			return;
-		add_thread(m, v, g, tr, join_row_use(tr, name, g->kind == 'm'), r->tid);
+		t->kind = join_jvm_wait_kind(g->kind, g->cls);
+		u = join_row_use(tr, name, g->kind == 'm');
+		if (u)
+			u->kind = t->kind;
+		add_thread(m, v, g, tr, u, r->tid);
 		t->threads++;
 	}
 	if (!nseen)

@@ -208,17 +208,29 @@ static int known(const struct lock_name *names, int n, uint32_t tgid, uint64_t u
 	return 0;
 }
 
-/* Where a word is and what kind of wait its samples showed; kind is the
- * name's word for it ("mutex", "condvar", "lock" when unknown). */
+/* The lock kind the C library's frames named. */
+static enum lock_kind lock_kind_of_wait(enum wait_kind k)
+{
+	static const enum lock_kind kinds[WK_N] = {
+		[WK_UNKNOWN] = LK_LOCK, [WK_MUTEX] = LK_MUTEX, [WK_RWLOCK] = LK_RWLOCK,
+		[WK_CONDVAR] = LK_CONDVAR, [WK_SEMAPHORE] = LK_SEMAPHORE,
+		[WK_BARRIER] = LK_BARRIER, [WK_JOIN] = LK_JOIN,
+	};
+
+	return (unsigned)k < WK_N ? kinds[k] : LK_LOCK;
+}
+
+/* Where a word is and what kind of wait its samples showed (out->kind:
+ * LK_LOCK when none did). */
 static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t tgid,
-		       struct lock_name *out, const char **kind_name)
+		       struct lock_name *out)
 {
 	const struct site_count *s = best_site(ln, tgid, f->key.uaddr, &out->samples);
 	enum wait_kind kind = s && s->kind != WK_UNKNOWN ? s->kind : kind_of_op(f->key.op);
 
-	*kind_name = kind == WK_UNKNOWN ? "lock" : wait_kind_name(kind);
+	out->kind = lock_kind_of_wait(kind);
 	if (f->key.op == FCT_FUTEX_OP_WAITV)
-		kind = WK_UNKNOWN, *kind_name = "futex_waitv";
+		kind = WK_UNKNOWN, out->kind = LK_WAITV;
 	out->tgid = tgid;
 	out->addr = f->key.uaddr;
 	out->size = 4;
@@ -369,29 +381,28 @@ static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
  * other's site and kind, so that one object is not a named row in one
  * process and "condvar 0x7f..." in the next.
  */
-static void share_across_forks(struct lock_name *names, const char **kinds, int n)
+static void share_across_forks(struct lock_name *names, const bool *placed, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (names[i].site[0] || names[i].name[0] || !kinds[i])
+		if (names[i].site[0] || names[i].name[0] || !placed[i])
 			continue;
 		for (int j = 0; j < n; j++) {
 			if (j == i || names[j].addr != names[i].addr ||
-			    names[j].tgid == names[i].tgid || !names[j].site[0] || !kinds[j])
+			    names[j].tgid == names[i].tgid || !names[j].site[0] || !placed[j])
 				continue;
 			memcpy(names[i].site, names[j].site, sizeof(names[i].site));
-			kinds[i] = kinds[j];
-			names[i].semaphore = names[j].semaphore;
+			names[i].kind = names[j].kind;
 			break;
 		}
 	}
 }
 
-static void write_name(struct lock_name *n, const char *kind_name)
+static void write_name(struct lock_name *n)
 {
 	char kind[48], sym[sizeof(n->name)];
 
-	snprintf(kind, sizeof(kind), "%s%s", kind_name, !n->turns ? "" : n->semaphore ?
-		 " used as a lock" : " taken in turns");
+	snprintf(kind, sizeof(kind), "%s%s", lock_kind_name(n->kind), !n->turns ? "" :
+		 n->kind == LK_SEMAPHORE ? " used as a lock" : " taken in turns");
 	snprintf(sym, sizeof(sym), "%s", n->name);
 	if (sym[0])
 		snprintf(n->name, sizeof(n->name), "%.100s (%s)", sym, kind);
@@ -431,7 +442,7 @@ static const struct lock_name *grefs_of(const struct kview *kv, const struct loc
 		return NULL;
 	for (int i = 0; i < count; i++)
 		if (names[i].tgid == n->tgid && sig >= names[i].addr &&
-		    sig < names[i].addr + names[i].size && strstr(names[i].name, "condvar"))
+		    sig < names[i].addr + names[i].size && names[i].kind == LK_CONDVAR)
 			return &names[i];
 	return NULL;
 }
@@ -445,6 +456,7 @@ static void name_grefs(const struct kview *kv, struct lock_name *names, int coun
 		if (!cv)
 			continue;
 		snprintf(names[i].name, sizeof(names[i].name), "%s", cv->name);
+		names[i].kind = cv->kind;
 		names[i].is_lock = cv->is_lock;
 		names[i].turns = cv->turns;
 	}
@@ -453,46 +465,47 @@ static void name_grefs(const struct kview *kv, struct lock_name *names, int coun
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
 {
 	struct lock_name *names = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*names));
-	const char **kinds = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*kinds));
+	/* placed: named below, once the wake-ups and the other processes'
+	 * words have said what kind it is (out of time: named at once) */
+	bool *placed = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*placed));
 	int n = 0;
 
 	*out = NULL;
-	if (!names || !kinds) {
+	if (!names || !placed) {
 		free(names);
-		free(kinds);
+		free(placed);
 		return -1;
 	}
 	for (int i = 0; i < kv->nfutex; i++) {
 		uint32_t tgid = tgid_of(kv, kv->futex[i].key.tid);
-		const char *kind_name;
 
 		if (kv->futex[i].key.op == FCT_FUTEX_OP_WAKE)
 			continue;	/* wakes only: the word is named by its waits */
 		if (out_of_time(ln)) {	/* the rest: by address, counted */
-			const char *kind = kind_of_op(kv->futex[i].key.op) == WK_UNKNOWN ?
-					   "lock" : "condvar";
+			enum lock_kind kind = kind_of_op(kv->futex[i].key.op) == WK_UNKNOWN ?
+					      LK_LOCK : LK_CONDVAR;
 
 			names[n] = (struct lock_name){ .tgid = tgid, .addr = kv->futex[i].key.uaddr,
-						       .size = 4, .is_lock = !strcmp(kind, "lock") };
-			write_name(&names[n++], kind);	/* kinds[] stays NULL: named */
+						       .size = 4, .kind = kind,
+						       .is_lock = kind == LK_LOCK };
+			write_name(&names[n++]);
 			ln->unnamed++;
 			continue;
 		}
 		if (known(names, n, tgid, kv->futex[i].key.uaddr))
 			continue;
-		place_word(ln, &kv->futex[i], tgid, &names[n], &kind_name);
-		names[n].semaphore = !strcmp(kind_name, "semaphore");
+		place_word(ln, &kv->futex[i], tgid, &names[n]);
 		count_wakes(kv, &names[n], kv->futex[i].key.op);
 		if (!names[n].is_lock && woken_by_exits(kv, &names[n]))
-			kind_name = "join";
-		kinds[n++] = kind_name;
+			names[n].kind = LK_JOIN;
+		placed[n++] = true;
 	}
-	share_across_forks(names, kinds, n);
+	share_across_forks(names, placed, n);
 	semlock_classify(kv, names, n);
 	for (int i = 0; i < n; i++)
-		if (kinds[i])
-			write_name(&names[i], kinds[i]);
-	free(kinds);
+		if (placed[i])
+			write_name(&names[i]);
+	free(placed);
 	name_grefs(kv, names, n);
 	*out = names;
 	return n;

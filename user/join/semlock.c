@@ -43,7 +43,7 @@ static void sem_waiters_find(const struct kview *kv, const struct lock_name *nam
 	w->n = 0;
 	w->tids = calloc(kv->nfutex ? (size_t)kv->nfutex : 1, sizeof(*w->tids));
 	for (int j = 0; w->tids && j < nn; j++) {
-		if (!names[j].semaphore)
+		if (names[j].kind != LK_SEMAPHORE)
 			continue;
 		for (int i = 0; i < kv->nfutex; i++) {
 			const struct kv_futex *f = &kv->futex[i];
@@ -82,7 +82,7 @@ static int own_sem_threads(const struct kview *kv, const struct lock_name *names
 	int count = 0;
 
 	for (int j = 0; j < nn && count < 3; j++)
-		count += names[j].semaphore && waiters(kv, &names[j]) == 1;
+		count += names[j].kind == LK_SEMAPHORE && waiters(kv, &names[j]) == 1;
 	return count;
 }
 
@@ -119,7 +119,7 @@ void semlock_classify(const struct kview *kv, struct lock_name *names, int n)
 
 	sem_waiters_find(kv, names, n, &sw);
 	for (int i = 0; i < n; i++)
-		if (names[i].semaphore && !names[i].is_lock)
+		if (names[i].kind == LK_SEMAPHORE && !names[i].is_lock)
 			classify(kv, &sw, &names[i], own);
 	free(sw.tids);
 }

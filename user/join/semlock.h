@@ -9,7 +9,7 @@
 #include "join/join.h"
 #include "trace/kview.h"
 
-/* For each name marked semaphore: make it a lock (is_lock, turns) when
+/* For each name of kind LK_SEMAPHORE: make it a lock (is_lock, turns) when
  *  - its wakes come mostly from threads that wait on it too, and two or
  *    more threads wait on it: a count that goes 1 -> 0 -> 1 around a
  *    short section, posted by the thread that took it (a mutex); or

@@ -274,11 +274,14 @@ static void print_cpu_split(FILE *f, const struct joined_run *m)
 			FCT_CPUCLOCK_HZ);
 }
 
-static void print_target_threads(FILE *f, const struct joined_run *m)
+/* Row i's role, as the explain stage found it. */
+static enum thread_role role_of_row(const struct diagnosis *d, unsigned i)
 {
-	struct thread_roles roles;
-	bool have = roles_find(m, &roles) == 0;
+	return i < d->nroles ? (enum thread_role)d->role[i] : ROLE_WORKS;
+}
 
+static void print_target_threads(FILE *f, const struct joined_run *m, const struct diagnosis *d)
+{
 	if (m->jvm)
 		fprintf(f, "\nTime account per thread (%% of its window; acct = sum of the seven; Java "
 			"names; the\napplication's threads first, then the JVM's own)\n");
@@ -297,17 +300,15 @@ static void print_target_threads(FILE *f, const struct joined_run *m)
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < m->nrows; i++)
 			if (in_order(&m->rows[i], pass))
-				print_target_thread(f, &m->rows[i], have ? roles.role[i] : ROLE_WORKS);
-	if (have)
-		roles_free(&roles);
+				print_target_thread(f, &m->rows[i], role_of_row(d, i));
 	if (m->jvm)
 		print_jvm(f, m);
 }
 
-static void print_threads(FILE *f, const struct joined_run *m)
+static void print_threads(FILE *f, const struct joined_run *m, const struct diagnosis *d)
 {
 	if (m->names) {	/* a program fctrace did not write */
-		print_target_threads(f, m);
+		print_target_threads(f, m, d);
 		return;
 	}
 	fprintf(f, "\nTime account per thread (%% of its wall time; acct = sum of the six)\n");
@@ -700,7 +701,7 @@ static void print_table(FILE *f, const struct session *s)
 	print_header(f, s);
 	print_losses(f, m);
 	if (s->traced) {
-		print_threads(f, m);
+		print_threads(f, m, &s->diag);
 		if (m->groups & PG_MASK(PG_SYSCALLS))
 			print_syscalls(f, m);
 		if ((m->groups & PG_MASK(PG_SYSCALLS)) && m->names)

@@ -1,51 +1,13 @@
 /*
  * whatif_print.c - the fitted model in words and in JSON: what one op
  * costs alone, what contention cost in the run, and what-ifs that the
- * user can check by running them (the same settings with one changed).
+ * user can check by running them (the same settings with one changed),
+ * as explain/whatif.c answered them when it fitted the run.
  */
 #include <json-c/json.h>
 #include <math.h>
 #include "base/units.h"
 #include "report/whatif_print.h"
-
-enum { WI_POOL_FITS, WI_OTHER_POOL, WI_FC, WI_TWO_THREADS, WI_ONE_CPU, WI_N };
-
-struct whatif_case {
-	const char *what;	/* JSON id */
-	struct whatif_cell cell;
-};
-
-/* The cases asked of the model for the fitted run; false when a case is
- * the run itself (a pool already as big as its file set, 2 threads ...). */
-static bool whatif_case(const struct whatif_params *p, int i, struct whatif_case *out)
-{
-	struct whatif_cell c = whatif_fitted_cell(p);
-
-	switch (i) {
-	case WI_POOL_FITS:
-		out->what = "pool_fits_files";
-		c.pool = p->files;
-		break;
-	case WI_OTHER_POOL:
-		out->what = p->kind == WHATIF_POOL ? "fcp_fixed" : "fcp";
-		c.kind = p->kind == WHATIF_POOL ? WHATIF_POOL_FIXED : WHATIF_POOL;
-		break;
-	case WI_FC:
-		out->what = "fc";
-		c.kind = WHATIF_FC;
-		break;
-	case WI_TWO_THREADS:
-		out->what = p->threads == 2 ? "one_thread" : "two_threads";
-		c.threads = p->threads == 2 ? 1 : 2;
-		break;
-	default:
-		out->what = p->ncpus == 1 ? "two_cpus" : "one_cpu";
-		c.ncpus = p->ncpus == 1 ? 2 : 1;
-		break;
-	}
-	out->cell = c;
-	return !(i == WI_POOL_FITS && p->files <= p->pool) && whatif_op_ns(p, &c) > 0;
-}
 
 static void case_label(char *buf, size_t n, const struct whatif_params *p,
 		       const struct whatif_case *w)
@@ -128,24 +90,20 @@ static void print_contention(FILE *f, const struct whatif_params *p)
 
 static void print_cases(FILE *f, const struct whatif_params *p)
 {
-	struct whatif_case w;
+	const struct whatif_answers *a = &p->answers;
 	char label[64], t[24];
 
 	fprintf(f, "What if, %s ops per thread as here (each can be checked with "
 		"`fctrace run` at those settings):\n", units_count(t, sizeof(t), p->ops_per_thread));
-	for (int i = 0; i < WI_N; i++) {
-		if (!whatif_case(p, i, &w))
-			continue;
-		case_label(label, sizeof(label), p, &w);
-		fprintf(f, "  - %s: ~%s\n", label,
-			units_ns(t, sizeof(t), whatif_wall_ns(p, &w.cell, p->ops_per_thread)));
+	for (int i = 0; i < a->ncases; i++) {
+		case_label(label, sizeof(label), p, &a->cases[i]);
+		fprintf(f, "  - %s: ~%s\n", label, units_ns(t, sizeof(t), a->cases[i].wall_ns));
 	}
 }
 
 static void print_crossover(FILE *f, const struct whatif_params *p)
 {
-	int here = whatif_crossover_files(p, p->pool, p->threads, p->ncpus);
-	int one = whatif_crossover_files(p, p->pool, p->threads, 1);
+	int here = p->answers.crossover_files, one = p->answers.crossover_files_one_cpu;
 
 	if (!(p->have & WHATIF_HAVE_SYSCALLS)) {
 		fputs("Crossover with fc: not estimated (needs the kernel's open and close times).\n", f);
@@ -176,8 +134,8 @@ static void put_double(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(v));
 }
 
-static struct json_object *cell_json(const struct whatif_params *p, const char *what,
-				     const struct whatif_cell *c)
+static struct json_object *cell_json(const char *what, const struct whatif_cell *c,
+				     double wall_ns)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -187,7 +145,7 @@ static struct json_object *cell_json(const struct whatif_params *p, const char *
 	json_object_object_add(o, "files", json_object_new_int64(c->files));
 	json_object_object_add(o, "threads", json_object_new_int64(c->threads));
 	json_object_object_add(o, "ncpus", json_object_new_int64(c->ncpus));
-	put_double(o, "wall_ns", whatif_wall_ns(p, c, p->ops_per_thread));
+	put_double(o, "wall_ns", wall_ns);
 	return o;
 }
 
@@ -199,8 +157,8 @@ static struct json_object *crossover_json(int n)
 struct json_object *whatif_json(const struct whatif_params *p)
 {
 	struct json_object *o = json_object_new_object(), *cases = json_object_new_array();
+	const struct whatif_answers *a = &p->answers;
 	struct whatif_cell self = whatif_fitted_cell(p);
-	struct whatif_case w;
 
 	put_double(o, "hit_ns", p->hit_ns);
 	put_double(o, "miss_ns", p->miss_ns);
@@ -219,14 +177,13 @@ struct json_object *whatif_json(const struct whatif_params *p)
 	put_double(o, "solo_fc_ns", p->solo_fc_ns);
 	json_object_object_add(o, "contention_measured",
 			       json_object_new_boolean(p->have & WHATIF_HAVE_CONTENTION));
-	json_object_object_add(o, "fitted", cell_json(p, "this_run", &self));
-	for (int i = 0; i < WI_N; i++)
-		if (whatif_case(p, i, &w))
-			json_object_array_add(cases, cell_json(p, w.what, &w.cell));
+	json_object_object_add(o, "fitted", cell_json("this_run", &self, a->fitted_wall_ns));
+	for (int i = 0; i < a->ncases; i++)
+		json_object_array_add(cases, cell_json(a->cases[i].what, &a->cases[i].cell,
+						       a->cases[i].wall_ns));
 	json_object_object_add(o, "what_if", cases);
-	json_object_object_add(o, "crossover_files",
-			       crossover_json(whatif_crossover_files(p, p->pool, p->threads, p->ncpus)));
+	json_object_object_add(o, "crossover_files", crossover_json(a->crossover_files));
 	json_object_object_add(o, "crossover_files_one_cpu",
-			       crossover_json(whatif_crossover_files(p, p->pool, p->threads, 1)));
+			       crossover_json(a->crossover_files_one_cpu));
 	return o;
 }

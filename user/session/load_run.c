@@ -987,10 +987,9 @@ int load_run(struct json_object *doc, struct session *s, char *why, size_t n)
 	    load_run_flags(&r, doc, s) || load_diagnosis(&r, doc, &s->diag) ||
 	    finish_model(&r, doc, s))
 		return -1;
-	/* the what-if model is fitted again from the saved figures, as the
-	 * explain stage fits it for a run */
-	s->diag.has_whatif = whatif_from_model(&s->joined, &s->diag.whatif) == 0;
-	explain_lock_whatifs(&s->joined, &s->diag);
+	/* the what-if model is fitted again from the saved figures, and the
+	 * roles found again, as the explain stage makes them for a run */
+	explain_saved(&s->joined, &s->diag);
 	return 0;
 }
 

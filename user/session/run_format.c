@@ -8,6 +8,9 @@
 #define OPT_NULL	(JR_SINCE | JR_NULL)
 #define LOAD_MAX_ROWS	16384		/* threads of another program, JVMs included */
 
+/* absent in runs saved before kinds were written: LK_LOCK, a lock of no
+ * named type */
+static const char *const lock_kinds[LK_N] = LOCK_KIND_NAMES;
 static const char *const handles[] = { "shared", "per-thread", "locked" };
 static const char *const caches[] = { "warm", "cold" };
 
@@ -44,6 +47,7 @@ const struct jr_table rf_sampling = JR_TABLE(sampling);
 
 static const struct jr_field lock_name[] = {
 	JR_STRF(lock_name, "name", name, 0), JR_STRF(lock_name, "site", site, 0),
+	JR_CHOICE_IF(lock_name, "kind", kind, lock_kinds, OPT),
 	JR_BOOLF(lock_name, "is_lock", is_lock), JR_FIELD(lock_name, "samples", samples),
 };
 const struct jr_table rf_lock_name = JR_TABLE(lock_name);
@@ -76,6 +80,7 @@ static const struct jr_field lock[] = {
 	JR_FIELD(lock_total, "waits", waits), JR_FIELD(lock_total, "wait_ns", wait_ns),
 	JR_FIELD(lock_total, "max_ns", max_ns),
 	JR_MAX(lock_total, "threads", threads, LOAD_MAX_ROWS),
+	JR_CHOICE_IF(lock_total, "kind", kind, lock_kinds, OPT),
 	JR_BOOLF(lock_total, "is_lock", is_lock), JR_FIELD(lock_total, "runq_ns", runq_ns),
 	JR_FIELD(lock_total, "wakes", wakes),
 	JR_FIELD(lock_total, "wakes_by_waiters", wakes_by_waiters),
@@ -97,7 +102,9 @@ const struct jr_table rf_chain = JR_TABLE(chain);
 
 static const struct jr_field use[] = {
 	JR_FIELD(lock_use, "waits", waits), JR_FIELD(lock_use, "wait_ns", wait_ns),
-	JR_FIELD(lock_use, "max_ns", max_ns), JR_BOOLF(lock_use, "is_lock", is_lock),
+	JR_FIELD(lock_use, "max_ns", max_ns),
+	JR_CHOICE_IF(lock_use, "kind", kind, lock_kinds, OPT),
+	JR_BOOLF(lock_use, "is_lock", is_lock),
 	JR_FIELD(lock_use, "runq_ns", runq_ns),
 };
 const struct jr_table rf_use = JR_TABLE(use);
