@@ -153,7 +153,7 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	struct items l = { buf, n, 0 };
 
 	snprintf(buf, n, "Not the problem: ");
-	if ((f->m->res->nlocks > 0 || f->other) && !(covered & COV_LOCK))
+	if ((join_own_locks(f->m) > 0 || f->other) && !(covered & COV_LOCK))
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, &l);
@@ -184,10 +184,10 @@ static const char *program_name(const struct facts *f)
 	for (unsigned i = 0; i < f->whole->nrows; i++) {
 		const struct thread_row *r = &f->whole->rows[i];
 
-		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->user.tid == r->k.tgid)
+		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->tid == r->k.tgid)
 			return r->k.comm;
 	}
-	return f->cfg->workload ? f->cfg->workload : "the program";
+	return f->m->subject ? f->m->subject : "the program";
 }
 
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)" */
@@ -197,7 +197,7 @@ static void headline(const struct facts *f, char *buf, size_t n)
 
 	if (f->other && f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
-			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
+			 "its own; %u CPU%s)", f->m->subject ? f->m->subject : "the program",
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->whole->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
@@ -218,12 +218,12 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->tot->has_cache)
 		words_append(what, sizeof(what), ", cache %s", units_bytes(b, sizeof(b),
 						(double)f->cfg->cache_size));
-	if (f->cfg->cache == WL_CACHE_COLD)
+	if (f->cfg->cold_cache)
 		words_append(what, sizeof(what), ", cold cache");
 	if (f->cfg->pressure > 0)
 		words_append(what, sizeof(what), ", cache pressure");
 	snprintf(buf, n, "Why %s takes %s here (%s, %u thread%s, %u CPU%s%s)",
-		 f->cfg->workload ? f->cfg->workload : "the workload", fig_ns((double)f->m->wall_ns),
+		 f->m->subject ? f->m->subject : "the workload", fig_ns((double)f->m->wall_ns),
 		 what, f->threads, fig_plural(f->threads), f->ncpus, fig_plural(f->ncpus),
 		 f->kernel ? "" : "; timing only");
 }
@@ -299,7 +299,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	if (m)
 		explain_lock_whatifs(m, d);
 	/* a program fctrace did not write has no ops of its own */
-	if (!m || !m->res || !m->nrows || (!m->ops && !m->names))
+	if (!m || !m->nrows || (!m->ops && !m->names))
 		return -1;	/* interrupted at 0 ops: nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;

@@ -343,7 +343,7 @@ static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
 bool rule_cache(const struct facts *f, struct finding *o)
 {
 	double share = lock_share(f);
-	int nlocks = f->m->res->nlocks > 0 ? f->m->res->nlocks : 1;
+	int nlocks = join_own_locks(f->m) > 0 ? join_own_locks(f->m) : 1;
 
 	if (!f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
 		return false;
@@ -608,9 +608,9 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 			     "share: they wait for the work the other causes explain.", fig_ns(joins));
 	if (b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
-			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,
+			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,
 			b->k.comm[0] ? b->k.comm : "?", fig_pct(fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] +
-			b->acct_ns[ACCT_CPU_SYS]), (double)(b->user.end_ns - b->user.start_ns))));
+			b->acct_ns[ACCT_CPU_SYS]), (double)(b->end_ns - b->start_ns))));
 	return true;
 }
 

@@ -1,7 +1,8 @@
 /*
- * join.h - one run, joined: each worker's own timings next to what the
- * kernel saw of it, plus the run-wide figures. explain/rules.c and every
- * reporter read only this.
+ * join.h - one run, joined: a row per thread the kernel accounted for,
+ * whoever wrote the program, with what the subject timed of it beside
+ * (an attachment, subject.h), plus the run-wide figures. explain/rules.c
+ * and every reporter read only this.
  */
 #ifndef FCTRACE_JOIN_H
 #define FCTRACE_JOIN_H
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "workload.h"
+#include "join/subject.h"
 #include "trace/kview.h"
 #include "join/holders.h"
 #include "join/losses.h"
@@ -55,7 +56,12 @@ struct lock_use {		/* one thread's waits on one named futex word */
 };
 
 struct thread_row {
-	struct wl_thread_stats user;	/* the thread's own timings */
+	pid_t tid;
+	unsigned index;			/* the subject's numbering, else the kernel view's */
+	uint64_t start_ns, end_ns;	/* its window: by the subject's own clock when it
+					 * timed the thread, else the kernel account's */
+	bool timed;			/* the subject timed it: own is filled in */
+	struct thread_timings own;	/* what the subject timed of it (zero: nothing) */
 	bool has_kernel;		/* a kernel account was found by tid */
 	struct fct_thread k;		/* the kernel's account of it */
 	struct kv_derived d;		/* and what follows from it (kview_derived) */
@@ -98,14 +104,17 @@ struct lock_total {
 };
 
 struct joined_run {
-	struct wl_result *res;		/* the workload's result (not owned) */
+	const char *subject;		/* the workload's or the program's name */
+	const struct subject_timings *timings;	/* what the subject timed of itself
+						 * (not owned); NULL: nothing */
 	const struct kview *kv;		/* NULL when timing-only */
 	unsigned groups;		/* probe groups that ran */
 	const char *probe_set;		/* "full", "light", "custom", "none" */
 	unsigned time_every;		/* one syscall in this many was timed */
 	unsigned ncpus;
-	uint64_t wall_ns;
-	struct thread_row *rows;	/* one per worker, in index order */
+	uint64_t start_ns, wall_ns;	/* the run's span: the subject's own, else its
+					 * threads' accounts' */
+	struct thread_row *rows;	/* one per thread, in index order */
 	unsigned nrows;
 	struct lock_total *locks;	/* named user locks, then kernel locks */
 	int nlocks;
@@ -156,6 +165,12 @@ struct joined_run {
 	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
 };
 
+/* How many locks the subject named itself (0: none, or it timed nothing). */
+static inline int join_own_locks(const struct joined_run *m)
+{
+	return m->timings ? m->timings->nlocks : 0;
+}
+
 /* Sum the run-wide totals again, over the rows not set aside. */
 void join_retotal(struct joined_run *m);
 /* The same for the rows' sums only (time, calls, page cache), the lock
@@ -187,13 +202,22 @@ void join_add_jvm_sites(struct joined_run *m, const struct jvm_view *v);
 /* has the agent sampled thread tid parked (its parks are split by site)? */
 bool join_jvm_sampled_park(const struct jvm_view *v, uint32_t tid);
 
-/* Build the joined model; kv may be NULL (timing-only). */
-int join_build(struct joined_run *m, struct wl_result *res,
-		const struct kview *kv, unsigned groups);
-/* The same for a program fctrace did not write: its futex words are
- * named by names (not owned; may be NULL), not by the workload. */
-int join_build_named(struct joined_run *m, struct wl_result *res, const struct kview *kv,
-		      unsigned groups, const struct lock_name *names, int nnames);
+/* What a session's driver hands the join beside the kernel view: what
+ * the subject said of itself. None is owned; each may be left empty. */
+struct run_attachments {
+	const char *subject;		/* its name: a workload's, a program's comm */
+	const struct subject_timings *timings;	/* its own clocks (a workload) */
+	const struct lock_name *names;	/* another program's futex words, named */
+	int nnames;
+	/* the driver's window: the run's span when no thread was seen */
+	uint64_t window_start_ns, window_end_ns;
+};
+
+/* Build the joined run: a row per thread of the kernel view (kv NULL:
+ * untraced), or, when the subject timed its threads, a row per thread it
+ * timed, the kernel's account of each beside by tid. */
+int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
+	     const struct run_attachments *att);
 void join_free(struct joined_run *m);
 /* The CPUs process pid (0: this one) may run on: under taskset or a
  * cpuset fewer than are online; the CPUs online if it cannot be read. */

@@ -239,7 +239,9 @@ static int name_subject(struct jr *r, const char *name, struct session *s)
 		return jr_fail(r, "config.workload", "is longer than a workload's or a "
 			       "program's name can be");
 	memcpy(to, name, strlen(name) + 1);
-	s->cfg.workload = to;
+	s->subject = to;
+	if (s->target.mode == TGT_NONE)
+		s->cfg.workload = to;
 	return 0;
 }
 
@@ -382,30 +384,30 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 /* ---- threads ------------------------------------------------------------- */
 
 static const struct jr_field own_fields[] = {
-	JR_FIELD(wl_thread_stats, "ops", ops), JR_FIELD(wl_thread_stats, "start_ns", start_ns),
-	JR_FIELD(wl_thread_stats, "end_ns", end_ns),
-	JR_FIELD(wl_thread_stats, "lock_wait_ns", lock_wait_ns),
-	JR_FIELD(wl_thread_stats, "lock_hold_ns", lock_hold_ns),
-	JR_FIELD(wl_thread_stats, "lock_acquires", lock_acquires),
-	JR_FIELD(wl_thread_stats, "lock_contended", lock_contended),
-	JR_FIELD(wl_thread_stats, "read_ns", read_ns),
-	JR_FIELD(wl_thread_stats, "lookup_ns", lookup_ns),
-	JR_FIELD(wl_thread_stats, "miss_read_ns", miss_read_ns),
-	JR_FIELD(wl_thread_stats, "hits", hits), JR_FIELD(wl_thread_stats, "misses", misses),
-	JR_FIELD(wl_thread_stats, "evictions", evictions),
-	JR_FIELD(wl_thread_stats, "syscalls_in_lock", syscalls_in_lock),
-	JR_FIELD(wl_thread_stats, "verify_errors", verify_errors),
+	JR_FIELD(thread_timings, "ops", ops), JR_FIELD(thread_timings, "start_ns", start_ns),
+	JR_FIELD(thread_timings, "end_ns", end_ns),
+	JR_FIELD(thread_timings, "lock_wait_ns", lock_wait_ns),
+	JR_FIELD(thread_timings, "lock_hold_ns", lock_hold_ns),
+	JR_FIELD(thread_timings, "lock_acquires", lock_acquires),
+	JR_FIELD(thread_timings, "lock_contended", lock_contended),
+	JR_FIELD(thread_timings, "read_ns", read_ns),
+	JR_FIELD(thread_timings, "lookup_ns", lookup_ns),
+	JR_FIELD(thread_timings, "miss_read_ns", miss_read_ns),
+	JR_FIELD(thread_timings, "hits", hits), JR_FIELD(thread_timings, "misses", misses),
+	JR_FIELD(thread_timings, "evictions", evictions),
+	JR_FIELD(thread_timings, "syscalls_in_lock", syscalls_in_lock),
+	JR_FIELD(thread_timings, "verify_errors", verify_errors),
 };
 
 static const struct jr_field latency_fields[] = {
-	JR_FIELD(wl_thread_stats, "timed", lat_timed),
-	JR_FIELD(wl_thread_stats, "total_ns", lat_total_ns),
-	JR_FIELD(wl_thread_stats, "min_ns", lat_min_ns),
-	JR_FIELD(wl_thread_stats, "max_ns", lat_max_ns),
+	JR_FIELD(thread_timings, "timed", lat_timed),
+	JR_FIELD(thread_timings, "total_ns", lat_total_ns),
+	JR_FIELD(thread_timings, "min_ns", lat_min_ns),
+	JR_FIELD(thread_timings, "max_ns", lat_max_ns),
 };
 
 /* The thread's own clocks and its sampled ops' latency. */
-static int load_own(struct jr *r, struct json_object *o, struct wl_thread_stats *u)
+static int load_own(struct jr *r, struct json_object *o, struct thread_timings *u)
 {
 	struct json_object *lat;
 	char saved[128];
@@ -422,7 +424,7 @@ static int load_own(struct jr *r, struct json_object *o, struct wl_thread_stats 
 	if (jr_object(r, o, "latency", false, &lat, saved, sizeof(saved)))
 		return -1;
 	rc = JR_FIELDS(r, lat, u, latency_fields, false) ||
-	     jr_u64_array(r, lat, "hist", u->lat_hist, WL_HIST_SLOTS);
+	     jr_u64_array(r, lat, "hist", u->lat_hist, OWN_HIST_SLOTS);
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
@@ -593,7 +595,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 		row->k.comm[0] = '\0';	/* comm is the kernel's name for it */
 		return 0;
 	}
-	row->k.tid = (uint32_t)row->user.tid;
+	row->k.tid = (uint32_t)row->tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
 	    JR_FIELDS(r, o, &row->k, kernel_fields, true) ||
 	    JR_FIELDS(r, o, row, row_fields, true) || load_account(r, o, row) ||
@@ -612,8 +614,21 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	return rc || load_since_v2(r, o, row) ? -1 : 0;
 }
 
-/* Every thread: the workload's view in the result, the joined rows in
- * the model. */
+/* A row's thread and window are its "own clocks"' fields, which a
+ * program's rows have too; the rest is a workload's alone. */
+static void take_identity(struct thread_row *row, bool timed)
+{
+	row->tid = row->own.tid;
+	row->index = row->own.index;
+	row->start_ns = row->own.start_ns;
+	row->end_ns = row->own.end_ns;
+	row->timed = timed;
+	if (!timed)
+		memset(&row->own, 0, sizeof(row->own));
+}
+
+/* Every thread: the workload's own timings as the subject's attachment,
+ * the joined rows in the model. */
 static int load_threads(struct jr *r, struct json_object *doc, struct session *s)
 {
 	struct joined_run *m = &s->joined;
@@ -625,20 +640,22 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 		return -1;
 	if ((n = json_object_array_length(a)) > LOAD_MAX_ROWS)
 		return jr_fail(r, "threads", "has more threads than fctrace reports");
-	s->res.threads = calloc(n ? n : 1, sizeof(*s->res.threads));
+	s->timings.threads = calloc(n ? n : 1, sizeof(*s->timings.threads));
 	m->rows = calloc(n ? n : 1, sizeof(*m->rows));
-	if (!s->res.threads || !m->rows)
+	if (!s->timings.threads || !m->rows)
 		return jr_fail(r, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct thread_row *row = &m->rows[i];
 
 		if (jr_element(r, a, "threads", i, &o, saved, sizeof(saved)) ||
-		    load_own(r, o, &row->user) || load_identity(r, o, row) ||
-		    load_kernel(r, o, row))
+		    load_own(r, o, &row->own))
+			return -1;
+		take_identity(row, s->target.mode == TGT_NONE);
+		if (load_identity(r, o, row) || load_kernel(r, o, row))
 			return -1;
 		jr_leave(r, saved);
-		s->res.threads[i] = row->user;
-		s->res.nthreads = m->nrows = (unsigned)i + 1;
+		s->timings.threads[i] = row->own;
+		s->timings.nthreads = m->nrows = (unsigned)i + 1;
 	}
 	return 0;
 }
@@ -646,7 +663,7 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 /* ---- run-wide ------------------------------------------------------------ */
 
 /* The pool's or the cache's totals (at most one of them). */
-static int load_totals(struct jr *r, struct json_object *doc, struct wl_totals *t)
+static int load_totals(struct jr *r, struct json_object *doc, struct subject_totals *t)
 {
 	struct json_object *pool, *cache, *o;
 	char saved[128];
@@ -917,7 +934,7 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 	unsigned sub = 0;
 
 	if (jr_str(r, doc, "tool", false, tool, sizeof(tool)) ||
-	    jr_bool(r, doc, "interrupted", &s->res.interrupted) ||
+	    jr_bool(r, doc, "interrupted", &s->interrupted) ||
 	    jr_uint(r, doc, "stopped", UINT32_MAX, &s->stopped) ||
 	    jr_u64(r, doc, "wall_ns", &s->joined.wall_ns) ||
 	    jr_uint(r, doc, "ncpus", UINT32_MAX, &s->joined.ncpus))
@@ -928,8 +945,8 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 		return -1;
 	if (sub != FCT_HIST_SUB)	/* the histograms' layout: this fctrace reads its own */
 		return jr_fail(r, "hist_sub_buckets", "must be 8: the histograms are laid out so");
-	s->res.wall_ns = s->joined.wall_ns;
-	s->res.cfg = s->cfg;
+	s->timings.wall_ns = s->joined.wall_ns;
+	s->timings.cfg = session_workload_config(&s->cfg);
 	return 0;
 }
 
@@ -1062,12 +1079,12 @@ static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
 }
 
 /* op_costs.solo, one thread alone: absent in runs saved before 2026-12-04. */
-static int load_solo(struct jr *r, struct json_object *costs, struct wl_solo *solo)
+static int load_solo(struct jr *r, struct json_object *costs, struct solo_costs *solo)
 {
 	static const struct jr_field fields[] = {
-		JR_FIELD(wl_solo, "hit_ns", hit_ns),
-		JR_FIELD(wl_solo, "miss_ns", miss_ns),
-		JR_FIELD(wl_solo, "fc_ns", fc_ns),
+		JR_FIELD(solo_costs, "hit_ns", hit_ns),
+		JR_FIELD(solo_costs, "miss_ns", miss_ns),
+		JR_FIELD(solo_costs, "fc_ns", fc_ns),
 	};
 	struct json_object *o;
 	char saved[128];
@@ -1084,8 +1101,9 @@ static int load_solo(struct jr *r, struct json_object *costs, struct wl_solo *so
 
 /* A pool's uncontended op costs (op_costs): absent in runs saved before
  * the what-if model read them, null for other workloads. */
-static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_run *m)
+static int load_op_costs(struct jr *r, struct json_object *doc, struct session *s)
 {
+	struct joined_run *m = &s->joined;
 	static const struct jr_field fields[] = {
 		JR_FIELD(joined_run, "hit_p50_ns", op_hit_p50_ns),
 		JR_FIELD(joined_run, "miss_p50_ns", op_miss_p50_ns),
@@ -1104,7 +1122,7 @@ static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_ru
 		return -1;
 	rc = o ? JR_FIELDS(r, o, m, fields, false) : 0;
 	if (!rc && o)
-		rc = load_solo(r, o, &m->res->solo);
+		rc = load_solo(r, o, &s->timings.solo);
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }
@@ -1177,7 +1195,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	struct joined_run *m = &s->joined;
 	uint64_t ops;
 
-	m->res = &s->res;
+	m->subject = s->subject;
+	m->timings = s->target.mode == TGT_NONE ? &s->timings : NULL;
 	m->kv = s->traced ? &s->kv : NULL;
 	m->groups = s->traced ? s->kv.groups : 0;
 	m->time_every = s->kv.time_every;
@@ -1186,7 +1205,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	set_aside(m);
 	join_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
-	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv) ||
+	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
 	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions))
 		return -1;
@@ -1208,7 +1227,7 @@ int load_run(struct json_object *doc, struct session *s, char *why, size_t n)
 			       "not one run" : "is a sweep, not one run");
 	if (load_config(&r, doc, &s->cfg, name, sizeof(name)) || load_target(&r, doc, s) ||
 	    name_subject(&r, name, s) || load_tracing(&r, doc, s) ||
-	    load_threads(&r, doc, s) || load_totals(&r, doc, &s->res.totals) ||
+	    load_threads(&r, doc, s) || load_totals(&r, doc, &s->timings.totals) ||
 	    load_run_flags(&r, doc, s) || load_diagnosis(&r, doc, &s->diag) ||
 	    finish_model(&r, doc, s))
 		return -1;

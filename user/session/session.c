@@ -27,15 +27,16 @@ void session_timeline_opts(const struct trace_opts *o, struct session *s,
 	topts->tl_out = &s->tl_events;
 }
 
-/* The locks the timeline names: the workload's, or another program's
+/* The locks the timeline names: the subject's own, or another program's
  * futex words that lockname.c named as locks. */
 static int timeline_locks(const struct session *s, struct tl_lock *out, int max)
 {
+	const struct own_lock *own = s->timings.locks;
 	int n = 0;
 
-	for (int i = 0; i < s->res.nlocks && n < max; i++, n++) {
-		out[n] = (struct tl_lock){ .addr = s->res.locks[i].addr, .size = s->res.locks[i].size };
-		snprintf(out[n].name, sizeof(out[n].name), "%s", s->res.locks[i].name);
+	for (int i = 0; i < s->timings.nlocks && n < max; i++, n++) {
+		out[n] = (struct tl_lock){ .addr = own[i].addr, .size = own[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", own[i].name);
 	}
 	for (int i = 0; i < s->nnames && n < max; i++) {
 		if (!s->names[i].is_lock)
@@ -109,10 +110,15 @@ static void jvm_holders_state(struct session *s)
 
 int session_explain(struct session *s)
 {
+	struct run_attachments att = {
+		.subject = s->subject, .names = s->names, .nnames = s->nnames,
+		.timings = s->timings.threads ? &s->timings : NULL,	/* a workload's */
+		.window_start_ns = s->target.window_start_ns, .window_end_ns = s->target.window_end_ns,
+	};
+
 	if (build_timeline(s))
 		return 1;
-	if (join_build_named(&s->joined, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
-			      s->names, s->nnames))
+	if (join_run(&s->joined, s->traced ? &s->kv : NULL, s->kv.groups, &att))
 		return 1;
 	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
 		s->joined.ncpus = join_usable_cpus(s->target.pid);
@@ -169,7 +175,7 @@ out:
 		tracer_finish(t);
 	d->finish(ctx, s);
 	if (signals_caught())
-		s->res.interrupted = true;
+		s->interrupted = true;
 	s->stopped = signals_continued() - continued;
 	return rc;
 }
@@ -193,5 +199,5 @@ void session_free(struct session *s)
 	s->saved_timeline = NULL;
 	join_free(&s->joined);
 	kview_free(&s->kv);
-	wl_result_free(&s->res);
+	subject_timings_free(&s->timings);
 }

@@ -268,7 +268,7 @@ static void watch_loop(struct watch *w)
 	}
 }
 
-/* ---- from the kernel view to rows --------------------------------------- */
+/* ---- the kernel view's threads named ----------------------------------- */
 
 /* The name of a thread whose account was closed while it lived. */
 static void fill_comm(struct fct_thread *th)
@@ -285,39 +285,6 @@ static void fill_comm(struct fct_thread *th)
 	if (fgets(th->comm, sizeof(th->comm), f))
 		th->comm[strcspn(th->comm, "\n")] = '\0';
 	fclose(f);
-}
-
-/* The result a workload would have left: one row per thread the kernel
- * saw, its window as its wall time, no operations of its own. */
-static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
-{
-	struct wl_result *res = &s->res;
-
-	res->threads = calloc(s->kv.nthreads ? s->kv.nthreads : 1, sizeof(*res->threads));
-	if (!res->threads)
-		return -1;
-	for (int i = 0; i < s->kv.nthreads; i++) {
-		const struct fct_thread *th = &s->kv.threads[i];
-		struct wl_thread_stats *u = &res->threads[res->nthreads];
-
-		u->tid = (pid_t)th->tid;
-		u->index = res->nthreads++;
-		u->start_ns = th->begin_ns;
-		u->end_ns = th->end_ns > th->begin_ns ? th->end_ns : th->begin_ns;
-	}
-	/* from the exec (or the attach) to the last exit (or the close), as
-	 * the threads' accounts saw it */
-	for (unsigned i = 0; i < res->nthreads; i++) {
-		if (i == 0 || res->threads[i].start_ns < start)
-			start = res->threads[i].start_ns;
-		if (i == 0 || res->threads[i].end_ns > end)
-			end = res->threads[i].end_ns;
-	}
-	res->start_ns = start;
-	res->end_ns = end;
-	res->wall_ns = end > start ? end - start : 0;
-	res->cfg.threads = s->cfg.threads = res->nthreads;
-	return 0;
 }
 
 static void describe(struct target_info *ti, const struct target_opts *to)
@@ -544,7 +511,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 2;
 	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd, &x->w,
 		 x->ra.ngroups >= 0 ? x->ra.uid : getuid(), x->ra.ngroups >= 0 ? x->ra.gid : getgid());
-	s->res.cfg.workload = s->cfg.workload = s->target.comm;
+	s->subject = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
@@ -672,7 +639,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	return 0;
 }
 
-/* Rows from what the kernel saw of each thread, named. */
+/* What the program says of itself: nothing but its threads' names and its
+ * futex words named (the rows are the kernel's accounts, join.c). */
 static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 {
 	struct target_ctx *x = ctx;
@@ -693,7 +661,9 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	if (waitstacks_build(lockname_waitstacks(x->w.ln), &s->kv, s->names, s->nnames,
 			     &s->stacks))
 		fprintf(stderr, "fctrace: out of memory for the wait stacks\n");
-	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
+	s->target.window_start_ns = x->w.start_ns;
+	s->target.window_end_ns = x->w.end_ns;
+	return 0;
 }
 
 static void tgt_finish(void *ctx, struct session *s)
