@@ -156,8 +156,8 @@ static struct fx *fx_program(const struct jvm_view *v)
 	s->kv.lost.slot_full = 977;
 	s->kv.lost.futex_map_full = 125000;
 	assert_int_equal(join_run(&s->joined, &s->kv, s->kv.groups, &(struct run_attachments){
-		.subject = s->subject, .names = x->names, .nnames = 2 }), 0);
-	join_add_jvm(&s->joined, v, true);
+		.subject = s->subject, .names = x->names, .nnames = 2, .jvm = v,
+		.jvm_monitors = true, .jvm_flag = JVM_FLAG_ON }), 0);
 	explain_run(&s->joined, &s->diag);
 	return x;
 }

@@ -474,8 +474,8 @@ static const char *unmeasured_why(const struct facts *f, const struct lock_total
 
 	if (!probes)
 		return "the holders probes did not run";
-	if (!strncmp(l->name, "monitor ", 8) && f->m->jvm_holders_off[0])
-		return f->m->jvm_holders_off;
+	if (!strncmp(l->name, "monitor ", 8) && f->m->jvm_holders.why != JH_RAN)
+		return jvm_holders_words(&f->m->jvm_holders, buf, n);
 	if (!strncmp(l->name, "monitor ", 8)) {
 		snprintf(buf, n, "none of its blocking enters was seen while fctrace watched Java "
 			 "monitors (from the JVM's start-up, at most %d a run)", FCT_HOLD_MONITORS);

@@ -13,6 +13,7 @@
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "join/join.h"
+#include "join/jvmstacks.h"
 
 static const char *const acct_names[ACCT_N] = {
 	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
@@ -516,6 +517,42 @@ unsigned join_usable_cpus(pid_t pid)
 	return online > 0 ? (unsigned)online : 1;
 }
 
+/* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
+ * its uprobes, or the JVM's field offsets. */
+static void jvm_holders_state(struct jvm_holders_off *h, const struct kview *kv, int structs)
+{
+	memset(h, 0, sizeof(*h));
+	if (!kv || !(kv->groups & PG_MASK(PG_HOLDERS)))
+		return;
+	for (int i = 0; i < kv->nprobes; i++)
+		if (strstr(kv->probes[i].name, "ObjectMonitor::EnterI") &&
+		    kv->probes[i].state != PROBE_OK) {
+			h->why = JH_ENTER_UNPROBED;
+			snprintf(h->detail, sizeof(h->detail), "%s",
+				 probe_status_text(&kv->probes[i]));
+			return;
+		}
+	if (structs) {
+		h->why = JH_NO_VMSTRUCTS;
+		h->err = structs;
+	}
+}
+
+/* A JVM's part: its threads, monitors and parks into the rows, why its
+ * holders were or were not measured, its monitors' Java call paths. */
+static int join_jvm(struct joined_run *m, const struct kview *kv,
+		    const struct run_attachments *att)
+{
+	join_add_jvm(m, att->jvm, att->jvm_monitors);
+	if (!att->jvm)
+		return 0;
+	jvm_holders_state(&m->jvm_holders, kv, att->jvm_structs);
+	m->jvm_monitor_flag = jvm_flag_name((enum jvm_flag)att->jvm_flag);
+	if (att->stacks && att->stacks->n && jvmstacks_add(att->stacks, m, att->jvm))
+		fprintf(stderr, "fctrace: out of memory for the Java stacks\n");
+	return 0;
+}
+
 /* A row for each thread the kernel accounted for, whoever wrote the
  * program, its window the account's (a thread still running at the close
  * ends there). */
@@ -600,7 +637,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	m->groups = kv ? groups : 0;
 	m->probe_set = probe_set_name(kv, m->groups);
 	m->time_every = kv ? kv->time_every : 0;
-	m->ncpus = join_usable_cpus(0);	/* which workers and run -- CMD inherit */
+	m->ncpus = join_usable_cpus(att->cpus_of);
 	if (build_rows(m, kv, att->timings))
 		return -1;
 	run_span(m, att);
@@ -610,7 +647,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
-	return 0;
+	return join_jvm(m, kv, att);
 }
 
 void join_free(struct joined_run *m)

@@ -103,6 +103,20 @@ struct lock_total {
 	int nsites;
 };
 
+/* Why the Java holders code (jvmhold.bpf.c) did not run, as data. */
+enum jvm_holders_why {
+	JH_RAN,			/* it ran (or there is no JVM) */
+	JH_ENTER_UNPROBED,	/* HotSpot's ObjectMonitor::EnterI could not be probed */
+	JH_NO_VMSTRUCTS,	/* the JVM's field offsets could not be read */
+	JH_AS_SAVED,		/* a saved run's words, in detail */
+};
+struct jvm_holders_off {
+	enum jvm_holders_why why;
+	int err;			/* JH_NO_VMSTRUCTS: the read's -errno */
+	char detail[160];		/* JH_ENTER_UNPROBED: the probe's status;
+					 * JH_AS_SAVED: the saved words */
+};
+
 struct joined_run {
 	const char *subject;		/* the workload's or the program's name */
 	const struct subject_timings *timings;	/* what the subject timed of itself
@@ -150,9 +164,10 @@ struct joined_run {
 	bool jvm_agent;
 	unsigned jvm_agent_walks, jvm_agent_every, jvm_agent_period_ms;
 	uint64_t jvm_agent_park_walks;
-	/* why the Java monitors' holders were not measured ("": the code ran;
-	 * join/holders.h); the JSON's target.jvm.monitor_holders */
-	char jvm_holders_off[160];
+	/* why the Java monitors' holders were not measured (JH_RAN: the code
+	 * ran; join/holders.h); in words the JSON's target.jvm.monitor_holders
+	 * (explain/words.h jvm_holders_words) */
+	struct jvm_holders_off jvm_holders;
 	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
 					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
@@ -202,6 +217,9 @@ void join_add_jvm_sites(struct joined_run *m, const struct jvm_view *v);
 /* has the agent sampled thread tid parked (its parks are split by site)? */
 bool join_jvm_sampled_park(const struct jvm_view *v, uint32_t tid);
 
+struct jvm_view;
+struct stack_set;
+
 /* What a session's driver hands the join beside the kernel view: what
  * the subject said of itself. None is owned; each may be left empty. */
 struct run_attachments {
@@ -211,11 +229,23 @@ struct run_attachments {
 	int nnames;
 	/* the driver's window: the run's span when no thread was seen */
 	uint64_t window_start_ns, window_end_ns;
+	pid_t cpus_of;			/* whose CPUs the run had: 0 fctrace's (which a
+					 * workload and run -- CMD inherit), else an
+					 * attached process's */
+	/* a JVM: what HotSpot's probes saw, and how they could run */
+	const struct jvm_view *jvm;
+	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	int jvm_flag;			/* enum jvm_flag, as read while the JVM lived */
+	int jvm_structs;		/* 0: its field offsets were read, else -errno */
+	struct stack_set *stacks;	/* the flame graphs' stacks: a JVM monitor's
+					 * Java paths are added on its lock row */
 };
 
-/* Build the joined run: a row per thread of the kernel view (kv NULL:
- * untraced), or, when the subject timed its threads, a row per thread it
- * timed, the kernel's account of each beside by tid. */
+/* Build the whole joined run: a row per thread of the kernel view (kv
+ * NULL: untraced), or, when the subject timed its threads, a row per
+ * thread it timed, the kernel's account of each beside by tid; the
+ * run-wide totals, the locks and their holders, a JVM's monitors, parks
+ * and Java stacks; 0, or -1 out of memory. */
 int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	     const struct run_attachments *att);
 void join_free(struct joined_run *m);

@@ -16,6 +16,7 @@
 #include "report/evictions_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
+#include "explain/words.h"
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -571,6 +572,7 @@ static struct json_object *jvm_json(const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 	struct json_object *o;
+	char holders[200];
 
 	if (!m->jvm)
 		return NULL;
@@ -579,8 +581,9 @@ static struct json_object *jvm_json(const struct session *s)
 	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
 	put_str(o, "monitor_flag", m->jvm_monitor_flag ? m->jvm_monitor_flag :
 		m->jvm_monitors ? "on" : "off");
-	if (m->jvm_holders_off[0])
-		put_str(o, "monitor_holders", m->jvm_holders_off);
+	if (m->jvm_holders.why != JH_RAN)
+		put_str(o, "monitor_holders", jvm_holders_words(&m->jvm_holders, holders,
+								 sizeof(holders)));
 	else
 		json_object_object_add(o, "monitor_holders", NULL);
 	put_u64(o, "gcs", m->gcs);

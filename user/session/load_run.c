@@ -154,8 +154,10 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 		   JR_FIELDS(r, o, m, jvm_fields, false) || load_agent(r, o, m) ||
 		   jr_uint(r, o, "application_threads", LOAD_MAX_ROWS, &m->app_threads) ||
 		   (json_object_object_get_ex(o, "monitor_holders", NULL) &&
-		    jr_str(r, o, "monitor_holders", true, m->jvm_holders_off,
-			   sizeof(m->jvm_holders_off))));
+		    jr_str(r, o, "monitor_holders", true, m->jvm_holders.detail,
+			   sizeof(m->jvm_holders.detail))));
+	if (m->jvm_holders.detail[0])	/* the words as they were said */
+		m->jvm_holders.why = JH_AS_SAVED;
 	jr_leave(r, saved);
 	return rc ? -1 : 0;
 }

@@ -11,7 +11,6 @@
 #include <json-c/json.h>
 #include "trace/jvm.h"
 #include "trace/loader.h"
-#include "join/jvmstacks.h"
 #include "session/driver.h"
 #include "base/signals.h"
 #include "trace/tlrec.h"
@@ -86,49 +85,22 @@ static int build_timeline(struct session *s)
 	return 0;
 }
 
-/* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
- * its uprobes, or the JVM's field offsets. */
-static void jvm_holders_state(struct session *s)
-{
-	char *w = s->joined.jvm_holders_off;
-	size_t n = sizeof(s->joined.jvm_holders_off);
-
-	w[0] = '\0';
-	if (!s->jvm || !(s->kv.groups & PG_MASK(PG_HOLDERS)))
-		return;
-	for (int i = 0; i < s->kv.nprobes; i++)
-		if (strstr(s->kv.probes[i].name, "ObjectMonitor::EnterI") &&
-		    s->kv.probes[i].state != PROBE_OK) {
-			snprintf(w, n, "HotSpot's ObjectMonitor::EnterI could not be probed (%s)",
-				 probe_status_text(&s->kv.probes[i]));
-			return;
-		}
-	if (s->jvm_structs)
-		snprintf(w, n, "the JVM's field offsets could not be read from its vmStructs "
-			 "table (%s)", strerror(-s->jvm_structs));
-}
-
 int session_explain(struct session *s)
 {
 	struct run_attachments att = {
 		.subject = s->subject, .names = s->names, .nnames = s->nnames,
 		.timings = s->timings.threads ? &s->timings : NULL,	/* a workload's */
 		.window_start_ns = s->target.window_start_ns, .window_end_ns = s->target.window_end_ns,
+		/* an attached process's CPUs, not fctrace's */
+		.cpus_of = s->target.mode == TGT_ATTACH && !s->target.exited ? s->target.pid : 0,
+		.jvm = s->jvm, .jvm_monitors = s->jvm_monitors, .jvm_flag = s->jvm_flag,
+		.jvm_structs = s->jvm_structs, .stacks = &s->stacks,
 	};
 
 	if (build_timeline(s))
 		return 1;
 	if (join_run(&s->joined, s->traced ? &s->kv : NULL, s->kv.groups, &att))
 		return 1;
-	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
-		s->joined.ncpus = join_usable_cpus(s->target.pid);
-	join_add_jvm(&s->joined, s->jvm, s->jvm_monitors);
-	jvm_holders_state(s);
-	if (s->jvm)
-		s->joined.jvm_monitor_flag = jvm_flag_name((enum jvm_flag)s->jvm_flag);
-	/* the monitors' Java call paths, on the lock rows the join just made */
-	if (s->jvm && s->stacks.n && jvmstacks_add(&s->stacks, &s->joined, s->jvm))
-		fprintf(stderr, "fctrace: out of memory for the Java stacks\n");
 	explain_run(&s->joined, &s->diag);
 	return 0;
 }
