@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "base/clock.h"
 #include "trace/jvm.h"
 #include "trace/loader.h"
 #include "session/driver.h"
@@ -108,7 +109,7 @@ int session_explain(struct session *s)
 static int prepare_tracer(const struct trace_opts *o, struct session *s,
 			  struct tracer_opts *topts, struct tracer **t)
 {
-	uint64_t t0 = wl_now_ns();
+	uint64_t t0 = monotonic_ns();
 
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
@@ -119,7 +120,7 @@ static int prepare_tracer(const struct trace_opts *o, struct session *s,
 	session_timeline_opts(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))
 		return 1;
-	s->prepare_ns = wl_now_ns() - t0;
+	s->prepare_ns = monotonic_ns() - t0;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include "base/clock.h"
 #include "trace/loader.h"
 #include "trace/jvm.h"
 #include "trace/jvm_structs.h"
@@ -253,11 +254,11 @@ static void watch_loop(struct watch *w)
 	for (;;) {
 		/* a turn takes about POLL_MS whatever arrives: the clock and
 		 * the signals are looked at every turn */
-		lockname_deadline(w->ln, wl_now_ns() + POLL_MS * 1000000ull);
+		lockname_deadline(w->ln, monotonic_ns() + POLL_MS * 1000000ull);
 		tracer_poll(w->t, POLL_MS);
 		if (target_done(w))
 			break;
-		now = wl_now_ns();
+		now = monotonic_ns();
 		if (interrupted(w, now) ||
 		    (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)) {
 			w->hurry = true;	/* the user waits: the naming is bounded */
@@ -609,7 +610,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
 		w->agent = agent_attach(ti->pid, w->libjvm_fd, ti->uid, ti->gid);
 	tracer_start(t);
-	w->start_ns = wl_now_ns();
+	w->start_ns = monotonic_ns();
 	if (ti->mode == TGT_ATTACH) {
 		open_pidfds(w);
 		watch_jvm(w);
@@ -632,7 +633,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	if (x->to->on_window)
 		x->to->on_window(x->to->window_arg);
 	watch_loop(w);
-	w->end_ns = wl_now_ns();
+	w->end_ns = monotonic_ns();
 	if (!w->hurry)	/* nobody waits: every stack sent is named */
 		tracer_last_turn(t, NAMES_DONE_NS);
 	tracer_stop(t);
@@ -653,7 +654,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 		fill_comm(&s->kv.threads[i]);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
 	s->target.stacks_dropped = tracer_ustacks_dropped(t);
-	lockname_deadline(x->w.ln, wl_now_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
+	lockname_deadline(x->w.ln, monotonic_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
 	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	lockname_unsymbolised(x->w.ln, s->target.unsymbolised, sizeof(s->target.unsymbolised));
