@@ -23,7 +23,7 @@
 /* One run, joined by hand: what join_run would have produced. */
 struct fx {
 	struct subject_timings res;	/* what the workload timed of itself */
-	struct own_lock own_locks[8];
+	struct own_lock own_locks[64];	/* as many as a workload may name */
 	struct thread_timings ts[NT];
 	struct thread_row rows[NT];
 	struct lock_total locks[8];
