@@ -105,7 +105,7 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) tests/testutil.c tests/bpfutil.c tests/progwalk.c tests/binutil.c \
-	     tests/trace_check.c
+	     tests/trace_check.c tests/joinutil.c
 ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_whatif_lock test_wl_pool \
 	      test_wl_bcache test_wl_run test_html test_probes test_join test_jvm test_timeline \
 	      test_load_json test_termsafe test_sudo

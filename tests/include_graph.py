@@ -23,6 +23,12 @@ folders listed after it, then workloads/ and bpf/; workloads/ never uses
 user/, and every user/ file sits in a stage folder. An arrow the other
 way is an arrow up, and fails like a circle.
 
+Below session/ the stages are the same for every subject (issue 38): a
+file in explain/, join/, trace/ or base/ that includes workloads/'
+workload.h or names any of its wl_ or WL_ types, functions or constants
+fails; what a workload says of itself reaches the join in the join's
+words (join/subject.h), handed in by the workload driver.
+
   include_graph.py [ROOT]      check ROOT (default: the repository)
   include_graph.py --self-test  check that each kind of circle is caught
 """
@@ -36,6 +42,10 @@ DIRS = ("user", "workloads", "bpf")
 # view's reader; report/ prints what session/ produced, so it sits above it.
 STAGES = ("cli", "report", "session", "explain", "join", "trace", "base")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# the stages that know nothing of who wrote the program, and the workload
+# library's names, which they may not use
+SUBJECT_NEUTRAL = ("explain", "join", "trace", "base")
+WORKLOAD_NAME = re.compile(r"\b(?:wl|WL)_\w+")
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 FUNC_HEAD = re.compile(r"\b([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:__attribute__\s*\(\(.*\)\))?\s*$", re.S)
 
@@ -232,6 +242,24 @@ def edges(files):
     return g
 
 
+def workload_uses(files):
+    """Every file of a subject-neutral stage that uses the workload library."""
+    out = []
+    for f in sorted(files):
+        parts = f.split("/")
+        if parts[0] != "user" or len(parts) < 3 or parts[1] not in SUBJECT_NEUTRAL:
+            continue
+        code = files[f]
+        if any(os.path.basename(n) == "workload.h" for n in INCLUDE.findall(code)):
+            out.append("%s includes workload.h: below session/ no stage knows the "
+                       "workload library (join/subject.h says it in the join's words)" % f)
+        m = WORKLOAD_NAME.search(INCLUDE.sub("", code))
+        if m:
+            out.append("%s uses %s of the workload library: below session/ no stage "
+                       "knows it (join/subject.h says it in the join's words)" % (f, m.group()))
+    return out
+
+
 def check(root):
     files = scan(root)
     g = edges(files)
@@ -241,6 +269,7 @@ def check(root):
         why = ["  " + g[a][b] for a in c for b in c if b in g.get(a, {})]
         problems.append("%s: %s\n%s" % (kind, " <-> ".join(c), "\n".join(why)))
     problems += arrows_up(g)
+    problems += workload_uses(files)
     problems += ["%s is in no stage folder of user/ (%s)" % (f, ", ".join(STAGES))
                  for f in sorted(files) if rank(f) is None]
     return problems, len(files)
@@ -314,11 +343,19 @@ def self_test():
         "a user file outside the stages": ({
             "user/loose.c": "int x;\n",
         }, True),
+        "the join that includes the workload library": ({
+            "user/join/join.h": '#include "workload.h"\n',
+            "workloads/workload.h": "struct wl;\n",
+        }, True),
+        "a rule that reads a workload's type": ({
+            "user/explain/rules.c": "/* wl_ in a comment is fine */ int f(const struct wl_config *c);\n",
+        }, True),
         "stages in order": ({
             "user/cli/main.c": '#include "report/report.h"\n#include "session/session.h"\n',
             "user/report/report.h": '#include "session/session.h"\n',
-            "user/session/session.h": '#include "join/join.h"\n#include "fctrace.h"\n',
-            "user/join/join.h": '#include "trace/kview.h"\n#include "workload.h"\n',
+            "user/session/session.h": '#include "join/join.h"\n#include "fctrace.h"\n#include "workload.h"\n',
+            "user/join/join.h": '#include "trace/kview.h"\n#include "join/subject.h"\n',
+            "user/join/subject.h": "/* a workload's wl_thread_stats, in words */ struct thread_timings;\n",
             "user/trace/kview.h": '#include "base/hist.h"\n',
             "user/base/hist.h": "struct hist;\n",
             "workloads/workload.h": "struct wl;\n",

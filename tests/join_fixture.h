@@ -1,5 +1,5 @@
 /*
- * join_fixture.h - one traced run as join_build saw it: the workers'
+ * join_fixture.h - one traced run as join_run saw it: the workers'
  * own timings and locks, and the kernel view tracer_read returned
  * (derived buckets filled in). tests/record_join.c writes these as C
  * data from a real run; tests/fixtures/ holds the recorded ones and

@@ -391,7 +391,7 @@ static void test_builtin_pressure(void **state)
 	assert_non_null(ev);
 	assert_string_equal(ev->comm, "fct-evictor");
 	assert_true(ev->target && !ev->traced);
-	assert_true(ev->pages > 0 && ev->pages <= s.res.pressure_pages_dropped);
+	assert_true(ev->pages > 0 && ev->pages <= s.timings.pressure_pages_dropped);
 	assert_true(ev->reread_pages <= e->reread_pages);
 	assert_true(ev->reread_pages > 0);
 	if (evidence_has(&s.diag, "page_cache_misses", "of the"))

@@ -154,7 +154,7 @@ static void check_lanes(const struct session *s)
 {
 	const struct timeline *tl = s->timeline;
 
-	assert_int_equal(tl->nthreads, (int)s->res.nthreads);
+	assert_int_equal(tl->nthreads, (int)s->timings.nthreads);
 	for (int i = 0; i < tl->nthreads; i++) {
 		uint64_t sum = 0;
 

@@ -25,9 +25,9 @@ static struct side *side(const char *wl, uint64_t ops, uint64_t wall)
 
 	assert_non_null(x);
 	x->s.cfg.workload = wl;
-	x->s.res.cfg = x->s.cfg;
+	x->s.subject = wl;
 	x->s.traced = true;
-	x->s.joined = (struct joined_run){ .res = &x->s.res, .wall_ns = wall, .ops = ops,
+	x->s.joined = (struct joined_run){ .subject = wl, .timings = &x->s.timings, .wall_ns = wall, .ops = ops,
 					 .rows = x->rows, .nrows = 3 };
 	return x;
 }
@@ -55,7 +55,7 @@ static void test_cache_terms(void **state)
 	b->s.joined.acct_total_ns[ACCT_CPU_USER] = 60000000;	/* 100 ns per op */
 	a->s.joined.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
 	for (int i = 0; i < 3; i++)
-		a->rows[i].user.lock_hold_ns = 40000000;	/* 200 ns per op */
+		a->rows[i].own.lock_hold_ns = 40000000;	/* 200 ns per op */
 	t = story(a, b);
 	assert_non_null(strstr(t, "cachy makes 599.0 k fewer pread64 calls than plain"));
 	assert_non_null(strstr(t, "saving 539.1 ms"));	/* 599 k x 900 ns, plain's cost */

@@ -61,7 +61,7 @@ static void test_fc_exact_syscalls_per_thread(void **state)
 		const struct thread_row *r = &s.joined.rows[i];
 
 		assert_true(r->has_kernel);
-		assert_int_equal(r->user.ops, 1500);
+		assert_int_equal(r->own.ops, 1500);
 		assert_int_equal(r->k.sc[FCT_SC_OPENAT].count, 1500);
 		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, 1500);
 		assert_int_equal(r->k.sc[FCT_SC_CLOSE].count, 1500);
@@ -93,8 +93,8 @@ static void test_fcp_within_pool_never_reopens(void **state)
 	assert_int_equal(opens, 30);
 	assert_int_equal(stats, 30);
 	assert_int_equal(closes, 0);
-	assert_int_equal(s.res.totals.misses, 30);
-	assert_int_equal(s.res.totals.evictions, 0);
+	assert_int_equal(s.timings.totals.misses, 30);
+	assert_int_equal(s.timings.totals.evictions, 0);
 	for (int i = 0; i < s.diag.n; i++)
 		assert_string_not_equal(s.diag.causes[i].cause, "pool_lock_serialisation");
 	session_free(&s);
@@ -117,8 +117,8 @@ static void test_fcp_small_pool_serialises(void **state)
 		opens += s.joined.rows[i].k.sc[FCT_SC_OPENAT].count;
 		closes += s.joined.rows[i].k.sc[FCT_SC_CLOSE].count;
 	}
-	assert_int_equal(opens, s.res.totals.misses);
-	assert_int_equal(closes, s.res.totals.evictions);
+	assert_int_equal(opens, s.timings.totals.misses);
+	assert_int_equal(closes, s.timings.totals.evictions);
 	assert_true(s.diag.n >= 1);
 	/* the largest cause in the code; on a loaded machine the run queue
 	 * (the machine's share) may rank above it */
@@ -140,7 +140,7 @@ static void test_fc_cold_names_page_cache(void **state)
 	options_for(&o, "fc", 400, 1, 400, dir);
 	o.wl.cache = WL_CACHE_COLD;
 	run(&o, &s);
-	assert_int_equal(s.res.cold_pages_resident, 0);
+	assert_int_equal(s.timings.cold_pages_resident, 0);
 	assert_true(s.joined.pagecache_misses > 0);
 	for (int i = 0; i < s.diag.n; i++)
 		named |= !strcmp(s.diag.causes[i].cause, "page_cache_misses");

@@ -20,10 +20,11 @@
 #define WALL	2000000000ull	/* each thread's wall time: 2 s */
 #define EPS	1e-9
 
-/* One run, joined by hand: what join_build would have produced. */
+/* One run, joined by hand: what join_run would have produced. */
 struct fx {
-	struct wl_result res;
-	struct wl_thread_stats ts[NT];
+	struct subject_timings res;	/* what the workload timed of itself */
+	struct own_lock own_locks[64];	/* as many as a workload may name */
+	struct thread_timings ts[NT];
 	struct thread_row rows[NT];
 	struct lock_total locks[8];
 	struct kview kv;
@@ -35,18 +36,22 @@ static struct fx *fx_new(const char *workload, unsigned nthreads, bool kernel)
 {
 	struct fx *x = calloc(1, sizeof(*x));
 
-	x->res.cfg = (struct wl_config){ .workload = workload, .files = 100, .threads = nthreads,
-					 .ops = 100000, .file_size = 100000, .chunk = 10000,
-					 .pool = 50, .block = 4096, .cache_size = 64 << 20 };
+	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50, .cache_size = 64 << 20 };
 	x->res.nthreads = nthreads;
 	x->res.threads = x->ts;
+	x->res.locks = x->own_locks;
 	x->res.wall_ns = WALL;
-	x->m = (struct joined_run){ .res = &x->res, .kv = kernel ? &x->kv : NULL,
+	x->m = (struct joined_run){ .subject = workload, .timings = &x->res,
+				   .kv = kernel ? &x->kv : NULL,
 				   .groups = kernel ? PG_FULL : 0, .ncpus = 2, .wall_ns = WALL,
 				   .rows = x->rows, .nrows = nthreads, .locks = x->locks };
 	for (unsigned i = 0; i < nthreads; i++) {
-		x->rows[i].user = (struct wl_thread_stats){ .tid = 100 + (pid_t)i, .index = i,
-							    .ops = 100000, .end_ns = WALL };
+		x->rows[i].own = (struct thread_timings){ .tid = 100 + (pid_t)i, .index = i,
+							  .ops = 100000, .end_ns = WALL };
+		x->rows[i].tid = x->rows[i].own.tid;
+		x->rows[i].index = i;
+		x->rows[i].end_ns = WALL;
+		x->rows[i].timed = true;
 		x->rows[i].has_kernel = kernel;
 	}
 	return x;
@@ -68,7 +73,7 @@ static void fx_account(struct fx *x, double sys, double lock, double blocked, do
 	}
 }
 
-/* The run-wide sums join_build keeps. */
+/* The run-wide sums join_run keeps. */
 static void fx_total(struct fx *x)
 {
 	struct joined_run *m = &x->m;
@@ -80,9 +85,9 @@ static void fx_total(struct fx *x)
 	for (unsigned i = 0; i < m->nrows; i++) {
 		struct thread_row *r = &x->rows[i];
 
-		x->ts[i] = r->user;
-		m->ops += r->user.ops;
-		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
+		x->ts[i] = r->own;
+		m->ops += r->own.ops;
+		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->has_kernel ? r->acct_ns[b] : 0;
 		m->pagecache_hits += r->pagecache_hits;
@@ -107,7 +112,7 @@ static void fx_lock(struct fx *x, const char *name, bool kernel, uint64_t waits,
 
 static void fx_desc(struct fx *x, const char *name)
 {
-	snprintf(x->res.locks[x->res.nlocks++].name, sizeof(x->res.locks[0].name), "%s", name);
+	snprintf(x->own_locks[x->res.nlocks++].name, sizeof(x->own_locks[0].name), "%s", name);
 }
 
 /*
@@ -116,11 +121,11 @@ static void fx_desc(struct fx *x, const char *name)
  */
 static void fx_pool_clocks(struct fx *x, uint64_t user_wait)
 {
-	x->res.totals = (struct wl_totals){ .has_pool = true, .hits = 400000, .misses = 400000,
+	x->res.totals = (struct subject_totals){ .has_pool = true, .hits = 400000, .misses = 400000,
 					    .evictions = 400000 - 50 };
 	fx_desc(x, "fcp.pool");
 	for (unsigned i = 0; i < x->m.nrows; i++) {
-		struct wl_thread_stats *u = &x->rows[i].user;
+		struct thread_timings *u = &x->rows[i].own;
 
 		u->hits = u->misses = 50000;
 		u->lock_acquires = 200000;
@@ -250,7 +255,7 @@ static void test_pool_contention_without_syscalls(void **state)
 
 	fx_pool_clocks(x, 200000000);
 	for (unsigned i = 0; i < NT; i++)
-		x->rows[i].user.syscalls_in_lock = 0;
+		x->rows[i].own.syscalls_in_lock = 0;
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
@@ -268,9 +273,9 @@ static void test_pool_rare_misses(void **state)
 	fx_pool_clocks(x, 200000000);
 	x->res.cfg.files = 40;
 	for (unsigned i = 0; i < 2; i++) {
-		x->rows[i].user.hits = 99980;
-		x->rows[i].user.misses = 20;
-		x->rows[i].user.syscalls_in_lock = 40;
+		x->rows[i].own.hits = 99980;
+		x->rows[i].own.misses = 20;
+		x->rows[i].own.syscalls_in_lock = 40;
 	}
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
@@ -287,13 +292,13 @@ static struct fx *fx_cache(int nlocks)
 	struct fx *x = fx_new("bcache", NT, true);
 	char name[32];
 
-	x->res.totals = (struct wl_totals){ .has_cache = true };
+	x->res.totals = (struct subject_totals){ .has_cache = true };
 	for (int l = 0; l < nlocks; l++) {
 		snprintf(name, sizeof(name), nlocks > 1 ? "bcache.shard%d" : "bcache.lru", l);
 		fx_desc(x, name);
 	}
 	for (unsigned i = 0; i < NT; i++) {
-		struct wl_thread_stats *u = &x->rows[i].user;
+		struct thread_timings *u = &x->rows[i].own;
 
 		u->hits = 270000;
 		u->misses = 30000;
@@ -358,7 +363,7 @@ static void test_lockfree_hits_fix(void **state)
 	struct fx *x = fx_cache(16);
 
 	for (unsigned i = 0; i < NT; i++)
-		x->rows[i].user.lock_acquires = 30000;
+		x->rows[i].own.lock_acquires = 30000;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cache_lock_contention");
 	assert_true(any_evidence(&x->d.causes[0], "Hits take no lock, inserts do"));
@@ -510,7 +515,7 @@ static void test_cpu_shares_over_samples_window(void **state)
 
 	fx_account(x, 0.10, 0.0, 0.0, 0.70);
 	for (unsigned i = 0; i < NT; i++) {
-		x->rows[i].user.end_ns = wall;
+		x->rows[i].end_ns = wall;
 		x->rows[i].k.oncpu_ns = wall / 40;
 	}
 	fx_total(x);
@@ -628,7 +633,7 @@ static void test_zero_ops_not_healthy(void **state)
 
 	fx_account(x, 0.01, 0.01, 0.01, 0.01);
 	for (unsigned i = 0; i < x->m.nrows; i++)
-		x->rows[i].user.ops = 0;
+		x->rows[i].own.ops = 0;
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), -1);
 	assert_int_equal(x->d.n, 0);
@@ -930,13 +935,11 @@ static void test_monitor_holders_unmeasured(void **state)
 	fx_lock(x, name, false, 4000, (uint64_t)(0.60 * NT * WALL));
 	x->locks[0].is_lock = true;
 	x->locks[0].kind = LK_MONITOR;
-	snprintf(x->m.jvm_holders_off, sizeof(x->m.jvm_holders_off),
-		 "the JVM's field offsets could not be read from its vmStructs table (%s)",
-		 strerror(ENOENT));
+	x->m.jvm_holders = (struct jvm_holders_off){ .why = JH_NO_VMSTRUCTS, .err = -ENOENT };
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	show(x);
 	assert_true(any_evidence(&x->d.causes[0], "not measured: the JVM's field offsets"));
-	x->m.jvm_holders_off[0] = '\0';
+	x->m.jvm_holders.why = JH_RAN;
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_true(any_evidence(&x->d.causes[0], "none of its blocking enters was seen"));
 	free(x);

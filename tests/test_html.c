@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "session/sweep.h"
 #include "join/timeline.h"
+#include "joinutil.h"
 
 #define NT	4			/* threads in the run fixtures */
 #define WALL	1000000000ull		/* 1 s */
@@ -30,6 +31,7 @@
 /* One run, built by hand the way session_run would have left it. */
 struct fx {
 	struct session s;
+	struct wl_result res;		/* the workload's, before the driver takes it */
 	struct wl_thread_stats ts[NT];
 	struct fct_thread kt[NT];
 	struct kv_futex futex[NT];
@@ -103,16 +105,16 @@ static struct fx *fx_run(const char *workload, bool traced)
 	s->cfg.workload = workload;
 	s->cfg.threads = NT;
 	s->cfg.ops = 1000;
-	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+	x->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
 		.threads = x->ts, .nlocks = 1, .totals = { .has_pool = true, .hits = 3000,
 		.misses = 1000, .evictions = 1000, .max_open = 51 } };
-	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 64, LK_MUTEX };
+	x->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 64, LK_MUTEX };
 	fx_clocks(x);
 	if (traced)
 		fx_kernel(x);
 	s->traced = traced;
 	s->prepare_ns = 120000000;
-	assert_int_equal(join_build(&s->joined, &s->res, traced ? &s->kv : NULL,
+	assert_int_equal(join_workload(s, &x->res, traced ? &s->kv : NULL,
 				     traced ? s->kv.groups : 0), 0);
 	assert_true(explain_run(&s->joined, &s->diag) >= 1);
 	/* diagnosis text is data too: it must come out escaped */
@@ -171,6 +173,7 @@ static void fx_free(struct fx *x)
 		timeline_free(x->s.timeline);
 	free(x->s.timeline);
 	join_free(&x->s.joined);
+	subject_timings_free(&x->s.timings);
 	free(x);
 }
 
@@ -412,7 +415,7 @@ static void test_compare_page(void **state)
 	struct fx *a = fx_run("fcp", true), *b = fx_run("fc<>", true);
 	char path[128], *page;
 
-	b->s.res.totals.has_pool = false;
+	b->s.timings.totals.has_pool = false;
 	make_dir(a->dir, sizeof(a->dir));
 	assert_int_equal(report_html_compare(page_path(a, "cmp.html", path, sizeof(path)),
 					     &a->s, &b->s), 0);

@@ -1,5 +1,5 @@
 /*
- * test_join.c - join_build's join (join/join.c) without root: models built
+ * test_join.c - join_run's join (join/join.c) without root: models built
  * from kernel views recorded from real traced runs (tests/fixtures/,
  * written by tests/record_join.c), with the full and the light probe
  * set. Each figure is checked against the recorded inputs, summed the
@@ -14,12 +14,14 @@
 #include "trace/jvm.h"
 #include "join/lockname.h"
 #include "join/join.h"
+#include "session/session.h"
 #include "join_fixture.h"
 
 /* The fixture's inputs, in the loader's and the runner's shapes (owned
  * copies: the tests change them). Room for two extra kernel entries. */
 struct inputs {
 	struct wl_result res;
+	struct subject_timings own;	/* res as the workload driver hands it in */
 	struct kview kv;
 };
 
@@ -58,6 +60,19 @@ static void unload(struct inputs *in)
 {
 	kview_free(&in->kv);
 	wl_result_free(&in->res);
+	subject_timings_free(&in->own);
+}
+
+/* The join of the workers' timings as they are now, over kv (NULL:
+ * timing only). */
+static int join_inputs(struct joined_run *m, struct inputs *in, const struct kview *kv)
+{
+	struct run_attachments att = { .subject = "fcp", .timings = &in->own };
+
+	subject_timings_free(&in->own);
+	if (session_workload_timings(&in->own, &in->res, &in->res.cfg))
+		return -1;
+	return join_run(m, kv, in->kv.groups, &att);
 }
 
 static const struct fct_thread *kernel_of(const struct join_fixture *fx, pid_t tid)
@@ -109,14 +124,14 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 	assert_int_equal(m->wall_ns, fx->wall_ns);
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
-		const struct fct_thread *k = kernel_of(fx, r->user.tid);
+		const struct fct_thread *k = kernel_of(fx, r->tid);
 
 		assert_non_null(k);
 		assert_true(r->has_kernel);
-		assert_int_equal(r->k.tid, r->user.tid);
+		assert_int_equal(r->k.tid, r->tid);
 		/* the marks pass the thread's own clock readings */
-		assert_int_equal(k->begin_ns, r->user.start_ns);
-		assert_int_equal(k->end_ns, r->user.end_ns);
+		assert_int_equal(k->begin_ns, r->start_ns);
+		assert_int_equal(k->end_ns, r->end_ns);
 		assert_int_equal(row_sum(r), k->end_ns - k->begin_ns);
 		assert_true(r->accounted_ratio == 1.0);
 		assert_int_equal(r->acct_ns[ACCT_CPU_USER], kview_derived(k).cpu_user_ns);
@@ -124,7 +139,7 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 		assert_int_equal(r->acct_ns[ACCT_RUNQ], k->runq_ns);
 		assert_int_equal(r->pagecache_misses, k->pages_added);
 		assert_int_equal(r->pagecache_hits, k->pages_asked - k->pages_added);
-		ops += r->user.ops;
+		ops += r->own.ops;
 		hits += r->pagecache_hits;
 		misses += r->pagecache_misses;
 		for (int s = 0; s < FCT_SC_N; s++)
@@ -144,16 +159,16 @@ static void test_full_set(void **state)
 	struct joined_run m;
 
 	load(&in, fx);
-	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
+	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
 	assert_string_equal(m.probe_set, "full");
 	assert_int_equal(m.time_every, fx->time_every);
 	check_common(&m, fx);
 	for (unsigned i = 0; i < m.nrows; i++) {
 		const struct thread_row *r = &m.rows[i];
-		uint64_t waits, named = lock_futex_ns(&in, r->user.tid, &waits);
+		uint64_t waits, named = lock_futex_ns(&in, r->tid, &waits);
 
 		/* fcp: one pread64 per op, counted exactly by the kernel */
-		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, r->user.ops);
+		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, r->own.ops);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
 		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->d.futex_wait_ns - named);
 		assert_int_equal(r->acct_ns[ACCT_BLOCKED], r->k.blocked_ns);
@@ -180,13 +195,13 @@ static void test_light_set(void **state)
 	/* recorded before light had the cpu-clock sampler and pc-evict */
 	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT), PG_LIGHT);
 	assert_int_equal(in.kv.nfutex, 0);
-	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
+	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
 	assert_string_equal(m.probe_set, "light");
 	check_common(&m, fx);
 	for (unsigned i = 0; i < m.nrows; i++) {
 		const struct thread_row *r = &m.rows[i];
-		uint64_t named = r->user.lock_wait_ns < r->k.blocked_ns ?
-				 r->user.lock_wait_ns : r->k.blocked_ns;
+		uint64_t named = r->own.lock_wait_ns < r->k.blocked_ns ?
+				 r->own.lock_wait_ns : r->k.blocked_ns;
 
 		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, 0);
 		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], 0);	/* no syscall edges */
@@ -222,7 +237,7 @@ static void test_kernel_lock_totals(void **state)
 		waits += fx->klock[i].val.waits;
 		ns += fx->klock[i].val.wait_ns;
 	}
-	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
+	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
 	for (int i = 0; i < m.nlocks; i++) {
 		assert_true(m.locks[i].kernel);
 		seen |= !strcmp(m.locks[i].name, "mutex @ added_caller");
@@ -317,7 +332,7 @@ static void test_join_by_tid(void **state)
 	for (int i = 0; i < in.kv.nthreads; i++)
 		if (in.kv.threads[i].tid == (uint32_t)w1)
 			in.kv.threads[i].tid = 999999;
-	assert_int_equal(join_build(&m, &in.res, &in.kv, in.kv.groups), 0);
+	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
 
 	assert_int_equal(m.rows[0].k.begin_ns, in.res.threads[0].start_ns);
 	assert_int_equal(m.rows[0].acct_ns[ACCT_CPU_USER], kview_derived(kernel_of(fx, w0)).cpu_user_ns);
@@ -339,7 +354,7 @@ static void test_timing_only(void **state)
 	struct joined_run m;
 
 	load(&in, &fixture_fcp_full);
-	assert_int_equal(join_build(&m, &in.res, NULL, in.kv.groups), 0);
+	assert_int_equal(join_inputs(&m, &in, NULL), 0);
 	assert_string_equal(m.probe_set, "none");
 	assert_int_equal(m.groups, 0);
 	assert_int_equal(m.nrows, in.res.nthreads);
@@ -370,7 +385,7 @@ static void test_jvm_monitor_use_is_fresh(void **state)
 	m.rows = calloc(1, sizeof(*m.rows));
 	assert_non_null(m.rows);
 	r = &m.rows[0];
-	r->user.tid = 100;
+	r->tid = 100;
 	r->has_kernel = true;
 	r->k.tid = 100;
 	r->k.tgid = 99;

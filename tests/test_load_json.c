@@ -30,6 +30,7 @@
 #include "session/load_run.h"
 #include "report/report.h"
 #include "binutil.h"
+#include "joinutil.h"
 #include "testutil.h"
 
 #define NT	3
@@ -37,6 +38,7 @@
 
 struct fx {
 	struct session s;
+	struct wl_result res;		/* the workload's, before the driver takes it */
 	struct wl_thread_stats ts[NT];
 	struct fct_thread kt[NT];
 	struct kv_futex futex[NT];
@@ -56,7 +58,7 @@ static void fx_threads(struct fx *x)
 		x->ts[i].lat_hist[12] = 60;
 		x->ts[i].lat_hist[20] = 18;
 		x->kt[i] = (struct fct_thread){ .tid = 700 + i, .tgid = 699, .comm = "fctrace",
-			.how = FCT_HOW_MARK, .oncpu_ns = WALL / 4, .runq_ns = WALL / 8,
+			.how = FCT_HOW_MARK, .begin_ns = 1000, .end_ns = WALL - i * 1000, .oncpu_ns = WALL / 4, .runq_ns = WALL / 8,
 			.blocked_ns = WALL / 16, .sys_on_est_ns = WALL / 8,
 			.futex_off_ns = WALL / 2, .futex_waits = 310, .vol_switches = 320,
 			.invol_switches = 45, .pages_asked = 2000, .pages_added = 30,
@@ -87,10 +89,10 @@ static struct fx *fx_workload(bool traced)
 	wl_config_defaults(&s->cfg);
 	s->cfg.workload = "fcp";
 	s->cfg.threads = NT;
-	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+	x->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
 		.threads = x->ts, .totals = { .has_pool = true, .hits = 2250, .misses = 450,
 		.evictions = 420, .max_open = 51 }, .nlocks = 1 };
-	s->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40, LK_MUTEX };
+	x->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40, LK_MUTEX };
 	s->kv = (struct kview){ .groups = PG_FULL & ~PG_MASK(PG_PAGECACHE), .threads = x->kt,
 		.nthreads = NT, .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
 		.nprobes = 2, .time_every = 8, .lost = { .stack_lost = 2 } };
@@ -102,8 +104,8 @@ static struct fx *fx_workload(bool traced)
 	s->traced = traced;
 	s->prepare_ns = traced ? 51000000 : 0;
 	s->stopped = 1;
-	assert_int_equal(join_build(&s->joined, &s->res, traced ? &s->kv : NULL,
-				     traced ? s->kv.groups : 0), 0);
+	assert_int_equal(join_workload(s, &x->res, traced ? &s->kv : NULL,
+				       traced ? s->kv.groups : 0), 0);
 	explain_run(&s->joined, &s->diag);
 	return x;
 }
@@ -136,9 +138,10 @@ static struct fx *fx_program(const struct jvm_view *v)
 		.stacks_received = 40, .stacks_unwound = 38 };
 	if (v)
 		snprintf(s->target.libjvm, sizeof(s->target.libjvm), "/usr/lib/jvm/libjvm.so");
-	s->cfg = (struct wl_config){ .workload = s->target.comm };
-	s->res.cfg = s->cfg;
-	s->res.totals = (struct wl_totals){ 0 };
+	s->cfg = (struct wl_config){ 0 };	/* a program has no settings, no timings */
+	s->subject = s->target.comm;
+	subject_timings_free(&s->timings);
+	memset(&s->timings, 0, sizeof(s->timings));
 	x->names[0] = (struct lock_name){ .tgid = 699, .addr = 0x1000, .size = 40,
 		.name = "session_table_lock (mutex)", .site = "serve+0x1c", .is_lock = true,
 		.samples = 30 };
@@ -152,8 +155,9 @@ static struct fx *fx_program(const struct jvm_view *v)
 	/* losses said first and in the JSON: read back as they were said */
 	s->kv.lost.slot_full = 977;
 	s->kv.lost.futex_map_full = 125000;
-	assert_int_equal(join_build_named(&s->joined, &s->res, &s->kv, s->kv.groups, x->names, 2), 0);
-	join_add_jvm(&s->joined, v, true);
+	assert_int_equal(join_run(&s->joined, &s->kv, s->kv.groups, &(struct run_attachments){
+		.subject = s->subject, .names = x->names, .nnames = 2, .jvm = v,
+		.jvm_monitors = true, .jvm_flag = JVM_FLAG_ON }), 0);
 	explain_run(&s->joined, &s->diag);
 	return x;
 }
@@ -162,6 +166,7 @@ static void fx_free(struct fx *x)
 {
 	stacks_free(&x->s.stacks);
 	join_free(&x->s.joined);
+	subject_timings_free(&x->s.timings);
 	free(x);
 }
 

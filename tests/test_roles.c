@@ -24,8 +24,8 @@
 #define EPS	1e-9
 
 struct fx {
-	struct wl_result res;
-	struct wl_thread_stats ts[MAXT];
+	struct subject_timings res;	/* the rows' own timings: none but windows */
+	struct thread_timings ts[MAXT];
 	struct thread_row rows[MAXT];
 	struct lock_total locks[4];
 	struct lock_name names[4];
@@ -38,15 +38,16 @@ static struct fx *fx_new(const char *prog, unsigned n)
 {
 	struct fx *x = calloc(1, sizeof(*x));
 
-	x->res.cfg = (struct wl_config){ .workload = prog, .threads = n };
 	x->res.nthreads = n;
 	x->res.threads = x->ts;
 	x->res.wall_ns = WALL;
-	x->m = (struct joined_run){ .res = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
+	x->m = (struct joined_run){ .subject = prog, .timings = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
 				   .wall_ns = WALL, .rows = x->rows, .nrows = n, .locks = x->locks,
 				   .names = x->names };
 	for (unsigned i = 0; i < n; i++) {
-		x->rows[i].user = (struct wl_thread_stats){ .tid = 100 + (pid_t)i, .end_ns = WALL };
+		x->rows[i].own = (struct thread_timings){ .tid = 100 + (pid_t)i, .end_ns = WALL };
+		x->rows[i].tid = 100 + (pid_t)i;
+		x->rows[i].end_ns = WALL;
 		x->rows[i].has_kernel = true;
 		snprintf(x->rows[i].k.comm, sizeof(x->rows[i].k.comm), "%s", prog);
 	}
@@ -91,14 +92,14 @@ static void fx_calls(struct fx *x, unsigned i, const char *call, uint64_t n, dou
 	x->rows[i].idle_ns = join_idle_ns(&x->rows[i]);
 }
 
-/* What join_build sums: the rows', and the words' from the rows. */
+/* What join_run sums: the rows', and the words' from the rows. */
 static void fx_total(struct fx *x)
 {
 	struct joined_run *m = &x->m;
 
 	m->nlocks = 0;
 	for (unsigned i = 0; i < m->nrows; i++) {
-		x->ts[i] = x->rows[i].user;
+		x->ts[i] = x->rows[i].own;
 		for (int j = 0; j < x->rows[i].nlocks; j++) {
 			const struct lock_use *u = &x->rows[i].locks[j];
 			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
@@ -256,7 +257,9 @@ static struct fx *fx_gate(double parked)
 	x->m.nrows = 2;
 	x->res.nthreads = 2;
 	memset(&x->rows[1], 0, sizeof(x->rows[1]));
-	x->rows[1].user = (struct wl_thread_stats){ .tid = 101, .end_ns = WALL };
+	x->rows[1].own = (struct thread_timings){ .tid = 101, .end_ns = WALL };
+	x->rows[1].tid = 101;
+	x->rows[1].end_ns = WALL;
 	x->rows[1].has_kernel = true;
 	snprintf(x->rows[1].k.comm, sizeof(x->rows[1].k.comm), "io_thd_1");
 	fx_acct(x, 1, 1 - parked, 0, parked, 0, 0, 0);
@@ -430,7 +433,7 @@ static void test_wrappers(void **state)
 	/* a second process traced: followed, no hint */
 	x->m.nrows = 2;
 	x->rows[1] = x->rows[0];
-	x->rows[1].user.tid = 200;
+	x->rows[1].tid = 200;
 	x->rows[1].k.tgid = 200;
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);

@@ -22,12 +22,14 @@
 #include "report/report.h"
 #include "report/sweep_print.h"
 #include "join/timeline.h"
+#include "joinutil.h"
 
 #define NT	2
 #define WALL	500000000ull
 
 struct fx {
 	struct session s;
+	struct wl_result res;		/* the workload's, before the driver takes it */
 	struct wl_thread_stats ts[NT];
 	struct fct_thread kt[NT];
 };
@@ -41,7 +43,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 	wl_config_defaults(&s->cfg);
 	s->cfg.workload = workload;
 	s->cfg.threads = NT;
-	s->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
+	x->res = (struct wl_result){ .cfg = s->cfg, .wall_ns = WALL, .nthreads = NT,
 		.threads = x->ts, .totals = { .has_pool = !cache, .has_cache = cache,
 		.hits = 90, .misses = 10, .cache_bytes = 1 << 20, .cache_blocks = 256 } };
 	for (unsigned i = 0; i < NT; i++) {
@@ -57,7 +59,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
 	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
 	s->traced = kernel;
-	assert_int_equal(join_build(&s->joined, &s->res, kernel ? &s->kv : NULL,
+	assert_int_equal(join_workload(s, &x->res, kernel ? &s->kv : NULL,
 				     kernel ? PG_FULL : 0), 0);
 	explain_run(&s->joined, &s->diag);
 	return x;
@@ -69,6 +71,7 @@ static void fx_free(struct fx *x)
 		timeline_free(x->s.timeline);
 	free(x->s.timeline);
 	join_free(&x->s.joined);
+	subject_timings_free(&x->s.timings);
 	free(x);
 }
 
@@ -286,9 +289,9 @@ static void test_compare(void **state)
 	struct fx *a = fx_run("fcp", true, false), *b = fx_run("fc", true, false);
 	struct json_object *doc;
 
-	b->s.res.totals.has_pool = false;
+	b->s.timings.totals.has_pool = false;
 	assert_valid(compare_document(&a->s, &b->s));
-	b->s.res.interrupted = true;			/* cut in the second run */
+	b->s.interrupted = true;			/* cut in the second run */
 	doc = compare_document(&a->s, &b->s);
 	assert_true(json_object_get_boolean(at(doc, "interrupted")));
 	assert_valid(doc);

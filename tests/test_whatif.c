@@ -144,7 +144,7 @@ static void test_crossover(void **state)
 
 /* A hand-built run: fcp, 100 files, 8 threads on 2 CPUs, 1000 ops each. */
 struct fx {
-	struct wl_result res;
+	struct subject_timings res;	/* what the pool timed of itself */
 	struct thread_row rows[8];
 	struct lock_total lock;
 	struct kview kv;
@@ -177,10 +177,10 @@ static struct fx *fx_run(void)
 {
 	struct fx *x = calloc(1, sizeof(*x));
 
-	x->res.cfg = (struct wl_config){ .workload = "fcp", .files = 100, .pool = 50, .threads = 8 };
+	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50 };
 	x->res.totals.has_pool = true;
 	x->lock = (struct lock_total){ .name = "fcp.pool", .is_lock = true, .waits = 800 };
-	x->m = (struct joined_run){ .res = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
+	x->m = (struct joined_run){ .subject = "fcp", .timings = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
 				   .wall_ns = 56000000, .rows = x->rows, .nrows = 8, .ops = 8000,
 				   .locks = &x->lock, .nlocks = 1, .op_hit_p50_ns = 2000,
 				   .op_miss_p50_ns = 10000, .read_p50_ns = 2500,
@@ -188,7 +188,7 @@ static struct fx *fx_run(void)
 	x->m.acct_total_ns[ACCT_CPU_USER] = 8000ull * 3000;
 	x->m.acct_total_ns[ACCT_CPU_SYS] = 8000ull * 5000;
 	for (int i = 0; i < 8; i++)
-		x->rows[i].user = (struct wl_thread_stats){ .ops = 1000, .hits = 500, .misses = 500,
+		x->rows[i].own = (struct thread_timings){ .ops = 1000, .hits = 500, .misses = 500,
 			.lock_acquires = 2000, .lock_hold_ns = 1000ull * 4400 };
 	fx_sc(x, FCT_SC_PREAD64, 1000);
 	fx_sc(x, FCT_SC_OPENAT, 900);
@@ -242,7 +242,7 @@ static void test_fit_unmeasured(void **state)
 
 	x->m.ncpus = 1;
 	for (int i = 0; i < 8; i++)
-		x->rows[i].user.misses = 1;
+		x->rows[i].own.misses = 1;
 	assert_int_equal(whatif_from_model(&x->m, &p), 0);
 	assert_false(p.have & (WHATIF_HAVE_CONTENTION | WHATIF_HAVE_MISS));
 	assert_true(p.wait_cpu_ns == 0 && p.wait_rate == 0 && p.idle_share == 1);
@@ -271,7 +271,7 @@ static void test_fit_solo(void **state)
 	struct whatif_cell self;
 
 	assert_int_equal(whatif_from_model(&x->m, &before), 0);
-	x->res.solo = (struct wl_solo){ .hit_ns = 1000, .miss_ns = 6000, .fc_ns = 4000 };
+	x->res.solo = (struct solo_costs){ .hit_ns = 1000, .miss_ns = 6000, .fc_ns = 4000 };
 	assert_int_equal(whatif_from_model(&x->m, &p), 0);
 	assert_true(p.have & WHATIF_HAVE_SOLO);
 	assert_near(op_ns(&p, WHATIF_POOL, 100, 1, 2), 0.5 * 1000 + 0.5 * 6000);
@@ -296,9 +296,9 @@ static void test_not_fitted(void **state)
 	struct fx *x = fx_run();
 	struct whatif_params p;
 
-	x->res.cfg.workload = "fc";
+	x->m.subject = "fc";
 	assert_int_equal(whatif_from_model(&x->m, &p), -1);
-	x->res.cfg.workload = "fcp";
+	x->m.subject = "fcp";
 	x->m.op_hit_p50_ns = 0;		/* saved before op costs were */
 	assert_int_equal(whatif_from_model(&x->m, &p), -1);
 	x->m.op_hit_p50_ns = 2000;

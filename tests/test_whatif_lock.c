@@ -34,7 +34,7 @@ static void fx_init(struct fx *x, double cpu_s, double futex_s)
 	memset(x, 0, sizeof(*x));
 	for (int i = 0; i < NT; i++) {
 		x->rows[i].has_kernel = true;
-		x->rows[i].user.end_ns = (uint64_t)S;	/* each thread's window: 1 s */
+		x->rows[i].end_ns = (uint64_t)S;	/* each thread's window: 1 s */
 		x->rows[i].locks[0] = (struct lock_use){ .name = "table_lock", .is_lock = true,
 							 .wait_ns = (uint64_t)(1.2 * S / NT) };
 		x->rows[i].nlocks = 1;

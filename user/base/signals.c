@@ -23,10 +23,10 @@
 #include <stdbool.h>
 #include <string.h>
 #include "base/signals.h"
-#include "workload.h"
 
 static volatile sig_atomic_t caught, from_terminal;
 static volatile sig_atomic_t continued;
+static void (*stop_subject)(void);	/* what runs, asked to stop (signals_install) */
 
 /* What the caller gave fctrace, for a command it execs: each signal's
  * disposition before fctrace changed it, and the signal mask. */
@@ -57,7 +57,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		/* the tty sends Ctrl-C to the whole foreground group (SI_KERNEL) */
 		from_terminal = si && si->si_code == SI_KERNEL;
 	}
-	wl_request_stop();
+	if (stop_subject)
+		stop_subject();
 }
 
 /* Catch sig, unless it came ignored and is not Ctrl-C or SIGTERM: under
@@ -78,8 +79,9 @@ static void on_continue(int sig)
 	continued++;
 }
 
-void signals_install(void)
+void signals_install(void (*on_stop)(void))
 {
+	stop_subject = on_stop;
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

@@ -2,7 +2,10 @@
 #ifndef FCTRACE_SIGNALS_H
 #define FCTRACE_SIGNALS_H
 
-void signals_install(void);
+/* Catch them; on_stop (async-signal-safe, may be NULL) is called from
+ * the handler to ask what runs to stop soon (the workloads' wl_request_stop:
+ * base/ knows nothing of them). */
+void signals_install(void (*on_stop)(void));
 /* The signal that asked us to stop, or 0. */
 int signals_caught(void);
 /* Did the terminal send it (Ctrl-C to the foreground group, so a child

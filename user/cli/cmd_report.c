@@ -138,8 +138,8 @@ static void say_settings(const struct options *o, const struct session s[2])
 	if (s[0].target.mode != TGT_NONE ||	/* a program's heading says what it ran */
 	    (same_settings(&s[0].cfg, &s[1].cfg) && s[0].joined.ncpus == s[1].joined.ncpus))
 		return;
-	report_describe(a, sizeof(a), &s[0].cfg);
-	report_describe(b, sizeof(b), &s[1].cfg);
+	report_describe(a, sizeof(a), &s[0]);
+	report_describe(b, sizeof(b), &s[1]);
 	/* the workload's name is the file's */
 	printf("The runs' settings differ:\n  %s: %s, %u CPUs\n  %s: %s, %u CPUs\n",
 	       o->inputs[0], term_safe(sa, sizeof(sa), a), s[0].joined.ncpus, o->inputs[1],

@@ -9,6 +9,7 @@
 #include "base/outfile.h"
 #include "cli/preflight.h"
 #include "base/signals.h"
+#include "workload.h"	/* wl_request_stop */
 
 int main(int argc, char **argv)
 {
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? outfile_stdout_done() : rc;
 	if ((rc = preflight(&o)))
 		return rc;
-	signals_install();
+	signals_install(wl_request_stop);
 	switch (o.cmd) {
 	case CMD_RUN: rc = o.target.argv ? cmd_target(&o) : cmd_run(&o); break;
 	case CMD_ATTACH: rc = cmd_target(&o); break;

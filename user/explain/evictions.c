@@ -227,7 +227,7 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 		if (s.reread[k] && (best < 0 || s.reread[k] > s.reread[best]))
 			best = k;
 	if (best < 0 || (double)s.reread[best] < (double)e->first_pages) {
-		if (f->cfg->cache == WL_CACHE_COLD || f->cfg->pressure > 0)
+		if (f->cfg->cold_cache || f->cfg->pressure > 0)
 			return false;	/* the settings' own words (ev_cache_state) */
 		set_fix(o, "First reads: the files were not in the page cache yet (%s of the disk "
 			"reads). Nothing removed them; read them once before the measured work, or "

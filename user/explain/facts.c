@@ -53,8 +53,8 @@ void found(struct finding *o, const char *id, double share, double conf,
 
 static void facts_row(struct facts *f, const struct thread_row *r)
 {
-	const struct wl_thread_stats *u = &r->user;
-	double wall = (double)(u->end_ns - u->start_ns);
+	const struct thread_timings *u = &r->own;
+	double wall = (double)(r->end_ns - r->start_ns);
 
 	f->wall += wall;
 	f->hits += (double)u->hits;
@@ -80,13 +80,15 @@ static void facts_row(struct facts *f, const struct thread_row *r)
 
 void facts_init(struct facts *f, const struct joined_run *m)
 {
+	static const struct subject_timings untimed;
+	const struct subject_timings *own = m->timings ? m->timings : &untimed;
 	unsigned g;
 
 	memset(f, 0, sizeof(*f));
 	f->m = m;
 	f->whole = m;
-	f->cfg = &m->res->cfg;
-	f->tot = &m->res->totals;
+	f->cfg = &own->cfg;
+	f->tot = &own->totals;
 	f->threads = m->nrows;
 	f->ncpus = m->ncpus ? m->ncpus : 1;
 	f->files = f->cfg->shared_file ? 1 : f->cfg->files;
@@ -108,7 +110,7 @@ void facts_init(struct facts *f, const struct joined_run *m)
 	f->pc = g & PG_MASK(PG_PAGECACHE);
 	f->ops_counted = m->ops > 0;
 	f->file_set = f->cfg->files > 0;
-	f->locks_named = m->res->nlocks > 0 || m->nnames > 0;
+	f->locks_named = join_own_locks(m) > 0 || m->nnames > 0;
 }
 
 /* Time blocked on the workload's own locks: the kernel's futex account when

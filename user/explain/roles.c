@@ -49,7 +49,7 @@ static double gate_waits(const struct joined_run *m, const struct thread_row *ro
 
 static enum thread_role role_of(const struct joined_run *m, const struct thread_row *row)
 {
-	double wall = (double)(row->user.end_ns - row->user.start_ns);
+	double wall = (double)(row->end_ns - row->start_ns);
 	double gated = gate_waits(m, row);
 	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
 	double calls = (double)row->idle_ns;
@@ -130,7 +130,7 @@ static void list_role(const struct joined_run *m, const struct thread_roles *r,
 			break;
 		}
 		words_append(buf, n, "%s%s %d", shown > 1 ? ", " : "",
-		       m->rows[i].k.comm[0] ? m->rows[i].k.comm : "?", (int)m->rows[i].user.tid);
+		       m->rows[i].k.comm[0] ? m->rows[i].k.comm : "?", (int)m->rows[i].tid);
 	}
 	words_append(buf, n, ")");
 }
@@ -144,7 +144,7 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < r->nrows; i++)
 		if (!r->drop[i] && !m->rows[i].aside) {
-			wall += (double)(m->rows[i].user.end_ns - m->rows[i].user.start_ns);
+			wall += (double)(m->rows[i].end_ns - m->rows[i].start_ns);
 			kept++;
 		}
 	if (!r->ndrop && (!r->count[ROLE_SATURATED] || r->count[ROLE_SATURATED] == kept))
@@ -208,7 +208,7 @@ void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r,
 		if (r->role[i] != ROLE_SLEEPS)
 			return;
 		waited += child_wait_ns(row, &call);
-		wall += row->user.end_ns - row->user.start_ns;
+		wall += row->end_ns - row->start_ns;
 	}
 	if (!r->nrows || waited * 2 < wall)
 		return;

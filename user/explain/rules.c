@@ -182,10 +182,10 @@ static const char *program_name(const struct facts *f)
 	for (unsigned i = 0; i < f->whole->nrows; i++) {
 		const struct thread_row *r = &f->whole->rows[i];
 
-		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->user.tid == r->k.tgid)
+		if (r->has_kernel && r->k.comm[0] && (uint32_t)r->tid == r->k.tgid)
 			return r->k.comm;
 	}
-	return f->cfg->workload ? f->cfg->workload : "the program";
+	return f->m->subject ? f->m->subject : "the program";
 }
 
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)":
@@ -197,7 +197,7 @@ static void headline(const struct facts *f, char *buf, size_t n)
 
 	if (f->m->jvm) {
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
-			 "its own; %u CPU%s)", f->cfg->workload ? f->cfg->workload : "the program",
+			 "its own; %u CPU%s)", f->m->subject ? f->m->subject : "the program",
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->whole->aside_rows, f->ncpus, fig_plural(f->ncpus));
 		return;
@@ -218,12 +218,12 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->tot->has_cache)
 		words_append(what, sizeof(what), ", cache %s", units_bytes(b, sizeof(b),
 						(double)f->cfg->cache_size));
-	if (f->cfg->cache == WL_CACHE_COLD)
+	if (f->cfg->cold_cache)
 		words_append(what, sizeof(what), ", cold cache");
 	if (f->cfg->pressure > 0)
 		words_append(what, sizeof(what), ", cache pressure");
 	snprintf(buf, n, "Why %s takes %s here (%s, %u thread%s, %u CPU%s%s)",
-		 f->cfg->workload ? f->cfg->workload : "the workload", fig_ns((double)f->m->wall_ns),
+		 f->m->subject ? f->m->subject : "the workload", fig_ns((double)f->m->wall_ns),
 		 what, f->threads, fig_plural(f->threads), f->ncpus, fig_plural(f->ncpus),
 		 f->kernel ? "" : "; timing only");
 }
@@ -321,7 +321,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 		explain_lock_whatifs(m, d);
 	/* nothing measured: ops were counted and none made (interrupted at 0
 	 * ops), or none were counted and the kernel saw nothing */
-	if (!m || !m->res || !m->nrows || (!m->ops && (m->res->cfg.ops > 0 || !m->kv)))
+	if (!m || !m->nrows || (!m->ops && (m->timings || !m->kv)))
 		return -1;	/* nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;

@@ -19,8 +19,8 @@ struct facts {
 	const struct joined_run *m;	/* the threads the shares are of */
 	const struct joined_run *whole;	/* every thread (m, or m's superset) */
 	const struct thread_roles *roles;	/* of whole's rows (= m's rows) */
-	const struct wl_config *cfg;
-	const struct wl_totals *tot;
+	const struct subject_config *cfg;	/* the subject's own settings and */
+	const struct subject_totals *tot;	/* counters: zero when it timed nothing */
 	bool kernel, sched, sc, klock, pc;	/* what the kernel view measured */
 	/* the program's own figures, where it handed them in: its ops
 	 * counted, its file set, the futex words of its locks named */

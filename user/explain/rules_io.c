@@ -18,14 +18,14 @@
 
 static void ev_cache_state(struct diag_cause *c, const struct facts *f)
 {
-	const struct wl_result *res = f->m->res;
+	const struct subject_timings *own = f->m->timings;
 
-	if (f->cfg->cache == WL_CACHE_COLD)
+	if (f->cfg->cold_cache)
 		evidence_add(c, "The files were evicted from the page cache before the run (%s pages "
-		       "still resident after eviction).", fig_cnt((double)res->cold_pages_resident));
+		       "still resident after eviction).", fig_cnt((double)own->cold_pages_resident));
 	if (f->cfg->pressure > 0)
 		evidence_add(c, "An evictor dropped %s pages during the run (asked for %.0f pages/s).",
-		       fig_cnt((double)res->pressure_pages_dropped), f->cfg->pressure);
+		       fig_cnt((double)own->pressure_pages_dropped), f->cfg->pressure);
 }
 
 static void fix_pagecache(struct finding *o)
@@ -128,12 +128,12 @@ static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
 {
 	double read = f->read + f->miss_read, share = fig_ratio(read, f->wall);
 
-	if ((f->cfg->cache != WL_CACHE_COLD && f->cfg->pressure <= 0) ||
+	if ((!f->cfg->cold_cache && f->cfg->pressure <= 0) ||
 	    share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "page_cache_misses", share, 0.3, COV_PC | COV_BLOCKED);
 	set_title(o, "%s of thread time in reads with the page cache %s (timing only)",
-		  fig_pct(share), f->cfg->cache == WL_CACHE_COLD ? "cold" : "under pressure");
+		  fig_pct(share), f->cfg->cold_cache ? "cold" : "under pressure");
 	evidence_add(&o->c, "The threads spent %s reading, %s per op, by their own clocks.",
 	       fig_ns(read), fig_ns(fig_ratio(read, f->ops)));
 	ev_cache_state(&o->c, f);

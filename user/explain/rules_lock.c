@@ -344,7 +344,7 @@ static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
 bool rule_cache(const struct facts *f, struct finding *o)
 {
 	double share = lock_share(f);
-	int nlocks = f->m->res->nlocks > 0 ? f->m->res->nlocks : 1;
+	int nlocks = join_own_locks(f->m) > 0 ? join_own_locks(f->m) : 1;
 
 	if (!f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
 		return false;
@@ -456,8 +456,8 @@ static const char *unmeasured_why(const struct facts *f, const struct lock_total
 
 	if (!probes)
 		return "the holders probes did not run";
-	if (l->kind == LK_MONITOR && f->m->jvm_holders_off[0])
-		return f->m->jvm_holders_off;
+	if (l->kind == LK_MONITOR && f->m->jvm_holders.why != JH_RAN)
+		return jvm_holders_words(&f->m->jvm_holders, buf, n);
 	if (l->kind == LK_MONITOR) {
 		snprintf(buf, n, "none of its blocking enters was seen while fctrace watched Java "
 			 "monitors (from the JVM's start-up, at most %d a run)", FCT_HOLD_MONITORS);
@@ -509,7 +509,9 @@ static bool gate(const struct facts *f, const struct lock_total *l, double share
  * waited for when no futex word of it was measured. */
 static const char *own_lock_words(const struct facts *f)
 {
-	return f->m->res->nlocks == 1 ? f->m->res->locks[0].name : "the program's own locks";
+	const struct subject_timings *t = f->m->timings;
+
+	return t && t->nlocks == 1 ? t->locks[0].name : "the program's own locks";
 }
 
 static void user_lock_title(struct finding *o, const struct facts *f,
@@ -640,9 +642,9 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 			     "share: they wait for the work the other causes explain.", fig_ns(joins));
 	if (b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
-			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->user.tid,
+			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,
 			b->k.comm[0] ? b->k.comm : "?", fig_pct(fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] +
-			b->acct_ns[ACCT_CPU_SYS]), (double)(b->user.end_ns - b->user.start_ns))));
+			b->acct_ns[ACCT_CPU_SYS]), (double)(b->end_ns - b->start_ns))));
 	return true;
 }
 

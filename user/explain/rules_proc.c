@@ -138,7 +138,7 @@ static bool in_party(const struct thread_row *r)
 	}
 	/* a helper woken now and then is not one of them */
 	return counted(r) && wakes && (double)ns >= EXPLAIN_MIN_SHARE *
-	       (double)(r->user.end_ns - r->user.start_ns);
+	       (double)(r->end_ns - r->start_ns);
 }
 
 static void party_of(const struct facts *f, struct party *p)
@@ -152,7 +152,7 @@ static void party_of(const struct facts *f, struct party *p)
 
 		if (!in_party(r))
 			continue;
-		p->wall += (double)(r->user.end_ns - r->user.start_ns);
+		p->wall += (double)(r->end_ns - r->start_ns);
 		for (int b = 0; b < FCT_WAKE_N; b++)
 			p->ns += (double)r->k.sib_wait_ns[b];
 		for (j = 0; j < p->nproc && seen[j] != r->k.tgid; j++)

@@ -13,7 +13,7 @@
 
 static double row_wall(const struct thread_row *r)
 {
-	return (double)(r->user.end_ns - r->user.start_ns);
+	return (double)(r->end_ns - r->start_ns);
 }
 
 static double row_on(const struct thread_row *r)
@@ -116,18 +116,18 @@ static void title_and_fix(struct finding *o, const struct thread_row *r, unsigne
 	const char *comm = r->k.comm[0] ? r->k.comm : "?";
 
 	set_title(o, "%s (tid %d) on CPU %s of its window, %s of that in the kernel; runnable %s%s",
-		  comm, (int)r->user.tid, fig_pct(fig_ratio(on, wall)), fig_pct(fig_ratio(sys, on)),
+		  comm, (int)r->tid, fig_pct(fig_ratio(on, wall)), fig_pct(fig_ratio(sys, on)),
 		  fig_pct_small(fig_ratio((double)r->acct_ns[ACCT_RUNQ], wall)),
 		  nsat > 1 ? " (and other saturated threads)" : "");
 	if (sys * 2 >= on)
 		set_fix(o, "The program goes as fast as %s (tid %d): most of its CPU went to "
 			"syscalls, so fewer, larger calls (batch the requests, or serve several per "
 			"call) gain most; or spread its work over more threads.", comm,
-			(int)r->user.tid);
+			(int)r->tid);
 	else
 		set_fix(o, "The program goes as fast as %s (tid %d): most of its CPU was its own "
 			"code, so profile that thread (perf record -t %d) and make it do less; or "
-			"spread its work over more threads.", comm, (int)r->user.tid, (int)r->user.tid);
+			"spread its work over more threads.", comm, (int)r->tid, (int)r->tid);
 }
 
 bool rule_saturated(const struct facts *f, struct finding *o)
@@ -154,7 +154,7 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 	title_and_fix(o, r, nsat);
 	evidence_add(&o->c, "%s (tid %d) was on CPU %s of its %s window: %s in user space, %s in "
 		     "syscalls; runnable, waiting for a CPU, %s.", r->k.comm[0] ? r->k.comm : "?",
-		     (int)r->user.tid, fig_ns(row_on(r)), fig_ns(row_wall(r)),
+		     (int)r->tid, fig_ns(row_on(r)), fig_ns(row_wall(r)),
 		     fig_ns((double)r->acct_ns[ACCT_CPU_USER]), fig_ns((double)r->acct_ns[ACCT_CPU_SYS]),
 		     fig_ns((double)r->acct_ns[ACCT_RUNQ]));
 	ev_calls(&o->c, r);

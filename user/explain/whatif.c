@@ -165,7 +165,7 @@ static void fit_observed(const struct joined_run *m, struct whatif_params *p)
 	double ops = (double)m->ops, hold = 0, acq = 0, hits = 0, misses = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct wl_thread_stats *u = &m->rows[i].user;
+		const struct thread_timings *u = &m->rows[i].own;
 
 		hold += (double)u->lock_hold_ns;
 		acq += (double)u->lock_acquires;
@@ -296,7 +296,7 @@ static void fit_contention(struct whatif_params *p)
  */
 static void fit_solo(const struct joined_run *m, struct whatif_params *p)
 {
-	const struct wl_solo *s = &m->res->solo;
+	const struct solo_costs *s = &m->timings->solo;
 
 	if (!s->hit_ns || !s->fc_ns)
 		return;
@@ -308,17 +308,17 @@ static void fit_solo(const struct joined_run *m, struct whatif_params *p)
 
 int whatif_from_model(const struct joined_run *m, struct whatif_params *p)
 {
-	int kind = m->res ? whatif_kind_of(m->res->cfg.workload) : -1;
+	int kind = m->timings ? whatif_kind_of(m->subject) : -1;
 
 	*p = (struct whatif_params){ 0 };
 	if (kind != WHATIF_POOL && kind != WHATIF_POOL_FIXED)
 		return -1;
-	if (!m->res->totals.has_pool || !m->nrows || !m->ops || !m->op_hit_p50_ns)
+	if (!m->timings->totals.has_pool || !m->nrows || !m->ops || !m->op_hit_p50_ns)
 		return -1;
 	p->kind = (enum whatif_kind)kind;
 	p->workload = kind_names[kind];
-	p->pool = m->res->cfg.pool;
-	p->files = m->res->cfg.shared_file ? 1 : m->res->cfg.files;
+	p->pool = m->timings->cfg.pool;
+	p->files = m->timings->cfg.shared_file ? 1 : m->timings->cfg.files;
 	p->threads = m->nrows;
 	p->ncpus = m->ncpus ? m->ncpus : 1;
 	p->hit_ns = (double)m->op_hit_p50_ns;
@@ -417,7 +417,7 @@ int whatif_crossover_files(const struct whatif_params *p, unsigned pool, unsigne
 
 	if (fc_ns <= 0)
 		return -1;
-	for (unsigned n = 1; n <= WL_MAX_FILES; n++) {
+	for (unsigned n = 1; n <= WHATIF_MAX_FILES; n++) {
 		struct whatif_cell c = { WHATIF_POOL, pool, n, threads, ncpus };
 
 		if (whatif_op_ns(p, &c) > fc_ns)

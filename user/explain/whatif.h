@@ -95,7 +95,10 @@ struct whatif_cell whatif_fitted_cell(const struct whatif_params *p);
 double whatif_op_ns(const struct whatif_params *p, const struct whatif_cell *c);
 double whatif_wall_ns(const struct whatif_params *p, const struct whatif_cell *c,
 		      double ops_per_thread);
-/* Smallest file count (1..WL_MAX_FILES) at which fcp with `pool` channels
+/* The most files the crossover is looked for at: as many as a workload
+ * may be run with (--files, WL_MAX_FILES; session checks they agree). */
+#define WHATIF_MAX_FILES	100000
+/* Smallest file count (1..WHATIF_MAX_FILES) at which fcp with `pool` channels
  * is predicted slower than fc, or -1 (never, or fc not predictable). */
 int whatif_crossover_files(const struct whatif_params *p, unsigned pool, unsigned threads,
 			   unsigned ncpus);

@@ -91,10 +91,10 @@ static void waiters_span(const struct joined_run *m, const char *lock, struct ru
 
 		if (t->aside || !t->has_kernel || waits_on(t, lock) < 0)
 			continue;
-		if (!r->span_start || t->user.start_ns < r->span_start)
-			r->span_start = t->user.start_ns;
-		if (t->user.end_ns > r->span_end)
-			r->span_end = t->user.end_ns;
+		if (!r->span_start || t->start_ns < r->span_start)
+			r->span_start = t->start_ns;
+		if (t->end_ns > r->span_end)
+			r->span_end = t->end_ns;
 	}
 }
 
@@ -102,12 +102,12 @@ static void waiters_span(const struct joined_run *m, const char *lock, struct ru
  * CPU and work there, taken as spread evenly over its window. */
 static double in_span(const struct thread_row *t, const struct run_cpu *r)
 {
-	uint64_t from = t->user.start_ns > r->span_start ? t->user.start_ns : r->span_start;
-	uint64_t to = t->user.end_ns < r->span_end ? t->user.end_ns : r->span_end;
+	uint64_t from = t->start_ns > r->span_start ? t->start_ns : r->span_start;
+	uint64_t to = t->end_ns < r->span_end ? t->end_ns : r->span_end;
 
-	if (r->span_end <= r->span_start || t->user.end_ns <= t->user.start_ns)
+	if (r->span_end <= r->span_start || t->end_ns <= t->start_ns)
 		return 1;
-	return to > from ? (double)(to - from) / (double)(t->user.end_ns - t->user.start_ns) : 0;
+	return to > from ? (double)(to - from) / (double)(t->end_ns - t->start_ns) : 0;
 }
 
 static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
@@ -135,7 +135,7 @@ static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 		if (waited < 0)
 			continue;
 		r.waiters++;
-		r.waiter_own_ns += (double)(t->user.end_ns - t->user.start_ns) - waited -
+		r.waiter_own_ns += (double)(t->end_ns - t->start_ns) - waited -
 				   (double)t->acct_ns[ACCT_RUNQ];
 		r.lock_cpu_ns += (double)t->k.oncpu_ns;
 		r.lock_futex_cpu_ns += futex;

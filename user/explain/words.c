@@ -57,3 +57,22 @@ void words_append(char *buf, size_t n, const char *fmt, ...)
 	vsnprintf(buf + len, n - len, fmt, ap);
 	va_end(ap);
 }
+
+const char *jvm_holders_words(const struct jvm_holders_off *h, char *buf, size_t n)
+{
+	switch (h->why) {
+	case JH_ENTER_UNPROBED:
+		snprintf(buf, n, "HotSpot's ObjectMonitor::EnterI could not be probed (%s)",
+			 h->detail);
+		return buf;
+	case JH_NO_VMSTRUCTS:
+		snprintf(buf, n, "the JVM's field offsets could not be read from its vmStructs "
+			 "table (%s)", strerror(-h->err));
+		return buf;
+	case JH_AS_SAVED:
+		snprintf(buf, n, "%s", h->detail);
+		return buf;
+	default:
+		return NULL;
+	}
+}

@@ -24,6 +24,10 @@ const char *fig_plural(double n);
  * the end of buf. */
 void words_append(char *buf, size_t n, const char *fmt, ...) WORDS_PRINTF(3, 4);
 
+/* Why the Java monitors' holders were not measured, in words (buf, n
+ * bytes), or NULL when they were (join.h struct jvm_holders_off). */
+const char *jvm_holders_words(const struct jvm_holders_off *h, char *buf, size_t n);
+
 /* Append one sentence of evidence to c (dropped past EXPLAIN_MAX_EVIDENCE). */
 void evidence_add(struct diag_cause *c, const char *fmt, ...) WORDS_PRINTF(2, 3);
 

@@ -1,7 +1,8 @@
 /*
- * join.c - the join: each worker's own timings next to the kernel's
- * account of the same thread (matched by tid), futex words named by the
- * workload's lock ranges, and run-wide totals for explain and reporters.
+ * join.c - the join: a row per thread the kernel accounted for, the
+ * subject's own timings of it beside when it timed it (matched by tid),
+ * futex words named by the subject's lock ranges or by lockname.c, and
+ * run-wide totals for explain and reporters.
  */
 #include <sched.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "join/join.h"
+#include "join/jvmstacks.h"
 
 static const char *const acct_names[ACCT_N] = {
 	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
@@ -31,13 +33,13 @@ const char *sc_name(enum fct_sc sc)
 	return sc < FCT_SC_N ? sc_names[sc] : "?";
 }
 
-/* The workload lock whose object holds this futex word, or NULL. */
-static const struct wl_lock_desc *lock_of(const struct wl_result *res, uint64_t uaddr)
+/* The subject's own lock whose object holds this futex word, or NULL. */
+static const struct own_lock *lock_of(const struct subject_timings *own, uint64_t uaddr)
 {
-	for (int i = 0; i < res->nlocks; i++)
-		if (uaddr >= res->locks[i].addr &&
-		    uaddr < res->locks[i].addr + res->locks[i].size)
-			return &res->locks[i];
+	for (int i = 0; own && i < own->nlocks; i++)
+		if (uaddr >= own->locks[i].addr &&
+		    uaddr < own->locks[i].addr + own->locks[i].size)
+			return &own->locks[i];
 	return NULL;
 }
 
@@ -74,7 +76,7 @@ struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lo
 static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
 			       uint64_t uaddr)
 {
-	const struct wl_lock_desc *d;
+	const struct own_lock *d;
 	const struct lock_name *ln;
 
 	struct lock_use *u = NULL;
@@ -85,7 +87,7 @@ static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
 			u->kind = ln->kind;
 		return u;
 	}
-	d = lock_of(m->res, uaddr);
+	d = lock_of(m->timings, uaddr);
 	if (d && (u = join_row_use(r, d->name, true)))
 		u->kind = d->kind;
 	return u;
@@ -99,7 +101,7 @@ static void join_futex(struct thread_row *r, const struct joined_run *m,
 		const struct kv_futex *f = &kv->futex[i];
 		struct lock_use *u;
 
-		if (f->key.tid != (uint32_t)r->user.tid || f->key.op == FCT_FUTEX_OP_WAKE)
+		if (f->key.tid != (uint32_t)r->tid || f->key.op == FCT_FUTEX_OP_WAKE)
 			continue;
 		u = use_of(r, m, f->key.uaddr);
 		if (!u || !u->is_lock) {
@@ -148,7 +150,7 @@ static void fill_account(struct thread_row *r, unsigned groups)
 		r->acct_ns[ACCT_FUTEX_OTHER] = d->futex_wait_ns - named;
 		return;
 	}
-	named = r->user.lock_wait_ns < k->blocked_ns ? r->user.lock_wait_ns : k->blocked_ns;
+	named = r->own.lock_wait_ns < k->blocked_ns ? r->own.lock_wait_ns : k->blocked_ns;
 	r->acct_ns[ACCT_LOCK_NAMED] = named;
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
 }
@@ -156,8 +158,8 @@ static void fill_account(struct thread_row *r, unsigned groups)
 static void join_thread(struct thread_row *r, const struct joined_run *m,
 			const struct kview *kv, unsigned groups)
 {
-	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->user.tid) : NULL;
-	uint64_t wall = r->user.end_ns - r->user.start_ns, sum = 0;
+	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->tid) : NULL;
+	uint64_t wall = r->end_ns - r->start_ns, sum = 0;
 
 	if (!k)
 		return;
@@ -281,7 +283,7 @@ const char *join_cpu_split(const struct joined_run *m)
 static bool is_worker(const struct joined_run *m, uint32_t tid)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
-		if ((uint32_t)m->rows[i].user.tid == tid)
+		if ((uint32_t)m->rows[i].tid == tid)
 			return !m->rows[i].aside;
 	return false;
 }
@@ -335,11 +337,11 @@ static void total_locks(struct joined_run *m)
 	}
 }
 
-/* The lock a watched word belongs to: the workload's own, or another
- * program's named word. */
+/* The lock a watched word belongs to: one the subject named itself, or
+ * another program's named word. */
 static const char *holder_lock_name(const struct joined_run *m, const struct fct_hold_lock *h)
 {
-	const struct wl_lock_desc *d;
+	const struct own_lock *d;
 	const struct lock_name *ln;
 
 	if (h->kind != FCT_HOLD_GLIBC)
@@ -348,21 +350,21 @@ static const char *holder_lock_name(const struct joined_run *m, const struct fct
 		ln = name_of(m, h->tgid, h->uaddr);
 		return ln && ln->is_lock ? ln->name : NULL;
 	}
-	d = lock_of(m->res, h->uaddr);
+	d = lock_of(m->timings, h->uaddr);
 	return d ? d->name : NULL;
 }
 
 bool join_name_word(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf, size_t n)
 {
 	const struct joined_run *m = arg;
-	const struct wl_lock_desc *d;
+	const struct own_lock *d;
 	const struct lock_name *ln;
 
 	if (m->names && (ln = name_of(m, tgid, uaddr))) {
 		snprintf(buf, n, "%s", ln->name);
 		return ln->is_lock;
 	}
-	if (!m->names && m->res && (d = lock_of(m->res, uaddr))) {
+	if (!m->names && (d = lock_of(m->timings, uaddr))) {
 		snprintf(buf, n, "%s", d->name);
 		return true;
 	}
@@ -401,8 +403,8 @@ static void total_rows(struct joined_run *m)
 			m->aside_cpu_ns += r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
 			continue;
 		}
-		m->ops += r->user.ops;
-		m->thread_wall_total_ns += r->user.end_ns - r->user.start_ns;
+		m->ops += r->own.ops;
+		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		if (!r->has_kernel)
 			continue;
 		for (int s = 0; s < FCT_SC_N; s++)
@@ -470,29 +472,23 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 	return groups == PG_LIGHT ? "light" : "custom";
 }
 
-int join_build(struct joined_run *m, struct wl_result *res,
-		const struct kview *kv, unsigned groups)
-{
-	return join_build_named(m, res, kv, groups, NULL, 0);
-}
-
 /* sampled values below which a median is not taken (op_costs: 0) */
 #define MODEL_MIN_SAMPLES	32
 
 /* The median of one histogram summed over the rows; 0 with too few values. */
 static uint64_t rows_median(const struct joined_run *m, size_t field)
 {
-	uint64_t sum[WL_HIST_SLOTS] = { 0 }, n = 0;
+	uint64_t sum[OWN_HIST_SLOTS] = { 0 }, n = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].user + field);
+		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].own + field);
 
-		for (unsigned b = 0; b < WL_HIST_SLOTS; b++) {
+		for (unsigned b = 0; b < OWN_HIST_SLOTS; b++) {
 			sum[b] += h[b];
 			n += h[b];
 		}
 	}
-	return n < MODEL_MIN_SAMPLES ? 0 : (uint64_t)(hist_quantile(sum, WL_HIST_SLOTS, 0.5) + 0.5);
+	return n < MODEL_MIN_SAMPLES ? 0 : (uint64_t)(hist_quantile(sum, OWN_HIST_SLOTS, 0.5) + 0.5);
 }
 
 static uint64_t per(uint64_t ns, uint64_t n)
@@ -505,7 +501,7 @@ static void op_costs(struct joined_run *m)
 	uint64_t hit = 0, miss = 0, put = 0, hits = 0, misses = 0, ops = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct wl_thread_stats *u = &m->rows[i].user;
+		const struct thread_timings *u = &m->rows[i].own;
 
 		hit += u->hold_hit_ns;
 		miss += u->hold_miss_ns;
@@ -517,9 +513,9 @@ static void op_costs(struct joined_run *m)
 	m->hold_hit_ns = per(hit, hits);
 	m->hold_miss_ns = per(miss, misses);
 	m->hold_put_ns = per(put, ops);
-	m->op_hit_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_hit_hist));
-	m->op_miss_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, op_miss_hist));
-	m->read_p50_ns = rows_median(m, offsetof(struct wl_thread_stats, read_hist));
+	m->op_hit_p50_ns = rows_median(m, offsetof(struct thread_timings, op_hit_hist));
+	m->op_miss_p50_ns = rows_median(m, offsetof(struct thread_timings, op_miss_hist));
+	m->read_p50_ns = rows_median(m, offsetof(struct thread_timings, read_hist));
 }
 
 unsigned join_usable_cpus(pid_t pid)
@@ -532,34 +528,137 @@ unsigned join_usable_cpus(pid_t pid)
 	return online > 0 ? (unsigned)online : 1;
 }
 
-int join_build_named(struct joined_run *m, struct wl_result *res, const struct kview *kv,
-		      unsigned groups, const struct lock_name *names, int nnames)
+/* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
+ * its uprobes, or the JVM's field offsets. */
+static void jvm_holders_state(struct jvm_holders_off *h, const struct kview *kv, int structs)
+{
+	memset(h, 0, sizeof(*h));
+	if (!kv || !(kv->groups & PG_MASK(PG_HOLDERS)))
+		return;
+	for (int i = 0; i < kv->nprobes; i++)
+		if (strstr(kv->probes[i].name, "ObjectMonitor::EnterI") &&
+		    kv->probes[i].state != PROBE_OK) {
+			h->why = JH_ENTER_UNPROBED;
+			snprintf(h->detail, sizeof(h->detail), "%s",
+				 probe_status_text(&kv->probes[i]));
+			return;
+		}
+	if (structs) {
+		h->why = JH_NO_VMSTRUCTS;
+		h->err = structs;
+	}
+}
+
+/* A JVM's part: its threads, monitors and parks into the rows, why its
+ * holders were or were not measured, its monitors' Java call paths. */
+static int join_jvm(struct joined_run *m, const struct kview *kv,
+		    const struct run_attachments *att)
+{
+	join_add_jvm(m, att->jvm, att->jvm_monitors);
+	if (!att->jvm)
+		return 0;
+	jvm_holders_state(&m->jvm_holders, kv, att->jvm_structs);
+	m->jvm_monitor_flag = jvm_flag_name((enum jvm_flag)att->jvm_flag);
+	if (att->stacks && att->stacks->n && jvmstacks_add(att->stacks, m, att->jvm))
+		fprintf(stderr, "fctrace: out of memory for the Java stacks\n");
+	return 0;
+}
+
+/* A row for each thread the kernel accounted for, whoever wrote the
+ * program, its window the account's (a thread still running at the close
+ * ends there). */
+static unsigned rows_from_kernel(struct thread_row *rows, const struct kview *kv)
+{
+	for (int i = 0; kv && i < kv->nthreads; i++) {
+		const struct fct_thread *k = &kv->threads[i];
+
+		rows[i].tid = (pid_t)k->tid;
+		rows[i].index = (unsigned)i;
+		rows[i].start_ns = k->begin_ns;
+		rows[i].end_ns = k->end_ns > k->begin_ns ? k->end_ns : k->begin_ns;
+	}
+	return kv ? (unsigned)kv->nthreads : 0;
+}
+
+/* A row for each thread the subject timed, in its own order, its window
+ * the subject's clock's: a subject that times its threads says which are
+ * its own, and the kernel's account of any other thread of the process
+ * (none, with the workers' marks) is not the subject's. */
+static unsigned rows_from_timings(struct thread_row *rows, const struct subject_timings *own)
+{
+	for (unsigned i = 0; i < own->nthreads; i++) {
+		const struct thread_timings *t = &own->threads[i];
+
+		rows[i].tid = t->tid;
+		rows[i].index = t->index;
+		rows[i].start_ns = t->start_ns;
+		rows[i].end_ns = t->end_ns;
+		rows[i].timed = true;
+		rows[i].own = *t;
+	}
+	return own->nthreads;
+}
+
+/* The run's span: the subject's own, else from its threads' first start
+ * to their last end, else the driver's window. */
+static void run_span(struct joined_run *m, const struct run_attachments *att)
+{
+	uint64_t start = att->window_start_ns, end = att->window_end_ns;
+
+	if (m->timings) {
+		m->start_ns = m->timings->start_ns;
+		m->wall_ns = m->timings->wall_ns;
+		return;
+	}
+	for (unsigned i = 0; i < m->nrows; i++) {
+		if (i == 0 || m->rows[i].start_ns < start)
+			start = m->rows[i].start_ns;
+		if (i == 0 || m->rows[i].end_ns > end)
+			end = m->rows[i].end_ns;
+	}
+	m->start_ns = start;
+	m->wall_ns = end > start ? end - start : 0;
+}
+
+/* The rows, each joined to the kernel's account of its thread by tid
+ * (a reused tid: its later window). */
+static int build_rows(struct joined_run *m, const struct kview *kv,
+		      const struct subject_timings *own)
+{
+	unsigned most = own ? own->nthreads : kv ? (unsigned)kv->nthreads : 0;
+
+	m->rows = calloc(most ? most : 1, sizeof(*m->rows));
+	if (!m->rows)
+		return -1;
+	m->nrows = own ? rows_from_timings(m->rows, own) : rows_from_kernel(m->rows, kv);
+	for (unsigned i = 0; i < m->nrows; i++)
+		join_thread(&m->rows[i], m, kv, m->groups);
+	return 0;
+}
+
+int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
+	     const struct run_attachments *att)
 {
 	memset(m, 0, sizeof(*m));
-	m->names = names;
-	m->nnames = nnames;
-	m->res = res;
+	m->subject = att->subject;
+	m->timings = att->timings;
+	m->names = att->names;
+	m->nnames = att->nnames;
 	m->kv = kv;
 	m->groups = kv ? groups : 0;
 	m->probe_set = probe_set_name(kv, m->groups);
 	m->time_every = kv ? kv->time_every : 0;
-	m->ncpus = join_usable_cpus(0);	/* which workers and run -- CMD inherit */
-	m->wall_ns = res->wall_ns;
-	m->nrows = res->nthreads;
-	m->rows = calloc(m->nrows ? m->nrows : 1, sizeof(*m->rows));
-	if (!m->rows)
+	m->ncpus = join_usable_cpus(att->cpus_of);
+	if (build_rows(m, kv, att->timings))
 		return -1;
-	for (unsigned i = 0; i < m->nrows; i++) {
-		m->rows[i].user = res->threads[i];
-		join_thread(&m->rows[i], m, kv, m->groups);
-	}
+	run_span(m, att);
 	total_rows(m);
 	total_locks(m);
 	join_holders(m);
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
-	return 0;
+	return join_jvm(m, kv, att);
 }
 
 void join_free(struct joined_run *m)

@@ -1,7 +1,8 @@
 /*
- * join.h - one run, joined: each worker's own timings next to what the
- * kernel saw of it, plus the run-wide figures. explain/rules.c and every
- * reporter read only this.
+ * join.h - one run, joined: a row per thread the kernel accounted for,
+ * whoever wrote the program, with what the subject timed of it beside
+ * (an attachment, subject.h), plus the run-wide figures. explain/rules.c
+ * and every reporter read only this.
  */
 #ifndef FCTRACE_JOIN_H
 #define FCTRACE_JOIN_H
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "workload.h"
+#include "join/subject.h"
 #include "trace/kview.h"
 #include "join/holders.h"
 #include "join/losses.h"
@@ -56,7 +57,12 @@ struct lock_use {		/* one thread's waits on one named futex word */
 };
 
 struct thread_row {
-	struct wl_thread_stats user;	/* the thread's own timings */
+	pid_t tid;
+	unsigned index;			/* the subject's numbering, else the kernel view's */
+	uint64_t start_ns, end_ns;	/* its window: by the subject's own clock when it
+					 * timed the thread, else the kernel account's */
+	bool timed;			/* the subject timed it: own is filled in */
+	struct thread_timings own;	/* what the subject timed of it (zero: nothing) */
 	bool has_kernel;		/* a kernel account was found by tid */
 	struct fct_thread k;		/* the kernel's account of it */
 	struct kv_derived d;		/* and what follows from it (kview_derived) */
@@ -99,15 +105,32 @@ struct lock_total {
 	int nsites;
 };
 
+/* Why the Java holders code (jvmhold.bpf.c) did not run, as data. */
+enum jvm_holders_why {
+	JH_RAN,			/* it ran (or there is no JVM) */
+	JH_ENTER_UNPROBED,	/* HotSpot's ObjectMonitor::EnterI could not be probed */
+	JH_NO_VMSTRUCTS,	/* the JVM's field offsets could not be read */
+	JH_AS_SAVED,		/* a saved run's words, in detail */
+};
+struct jvm_holders_off {
+	enum jvm_holders_why why;
+	int err;			/* JH_NO_VMSTRUCTS: the read's -errno */
+	char detail[160];		/* JH_ENTER_UNPROBED: the probe's status;
+					 * JH_AS_SAVED: the saved words */
+};
+
 struct joined_run {
-	struct wl_result *res;		/* the workload's result (not owned) */
+	const char *subject;		/* the workload's or the program's name */
+	const struct subject_timings *timings;	/* what the subject timed of itself
+						 * (not owned); NULL: nothing */
 	const struct kview *kv;		/* NULL when timing-only */
 	unsigned groups;		/* probe groups that ran */
 	const char *probe_set;		/* "full", "light", "custom", "none" */
 	unsigned time_every;		/* one syscall in this many was timed */
 	unsigned ncpus;
-	uint64_t wall_ns;
-	struct thread_row *rows;	/* one per worker, in index order */
+	uint64_t start_ns, wall_ns;	/* the run's span: the subject's own, else its
+					 * threads' accounts' */
+	struct thread_row *rows;	/* one per thread, in index order */
 	unsigned nrows;
 	struct lock_total *locks;	/* named user locks, then kernel locks */
 	int nlocks;
@@ -143,9 +166,10 @@ struct joined_run {
 	bool jvm_agent;
 	unsigned jvm_agent_walks, jvm_agent_every, jvm_agent_period_ms;
 	uint64_t jvm_agent_park_walks;
-	/* why the Java monitors' holders were not measured ("": the code ran;
-	 * join/holders.h); the JSON's target.jvm.monitor_holders */
-	char jvm_holders_off[160];
+	/* why the Java monitors' holders were not measured (JH_RAN: the code
+	 * ran; join/holders.h); in words the JSON's target.jvm.monitor_holders
+	 * (explain/words.h jvm_holders_words) */
+	struct jvm_holders_off jvm_holders;
 	const char *jvm_monitor_flag;	/* "on", "off", "unknown": the flag as read while
 					 * the JVM lived (NULL: not a JVM) */
 	uint64_t gcs, gc_ns, gc_max_ns;	/* collection pauses */
@@ -157,6 +181,12 @@ struct joined_run {
 	struct losses losses;		/* what the kernel side lost, and what it touches */
 	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
 };
+
+/* How many locks the subject named itself (0: none, or it timed nothing). */
+static inline int join_own_locks(const struct joined_run *m)
+{
+	return m->timings ? m->timings->nlocks : 0;
+}
 
 /* Sum the run-wide totals again, over the rows not set aside. */
 void join_retotal(struct joined_run *m);
@@ -192,13 +222,37 @@ void join_add_jvm_sites(struct joined_run *m, const struct jvm_view *v);
 /* has the agent sampled thread tid parked (its parks are split by site)? */
 bool join_jvm_sampled_park(const struct jvm_view *v, uint32_t tid);
 
-/* Build the joined model; kv may be NULL (timing-only). */
-int join_build(struct joined_run *m, struct wl_result *res,
-		const struct kview *kv, unsigned groups);
-/* The same for a program fctrace did not write: its futex words are
- * named by names (not owned; may be NULL), not by the workload. */
-int join_build_named(struct joined_run *m, struct wl_result *res, const struct kview *kv,
-		      unsigned groups, const struct lock_name *names, int nnames);
+struct jvm_view;
+struct stack_set;
+
+/* What a session's driver hands the join beside the kernel view: what
+ * the subject said of itself. None is owned; each may be left empty. */
+struct run_attachments {
+	const char *subject;		/* its name: a workload's, a program's comm */
+	const struct subject_timings *timings;	/* its own clocks (a workload) */
+	const struct lock_name *names;	/* another program's futex words, named */
+	int nnames;
+	/* the driver's window: the run's span when no thread was seen */
+	uint64_t window_start_ns, window_end_ns;
+	pid_t cpus_of;			/* whose CPUs the run had: 0 fctrace's (which a
+					 * workload and run -- CMD inherit), else an
+					 * attached process's */
+	/* a JVM: what HotSpot's probes saw, and how they could run */
+	const struct jvm_view *jvm;
+	bool jvm_monitors;		/* its monitor probes fired (the flag was on) */
+	int jvm_flag;			/* enum jvm_flag, as read while the JVM lived */
+	int jvm_structs;		/* 0: its field offsets were read, else -errno */
+	struct stack_set *stacks;	/* the flame graphs' stacks: a JVM monitor's
+					 * Java paths are added on its lock row */
+};
+
+/* Build the whole joined run: a row per thread of the kernel view (kv
+ * NULL: untraced), or, when the subject timed its threads, a row per
+ * thread it timed, the kernel's account of each beside by tid; the
+ * run-wide totals, the locks and their holders, a JVM's monitors, parks
+ * and Java stacks; 0, or -1 out of memory. */
+int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
+	     const struct run_attachments *att);
 void join_free(struct joined_run *m);
 /* The CPUs process pid (0: this one) may run on: under taskset or a
  * cpuset fewer than are online; the CPUs online if it cannot be read. */

@@ -15,7 +15,7 @@
 static struct thread_row *row_of(struct joined_run *m, uint32_t tid)
 {
 	for (unsigned i = 0; i < m->nrows; i++)
-		if ((uint32_t)m->rows[i].user.tid == tid)
+		if ((uint32_t)m->rows[i].tid == tid)
 			return &m->rows[i];
 	return NULL;
 }
@@ -179,7 +179,7 @@ static void name_threads(struct joined_run *m, const struct jvm_view *v)
 {
 	for (unsigned i = 0; i < m->nrows; i++) {
 		struct thread_row *r = &m->rows[i];
-		const struct jvm_thread_info *th = jvm_view_thread(v, (uint32_t)r->user.tid);
+		const struct jvm_thread_info *th = jvm_view_thread(v, (uint32_t)r->tid);
 		bool primordial = r->k.tid == r->k.tgid;
 		const char *name = th ? th->name : r->k.comm;
 

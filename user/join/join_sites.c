@@ -34,7 +34,7 @@ struct group {
 static struct thread_row *row_of(struct joined_run *m, uint32_t tid)
 {
 	for (unsigned i = 0; tid && i < m->nrows; i++)
-		if ((uint32_t)m->rows[i].user.tid == tid)
+		if ((uint32_t)m->rows[i].tid == tid)
 			return &m->rows[i];
 	return NULL;
 }

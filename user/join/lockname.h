@@ -26,7 +26,7 @@ void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
  * from time to time: libraries it loads later). */
 void lockname_snapshot(struct lockname *ln, pid_t tgid);
 
-/* Work on names stops at this CLOCK_MONOTONIC time (wl_now_ns's clock):
+/* Work on names stops at this CLOCK_MONOTONIC time (base/clock.h monotonic_ns):
  * a fetch of debug information (--debuginfod) gives up, and
  * lockname_build names the words left by their address only. */
 void lockname_deadline(struct lockname *ln, uint64_t deadline_ns);

@@ -77,8 +77,8 @@ static void print_terms(FILE *f, const struct session *a, const struct session *
 {
 	char va[24], vb[24], d[24];
 
-	fprintf(f, "%-30s %12s %12s %10s\n", "term (all threads)", a->cfg.workload,
-		b->cfg.workload, "a vs b");
+	fprintf(f, "%-30s %12s %12s %10s\n", "term (all threads)", a->subject,
+		b->subject, "a vs b");
 	for (size_t i = 0; i < NTERMS; i++) {
 		double x = terms[i].get(&a->joined), y = terms[i].get(&b->joined);
 
@@ -143,10 +143,10 @@ static double rows_sum(const struct joined_run *m, size_t off)
 	double sum = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++)
-		sum += (double)*(const uint64_t *)((const char *)&m->rows[i].user + off);
+		sum += (double)*(const uint64_t *)((const char *)&m->rows[i].own + off);
 	return sum;
 }
-#define ROWS_SUM(m, field) rows_sum(m, offsetof(struct wl_thread_stats, field))
+#define ROWS_SUM(m, field) rows_sum(m, offsetof(struct thread_timings, field))
 
 /* Waits on the workload's named locks, as the kernel counted them. */
 static double named_waits(const struct joined_run *m)
@@ -239,7 +239,7 @@ static void story_pagecache(FILE *f, const struct joined_run *a, const struct jo
 static void print_story(FILE *f, const struct session *sa, const struct session *sb)
 {
 	const struct joined_run *a = &sa->joined, *b = &sb->joined;
-	const char *na = a->res->cfg.workload, *nb = b->res->cfg.workload;
+	const char *na = a->subject, *nb = b->subject;
 	double saved = 0;
 	char s1[24], s2[24];
 
@@ -263,7 +263,7 @@ static void print_programs(FILE *f, const struct session *a, const struct sessio
 	char wa[24], wb[24];
 
 	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s, %u threads;\n   b: %.36s, "
-		"window %s, %u threads)\n", a->cfg.workload, b->cfg.workload, a->target.cmdline,
+		"window %s, %u threads)\n", a->subject, b->subject, a->target.cmdline,
 		units_ns(wa, sizeof(wa), (double)a->joined.wall_ns), a->joined.nrows,
 		b->target.cmdline, units_ns(wb, sizeof(wb), (double)b->joined.wall_ns),
 		b->joined.nrows);
@@ -273,15 +273,15 @@ static void print_compare(FILE *f, const struct session *a, const struct session
 {
 	char d[200];
 
-	report_describe(d, sizeof(d), &a->cfg);
+	report_describe(d, sizeof(d), a);
 	if (a->target.mode != TGT_NONE || b->target.mode != TGT_NONE)
 		print_programs(f, a, b);
 	else
-		fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->cfg.workload,
-			b->cfg.workload, strchr(d, ',') ? strchr(d, ',') + 2 : d);
-	if (a->res.interrupted || b->res.interrupted)
+		fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->subject,
+			b->subject, strchr(d, ',') ? strchr(d, ',') + 2 : d);
+	if (a->interrupted || b->interrupted)
 		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",
-			a->res.interrupted ? a->cfg.workload : b->cfg.workload);
+			a->interrupted ? a->subject : b->subject);
 	print_terms(f, a, b);
 	if (a->traced && b->traced)
 		print_story(f, a, b);
@@ -306,8 +306,8 @@ struct json_object *compare_json(const struct session *a, const struct session *
 {
 	struct json_object *o = json_object_new_object(), *t = json_object_new_array();
 
-	json_object_object_add(o, "a", json_object_new_string(a->cfg.workload));
-	json_object_object_add(o, "b", json_object_new_string(b->cfg.workload));
+	json_object_object_add(o, "a", json_object_new_string(a->subject));
+	json_object_object_add(o, "b", json_object_new_string(b->subject));
 	for (size_t i = 0; i < NTERMS; i++) {
 		struct json_object *row = json_object_new_object();
 
@@ -327,7 +327,7 @@ struct json_object *compare_document(const struct session *a, const struct sessi
 	json_object_object_add(doc, "schema_version", json_object_new_int(SCHEMA_VERSION));
 	json_object_object_add(doc, "command", json_object_new_string("compare"));
 	json_object_object_add(doc, "interrupted",
-			       json_object_new_boolean(a->res.interrupted || b->res.interrupted));
+			       json_object_new_boolean(a->interrupted || b->interrupted));
 	json_object_array_add(runs, report_json_run(a));
 	json_object_array_add(runs, report_json_run(b));
 	json_object_object_add(doc, "runs", runs);

@@ -32,6 +32,6 @@ void report_target_end(char *buf, size_t n, const struct target_info *ti);
 void report_pagecache_text(char *buf, size_t n, const struct joined_run *m);
 
 /* "fcp, 60 files, pool 50, 8 threads x 100000 ops" */
-void report_describe(char *buf, size_t n, const struct wl_config *c);
+void report_describe(char *buf, size_t n, const struct session *s);
 
 #endif

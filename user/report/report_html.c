@@ -50,7 +50,7 @@ char *html_pct0(char *buf, size_t n, double ratio)
 
 static uint64_t thread_wall(const struct thread_row *r)
 {
-	return r->user.end_ns - r->user.start_ns;
+	return r->end_ns - r->start_ns;
 }
 
 static bool has_account(const struct session *s)
@@ -69,7 +69,7 @@ static void fact(FILE *f, const char *name, const char *value)
 	fputs("</b></span>", f);
 }
 
-static void totals_facts(FILE *f, const struct wl_totals *t)
+static void totals_facts(FILE *f, const struct subject_totals *t)
 {
 	char a[32], b[32];
 	uint64_t gets = t->hits + t->misses;
@@ -105,9 +105,9 @@ static void run_header(FILE *f, const struct session *s)
 	fact(f, "probes", probes);
 	if (s->traced)
 		fact(f, "loaded in", units_ns(a, sizeof(a), (double)s->prepare_ns));
-	totals_facts(f, &s->res.totals);
+	totals_facts(f, &s->timings.totals);
 	fputs("</div>\n", f);
-	if (s->res.interrupted)
+	if (s->interrupted)
 		fputs("<p class=\"note\">Interrupted: these are partial results.</p>\n", f);
 }
 
@@ -127,9 +127,10 @@ static void account_shares(const struct thread_row *r, double *sh)
 
 /* The own clocks overlap for caches (lookup_ns includes the lock): take
  * the lock out of it, and scale down if the parts still exceed the wall. */
-static void clock_shares(const struct wl_thread_stats *u, double *sh)
+static void clock_shares(const struct thread_row *r, double *sh)
 {
-	double wall = (double)(u->end_ns - u->start_ns), sum = 0;
+	const struct thread_timings *u = &r->own;
+	double wall = (double)(r->end_ns - r->start_ns), sum = 0;
 	double lock = (double)u->lock_wait_ns + (double)u->lock_hold_ns;
 	double v[CLK_N - 1] = { (double)u->lock_wait_ns, (double)u->lock_hold_ns,
 				(double)u->read_ns, u->lookup_ns > lock ? u->lookup_ns - lock : 0,
@@ -182,10 +183,10 @@ static void thread_bars(FILE *f, const struct joined_run *m, double w, bool kern
 		if (kernel)
 			account_shares(r, sh);
 		else
-			clock_shares(&r->user, sh);
+			clock_shares(r, sh);
 		bar_tips(tips, kernel ? acct_labels : clock_labels, sh, n, (double)thread_wall(r), tp);
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">tid %d</text>\n",
-			LABEL_W - 6, y + 13, (int)r->user.tid);
+			LABEL_W - 6, y + 13, (int)r->tid);
 		svg_hstack(f, LABEL_W, y, bar_w, ROW_H, sh, kernel ? acct_colours : clock_colours, tp, n);
 		if (kernel)
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", LABEL_W + bar_w + 6, y + 13,
@@ -231,8 +232,8 @@ static void latency_summary(FILE *f, const uint64_t *hist, uint64_t max)
 
 	fprintf(f, "<p>p50 &asymp; <b>%s</b>, p99 &asymp; <b>%s</b>, max <b>%s</b> (all threads; "
 		"percentiles are the midpoints of buckets %u to a power of two)</p>\n",
-		units_ns(a, sizeof(a), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.5, max)),
-		units_ns(b, sizeof(b), (double)hist_percentile(hist, WL_HIST_SLOTS, 0.99, max)),
+		units_ns(a, sizeof(a), (double)hist_percentile(hist, OWN_HIST_SLOTS, 0.5, max)),
+		units_ns(b, sizeof(b), (double)hist_percentile(hist, OWN_HIST_SLOTS, 0.99, max)),
 		units_ns(c, sizeof(c), (double)max), FCT_HIST_SUB);
 }
 
@@ -252,18 +253,18 @@ static void latency_bars(struct svg_plot *p, const uint64_t *hist, int lo, int h
 
 static void latency_section(FILE *f, const struct joined_run *m, double w)
 {
-	uint64_t hist[WL_HIST_SLOTS] = { 0 }, pow2[LAT_POWERS], max = 0, top = 0;
+	uint64_t hist[OWN_HIST_SLOTS] = { 0 }, pow2[LAT_POWERS], max = 0, top = 0;
 	double ticks[LAT_POWERS];
 	int lo = LAT_POWERS, hi = -1;
 	struct svg_plot p;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		for (int b = 0; b < WL_HIST_SLOTS; b++)
-			hist[b] += m->rows[i].user.lat_hist[b];
-		if (m->rows[i].user.lat_max_ns > max)
-			max = m->rows[i].user.lat_max_ns;
+		for (int b = 0; b < OWN_HIST_SLOTS; b++)
+			hist[b] += m->rows[i].own.lat_hist[b];
+		if (m->rows[i].own.lat_max_ns > max)
+			max = m->rows[i].own.lat_max_ns;
 	}
-	hist_fold_log2(hist, WL_HIST_SLOTS, pow2, LAT_POWERS);
+	hist_fold_log2(hist, OWN_HIST_SLOTS, pow2, LAT_POWERS);
 	for (int b = 0; b < LAT_POWERS; b++)
 		if (pow2[b]) {
 			lo = b < lo ? b : lo;
@@ -439,14 +440,15 @@ static void own_clocks_section(FILE *f, const struct joined_run *m)
 	      "<th>lock wait</th><th>lock hold</th><th>read</th><th>lookup</th><th>miss read</th>"
 	      "<th>p50</th><th>p99</th></tr>\n", f);
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct wl_thread_stats *u = &m->rows[i].user;
-		double v[] = { (double)u->ops, (double)(u->end_ns - u->start_ns),
+		const struct thread_row *r = &m->rows[i];
+		const struct thread_timings *u = &r->own;
+		double v[] = { (double)u->ops, (double)(r->end_ns - r->start_ns),
 			(double)u->lock_wait_ns, (double)u->lock_hold_ns, (double)u->read_ns,
 			(double)u->lookup_ns, (double)u->miss_read_ns,
-			(double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns),
-			(double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns) };
+			(double)hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.5, u->lat_max_ns),
+			(double)hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.99, u->lat_max_ns) };
 
-		fprintf(f, "<tr><td>%d</td>", (int)u->tid);
+		fprintf(f, "<tr><td>%d</td>", (int)r->tid);
 		for (int c = 0; c < 9; c++)
 			html_td_num(f, c ? units_ns(b[c], 32, v[c]) : units_count(b[c], 32, v[c]));
 		fputs("</tr>\n", f);
@@ -538,11 +540,11 @@ void html_run_body(FILE *f, const struct session *s, double w)
 	probes_section(f, s);
 }
 
-static void title_of(char *buf, size_t n, const char *what, const struct wl_config *c)
+static void title_of(char *buf, size_t n, const char *what, const struct session *s)
 {
 	char d[200];
 
-	report_describe(d, sizeof(d), c);
+	report_describe(d, sizeof(d), s);
 	snprintf(buf, n, "fctrace %s: %s", what, d);
 }
 
@@ -561,7 +563,7 @@ int report_html_run(const char *path, const struct session *s)
 
 	if (!f)
 		return -1;
-	title_of(title, sizeof(title), "run", &s->cfg);
+	title_of(title, sizeof(title), "run", s);
 	html_page_begin(f, title);
 	html_h1(f, title);
 	html_run_body(f, s, PAGE_W);

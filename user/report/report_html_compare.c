@@ -79,7 +79,7 @@ static void compare_column(FILE *f, const char *which, const struct session *s)
 	if (s->target.mode != TGT_NONE)	/* a program (fctrace diff): no settings */
 		snprintf(d, sizeof(d), "%s (pid %d)", s->target.cmdline, (int)s->target.pid);
 	else
-		report_describe(d, sizeof(d), &s->cfg);
+		report_describe(d, sizeof(d), s);
 	fprintf(f, "<div><h2 style=\"border:0\">%s: ", which);
 	html_esc(f, d);
 	fputs("</h2>\n", f);
@@ -91,13 +91,13 @@ int report_html_compare(const char *path, const struct session *a, const struct 
 {
 	struct outfile out;
 	FILE *f = outfile_open(&out, "--html", path);
-	const char *names[2] = { a->cfg.workload, b->cfg.workload };
+	const char *names[2] = { a->subject, b->subject };
 	char title[240], *text;
 
 	if (!f)
 		return -1;
-	snprintf(title, sizeof(title), "fctrace compare: %s against %s", a->cfg.workload,
-		 b->cfg.workload);
+	snprintf(title, sizeof(title), "fctrace compare: %s against %s", a->subject,
+		 b->subject);
 	html_page_begin(f, title);
 	html_h1(f, title);
 	fputs("<h2>Term by term</h2>\n", f);

@@ -286,8 +286,8 @@ static void convoy_text(FILE *f, const struct session *s)
 static void timeline_intro(FILE *f, const struct session *s)
 {
 	const struct timeline *tl = s->timeline;
-	uint64_t from = s->res.start_ns && s->res.start_ns <= tl->begin_ns ?
-			tl->begin_ns - s->res.start_ns : 0;
+	uint64_t from = s->joined.start_ns && s->joined.start_ns <= tl->begin_ns ?
+			tl->begin_ns - s->joined.start_ns : 0;
 	char a[32], b[32];
 
 	fputs("<h2>Timeline</h2>\n", f);

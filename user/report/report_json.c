@@ -20,6 +20,7 @@
 #include "report/whatif_print.h"
 #include "report/why.h"
 #include "session/run_format.h"
+#include "explain/words.h"
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -40,12 +41,19 @@ static void put_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
 }
 
-static struct json_object *config_json(const struct wl_config *c)
+/* A workload's settings; a program has none but its name and threads. */
+static struct json_object *config_json(const struct session *s)
 {
+	const struct wl_config *c = &s->cfg;
 	struct json_object *o = json_object_new_object();
 
-	put_str(o, "workload", c->workload);
-	return JW_T(o, c, rf_config);
+	struct wl_config shown = *c;
+
+	/* a program's threads are the rows the kernel gave it */
+	if (s->target.mode != TGT_NONE)
+		shown.threads = s->joined.nrows;
+	put_str(o, "workload", s->subject);
+	return JW_T(o, &shown, rf_config);
 }
 
 static struct json_object *sc_json(const struct fct_sc_stats *st)
@@ -73,7 +81,7 @@ static struct json_object *syscalls_json(const struct fct_sc_stats *sc)
 	return o;
 }
 
-static struct json_object *latency_json(const struct wl_thread_stats *u)
+static struct json_object *latency_json(const struct thread_timings *u)
 {
 	struct json_object *o = json_object_new_object(), *h = json_object_new_array();
 
@@ -81,23 +89,27 @@ static struct json_object *latency_json(const struct wl_thread_stats *u)
 	put_u64(o, "mean_ns", u->lat_timed ? u->lat_total_ns / u->lat_timed : 0);
 	put_u64(o, "timed", u->lat_timed);
 	put_u64(o, "total_ns", u->lat_total_ns);
-	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns));
-	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns));
+	put_u64(o, "p50_ns", hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.5, u->lat_max_ns));
+	put_u64(o, "p99_ns", hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.99, u->lat_max_ns));
 	put_u64(o, "max_ns", u->lat_max_ns);
-	for (int i = 0; i < WL_HIST_SLOTS; i++)
+	for (int i = 0; i < OWN_HIST_SLOTS; i++)
 		json_object_array_add(h, json_object_new_uint64(u->lat_hist[i]));
 	json_object_object_add(o, "hist", h);
 	return o;
 }
 
-static void own_clocks_json(struct json_object *o, const struct wl_thread_stats *u)
+/* The row's thread and window, and what the subject timed of it (zero:
+ * nothing). */
+static void own_clocks_json(struct json_object *o, const struct thread_row *r)
 {
-	put_u64(o, "tid", (uint64_t)u->tid);
-	put_u64(o, "index", u->index);
+	const struct thread_timings *u = &r->own;
+
+	put_u64(o, "tid", (uint64_t)r->tid);
+	put_u64(o, "index", r->index);
 	put_u64(o, "ops", u->ops);
-	put_u64(o, "wall_ns", u->end_ns - u->start_ns);
-	put_u64(o, "start_ns", u->start_ns);
-	put_u64(o, "end_ns", u->end_ns);
+	put_u64(o, "wall_ns", r->end_ns - r->start_ns);
+	put_u64(o, "start_ns", r->start_ns);
+	put_u64(o, "end_ns", r->end_ns);
 	put_u64(o, "lock_wait_ns", u->lock_wait_ns);
 	put_u64(o, "lock_hold_ns", u->lock_hold_ns);
 	put_u64(o, "lock_acquires", u->lock_acquires);
@@ -215,7 +227,7 @@ static struct json_object *threads_json(const struct joined_run *m)
 	for (unsigned i = 0; i < m->nrows; i++) {
 		struct json_object *o = json_object_new_object();
 
-		own_clocks_json(o, &m->rows[i].user);
+		own_clocks_json(o, &m->rows[i]);
 		identity_json(o, &m->rows[i], m->groups);
 		kernel_json(o, &m->rows[i], m->groups);
 		json_object_array_add(a, o);
@@ -223,7 +235,7 @@ static struct json_object *threads_json(const struct joined_run *m)
 	return a;
 }
 
-static struct json_object *totals_json(const struct wl_totals *t)
+static struct json_object *totals_json(const struct subject_totals *t)
 {
 	struct json_object *o = json_object_new_object();
 	uint64_t gets = t->hits + t->misses;
@@ -499,6 +511,7 @@ static struct json_object *jvm_json(const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 	struct json_object *o;
+	char holders[200];
 
 	if (!m->jvm)
 		return NULL;
@@ -507,8 +520,9 @@ static struct json_object *jvm_json(const struct session *s)
 	json_object_object_add(o, "monitor_probes", json_object_new_boolean(m->jvm_monitors));
 	put_str(o, "monitor_flag", m->jvm_monitor_flag ? m->jvm_monitor_flag :
 		m->jvm_monitors ? "on" : "off");
-	if (m->jvm_holders_off[0])
-		put_str(o, "monitor_holders", m->jvm_holders_off);
+	if (m->jvm_holders.why != JH_RAN)
+		put_str(o, "monitor_holders", jvm_holders_words(&m->jvm_holders, holders,
+								 sizeof(holders)));
 	else
 		json_object_object_add(o, "monitor_holders", NULL);
 	put_u64(o, "gcs", m->gcs);
@@ -635,7 +649,7 @@ static struct json_object *lock_whatifs_json(const struct diagnosis *d)
 }
 
 /* One thread alone (session/solo.h): null when it did not run. */
-static struct json_object *solo_json(const struct wl_solo *solo)
+static struct json_object *solo_json(const struct solo_costs *solo)
 {
 	if (!solo->hit_ns && !solo->miss_ns && !solo->fc_ns)
 		return NULL;
@@ -647,10 +661,10 @@ static struct json_object *op_costs_json(const struct joined_run *m)
 {
 	struct json_object *o;
 
-	if (!m->res || !m->res->totals.has_pool)
+	if (!m->timings || !m->timings->totals.has_pool)
 		return NULL;
 	o = JW_T(json_object_new_object(), m, rf_op_cost);
-	json_object_object_add(o, "solo", solo_json(&m->res->solo));
+	json_object_object_add(o, "solo", solo_json(&m->timings->solo));
 	return o;
 }
 
@@ -658,12 +672,12 @@ struct json_object *report_json_run(const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 	struct json_object *doc = json_object_new_object();
-	const struct wl_totals *t = &s->res.totals;
+	const struct subject_totals *t = &s->timings.totals;
 
 	put_u64(doc, "schema_version", SCHEMA_VERSION);
 	put_str(doc, "tool", "fctrace");
-	json_object_object_add(doc, "config", config_json(&s->cfg));
-	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->res.interrupted));
+	json_object_object_add(doc, "config", config_json(s));
+	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->interrupted));
 	put_u64(doc, "stopped", s->stopped);
 	put_u64(doc, "wall_ns", m->wall_ns);
 	put_u64(doc, "ops", m->ops);

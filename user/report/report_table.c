@@ -13,10 +13,12 @@
 #include "base/termsafe.h"
 #include "base/units.h"
 
-void report_describe(char *buf, size_t n, const struct wl_config *c)
+void report_describe(char *buf, size_t n, const struct session *s)
 {
+	const struct wl_config *c = &s->cfg;	/* a program's: zero */
+	unsigned threads = s->target.mode == TGT_NONE ? c->threads : s->joined.nrows;
+	const char *name = s->subject ? s->subject : "?";
 	char extra[96] = "";
-	const char *name = c->workload;
 
 	if (!strncmp(name, "fcp", 3))
 		snprintf(extra, sizeof(extra), ", pool %u", c->pool);
@@ -25,8 +27,8 @@ void report_describe(char *buf, size_t n, const struct wl_config *c)
 			 (unsigned long long)(c->cache_size >> 20),
 			 (unsigned long long)c->block);
 	snprintf(buf, n, "%s, %u file%s%s, %u thread%s x %llu op%s, %s cache%s%s",
-		 name, c->files, c->files == 1 ? "" : "s", extra, c->threads,
-		 c->threads == 1 ? "" : "s", (unsigned long long)c->ops, c->ops == 1 ? "" : "s",
+		 name, c->files, c->files == 1 ? "" : "s", extra, threads,
+		 threads == 1 ? "" : "s", (unsigned long long)c->ops, c->ops == 1 ? "" : "s",
 		 c->cache == WL_CACHE_COLD ? "cold" : "warm",
 		 c->shared_file ? ", shared file" : "",
 		 c->pressure > 0 ? ", page-cache pressure" : "");
@@ -95,19 +97,19 @@ static void print_target_header(FILE *f, const struct session *s)
 		units_ns(w, sizeof(w), (double)m->wall_ns),
 		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
 		m->nrows == 1 ? "" : "s", procs, m->ncpus, m->probe_set,
-		s->res.interrupted ? "  [INTERRUPTED: partial results]" : "");
+		s->interrupted ? "  [INTERRUPTED: partial results]" : "");
 }
 
 static void print_header(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
-	const struct wl_totals *t = &s->res.totals;
+	const struct subject_totals *t = &s->timings.totals;
 	char d[200], a[24], b[24], c[24], missing[96];
 
 	if (s->target.mode != TGT_NONE)
 		print_target_header(f, s);
 	else {
-		report_describe(d, sizeof(d), &s->cfg);
+		report_describe(d, sizeof(d), s);
 		fprintf(f, "fctrace run: %s\n", d);
 	}
 	unavailable_groups(&s->kv, missing, sizeof(missing));
@@ -123,7 +125,7 @@ static void print_header(FILE *f, const struct session *s)
 		probe_set_cost(m->probe_set) ? " (expected " : "",
 		probe_set_cost(m->probe_set) ? probe_set_cost(m->probe_set) : "",
 		probe_set_cost(m->probe_set) ? ")" : "",
-		s->res.interrupted ? "\n  [INTERRUPTED: partial results]" : "");
+		s->interrupted ? "\n  [INTERRUPTED: partial results]" : "");
 	if (s->stopped)
 		fprintf(f, "STOPPED: the run was stopped and continued (SIGCONT x%u): the stopped "
 			"time counts as blocked\n  and any lock held then as held\n", s->stopped);
@@ -144,18 +146,18 @@ static void print_header(FILE *f, const struct session *s)
 
 static void print_thread(FILE *f, const struct thread_row *r)
 {
-	uint64_t wall = r->user.end_ns - r->user.start_ns;
+	uint64_t wall = r->end_ns - r->start_ns;
 	char w[16], p50[16], p99[16], mx[16];
 
-	fprintf(f, "%7d %8llu %9s", (int)r->user.tid, (unsigned long long)r->user.ops,
+	fprintf(f, "%7d %8llu %9s", (int)r->tid, (unsigned long long)r->own.ops,
 		units_ns(w, sizeof(w), (double)wall));
 	for (int b = 0; b < ACCT_N; b++)
 		fprintf(f, " %5.1f", r->has_kernel && wall ? 100.0 * r->acct_ns[b] / wall : 0);
 	fprintf(f, " %5.1f", r->has_kernel ? 100.0 * r->accounted_ratio : 0);
 	fprintf(f, " %8s %8s %8s\n",
-		units_ns(p50, sizeof(p50), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.5, r->user.lat_max_ns)),
-		units_ns(p99, sizeof(p99), (double)hist_percentile(r->user.lat_hist, WL_HIST_SLOTS, 0.99, r->user.lat_max_ns)),
-		units_ns(mx, sizeof(mx), (double)r->user.lat_max_ns));
+		units_ns(p50, sizeof(p50), (double)hist_percentile(r->own.lat_hist, OWN_HIST_SLOTS, 0.5, r->own.lat_max_ns)),
+		units_ns(p99, sizeof(p99), (double)hist_percentile(r->own.lat_hist, OWN_HIST_SLOTS, 0.99, r->own.lat_max_ns)),
+		units_ns(mx, sizeof(mx), (double)r->own.lat_max_ns));
 }
 
 /* Other programs: each thread by name, no operations of its own. */
@@ -164,12 +166,12 @@ static void print_thread(FILE *f, const struct thread_row *r)
  * and the like), and its role. */
 static void print_target_thread(FILE *f, const struct thread_row *r, enum thread_role role)
 {
-	uint64_t wall = r->user.end_ns - r->user.start_ns, idle = r->idle_ns;
+	uint64_t wall = r->end_ns - r->start_ns, idle = r->idle_ns;
 	char w[16];
 
 	const char *name = r->name[0] ? r->name : r->k.comm[0] ? r->k.comm : "?";
 
-	fprintf(f, "%7d %-15.15s %9s", (int)r->user.tid, name, units_ns(w, sizeof(w), (double)wall));
+	fprintf(f, "%7d %-15.15s %9s", (int)r->tid, name, units_ns(w, sizeof(w), (double)wall));
 	for (int b = 0; b < ACCT_N; b++) {
 		uint64_t ns = b == ACCT_BLOCKED ? r->acct_ns[b] - idle : r->acct_ns[b];
 
@@ -512,18 +514,19 @@ static void print_own_clocks(FILE *f, const struct joined_run *m)
 		"tid", "ops", "wall", "lock wait", "lock hold", "read", "lookup", "miss rd",
 		"p50", "p99");
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct wl_thread_stats *u = &m->rows[i].user;
+		const struct thread_row *r = &m->rows[i];
+		const struct thread_timings *u = &r->own;
 
-		fprintf(f, "%7d %8llu %9s %9s %9s %9s %9s %9s %7s %7s\n", (int)u->tid,
+		fprintf(f, "%7d %8llu %9s %9s %9s %9s %9s %9s %7s %7s\n", (int)r->tid,
 			(unsigned long long)u->ops,
-			units_ns(w, sizeof(w), (double)(u->end_ns - u->start_ns)),
+			units_ns(w, sizeof(w), (double)(r->end_ns - r->start_ns)),
 			units_ns(lw, sizeof(lw), (double)u->lock_wait_ns),
 			units_ns(lh, sizeof(lh), (double)u->lock_hold_ns),
 			units_ns(rd, sizeof(rd), (double)u->read_ns),
 			units_ns(lk, sizeof(lk), (double)u->lookup_ns),
 			units_ns(mr, sizeof(mr), (double)u->miss_read_ns),
-			units_ns(p50, sizeof(p50), (double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.5, u->lat_max_ns)),
-			units_ns(p99, sizeof(p99), (double)hist_percentile(u->lat_hist, WL_HIST_SLOTS, 0.99, u->lat_max_ns)));
+			units_ns(p50, sizeof(p50), (double)hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.5, u->lat_max_ns)),
+			units_ns(p99, sizeof(p99), (double)hist_percentile(u->lat_hist, OWN_HIST_SLOTS, 0.99, u->lat_max_ns)));
 	}
 }
 

@@ -17,10 +17,10 @@ const char *report_lane_name(const struct session *s, uint32_t tid, char *buf, s
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
 
-		if ((uint32_t)r->user.tid != tid)
+		if ((uint32_t)r->tid != tid)
 			continue;
 		if (s->target.mode == TGT_NONE)
-			snprintf(buf, n, "worker %u (tid %u)", r->user.index, (unsigned)tid);
+			snprintf(buf, n, "worker %u (tid %u)", r->index, (unsigned)tid);
 		else
 			snprintf(buf, n, "%s (tid %u)", r->name[0] ? r->name : r->k.comm,
 				 (unsigned)tid);
@@ -47,7 +47,7 @@ int report_timeline_write(const struct session *s, const char *path)
 		fprintf(stderr, "fctrace: --timeline-out %s: no timeline was recorded\n", path);
 		return -1;
 	}
-	snprintf(process, sizeof(process), "fctrace: %s", s->cfg.workload ? s->cfg.workload : "?");
+	snprintf(process, sizeof(process), "fctrace: %s", s->subject ? s->subject : "?");
 	doc = timeline_chrome_json(s->timeline, s->target.mode == TGT_NONE ? (int)getpid()
 				   : (int)s->target.pid, process, lane, (void *)s);
 	if (!doc || !(f = outfile_open(&out, "--timeline-out", path))) {

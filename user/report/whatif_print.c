@@ -114,7 +114,7 @@ static void print_crossover(FILE *f, const struct whatif_params *p)
 	if (here > 0)
 		fprintf(f, "at %d files on %u CPU%s", here, p->ncpus, p->ncpus == 1 ? "" : "s");
 	else
-		fprintf(f, "at no file count up to %d on %u CPU%s", WL_MAX_FILES, p->ncpus,
+		fprintf(f, "at no file count up to %d on %u CPU%s", WHATIF_MAX_FILES, p->ncpus,
 			p->ncpus == 1 ? "" : "s");
 	if (p->ncpus != 1)
 		one > 0 ? fprintf(f, ", at %d on 1 CPU", one) : fprintf(f, ", never on 1 CPU");

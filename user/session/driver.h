@@ -9,7 +9,8 @@
  *   run      the subject, with the tracer's window open while it runs
  *            (t NULL: untraced); returns when it ended or was stopped
  *   read     after the window and the maps were read (s->traced says if):
- *            the subject's rows in s->res
+ *            what the subject says of itself beside the kernel's account
+ *            (its own timings, its futex words named)
  *   finish   free what prepare made, whatever happened (always called)
  * Each returns 0, 2 for bad input, or 1 (or a target's 126/127) after a
  * one-line message.
@@ -29,7 +30,7 @@ struct session_driver {
 
 /* The pipeline: prepare -> probes -> run -> maps -> read -> join ->
  * explain -> finish. Returns as the driver's steps do; a run stopped by a
- * signal returns 0 with s->res.interrupted set. */
+ * signal returns 0 with s->interrupted set. */
 int session_drive(const struct session_driver *d, void *ctx, const struct trace_opts *o,
 		  struct session *s);
 

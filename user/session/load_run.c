@@ -121,7 +121,7 @@ static const struct jr_field jvm_fields[] = {
 	JR_FIELD(joined_run, "safepoint_ns", safepoint_ns), JR_FIELD(joined_run, "parks", parks),
 	JR_FIELD(joined_run, "park_ns", park_ns),
 	JR_MAX(joined_run, "application_threads", app_threads, LOAD_MAX_ROWS),
-	JR_STRF(joined_run, "monitor_holders", jvm_holders_off, OPT_NULL),
+	JR_STRF(joined_run, "monitor_holders", jvm_holders.detail, OPT_NULL),
 };
 
 /* The monitor flag as the run read it: absent in runs saved before it
@@ -153,6 +153,8 @@ static int load_jvm(struct jr *r, struct json_object *t, struct session *s)
 	    /* fctrace's JVMTI agent's sampling: null when it did not run */
 	    jr_section(r, o, "agent", OPT_NULL, m, rf_agent.f, rf_agent.n, &m->jvm_agent)))
 		return -1;
+	if (m->jvm_holders.detail[0])	/* the words as they were said */
+		m->jvm_holders.why = JH_AS_SAVED;
 	jr_leave(r, saved);
 	return 0;
 }
@@ -210,7 +212,9 @@ static int name_subject(struct jr *r, const char *name, struct session *s)
 		return jr_fail(r, "config.workload", "is longer than a workload's or a "
 			       "program's name can be");
 	memcpy(to, name, strlen(name) + 1);
-	s->cfg.workload = to;
+	s->subject = to;
+	if (s->target.mode == TGT_NONE)
+		s->cfg.workload = to;
 	return 0;
 }
 
@@ -320,32 +324,32 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 /* ---- threads ------------------------------------------------------------- */
 
 static const struct jr_field latency_fields[] = {
-	JR_FIELD(thread_row, "timed", user.lat_timed),
-	JR_FIELD(thread_row, "total_ns", user.lat_total_ns),
-	JR_FIELD(thread_row, "min_ns", user.lat_min_ns),
-	JR_FIELD(thread_row, "max_ns", user.lat_max_ns),
-	JR_NUMSF(thread_row, "hist", user.lat_hist),
+	JR_FIELD(thread_row, "timed", own.lat_timed),
+	JR_FIELD(thread_row, "total_ns", own.lat_total_ns),
+	JR_FIELD(thread_row, "min_ns", own.lat_min_ns),
+	JR_FIELD(thread_row, "max_ns", own.lat_max_ns),
+	JR_NUMSF(thread_row, "hist", own.lat_hist),
 };
 
 /* The thread's own clocks, its sampled ops' latency, and its names:
  * "name" repeats comm for a thread without one of its own, kept as its
  * name all the same, which prints and saves the same. */
 static const struct jr_field thread_fields[] = {
-	JR_MAX(thread_row, "tid", user.tid, INT32_MAX),
-	JR_FIELD(thread_row, "index", user.index), JR_FIELD(thread_row, "ops", user.ops),
-	JR_FIELD(thread_row, "start_ns", user.start_ns),
-	JR_FIELD(thread_row, "end_ns", user.end_ns),
-	JR_FIELD(thread_row, "lock_wait_ns", user.lock_wait_ns),
-	JR_FIELD(thread_row, "lock_hold_ns", user.lock_hold_ns),
-	JR_FIELD(thread_row, "lock_acquires", user.lock_acquires),
-	JR_FIELD(thread_row, "lock_contended", user.lock_contended),
-	JR_FIELD(thread_row, "read_ns", user.read_ns),
-	JR_FIELD(thread_row, "lookup_ns", user.lookup_ns),
-	JR_FIELD(thread_row, "miss_read_ns", user.miss_read_ns),
-	JR_FIELD(thread_row, "hits", user.hits), JR_FIELD(thread_row, "misses", user.misses),
-	JR_FIELD(thread_row, "evictions", user.evictions),
-	JR_FIELD(thread_row, "syscalls_in_lock", user.syscalls_in_lock),
-	JR_FIELD(thread_row, "verify_errors", user.verify_errors),
+	JR_MAX(thread_row, "tid", own.tid, INT32_MAX),
+	JR_FIELD(thread_row, "index", own.index), JR_FIELD(thread_row, "ops", own.ops),
+	JR_FIELD(thread_row, "start_ns", own.start_ns),
+	JR_FIELD(thread_row, "end_ns", own.end_ns),
+	JR_FIELD(thread_row, "lock_wait_ns", own.lock_wait_ns),
+	JR_FIELD(thread_row, "lock_hold_ns", own.lock_hold_ns),
+	JR_FIELD(thread_row, "lock_acquires", own.lock_acquires),
+	JR_FIELD(thread_row, "lock_contended", own.lock_contended),
+	JR_FIELD(thread_row, "read_ns", own.read_ns),
+	JR_FIELD(thread_row, "lookup_ns", own.lookup_ns),
+	JR_FIELD(thread_row, "miss_read_ns", own.miss_read_ns),
+	JR_FIELD(thread_row, "hits", own.hits), JR_FIELD(thread_row, "misses", own.misses),
+	JR_FIELD(thread_row, "evictions", own.evictions),
+	JR_FIELD(thread_row, "syscalls_in_lock", own.syscalls_in_lock),
+	JR_FIELD(thread_row, "verify_errors", own.verify_errors),
 	JR_OBJECT("latency", latency_fields, 0),
 	JR_STRF(thread_row, "comm", k.comm, JR_NULL),
 	JR_STRF(thread_row, "name", name, JR_NULL),
@@ -486,7 +490,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 		row->k.comm[0] = '\0';	/* comm is the kernel's name for it */
 		return 0;
 	}
-	row->k.tid = (uint32_t)row->user.tid;
+	row->k.tid = (uint32_t)row->tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
 	    JR_READ(r, o, row, kernel_fields) || load_account(r, o, row) ||
 	    load_syscalls(r, o, row->k.sc))
@@ -502,13 +506,26 @@ static int load_thread(struct jr *r, struct json_object *o, void *row, void *arg
 {
 	struct thread_row *t = row;
 
-	if (t->user.end_ns < t->user.start_ns)
+	if (t->own.end_ns < t->own.start_ns)
 		return jr_fail(r, "end_ns", "is before start_ns");
 	return load_group(r, o, t) || load_kernel(r, o, t) ? -1 : 0;
 }
 
-/* Every thread: the workload's view in the result, the joined rows in
- * the model. */
+/* A row's thread and window are its "own clocks"' fields, which a
+ * program's rows have too; the rest is a workload's alone. */
+static void take_identity(struct thread_row *row, bool timed)
+{
+	row->tid = row->own.tid;
+	row->index = row->own.index;
+	row->start_ns = row->own.start_ns;
+	row->end_ns = row->own.end_ns;
+	row->timed = timed;
+	if (!timed)
+		memset(&row->own, 0, sizeof(row->own));
+}
+
+/* Every thread: the workload's own timings as the subject's attachment,
+ * the joined rows in the model. */
 static int load_threads(struct jr *r, struct json_object *doc, struct session *s)
 {
 	static const struct jr_rows rows = {
@@ -522,31 +539,33 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 	if (load_rows(r, doc, &rows, (void **)&m->rows, NULL, &n))
 		return -1;
 	m->nrows = (unsigned)n;
-	if (!(s->res.threads = calloc(n ? n : 1, sizeof(*s->res.threads))))
+	if (!(s->timings.threads = calloc(n ? n : 1, sizeof(*s->timings.threads))))
 		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		s->res.threads[i] = m->rows[i].user;
-	s->res.nthreads = m->nrows;
+	for (size_t i = 0; i < n; i++) {
+		take_identity(&m->rows[i], s->target.mode == TGT_NONE);
+		s->timings.threads[i] = m->rows[i].own;
+	}
+	s->timings.nthreads = m->nrows;
 	return 0;
 }
 
 /* ---- run-wide ------------------------------------------------------------ */
 
 static const struct jr_field pool_fields[] = {
-	JR_FIELD(wl_totals, "hits", hits), JR_FIELD(wl_totals, "misses", misses),
-	JR_FIELD(wl_totals, "evictions", evictions), JR_FIELD(wl_totals, "max_open", max_open),
-	JR_FIELD(wl_totals, "over_capacity", over_capacity),
+	JR_FIELD(subject_totals, "hits", hits), JR_FIELD(subject_totals, "misses", misses),
+	JR_FIELD(subject_totals, "evictions", evictions), JR_FIELD(subject_totals, "max_open", max_open),
+	JR_FIELD(subject_totals, "over_capacity", over_capacity),
 };
 
 static const struct jr_field cache_fields[] = {
-	JR_FIELD(wl_totals, "hits", hits), JR_FIELD(wl_totals, "misses", misses),
-	JR_FIELD(wl_totals, "evictions", evictions),
-	JR_FIELD(wl_totals, "cached_bytes", cache_bytes),
-	JR_FIELD(wl_totals, "cached_blocks", cache_blocks),
+	JR_FIELD(subject_totals, "hits", hits), JR_FIELD(subject_totals, "misses", misses),
+	JR_FIELD(subject_totals, "evictions", evictions),
+	JR_FIELD(subject_totals, "cached_bytes", cache_bytes),
+	JR_FIELD(subject_totals, "cached_blocks", cache_blocks),
 };
 
 /* The pool's or the cache's totals (at most one of them). */
-static int load_totals(struct jr *r, struct json_object *doc, struct wl_totals *t)
+static int load_totals(struct jr *r, struct json_object *doc, struct subject_totals *t)
 {
 	struct json_object *pool, *cache;
 
@@ -767,7 +786,7 @@ static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosi
 }
 
 static const struct jr_field run_fields[] = {
-	JR_BOOLF(session, "interrupted", res.interrupted),
+	JR_BOOLF(session, "interrupted", interrupted),
 	JR_FIELD(session, "stopped", stopped), JR_FIELD(session, "wall_ns", joined.wall_ns),
 	JR_FIELD(session, "ncpus", joined.ncpus),
 };
@@ -787,8 +806,8 @@ static int load_run_flags(struct jr *r, struct json_object *doc, struct session 
 		return -1;
 	if (sub != FCT_HIST_SUB)	/* the histograms' layout: this fctrace reads its own */
 		return jr_fail(r, "hist_sub_buckets", "must be 8: the histograms are laid out so");
-	s->res.wall_ns = s->joined.wall_ns;
-	s->res.cfg = s->cfg;
+	s->timings.wall_ns = s->joined.wall_ns;
+	s->timings.cfg = session_workload_config(&s->cfg);
 	return 0;
 }
 
@@ -885,8 +904,9 @@ static int load_losses(struct jr *r, struct json_object *doc, struct losses *ls)
 
 /* A pool's uncontended op costs: absent in runs saved before the what-if
  * model read them, null for other workloads. */
-static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_run *m)
+static int load_op_costs(struct jr *r, struct json_object *doc, struct session *s)
 {
+	struct joined_run *m = &s->joined;
 	struct json_object *o;
 	char saved[128];
 	bool there;
@@ -895,9 +915,9 @@ static int load_op_costs(struct jr *r, struct json_object *doc, struct joined_ru
 		return 0;
 	if (jr_object(r, doc, "op_costs", true, &o, saved, sizeof(saved)))
 		return -1;
-	/* one thread alone (solo): absent in runs saved before 2026-12-04 */
+	/* one thread alone (solo): absent in runs saved before it was measured */
 	if (o && (JR_READ_T(r, o, m, rf_op_cost) ||
-		  jr_section(r, o, "solo", OPT_NULL, &m->res->solo, rf_solo.f, rf_solo.n,
+		  jr_section(r, o, "solo", OPT_NULL, &s->timings.solo, rf_solo.f, rf_solo.n,
 			     &there)))
 		return -1;
 	jr_leave(r, saved);
@@ -952,7 +972,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	struct joined_run *m = &s->joined;
 	uint64_t ops;
 
-	m->res = &s->res;
+	m->subject = s->subject;
+	m->timings = s->target.mode == TGT_NONE ? &s->timings : NULL;
 	m->kv = s->traced ? &s->kv : NULL;
 	m->groups = s->traced ? s->kv.groups : 0;
 	m->time_every = s->kv.time_every;
@@ -961,7 +982,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	set_aside(m);
 	join_retotal(m);
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
-	    load_splits(r, doc, m) || load_op_costs(r, doc, m) || load_machine(r, doc, &s->kv) ||
+	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
 	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions))
 		return -1;
@@ -983,7 +1004,7 @@ int load_run(struct json_object *doc, struct session *s, char *why, size_t n)
 			       "not one run" : "is a sweep, not one run");
 	if (load_config(&r, doc, &s->cfg, name, sizeof(name)) || load_target(&r, doc, s) ||
 	    name_subject(&r, name, s) || load_tracing(&r, doc, s) ||
-	    load_threads(&r, doc, s) || load_totals(&r, doc, &s->res.totals) ||
+	    load_threads(&r, doc, s) || load_totals(&r, doc, &s->timings.totals) ||
 	    load_run_flags(&r, doc, s) || load_diagnosis(&r, doc, &s->diag) ||
 	    finish_model(&r, doc, s))
 		return -1;

@@ -126,8 +126,8 @@ static const struct jr_field op_cost[] = {
 const struct jr_table rf_op_cost = JR_TABLE(op_cost);
 
 static const struct jr_field solo[] = {
-	JR_FIELD(wl_solo, "hit_ns", hit_ns), JR_FIELD(wl_solo, "miss_ns", miss_ns),
-	JR_FIELD(wl_solo, "fc_ns", fc_ns),
+	JR_FIELD(solo_costs, "hit_ns", hit_ns), JR_FIELD(solo_costs, "miss_ns", miss_ns),
+	JR_FIELD(solo_costs, "fc_ns", fc_ns),
 };
 const struct jr_table rf_solo = JR_TABLE(solo);
 

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "base/clock.h"
 #include "trace/jvm.h"
 #include "trace/loader.h"
-#include "join/jvmstacks.h"
 #include "session/driver.h"
 #include "base/signals.h"
 #include "trace/tlrec.h"
@@ -27,15 +27,16 @@ void session_timeline_opts(const struct trace_opts *o, struct session *s,
 	topts->tl_out = &s->tl_events;
 }
 
-/* The locks the timeline names: the workload's, or another program's
+/* The locks the timeline names: the subject's own, or another program's
  * futex words that lockname.c named as locks. */
 static int timeline_locks(const struct session *s, struct tl_lock *out, int max)
 {
+	const struct own_lock *own = s->timings.locks;
 	int n = 0;
 
-	for (int i = 0; i < s->res.nlocks && n < max; i++, n++) {
-		out[n] = (struct tl_lock){ .addr = s->res.locks[i].addr, .size = s->res.locks[i].size };
-		snprintf(out[n].name, sizeof(out[n].name), "%s", s->res.locks[i].name);
+	for (int i = 0; i < s->timings.nlocks && n < max; i++, n++) {
+		out[n] = (struct tl_lock){ .addr = own[i].addr, .size = own[i].size };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", own[i].name);
 	}
 	for (int i = 0; i < s->nnames && n < max; i++) {
 		if (!s->names[i].is_lock)
@@ -85,44 +86,22 @@ static int build_timeline(struct session *s)
 	return 0;
 }
 
-/* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
- * its uprobes, or the JVM's field offsets. */
-static void jvm_holders_state(struct session *s)
-{
-	char *w = s->joined.jvm_holders_off;
-	size_t n = sizeof(s->joined.jvm_holders_off);
-
-	w[0] = '\0';
-	if (!s->jvm || !(s->kv.groups & PG_MASK(PG_HOLDERS)))
-		return;
-	for (int i = 0; i < s->kv.nprobes; i++)
-		if (strstr(s->kv.probes[i].name, "ObjectMonitor::EnterI") &&
-		    s->kv.probes[i].state != PROBE_OK) {
-			snprintf(w, n, "HotSpot's ObjectMonitor::EnterI could not be probed (%s)",
-				 probe_status_text(&s->kv.probes[i]));
-			return;
-		}
-	if (s->jvm_structs)
-		snprintf(w, n, "the JVM's field offsets could not be read from its vmStructs "
-			 "table (%s)", strerror(-s->jvm_structs));
-}
-
 int session_explain(struct session *s)
 {
+	struct run_attachments att = {
+		.subject = s->subject, .names = s->names, .nnames = s->nnames,
+		.timings = s->timings.threads ? &s->timings : NULL,	/* a workload's */
+		.window_start_ns = s->target.window_start_ns, .window_end_ns = s->target.window_end_ns,
+		/* an attached process's CPUs, not fctrace's */
+		.cpus_of = s->target.mode == TGT_ATTACH && !s->target.exited ? s->target.pid : 0,
+		.jvm = s->jvm, .jvm_monitors = s->jvm_monitors, .jvm_flag = s->jvm_flag,
+		.jvm_structs = s->jvm_structs, .stacks = &s->stacks,
+	};
+
 	if (build_timeline(s))
 		return 1;
-	if (join_build_named(&s->joined, &s->res, s->traced ? &s->kv : NULL, s->kv.groups,
-			      s->names, s->nnames))
+	if (join_run(&s->joined, s->traced ? &s->kv : NULL, s->kv.groups, &att))
 		return 1;
-	if (s->target.mode == TGT_ATTACH && !s->target.exited)	/* its CPUs, not ours */
-		s->joined.ncpus = join_usable_cpus(s->target.pid);
-	join_add_jvm(&s->joined, s->jvm, s->jvm_monitors);
-	jvm_holders_state(s);
-	if (s->jvm)
-		s->joined.jvm_monitor_flag = jvm_flag_name((enum jvm_flag)s->jvm_flag);
-	/* the monitors' Java call paths, on the lock rows the join just made */
-	if (s->jvm && s->stacks.n && jvmstacks_add(&s->stacks, &s->joined, s->jvm))
-		fprintf(stderr, "fctrace: out of memory for the Java stacks\n");
 	explain_run(&s->joined, &s->diag);
 	return 0;
 }
@@ -133,6 +112,8 @@ int session_explain(struct session *s)
 static void tracer_opts_from(const struct trace_opts *o, struct session *s,
 			     struct tracer_opts *topts)
 {
+	uint64_t t0 = monotonic_ns();
+
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
@@ -145,12 +126,12 @@ static void tracer_opts_from(const struct trace_opts *o, struct session *s,
 static int prepare_tracer(const struct trace_opts *o, struct session *s,
 			  struct tracer_opts *topts, struct tracer **t)
 {
-	uint64_t t0 = wl_now_ns();
+	uint64_t t0 = monotonic_ns();
 
 	tracer_opts_from(o, s, topts);
 	if (tracer_prepare(t, topts, &s->kv))
 		return 1;
-	s->prepare_ns = wl_now_ns() - t0;
+	s->prepare_ns = monotonic_ns() - t0;
 	return 0;
 }
 
@@ -178,7 +159,7 @@ out:
 		tracer_finish(t);
 	d->finish(ctx, s);
 	if (signals_caught())
-		s->res.interrupted = true;
+		s->interrupted = true;
 	s->stopped = signals_continued() - continued;
 	return rc;
 }
@@ -202,5 +183,5 @@ void session_free(struct session *s)
 	s->saved_timeline = NULL;
 	join_free(&s->joined);
 	kview_free(&s->kv);
-	wl_result_free(&s->res);
+	subject_timings_free(&s->timings);
 }

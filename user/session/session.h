@@ -8,6 +8,7 @@
 #define FCTRACE_SESSION_H
 
 #include <stdbool.h>
+#include "workload.h"
 #include "explain/explain.h"
 #include "join/join.h"
 #include "join/stacks.h"
@@ -32,8 +33,11 @@ struct trace_opts {
 struct json_object;
 
 struct session {
-	struct wl_config cfg;
-	struct wl_result res;
+	struct wl_config cfg;		/* a workload's settings (zero for a program) */
+	const char *subject;		/* the workload's or the program's name */
+	struct subject_timings timings;	/* what the subject timed of itself (the
+					 * workload driver's; arrays owned) */
+	bool interrupted;		/* stopped by a signal: partial */
 	struct kview kv;
 	bool traced;			/* the kernel view is in kv */
 	struct joined_run joined;
@@ -59,7 +63,7 @@ struct session {
 
 /* Run cfg traced as t says. Returns 0, 2 for bad input, 1 for a failure
  * (message printed); a run stopped by a signal returns 0 with
- * s->res.interrupted set (the caller turns it into 130/143). */
+ * s->interrupted set (the caller turns it into 130/143). */
 int session_run(const struct trace_opts *t, const struct wl_config *cfg,
 		struct session *s);
 /* Trace a program fctrace did not write (session_target.c); the same
@@ -73,7 +77,15 @@ void session_free(struct session *s);
 void session_timeline_opts(const struct trace_opts *o, struct session *s,
 			   struct tracer_opts *topts);
 /* Build the joined model and the diagnosis of a session whose kernel
- * view (if traced) and result are filled in; 0 or 1. */
+ * view (if traced) and the subject's own timings are filled in; 0 or 1. */
 int session_explain(struct session *s);
+/* What fctrace's workload timed of itself, as the join's attachment: a
+ * copy of res's, of a run with settings cfg (its arrays malloc'd); 0 or
+ * -1 out of memory. */
+int session_workload_timings(struct subject_timings *out, const struct wl_result *res,
+			     const struct wl_config *cfg);
+void subject_timings_free(struct subject_timings *t);
+/* A workload's settings as far as the rules read them. */
+struct subject_config session_workload_config(const struct wl_config *c);
 
 #endif

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include "base/clock.h"
 #include "trace/loader.h"
 #include "trace/jvm.h"
 #include "trace/jvm_structs.h"
@@ -255,11 +256,11 @@ static void watch_loop(struct watch *w)
 	for (;;) {
 		/* a turn takes about POLL_MS whatever arrives: the clock and
 		 * the signals are looked at every turn */
-		lockname_deadline(w->ln, wl_now_ns() + POLL_MS * 1000000ull);
+		lockname_deadline(w->ln, monotonic_ns() + POLL_MS * 1000000ull);
 		tracer_poll(w->t, POLL_MS);
 		if (target_done(w))
 			break;
-		now = wl_now_ns();
+		now = monotonic_ns();
 		if (interrupted(w, now) ||
 		    (w->to->duration_ns && now - w->start_ns >= w->to->duration_ns)) {
 			w->hurry = true;	/* the user waits: the naming is bounded */
@@ -270,7 +271,7 @@ static void watch_loop(struct watch *w)
 	}
 }
 
-/* ---- from the kernel view to rows --------------------------------------- */
+/* ---- the kernel view's threads named ----------------------------------- */
 
 /* The name of a thread whose account was closed while it lived. */
 static void fill_comm(struct fct_thread *th)
@@ -287,39 +288,6 @@ static void fill_comm(struct fct_thread *th)
 	if (fgets(th->comm, sizeof(th->comm), f))
 		th->comm[strcspn(th->comm, "\n")] = '\0';
 	fclose(f);
-}
-
-/* The result a workload would have left: one row per thread the kernel
- * saw, its window as its wall time, no operations of its own. */
-static int rows_from_kview(struct session *s, uint64_t start, uint64_t end)
-{
-	struct wl_result *res = &s->res;
-
-	res->threads = calloc(s->kv.nthreads ? s->kv.nthreads : 1, sizeof(*res->threads));
-	if (!res->threads)
-		return -1;
-	for (int i = 0; i < s->kv.nthreads; i++) {
-		const struct fct_thread *th = &s->kv.threads[i];
-		struct wl_thread_stats *u = &res->threads[res->nthreads];
-
-		u->tid = (pid_t)th->tid;
-		u->index = res->nthreads++;
-		u->start_ns = th->begin_ns;
-		u->end_ns = th->end_ns > th->begin_ns ? th->end_ns : th->begin_ns;
-	}
-	/* from the exec (or the attach) to the last exit (or the close), as
-	 * the threads' accounts saw it */
-	for (unsigned i = 0; i < res->nthreads; i++) {
-		if (i == 0 || res->threads[i].start_ns < start)
-			start = res->threads[i].start_ns;
-		if (i == 0 || res->threads[i].end_ns > end)
-			end = res->threads[i].end_ns;
-	}
-	res->start_ns = start;
-	res->end_ns = end;
-	res->wall_ns = end > start ? end - start : 0;
-	res->cfg.threads = s->cfg.threads = res->nthreads;
-	return 0;
 }
 
 static void describe(struct target_info *ti, const struct target_opts *to)
@@ -546,7 +514,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		return 2;
 	find_jvm(s, to, &x->jvm_env, &x->w.libjvm_fd, &x->w,
 		 x->ra.ngroups >= 0 ? x->ra.uid : getuid(), x->ra.ngroups >= 0 ? x->ra.gid : getgid());
-	s->res.cfg.workload = s->cfg.workload = s->target.comm;
+	s->subject = s->target.comm;
 	if (to->mode == TGT_EXEC && to->follow)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
@@ -653,7 +621,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	if (ti->mode == TGT_ATTACH && ti->libjvm[0])
 		w->agent = agent_attach(ti->pid, w->libjvm_fd, attach_deadline(x->to));
 	tracer_start(t);
-	w->start_ns = wl_now_ns();
+	w->start_ns = monotonic_ns();
 	if (ti->mode == TGT_ATTACH) {
 		open_pidfds(w);
 		watch_jvm(w);
@@ -676,14 +644,15 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	if (x->to->on_window)
 		x->to->on_window(x->to->window_arg);
 	watch_loop(w);
-	w->end_ns = wl_now_ns();
+	w->end_ns = monotonic_ns();
 	if (!w->hurry)	/* nobody waits: every stack sent is named */
 		tracer_last_turn(t, NAMES_DONE_NS);
 	tracer_stop(t);
 	return 0;
 }
 
-/* Rows from what the kernel saw of each thread, named. */
+/* What the program says of itself: nothing but its threads' names and its
+ * futex words named (the rows are the kernel's accounts, join.c). */
 static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 {
 	struct target_ctx *x = ctx;
@@ -696,7 +665,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 		fill_comm(&s->kv.threads[i]);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
 	s->target.stacks_dropped = tracer_ustacks_dropped(t);
-	lockname_deadline(x->w.ln, wl_now_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
+	lockname_deadline(x->w.ln, monotonic_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
 	n = lockname_build(x->w.ln, &s->kv, &s->names);
 	s->target.words_unnamed = lockname_unnamed(x->w.ln);
 	lockname_unsymbolised(x->w.ln, s->target.unsymbolised, sizeof(s->target.unsymbolised));
@@ -704,7 +673,9 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	if (waitstacks_build(lockname_waitstacks(x->w.ln), &s->kv, s->names, s->nnames,
 			     &s->stacks))
 		fprintf(stderr, "fctrace: out of memory for the wait stacks\n");
-	return rows_from_kview(s, x->w.start_ns, x->w.end_ns) ? 1 : 0;
+	s->target.window_start_ns = x->w.start_ns;
+	s->target.window_end_ns = x->w.end_ns;
+	return 0;
 }
 
 static void tgt_finish(void *ctx, struct session *s)

@@ -32,8 +32,8 @@ static uint64_t own_lock_wait(const struct joined_run *m, uint64_t *in_lock)
 
 	*in_lock = 0;
 	for (unsigned i = 0; i < m->nrows; i++) {
-		wait += m->rows[i].user.lock_wait_ns;
-		*in_lock += m->rows[i].user.syscalls_in_lock;
+		wait += m->rows[i].own.lock_wait_ns;
+		*in_lock += m->rows[i].own.syscalls_in_lock;
 	}
 	return wait;
 }
@@ -51,7 +51,7 @@ const struct sweep_cell *sweep_cell_at(const struct sweep *sw, const char *wl,
 void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
-	const struct wl_totals *t = &s->res.totals;
+	const struct subject_totals *t = &s->timings.totals;
 	uint64_t wall = m->thread_wall_total_ns, in_lock, lock;
 
 	memset(c, 0, sizeof(*c));
@@ -81,7 +81,7 @@ void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 	if (c->has_wi)
 		c->wi = s->diag.whatif;
 	c->traced = s->traced;
-	c->interrupted = s->res.interrupted;
+	c->interrupted = s->interrupted;
 }
 
 static void progress(const struct sweep_settings *o, unsigned done, unsigned total,
@@ -104,7 +104,7 @@ static void add_round(struct sweep_cell *c, const struct session *s)
 	for (unsigned i = 0; i < c->runs; i++)
 		sum += c->run_wall_ns[i];
 	c->wall_ns = sum / c->runs;
-	c->interrupted |= s->res.interrupted;
+	c->interrupted |= s->interrupted;
 }
 
 /* A cell joins the sweep only with results: a refused or failed one is

@@ -55,6 +55,8 @@ struct target_info {
 					 * (named object@offset), and why; "" if none */
 	char libjvm[4096];		/* a JVM: its libjvm.so, as the name of fctrace's fd
 					 * (/proc/self/fd/N); "" for other programs */
+	uint64_t window_start_ns;	/* when the watch began and ended: the run's */
+	uint64_t window_end_ns;		/* span if no thread of it was seen */
 };
 
 /* The exit status `fctrace run -- CMD` passes on: CMD's own, or 128 + N

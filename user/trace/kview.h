@@ -1,7 +1,7 @@
 /*
  * kview.h - the kernel's view of one run, as read back from the BPF maps.
  *
- * The loader (loader.c) fills this; join_build (join/join.c) joins it with
+ * The loader (loader.c) fills this; join_run (join/join.c) joins it with
  * the threads' own timings. Nothing here depends on libbpf, so tests can
  * build a kview by hand or from a recorded run (tests/test_join.c).
  */

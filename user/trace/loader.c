@@ -18,7 +18,7 @@
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "workload.h"
+#include "base/clock.h"
 #include "trace/loader.h"	/* before the skeleton: it defines struct fct_lost */
 #include "trace/slots.h"
 #include "fctrace.skel.h"
@@ -153,7 +153,7 @@ struct tracer {
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 	struct meminfo mem_open, mem_close;	/* and its free memory at the edges */
-	uint64_t on_ns, off_ns;		/* when the window opened and closed (wl_now_ns) */
+	uint64_t on_ns, off_ns;		/* when the window opened and closed (monotonic_ns) */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
 	struct tl_events *tl_out;
@@ -680,7 +680,7 @@ static void hand_out_pending(struct tracer *t)
 {
 	int i = 0;
 
-	for (; i < t->npending && wl_now_ns() < t->poll_end_ns; i++) {
+	for (; i < t->npending && monotonic_ns() < t->poll_end_ns; i++) {
 		t->on_ustack(t->ustack_arg, t->pending[i], t->pending_len[i]);
 		free(t->pending[i]);
 	}
@@ -702,12 +702,12 @@ static int ustack_event(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
 
-	if (!t->ustacks_draining && wl_now_ns() >= t->poll_end_ns &&
+	if (!t->ustacks_draining && monotonic_ns() >= t->poll_end_ns &&
 	    len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES && keep_pending(t, data, len))
 		return -EAGAIN;		/* the turn is over: the rest wait in the ring */
-	if (t->ustacks_draining || wl_now_ns() >= t->poll_end_ns) {
+	if (t->ustacks_draining || monotonic_ns() >= t->poll_end_ns) {
 		t->ustacks_dropped++;
-		return t->ustacks_draining && wl_now_ns() < t->poll_end_ns + USTACKS_DRAIN_NS ?
+		return t->ustacks_draining && monotonic_ns() < t->poll_end_ns + USTACKS_DRAIN_NS ?
 		       0 : -EAGAIN;
 	}
 	if (len >= sizeof(struct fct_ustack) - FCT_USTACK_BYTES)
@@ -799,14 +799,14 @@ void tracer_start(struct tracer *t)
 		return;
 	cpustat_read(&t->cpu_start);
 	meminfo_read(&t->mem_open);
-	t->on_ns = wl_now_ns();
+	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
 			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
 
 		t->tlrec = tlrec_start(bpf_map__fd(t->skel->maps.timeline), fl,
-				       wl_now_ns() + t->tl_start_ns, t->tl_len_ns, t->tl_out);
+				       monotonic_ns() + t->tl_start_ns, t->tl_len_ns, t->tl_out);
 	}
 	if (t->tl_len_ns && !t->tlrec)
 		fprintf(stderr, "fctrace: cannot record the timeline: %s\n", strerror(errno));
@@ -870,7 +870,7 @@ int tracer_poll(struct tracer *t, int timeout_ms)
 			usleep((useconds_t)timeout_ms * 1000);
 		return 0;
 	}
-	t->poll_end_ns = wl_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
+	t->poll_end_ns = monotonic_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
 	hand_out_pending(t);
 	if (t->npending)	/* still behind: no new stacks this turn */
 		return 0;
@@ -914,13 +914,13 @@ void tracer_stop(struct tracer *t)
 		return;
 	timeline_stop(t);
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
-	t->off_ns = wl_now_ns();
+	t->off_ns = monotonic_ns();
 	cpustat_read(&t->cpu_end);
 	meminfo_read(&t->mem_close);
 	close_open_accounts(t);
 	/* the stacks left: named for one more turn's time, the rest counted */
 	if (t->ustacks) {
-		t->poll_end_ns = wl_now_ns() + (t->last_turn_ns ? t->last_turn_ns :
+		t->poll_end_ns = monotonic_ns() + (t->last_turn_ns ? t->last_turn_ns :
 						 USTACKS_LAST_TURN_NS);
 		hand_out_pending(t);
 		drop_pending(t);

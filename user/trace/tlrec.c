@@ -10,7 +10,7 @@
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "workload.h"
+#include "base/clock.h"
 #include "trace/tlrec.h"
 
 #define DRAIN_NS	1000000ull
@@ -74,25 +74,25 @@ static void *record(void *arg)
 	struct tlrec *r = arg;
 	uint64_t now;
 
-	while (!stopped(r) && (now = wl_now_ns()) < r->open_ns)
+	while (!stopped(r) && (now = monotonic_ns()) < r->open_ns)
 		sleep_until(now + DRAIN_NS < r->open_ns ? now + DRAIN_NS : r->open_ns);
 	if (stopped(r))
 		return NULL;
-	r->begin_ns = wl_now_ns();
+	r->begin_ns = monotonic_ns();
 	__atomic_store_n(r->flags.end_ns, r->begin_ns + r->len_ns, __ATOMIC_SEQ_CST);
 	__atomic_store_n(r->flags.on, 1, __ATOMIC_SEQ_CST);
 	snapshot(r);
-	while (!stopped(r) && (now = wl_now_ns()) < r->begin_ns + r->len_ns) {
+	while (!stopped(r) && (now = monotonic_ns()) < r->begin_ns + r->len_ns) {
 		ring_buffer__consume(r->rb);
 		sleep_until(now + DRAIN_NS < r->begin_ns + r->len_ns ? now + DRAIN_NS
 								     : r->begin_ns + r->len_ns);
 	}
 	__atomic_store_n(r->flags.on, 0, __ATOMIC_SEQ_CST);
-	r->end_ns = wl_now_ns();
+	r->end_ns = monotonic_ns();
 	if (r->end_ns > r->begin_ns + r->len_ns)	/* woken late: the BPF side stopped */
 		r->end_ns = r->begin_ns + r->len_ns;
 	/* a hook that saw the flag set may still be writing its record */
-	sleep_until(wl_now_ns() + DRAIN_NS);
+	sleep_until(monotonic_ns() + DRAIN_NS);
 	ring_buffer__consume(r->rb);
 	return NULL;
 }
