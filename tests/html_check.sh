@@ -2,7 +2,9 @@
 # Open fctrace's HTML reports in headless Chromium, offline, and check that
 # they render: no console errors, no reference to anything outside the page,
 # the charts are in the DOM Chromium built (not just in the file), and a
-# screenshot of the page is not blank (tests/png_check.py).
+# screenshot of the page is not blank (tests/png_check.py), and no name
+# from the data became an element, an event handler or a script
+# (tests/dom_check.py).
 #
 # Usage: tests/html_check.sh FILE[:CHARTS]...
 #   CHARTS  how many <svg class="chart"> the page must have at least (default 1)
@@ -61,6 +63,10 @@ check() {
 	[ "$charts" -ge "$want" ] || fail "$file" "$charts charts in the DOM, want at least $want"
 	[ "$shapes" -gt 0 ] || fail "$file" "no rect, path or polyline in the DOM"
 	grep -q '</html>' "$work/dom" || fail "$file" "the DOM dump is incomplete"
+	# names from the target stay text: no element, handler or script of theirs
+	if ! injected=$(python3 "$here/dom_check.py" "$work/dom"); then
+		fail "$file" "markup from the data: $(echo "$injected" | head -n 3 | tr '\n' ' ')"
+	fi
 	if ! ink=$(python3 "$here/png_check.py" "$work/shot.png"); then
 		fail "$file" "the screenshot is blank or missing (${ink:-no screenshot})"
 	fi

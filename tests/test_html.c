@@ -27,6 +27,15 @@
 #define NASTY	"fcp<b>&'\""		/* a workload name that needs escaping */
 #define NASTY_ESC "fcp&lt;b&gt;&amp;&#39;&quot;"
 #define KSYM	"<script>alert(1)</script>"	/* a "kernel symbol" */
+/* Names a target chooses (issue 37): two thread names that made one
+ * <img onerror> when the hand-off tooltip joined them unescaped, a lock
+ * and a frame that close an attribute and open an element. Run, each
+ * payload marks the page (data-pwned), which tests/dom_check.py looks for. */
+#define EVIL_A		"<img src=x"
+#define EVIL_B		"onerror=id='P'"
+#define EVIL_LOCK	"<img src=x onerror=document.body.setAttribute('data-pwned',1)>"
+#define EVIL_LOCK_ESC	"&lt;img src=x onerror=document.body.setAttribute(&#39;data-pwned&#39;,1)&gt;"
+#define EVIL_FRAME	"\"><svg onload=document.body.setAttribute('data-pwned',2)>"
 
 /* One run, built by hand the way session_run would have left it. */
 struct fx {
@@ -139,12 +148,13 @@ static void tl_add(struct tl_events *e, uint64_t ts, uint32_t tid, int kind, int
 	assert_int_equal(tl_events_add(e, &ev), 0);
 }
 
-static void fx_timeline(struct fx *x)
+static void fx_timeline_of(struct fx *x, const char *lock_name)
 {
-	struct tl_lock lock = { .addr = 0x1000, .size = 64, .name = "fcp.pool" };
+	struct tl_lock lock = { .addr = 0x1000, .size = 64 };
 	struct tl_input in = { .begin_ns = 0, .end_ns = 20000000, .locks = &lock, .nlocks = 1 };
 	struct tl_events e = { 0 };
 
+	snprintf(lock.name, sizeof(lock.name), "%s", lock_name);
 	for (uint32_t k = 0; k < TL_HANDOFFS; k++) {
 		uint64_t t = 100000 + k * 480000ull;
 		uint32_t h = 1000 + k % NT, n = 1000 + (k + 1) % NT;
@@ -167,11 +177,41 @@ static void fx_timeline(struct fx *x)
 	tl_events_free(&e);
 }
 
+static void fx_timeline(struct fx *x)
+{
+	fx_timeline_of(x, "fcp.pool");
+}
+
+/* Another program's run whose threads, lock and frames are named by the
+ * EVIL_ payloads: the timeline, the lock table and both flame graphs. */
+static struct fx *fx_hostile(void)
+{
+	struct fx *x = fx_run("fcp", true);
+	struct stack_set *ss = &x->s.stacks;
+	uint32_t fr[2];
+
+	fx_timeline_of(x, EVIL_LOCK);
+	x->s.target.mode = TGT_ATTACH;
+	x->s.target.pid = 1000;
+	snprintf(x->s.target.cmdline, sizeof(x->s.target.cmdline), "%s", EVIL_FRAME);
+	for (unsigned i = 0; i < NT; i++)
+		snprintf(x->s.joined.rows[i].name, sizeof(x->s.joined.rows[i].name), "%s",
+			 i % 2 ? EVIL_B : EVIL_A);
+	snprintf(x->s.joined.locks[0].name, sizeof(x->s.joined.locks[0].name), "%s", EVIL_LOCK);
+	fr[0] = (uint32_t)stacks_frame(ss, "start_thread", "", 0);
+	fr[1] = (uint32_t)stacks_frame(ss, EVIL_FRAME, "x.c", 1);
+	assert_int_equal(stacks_add(ss, STK_WAIT, EVIL_A, EVIL_LOCK, fr, 2, 400000000, 40), 0);
+	assert_int_equal(stacks_add(ss, STK_CPU, EVIL_B, "", fr, 2, 100000000, 10), 0);
+	stacks_order(ss);
+	return x;
+}
+
 static void fx_free(struct fx *x)
 {
 	if (x->s.timeline)
 		timeline_free(x->s.timeline);
 	free(x->s.timeline);
+	stacks_free(&x->s.stacks);
 	join_free(&x->s.joined);
 	subject_timings_free(&x->s.timings);
 	free(x);
@@ -389,6 +429,33 @@ static void test_run_page_timeline(void **state)
 	fx_free(x);
 }
 
+/* Hostile names stay text in every context: tooltips, lane labels, the
+ * flame graph's attributes, the lock table; the one script is the page's. */
+static void test_run_page_hostile(void **state)
+{
+	struct fx *x = fx_hostile();
+	char path[128], *page;
+
+	make_dir(x->dir, sizeof(x->dir));
+	assert_int_equal(report_html_run(page_path(x, "run.html", path, sizeof(path)), &x->s), 0);
+	page = slurp(path);
+	assert_int_equal(count(page, "<g class=\"tl-handoff\">"), TL_HANDOFFS);
+	assert_true(count(page, "<svg class=\"chart flame\"") == 2);
+	assert_int_equal(count(page, "<script"), 1);		/* the flame graphs' own */
+	assert_int_equal(count(page, "<img"), 0);
+	assert_int_equal(count(page, "<svg onload"), 0);
+	assert_int_equal(count(page, EVIL_B), 0);
+	assert_int_equal(count(page, "released <"), 0);
+	assert_true(has(page, "released " EVIL_LOCK_ESC " at "));
+	assert_true(has(page, "<td>" EVIL_LOCK_ESC "</td>"));
+	assert_true(has(page, "onerror=id=&#39;P&#39; (tid 1001)"));
+	assert_true(has(page, "data-n=\"&quot;&gt;&lt;svg onload="));
+	free(page);
+	unlink(path);
+	rmdir(x->dir);
+	fx_free(x);
+}
+
 static void test_run_page_timing_only(void **state)
 {
 	struct fx *x = fx_run("fcp", false);
@@ -514,10 +581,11 @@ static bool browser_required(void)
 	return (ci && !strcmp(ci, "true")) || (req && !strcmp(req, "1"));
 }
 
-/* Write all four kinds of page into dir, for the browser. */
+/* Write all four kinds of page into dir, and a run named by a hostile
+ * target, for the browser. */
 static void write_pages(const char *dir, struct sweep_cell *cells)
 {
-	struct fx *run = fx_run(NASTY, true), *plain = fx_run("fcp", false);
+	struct fx *run = fx_run(NASTY, true), *plain = fx_run("fcp", false), *evil = fx_hostile();
 	struct sweep sw;
 	char path[160];
 
@@ -531,15 +599,18 @@ static void write_pages(const char *dir, struct sweep_cell *cells)
 	assert_int_equal(report_html_compare(path, &run->s, &plain->s), 0);
 	snprintf(path, sizeof(path), "%s/sweep.html", dir);
 	assert_int_equal(report_html_sweep(path, &sw), 0);
+	snprintf(path, sizeof(path), "%s/hostile.html", dir);
+	assert_int_equal(report_html_run(path, &evil->s), 0);
+	fx_free(evil);
 	fx_free(run);
 	fx_free(plain);
 }
 
 static void test_browser(void **state)
 {
-	static const char *const pages[] = { "run", "timing", "compare", "sweep" };
+	static const char *const pages[] = { "run", "timing", "compare", "sweep", "hostile" };
 	struct sweep_cell cells[NCELLS];
-	char dir[64], cmd[1024], src[] = __FILE__, path[160];
+	char dir[64], cmd[1100], src[] = __FILE__, path[160];
 	int rc;
 
 	make_dir(dir, sizeof(dir));
@@ -552,7 +623,8 @@ static void test_browser(void **state)
 	(void)src;
 #else
 	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:3 %s/timing.html:2 "
-		 "%s/compare.html:5 %s/sweep.html:6", dirname(src), dir, dir, dir, dir);
+		 "%s/compare.html:5 %s/sweep.html:6 %s/hostile.html:3", dirname(src), dir, dir,
+		 dir, dir, dir);
 #endif
 	rc = cmd[0] ? system(cmd) : 0;
 	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
@@ -576,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_run_page),
 		cmocka_unit_test(test_run_page_timeline),
+		cmocka_unit_test(test_run_page_hostile),
 		cmocka_unit_test(test_run_page_timing_only),
 		cmocka_unit_test(test_compare_page),
 		cmocka_unit_test(test_sweep_page),

@@ -143,11 +143,14 @@ static void draw_handoff(FILE *f, const struct session *s, const struct lanes *L
 	dir = to > from ? 1 : -1;
 	y0 = lane_y(from) + (dir > 0 ? LANE_H : 0);
 	y1 = lane_y(to) + (dir > 0 ? 0 : LANE_H);
-	fprintf(f, "<g class=\"tl-handoff\"><title>%s released %s at %s and woke %s</title>",
-		report_lane_name(s, w->waker, a, sizeof(a)),
-		w->lock >= 0 ? L->tl->locks[w->lock].name : "the futex",
-		units_ns(t, sizeof(t), (double)(w->ts - L->tl->begin_ns)),
-		report_lane_name(s, w->wakee, b, sizeof(b)));
+	/* the lane and lock names are the target's: escaped, each of them */
+	fputs("<g class=\"tl-handoff\"><title>", f);
+	html_esc(f, report_lane_name(s, w->waker, a, sizeof(a)));
+	fputs(" released ", f);
+	html_esc(f, w->lock >= 0 ? L->tl->locks[w->lock].name : "the futex");
+	fprintf(f, " at %s and woke ", units_ns(t, sizeof(t), (double)(w->ts - L->tl->begin_ns)));
+	html_esc(f, report_lane_name(s, w->wakee, b, sizeof(b)));
+	fputs("</title>", f);
 	fprintf(f, "<path d=\"M%.1f %.1f l-3 %.0f h6 z\"/>", x, y0, -dir * 5);
 	fprintf(f, "<polyline points=\"%.1f,%.1f %.1f,%.1f\"/>", x, y0, x, y1 - dir * 4);
 	fprintf(f, "<path d=\"M%.1f %.1f l-2.5 %.0f h5 z\"/></g>\n", x, y1, -dir * 4);
