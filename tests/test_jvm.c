@@ -1,7 +1,9 @@
 /*
  * test_jvm.c - the JVM helpers that need neither root nor a JVM: thread
  * groups by name, the monitor flag as options set it, JAVA_TOOL_OPTIONS,
- * finding libjvm.so beside a launcher, class names.
+ * finding libjvm.so beside a launcher, class names; the agent's dump and
+ * a thread dump parsed into names, linear in their length, and stopped
+ * by Ctrl-C.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include "base/signals.h"
 #include "trace/jvm.h"
 #include "testutil.h"
 
@@ -227,6 +231,146 @@ static void test_probe_names(void **state)
 	assert_string_equal(jvm_probe_shown(JVM_NPROBES), "?");
 }
 
+/* ---- dumps into names ------------------------------------------------- */
+
+/* text grown by printf: the dumps below are built line by line */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->cap - t->len < 256) {
+		t->cap = t->cap ? 2 * t->cap : 1 << 16;
+		t->s = realloc(t->s, t->cap);
+		assert_non_null(t->s);
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < t->cap - t->len);
+	t->len += (size_t)n;
+}
+
+static const char *name_of(const struct jvm_view *v, uint32_t tid)
+{
+	const struct jvm_thread_info *t = jvm_view_thread(v, tid);
+
+	return t ? t->name : "(none)";
+}
+
+/* The thread dump's header lines name threads by nid; other lines are
+ * skipped; a name the probes' thread__start gave stays. pid 0: tids are
+ * the host's (no namespace to map). */
+static void test_dump_names(void **state)
+{
+	struct jvm_thread_info seen = { .tid = 300, .name = "from-probes", .java_name = true };
+	struct jvm_view v = { 0 };
+	const char *dump =
+		"2026-01-01 00:00:00\nFull thread dump OpenJDK 64-Bit Server VM:\n\n"
+		"\"main\" #1 prio=5 os_prio=0 cpu=1.00ms elapsed=2.00s tid=0x7f nid=0x64 waiting\n"
+		"   java.lang.Thread.State: WAITING\n"
+		"\"worker \\\" 1\" #22 daemon prio=5 os_prio=0 tid=0x7e nid=200 runnable\n"
+		"\"renamed\" #23 prio=5 nid=300 runnable\n"
+		"\"no nid\" #24 prio=5\n";
+
+	v.threads = malloc(sizeof(seen));
+	v.threads[0] = seen;
+	v.nthreads = 1;
+	v.sites.rows = calloc(1, sizeof(*v.sites.rows));
+	v.sites.rows[0] = (struct jvm_site_row){ .kind = 'p', .jid = 22 };
+	v.sites.nrows = 1;
+	assert_int_equal(jvm_names_from_dump(dump, 0, &v), 0);
+	assert_int_equal(v.nthreads, 3);
+	assert_string_equal(name_of(&v, 100), "main");
+	assert_string_equal(name_of(&v, 200), "worker \\\" 1");
+	assert_string_equal(name_of(&v, 300), "from-probes");
+	assert_int_equal(v.sites.rows[0].tid, 200);	/* its Java id's tid */
+	jvm_view_free(&v);
+}
+
+/*
+ * One thread named "x\n" x 500 000 (issue 37): the parser searched to the
+ * dump's end from each line, 39.6 s for a 2 s run. Linear, this is a
+ * moment; the threads after the name are still found.
+ */
+#define LONG_LINES	500000
+
+static void test_dump_long_name(void **state)
+{
+	struct text t = { 0 };
+	struct jvm_view v = { 0 };
+
+	add(&t, "\"main\" #1 prio=5 nid=0x64 waiting\n\"");
+	for (int i = 0; i < LONG_LINES; i++)
+		add(&t, "x\n");
+	add(&t, "\" #12 prio=5 nid=0x65 runnable\n");
+	add(&t, "\"after\" #13 prio=5 nid=0x66 runnable\n");
+	assert_int_equal(jvm_names_from_dump(t.s, 0, &v), 0);
+	assert_int_equal(v.nthreads, 2);
+	assert_string_equal(name_of(&v, 0x64), "main");
+	assert_string_equal(name_of(&v, 0x66), "after");
+	jvm_view_free(&v);
+	free(t.s);
+}
+
+/*
+ * The agent's dump with 10 000 threads' park rows and names among
+ * 480 000 other lines: each name was sorted in and given to the rows one
+ * by one, each line's sscanf measured the rest of the text. Every row
+ * gets its thread's tid, every thread its name.
+ */
+#define SITE_THREADS	10000
+
+static void test_sites_many(void **state)
+{
+	struct text t = { 0 };
+	struct jvm_view v = { 0 };
+	char want[32];
+
+	for (int i = 0; i < SITE_THREADS; i++)
+		add(&t, "R\tp\t0\t%d\t5\t5000\t5\t1000\tjava.util.concurrent.locks."
+		    "ReentrantLock$NonfairSync\tapp.Work.run(Work.java:%d)\n", 1000 + i, i);
+	for (int i = 0; i < LONG_LINES - 2 * SITE_THREADS; i++)
+		add(&t, "#\n");
+	for (int i = SITE_THREADS - 1; i >= 0; i--)
+		add(&t, "N\t%d\t%d\tpool-1-thread-%d\n", 1000 + i, 50000 + i, i);
+	add(&t, "L\t0\t7\t3\t10\t20\n");
+	assert_int_equal(jvm_sites_parse(t.s, 0, NULL, 0, &v), 0);
+	assert_int_equal(v.sites.nrows, SITE_THREADS);
+	assert_int_equal(v.nthreads, SITE_THREADS);
+	for (int i = 0; i < SITE_THREADS; i++) {
+		assert_int_equal(v.sites.rows[i].tid, 50000 + i);
+		snprintf(want, sizeof(want), "pool-1-thread-%d", i);
+		assert_string_equal(name_of(&v, 50000 + (uint32_t)i), want);
+	}
+	assert_true(v.sites.loaded);
+	assert_int_equal(v.sites.park_walks, 7);
+	jvm_view_free(&v);
+	free(t.s);
+}
+
+/* Ctrl-C during a parse ends it: -EINTR, nothing more read. The last
+ * test here: the caught signal stays caught. */
+static void test_dump_stops(void **state)
+{
+	struct jvm_view v = { 0 };
+
+	signals_install();
+	raise(SIGINT);
+	assert_int_not_equal(signals_caught(), 0);
+	assert_int_equal(jvm_names_from_dump("\"main\" #1 prio=5 nid=0x64 waiting\n", 0, &v),
+			 -EINTR);
+	assert_int_equal(v.nthreads, 0);
+	assert_int_equal(jvm_sites_parse("N\t1\t100\tmain\n", 0, NULL, 0, &v), -EINTR);
+	assert_int_equal(v.nthreads, 0);
+	jvm_view_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +381,10 @@ int main(void)
 		cmocka_unit_test(test_find_libjvm_not_a_jvm),
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_probe_names),
+		cmocka_unit_test(test_dump_names),
+		cmocka_unit_test(test_dump_long_name),
+		cmocka_unit_test(test_sites_many),
+		cmocka_unit_test(test_dump_stops),	/* last: it leaves a signal caught */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
