@@ -533,6 +533,30 @@ static void test_out_of_memory_said(void **state)
 	test_dir_remove(dir);
 }
 
+/* A document of JSON null (json-c's NULL, as when out of memory) is
+ * not a saved run, said so: not "out of memory". */
+static void test_null_document(void **state)
+{
+	static const char *const texts[] = { "null", " \n null\n", "[]", "1" };
+	struct json_object *doc;
+	char why[200];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(load_text(texts[i], strlen(texts[i]), &doc, why, sizeof(why)), -1);
+		assert_null(doc);
+		assert_string_equal(why, "is JSON null, not a saved run");
+	}
+	for (int i = 2; i < 4; i++) {	/* parsed: load_kind says what they are not */
+		enum load_kind kind;
+
+		assert_int_equal(load_text(texts[i], strlen(texts[i]), &doc, why, sizeof(why)), 0);
+		assert_int_not_equal(load_kind(doc, &kind, why, sizeof(why)), 0);
+		assert_non_null(strstr(why, "not an fctrace document"));
+		json_object_put(doc);
+	}
+}
+
 /* report, diff and sweep --fit on a FIFO or a device: one line, status
  * 2, at once (alarm: a blocked open fails the test). */
 static void test_not_a_file_refused(void **state)
@@ -582,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_every_member_jvm),
 		cmocka_unit_test(test_empty_objects_bounded),
 		cmocka_unit_test(test_out_of_memory_said),
+		cmocka_unit_test(test_null_document),
 		cmocka_unit_test(test_not_a_file_refused),
 	};
 

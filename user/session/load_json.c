@@ -141,6 +141,17 @@ static bool only_space(const char *text, size_t len)
 	return true;
 }
 
+/* Was the value parsed up to end the literal null? json-c returns NULL
+ * for it, as it does when out of memory. */
+static bool is_null(const char *text, size_t end)
+{
+	size_t i = 0;
+
+	while (i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	return end - i >= 4 && !strncmp(text + i, "null", 4);
+}
+
 int load_text(const char *text, size_t len, struct json_object **doc, char *why, size_t n)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -161,7 +172,11 @@ int load_text(const char *text, size_t len, struct json_object **doc, char *why,
 	*doc = json_tokener_parse_ex(tok, text, (int)len);
 	err = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
-	if (!*doc && err == json_tokener_success)	/* json-c 0.16 says no more on ENOMEM */
+	/* json-c's NULL too; a bare "null" at the end is still "continue" */
+	if (!*doc && ((err == json_tokener_success && is_null(text, end)) ||
+		      (err == json_tokener_continue && is_null(text, len))))
+		snprintf(why, n, "is JSON null, not a saved run");
+	else if (!*doc && err == json_tokener_success)	/* json-c 0.16 says no more on ENOMEM */
 		snprintf(why, n, "cannot be parsed: out of memory at byte %zu", end);
 	else if (!*doc && err == json_tokener_continue)
 		snprintf(why, n, "%s", only_space(text, len) ? "is empty, not JSON" :
