@@ -360,6 +360,10 @@ static void mutate_one(struct json_object *root, struct json_object *o, const ch
 		json_object_object_add(o, key, json_object_new_array());
 		check_load(root, key, where, "an array as");
 	}
+	if (json_object_is_type(v, json_type_int)) {	/* forged: would print bare or wrap */
+		json_object_object_add(o, key, json_object_new_uint64(UINT64_MAX));
+		check_load(root, key, where, "2^64 - 1 as");
+	}
 	json_object_object_add(o, key, v);
 	(*tried)++;
 	if (!is_derived(key, where))	/* nothing under a derived member is read */
@@ -537,7 +541,7 @@ static void test_out_of_memory_said(void **state)
  * not a saved run, said so: not "out of memory". */
 static void test_null_document(void **state)
 {
-	static const char *const texts[] = { "null", " \n null\n", "[]", "1" };
+	static const char *const texts[] = { "null", " \n null\n", "[]", "1\n" };
 	struct json_object *doc;
 	char why[200];
 

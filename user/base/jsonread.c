@@ -92,15 +92,23 @@ int jr_get(struct jr *r, struct json_object *o, const char *key, enum json_type 
 }
 
 /* A whole number >= 0 held in v (json-c keeps ones above INT64_MAX as
- * unsigned, and reads -1 as a negative int64). */
+ * unsigned, and reads -1 as a negative int64), below JR_MAX_WHOLE: no
+ * clock or count of a run comes near it, and a forged 2^64 - 1 would
+ * print as a bare number, or wrap to 0 once summed. */
 static int whole(struct jr *r, const char *key, struct json_object *v, uint64_t *out)
 {
+	char what[96];
+
 	if (json_object_get_type(v) == json_type_int && json_object_get_int64(v) < 0)
 		return jr_fail(r, key, "must be a whole number >= 0 (got a negative one)");
 	if (json_object_get_type(v) != json_type_int)
 		return wrong(r, key, json_type_int, v);
 	*out = json_object_get_uint64(v);
-	return 0;
+	if (*out < JR_MAX_WHOLE)
+		return 0;
+	snprintf(what, sizeof(what), "is %llu, more than any run counts (2^62): the file is "
+		 "corrupt", (unsigned long long)*out);
+	return jr_fail(r, key, what);
 }
 
 int jr_u64(struct jr *r, struct json_object *o, const char *key, uint64_t *out)

@@ -31,6 +31,10 @@ void jr_leave(struct jr *r, const char *saved);
 int jr_get(struct jr *r, struct json_object *o, const char *key, enum json_type t,
 	   bool nullable, struct json_object **out);
 
+/* Whole numbers are below this (2^62: 146 years in ns), else the file
+ * is corrupt: said, never printed or summed. */
+#define JR_MAX_WHOLE	(1ull << 62)
+
 /* Scalars; the _or_null forms leave *out alone and set *set = false on null. */
 int jr_u64(struct jr *r, struct json_object *o, const char *key, uint64_t *out);
 int jr_u64_or_null(struct jr *r, struct json_object *o, const char *key, uint64_t *out,
