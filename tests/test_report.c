@@ -28,6 +28,7 @@
 #include "bpfutil.h"
 #include "javautil.h"
 #include "testutil.h"
+#include "report/report.h"
 
 #define TARGET	".output/tests/target_prog"
 #define OUT_MAX	(1 << 19)
@@ -550,9 +551,29 @@ static void test_command_line(void **state)
 	assert_non_null(strstr(err, "--json /nonexistent/x.json: its directory does not exist"));
 }
 
+/* attach -p A,B,C, some ended: the header says which, not "(pid A),
+ * still running" after A exited; all or none ended: as for one. */
+static void test_attach_list_end(void **state)
+{
+	struct target_info ti = { .mode = TGT_ATTACH, .pid = 10, .npids = 3,
+				  .pids = { 10, 20, 30 }, .ended = { true, false, true } };
+	char buf[256];
+
+	(void)state;
+	report_target_end(buf, sizeof(buf), &ti);
+	assert_string_equal(buf, "10,30 exited during the attach, 20 still running");
+	ti.ended[0] = ti.ended[2] = false;
+	report_target_end(buf, sizeof(buf), &ti);
+	assert_string_equal(buf, "still running");
+	ti.ended[0] = ti.ended[1] = ti.ended[2] = ti.exited = true;
+	report_target_end(buf, sizeof(buf), &ti);
+	assert_string_equal(buf, "exited during the attach");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attach_list_end),
 		cmocka_unit_test(test_timing_only_run),
 		cmocka_unit_test(test_timing_only_cache_run),
 		cmocka_unit_test(test_timing_only_compare_and_diff),

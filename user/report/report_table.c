@@ -50,9 +50,36 @@ static void unavailable_groups(const struct kview *kv, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, " %s", probe_group_name(g));
 }
 
+/* attach -p A,B, some ended: "A and B exited during the attach, C still
+ * running" (the pid in the header is only the first listed). */
+static bool some_ended(char *buf, size_t n, const struct target_info *ti)
+{
+	size_t len = 0;
+	int ended = 0, i;
+
+	for (i = 0; i < ti->npids; i++)
+		ended += ti->ended[i];
+	if (!ended || ended == ti->npids)
+		return false;
+	for (int pass = 0; pass < 2; pass++) {
+		int k = 0;
+
+		for (i = 0; i < ti->npids && len < n; i++)
+			if (ti->ended[i] == !pass)
+				len += (size_t)snprintf(buf + len, n - len, "%s%d", k++ ? "," : "",
+							(int)ti->pids[i]);
+		if (len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s", pass ? " still running" :
+						" exited during the attach, ");
+	}
+	return true;
+}
+
 /* How a program fctrace did not write ended, e.g. "exited 0". */
 void report_target_end(char *buf, size_t n, const struct target_info *ti)
 {
+	if (some_ended(buf, n, ti))
+		return;
 	if (ti->term_signal)
 		snprintf(buf, n, "killed by signal %d (%s)", ti->term_signal,
 			 strsignal(ti->term_signal));
@@ -85,7 +112,7 @@ static void print_target_header(FILE *f, const struct session *s)
 {
 	const struct joined_run *m = &s->joined;
 	const struct target_info *ti = &s->target;
-	char end[96], w[24], procs[32] = "";
+	char end[256], w[24], procs[32] = "";
 
 	report_target_end(end, sizeof(end), ti);
 	fprintf(f, "fctrace %s: %.*s%s (pid %d), %s\n", ti->mode == TGT_ATTACH ? "attach" : "run --",

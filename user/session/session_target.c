@@ -219,8 +219,11 @@ static bool target_done(struct watch *w)
 		ti->exited = w->npidfds > 0;
 		for (int i = 0; i < w->npidfds; i++) {
 			struct pollfd p = { .fd = w->pidfds[i], .events = POLLIN };
+			bool ended = w->pidfds[i] >= 0 && poll(&p, 1, 0) > 0;
 
-			ti->exited &= w->pidfds[i] >= 0 && poll(&p, 1, 0) > 0;
+			if (ti->npids > i)	/* the header says which ended */
+				ti->ended[i] = ended;
+			ti->exited &= ended;
 		}
 		return ti->exited;
 	}
@@ -552,6 +555,10 @@ static void open_pidfds(struct watch *w)
 	for (int i = 0; i < n; i++)
 		w->pidfds[i] = (int)syscall(SYS_pidfd_open, n > 1 ? to->pids[i] : to->pid, 0);
 	w->npidfds = n;
+	if (n > 1) {
+		memcpy(w->s->target.pids, to->pids, (size_t)n * sizeof(*to->pids));
+		w->s->target.npids = n;
+	}
 }
 
 static int add_process(void *arg, pid_t pid)

@@ -44,6 +44,11 @@ struct target_info {
 	char comm[16];
 	pid_t pid;
 	bool exited;			/* it ended inside the window */
+	/* attach -p A,B: each process listed, and which ended in the window
+	 * (npids 0: one process, or a saved run) */
+	int npids;
+	pid_t pids[TARGET_MAX_PIDS];
+	bool ended[TARGET_MAX_PIDS];
 	int exit_status;		/* exited normally: its status */
 	int term_signal;		/* killed by this signal, or 0 */
 	uid_t uid;			/* the real uid and gid it ran with, from */
