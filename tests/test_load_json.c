@@ -561,6 +561,32 @@ static void test_null_document(void **state)
 	}
 }
 
+/* A refused file's name and its message, on a terminal: a name with an
+ * OSC title sequence and CSI colours comes out as \xNN, whole, one line. */
+static void test_refused_name_terminal_safe(void **state)
+{
+	char *dir = test_dir_make(), path[600];
+	char *argv[] = { (char *)fctrace_binary(), "report", path, NULL };
+	struct measured m;
+	FILE *f;
+
+	if (require_fctrace_binary("test_refused_name_terminal_safe"))
+		skip();
+	snprintf(path, sizeof(path), "%s/r\033]0;TITLE\a\r\033[31m.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("null\n", f);
+	assert_int_equal(fclose(f), 0);
+	run_measured(argv, NULL, &m);
+	assert_int_equal(m.status, 2);
+	assert_one_line(m.err, "r\\x1b]0;TITLE\\x07\\x0d\\x1b[31m.json: is JSON null, not a "
+			"saved run");
+	assert_null(strchr(m.err, '\033'));
+	assert_null(strchr(m.err, '\r'));
+	unlink(path);
+	test_dir_remove(dir);
+}
+
 /* report, diff and sweep --fit on a FIFO or a device: one line, status
  * 2, at once (alarm: a blocked open fails the test). */
 static void test_not_a_file_refused(void **state)
@@ -611,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_empty_objects_bounded),
 		cmocka_unit_test(test_out_of_memory_said),
 		cmocka_unit_test(test_null_document),
+		cmocka_unit_test(test_refused_name_terminal_safe),
 		cmocka_unit_test(test_not_a_file_refused),
 	};
 

@@ -17,9 +17,14 @@
 #include "report/report.h"
 #include "base/termsafe.h"
 
+/* The file's name and what its text made of the message: both may hold
+ * what a terminal acts on (a name given by a program, a file's string). */
 static int refuse(const char *path, const char *why)
 {
-	fprintf(stderr, "fctrace: %s: %s\n", path, why);
+	char p[600], w[1400];
+
+	fprintf(stderr, "fctrace: %s: %s\n", term_safe(p, sizeof(p), path),
+		term_safe(w, sizeof(w), why));
 	return 2;
 }
 

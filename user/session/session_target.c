@@ -33,6 +33,7 @@
 #include "base/deadline.h"
 #include "base/signals.h"
 #include "base/sudo_caller.h"
+#include "base/termsafe.h"
 
 #define POLL_MS		100	/* how often the loop looks at the target */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
@@ -60,7 +61,7 @@ struct run_as {
 static int run_as_caller(const struct target_opts *to, struct run_as *ra)
 {
 	struct sudo_caller c;
-	char why[320];
+	char why[320], shown[160];
 	int n = 0;
 
 	ra->ngroups = -1;
@@ -80,7 +81,8 @@ static int run_as_caller(const struct target_opts *to, struct run_as *ra)
 	getgrouplist(c.user, c.gid, NULL, &n);	/* -1, and n set to how many */
 	if (n < 1 || !(ra->groups = calloc((size_t)n, sizeof(gid_t))) ||
 	    getgrouplist(c.user, c.gid, ra->groups, &n) < 0) {
-		fprintf(stderr, "fctrace: cannot list the groups of SUDO_USER %s\n", c.user);
+		fprintf(stderr, "fctrace: cannot list the groups of SUDO_USER %s\n",
+			term_safe(shown, sizeof(shown), c.user));
 		return -1;
 	}
 	ra->ngroups = n;
@@ -510,6 +512,7 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 {
 	struct target_ctx *x = ctx;
 	const struct target_opts *to = x->to;
+	char shown[300];
 	int rc;
 
 	describe(&s->target, to);
@@ -522,7 +525,8 @@ static int tgt_prepare(void *ctx, struct session *s, struct tracer_opts *topts)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (to->mode == TGT_EXEC &&
 	    (rc = spawn(to, &x->ra, x->jvm_env, &x->c))) {
-		fprintf(stderr, "fctrace: cannot start %s: %s\n", to->argv[0], strerror(-rc));
+		fprintf(stderr, "fctrace: cannot start %s: %s\n",
+			term_safe(shown, sizeof(shown), to->argv[0]), strerror(-rc));
 		x->c.pid = -1;
 		return 1;
 	}
@@ -622,6 +626,7 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	struct target_ctx *x = ctx;
 	struct watch *w = &x->w;
 	struct target_info *ti = &s->target;
+	char shown[300];
 	int err;
 
 	w->t = t;
@@ -642,7 +647,8 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 		x->released = true;
 		if ((err = release(&x->c))) {
 			waitpid(x->c.pid, NULL, 0);
-			fprintf(stderr, "fctrace: cannot run %s: %s\n", x->to->argv[0], strerror(err));
+			fprintf(stderr, "fctrace: cannot run %s: %s\n",
+				term_safe(shown, sizeof(shown), x->to->argv[0]), strerror(err));
 			return err == ENOENT ? 127 : 126;
 		}
 		/* CMD is not reaped before the loop: its status is there to read */
