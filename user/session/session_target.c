@@ -24,6 +24,7 @@
 #include "trace/loader.h"
 #include "trace/jvm.h"
 #include "trace/jvm_structs.h"
+#include "trace/slots.h"
 #include "join/lockname.h"
 #include "join/waitstacks.h"
 #include "session/driver.h"
@@ -664,6 +665,31 @@ static int tgt_run(void *ctx, struct session *s, struct tracer *t)
 	return 0;
 }
 
+/*
+ * attach: a process that has threads but not one account. Accounts begin
+ * at an exec, a new thread or the adoption at the attach, which walks
+ * the kernel's tasks (iter/task); Linux 6.18's walk never returns pid 1
+ * (tested: its 40 threads were missing, pid 2 was there), so "0 threads"
+ * would stand without a word.
+ */
+static void say_none_adopted(const struct session *s)
+{
+	const struct target_info *ti = &s->target;
+	unsigned live;
+
+	if (ti->mode != TGT_ATTACH || ti->exited)
+		return;
+	for (int i = 0; i < s->kv.nthreads; i++)
+		if (s->kv.threads[i].tgid == (uint32_t)ti->pid)
+			return;
+	if (!(live = slots_threads_of(ti->pid)))
+		return;
+	fprintf(stderr, "fctrace: -p %d: none of its %u thread%s was traced: the kernel's walk "
+		"of its tasks at the attach (iter/task) returned none of them%s, and none began "
+		"in the window\n", (int)ti->pid, live, live == 1 ? "" : "s",
+		ti->pid == 1 ? " (this kernel's walk skips pid 1)" : "");
+}
+
 /* What the program says of itself: nothing but its threads' names and its
  * futex words named (the rows are the kernel's accounts, join.c). */
 static int tgt_read(void *ctx, struct session *s, struct tracer *t)
@@ -676,6 +702,7 @@ static int tgt_read(void *ctx, struct session *s, struct tracer *t)
 	read_jvm(&x->w);
 	for (int i = 0; i < s->kv.nthreads; i++)
 		fill_comm(&s->kv.threads[i]);
+	say_none_adopted(s);
 	lockname_stats(x->w.ln, &s->target.stacks_received, &s->target.stacks_unwound);
 	s->target.stacks_dropped = tracer_ustacks_dropped(t);
 	lockname_deadline(x->w.ln, monotonic_ns() + (x->w.hurry ? NAMES_NS : NAMES_DONE_NS));
