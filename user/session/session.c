@@ -112,8 +112,6 @@ int session_explain(struct session *s)
 static void tracer_opts_from(const struct trace_opts *o, struct session *s,
 			     struct tracer_opts *topts)
 {
-	uint64_t t0 = monotonic_ns();
-
 	topts->groups = o->probes;
 	topts->verbose = o->verbose;
 	topts->time_every = o->time_every;
