@@ -24,7 +24,7 @@ DEPS_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libcm
 	     golang-github-google-pprof-dev openjdk-17-jdk-headless
 # ... and the ones only the tests use: the JSON schema check, the HTML render
 # check, the pprof file's decoding.
-TEST_PKGS := python3-jsonschema chromium valgrind protobuf-compiler
+TEST_PKGS := python3-jsonschema chromium valgrind protobuf-compiler strace
 
 ifeq ($(V),1)
 Q :=
