@@ -234,7 +234,7 @@ static int in_child(int (*fn)(void *), void *arg, pid_t signal_me_after_ms_targe
 
 	assert_true(c >= 0);
 	if (!c) {
-		signals_install();
+		signals_install(NULL);
 		_exit(fn(arg));
 	}
 	if (signal_me_after_ms_target) {
