@@ -873,8 +873,8 @@ static void test_same_lock_whoever(void **state)
 	assert_string_equal(mine->d.fix, theirs->d.fix);
 	/* the program's own hold clocks: extra evidence, and a fix from them */
 	for (unsigned i = 0; i < NT; i++) {
-		mine->rows[i].user.lock_acquires = 50000;
-		mine->rows[i].user.lock_hold_ns = 200000000;
+		mine->rows[i].own.lock_acquires = 50000;
+		mine->rows[i].own.lock_hold_ns = 200000000;
 	}
 	fx_total(mine);
 	assert_true(explain_run(&mine->m, &mine->d) >= 1);

@@ -360,7 +360,7 @@ static void test_dump_stops(void **state)
 {
 	struct jvm_view v = { 0 };
 
-	signals_install();
+	signals_install(NULL);
 	raise(SIGINT);
 	assert_int_not_equal(signals_caught(), 0);
 	assert_int_equal(jvm_names_from_dump("\"main\" #1 prio=5 nid=0x64 waiting\n", 0, &v),
