@@ -321,7 +321,7 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 		explain_lock_whatifs(m, d);
 	/* nothing measured: ops were counted and none made (interrupted at 0
 	 * ops), or none were counted and the kernel saw nothing */
-	if (!m || !m->nrows || (!m->ops && (m->timings || !m->kv)))
+	if (!m || !m->nrows || (!m->ops && !m->names && (m->timings || !m->kv)))
 		return -1;	/* nothing to explain, not "healthy" */
 	if (roles_find(m, &roles))
 		return -1;

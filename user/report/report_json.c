@@ -49,8 +49,9 @@ static struct json_object *config_json(const struct session *s)
 
 	struct wl_config shown = *c;
 
-	/* a program's threads are the rows the kernel gave it */
-	if (s->target.mode != TGT_NONE)
+	/* a program's threads are the rows the kernel gave it (a saved one's
+	 * as its file said) */
+	if (s->target.mode != TGT_NONE && !shown.threads)
 		shown.threads = s->joined.nrows;
 	put_str(o, "workload", s->subject);
 	return JW_T(o, &shown, rf_config);

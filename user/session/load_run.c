@@ -519,9 +519,7 @@ static void take_identity(struct thread_row *row, bool timed)
 	row->index = row->own.index;
 	row->start_ns = row->own.start_ns;
 	row->end_ns = row->own.end_ns;
-	row->timed = timed;
-	if (!timed)
-		memset(&row->own, 0, sizeof(row->own));
+	row->timed = timed;	/* a program's own fields stay as saved (zero) */
 }
 
 /* Every thread: the workload's own timings as the subject's attachment,
