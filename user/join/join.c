@@ -14,6 +14,7 @@
 #include "base/sysnames.h"
 #include "join/join.h"
 #include "join/jvmstacks.h"
+#include "join/wordindex.h"
 
 static const char *const acct_names[ACCT_N] = {
 	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
@@ -47,6 +48,8 @@ static const struct own_lock *lock_of(const struct subject_timings *own, uint64_
 static const struct lock_name *name_of(const struct joined_run *m, uint32_t tgid,
 				       uint64_t uaddr)
 {
+	if (m->nix)
+		return name_index_find(m->nix, tgid, uaddr);
 	for (int i = 0; i < m->nnames; i++)
 		if (m->names[i].tgid == tgid && uaddr >= m->names[i].addr &&
 		    uaddr < m->names[i].addr + m->names[i].size)
@@ -97,8 +100,12 @@ static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
 static void join_futex(struct thread_row *r, const struct joined_run *m,
 		       const struct kview *kv)
 {
-	for (int i = 0; i < kv->nfutex; i++) {
-		const struct kv_futex *f = &kv->futex[i];
+	int from = 0, to = kv->nfutex;
+
+	if (m->kix)	/* the thread's own entries, in the view's order */
+		kv_index_tid(m->kix, (uint32_t)r->tid, &from, &to);
+	for (int k = from; k < to; k++) {
+		const struct kv_futex *f = &kv->futex[m->kix ? m->kix->by_tid[k] : k];
 		struct lock_use *u;
 
 		if (f->key.tid != (uint32_t)r->tid || f->key.op == FCT_FUTEX_OP_WAKE)
@@ -158,7 +165,8 @@ static void fill_account(struct thread_row *r, unsigned groups)
 static void join_thread(struct thread_row *r, const struct joined_run *m,
 			const struct kview *kv, unsigned groups)
 {
-	const struct fct_thread *k = kv ? kview_thread(kv, (uint32_t)r->tid) : NULL;
+	const struct fct_thread *k = !kv ? NULL : m->kix ? kv_index_thread(m->kix,
+				     (uint32_t)r->tid) : kview_thread(kv, (uint32_t)r->tid);
 	uint64_t wall = r->end_ns - r->start_ns, sum = 0;
 
 	if (!k)
@@ -194,15 +202,11 @@ static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
 		dst->hist[i] += src->hist[i];
 }
 
-struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool kernel,
-				    bool is_lock)
+/* A new total, at the end of m->locks. */
+static struct lock_total *lock_total_new(struct joined_run *m, const char *name, bool kernel,
+					 bool is_lock)
 {
-	struct lock_total *t;
-
-	for (int i = 0; i < m->nlocks; i++)
-		if (m->locks[i].kernel == kernel && !strcmp(m->locks[i].name, name))
-			return &m->locks[i];
-	t = realloc(m->locks, sizeof(*t) * (m->nlocks + 1));
+	struct lock_total *t = realloc(m->locks, sizeof(*t) * (m->nlocks + 1));
 	if (!t)
 		return NULL;
 	m->locks = t;
@@ -212,6 +216,15 @@ struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool 
 	t->kernel = kernel;
 	t->is_lock = is_lock;
 	return t;
+}
+
+struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool kernel,
+				    bool is_lock)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].kernel == kernel && !strcmp(m->locks[i].name, name))
+			return &m->locks[i];
+	return lock_total_new(m, name, kernel, is_lock);
 }
 
 static void add_lock(struct lock_total *t, uint64_t waits, uint64_t ns, uint64_t max)
@@ -280,41 +293,165 @@ const char *join_cpu_split(const struct joined_run *m)
 	return m->cpu_split_sampled ? "mixed" : "syscall hooks";
 }
 
-static bool is_worker(const struct joined_run *m, uint32_t tid)
+/*
+ * What total_locks looks up, indexed: the totals by name as they are
+ * made (open addressing; a target's thousands of words each looked for
+ * its name in every total before), the names by their text, the rows by
+ * tid. Out of memory, an index is NULL and the lookup scans.
+ */
+struct totals_ix {
+	int *slots;		/* indices into m->locks, -1 free */
+	unsigned cap;		/* a power of two, > 2 x the totals there can be */
+	int *names;		/* m->names by name */
+	int *rows;		/* m->rows by tid */
+};
+
+static unsigned text_hash(const char *s, bool kernel)
 {
+	unsigned h = 2166136261u ^ kernel;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int by_name_text(const void *a, const void *b, void *arg)
+{
+	const struct lock_name *n = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return strcmp(n[x].name, n[y].name) ?: (x > y) - (x < y);
+}
+
+static int by_row_tid(const void *a, const void *b, void *arg)
+{
+	const struct thread_row *r = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	uint32_t tx = (uint32_t)r[x].tid, ty = (uint32_t)r[y].tid;
+
+	return tx != ty ? (tx > ty) - (tx < ty) : (x > y) - (x < y);
+}
+
+static int *places_sorted(int n, void *arg, int (*cmp)(const void *, const void *, void *))
+{
+	int *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
+
+	for (int i = 0; v && i < n; i++)
+		v[i] = i;
+	if (v)
+		qsort_r(v, (size_t)n, sizeof(*v), cmp, arg);
+	return v;
+}
+
+static void totals_ix_init(struct totals_ix *x, struct joined_run *m)
+{
+	unsigned most = 1 + (m->kv ? (unsigned)m->kv->nklock : 0);
+
 	for (unsigned i = 0; i < m->nrows; i++)
-		if ((uint32_t)m->rows[i].tid == tid)
-			return !m->rows[i].aside;
-	return false;
+		most += (unsigned)m->rows[i].nlocks;
+	*x = (struct totals_ix){ 0 };
+	for (x->cap = 16; x->cap < 2 * most; x->cap *= 2)
+		;
+	if ((x->slots = malloc(x->cap * sizeof(*x->slots))))
+		memset(x->slots, 0xff, x->cap * sizeof(*x->slots));
+	x->names = places_sorted(m->nnames, (void *)m->names, by_name_text);
+	x->rows = places_sorted((int)m->nrows, m->rows, by_row_tid);
+}
+
+static void totals_ix_free(struct totals_ix *x)
+{
+	free(x->slots);
+	free(x->names);
+	free(x->rows);
+}
+
+static struct lock_total *total_of(struct joined_run *m, struct totals_ix *x, const char *name,
+				   bool kernel, bool is_lock)
+{
+	struct lock_total *t;
+	unsigned i;
+
+	if (!x->slots)
+		return join_lock_total(m, name, kernel, is_lock);
+	for (i = text_hash(name, kernel) & (x->cap - 1); x->slots[i] >= 0; i = (i + 1) & (x->cap - 1)) {
+		t = &m->locks[x->slots[i]];
+		if (t->kernel == kernel && !strcmp(t->name, name))
+			return t;
+	}
+	if ((t = lock_total_new(m, name, kernel, is_lock)))
+		x->slots[i] = m->nlocks - 1;
+	return t;
+}
+
+static bool is_worker(const struct joined_run *m, const struct totals_ix *x, uint32_t tid)
+{
+	int lo = 0, hi = (int)m->nrows;
+
+	if (!x->rows) {
+		for (unsigned i = 0; i < m->nrows; i++)
+			if ((uint32_t)m->rows[i].tid == tid)
+				return !m->rows[i].aside;
+		return false;
+	}
+	while (lo < hi) {	/* the first row of tid */
+		int mid = lo + (hi - lo) / 2;
+
+		if ((uint32_t)m->rows[x->rows[mid]].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (int)m->nrows && (uint32_t)m->rows[x->rows[lo]].tid == tid &&
+	       !m->rows[x->rows[lo]].aside;
+}
+
+static void add_wakes(struct lock_total *t, const struct lock_name *n)
+{
+	t->turns |= n->turns;
+	t->wakes += n->wakes;
+	t->wakes_by_waiters += n->wakes_by_waiters;
 }
 
 /* A word's wake-ups, from its name (other programs' words only); a name
  * covers all the words of one symbol, so they are summed once per name. */
-static void take_wakes(struct lock_total *t, const struct joined_run *m)
+static void take_wakes(struct lock_total *t, const struct joined_run *m,
+		       const struct totals_ix *x)
 {
-	for (int i = 0; i < m->nnames; i++) {
-		if (strcmp(m->names[i].name, t->name))
-			continue;
-		t->turns |= m->names[i].turns;
-		t->wakes += m->names[i].wakes;
-		t->wakes_by_waiters += m->names[i].wakes_by_waiters;
+	int lo = 0, hi = m->nnames;
+
+	if (!x->names) {
+		for (int i = 0; i < m->nnames; i++)
+			if (!strcmp(m->names[i].name, t->name))
+				add_wakes(t, &m->names[i]);
+		return;
 	}
+	while (lo < hi) {	/* the first name of this text */
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->names[x->names[mid]].name, t->name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nnames && !strcmp(m->names[x->names[lo]].name, t->name); lo++)
+		add_wakes(t, &m->names[x->names[lo]]);
 }
 
 static void total_locks(struct joined_run *m)
 {
-	struct lock_total *t;
+	struct totals_ix x;
 	char name[160];
 
+	totals_ix_init(&x, m);
 	for (unsigned i = 0; i < m->nrows; i++)
 		for (int j = 0; !m->rows[i].aside && j < m->rows[i].nlocks; j++) {
 			const struct lock_use *u = &m->rows[i].locks[j];
 
-			t = join_lock_total(m, u->name, false, u->is_lock);
+			struct lock_total *t = total_of(m, &x, u->name, false, u->is_lock);
 
 			if (t && !t->threads) {
 				t->kind = u->kind;
-				take_wakes(t, m);
+				take_wakes(t, m, &x);
 			}
 			add_lock(t, u->waits, u->wait_ns, u->max_ns);
 			if (t)
@@ -325,16 +462,18 @@ static void total_locks(struct joined_run *m)
 	for (int i = 0; m->kv && i < m->kv->nklock; i++) {
 		const struct kv_klock *k = &m->kv->klock[i];
 
-		if (!is_worker(m, k->key.tid))
+		if (!is_worker(m, &x, k->key.tid))
 			continue;
 		snprintf(name, sizeof(name), "%s @ %s", klock_type(k->key.flags),
 			 k->caller[0] ? k->caller : "?");
-		t = join_lock_total(m, name, true, true);
-		if (t)
-			t->kind = LK_KERNEL;
-		add_lock(t, k->val.waits, k->val.wait_ns, k->val.max_ns);
+		struct lock_total *kt = total_of(m, &x, name, true, true);
+
+		if (kt)
+			kt->kind = LK_KERNEL;
+		add_lock(kt, k->val.waits, k->val.wait_ns, k->val.max_ns);
 		m->klock_est_ns += k->est_wait_ns;
 	}
+	totals_ix_free(&x);
 }
 
 /* The lock a watched word belongs to: one the subject named itself, or
@@ -528,6 +667,27 @@ unsigned join_usable_cpus(pid_t pid)
 	return online > 0 ? (unsigned)online : 1;
 }
 
+/* The view's and the names' indexes for the join (wordindex.h): a
+ * thread's entries and a word's name are then looked up, not scanned
+ * for (threads x entries x names). Out of memory: scanned. */
+static void index_view(struct joined_run *m, struct kv_index *kix, struct name_index *nix)
+{
+	if (m->kv && !kv_index_build(kix, m->kv))
+		m->kix = kix;
+	if (m->names && !name_index_build(nix, m->names, m->nnames))
+		m->nix = nix;
+}
+
+static void unindex_view(struct joined_run *m, struct kv_index *kix, struct name_index *nix)
+{
+	if (m->kix)
+		kv_index_free(kix);
+	if (m->nix)
+		name_index_free(nix);
+	m->kix = NULL;
+	m->nix = NULL;
+}
+
 /* Why the Java holders code (jvmhold.bpf.c) did not run, if it did not:
  * its uprobes, or the JVM's field offsets. */
 static void jvm_holders_state(struct jvm_holders_off *h, const struct kview *kv, int structs)
@@ -639,6 +799,9 @@ static int build_rows(struct joined_run *m, const struct kview *kv,
 int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	     const struct run_attachments *att)
 {
+	struct kv_index kix;
+	struct name_index nix;
+
 	memset(m, 0, sizeof(*m));
 	m->subject = att->subject;
 	m->timings = att->timings;
@@ -649,12 +812,16 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	m->probe_set = probe_set_name(kv, m->groups);
 	m->time_every = kv ? kv->time_every : 0;
 	m->ncpus = join_usable_cpus(att->cpus_of);
-	if (build_rows(m, kv, att->timings))
+	index_view(m, &kix, &nix);
+	if (build_rows(m, kv, att->timings)) {
+		unindex_view(m, &kix, &nix);
 		return -1;
+	}
 	run_span(m, att);
 	total_rows(m);
 	total_locks(m);
 	join_holders(m);
+	unindex_view(m, &kix, &nix);
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);

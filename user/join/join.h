@@ -118,6 +118,8 @@ struct jvm_holders_off {
 	char detail[160];		/* JH_ENTER_UNPROBED: the probe's status;
 					 * JH_AS_SAVED: the saved words */
 };
+struct kv_index;
+struct name_index;
 
 struct joined_run {
 	const char *subject;		/* the workload's or the program's name */
@@ -144,6 +146,10 @@ struct joined_run {
 	uint64_t ops;
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;
+	/* while join_build_named runs (else NULL): the view's entries by
+	 * thread and word, the names by address (wordindex.h) */
+	const struct kv_index *kix;
+	const struct name_index *nix;
 	uint64_t event_wait_ns;		/* of futex_other: waits on named events */
 	/* the workers' kernel lock waits: exact, and what the sampled stacks
 	 * estimated before the sites were given the exact figure */

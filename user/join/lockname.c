@@ -13,9 +13,11 @@
 #include <string.h>
 #include "join/lockname.h"
 #include "join/semlock.h"
-#include "base/clock.h"
+#include "workload.h"	/* wl_now_ns */
 #include "trace/usym.h"
 #include "join/waitstacks.h"
+#include "join/wordindex.h"
+#include "base/signals.h"
 
 struct site_count {
 	uint32_t tgid;
@@ -86,7 +88,7 @@ void lockname_unsymbolised(const struct lockname *ln, char *buf, size_t len)
 
 static bool out_of_time(const struct lockname *ln)
 {
-	return ln && ln->deadline_ns && monotonic_ns() >= ln->deadline_ns;
+	return ln && ln->deadline_ns && wl_now_ns() >= ln->deadline_ns;
 }
 
 void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound)
@@ -173,18 +175,76 @@ static enum wait_kind kind_of_op(uint32_t op)
 	return op == 0 || op == 6 || op == 13 ? WK_UNKNOWN : WK_CONDVAR;
 }
 
+/*
+ * What one lockname_build reads, indexed once: the view's entries by word
+ * and thread (wordindex.h), the samples' sites by word, the names made so
+ * far by the 64-byte blocks they cover. Each question about a word then
+ * reads that word's entries, not the view's (words x entries x threads
+ * took 45 s for a target of 10 000 threads).
+ */
+#define BLOCK_SHIFT	6	/* a name (at most LOCKNAME_MAX_LOCK_SIZE) spans two blocks */
+
+struct block_entry {
+	uint32_t tgid;
+	uint64_t block;
+	int name, next;
+};
+
+struct build {
+	struct lockname *ln;
+	struct kv_index ix;
+	int *sites;			/* ln->sites by (tgid, word, place) */
+	struct block_entry *blocks;	/* the names' blocks, chained by hash */
+	int *heads, nblocks, hcap;	/* hcap a power of two, > 2 x the blocks */
+	const struct lock_name *names;
+};
+
+static int by_site_word(const void *a, const void *b, void *arg)
+{
+	const struct site_count *s = arg, *x = &s[*(const int *)a], *y = &s[*(const int *)b];
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->uaddr != y->uaddr)
+		return x->uaddr < y->uaddr ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int sites_index(struct build *b)
+{
+	int n = b->ln ? b->ln->nsites : 0;
+
+	if (!(b->sites = malloc((size_t)(n ? n : 1) * sizeof(*b->sites))))
+		return -1;
+	for (int i = 0; i < n; i++)
+		b->sites[i] = i;
+	if (n)
+		qsort_r(b->sites, (size_t)n, sizeof(*b->sites), by_site_word, b->ln->sites);
+	return 0;
+}
+
 /* The most sampled site and kind of one word. */
-static const struct site_count *best_site(const struct lockname *ln, uint32_t tgid,
+static const struct site_count *best_site(const struct build *b, uint32_t tgid,
 					  uint64_t uaddr, uint64_t *samples)
 {
-	const struct site_count *best = NULL;
+	const struct site_count *best = NULL, *all = b->ln ? b->ln->sites : NULL;
+	int lo = 0, hi = b->ln ? b->ln->nsites : 0;
 
 	*samples = 0;
-	for (int i = 0; ln && i < ln->nsites; i++) {
-		const struct site_count *s = &ln->sites[i];
+	while (lo < hi) {	/* the word's first site */
+		int mid = lo + (hi - lo) / 2;
+		const struct site_count *s = &all[b->sites[mid]];
+
+		if (s->tgid < tgid || (s->tgid == tgid && s->uaddr < uaddr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int k = lo; b->ln && k < b->ln->nsites; k++) {
+		const struct site_count *s = &all[b->sites[k]];
 
 		if (s->tgid != tgid || s->uaddr != uaddr)
-			continue;
+			break;
 		*samples += s->n;
 		if (!best || s->n > best->n || (strcmp(best->site, "?") == 0 && s->n == best->n))
 			best = s;
@@ -192,20 +252,71 @@ static const struct site_count *best_site(const struct lockname *ln, uint32_t tg
 	return best;
 }
 
-static uint32_t tgid_of(const struct kview *kv, uint32_t tid)
+static uint32_t tgid_of(const struct build *b, uint32_t tid)
 {
-	const struct fct_thread *t = kview_thread(kv, tid);
-
-	return t ? t->tgid : 0;
+	return kv_index_tgid(&b->ix, tid);
 }
 
-static int known(const struct lock_name *names, int n, uint32_t tgid, uint64_t uaddr)
+static unsigned block_hash(const struct build *b, uint32_t tgid, uint64_t block)
 {
-	for (int i = 0; i < n; i++)
-		if (names[i].tgid == tgid && uaddr >= names[i].addr &&
-		    uaddr < names[i].addr + names[i].size)
-			return 1;
+	uint64_t h = (block ^ (uint64_t)tgid << 40) * 0x9e3779b97f4a7c15ull;
+
+	return (unsigned)(h >> 32) & (unsigned)(b->hcap - 1);
+}
+
+/* Room for every name the view can make (one per entry), two blocks each. */
+static int blocks_init(struct build *b, int nfutex)
+{
+	int most = 2 * (nfutex ? nfutex : 1);
+
+	for (b->hcap = 16; b->hcap < 2 * most; b->hcap *= 2)
+		;
+	b->blocks = malloc((size_t)most * sizeof(*b->blocks));
+	b->heads = malloc((size_t)b->hcap * sizeof(*b->heads));
+	if (!b->blocks || !b->heads)
+		return -1;
+	memset(b->heads, 0xff, (size_t)b->hcap * sizeof(*b->heads));	/* -1: empty */
 	return 0;
+}
+
+/* Name i covers its blocks from now on. */
+static void blocks_add(struct build *b, const struct lock_name *names, int i)
+{
+	const struct lock_name *n = &names[i];
+	uint64_t first = n->addr >> BLOCK_SHIFT;
+	uint64_t last = (n->addr + (n->size ? n->size - 1 : 0)) >> BLOCK_SHIFT;
+
+	for (uint64_t blk = first; blk <= last && blk - first < 2; blk++) {
+		unsigned h = block_hash(b, n->tgid, blk);
+
+		b->blocks[b->nblocks] = (struct block_entry){ .tgid = n->tgid, .block = blk,
+							      .name = i, .next = b->heads[h] };
+		b->heads[h] = b->nblocks++;
+	}
+}
+
+/* Does a name made so far hold the word? */
+static int known(const struct build *b, const struct lock_name *names, uint32_t tgid,
+		 uint64_t uaddr)
+{
+	uint64_t blk = uaddr >> BLOCK_SHIFT;
+
+	for (int e = b->heads[block_hash(b, tgid, blk)]; e >= 0; e = b->blocks[e].next) {
+		const struct lock_name *n = &names[b->blocks[e].name];
+
+		if (b->blocks[e].tgid == tgid && b->blocks[e].block == blk &&
+		    uaddr >= n->addr && uaddr < n->addr + n->size)
+			return 1;
+	}
+	return 0;
+}
+
+static void build_free(struct build *b)
+{
+	kv_index_free(&b->ix);
+	free(b->sites);
+	free(b->blocks);
+	free(b->heads);
 }
 
 /* The lock kind the C library's frames named. */
@@ -221,16 +332,19 @@ static enum lock_kind lock_kind_of_wait(enum wait_kind k)
 }
 
 /* Where a word is and what kind of wait its samples showed (out->kind:
- * LK_LOCK when none did). */
-static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t tgid,
-		       struct lock_name *out)
+ * LK_LOCK when none did); kind_name marks it placed (named once the
+ * wake-ups and the other processes' words have said what kind it is). */
+static void place_word(const struct build *b, const struct kv_futex *f, uint32_t tgid,
+		       struct lock_name *out, const char **kind_name)
 {
-	const struct site_count *s = best_site(ln, tgid, f->key.uaddr, &out->samples);
+	struct lockname *ln = b->ln;
+	const struct site_count *s = best_site(b, tgid, f->key.uaddr, &out->samples);
 	enum wait_kind kind = s && s->kind != WK_UNKNOWN ? s->kind : kind_of_op(f->key.op);
 
+	*kind_name = kind == WK_UNKNOWN ? "lock" : wait_kind_name(kind);
 	out->kind = lock_kind_of_wait(kind);
 	if (f->key.op == FCT_FUTEX_OP_WAITV)
-		kind = WK_UNKNOWN, out->kind = LK_WAITV;
+		kind = WK_UNKNOWN, *kind_name = "futex_waitv", out->kind = LK_WAITV;
 	out->tgid = tgid;
 	out->addr = f->key.uaddr;
 	out->size = 4;
@@ -256,49 +370,64 @@ static void place_word(struct lockname *ln, const struct kv_futex *f, uint32_t t
  * same object can hold (a condvar's two __g_signals, an rwlock's two
  * futex words: no two glibc locks lie closer than 32 bytes apart).
  * Never merely near it: two condvars side by side are two objects.
+ * The entries on them: b->ix.by_addr[k], k in [*from, *to).
  */
-static bool in_object(const struct lock_name *n, uint64_t uaddr)
+static void object_entries(const struct build *b, const struct lock_name *n, int *from, int *to)
 {
 	if (n->size > 4)
-		return uaddr >= n->addr && uaddr < n->addr + n->size;
-	return uaddr + 4 >= n->addr && uaddr <= n->addr + 4;
+		kv_index_words(&b->ix, n->addr, n->addr + n->size, from, to);
+	else
+		kv_index_words(&b->ix, n->addr >= 4 ? n->addr - 4 : 0, n->addr + 5, from, to);
 }
 
-/* Did thread tid (any, when 0) wait with op on a word of n's object, or
- * on the word uaddr (when n is NULL)? */
-static bool waited_with_op(const struct kview *kv, const struct lock_name *n, uint64_t uaddr,
-			   uint32_t op, uint32_t tid)
+static const struct kv_futex *entry(const struct build *b, int k)
 {
-	for (int i = 0; i < kv->nfutex; i++) {
-		const struct kv_futex *f = &kv->futex[i];
+	return &b->ix.kv->futex[b->ix.by_addr[k]];
+}
 
-		if (f->key.op == op && f->val.waits && (!tid || f->key.tid == tid) &&
-		    (n ? in_object(n, f->key.uaddr) : f->key.uaddr == uaddr))
+static int cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The threads that waited with op on the words of n: sorted, each once
+ * (*count of them); NULL when none or out of memory. */
+static uint32_t *object_waiters(const struct build *b, const struct lock_name *n, uint32_t op,
+				int *count)
+{
+	int from, to, len = 0;
+	uint32_t *tids;
+
+	object_entries(b, n, &from, &to);
+	*count = 0;
+	if (from == to || !(tids = malloc((size_t)(to - from) * sizeof(*tids))))
+		return NULL;
+	for (int k = from; k < to; k++)
+		if (entry(b, k)->key.op == op && entry(b, k)->val.waits)
+			tids[len++] = entry(b, k)->key.tid;
+	qsort(tids, (size_t)len, sizeof(*tids), cmp_tid);
+	for (int i = 0; i < len; i++)
+		if (!*count || tids[*count - 1] != tids[i])
+			tids[(*count)++] = tids[i];
+	return tids;
+}
+
+static bool among(const uint32_t *tids, int n, uint32_t tid)
+{
+	return n && bsearch(&tid, tids, (size_t)n, sizeof(tid), cmp_tid);
+}
+
+/* Did any thread wait with op on word k's word (entries [k, to) by word)? */
+static bool word_waited(const struct build *b, int k, int to, uint32_t op)
+{
+	uint64_t word = entry(b, k)->key.uaddr;
+
+	for (; k < to && entry(b, k)->key.uaddr == word; k++)
+		if (entry(b, k)->key.op == op && entry(b, k)->val.waits)
 			return true;
-	}
 	return false;
-}
-
-/* Did at least `want` threads wait with op on the words of n? One
- * pass, counting distinct threads up to want. */
-static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32_t op,
-		       int want)
-{
-	uint32_t tids[8];
-	int count = 0;
-
-	for (int i = 0; i < kv->nfutex && count < want && count < 8; i++) {
-		const struct kv_futex *f = &kv->futex[i];
-		bool seen = false;
-
-		if (f->key.op != op || !f->val.waits || !in_object(n, f->key.uaddr))
-			continue;
-		for (int j = 0; j < count; j++)
-			seen |= tids[j] == f->key.tid;
-		if (!seen)
-			tids[count++] = f->key.tid;
-	}
-	return count >= want;
 }
 
 /*
@@ -313,23 +442,28 @@ static bool waiters_in(const struct kview *kv, const struct lock_name *n, uint32
  * are the condvar's bookkeeping, not a turn handed on; and a wait on the
  * condvar beside it is a wait on another object.
  */
-static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op)
+static void count_wakes(const struct build *b, struct lock_name *n, uint32_t op)
 {
-	for (int i = 0; i < kv->nfutex; i++) {
-		const struct kv_futex *f = &kv->futex[i];
+	int from, to, nw;
+	uint32_t *waiters = object_waiters(b, n, op, &nw);
+	bool waited = false;
 
-		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
-		    tgid_of(kv, f->key.tid) != n->tgid ||
-		    !waited_with_op(kv, NULL, f->key.uaddr, op, 0))
+	object_entries(b, n, &from, &to);
+	for (int k = from; k < to; k++) {
+		const struct kv_futex *f = entry(b, k);
+
+		if (k == from || f->key.uaddr != entry(b, k - 1)->key.uaddr)
+			waited = word_waited(b, k, to, op);	/* once a word */
+		if (f->key.op != FCT_FUTEX_OP_WAKE || !waited || tgid_of(b, f->key.tid) != n->tgid)
 			continue;
 		n->wakes += f->val.wakes;
-		/* each waker's own waits: a scan per waker of this word, few */
-		if (waited_with_op(kv, n, 0, op, f->key.tid))
+		if (among(waiters, nw, f->key.tid))
 			n->wakes_by_waiters += f->val.wakes;
 	}
 	if (!n->is_lock && n->wakes >= LOCKNAME_TURNS_MIN_WAKES &&
-	    n->wakes_by_waiters * 2 > n->wakes && waiters_in(kv, n, op, 3))
+	    n->wakes_by_waiters * 2 > n->wakes && nw >= 3)
 		n->turns = n->is_lock = true;
+	free(waiters);
 }
 
 /*
@@ -341,27 +475,28 @@ static void count_wakes(const struct kview *kv, struct lock_name *n, uint32_t op
  */
 #define JOIN_EXIT_GAP_NS	1000000ull	/* 1 ms */
 
-static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
+static bool woken_by_exits(const struct build *b, const struct lock_name *n)
 {
 	uint64_t wakes = 0, waiters_end = UINT64_MAX;
+	int from, to;
 
+	object_entries(b, n, &from, &to);
 	/* the waiters outlive the wakers: a thread that signals once and
 	 * lives on (to exit with the process) is no thread being joined */
-	for (int i = 0; i < kv->nfutex; i++) {
-		const struct fct_thread *t = kview_thread(kv, kv->futex[i].key.tid);
+	for (int k = from; k < to; k++) {
+		const struct kv_futex *f = entry(b, k);
+		const struct fct_thread *t = kv_index_thread(&b->ix, f->key.tid);
 
-		if (kv->futex[i].key.op != FCT_FUTEX_OP_WAKE && kv->futex[i].val.waits &&
-		    in_object(n, kv->futex[i].key.uaddr) && t && t->end_ns < waiters_end)
+		if (f->key.op != FCT_FUTEX_OP_WAKE && f->val.waits && t && t->end_ns < waiters_end)
 			waiters_end = t->end_ns;
 	}
-	for (int i = 0; i < kv->nfutex; i++) {
-		const struct kv_futex *f = &kv->futex[i];
+	for (int k = from; k < to; k++) {
+		const struct kv_futex *f = entry(b, k);
 		const struct fct_thread *t;
 
-		if (f->key.op != FCT_FUTEX_OP_WAKE || !in_object(n, f->key.uaddr) ||
-		    tgid_of(kv, f->key.tid) != n->tgid)
+		if (f->key.op != FCT_FUTEX_OP_WAKE || tgid_of(b, f->key.tid) != n->tgid)
 			continue;
-		t = kview_thread(kv, f->key.tid);
+		t = kv_index_thread(&b->ix, f->key.tid);
 		/* not the main thread, whose exit ends them all; and ended before
 		 * the waiters by more than a process exit's spread */
 		if (!t || !(t->how & FCT_HOW_EXITED) || f->val.wakes > 1 || t->tid == t->tgid ||
@@ -372,37 +507,73 @@ static bool woken_by_exits(const struct kview *kv, const struct lock_name *n)
 	return wakes > 0;
 }
 
-/* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
+static int by_name_addr(const void *a, const void *b, void *arg)
+{
+	const struct lock_name *n = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (n[x].addr != n[y].addr)
+		return n[x].addr < n[y].addr ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Name i takes the site and kind of the first other process's name at
+ * its address (order[from, to): those names, in the array's order). */
+static void share_one(struct lock_name *names, const char **kinds, const int *order,
+		      int from, int to, int i)
+{
+	for (int k = from; k < to; k++) {
+		int j = order[k];
+
+		if (j == i || names[j].tgid == names[i].tgid || !names[j].site[0] || !kinds[j])
+			continue;
+		memcpy(names[i].site, names[j].site, sizeof(names[i].site));
+		kinds[i] = kinds[j];
+		names[i].kind = names[j].kind;
+		return;
+	}
+}
+
 /*
  * A word no stack was sampled for, at the address where another process
  * of the run has one that was: processes forked from one program keep
  * their objects at the same addresses (a process-shared semaphore is the
  * same object in each), and the same code waits there. It takes the
  * other's site and kind, so that one object is not a named row in one
- * process and "condvar 0x7f..." in the next.
+ * process and "condvar 0x7f..." in the next. Only names at one address
+ * meet: the names are sorted by it first.
  */
-static void share_across_forks(struct lock_name *names, const bool *placed, int n)
+static int share_across_forks(struct lock_name *names, const char **kinds, int n)
 {
-	for (int i = 0; i < n; i++) {
-		if (names[i].site[0] || names[i].name[0] || !placed[i])
-			continue;
-		for (int j = 0; j < n; j++) {
-			if (j == i || names[j].addr != names[i].addr ||
-			    names[j].tgid == names[i].tgid || !names[j].site[0] || !placed[j])
-				continue;
-			memcpy(names[i].site, names[j].site, sizeof(names[i].site));
-			names[i].kind = names[j].kind;
-			break;
+	int *order = malloc((size_t)(n ? n : 1) * sizeof(*order));
+
+	if (!order)
+		return -1;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)n, sizeof(*order), by_name_addr, names);
+	for (int from = 0, to; from < n; from = to) {
+		for (to = from + 1; to < n && names[order[to]].addr == names[order[from]].addr; to++)
+			;
+		for (int k = from; to - from > 1 && k < to; k++) {
+			int i = order[k];
+
+			if (!names[i].site[0] && !names[i].name[0] && kinds[i])
+				share_one(names, kinds, order, from, to, i);
 		}
 	}
+	free(order);
+	return 0;
 }
 
+/* "sym (kind)", "kind @ site" or "kind 0x..." (name holds sym, or "") */
 static void write_name(struct lock_name *n)
 {
 	char kind[48], sym[sizeof(n->name)];
 
 	snprintf(kind, sizeof(kind), "%s%s", lock_kind_name(n->kind), !n->turns ? "" :
-		 n->kind == LK_SEMAPHORE ? " used as a lock" : " taken in turns");
+		 n->kind == LK_SEMAPHORE ?
+		 " used as a lock" : " taken in turns");
 	snprintf(sym, sizeof(sym), "%s", n->name);
 	if (sym[0])
 		snprintf(n->name, sizeof(n->name), "%.100s (%s)", sym, kind);
@@ -419,39 +590,47 @@ static void write_name(struct lock_name *n)
 #define FUTEX_OP_WAIT		0
 #define FUTEX_OP_WAIT_BITSET	9
 
-static bool waited_with(const struct kview *kv, uint32_t tgid, uint64_t uaddr, uint32_t op)
+static bool waited_with(const struct build *b, uint32_t tgid, uint64_t uaddr, uint32_t op)
 {
-	for (int i = 0; i < kv->nfutex; i++)
-		if (kv->futex[i].key.uaddr == uaddr && kv->futex[i].key.op == op &&
-		    kv->futex[i].val.waits && tgid_of(kv, kv->futex[i].key.tid) == tgid)
+	int from, to;
+
+	kv_index_words(&b->ix, uaddr, uaddr + 1, &from, &to);
+	for (int k = from; k < to; k++)
+		if (entry(b, k)->key.op == op && entry(b, k)->val.waits &&
+		    tgid_of(b, entry(b, k)->key.tid) == tgid)
 			return true;
 	return false;
+}
+
+static bool is_condvar(const struct lock_name *n)
+{
+	return n->kind == LK_CONDVAR;
 }
 
 /* The condvar whose __g_refs word n is, or NULL: a lone word waited with
  * FUTEX_WAIT 24 bytes before a condvar word waited with WAIT_BITSET lies
  * inside that condvar (48 bytes from 40 or 44 before it), whatever else
  * is near. */
-static const struct lock_name *grefs_of(const struct kview *kv, const struct lock_name *names,
-					int count, const struct lock_name *n)
+static const struct lock_name *grefs_of(const struct build *b, const struct name_index *ni,
+					const struct lock_name *n)
 {
 	uint64_t sig = n->addr + COND_GREFS_TO_GSIGNALS;
 
-	if (n->size != 4 || !waited_with(kv, n->tgid, n->addr, FUTEX_OP_WAIT) ||
-	    !waited_with(kv, n->tgid, sig, FUTEX_OP_WAIT_BITSET))
+	if (n->size != 4 || !waited_with(b, n->tgid, n->addr, FUTEX_OP_WAIT) ||
+	    !waited_with(b, n->tgid, sig, FUTEX_OP_WAIT_BITSET))
 		return NULL;
-	for (int i = 0; i < count; i++)
-		if (names[i].tgid == n->tgid && sig >= names[i].addr &&
-		    sig < names[i].addr + names[i].size && names[i].kind == LK_CONDVAR)
-			return &names[i];
-	return NULL;
+	return name_index_find_if(ni, n->tgid, sig, is_condvar);
 }
 
 /* glibc's own words of a condvar are named as the condvar they serve. */
-static void name_grefs(const struct kview *kv, struct lock_name *names, int count)
+static int name_grefs(const struct build *b, struct lock_name *names, int count)
 {
+	struct name_index ni;
+
+	if (name_index_build(&ni, names, count))
+		return -1;
 	for (int i = 0; i < count; i++) {
-		const struct lock_name *cv = grefs_of(kv, names, count, &names[i]);
+		const struct lock_name *cv = grefs_of(b, &ni, &names[i]);
 
 		if (!cv)
 			continue;
@@ -460,53 +639,102 @@ static void name_grefs(const struct kview *kv, struct lock_name *names, int coun
 		names[i].is_lock = cv->is_lock;
 		names[i].turns = cv->turns;
 	}
+	name_index_free(&ni);
+	return 0;
+}
+
+/* Out of time, or fctrace asked to stop (Ctrl-C): the words left are
+ * named by their address. */
+static bool hurry(const struct lockname *ln)
+{
+	return out_of_time(ln) || signals_caught();
+}
+
+/* A word named by its address and op only: no time left to study it. */
+static void name_by_address(struct lock_name *n, const struct kv_futex *f, uint32_t tgid)
+{
+	enum lock_kind kind = kind_of_op(f->key.op) == WK_UNKNOWN ? LK_LOCK : LK_CONDVAR;
+
+	*n = (struct lock_name){ .tgid = tgid, .addr = f->key.uaddr, .size = 4, .kind = kind,
+				 .is_lock = kind == LK_LOCK };
+	write_name(n);
+}
+
+/* Name the word of entry f as names[n]; kinds[n] stays NULL when it is
+ * named already (by address). */
+static void name_word(struct build *b, const struct kv_futex *f, uint32_t tgid,
+		      struct lock_name *names, const char **kinds, int n)
+{
+	const char *kind_name;
+
+	if (hurry(b->ln)) {
+		name_by_address(&names[n], f, tgid);
+		if (b->ln)
+			b->ln->unnamed++;
+		return;
+	}
+	place_word(b, f, tgid, &names[n], &kind_name);
+	count_wakes(b, &names[n], f->key.op);
+	if (!names[n].is_lock && woken_by_exits(b, &names[n])) {
+		kind_name = "join";
+		names[n].kind = LK_JOIN;
+	}
+	kinds[n] = kind_name;
+}
+
+static int build_init(struct build *b, struct lockname *ln, const struct kview *kv)
+{
+	*b = (struct build){ .ln = ln };
+	if (kv_index_build(&b->ix, kv) || sites_index(b) || blocks_init(b, kv->nfutex)) {
+		build_free(b);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each word once, in the view's order; then what only all of them tell. */
+static int name_words(struct build *b, const struct kview *kv, struct lock_name *names,
+		      const char **kinds)
+{
+	int n = 0;
+
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		uint32_t tgid = tgid_of(b, f->key.tid);
+
+		if (f->key.op == FCT_FUTEX_OP_WAKE)
+			continue;	/* wakes only: the word is named by its waits */
+		if (known(b, names, tgid, f->key.uaddr))
+			continue;
+		name_word(b, f, tgid, names, kinds, n);
+		blocks_add(b, names, n++);
+	}
+	if (share_across_forks(names, kinds, n))
+		return -1;
+	semlock_classify(&b->ix, names, n);
+	for (int i = 0; i < n; i++)
+		if (kinds[i])
+			write_name(&names[i]);
+	return name_grefs(b, names, n) ? -1 : n;
 }
 
 int lockname_build(struct lockname *ln, const struct kview *kv, struct lock_name **out)
 {
 	struct lock_name *names = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*names));
-	/* placed: named below, once the wake-ups and the other processes'
-	 * words have said what kind it is (out of time: named at once) */
-	bool *placed = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*placed));
-	int n = 0;
+	const char **kinds = calloc(kv->nfutex ? kv->nfutex : 1, sizeof(*kinds));
+	struct build b;
+	int n = -1;
 
 	*out = NULL;
-	if (!names || !placed) {
+	if (names && kinds && !build_init(&b, ln, kv)) {
+		n = name_words(&b, kv, names, kinds);
+		build_free(&b);
+	}
+	free(kinds);
+	if (n < 0) {
 		free(names);
-		free(placed);
 		return -1;
 	}
-	for (int i = 0; i < kv->nfutex; i++) {
-		uint32_t tgid = tgid_of(kv, kv->futex[i].key.tid);
-
-		if (kv->futex[i].key.op == FCT_FUTEX_OP_WAKE)
-			continue;	/* wakes only: the word is named by its waits */
-		if (out_of_time(ln)) {	/* the rest: by address, counted */
-			enum lock_kind kind = kind_of_op(kv->futex[i].key.op) == WK_UNKNOWN ?
-					      LK_LOCK : LK_CONDVAR;
-
-			names[n] = (struct lock_name){ .tgid = tgid, .addr = kv->futex[i].key.uaddr,
-						       .size = 4, .kind = kind,
-						       .is_lock = kind == LK_LOCK };
-			write_name(&names[n++]);
-			ln->unnamed++;
-			continue;
-		}
-		if (known(names, n, tgid, kv->futex[i].key.uaddr))
-			continue;
-		place_word(ln, &kv->futex[i], tgid, &names[n]);
-		count_wakes(kv, &names[n], kv->futex[i].key.op);
-		if (!names[n].is_lock && woken_by_exits(kv, &names[n]))
-			names[n].kind = LK_JOIN;
-		placed[n++] = true;
-	}
-	share_across_forks(names, placed, n);
-	semlock_classify(kv, names, n);
-	for (int i = 0; i < n; i++)
-		if (placed[i])
-			write_name(&names[i]);
-	free(placed);
-	name_grefs(kv, names, n);
 	*out = names;
 	return n;
 }

@@ -7,7 +7,7 @@
 #define FCTRACE_SEMLOCK_H
 
 #include "join/join.h"
-#include "trace/kview.h"
+#include "join/wordindex.h"
 
 /* For each name of kind LK_SEMAPHORE: make it a lock (is_lock, turns) when
  *  - its wakes come mostly from threads that wait on it too, and two or
@@ -18,7 +18,7 @@
  *    of a lock whose releaser wakes the next waiter (PostgreSQL's
  *    LWLocks sleep on each backend's semaphore this way).
  * A semaphore posted by threads that never wait on one stays an event
- * (a producer handing work on). */
-void semlock_classify(const struct kview *kv, struct lock_name *names, int n);
+ * (a producer handing work on). ix: the view's index (wordindex.h). */
+void semlock_classify(const struct kv_index *ix, struct lock_name *names, int n);
 
 #endif /* FCTRACE_SEMLOCK_H */

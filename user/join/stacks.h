@@ -37,6 +37,8 @@ struct stack_set {
 	int fhcap;
 	struct sstack *stacks;
 	int n, cap;
+	int *shash;		/* open addressing over stacks, shcap slots (-1: free); */
+	int shcap;		/* NULL after stacks_order, made again by the next add */
 };
 
 /* How a sampled stack's weight is set: docs/flame-graphs.md, JSON and the reports say it. */

@@ -9,6 +9,7 @@
 #include "join/waitstacks.h"
 #include "base/sysnames.h"
 #include "trace/ksyms.h"
+#include "join/wordindex.h"
 
 struct raw {			/* one distinct stack of one (thread, word, op) */
 	uint32_t tid, op;
@@ -176,14 +177,91 @@ void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const str
 	}
 }
 
-static const char *lock_of(const struct lock_name *names, int nnames, uint32_t tgid,
-			   uint64_t uaddr)
+/*
+ * What waitstacks_build looks up, indexed once: the samples by (thread,
+ * op, word), the view's threads by tid, the names by address. A target
+ * of 10 000 threads has some 100 000 entries: each one scanned every
+ * sample, thread and name before.
+ */
+struct build {
+	struct waitstacks *ws;
+	const struct kview *kv;
+	int *raw;			/* ws->raw by (tid, op, word, place) */
+	struct kv_index kix;
+	struct name_index nix;
+};
+
+static int cmp_key(uint32_t tid, uint32_t op, uint64_t uaddr, const struct raw *r)
 {
-	for (int i = 0; i < nnames; i++)
-		if (names[i].tgid == tgid && uaddr >= names[i].addr &&
-		    uaddr < names[i].addr + names[i].size)
-			return names[i].name;
-	return "";
+	if (tid != r->tid)
+		return tid < r->tid ? -1 : 1;
+	if (op != r->op)
+		return op < r->op ? -1 : 1;
+	return (uaddr > r->uaddr) - (uaddr < r->uaddr);
+}
+
+static int by_raw_key(const void *a, const void *b, void *arg)
+{
+	const struct raw *raw = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	const struct raw *rx = &raw[x];
+
+	return cmp_key(rx->tid, rx->op, rx->uaddr, &raw[y]) ?: (x > y) - (x < y);
+}
+
+static int build_init(struct build *b, struct waitstacks *ws, const struct kview *kv,
+		      const struct lock_name *names, int nnames)
+{
+	*b = (struct build){ .ws = ws, .kv = kv };
+	if (!(b->raw = malloc((size_t)(ws->nraw ? ws->nraw : 1) * sizeof(*b->raw))))
+		return -1;
+	for (int i = 0; i < ws->nraw; i++)
+		b->raw[i] = i;
+	qsort_r(b->raw, (size_t)ws->nraw, sizeof(*b->raw), by_raw_key, ws->raw);
+	if (kv_index_build(&b->kix, kv)) {
+		free(b->raw);
+		return -1;
+	}
+	if (name_index_build(&b->nix, names, nnames)) {
+		kv_index_free(&b->kix);
+		free(b->raw);
+		return -1;
+	}
+	return 0;
+}
+
+static void build_free(struct build *b)
+{
+	free(b->raw);
+	kv_index_free(&b->kix);
+	name_index_free(&b->nix);
+}
+
+/* The samples of (tid, op, uaddr): ws->raw[b->raw[k]], k in [*from, *to),
+ * in the order they came. */
+static void raw_range(const struct build *b, uint32_t tid, uint32_t op, uint64_t uaddr,
+		      int *from, int *to)
+{
+	int lo = 0, hi = b->ws->nraw;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(tid, op, uaddr, &b->ws->raw[b->raw[mid]]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = *to = lo;
+	while (*to < b->ws->nraw && !cmp_key(tid, op, uaddr, &b->ws->raw[b->raw[*to]]))
+		(*to)++;
+}
+
+static const char *lock_of(const struct build *b, uint32_t tgid, uint64_t uaddr)
+{
+	const struct lock_name *n = name_index_find(&b->nix, tgid, uaddr);
+
+	return n ? n->name : "";
 }
 
 /* A stack of the frames fr (indices into ws->set) copied into out. */
@@ -217,17 +295,16 @@ static int raw_frames(const struct waitstacks *ws, const struct raw *r, struct s
 
 /* One futex entry's waits over its sampled stacks, or one frame that
  * says none was sampled. */
-static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const char *thread,
+static int futex_stacks(const struct build *b, const struct kv_futex *f, const char *thread,
 			const char *lock, struct stack_set *out)
 {
 	uint32_t to[RAW_MAX + 1];
 	uint64_t samples = 0, given = 0;
-	int last = -1, rc = 0, i;
+	int from, end, rc = 0, k;
 
-	for (i = 0; i < ws->nraw; i++)
-		if (ws->raw[i].tid == f->key.tid && ws->raw[i].op == f->key.op &&
-		    ws->raw[i].uaddr == f->key.uaddr)
-			samples += ws->raw[i].n, last = i;
+	raw_range(b, f->key.tid, f->key.op, f->key.uaddr, &from, &end);
+	for (k = from; k < end; k++)
+		samples += b->ws->raw[b->raw[k]].n;
 	if (!samples) {
 		int idx = stacks_frame(out, "[no stack sampled]", "", 0);
 
@@ -235,18 +312,16 @@ static int futex_stacks(struct waitstacks *ws, const struct kv_futex *f, const c
 		return idx < 0 ? -1 : stacks_add(out, STK_WAIT, thread, lock, to, 1,
 						 f->val.wait_ns, 0);
 	}
-	for (i = 0; i <= last && !rc; i++) {
-		const struct raw *r = &ws->raw[i];
+	for (k = from; k < end && !rc; k++) {
+		const struct raw *r = &b->ws->raw[b->raw[k]];
 		uint64_t ns;
 		int n;
 
-		if (r->tid != f->key.tid || r->op != f->key.op || r->uaddr != f->key.uaddr)
-			continue;
 		/* the last one takes the rounding: the word's stacks sum to its time */
-		ns = i == last ? f->val.wait_ns - given :
+		ns = k == end - 1 ? f->val.wait_ns - given :
 		     (uint64_t)((double)f->val.wait_ns * (double)r->n / (double)samples);
 		given += ns;
-		n = raw_frames(ws, r, out, to);
+		n = raw_frames(b->ws, r, out, to);
 		rc = n < 0 ? -1 : stacks_add(out, STK_WAIT, thread, lock, to, n, ns, r->n);
 	}
 	return rc;
@@ -287,16 +362,17 @@ static int klock_stack(const struct ksyms *ks, const struct kv_klock *k, const c
 	return stacks_add(out, STK_WAIT, thread, lock, to, n, k->val.wait_ns, k->val.sampled);
 }
 
-static const char *thread_name(const struct kview *kv, uint32_t tid)
+static const char *thread_name(const struct build *b, uint32_t tid)
 {
-	const struct fct_thread *t = kview_thread(kv, tid);
+	const struct fct_thread *t = kv_index_thread(&b->kix, tid);
 
 	return t && t->comm[0] ? t->comm : "?";
 }
 
 /* --cpu-stacks: each sample stands for one sampling period of CPU time. */
-static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
+static int cpu_stacks(const struct build *b, struct stack_set *out)
 {
+	struct waitstacks *ws = b->ws;
 	uint32_t to[RAW_MAX + 1];
 	int rc = 0;
 
@@ -307,7 +383,7 @@ static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stac
 		if (r->op != FCT_USTACK_OP_CPU)
 			continue;
 		n = raw_frames(ws, r, out, to);
-		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(kv, r->tid), "", to, n,
+		rc = n < 0 ? -1 : stacks_add(out, STK_CPU, thread_name(b, r->tid), "", to, n,
 					     r->n * (1000000000ull / FCT_CPUCLOCK_HZ), r->n);
 	}
 	return rc;
@@ -316,20 +392,19 @@ static int cpu_stacks(struct waitstacks *ws, const struct kview *kv, struct stac
 /* One thread's sleeps in syscall nr: its exact blocked time there split
  * over the sampled stacks by the blocked time they stand for, or one
  * "[no stack sampled]" stack. */
-static int sleep_stacks(struct waitstacks *ws, const struct fct_thread *t, uint32_t nr,
+static int sleep_stacks(const struct build *b, const struct fct_thread *t, uint32_t nr,
 			struct stack_set *out)
 {
 	uint64_t total = t->nr[nr].blocked_ns, sum_ns = 0, given = 0;
 	uint32_t to[RAW_MAX + 1];
 	char lock[64];
-	int last = -1, rc = 0, i, n;
+	int from, end, rc = 0, k, n;
 
 	blocked_frame(nr, lock, sizeof(lock));
-	for (i = 0; i < ws->nraw; i++)
-		if (ws->raw[i].tid == t->tid && ws->raw[i].op == FCT_USTACK_OP_BLOCKED &&
-		    ws->raw[i].uaddr == nr)
-			sum_ns += ws->raw[i].ns, last = i;
-	if (last < 0) {
+	raw_range(b, t->tid, FCT_USTACK_OP_BLOCKED, nr, &from, &end);
+	for (k = from; k < end; k++)
+		sum_ns += b->ws->raw[b->raw[k]].ns;
+	if (from == end) {
 		if ((n = stacks_frame(out, lock, "", 0)) < 0)
 			return -1;
 		to[0] = (uint32_t)n;
@@ -338,17 +413,15 @@ static int sleep_stacks(struct waitstacks *ws, const struct fct_thread *t, uint3
 		to[1] = (uint32_t)n;
 		return stacks_add(out, STK_WAIT, t->comm[0] ? t->comm : "?", lock, to, 2, total, 0);
 	}
-	for (i = 0; i <= last && !rc; i++) {
-		const struct raw *r = &ws->raw[i];
+	for (k = from; k < end && !rc; k++) {
+		const struct raw *r = &b->ws->raw[b->raw[k]];
 		uint64_t ns;
 
-		if (r->tid != t->tid || r->op != FCT_USTACK_OP_BLOCKED || r->uaddr != nr)
-			continue;
 		/* the last one takes the rounding: the stacks sum to the time */
-		ns = i == last ? total - given :
+		ns = k == end - 1 ? total - given :
 		     (uint64_t)((double)total * (double)r->ns / (double)sum_ns);
 		given += ns;
-		n = raw_frames(ws, r, out, to);
+		n = raw_frames(b->ws, r, out, to);
 		rc = n < 0 ? -1 : stacks_add(out, STK_WAIT, t->comm[0] ? t->comm : "?", lock, to,
 					     n, ns, r->n);
 	}
@@ -357,14 +430,30 @@ static int sleep_stacks(struct waitstacks *ws, const struct fct_thread *t, uint3
 
 /* Every thread's sleeps in syscalls outside futex waits: the account's
  * per-syscall blocked_ns, all of it. */
-static int blocked_stacks(struct waitstacks *ws, const struct kview *kv, struct stack_set *out)
+static int blocked_stacks(const struct build *b, const struct kview *kv, struct stack_set *out)
 {
 	int rc = 0;
 
 	for (int i = 0; i < kv->nthreads && !rc; i++)
 		for (uint32_t nr = 0; nr < FCT_NR_MAX && !rc; nr++)
 			if (kv->threads[i].nr[nr].blocked_ns)
-				rc = sleep_stacks(ws, &kv->threads[i], nr, out);
+				rc = sleep_stacks(b, &kv->threads[i], nr, out);
+	return rc;
+}
+
+/* Each futex entry's waits over its sampled stacks. */
+static int futex_entries(const struct build *b, const struct kview *kv, struct stack_set *out)
+{
+	int rc = 0;
+
+	for (int i = 0; i < kv->nfutex && !rc; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+
+		if (f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
+			continue;
+		rc = futex_stacks(b, f, thread_name(b, f->key.tid),
+				  lock_of(b, kv_index_tgid(&b->kix, f->key.tid), f->key.uaddr), out);
+	}
 	return rc;
 }
 
@@ -372,31 +461,27 @@ int waitstacks_build(struct waitstacks *ws, const struct kview *kv,
 		     const struct lock_name *names, int nnames, struct stack_set *out)
 {
 	struct ksyms *ks = NULL;
-	int rc = 0;
+	struct build b;
+	int rc;
 
 	stacks_free(out);
 	if (!ws || !kv)
 		return 0;
-	for (int i = 0; i < kv->nfutex && !rc; i++) {
-		const struct kv_futex *f = &kv->futex[i];
-		const struct fct_thread *t = kview_thread(kv, f->key.tid);
-
-		if (f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
-			continue;
-		rc = futex_stacks(ws, f, thread_name(kv, f->key.tid),
-				  lock_of(names, nnames, t ? t->tgid : 0, f->key.uaddr), out);
-	}
+	if (build_init(&b, ws, kv, names, nnames))
+		return -1;
+	rc = futex_entries(&b, kv, out);
 	if (kv->nklock)
 		ks = ksyms_load(NULL);
 	for (int i = 0; i < kv->nklock && !rc; i++)
 		if (kv->klock[i].val.wait_ns)
-			rc = klock_stack(ks, &kv->klock[i], thread_name(kv, kv->klock[i].key.tid),
+			rc = klock_stack(ks, &kv->klock[i], thread_name(&b, kv->klock[i].key.tid),
 					 out);
 	ksyms_free(ks);
 	if (!rc)
-		rc = blocked_stacks(ws, kv, out);
+		rc = blocked_stacks(&b, kv, out);
 	if (!rc)
-		rc = cpu_stacks(ws, kv, out);
+		rc = cpu_stacks(&b, out);
 	stacks_order(out);
+	build_free(&b);
 	return rc;
 }
