@@ -13,7 +13,7 @@
 #include <string.h>
 #include "join/lockname.h"
 #include "join/semlock.h"
-#include "workload.h"	/* wl_now_ns */
+#include "base/clock.h"
 #include "trace/usym.h"
 #include "join/waitstacks.h"
 #include "join/wordindex.h"
@@ -88,7 +88,7 @@ void lockname_unsymbolised(const struct lockname *ln, char *buf, size_t len)
 
 static bool out_of_time(const struct lockname *ln)
 {
-	return ln && ln->deadline_ns && wl_now_ns() >= ln->deadline_ns;
+	return ln && ln->deadline_ns && monotonic_ns() >= ln->deadline_ns;
 }
 
 void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unwound)
