@@ -283,7 +283,7 @@ static const char *const optional[] = {
 	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 	"blocked_ns@",
-	"kind@",	/* a lock's kind: lock_kind.h, written since 2026-12-05 */
+	"kind@",	/* a lock's kind: lock_kind.h, absent in runs saved before kinds */
 };
 
 static bool is_optional(const char *key, const char *where)

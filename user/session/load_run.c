@@ -761,7 +761,7 @@ static int load_evidence(struct jr *r, struct json_object *o, void *row, void *a
 }
 
 /* the Why's lines besides the causes; its threads' roles are absent in
- * runs saved before 2026-12 or where all worked alike */
+ * runs saved before roles were written, or where all worked alike */
 static const struct jr_field why_fields[] = {
 	JR_STRF(diagnosis, "headline", headline, 0), JR_STRF(diagnosis, "fix", fix, 0),
 	JR_STRF(diagnosis, "beyond", beyond, 0), JR_STRF(diagnosis, "threads", threads, OPT),
@@ -936,7 +936,7 @@ static int load_splits(struct jr *r, struct json_object *doc, struct joined_run 
 
 /* --timeline's summary: its lanes are not in the file (--timeline-out has
  * every interval), so the saved object is kept and written back as is;
- * the window asked for is absent in runs saved before 2026-12. */
+ * the window asked for is absent in runs saved before it was written. */
 static const struct jr_field timeline_fields[] = {
 	JR_FIELD(kv_timeline, "dropped", dropped), JR_FIELD(kv_timeline, "ring_bytes", ring_bytes),
 	JR_FIELD_IF(kv_timeline, "asked_ns", asked_ns, OPT),
