@@ -9,15 +9,12 @@
 #define FCTRACE_DEADLINE_H
 
 #include <stdint.h>
-#include <time.h>
+#include "base/clock.h"
 #include "base/signals.h"
 
 static inline uint64_t deadline_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return monotonic_ns();
 }
 
 /* now + ms, as a deadline */

@@ -88,23 +88,31 @@ static bool peer_is(int fd, pid_t pid, uid_t uid)
 	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &l) && c.pid == pid && c.uid == uid;
 }
 
+/* A /proc file (path under dirfd, or absolute) into buf, NUL-ended: its
+ * length, or 0 when it cannot be read. */
+static ssize_t read_proc(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, len - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	return r;
+}
+
 /* NSpid of one of pid's tasks: its id in the innermost namespace, 0 if gone */
 static uint32_t ns_tid_of(int taskfd, const char *tid)
 {
 	char path[300], buf[2048], *p, *end;
 	uint32_t ns = 0;
-	ssize_t r;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/status", tid);
-	if ((fd = openat(taskfd, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = '\0';
-	if (!(p = strstr(buf, "\nNSpid:")))
+	if (!read_proc(taskfd, path, buf, sizeof(buf)) || !(p = strstr(buf, "\nNSpid:")))
 		return 0;
 	for (p += 7; *p && *p != '\n'; p = end) {
 		unsigned long v = strtoul(p, &end, 10);
@@ -375,18 +383,9 @@ static unsigned long long start_time(pid_t pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long t = 0;
-	ssize_t r;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = '\0';
-	if (!(p = strrchr(buf, ')')))	/* after "pid (comm)": field 3 on */
+	if (!read_proc(AT_FDCWD, path, buf, sizeof(buf)) || !(p = strrchr(buf, ')')))	/* after "pid (comm)": field 3 on */
 		return 0;
 	sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
 		      "%*d %*d %llu", &t);
