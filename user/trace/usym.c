@@ -439,6 +439,29 @@ static int objs_from(struct uproc *p, char *files, struct uobj **out)
 	return n;
 }
 
+/* Every line of part is a line of whole. */
+static bool lines_within(const char *part, const char *whole)
+{
+	size_t wlen = strlen(whole);
+
+	for (const char *l = part; *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+		const char *at = whole;
+		bool found = false;
+
+		while (!found && (at = memmem(at, wlen - (size_t)(at - whole), l, n)))
+			if (at == whole || at[-1] == '\n')
+				found = true;
+			else
+				at++;
+		if (!found)
+			return false;
+		l += n;
+	}
+	return true;
+}
+
 int usym_snapshot(struct usym *u, pid_t tgid)
 {
 	struct uproc *p = proc_of(u, tgid, 1);
@@ -456,7 +479,9 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	free(maps);
 	if (!files)
 		return -ENOMEM;
-	if (p->files && !strcmp(p->files, files)) {
+	/* nothing new mapped: keep what we have. An exiting process shows
+	 * its maps half torn down, then none, and its stacks still arrive */
+	if (p->files && lines_within(files, p->files)) {
 		free(files);
 		return 0;
 	}
