@@ -32,11 +32,19 @@ struct fx {
 	struct diagnosis d;
 };
 
+/* what the workload driver says of its pool (session_workload.c) */
+static enum pool_shape shape_of(const char *workload)
+{
+	return !strcmp(workload, "fcp") ? POOL_MISS_IN_LOCK :
+	       !strcmp(workload, "fcp-fixed") ? POOL_MISS_OUTSIDE_LOCK : POOL_SHAPE_UNKNOWN;
+}
+
 static struct fx *fx_new(const char *workload, unsigned nthreads, bool kernel)
 {
 	struct fx *x = calloc(1, sizeof(*x));
 
-	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50, .cache_size = 64 << 20 };
+	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50, .cache_size = 64 << 20,
+					      .pool_shape = shape_of(workload) };
 	x->res.nthreads = nthreads;
 	x->res.threads = x->ts;
 	x->res.locks = x->own_locks;

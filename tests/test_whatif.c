@@ -177,7 +177,8 @@ static struct fx *fx_run(void)
 {
 	struct fx *x = calloc(1, sizeof(*x));
 
-	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50 };
+	x->res.cfg = (struct subject_config){ .files = 100, .pool = 50,
+					      .pool_shape = POOL_MISS_IN_LOCK };
 	x->res.totals.has_pool = true;
 	x->lock = (struct lock_total){ .name = "fcp.pool", .is_lock = true, .waits = 800 };
 	x->m = (struct joined_run){ .subject = "fcp", .timings = &x->res, .kv = &x->kv, .groups = PG_FULL, .ncpus = 2,
@@ -296,9 +297,9 @@ static void test_not_fitted(void **state)
 	struct fx *x = fx_run();
 	struct whatif_params p;
 
-	x->m.subject = "fc";
+	x->res.cfg.pool_shape = POOL_SHAPE_UNKNOWN;	/* fc, or a program that did not say */
 	assert_int_equal(whatif_from_model(&x->m, &p), -1);
-	x->m.subject = "fcp";
+	x->res.cfg.pool_shape = POOL_MISS_IN_LOCK;
 	x->m.op_hit_p50_ns = 0;		/* saved before op costs were */
 	assert_int_equal(whatif_from_model(&x->m, &p), -1);
 	x->m.op_hit_p50_ns = 2000;

@@ -114,6 +114,7 @@ static int fcp_locks(struct wl_run *run, struct wl_lock_desc *out, int max)
 
 const struct workload wl_fcp = {
 	.name = "fcp",
+	.pool_shape = WL_POOL_MISS_IN_LOCK,
 	.summary = "Wicket's FileChannelPool: one lock, stat+open+close under it, O(n) idle scan",
 	.options = FCP_OPTIONS,
 	.setup = fcp_setup, .op = fcp_op, .teardown = fcp_teardown,
@@ -122,6 +123,7 @@ const struct workload wl_fcp = {
 
 const struct workload wl_fcp_fixed = {
 	.name = "fcp-fixed",
+	.pool_shape = WL_POOL_MISS_OUTSIDE_LOCK,
 	.summary = "the same pool fixed: no syscalls under the lock, O(1) idle removal",
 	.options = FCP_OPTIONS,
 	.setup = fcp_fixed_setup, .op = fcp_op, .teardown = fcp_teardown,

@@ -160,8 +160,17 @@ struct wl_lock_desc {
 struct wl_run;			/* one run's state, opaque outside workloads/ */
 struct wl_thread;		/* one worker's state */
 
+/* What a workload's pool does on a miss: the shape the what-if model of
+ * pools fits (explain/whatif.c), handed to it as a typed fact */
+enum wl_pool_shape {
+	WL_NO_POOL,
+	WL_POOL_MISS_IN_LOCK,		/* stat, open and close inside the lock */
+	WL_POOL_MISS_OUTSIDE_LOCK,	/* the same syscalls outside it */
+};
+
 struct workload {
 	const char *name;
+	enum wl_pool_shape pool_shape;
 	const char *summary;
 	/* which options it reads, for `fctrace list` */
 	const char *options;

@@ -308,10 +308,12 @@ static void fit_solo(const struct joined_run *m, struct whatif_params *p)
 
 int whatif_from_model(const struct joined_run *m, struct whatif_params *p)
 {
-	int kind = m->timings ? whatif_kind_of(m->subject) : -1;
+	enum pool_shape shape = m->timings ? m->timings->cfg.pool_shape : POOL_SHAPE_UNKNOWN;
+	int kind = shape == POOL_MISS_IN_LOCK ? WHATIF_POOL :
+		   shape == POOL_MISS_OUTSIDE_LOCK ? WHATIF_POOL_FIXED : -1;
 
 	*p = (struct whatif_params){ 0 };
-	if (kind != WHATIF_POOL && kind != WHATIF_POOL_FIXED)
+	if (kind < 0)
 		return -1;
 	if (!m->timings->totals.has_pool || !m->nrows || !m->ops || !m->op_hit_p50_ns)
 		return -1;

@@ -52,11 +52,21 @@ struct thread_timings {
 	uint64_t read_hist[OWN_HIST_SLOTS];
 };
 
+/* How a pool the subject keeps pays a miss: the shape the what-if model
+ * of pools (explain/whatif.c) fits; POOL_SHAPE_UNKNOWN for any program
+ * that did not say (the model is then not fitted) */
+enum pool_shape {
+	POOL_SHAPE_UNKNOWN,
+	POOL_MISS_IN_LOCK,		/* a miss's stat, open and close inside the lock */
+	POOL_MISS_OUTSIDE_LOCK,		/* the same syscalls outside it */
+};
+
 /* The settings the subject ran with, as far as the rules read them. */
 struct subject_config {
 	unsigned files;			/* its active set of files */
 	bool shared_file;		/* every thread read one file */
 	unsigned pool;			/* a pool's capacity */
+	enum pool_shape pool_shape;	/* what its misses do */
 	uint64_t cache_size;		/* a cache's byte budget */
 	bool cold_cache;		/* its files' pages dropped before the run */
 	double pressure;		/* pages dropped per second during it, 0: none */

@@ -120,10 +120,25 @@ static void thread_timings_of(struct thread_timings *t, const struct wl_thread_s
 	memcpy(t->read_hist, u->read_hist, sizeof(t->read_hist));
 }
 
+static enum pool_shape pool_shape_of(const char *workload)
+{
+	const struct workload *w = workload ? wl_find(workload) : NULL;
+
+	switch (w ? w->pool_shape : WL_NO_POOL) {
+	case WL_POOL_MISS_IN_LOCK:
+		return POOL_MISS_IN_LOCK;
+	case WL_POOL_MISS_OUTSIDE_LOCK:
+		return POOL_MISS_OUTSIDE_LOCK;
+	default:
+		return POOL_SHAPE_UNKNOWN;
+	}
+}
+
 struct subject_config session_workload_config(const struct wl_config *c)
 {
 	return (struct subject_config){
 		.files = c->files, .shared_file = c->shared_file, .pool = c->pool,
+		.pool_shape = pool_shape_of(c->workload),
 		.cache_size = c->cache_size, .cold_cache = c->cache == WL_CACHE_COLD,
 		.pressure = c->pressure,
 	};
