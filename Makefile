@@ -121,7 +121,7 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 # test takes its CPU). A new test is not pooled unless it is named here.
 POOL_TESTS := test_html test_wl_run test_wl_bcache test_wl_pool test_compare test_explain \
 	      test_hist test_join test_jvm test_numlist test_options test_probes test_roles \
-	      test_sweep test_timeline test_whatif test_whatif_lock test_lockname
+	      test_sweep test_timeline test_whatif test_whatif_lock test_lockname test_reuse
 POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/asan/%,$(POOL_TESTS)),$(ASAN_BINS))
