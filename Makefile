@@ -46,12 +46,16 @@ BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bp
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
-# the JVMTI agent is a shared object of its own, loaded into a JVM
-AGENT_SRC := user/trace/jvmti_agent.c
-AGENT     := fctrace-jvmti.so
+# The JVMTI agent is a build product of its own, a shared object loaded
+# into a JVM: its sources are user/jvm/agent/ (user/*/*.c, fctrace's, does
+# not reach them), its objects .output/agent/, its rule below.
+AGENT_DIR  := user/jvm/agent
+AGENT_SRCS := $(wildcard $(AGENT_DIR)/*.c)
+AGENT_OBJS := $(patsubst $(AGENT_DIR)/%.c,$(OUTPUT)/agent/%.o,$(AGENT_SRCS))
+AGENT      := fctrace-jvmti.so
 JDK_INC   ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-*/include) \
 		$(wildcard /usr/lib/jvm/default-java/include))
-USER_SRCS := $(filter-out user/cli/main.c $(AGENT_SRC),$(wildcard user/*/*.c))
+USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
 # --pprof: C generated from pprof's own profile.proto (Debian's
 # golang-github-google-pprof-dev) by protoc-c, into .output/ only
 PPROF_PROTO := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
@@ -72,18 +76,27 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_S
 # recorded kernel views (tests/record_join.c) that test_join builds joined runs from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
 
-.PHONY: all deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all agent deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: fctrace $(AGENT)
 
-# JVMTI's jvmti.h is the JDK's (openjdk-17-jdk-headless, in DEPS_PKGS); the
-# agent includes nothing of fctrace's and exports only Agent_OnLoad/OnAttach
-$(AGENT): $(AGENT_SRC)
+# make agent: the JVMTI agent alone. JVMTI's jvmti.h is the JDK's
+# (openjdk-17-jdk-headless, in DEPS_PKGS); the agent includes nothing of
+# fctrace's (tests/include_graph.py checks it), needs no skeleton, and
+# exports only Agent_OnLoad/OnAttach.
+agent: $(AGENT)
+
+$(OUTPUT)/agent/%.o: $(AGENT_DIR)/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -fvisibility=hidden -MMD -MP \
+		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux -c $< -o $@
+
+$(AGENT): $(AGENT_OBJS)
 	$(call msg,AGENT,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
-		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux $< -o $@ -lpthread
+	$(Q)$(CC) $(CFLAGS) -shared -fvisibility=hidden $^ -o $@ -lpthread
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \

@@ -14,7 +14,7 @@
 #include "bpfutil.h"
 #include "javautil.h"
 #include "fctrace.skel.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 
 struct jvm_fx {
 	struct fctrace_bpf *skel;

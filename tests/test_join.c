@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "join/lockname.h"
 #include "join/join.h"
 #include "session/session.h"

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "base/signals.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "testutil.h"
 
 static void test_thread_groups(void **state)

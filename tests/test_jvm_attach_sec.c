@@ -49,8 +49,8 @@
 #include "bpfutil.h"
 #include "base/deadline.h"
 #include "base/signals.h"
-#include "trace/as_target.h"
-#include "trace/jvm.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
 
 #define WATCHDOG_S	60	/* a call still running then hangs */
 

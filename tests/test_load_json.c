@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "session/load_json.h"
 #include "session/load_run.h"
 #include "report/report.h"

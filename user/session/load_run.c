@@ -24,7 +24,7 @@
 #include <string.h>
 #include "base/jsonread.h"
 #include "base/sysnames.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "session/load_json.h"
 #include "session/load_stacks.h"
 #include "session/load_evictions.h"

@@ -22,15 +22,15 @@
 #include <sys/wait.h>
 #include "base/clock.h"
 #include "trace/loader.h"
-#include "trace/jvm.h"
-#include "trace/jvm_structs.h"
+#include "jvm/jvm.h"
+#include "jvm/jvm_structs.h"
 #include "trace/slots.h"
 #include "join/lockname.h"
 #include "join/waitstacks.h"
 #include "session/driver.h"
 #include "session/proctree.h"
 #include "fctrace.h"	/* FCT_MAX_TGIDS */
-#include "session/session_agent.h"
+#include "jvm/jvm_agent_run.h"
 #include "base/deadline.h"
 #include "base/signals.h"
 #include "base/sudo_caller.h"

@@ -25,7 +25,7 @@
 #include "trace/cpustat.h"
 #include "trace/cpuclock.h"
 #include "trace/ksyms.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "trace/tlrec.h"
 #include "base/termsafe.h"
 

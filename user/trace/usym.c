@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "trace/tfile.h"
+#include "base/tfile.h"
 #include "trace/usym.h"
 
 #define USYM_MAX_PROCS	64

@@ -6,7 +6,7 @@
  * single thread by its full name or that name cut to 15 bytes.
  */
 #include <string.h>
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 
 #define COMM_LEN 15	/* TASK_COMM_LEN - 1 */
 

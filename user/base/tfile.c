@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "trace/tfile.h"
+#include "base/tfile.h"
 
 int tfile_parse_maps(const char *line, struct tmap *m)
 {

@@ -14,7 +14,7 @@
 #include <bpf/libbpf.h>
 #include "fctrace.h"	/* before the skeleton: it defines struct fct_lost */
 #include "fctrace.skel.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 
 struct jvm_probe_desc {
 	const char *prog;	/* the program in jvm.bpf.c or jvmhold.bpf.c */

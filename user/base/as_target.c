@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "trace/as_target.h"
+#include "base/as_target.h"
 
 /* "Uid:\treal\teffective\tsaved\tfs": the second field */
 static int second_id(const char *line, unsigned long *out)

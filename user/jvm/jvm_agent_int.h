@@ -1,7 +1,7 @@
 /*
  * jvm_agent_int.h - the agent's connection, shared by jvm_agent.c (the
  * socket, the reader, the end) and jvm_agent_copy.c (the agent put where
- * a running JVM loads it). Not for other files: trace/jvm.h is the API.
+ * a running JVM loads it). Not for other files: jvm/jvm.h is the API.
  */
 #ifndef FCTRACE_JVM_AGENT_INT_H
 #define FCTRACE_JVM_AGENT_INT_H
@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "trace/as_target.h"
-#include "trace/jvm.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
 
 /* What the agent may make fctrace keep: its last whole dump and what
  * came since (a dump of 10 000 threads' sites is a few MiB). */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "trace/jvm.h"
-#include "trace/tfile.h"
+#include "jvm/jvm.h"
+#include "base/tfile.h"
 
 static bool ends_with(const char *s, const char *tail)
 {

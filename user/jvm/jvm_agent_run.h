@@ -1,12 +1,12 @@
 /*
- * session_agent.h - fctrace's JVMTI agent in a run on a JVM
- * (trace/jvm.h has the agent's own calls): added to a JVM fctrace
+ * jvm_agent_run.h - fctrace's JVMTI agent in a run on a JVM
+ * (jvm/jvm.h has the agent's own calls): added to a JVM fctrace
  * starts, loaded into one it attaches to, read and closed at the end.
  * Each prints one line when the agent cannot be had, and the run goes
  * on without it (HotSpot's probes still count what they can).
  */
-#ifndef FCTRACE_SESSION_AGENT_H
-#define FCTRACE_SESSION_AGENT_H
+#ifndef FCTRACE_JVM_AGENT_RUN_H
+#define FCTRACE_JVM_AGENT_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ struct jvm_agent *agent_attach(pid_t pid, int libjvm_fd, uint64_t until);
  * whatever the JVM does; then a is closed: the agent turns its events off. */
 void agent_read(struct jvm_agent *a, pid_t pid, struct jvm_view *v);
 
-#endif /* FCTRACE_SESSION_AGENT_H */
+#endif /* FCTRACE_JVM_AGENT_RUN_H */

@@ -1,6 +1,6 @@
 /*
  * jvm_agent_copy.c - fctrace's agent put where a running JVM loads it
- * (jvm_agent_load, trace/jvm.h).
+ * (jvm_agent_load, jvm/jvm.h).
  *
  * A JVM fctrace did not start may not see fctrace's own agent file (its
  * own mount namespace, another user's directories): it gets a copy in a
@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/deadline.h"
-#include "trace/jvm_agent_int.h"
+#include "jvm/jvm_agent_int.h"
 
 #define COPY_PREFIX	".fctrace-agent-"
 

@@ -13,8 +13,8 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "trace/jvm_mem.h"
-#include "trace/jvm_structs.h"
+#include "jvm/jvm_mem.h"
+#include "jvm/jvm_structs.h"
 
 #define MAX_ENTRIES	20000
 #define MAX_OFFSET	4096	/* the BPF side masks with 0xfff */

@@ -1,7 +1,7 @@
 /*
  * jvmti_agent.c - fctrace's JVMTI agent, a shared object of its own
  * (fctrace-jvmti.so): loaded at JVM start (-agentpath) or into a running
- * HotSpot JVM (the dynamic attach protocol, trace/jvm_attach.c). It names
+ * HotSpot JVM (the dynamic attach protocol, jvm/jvm_attach.c). It names
  * what a JVM's threads wait for by the waiting Java call site:
  *
  *   - contended monitor enters (synchronized): MonitorContendedEnter and
@@ -57,7 +57,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* Agent_OnAttach's refusals, as fctrace reads them (trace/jvm_attach.c) */
+/* Agent_OnAttach's refusals, as fctrace reads them (jvm/jvm_attach.c) */
 enum { AGENT_NO_SOCKET = 1, AGENT_BUSY = 2, AGENT_NO_JVMTI = 3 };
 
 struct key {			/* a top frame at a contended enter */

@@ -1,5 +1,5 @@
 /*
- * jvm_sites.c - the agent's totals (trace/jvmti_agent.c's dump) and a
+ * jvm_sites.c - the agent's totals (jvm/agent/jvmti_agent.c's dump) and a
  * thread dump's names into a struct jvm_view: rows by (kind, thread,
  * class, call site), Java thread names by tid.
  *
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/signals.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 
 #define tidmap jvm_tidpair
 

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "trace/jvm_mem.h"
-#include "trace/tfile.h"
+#include "jvm/jvm_mem.h"
+#include "base/tfile.h"
 
 /* The address of symbol name in an ELF file and the first PT_LOAD's
  * p_vaddr - p_offset (to turn a mapping's file offset into an address). */

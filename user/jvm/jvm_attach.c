@@ -36,8 +36,8 @@
 #include <unistd.h>
 #include "base/deadline.h"
 #include "base/termsafe.h"
-#include "trace/as_target.h"
-#include "trace/jvm.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
 
 #define ATTACH_WAIT_MS	10000	/* jcmd waits as long for the listener */
 #define ANSWER_WAIT_MS	10000

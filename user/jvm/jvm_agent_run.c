@@ -1,6 +1,6 @@
 /*
- * session_agent.c - fctrace's JVMTI agent in a run on a JVM: where it
- * comes from, how it gets in, and what is read back (session_agent.h).
+ * jvm_agent_run.c - fctrace's JVMTI agent in a run on a JVM: where it
+ * comes from, how it gets in, and what is read back (jvm_agent_run.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include "base/deadline.h"
 #include "base/termsafe.h"
-#include "trace/as_target.h"
-#include "trace/jvm.h"
-#include "session/session_agent.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
+#include "jvm/jvm_agent_run.h"
 
 /* Reading back at the end: the agent's dump and a thread dump share this
  * (the user waits; a JVM that stalls or floods gets no more) */

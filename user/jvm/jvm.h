@@ -10,7 +10,7 @@
  *     jvm_open_path(libjvm)            opened: a regular ELF file, or refused
  *   `attach -p PID` (a running JVM)
  *     jvm_open_libjvm(pid)             the libjvm.so it maps, through
- *                                      /proc/PID/map_files (trace/tfile.h)
+ *                                      /proc/PID/map_files (base/tfile.h)
  *     jvm_monitor_probes(pid, fd)      is the flag on? if not,
  *     jvm_monitor_notice()             the one line that says so
  *   both
@@ -24,7 +24,7 @@
  *     jvm_read(skel, pid, &view)       the maps into a struct jvm_view
  *     jvm_detach(), jvm_view_free()
  *
- * fctrace's JVMTI agent (trace/jvmti_agent.c, built as JVM_AGENT_NAME
+ * fctrace's JVMTI agent (jvm/agent/jvmti_agent.c, built as JVM_AGENT_NAME
  * beside the binary) names waits by Java call site, with no JVM flag:
  *     jvm_agent_file()                 where it is
  *     jvm_agent_listen(pid, ...)       the socket it reports on

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "trace/jvm.h"
-#include "trace/jvm_mem.h"
+#include "jvm/jvm.h"
+#include "jvm/jvm_mem.h"
 
 char *jvm_tool_options(void)
 {

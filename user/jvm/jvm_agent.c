@@ -1,5 +1,5 @@
 /*
- * jvm_agent.c - fctrace's side of its JVMTI agent (trace/jvmti_agent.c):
+ * jvm_agent.c - fctrace's side of its JVMTI agent (jvm/agent/jvmti_agent.c):
  * the UNIX socket the agent reports on, the agent loaded at JVM start
  * (-agentpath in JAVA_TOOL_OPTIONS) or into a running JVM (jvm_attach.c),
  * the totals read at the end, and every file made for it removed.
@@ -32,10 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/deadline.h"
-#include "trace/as_target.h"
-#include "trace/jvm.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
 
-#include "trace/jvm_agent_int.h"
+#include "jvm/jvm_agent_int.h"
 
 int jvm_agent_file(char *out, size_t len)
 {
