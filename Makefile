@@ -1,6 +1,7 @@
 # fctrace - build, test, bench, install.
 #
-#   make            build ./fctrace
+#   make            build ./fctrace and its JVMTI agent, fctrace-jvmti.so
+#   make agent      the JVMTI agent alone (sources: user/jvm/agent/)
 #   make deps       install the missing Debian packages (needs root)
 #   make run        deps + build + `fctrace run --workload fcp --files 60`
 #   make test       deps + build + every test (BPF tests need root)
