@@ -17,7 +17,7 @@
  * The array is sized at load (a power of two, the rodata slot_mask + 1):
  * twice the target's threads at the attach, at least FCT_SLOTS_MIN, at
  * most FCT_SLOTS_MAX, or as --max-threads says. Each slot is a whole
- * account (struct fct_slot, ~20 KiB: the per-syscall-number table). */
+ * account (struct fct_slot, ~21 KiB: the per-syscall-number table). */
 #define FCT_SLOTS_MIN	1024
 #define FCT_SLOTS_MAX	65536
 #define FCT_MAX_SLOTS	FCT_SLOTS_MIN	/* the map's size before the loader sets it */
