@@ -22,6 +22,8 @@ struct join_fixture {
 	int nlocks;
 	const struct fct_thread *kthreads;
 	int nkthreads;
+	const struct kv_sc_hist *sc_hists;	/* in any order */
+	int nsc_hists;
 	const struct kv_futex *futex;
 	int nfutex;
 	const struct kv_klock *klock;

@@ -36,21 +36,24 @@ static void print_user(const struct wl_thread_stats *u)
 	printf(" },\n");
 }
 
-static void print_sc(const struct fct_sc_stats *s, int i)
+static void print_nr(const struct fct_nr_stats *s, unsigned nr)
 {
-	static const char *const names[FCT_SC_N] = {
-		"OPENAT", "CLOSE", "PREAD64", "NEWFSTATAT", "STATX", "FUTEX", "OTHER",
-	};
-
 	if (!s->count)
 		return;
-	printf("\n\t\t[FCT_SC_%s] = {", names[i]);
-	F(s, count); F(s, errors); F(s, timed); F(s, total_ns); F(s, min_ns); F(s, max_ns);
+	printf("\n\t\t[%u] = {", nr);
+	F(s, count); F(s, errors); F(s, timed); F(s, total_ns); F(s, blocked_ns);
+	printf(" },");
+}
+
+static void print_sc_hist(const struct kv_sc_hist *h)
+{
+	printf("\t{ { %u, %u }, {", h->key.tid, h->key.nr);
+	F(&h->val, min_ns); F(&h->val, max_ns);
 	printf(" .hist = {");
-	for (int h = 0; h < FCT_HIST_SLOTS; h++)
-		if (s->hist[h])
-			printf(" [%d] = %u,", h, s->hist[h]);
-	printf(" } },");
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		if (h->val.hist[i])
+			printf(" [%d] = %u,", i, h->val.hist[i]);
+	printf(" } } },\n");
 }
 
 static void print_kthread(const struct fct_thread *t)
@@ -61,9 +64,9 @@ static void print_kthread(const struct fct_thread *t)
 	F(t, sys_on_est_ns); F(t, offcpu_ns); F(t, runq_total_ns);
 	F(t, vol_switches); F(t, invol_switches); F(t, futex_waits);
 	F(t, pages_asked); F(t, pages_added); F(t, klock_waits); F(t, klock_wait_ns);
-	printf(" .sc = {");
-	for (int i = 0; i < FCT_SC_N; i++)
-		print_sc(&t->sc[i], i);
+	printf(" .nr = {");
+	for (unsigned i = 0; i < FCT_NR_MAX; i++)
+		print_nr(&t->nr[i], i);
 	printf(" } },\n");
 }
 
@@ -72,6 +75,10 @@ static void print_kview(const char *name, const struct kview *kv)
 	printf("static const struct fct_thread %s_k[] = {\n", name);
 	for (int i = 0; i < kv->nthreads; i++)
 		print_kthread(&kv->threads[i]);
+	printf("};\n\nstatic const struct kv_sc_hist %s_sc_hists[] = {\n", name);
+	for (int i = 0; i < kv->nsc_hists; i++)
+		print_sc_hist(&kv->sc_hists[i]);
+	printf("\t{ .key = { .tid = 0 } }	/* never empty */\n");
 	printf("};\n\nstatic const struct kv_futex %s_futex[] = {\n", name);
 	for (int i = 0; i < kv->nfutex; i++) {
 		const struct kv_futex *f = &kv->futex[i];
@@ -123,8 +130,9 @@ static void print_fixture(const char *name, const char *line, const struct wl_re
 	       kv->time_every, (unsigned long long)res->wall_ns);
 	printf("\t.user = %s_user, .nuser = %u, .locks = %s_locks, .nlocks = %d,\n", name,
 	       res->nthreads, name, res->nlocks);
-	printf("\t.kthreads = %s_k, .nkthreads = %d, .futex = %s_futex, .nfutex = %d,\n", name,
-	       kv->nthreads, name, kv->nfutex);
+	printf("\t.kthreads = %s_k, .nkthreads = %d, .sc_hists = %s_sc_hists, .nsc_hists = %d,\n",
+	       name, kv->nthreads, name, kv->nsc_hists);
+	printf("\t.futex = %s_futex, .nfutex = %d,\n", name, kv->nfutex);
 	printf("\t.klock = %s_klock, .nklock = %d, .pc = %s_pc, .npc = %d,\n};\n", name,
 	       kv->nklock, name, kv->npc);
 }

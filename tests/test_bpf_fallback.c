@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
+#include <sys/syscall.h>
 #include "binutil.h"
 #include "bpfutil.h"
 #include "testutil.h"
@@ -65,8 +66,8 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 
 		assert_int_equal(m[i].user[0], 0);
 		assert_non_null(t);
-		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPENS);
-		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPENS);
+		assert_int_equal(t->nr[__NR_openat].count, N_OPENS);
+		assert_int_equal(t->nr[__NR_close].count, N_OPENS);
 	}
 	bpf_fixture_done(&fx);
 }
@@ -99,8 +100,8 @@ static void test_holders_reload_without_it(void **state)
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
 
 		assert_non_null(t);
-		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPENS);
-		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPENS);
+		assert_int_equal(t->nr[__NR_openat].count, N_OPENS);
+		assert_int_equal(t->nr[__NR_close].count, N_OPENS);
 	}
 	bpf_fixture_done(&fx);
 }

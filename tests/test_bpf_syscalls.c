@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include "bpfutil.h"
 #include "workload.h"
 
@@ -63,11 +64,11 @@ static void open_pread_close(struct marked *m)
 		m->user[0]++;
 }
 
-static uint64_t hist_sum(const struct fct_sc_stats *s)
+static uint64_t hist_sum(const struct fct_sc_hist *s)
 {
 	uint64_t h = 0;
 
-	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+	for (int i = 0; s && i < FCT_HIST_SLOTS; i++)
 		h += s->hist[i];
 	return h;
 }
@@ -91,31 +92,36 @@ static void syscall_counts(unsigned time_every)
 
 	for (int i = 0; i < T_THREADS; i++) {
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
-		const struct fct_sc_stats *pr;
+		const struct fct_sc_hist *ph = kview_sc_hist(&fx.kv, m[i].tid, __NR_pread64);
+		const struct fct_nr_stats *pr;
 
 		assert_int_equal(m[i].user[0], 0);
 		assert_non_null(t);
-		pr = &t->sc[FCT_SC_PREAD64];
+		assert_non_null(ph);
+		pr = &t->nr[__NR_pread64];
 		assert_int_equal(t->begin_ns, m[i].begin_ns);
 		assert_int_equal(t->end_ns, m[i].end_ns);
 		assert_int_equal(t->how, FCT_HOW_MARK);	/* begun and ended by the marks */
-		assert_int_equal(t->sc[FCT_SC_OPENAT].count, N_OPS + 1);
-		assert_int_equal(t->sc[FCT_SC_OPENAT].errors, 1);
+		assert_int_equal(t->nr[__NR_openat].count, N_OPS + 1);
+		assert_int_equal(t->nr[__NR_openat].errors, 1);
 		assert_int_equal(pr->count, N_OPS);
 		assert_int_equal(pr->errors, 0);
-		assert_int_equal(t->sc[FCT_SC_CLOSE].count, N_OPS);
+		assert_int_equal(t->nr[__NR_close].count, N_OPS);
 		assert_int_equal(t->pages_asked, N_OPS);
 		assert_int_equal(pr->timed, sampled_count(N_OPS, FCT_SC_WARMUP, every));
-		assert_int_equal(hist_sum(pr), sampled_weight(N_OPS, FCT_SC_WARMUP, every));
-		assert_int_equal(t->sc[FCT_SC_OPENAT].timed,
+		assert_int_equal(hist_sum(ph), sampled_weight(N_OPS, FCT_SC_WARMUP, every));
+		assert_int_equal(t->nr[__NR_openat].timed,
 				 sampled_count(N_OPS + 1, FCT_SC_WARMUP, every));
-		assert_true(pr->min_ns > 0);
-		assert_true(pr->min_ns <= pr->max_ns);
-		assert_true(pr->total_ns >= pr->count * pr->min_ns);
-		assert_true(pr->total_ns <= pr->count * pr->max_ns);
+		assert_int_equal(hist_sum(kview_sc_hist(&fx.kv, m[i].tid, __NR_openat)),
+				 sampled_weight(N_OPS + 1, FCT_SC_WARMUP, every));
+		assert_true(ph->min_ns > 0);
+		assert_true(ph->min_ns <= ph->max_ns);
+		assert_true(pr->total_ns >= pr->count * ph->min_ns);
+		assert_true(pr->total_ns <= pr->count * ph->max_ns);
 	}
 	assert_null(kview_thread(&fx.kv, getpid()));
 	assert_int_equal(fx.kv.lost.slot_full, 0);
+	assert_int_equal(fx.kv.lost.sc_hist_full, 0);
 	bpf_fixture_done(&fx);
 	files_remove(&f);
 }
@@ -160,9 +166,43 @@ static void test_pages_asked_by_span(void **state)
 	assert_int_equal(m[0].user[0], 7);
 	assert_non_null(kview_thread(&fx.kv, m[0].tid));
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_asked, 7);
-	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->sc[FCT_SC_PREAD64].count, 4);
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->nr[__NR_pread64].count, 4);
 	bpf_fixture_done(&fx);
 	files_remove(&f);
+}
+
+#define N_PPID	300
+
+static void getppids(struct marked *m)
+{
+	for (int i = 0; i < N_PPID; i++)
+		syscall(SYS_getppid);
+}
+
+/* Any number has the whole table, not only the built-in workloads'
+ * calls: counts, timings sampled the same way, and its histogram. */
+static void test_any_number_timed(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m[1];
+	const struct fct_thread *t;
+	const struct fct_sc_hist *h;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(m, 1, getppids, NULL);
+	bpf_fixture_read(&fx);
+	t = kview_thread(&fx.kv, m[0].tid);
+	assert_non_null(t);
+	h = kview_sc_hist(&fx.kv, m[0].tid, __NR_getppid);
+	assert_non_null(h);
+	assert_int_equal(t->nr[__NR_getppid].count, N_PPID);
+	assert_int_equal(t->nr[__NR_getppid].errors, 0);
+	assert_int_equal(t->nr[__NR_getppid].timed,
+			 sampled_count(N_PPID, FCT_SC_WARMUP, FCT_SC_EVERY_DEFAULT));
+	assert_int_equal(hist_sum(h), sampled_weight(N_PPID, FCT_SC_WARMUP, FCT_SC_EVERY_DEFAULT));
+	assert_true(h->min_ns > 0 && h->min_ns <= h->max_ns);
+	bpf_fixture_done(&fx);
 }
 
 /* A holder keeps the mutex HOLD_MS while asleep; the waiter measures
@@ -245,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_syscall_counts_exact),
 		cmocka_unit_test(test_syscall_counts_every_call_timed),
 		cmocka_unit_test(test_pages_asked_by_span),
+		cmocka_unit_test(test_any_number_timed),
 		cmocka_unit_test(test_futex_wait_on_mutex),
 	};
 

@@ -144,9 +144,9 @@ static void test_exact_counts_and_names(void **state)
 	for (int r = 0; r < 2; r++) {
 		const struct thread_row *row = row_named(&s.joined, r ? "reader-1" : "reader-0");
 
-		assert_int_equal(row->k.sc[FCT_SC_PREAD64].count, PREADS);
-		assert_int_equal(row->k.sc[FCT_SC_OPENAT].count, 1);
-		assert_int_equal(row->k.sc[FCT_SC_CLOSE].count, 1);
+		assert_int_equal(row->k.nr[__NR_pread64].count, PREADS);
+		assert_int_equal(row->k.nr[__NR_openat].count, 1);
+		assert_int_equal(row->k.nr[__NR_close].count, 1);
 		assert_int_equal(row->k.nr[17].count, PREADS);	/* x86-64 pread64 */
 		assert_true(row->k.how & FCT_HOW_FORK);
 		assert_true(row->k.how & FCT_HOW_EXITED);
@@ -164,7 +164,7 @@ static uint64_t preads_of_others(const struct session *s, pid_t parent)
 
 	for (unsigned i = 0; i < s->joined.nrows; i++)
 		if (s->joined.rows[i].k.tgid != (uint32_t)parent)
-			n += s->joined.rows[i].k.sc[FCT_SC_PREAD64].count;
+			n += s->joined.rows[i].k.nr[__NR_pread64].count;
 	return n;
 }
 
@@ -296,7 +296,7 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	 * wait began before the attach, so its start was not seen */
 	assert_non_null(lock_starting(&s.joined, "session_table_lock ("));
 	assert_true(late->k.how & FCT_HOW_FORK);
-	assert_int_equal(late->k.sc[FCT_SC_PREAD64].count, PREADS);
+	assert_int_equal(late->k.nr[__NR_pread64].count, PREADS);
 	close(sv.in_fd);
 	assert_int_equal(waitpid(sv.pid, &status, 0), sv.pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -348,7 +348,7 @@ static uint64_t preads_named(const struct session *s, const char *comm)
 {
 	const struct thread_row *r = row_named(&s->joined, comm);
 
-	return r ? r->k.sc[FCT_SC_PREAD64].count : UINT64_MAX;
+	return r ? r->k.nr[__NR_pread64].count : UINT64_MAX;
 }
 
 /* attach --follow to a parent whose children and grandchild already

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include "report/compare.h"
 
@@ -49,8 +50,8 @@ static void test_cache_terms(void **state)
 	char *t;
 
 	(void)state;
-	a->s.joined.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
-	b->s.joined.sc_total[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 600000, .total_ns = 540000000 };
+	a->s.joined.nr_total[__NR_pread64] = (struct sc_stats){ .count = 1000, .total_ns = 1000000 };
+	b->s.joined.nr_total[__NR_pread64] = (struct sc_stats){ .count = 600000, .total_ns = 540000000 };
 	a->s.joined.acct_total_ns[ACCT_CPU_USER] = 300000000;	/* 500 ns per op */
 	b->s.joined.acct_total_ns[ACCT_CPU_USER] = 60000000;	/* 100 ns per op */
 	a->s.joined.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
@@ -74,10 +75,10 @@ static void test_pool_terms(void **state)
 	char *t;
 
 	(void)state;
-	b->s.joined.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 1000, .total_ns = 2000000 };
-	b->s.joined.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 1000, .total_ns = 1000000 };
-	a->s.joined.sc_total[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 10, .total_ns = 20000 };
-	a->s.joined.sc_total[FCT_SC_CLOSE] = (struct fct_sc_stats){ .count = 10, .total_ns = 10000 };
+	b->s.joined.nr_total[__NR_openat] = (struct sc_stats){ .count = 1000, .total_ns = 2000000 };
+	b->s.joined.nr_total[__NR_close] = (struct sc_stats){ .count = 1000, .total_ns = 1000000 };
+	a->s.joined.nr_total[__NR_openat] = (struct sc_stats){ .count = 10, .total_ns = 20000 };
+	a->s.joined.nr_total[__NR_close] = (struct sc_stats){ .count = 10, .total_ns = 10000 };
 	t = story(a, b);
 	assert_non_null(strstr(t, "pooly makes 1980 fewer open+close calls than plain"));
 	assert_non_null(strstr(t, "saving 2.97 ms"));

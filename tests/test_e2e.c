@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include "bpfutil.h"
 #include "cli/commands.h"
 #include "session/session.h"
@@ -62,11 +63,11 @@ static void test_fc_exact_syscalls_per_thread(void **state)
 
 		assert_true(r->has_kernel);
 		assert_int_equal(r->own.ops, 1500);
-		assert_int_equal(r->k.sc[FCT_SC_OPENAT].count, 1500);
-		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, 1500);
-		assert_int_equal(r->k.sc[FCT_SC_CLOSE].count, 1500);
-		assert_int_equal(r->k.sc[FCT_SC_OPENAT].errors, 0);
-		assert_int_equal(r->k.sc[FCT_SC_NEWFSTATAT].count, 0);
+		assert_int_equal(r->k.nr[__NR_openat].count, 1500);
+		assert_int_equal(r->k.nr[__NR_pread64].count, 1500);
+		assert_int_equal(r->k.nr[__NR_close].count, 1500);
+		assert_int_equal(r->k.nr[__NR_openat].errors, 0);
+		assert_int_equal(r->k.nr[__NR_newfstatat].count, 0);
 		/* the six buckets tile the thread's own wall time */
 		assert_true(r->accounted_ratio > 0.99 && r->accounted_ratio < 1.01);
 	}
@@ -86,9 +87,9 @@ static void test_fcp_within_pool_never_reopens(void **state)
 	options_for(&o, "fcp", 30, 4, 3000, dir);
 	run(&o, &s);
 	for (unsigned i = 0; i < s.joined.nrows; i++) {
-		opens += s.joined.rows[i].k.sc[FCT_SC_OPENAT].count;
-		closes += s.joined.rows[i].k.sc[FCT_SC_CLOSE].count;
-		stats += s.joined.rows[i].k.sc[FCT_SC_NEWFSTATAT].count;
+		opens += s.joined.rows[i].k.nr[__NR_openat].count;
+		closes += s.joined.rows[i].k.nr[__NR_close].count;
+		stats += s.joined.rows[i].k.nr[__NR_newfstatat].count;
 	}
 	assert_int_equal(opens, 30);
 	assert_int_equal(stats, 30);
@@ -114,8 +115,8 @@ static void test_fcp_small_pool_serialises(void **state)
 	o.wl.pool = 10;
 	run(&o, &s);
 	for (unsigned i = 0; i < s.joined.nrows; i++) {
-		opens += s.joined.rows[i].k.sc[FCT_SC_OPENAT].count;
-		closes += s.joined.rows[i].k.sc[FCT_SC_CLOSE].count;
+		opens += s.joined.rows[i].k.nr[__NR_openat].count;
+		closes += s.joined.rows[i].k.nr[__NR_close].count;
 	}
 	assert_int_equal(opens, s.timings.totals.misses);
 	assert_int_equal(closes, s.timings.totals.evictions);

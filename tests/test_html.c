@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <libgen.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include "report/html.h"
 #include "report/report.h"
@@ -43,6 +44,8 @@ struct fx {
 	struct wl_result res;		/* the workload's, before the driver takes it */
 	struct wl_thread_stats ts[NT];
 	struct fct_thread kt[NT];
+	struct kv_sc_hist sc_hists[NT * 5];
+	int nsc_hists;
 	struct kv_futex futex[NT];
 	struct kv_klock klock[1];
 	char dir[64];
@@ -64,11 +67,13 @@ static void fx_clocks(struct fx *x)
 	}
 }
 
-static void fx_sc(struct fct_thread *k, enum fct_sc sc, uint64_t n, uint64_t mean)
+static void fx_sc(struct fx *x, struct fct_thread *k, unsigned nr, uint64_t n, uint64_t mean)
 {
-	k->sc[sc] = (struct fct_sc_stats){ .count = n, .total_ns = n * mean,
-					   .min_ns = mean / 2, .max_ns = mean * 8 };
-	k->sc[sc].hist[10] = (uint32_t)n;
+	struct sc_stats s = { .count = n, .total_ns = n * mean, .min_ns = mean / 2,
+			      .max_ns = mean * 8 };
+
+	s.hist[10] = (uint32_t)n;
+	ju_calls(k, x->sc_hists, &x->nsc_hists, nr, &s);
 }
 
 /* The kernel's account: full probe set, one futex word in the pool lock. */
@@ -84,11 +89,11 @@ static void fx_kernel(struct fx *x)
 			.runq_ns = 250000000, .blocked_ns = 50000000,
 			.futex_off_ns = 400000000, .oncpu_ns = 250000000, .pages_asked = 1000,
 			.pages_added = 10, .futex_waits = 100 };
-		fx_sc(k, FCT_SC_OPENAT, 250, 1500);
-		fx_sc(k, FCT_SC_CLOSE, 250, 800);
-		fx_sc(k, FCT_SC_NEWFSTATAT, 250, 1400);
-		fx_sc(k, FCT_SC_PREAD64, 1000, 6000);
-		fx_sc(k, FCT_SC_FUTEX, 100, 4000000);
+		fx_sc(x, k, __NR_openat, 250, 1500);
+		fx_sc(x, k, __NR_close, 250, 800);
+		fx_sc(x, k, __NR_newfstatat, 250, 1400);
+		fx_sc(x, k, __NR_pread64, 1000, 6000);
+		fx_sc(x, k, __NR_futex, 100, 4000000);
 		x->futex[i] = (struct kv_futex){ .key = { .tid = 1000 + i, .uaddr = 0x1008 },
 			.val = { .waits = 100, .wait_ns = 400000000, .max_ns = 9000000 } };
 	}
@@ -100,7 +105,8 @@ static void fx_kernel(struct fx *x)
 	snprintf(x->klock[0].caller, sizeof(x->klock[0].caller), "%s", KSYM);
 	*kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT,
 			      .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
-			      .nprobes = 2 };
+			      .sc_hists = x->sc_hists, .nsc_hists = x->nsc_hists, .nprobes = 2 };
+	kview_sort_sc_hists(kv);
 	kv->probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
 	kv->probes[1] = (struct probe_status){ "kprobe/x<y>", PG_KLOCK, PROBE_FAILED, "attach failed: -EPERM" };
 }

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include "jvm/jvm.h"
 #include "join/lockname.h"
@@ -48,6 +49,9 @@ static void load(struct inputs *in, const struct join_fixture *fx)
 	in->kv.time_every = fx->time_every;
 	in->kv.threads = dup_array(fx->kthreads, fx->nkthreads, sizeof(*fx->kthreads), 2);
 	in->kv.nthreads = fx->nkthreads;
+	in->kv.sc_hists = dup_array(fx->sc_hists, fx->nsc_hists, sizeof(*fx->sc_hists), 2);
+	in->kv.nsc_hists = fx->nsc_hists;
+	kview_sort_sc_hists(&in->kv);
 	in->kv.futex = dup_array(fx->futex, fx->nfutex, sizeof(*fx->futex), 2);
 	in->kv.nfutex = fx->nfutex;
 	in->kv.klock = dup_array(fx->klock, fx->nklock, sizeof(*fx->klock), 2);
@@ -118,7 +122,7 @@ static uint64_t row_sum(const struct thread_row *r)
  * figures are the kernel's, summed. */
 static void check_common(const struct joined_run *m, const struct join_fixture *fx)
 {
-	uint64_t ops = 0, sc[FCT_SC_N] = { 0 }, hits = 0, misses = 0;
+	uint64_t ops = 0, sc[FCT_NR_MAX] = { 0 }, rows[SC_ROW_N] = { 0 }, hits = 0, misses = 0;
 
 	assert_int_equal(m->nrows, fx->nuser);
 	assert_int_equal(m->wall_ns, fx->wall_ns);
@@ -142,14 +146,25 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 		ops += r->own.ops;
 		hits += r->pagecache_hits;
 		misses += r->pagecache_misses;
-		for (int s = 0; s < FCT_SC_N; s++)
-			sc[s] += k->sc[s].count;
+		uint64_t mine[SC_ROW_N] = { 0 };
+
+		for (unsigned n = 0; n < FCT_NR_MAX; n++) {
+			sc[n] += k->nr[n].count;
+			mine[sc_row_of(n)] += k->nr[n].count;
+		}
+		/* the saved run's rows: the thread's numbers, summed by row */
+		for (int s = 0; s < SC_ROW_N; s++) {
+			assert_int_equal(r->sc[s].count, mine[s]);
+			rows[s] += mine[s];
+		}
 	}
 	assert_int_equal(m->ops, ops);
 	assert_int_equal(m->pagecache_hits, hits);
 	assert_int_equal(m->pagecache_misses, misses);
-	for (int s = 0; s < FCT_SC_N; s++)
-		assert_int_equal(m->sc_total[s].count, sc[s]);
+	for (unsigned n = 0; n < FCT_NR_MAX; n++)
+		assert_int_equal(m->nr_total[n].count, sc[n]);
+	for (int s = 0; s < SC_ROW_N; s++)
+		assert_int_equal(m->sc_total[s].count, rows[s]);
 }
 
 static void test_full_set(void **state)
@@ -163,12 +178,24 @@ static void test_full_set(void **state)
 	assert_string_equal(m.probe_set, "full");
 	assert_int_equal(m.time_every, fx->time_every);
 	check_common(&m, fx);
+	/* the run's openat row as the per-kind table had it: the four
+	 * threads' figures summed, min and max of theirs, each number's
+	 * histogram from the (thread, number) table */
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].count, 710 + 666 + 676 + 657);
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].timed, 145 + 140 + 141 + 139);
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].total_ns, 1758004 + 1529596 + 1486173 + 1588285);
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].min_ns, 1733);
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].max_ns, 30476);
+	assert_int_equal(m.sc_total[SC_ROW_OPENAT].hist[64], 394 + 482 + 346 + 301);
+	assert_memory_equal(&m.nr_total[__NR_openat], &m.sc_total[SC_ROW_OPENAT],
+			    sizeof(struct sc_stats));
 	for (unsigned i = 0; i < m.nrows; i++) {
 		const struct thread_row *r = &m.rows[i];
 		uint64_t waits, named = lock_futex_ns(&in, r->tid, &waits);
 
 		/* fcp: one pread64 per op, counted exactly by the kernel */
-		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, r->own.ops);
+		assert_int_equal(r->k.nr[__NR_pread64].count, r->own.ops);
+		assert_int_equal(r->sc[SC_ROW_PREAD64].count, r->own.ops);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
 		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->d.futex_wait_ns - named);
 		assert_int_equal(r->acct_ns[ACCT_BLOCKED], r->k.blocked_ns);
@@ -203,7 +230,7 @@ static void test_light_set(void **state)
 		uint64_t named = r->own.lock_wait_ns < r->k.blocked_ns ?
 				 r->own.lock_wait_ns : r->k.blocked_ns;
 
-		assert_int_equal(r->k.sc[FCT_SC_PREAD64].count, 0);
+		assert_int_equal(r->k.nr[__NR_pread64].count, 0);
 		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], 0);	/* no syscall edges */
 		assert_int_equal(r->acct_ns[ACCT_CPU_USER], r->k.oncpu_ns);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
@@ -341,7 +368,7 @@ static void test_join_by_tid(void **state)
 	assert_int_equal(m.rows[0].futex_other_ns, 7000);
 	assert_false(m.rows[1].has_kernel);
 	assert_int_equal(row_sum(&m.rows[1]), 0);
-	assert_int_equal(m.sc_total[FCT_SC_PREAD64].count,
+	assert_int_equal(m.nr_total[__NR_pread64].count,
 			 (uint64_t)(fx->nuser - 1) * in.res.threads[0].ops);
 	join_free(&m);
 	unload(&in);

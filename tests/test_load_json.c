@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "jvm/jvm.h"
@@ -41,6 +42,8 @@ struct fx {
 	struct wl_result res;		/* the workload's, before the driver takes it */
 	struct wl_thread_stats ts[NT];
 	struct fct_thread kt[NT];
+	struct kv_sc_hist sc_hists[NT * 2];
+	int nsc_hists;
 	struct kv_futex futex[NT];
 	struct kv_klock klock[1];
 	struct lock_name names[2];
@@ -48,6 +51,9 @@ struct fx {
 
 static void fx_threads(struct fx *x)
 {
+	struct sc_stats open, futex;
+
+	x->nsc_hists = 0;
 	for (unsigned i = 0; i < NT; i++) {
 		x->ts[i] = (struct wl_thread_stats){ .tid = 700 + (pid_t)i, .index = i, .ops = 900,
 			.start_ns = 1000, .end_ns = WALL - i * 1000, .lock_wait_ns = 90000000,
@@ -63,13 +69,14 @@ static void fx_threads(struct fx *x)
 			.futex_off_ns = WALL / 2, .futex_waits = 310, .vol_switches = 320,
 			.invol_switches = 45, .pages_asked = 2000, .pages_added = 30,
 			.klock_waits = 4, .klock_wait_ns = 9000, .offcpu_ns = WALL / 2 };
-		x->kt[i].sc[FCT_SC_OPENAT] = (struct fct_sc_stats){ .count = 150, .timed = 80,
-			.total_ns = 450000, .min_ns = 1900, .max_ns = 9000 };
-		x->kt[i].sc[FCT_SC_OPENAT].hist[11] = 150;
-		x->kt[i].sc[FCT_SC_FUTEX] = (struct fct_sc_stats){ .count = 400, .errors = 12,
-			.timed = 400, .total_ns = WALL / 2, .min_ns = 300, .max_ns = 9000000 };
-		x->kt[i].sc[FCT_SC_FUTEX].hist[18] = 400;
-		x->kt[i].nr[202] = (struct fct_nr_stats){ .count = 400, .total_ns = WALL / 2 };
+		open = (struct sc_stats){ .count = 150, .timed = 80, .total_ns = 450000,
+			.min_ns = 1900, .max_ns = 9000 };
+		open.hist[11] = 150;
+		ju_calls(&x->kt[i], x->sc_hists, &x->nsc_hists, __NR_openat, &open);
+		futex = (struct sc_stats){ .count = 400, .errors = 12, .timed = 400,
+			.total_ns = WALL / 2, .min_ns = 300, .max_ns = 9000000 };
+		futex.hist[18] = 400;
+		ju_calls(&x->kt[i], x->sc_hists, &x->nsc_hists, __NR_futex, &futex);
 		x->futex[i] = (struct kv_futex){ { .tid = 700 + i, .uaddr = 0x1000 },
 			{ .waits = 300, .wait_ns = WALL / 2 - 5000, .max_ns = 4000000, .runq_ns = 77 } };
 	}
@@ -95,7 +102,9 @@ static struct fx *fx_workload(bool traced)
 	x->res.locks[0] = (struct wl_lock_desc){ "fcp.pool", 0x1000, 40, LK_MUTEX };
 	s->kv = (struct kview){ .groups = PG_FULL & ~PG_MASK(PG_PAGECACHE), .threads = x->kt,
 		.nthreads = NT, .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
+		.sc_hists = x->sc_hists, .nsc_hists = x->nsc_hists,
 		.nprobes = 2, .time_every = 8, .lost = { .stack_lost = 2 } };
+	kview_sort_sc_hists(&s->kv);
 	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
 	s->kv.probes[1] = (struct probe_status){ "tp_btf/mm_filemap_add_to_page_cache",
 		PG_PAGECACHE, PROBE_FAILED, "attach failed: No such file or directory" };
@@ -284,6 +293,9 @@ static const char *const optional[] = {
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 	"blocked_ns@",
 	"kind@",	/* a lock's kind: lock_kind.h, absent in runs saved before kinds */
+	/* one syscall table by number: its losses, and what each number
+	 * carries besides count, total and sleep */
+	"syscall_hist_full@", "errors@number", "timed@number", "min_ns@number", "max_ns@number",
 };
 
 static bool is_optional(const char *key, const char *where)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <libgen.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "report/compare.h"
@@ -53,8 +54,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 		/* derived: half the wall in user space, half in syscalls */
 		x->kt[i] = (struct fct_thread){ .tid = 500 + i, .oncpu_ns = WALL,
 			.sys_on_est_ns = WALL / 2, .pages_asked = 12 };
-		x->kt[i].sc[FCT_SC_PREAD64] = (struct fct_sc_stats){ .count = 50, .total_ns = 50000,
-			.min_ns = 500, .max_ns = 3000 };
+		x->kt[i].nr[__NR_pread64] = (struct fct_nr_stats){ .count = 50, .total_ns = 50000 };
 	}
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
 	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };

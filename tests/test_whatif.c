@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "base/hist.h"
@@ -151,9 +152,9 @@ struct fx {
 	struct joined_run m;
 };
 
-static void fx_sc(struct fx *x, enum fct_sc s, uint64_t ns)
+static void fx_sc(struct fx *x, unsigned nr, uint64_t ns)
 {
-	struct fct_sc_stats *st = &x->m.sc_total[s];
+	struct sc_stats *st = &x->m.nr_total[nr];
 
 	st->count = st->timed = 1000;
 	st->max_ns = ns;
@@ -191,10 +192,10 @@ static struct fx *fx_run(void)
 	for (int i = 0; i < 8; i++)
 		x->rows[i].own = (struct thread_timings){ .ops = 1000, .hits = 500, .misses = 500,
 			.lock_acquires = 2000, .lock_hold_ns = 1000ull * 4400 };
-	fx_sc(x, FCT_SC_PREAD64, 1000);
-	fx_sc(x, FCT_SC_OPENAT, 900);
-	fx_sc(x, FCT_SC_CLOSE, 400);
-	fx_sc(x, FCT_SC_NEWFSTATAT, 800);
+	fx_sc(x, __NR_pread64, 1000);
+	fx_sc(x, __NR_openat, 900);
+	fx_sc(x, __NR_close, 400);
+	fx_sc(x, __NR_newfstatat, 800);
 	return x;
 }
 
@@ -250,7 +251,7 @@ static void test_fit_unmeasured(void **state)
 	assert_near(p.miss_ns, 2000 + p.stat_ns + p.open_ns + p.close_ns);
 	/* no closes timed either (a pool that never evicted): neither a miss
 	 * nor fc can be costed, and what would need them is not predicted */
-	memset(&x->m.sc_total[FCT_SC_CLOSE], 0, sizeof(x->m.sc_total[FCT_SC_CLOSE]));
+	memset(&x->m.nr_total[__NR_close], 0, sizeof(x->m.nr_total[__NR_close]));
 	assert_int_equal(whatif_from_model(&x->m, &p), 0);
 	assert_false(p.have & WHATIF_HAVE_SYSCALLS);
 	assert_true(p.miss_ns == 0 && p.open_ns == 0);
