@@ -617,7 +617,7 @@ static void test_browser(void **state)
 	write_pages(dir, cells);
 #ifdef __SANITIZE_ADDRESS__
 	/* the ASan build checks the writing (above); the pages are the plain
-	 * build's bytes, which tests/test_html renders, and Chromium is not
+	 * build's bytes, which tests/report/test_html renders, and Chromium is not
 	 * sanitized: rendering them again would only take Chromium's time */
 	cmd[0] = '\0';
 	(void)src;
