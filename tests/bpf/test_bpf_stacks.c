@@ -182,7 +182,7 @@ static void test_html_flame_renders(void **state)
 	stacks_free(&s.stacks);
 	assert_int_equal(report_html_run(without, &s), 0);
 	snprintf(cmd, sizeof(cmd), "sh %s/flame_check.sh %s %s 20000 handle_get handle_put "
-		 "lookup_locked start_thread worker", dirname(src), with, without);
+		 "lookup_locked start_thread worker", dirname(dirname(src)), with, without);
 	rc = system(cmd);
 	unlink(with), unlink(without);
 	session_free(&s);

@@ -623,7 +623,7 @@ static void test_browser(void **state)
 	(void)src;
 #else
 	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:3 %s/timing.html:2 "
-		 "%s/compare.html:5 %s/sweep.html:6 %s/hostile.html:3", dirname(src), dir, dir,
+		 "%s/compare.html:5 %s/sweep.html:6 %s/hostile.html:3", dirname(dirname(src)), dir, dir,
 		 dir, dir, dir);
 #endif
 	rc = cmd[0] ? system(cmd) : 0;

@@ -432,7 +432,7 @@ static void test_traced_jvm(void **state)
 static int script(const char *name, const char *args, char *out, size_t n)
 {
 	char src[] = __FILE__, cmd[8192];
-	const char *tests = dirname(src);
+	const char *tests = dirname(dirname(src));
 	size_t len, got;
 	FILE *p;
 	int status;
