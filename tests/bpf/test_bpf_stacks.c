@@ -29,13 +29,6 @@
 
 static char dir[64];
 
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	return env ? env : ".output/tests/target_prog";
-}
-
 static void run_paths(struct session *s)
 {
 	char n[8], *argv[] = { (char *)target_prog(), "paths", n, NULL };
