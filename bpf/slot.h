@@ -3,7 +3,7 @@
  * slot.h - a thread slot as the BPF programs keep it: the account that
  * user space reads (struct fct_thread, the ABI), then the state machines'
  * private state. Not part of the ABI: only the BPF programs and the test
- * of their account helpers (tests/test_bpf_charge.c) include it; the
+ * of their account helpers (tests/bpf/test_bpf_charge.c) include it; the
  * loader reads the account at the start of each slot and nothing else.
  */
 #ifndef FCTRACE_SLOT_H

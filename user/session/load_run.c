@@ -1,6 +1,6 @@
 /*
  * load_run.c - a saved run's session rebuilt from its run document
- * (report_json.c writes it; tests/test_saved.c keeps the two and
+ * (report_json.c writes it; tests/session/test_saved.c keeps the two and
  * docs/fctrace.schema.json in step, field by field, and test_report.c
  * wants a reported run's own text and JSON back).
  *

@@ -3,7 +3,7 @@
  *
  * The loader (loader.c) fills this; join_run (join/join.c) joins it with
  * the threads' own timings. Nothing here depends on libbpf, so tests can
- * build a kview by hand or from a recorded run (tests/test_join.c).
+ * build a kview by hand or from a recorded run (tests/join/test_join.c).
  */
 #ifndef FCTRACE_KVIEW_H
 #define FCTRACE_KVIEW_H

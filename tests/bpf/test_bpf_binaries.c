@@ -27,16 +27,6 @@
 
 #define NOBODY	65534
 
-static char prog[4096];
-
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
-	return prog;
-}
-
 /* Copy the test program to path, mode 0755 (or mode). */
 static void copy_prog(const char *path, mode_t mode)
 {

@@ -3,7 +3,7 @@
  * join_fixture.h) for test_join. Needs root; run by hand, not by make
  * test, and commit what it writes:
  *
- *   .output/tests/record_join NAME run --workload fcp ... > tests/fixtures/NAME.c
+ *   .output/tests/join/record_join NAME run --workload fcp ... > tests/join/fixtures/NAME.c
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +112,7 @@ static void print_kview(const char *name, const struct kview *kv)
 static void print_fixture(const char *name, const char *line, const struct wl_result *res,
 			  const struct kview *kv)
 {
-	printf("/* recorded by tests/record_join.c from a real traced run (root):\n"
+	printf("/* recorded by tests/join/record_join.c from a real traced run (root):\n"
 	       " *   record_join %s %s\n"
 	       " * Do not edit: record again. */\n#include \"../join_fixture.h\"\n\n", name, line);
 	printf("static const struct wl_thread_stats %s_user[] = {\n", name);

@@ -1,8 +1,8 @@
 /*
  * join_fixture.h - one traced run as join_run saw it: the workers'
  * own timings and locks, and the kernel view tracer_read returned
- * (derived buckets filled in). tests/record_join.c writes these as C
- * data from a real run; tests/fixtures/ holds the recorded ones and
+ * (derived buckets filled in). tests/join/record_join.c writes these as C
+ * data from a real run; tests/join/fixtures/ holds the recorded ones and
  * test_join.c builds models from them without root.
  */
 #ifndef FCTRACE_MODEL_FIXTURE_H

@@ -29,13 +29,6 @@
 
 static char dir[64];
 
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	return env ? env : ".output/tests/target_prog";
-}
-
 static char *path_of(const char *name)
 {
 	static char p[4][128];

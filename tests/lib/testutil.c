@@ -198,3 +198,35 @@ bool test_dir_is_empty(const char *dir)
 	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", dir);
 	return system(cmd) == 0;
 }
+
+char *test_scratch;
+
+int test_scratch_setup(void **state)
+{
+	(void)state;
+	test_scratch = test_dir_make();
+	return test_scratch ? 0 : -1;
+}
+
+int test_scratch_teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/* %s/.[!.]*", test_scratch, test_scratch);
+	if (system(cmd) != 0)
+		return -1;
+	test_dir_remove(test_scratch);
+	test_scratch = NULL;
+	return 0;
+}
+
+char *test_at(const char *name)
+{
+	static char paths[8][512];
+	static unsigned next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", test_scratch, name);
+	return p;
+}

@@ -52,4 +52,13 @@ void test_dir_remove(char *dir);
 /* nothing in dir, not even dot files */
 bool test_dir_is_empty(const char *dir);
 
+/* One scratch directory for a whole group of tests: cmocka's group setup
+ * makes it (test_scratch_setup), group teardown empties and removes it
+ * (test_scratch_teardown); test_at("name") is test_scratch/name, in one of
+ * eight rotating buffers (a call may take several). */
+extern char *test_scratch;
+int test_scratch_setup(void **state);
+int test_scratch_teardown(void **state);
+char *test_at(const char *name);
+
 #endif /* FCTRACE_TESTUTIL_H */

@@ -623,13 +623,13 @@ static void test_browser(void **state)
 	write_pages(dir, cells);
 #ifdef __SANITIZE_ADDRESS__
 	/* the ASan build checks the writing (above); the pages are the plain
-	 * build's bytes, which tests/test_html renders, and Chromium is not
+	 * build's bytes, which tests/report/test_html renders, and Chromium is not
 	 * sanitized: rendering them again would only take Chromium's time */
 	cmd[0] = '\0';
 	(void)src;
 #else
 	snprintf(cmd, sizeof(cmd), "sh %s/html_check.sh %s/run.html:3 %s/timing.html:2 "
-		 "%s/compare.html:5 %s/sweep.html:6 %s/hostile.html:3", dirname(src), dir, dir,
+		 "%s/compare.html:5 %s/sweep.html:6 %s/hostile.html:3", dirname(dirname(src)), dir, dir,
 		 dir, dir, dir);
 #endif
 	rc = cmd[0] ? system(cmd) : 0;

@@ -171,7 +171,7 @@ static void check_queued(void)
 {
 	static char out[65536];
 	char src[] = __FILE__, cmd[4096];
-	const char *dir = dirname(src);
+	const char *dir = dirname(dirname(src));
 	size_t len, got;
 	FILE *p;
 	int status, n;

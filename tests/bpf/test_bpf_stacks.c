@@ -29,13 +29,6 @@
 
 static char dir[64];
 
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	return env ? env : ".output/tests/target_prog";
-}
-
 static void run_paths(struct session *s)
 {
 	char n[8], *argv[] = { (char *)target_prog(), "paths", n, NULL };
@@ -182,7 +175,7 @@ static void test_html_flame_renders(void **state)
 	stacks_free(&s.stacks);
 	assert_int_equal(report_html_run(without, &s), 0);
 	snprintf(cmd, sizeof(cmd), "sh %s/flame_check.sh %s %s 20000 handle_get handle_put "
-		 "lookup_locked start_thread worker", dirname(src), with, without);
+		 "lookup_locked start_thread worker", dirname(dirname(src)), with, without);
 	rc = system(cmd);
 	unlink(with), unlink(without);
 	session_free(&s);

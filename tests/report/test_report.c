@@ -34,37 +34,7 @@
 #define OUT_MAX	(1 << 19)
 
 static char printed[OUT_MAX], reported[OUT_MAX], err[8192];
-static char *dir;
-
 #define ARGV(...) ((char *const[]){ (char *)fctrace_binary(), __VA_ARGS__, NULL })
-
-/* DIR/name, in one of a few rotating buffers (a call takes several). */
-static char *at(const char *name)
-{
-	static char paths[6][512];
-	static int next;
-	char *p = paths[next++ % 6];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-	return p;
-}
-
-static int setup(void **state)
-{
-	dir = test_dir_make();
-	return dir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -f %s/*", dir);
-	if (system(cmd) != 0)
-		return -1;
-	test_dir_remove(dir);
-	return 0;
-}
 
 /* Run argv; its status, its stdout in out (or its stderr, for run -- CMD). */
 static int run(char *const argv[], char *out, bool table_on_stderr)
@@ -125,12 +95,12 @@ static void assert_reports_as_run(const char *json, const char *html)
 {
 	assert_int_equal(run(ARGV("report", (char *)json), reported, false), 0);
 	assert_same_text(printed, reported);
-	assert_int_equal(run(ARGV("report", (char *)json, "-q", "--json", at("again.json"),
-				  "--html", at("again.html")), reported, false), 0);
+	assert_int_equal(run(ARGV("report", (char *)json, "-q", "--json", test_at("again.json"),
+				  "--html", test_at("again.html")), reported, false), 0);
 	assert_string_equal(reported, "");
-	assert_same_file(json, at("again.json"));
+	assert_same_file(json, test_at("again.json"));
 	if (html)
-		assert_same_file(html, at("again.html"));
+		assert_same_file(html, test_at("again.html"));
 }
 
 /* ---- round trips --------------------------------------------------------- */
@@ -140,9 +110,9 @@ static void test_timing_only_run(void **state)
 	if (require_fctrace_binary("test_timing_only_run"))
 		skip();
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "2000", "--threads", "3",
-				  "--json", at("r.json"), "--html", at("r.html")), printed, false), 0);
+				  "--json", test_at("r.json"), "--html", test_at("r.html")), printed, false), 0);
 	assert_non_null(strstr(printed, "Why fcp takes"));
-	assert_reports_as_run(at("r.json"), at("r.html"));
+	assert_reports_as_run(test_at("r.json"), test_at("r.html"));
 }
 
 /* A cache workload's run: the other totals, other rules in the Why. */
@@ -151,9 +121,9 @@ static void test_timing_only_cache_run(void **state)
 	if (require_fctrace_binary("test_timing_only_cache_run"))
 		skip();
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--workload", "bcache", "--ops", "2000",
-				  "--threads", "2", "--json", at("c.json")), printed, false), 0);
+				  "--threads", "2", "--json", test_at("c.json")), printed, false), 0);
 	assert_non_null(strstr(printed, "cache: "));
-	assert_reports_as_run(at("c.json"), NULL);
+	assert_reports_as_run(test_at("c.json"), NULL);
 }
 
 /* report needs no privilege: nobody prints a traced run's file as well
@@ -185,12 +155,12 @@ static void test_traced_runs(void **state)
 	BPF_TEST_REQUIRE();
 	for (size_t i = 0; i < sizeof(sets) / sizeof(*sets); i++) {
 		assert_int_equal(run(ARGV("run", "--ops", "20000", "--probes", (char *)sets[i],
-					  "--json", at("t.json"), "--html", at("t.html")),
+					  "--json", test_at("t.json"), "--html", test_at("t.html")),
 				     printed, false), 0);
 		assert_non_null(strstr(printed, "Probes: "));
-		assert_reports_as_run(at("t.json"), at("t.html"));
+		assert_reports_as_run(test_at("t.json"), test_at("t.html"));
 	}
-	assert_reports_as_nobody(at("t.json"));
+	assert_reports_as_nobody(test_at("t.json"));
 }
 
 /* --timeline: its summary line and JSON object come back (the lanes are
@@ -199,9 +169,9 @@ static void test_traced_run_with_a_timeline(void **state)
 {
 	BPF_TEST_REQUIRE();
 	assert_int_equal(run(ARGV("run", "--ops", "20000", "--timeline", "--timeline-start", "5",
-				  "--json", at("tl.json")), printed, false), 0);
+				  "--json", test_at("tl.json")), printed, false), 0);
 	assert_non_null(strstr(printed, "Timeline: "));
-	assert_reports_as_run(at("tl.json"), NULL);
+	assert_reports_as_run(test_at("tl.json"), NULL);
 }
 
 /* A probe that failed: "unavailable here" and the probe's reason again. */
@@ -209,11 +179,11 @@ static void test_traced_run_with_a_failed_probe(void **state)
 {
 	BPF_TEST_REQUIRE();
 	setenv("FCTRACE_TEST_FAIL_PROBE", "fct_pc_add", 1);
-	assert_int_equal(run(ARGV("run", "--ops", "20000", "--json", at("f.json")), printed,
+	assert_int_equal(run(ARGV("run", "--ops", "20000", "--json", test_at("f.json")), printed,
 			     false), 0);
 	unsetenv("FCTRACE_TEST_FAIL_PROBE");
 	assert_non_null(strstr(printed, "unavailable here: pagecache"));
-	assert_reports_as_run(at("f.json"), NULL);
+	assert_reports_as_run(test_at("f.json"), NULL);
 }
 
 /* ---- comparisons --------------------------------------------------------- */
@@ -225,9 +195,9 @@ static void split_compare(const char *path)
 
 	assert_non_null(doc);
 	assert_true(json_object_object_get_ex(doc, "runs", &runs));
-	assert_int_equal(json_object_to_file_ext(at("a.json"), json_object_array_get_idx(runs, 0),
+	assert_int_equal(json_object_to_file_ext(test_at("a.json"), json_object_array_get_idx(runs, 0),
 						 JSON_C_TO_STRING_PRETTY), 0);
-	assert_int_equal(json_object_to_file_ext(at("b.json"), json_object_array_get_idx(runs, 1),
+	assert_int_equal(json_object_to_file_ext(test_at("b.json"), json_object_array_get_idx(runs, 1),
 						 JSON_C_TO_STRING_PRETTY), 0);
 	json_object_put(doc);
 }
@@ -240,13 +210,13 @@ static void check_compare(char *const compare_argv[])
 	assert_int_equal(run(compare_argv, printed, false), 0);
 	assert_non_null(terms = strstr(printed, "\nCompare "));
 	/* the document prints as compare printed it: both tables, the terms */
-	assert_reports_as_run(at("cmp.json"), at("cmp.html"));
-	split_compare(at("cmp.json"));
-	assert_int_equal(run(ARGV("diff", at("a.json"), at("b.json"), "--json", at("d.json"),
-				  "--html", at("d.html")), reported, false), 0);
+	assert_reports_as_run(test_at("cmp.json"), test_at("cmp.html"));
+	split_compare(test_at("cmp.json"));
+	assert_int_equal(run(ARGV("diff", test_at("a.json"), test_at("b.json"), "--json", test_at("d.json"),
+				  "--html", test_at("d.html")), reported, false), 0);
 	assert_same_text(terms, reported);
-	assert_same_file(at("cmp.json"), at("d.json"));
-	assert_same_file(at("cmp.html"), at("d.html"));
+	assert_same_file(test_at("cmp.json"), test_at("d.json"));
+	assert_same_file(test_at("cmp.html"), test_at("d.html"));
 }
 
 static void test_timing_only_compare_and_diff(void **state)
@@ -254,14 +224,14 @@ static void test_timing_only_compare_and_diff(void **state)
 	if (require_fctrace_binary("test_timing_only_compare_and_diff"))
 		skip();
 	check_compare(ARGV("compare", "--no-bpf", "--ops", "2000", "--threads", "2",
-			   "--json", at("cmp.json"), "--html", at("cmp.html")));
+			   "--json", test_at("cmp.json"), "--html", test_at("cmp.html")));
 }
 
 static void test_traced_compare_and_diff(void **state)
 {
 	BPF_TEST_REQUIRE();
 	check_compare(ARGV("compare", "--workload", "fcp,fcp-fixed", "--ops", "20000",
-			   "--json", at("cmp.json"), "--html", at("cmp.html")));
+			   "--json", test_at("cmp.json"), "--html", test_at("cmp.html")));
 	assert_non_null(strstr(reported, "term by term"));
 }
 
@@ -272,16 +242,16 @@ static void test_diff_of_different_settings(void **state)
 	if (require_fctrace_binary("test_diff_of_different_settings"))
 		skip();
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "500", "--threads", "2", "--files",
-				  "100", "-q", "--json", at("f100.json")), printed, false), 0);
+				  "100", "-q", "--json", test_at("f100.json")), printed, false), 0);
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "500", "--threads", "2", "-q",
-				  "--json", at("f60.json")), printed, false), 0);
-	assert_int_equal(run(ARGV("diff", at("f100.json"), at("f60.json")), reported, false), 0);
+				  "--json", test_at("f60.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("diff", test_at("f100.json"), test_at("f60.json")), reported, false), 0);
 	assert_non_null(strstr(reported, "The runs' settings differ:\n"));
 	assert_non_null(strstr(reported, "f100.json: fcp, 100 files, pool 50, 2 threads x 500 ops"));
 	assert_non_null(strstr(reported, "f60.json: fcp, 60 files, pool 50, 2 threads x 500 ops"));
 	assert_non_null(strstr(reported, "\nCompare fcp with fcp at the same settings"));
 	/* the same settings: no such line (check_compare wants compare's text) */
-	assert_int_equal(run(ARGV("diff", at("f60.json"), at("f60.json")), reported, false), 0);
+	assert_int_equal(run(ARGV("diff", test_at("f60.json"), test_at("f60.json")), reported, false), 0);
 	assert_null(strstr(reported, "settings differ"));
 	assert_non_null(strstr(reported, "+0 %"));
 }
@@ -292,17 +262,17 @@ static void test_diff_of_different_settings(void **state)
 static void test_run_a_program(void **state)
 {
 	BPF_TEST_REQUIRE();
-	assert_int_equal(run(ARGV("run", "--json", at("p.json"), "--html", at("p.html"), "--",
+	assert_int_equal(run(ARGV("run", "--json", test_at("p.json"), "--html", test_at("p.html"), "--",
 				  TARGET, "hold", "50"), printed, true), 0);
 	assert_non_null(strstr(printed, "Lock names: "));
 	assert_non_null(strstr(printed, "session_table_lock"));
-	assert_reports_as_run(at("p.json"), at("p.html"));
+	assert_reports_as_run(test_at("p.json"), test_at("p.html"));
 	/* the same program, held longer: diff says what changed, without the
 	 * workloads' settings and per-op figures (a program has neither) */
-	assert_int_equal(run(ARGV("run", "--json", at("p2.json"), "--", TARGET, "hold", "150"),
+	assert_int_equal(run(ARGV("run", "--json", test_at("p2.json"), "--", TARGET, "hold", "150"),
 			     printed, true), 0);
-	assert_int_equal(run(ARGV("diff", at("p.json"), at("p2.json"), "--json", at("pd.json"),
-				  "--html", at("pd.html")), reported, false), 0);
+	assert_int_equal(run(ARGV("diff", test_at("p.json"), test_at("p2.json"), "--json", test_at("pd.json"),
+				  "--html", test_at("pd.html")), reported, false), 0);
 	assert_non_null(strstr(reported, "\nCompare target_prog with target_prog\n  (a: "
 			       TARGET " hold 50, window "));
 	assert_non_null(strstr(reported, "   b: " TARGET " hold 150, window "));
@@ -311,12 +281,12 @@ static void test_run_a_program(void **state)
 	assert_null(strstr(reported, "per op"));
 	assert_null(strstr(reported, "0 files"));
 	/* and its document prints again as diff printed it (report of a comparison) */
-	assert_int_equal(run(ARGV("report", at("pd.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("report", test_at("pd.json")), printed, false), 0);
 	assert_non_null(strstr(printed, reported));
 	/* a program against a workload: one line */
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "200", "--threads", "2", "-q",
-				  "--json", at("w.json")), printed, false), 0);
-	assert_int_equal(run(ARGV("diff", at("w.json"), at("p.json")), reported, false), 2);
+				  "--json", test_at("w.json")), printed, false), 0);
+	assert_int_equal(run(ARGV("diff", test_at("w.json"), test_at("p.json")), reported, false), 2);
 	assert_non_null(strstr(err, "p.json: is a run of another program (run -- CMD, attach), "
 			       "the other file a workload's"));
 }
@@ -338,11 +308,11 @@ static void test_attach_to_a_program(void **state)
 	usleep(100000);		/* let it exec and go to sleep */
 	/* on standard error, as run -- prints it */
 	assert_int_equal(run(ARGV("attach", "-p", pid, "--duration", "0.3", "--json",
-				  at("at.json")), printed, true), 0);
+				  test_at("at.json")), printed, true), 0);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	assert_non_null(strstr(printed, "fctrace attach: "));
-	assert_reports_as_run(at("at.json"), NULL);
+	assert_reports_as_run(test_at("at.json"), NULL);
 }
 
 /* run -- java with "go" on its stdin (the Java programs wait for it). */
@@ -372,11 +342,11 @@ static void test_run_a_jvm(void **state)
 		print_message("skip: %s\n", why);
 		skip();
 	}
-	assert_int_equal(run_java(ARGV("run", "--json", at("j.json"), "--", "java", "-cp",
+	assert_int_equal(run_java(ARGV("run", "--json", test_at("j.json"), "--", "java", "-cp",
 				       (char *)java_classpath(), "PoolBench", "4", "10", "2")), 0);
 	assert_non_null(strstr(printed, "\nJVM: "));
 	assert_non_null(strstr(printed, "PoolBench$Pool"));
-	assert_reports_as_run(at("j.json"), NULL);
+	assert_reports_as_run(test_at("j.json"), NULL);
 }
 
 /* ---- bad input ----------------------------------------------------------- */
@@ -430,7 +400,7 @@ static void assert_refused(const char *cmd, const char *path, const char *why)
 {
 	char want[600];
 	int rc = cmd[0] == 'r' ? run(ARGV("report", (char *)path), reported, false)
-			       : run(ARGV("diff", at("r.json"), (char *)path), reported, false);
+			       : run(ARGV("diff", test_at("r.json"), (char *)path), reported, false);
 	const char *nl = strchr(err, '\n');
 
 	snprintf(want, sizeof(want), "fctrace: %s: ", path);
@@ -442,41 +412,41 @@ static void assert_refused(const char *cmd, const char *path, const char *why)
 
 static void test_bad_input(void **state)
 {
-	const char *saved = at("r.json");
+	const char *saved = test_at("r.json");
 
 	if (require_fctrace_binary("test_bad_input"))
 		skip();
 	assert_int_equal(run(ARGV("run", "--no-bpf", "--ops", "200", "--threads", "2",
 				  "--json", (char *)saved, "-q"), printed, false), 0);
-	assert_refused("report", at("missing.json"), "No such file or directory");
-	assert_refused("report", dir, "is a directory, not a saved run");
-	write_text(at("empty.json"), "", 0);
-	assert_refused("report", at("empty.json"), "is empty, not JSON");
-	write_text(at("text.json"), "fctrace run: fcp\n", 17);
-	assert_refused("report", at("text.json"), "is not JSON");
-	write_text(at("two.json"), "{}\n{}\n", 6);
-	assert_refused("report", at("two.json"), "is not one JSON document");
-	write_text(at("nul.json"), "{\"schema_version\": 2}\0", 22);
-	assert_refused("report", at("nul.json"), "is not one JSON document");
-	write_text(at("array.json"), "[1, 2]", 6);
-	assert_refused("report", at("array.json"), "not an fctrace document");
-	write_text(at("other.json"), "{\"name\": \"x\"}", 13);
-	assert_refused("report", at("other.json"), "not an fctrace document (no \"schema_version\")");
+	assert_refused("report", test_at("missing.json"), "No such file or directory");
+	assert_refused("report", test_scratch, "is a directory, not a saved run");
+	write_text(test_at("empty.json"), "", 0);
+	assert_refused("report", test_at("empty.json"), "is empty, not JSON");
+	write_text(test_at("text.json"), "fctrace run: fcp\n", 17);
+	assert_refused("report", test_at("text.json"), "is not JSON");
+	write_text(test_at("two.json"), "{}\n{}\n", 6);
+	assert_refused("report", test_at("two.json"), "is not one JSON document");
+	write_text(test_at("nul.json"), "{\"schema_version\": 2}\0", 22);
+	assert_refused("report", test_at("nul.json"), "is not one JSON document");
+	write_text(test_at("array.json"), "[1, 2]", 6);
+	assert_refused("report", test_at("array.json"), "not an fctrace document");
+	write_text(test_at("other.json"), "{\"name\": \"x\"}", 13);
+	assert_refused("report", test_at("other.json"), "not an fctrace document (no \"schema_version\")");
 	{
 		size_t len;
 		char *text = slurp(saved, &len);
 
-		write_text(at("cut.json"), text, len / 2);	/* truncated */
+		write_text(test_at("cut.json"), text, len / 2);	/* truncated */
 		free(text);
 	}
-	assert_refused("report", at("cut.json"), "is cut short");
-	assert_refused("diff", at("cut.json"), "is cut short");
+	assert_refused("report", test_at("cut.json"), "is cut short");
+	assert_refused("diff", test_at("cut.json"), "is cut short");
 }
 
 /* Documents that are JSON, but not a saved run this fctrace can print. */
 static void test_wrong_documents(void **state)
 {
-	const char *saved = at("r.json"), *bad = at("bad.json");
+	const char *saved = test_at("r.json"), *bad = test_at("bad.json");
 
 	if (require_fctrace_binary("test_wrong_documents"))
 		skip();
@@ -516,14 +486,14 @@ static void test_wrong_documents(void **state)
 	edited(saved, bad, "probe_set", "\"most\"");
 	assert_refused("report", bad, "\"probe_set\" must be one of full light custom floor none");
 	assert_int_equal(run(ARGV("sweep", "--no-bpf", "--workload", "fc", "--files", "10",
-				  "--threads", "1", "--ops", "100", "-q", "--json", at("sw.json")),
+				  "--threads", "1", "--ops", "100", "-q", "--json", test_at("sw.json")),
 			     printed, false), 0);
-	assert_refused("report", at("sw.json"), "is a sweep");
-	assert_refused("diff", at("sw.json"), "is a sweep");
+	assert_refused("report", test_at("sw.json"), "is a sweep");
+	assert_refused("diff", test_at("sw.json"), "is a sweep");
 	assert_int_equal(run(ARGV("compare", "--no-bpf", "--ops", "200", "--threads", "2", "-q",
-				  "--json", at("cmp.json")), printed, false), 0);
-	assert_refused("diff", at("cmp.json"), "is a comparison already");
-	edited(at("cmp.json"), bad, "runs.1.wall_ns", "null");
+				  "--json", test_at("cmp.json")), printed, false), 0);
+	assert_refused("diff", test_at("cmp.json"), "is a comparison already");
+	edited(test_at("cmp.json"), bad, "runs.1.wall_ns", "null");
 	assert_refused("report", bad, "runs[1]: \"wall_ns\" must be a whole number >= 0 (got null)");
 }
 
@@ -590,5 +560,5 @@ int main(void)
 		cmocka_unit_test(test_run_a_jvm),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }

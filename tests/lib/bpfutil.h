@@ -15,6 +15,10 @@
 #include "trace/loader.h"
 #include "workload.h"	/* wl_now_ns */
 
+/* The program fctrace did not write (tests/target_prog.c) that the tests
+ * trace: $FCTRACE_TARGET_PROG or .output/tests/target_prog. */
+const char *target_prog(void);
+
 /* Why the BPF tests cannot run here, or NULL. */
 const char *bpf_test_unavailable(void);
 /* FCTRACE_REQUIRE_BPF=1 or CI=true: a missing capability is a failure. */

@@ -22,16 +22,6 @@
 #define HOLD_MS		200
 #define PREADS		1000	/* target_prog's pread64 calls per reader thread */
 
-static char prog[4096];
-
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
-	return prog;
-}
-
 static void full_trace(struct trace_opts *t)
 {
 	memset(t, 0, sizeof(*t));

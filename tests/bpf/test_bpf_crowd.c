@@ -19,16 +19,6 @@
 #define CROWD		2500	/* well above the old fixed table of 1024 */
 #define CROWD_CALLS	3	/* getppid calls per thread */
 
-static char prog[4096];
-
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
-	return prog;
-}
-
 struct crowd {
 	pid_t pid;
 	int in_fd;		/* its stdin */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "bpfutil.h"
-#include "bpf/account_test.h"
+#include "account_test.h"
 #include "slot.h"
 #include "account_test.skel.h"
 

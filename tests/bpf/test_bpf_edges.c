@@ -34,16 +34,6 @@
 
 #define OUT_LEN		(1 << 20)
 
-static char prog[4096];
-
-static const char *target_prog(void)
-{
-	const char *env = getenv("FCTRACE_TARGET_PROG");
-
-	snprintf(prog, sizeof(prog), "%s", env ? env : ".output/tests/target_prog");
-	return prog;
-}
-
 /* One fctrace run: its status, stdout, stderr and JSON document. */
 struct run {
 	int rc;

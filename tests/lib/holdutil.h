@@ -1,7 +1,7 @@
 /*
  * holdutil.h - the holders probes against a program's own figures
  * (tests/holdprog's JSON), shared by tests/holdcheck.c (`sudo make
- * holdcheck`) and tests/test_bpf_holders.c (`make test`): run a program
+ * holdcheck`) and tests/bpf/test_bpf_holders.c (`make test`): run a program
  * under a probe set from its exec to its exit, read the watched locks,
  * and put the two sides next to each other. Root (it loads BPF).
  */

@@ -162,3 +162,10 @@ const struct lock_total *lock_starting(const struct joined_run *m, const char *p
 				      (unsigned long long)m->locks[i].waits);
 	return NULL;
 }
+
+const char *target_prog(void)
+{
+	const char *env = getenv("FCTRACE_TARGET_PROG");
+
+	return env ? env : ".output/tests/target_prog";
+}

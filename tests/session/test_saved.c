@@ -53,7 +53,6 @@
 
 #define ARGV(...) ((char *const[]){ (char *)fctrace_binary(), __VA_ARGS__, NULL })
 
-static char *dir;
 static char docs[MAX_DOCS][512];	/* every document made, for the schema */
 static int ndocs;
 static bool traced_made;		/* the traced runs were made too */
@@ -91,34 +90,6 @@ static bool derived(const char *path)
 		if (!fnmatch(DERIVED[i], path, 0))
 			return true;
 	return false;
-}
-
-/* DIR/name, in one of a few rotating buffers. */
-static char *at(const char *name)
-{
-	static char paths[4][512];
-	static int next;
-	char *p = paths[next++ % 4];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-	return p;
-}
-
-static int setup(void **state)
-{
-	dir = test_dir_make();
-	return dir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", dir);
-	if (system(cmd) != 0)
-		return -1;
-	test_dir_remove(dir);
-	return 0;
 }
 
 /* Run argv to its end (stdin from /dev/null, or "go" for the Java
@@ -361,11 +332,11 @@ static void test_timing_only_runs(void **state)
 	if (require_fctrace_binary("test_timing_only_runs"))
 		skip();
 	run_ok(ARGV("run", "--no-bpf", "--ops", "2000", "--threads", "3", "-q", "--json",
-		    at("pool.json")), false);
-	check_run(at("pool.json"));
+		    test_at("pool.json")), false);
+	check_run(test_at("pool.json"));
 	run_ok(ARGV("run", "--no-bpf", "--workload", "bcache", "--ops", "2000", "--threads", "2",
-		    "-q", "--json", at("cache.json")), false);
-	check_run(at("cache.json"));
+		    "-q", "--json", test_at("cache.json")), false);
+	check_run(test_at("cache.json"));
 }
 
 /* A comparison's runs are run documents (checked above): its own keys
@@ -375,12 +346,12 @@ static void test_compare_and_sweep(void **state)
 	if (require_fctrace_binary("test_compare_and_sweep"))
 		skip();
 	run_ok(ARGV("compare", "--no-bpf", "--ops", "1000", "--threads", "2", "-q", "--json",
-		    at("cmp.json")), false);
-	keep(at("cmp.json"));
-	assert_round_trip(at("cmp.json"));
+		    test_at("cmp.json")), false);
+	keep(test_at("cmp.json"));
+	assert_round_trip(test_at("cmp.json"));
 	run_ok(ARGV("sweep", "--no-bpf", "--files", "10,60", "--threads", "2", "--ops", "500",
-		    "--predict", "-q", "--json", at("sweep.json")), false);
-	keep(at("sweep.json"));
+		    "--predict", "-q", "--json", test_at("sweep.json")), false);
+	keep(test_at("sweep.json"));
 }
 
 static void test_traced_runs(void **state)
@@ -388,23 +359,23 @@ static void test_traced_runs(void **state)
 	BPF_TEST_REQUIRE();
 	/* the built-in workload: every group, a timeline, the stacks */
 	run_ok(ARGV("run", "--ops", "20000", "--threads", "4", "--timeline", "-q", "--json",
-		    at("fcp.json")), false);
-	check_run(at("fcp.json"));
+		    test_at("fcp.json")), false);
+	check_run(test_at("fcp.json"));
 	/* another program: its named locks */
-	run_ok(ARGV("run", "-q", "--json", at("prog.json"), "--", TARGET, "hold", "50"), false);
-	check_run(at("prog.json"));
+	run_ok(ARGV("run", "-q", "--json", test_at("prog.json"), "--", TARGET, "hold", "50"), false);
+	check_run(test_at("prog.json"));
 	/* the holders of two locks, one waited for holding the other */
-	run_ok(ARGV("run", "--probes", "full,holders", "-q", "--json", at("chain.json"), "--",
+	run_ok(ARGV("run", "--probes", "full,holders", "-q", "--json", test_at("chain.json"), "--",
 		    TARGET, "chain", "50"), false);
-	check_run(at("chain.json"));
+	check_run(test_at("chain.json"));
 	/* pages dropped by fadvise and read again */
-	run_ok(ARGV("run", "--probes", "full,pc-evict", "-q", "--json", at("evict.json"), "--",
-		    TARGET, "coldread", "10", at("coldread.out")), false);
-	check_run(at("evict.json"));
+	run_ok(ARGV("run", "--probes", "full,pc-evict", "-q", "--json", test_at("evict.json"), "--",
+		    TARGET, "coldread", "10", test_at("coldread.out")), false);
+	check_run(test_at("evict.json"));
 	/* more threads than the table holds: a loss */
-	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", at("lost.json"), "--", TARGET,
+	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", test_at("lost.json"), "--", TARGET,
 		    "threads", "100"), false);
-	check_run(at("lost.json"));
+	check_run(test_at("lost.json"));
 	traced_made = true;
 }
 
@@ -421,9 +392,9 @@ static void test_traced_jvm(void **state)
 		traced_made = false;	/* the JVM's properties go unwritten */
 		skip();
 	}
-	run_ok(ARGV("run", "--probes", "full,holders", "-q", "--json", at("jvm.json"), "--",
+	run_ok(ARGV("run", "--probes", "full,holders", "-q", "--json", test_at("jvm.json"), "--",
 		    "java", "-cp", (char *)java_classpath(), "SiteBench", "3", "30", "5"), true);
-	check_run(at("jvm.json"));
+	check_run(test_at("jvm.json"));
 }
 
 /* ---- the schema ---------------------------------------------------------- */
@@ -432,7 +403,7 @@ static void test_traced_jvm(void **state)
 static int script(const char *name, const char *args, char *out, size_t n)
 {
 	char src[] = __FILE__, cmd[8192];
-	const char *tests = dirname(src);
+	const char *tests = dirname(dirname(src));
 	size_t len, got;
 	FILE *p;
 	int status;
@@ -500,5 +471,5 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		return check_files(argc, argv);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }

@@ -1,7 +1,7 @@
 /*
  * test_join.c - join_run's join (join/join.c) without root: models built
- * from kernel views recorded from real traced runs (tests/fixtures/,
- * written by tests/record_join.c), with the full and the light probe
+ * from kernel views recorded from real traced runs (tests/join/fixtures/,
+ * written by tests/join/record_join.c), with the full and the light probe
  * set. Each figure is checked against the recorded inputs, summed the
  * plain way here.
  */
