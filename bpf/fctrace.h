@@ -627,4 +627,69 @@ struct fct_jvm_global {
 	__u64 safepoint_max_ns;
 };
 
+
+/* Disk I/O at the block layer (disk.bpf.c, `--probes disk`) */
+
+/*
+ * Every request the block layer accounts (the ones /proc/diskstats
+ * counts: block_io_start in the submitter's context, block_rq_issue when
+ * the driver takes it, block_rq_complete), keyed by the request while it
+ * is in flight. The thread that caused it is the one block_io_start ran
+ * in: the thread itself for O_DIRECT and synchronous reads, the fsync
+ * caller for the writes its fsync starts, a kernel thread for writeback
+ * and readahead done later. Flushes (REQ_OP_FLUSH, and the flush
+ * machinery's own requests) are counted apart, as diskstats does.
+ */
+#define FCT_DISK_RQS		4096	/* requests in flight at once */
+#define FCT_DISK_DEVS		64	/* disks */
+#define FCT_DISK_THREADS	4096	/* traced threads that caused I/O */
+#define FCT_DISK_NAME_LEN	32
+
+enum fct_disk_dir { FCT_DISK_READ, FCT_DISK_WRITE, FCT_DISK_DIRS };
+
+/* per disk (the whole disk: a partition's requests count for its disk),
+ * every process's requests completed in the window */
+struct fct_disk_dev {
+	char name[FCT_DISK_NAME_LEN];	/* gendisk->disk_name: "vda" */
+	__u32 dev;		/* MKDEV(major, first_minor), kernel encoding */
+	__u32 pad;
+	__u64 ios[FCT_DISK_DIRS];	/* requests completed, as diskstats counts them */
+	__u64 bytes[FCT_DISK_DIRS];
+	__u64 queue_ns[FCT_DISK_DIRS];	/* sum of block_io_start -> complete (diskstats'
+					 * time reading / writing, in ns) */
+	__u64 service_ns[FCT_DISK_DIRS];	/* sum of issue -> complete */
+	__u64 flushes;		/* the flush machinery's flush requests completed
+				 * (diskstats' flushes) */
+	__u64 busy_ns;		/* at least one request in flight (diskstats' io_ticks) */
+	__u64 traced_ios[FCT_DISK_DIRS];	/* of ios: caused by traced threads */
+	__u64 traced_bytes[FCT_DISK_DIRS];
+	__s64 inflight;		/* private: requests in flight now */
+	__u64 busy_since;	/* private: when inflight went 0 -> 1 */
+	__u32 hist[FCT_DISK_DIRS][FCT_HIST_SLOTS];	/* issue -> complete (as biolatency) */
+};
+
+/* per traced thread that caused requests (its tid) */
+struct fct_disk_thread {
+	__u32 tid;
+	__u32 tgid;
+	__u64 ios[FCT_DISK_DIRS];	/* its requests completed */
+	__u64 bytes[FCT_DISK_DIRS];
+	__u64 ns[FCT_DISK_DIRS];	/* time at least one of its requests of that
+					 * direction was in flight (block_io_start to
+					 * complete): parallel requests count once */
+	__u64 flushes;		/* flushes it asked for: empty preflush writes
+				 * (blkdev_issue_flush, not counted as writes) and
+				 * writes with a preflush */
+	__s64 inflight[FCT_DISK_DIRS];	/* private */
+	__u64 since[FCT_DISK_DIRS];	/* private */
+	__u32 hist[FCT_HIST_SLOTS];	/* its reads, issue -> complete */
+};
+
+/* run-wide: what did not fit */
+struct fct_disk_global {
+	__u64 rqs_full;		/* requests not followed: the in-flight table was full */
+	__u64 devs_full;	/* requests of a disk the device table had no room for */
+	__u64 threads_full;	/* traced threads' requests with no room in the thread table */
+};
+
 #endif /* FCTRACE_ABI_H */

@@ -33,6 +33,11 @@ void kview_free(struct kview *kv)
 	free(kv->evict);
 	kv->evict = NULL;
 	kv->nevict = 0;
+	free(kv->disk_devs);
+	free(kv->disk_threads);
+	kv->disk_devs = NULL;
+	kv->disk_threads = NULL;
+	kv->ndisk_devs = kv->ndisk_threads = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;

@@ -112,6 +112,13 @@ struct kview {
 	struct kv_evict *evict;
 	int nevict;
 	struct fct_evict_global evict_global;
+	/* disk requests (PG_DISK; disk.bpf.c): per disk, and per traced
+	 * thread that caused some (trace/disk.c reads them) */
+	struct fct_disk_dev *disk_devs;
+	int ndisk_devs;
+	struct fct_disk_thread *disk_threads;
+	int ndisk_threads;
+	struct fct_disk_global disk_global;
 	struct meminfo mem_open, mem_close;	/* at the window's edges (0: unknown) */
 
 	unsigned time_every;	/* one syscall in this many was timed */

@@ -27,6 +27,7 @@
 #include "trace/ksyms.h"
 #include "jvm/jvm.h"
 #include "trace/tlrec.h"
+#include "trace/disk.h"
 #include "base/termsafe.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
@@ -80,6 +81,9 @@ static const struct prog_desc progs[] = {
 	  .group = PG_PC_EVICT },
 	{ .prog = "fct_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_CPUCLOCK,
 	  .per_cpu = true },
+	{ .prog = "fct_disk_start", .shown = "tp_btf/block_io_start", .group = PG_DISK },
+	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
+	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
 	/* holders of contended user locks (holders.bpf.h): code inside the
 	 * tp_btf syscall programs and fct_sched_switch (their on-CPU time
 	 * comes from fct_cpu_sample, so they want the cpuclock group too) */
@@ -1219,6 +1223,11 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_evictors),
 				sizeof(struct fct_evict_key), sizeof(struct fct_evict_val),
 				add_evict, kv, NULL);
+	if (!err && (kv->groups & PG_MASK(PG_DISK))) {
+		kv->disk_global = t->skel->bss->disk_global;
+		err = disk_read_maps(bpf_map__fd(t->skel->maps.disk_devs),
+				     bpf_map__fd(t->skel->maps.disk_threads), kv);
+	}
 	if (!err) {
 		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
 				sizeof(struct fct_klock_val), add_klock, kv, &kc);

@@ -1,0 +1,271 @@
+/*
+ * test_bpf_disk.c - the disk probes (disk.bpf.c) against a thread that
+ * reads N blocks with O_DIRECT (each one request to the disk, in its own
+ * context) and one that writes a block and fsyncs it N times (needs root
+ * and a file system that takes O_DIRECT: the test's directory is made
+ * beside the test binary unless $FCTRACE_DISK_DIR says where).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "bpfutil.h"
+#include "workload.h"
+
+#define N_BLOCKS	48
+#define BLOCK		4096
+
+struct disk_file {
+	char dir[256], path[300];
+	struct stat st;
+};
+
+static void disk_file_make(struct disk_file *c)
+{
+	char buf[BLOCK];
+	const char *base = getenv("FCTRACE_DISK_DIR") ? getenv("FCTRACE_DISK_DIR") : ".output";
+	int fd;
+
+	snprintf(c->dir, sizeof(c->dir), "%s/fct-disk-XXXXXX", base);
+	assert_non_null(mkdtemp(c->dir));
+	snprintf(c->path, sizeof(c->path), "%s/data", c->dir);
+	fd = open(c->path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	for (int i = 0; i < N_BLOCKS; i++) {
+		memset(buf, 'a' + i % 26, sizeof(buf));
+		assert_int_equal(write(fd, buf, sizeof(buf)), sizeof(buf));
+	}
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(fstat(fd, &c->st), 0);
+	close(fd);
+}
+
+static void disk_file_done(struct disk_file *c)
+{
+	unlink(c->path);
+	rmdir(c->dir);
+}
+
+/* N_BLOCKS reads of one block each, O_DIRECT: N_BLOCKS requests */
+static void read_direct(struct marked *m)
+{
+	const struct disk_file *c = m->arg;
+	void *buf;
+	int fd = open(c->path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0 || posix_memalign(&buf, BLOCK, BLOCK)) {
+		m->user[1] = (uint64_t)errno;
+		return;
+	}
+	for (int i = 0; i < N_BLOCKS; i++)
+		m->user[0] += pread(fd, buf, BLOCK, (off_t)i * BLOCK) == BLOCK;
+	free(buf);
+	close(fd);
+}
+
+/* N_BLOCKS writes of one block each, O_DIRECT, over allocated blocks */
+static void write_direct(struct marked *m)
+{
+	const struct disk_file *c = m->arg;
+	void *buf;
+	int fd = open(c->path, O_WRONLY | O_DIRECT);
+
+	if (fd < 0 || posix_memalign(&buf, BLOCK, BLOCK)) {
+		m->user[1] = (uint64_t)errno;
+		return;
+	}
+	memset(buf, 'd', BLOCK);
+	for (int i = 0; i < N_BLOCKS; i++)
+		m->user[0] += pwrite(fd, buf, BLOCK, (off_t)i * BLOCK) == BLOCK;
+	free(buf);
+	close(fd);
+}
+
+/* N_BLOCKS times: overwrite one block in the page cache, then fsync it
+ * (arg user[2] == 0) or fdatasync it (1) */
+static void write_sync(struct marked *m)
+{
+	const struct disk_file *c = m->arg;
+	char buf[BLOCK];
+	int fd = open(c->path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < N_BLOCKS; i++) {
+		memset(buf, 'A' + i % 26, sizeof(buf));
+		if (pwrite(fd, buf, sizeof(buf), (off_t)i * BLOCK) == BLOCK &&
+		    !(m->user[2] ? fdatasync(fd) : fsync(fd)))
+			m->user[0]++;
+	}
+	close(fd);
+}
+
+/* run write_sync on one marked thread, datasync or not */
+static void run_sync(struct marked *m, struct disk_file *c, int datasync)
+{
+	memset(m, 0, sizeof(*m));
+	m->user[2] = (uint64_t)datasync;
+	start_marked(m, 1, write_sync, c);
+	join_marked(m, 1);
+}
+
+static const struct fct_disk_thread *disk_thread(const struct kview *kv, pid_t tid)
+{
+	for (int i = 0; i < kv->ndisk_threads; i++)
+		if (kv->disk_threads[i].tid == (uint32_t)tid)
+			return &kv->disk_threads[i];
+	return NULL;
+}
+
+/* The disk holding the file: its whole disk's entry (a partition's
+ * requests count for its disk), found by the traced requests on it. */
+static const struct fct_disk_dev *busiest_traced(const struct kview *kv, int dir)
+{
+	const struct fct_disk_dev *best = NULL;
+
+	for (int i = 0; i < kv->ndisk_devs; i++)
+		if (!best || kv->disk_devs[i].traced_ios[dir] > best->traced_ios[dir])
+			best = &kv->disk_devs[i];
+	return best;
+}
+
+static uint64_t hist_total(const uint32_t *h)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		n += h[i];
+	return n;
+}
+
+static void test_odirect_reads(void **state)
+{
+	struct bpf_fixture fx;
+	struct disk_file c;
+	struct marked m[1];
+	const struct fct_disk_thread *d;
+	const struct fct_disk_dev *dev;
+
+	BPF_TEST_REQUIRE();
+	disk_file_make(&c);
+	bpf_fixture_start(&fx, PG_FULL);
+	if (!(fx.kv.groups & PG_MASK(PG_DISK)) && bpf_test_required())
+		fail_msg("the disk probes did not load: %s",
+			 probe_status_text(probe_named(&fx.kv, "tp_btf/block_io_start")));
+	run_marked(m, 1, read_direct, &c);
+	bpf_fixture_read(&fx);
+	assert_int_equal(m[0].user[1], 0);	/* O_DIRECT opened */
+	assert_int_equal(m[0].user[0], N_BLOCKS);
+	assert_true(fx.kv.groups & PG_MASK(PG_DISK));
+
+	d = disk_thread(&fx.kv, m[0].tid);
+	assert_non_null(d);
+	assert_int_equal(d->tgid, getpid());
+	assert_int_equal(d->ios[FCT_DISK_READ], N_BLOCKS);
+	assert_int_equal(d->bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS * BLOCK);
+	assert_int_equal(d->ios[FCT_DISK_WRITE], 0);
+	assert_int_equal(hist_total(d->hist), N_BLOCKS);
+	assert_true(d->ns[FCT_DISK_READ] > 0);
+	assert_true(d->ns[FCT_DISK_READ] <= m[0].end_ns - m[0].begin_ns);
+	/* the page cache saw none of it */
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 0);
+
+	dev = busiest_traced(&fx.kv, FCT_DISK_READ);
+	assert_non_null(dev);
+	assert_int_equal(dev->traced_ios[FCT_DISK_READ], N_BLOCKS);
+	assert_int_equal(dev->traced_bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS * BLOCK);
+	assert_true(dev->ios[FCT_DISK_READ] >= N_BLOCKS);
+	assert_true(dev->busy_ns > 0 && dev->name[0]);
+	assert_int_equal(fx.kv.disk_global.rqs_full + fx.kv.disk_global.devs_full +
+			 fx.kv.disk_global.threads_full, 0);
+	bpf_fixture_done(&fx);
+	disk_file_done(&c);
+}
+
+/* O_DIRECT overwrites of allocated blocks: one write request each, from
+ * the caller, exactly; the times it changes wait for writeback */
+static void test_odirect_writes(void **state)
+{
+	struct bpf_fixture fx;
+	struct disk_file c;
+	struct marked m[1];
+	const struct fct_disk_thread *d;
+
+	BPF_TEST_REQUIRE();
+	disk_file_make(&c);
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(m, 1, write_direct, &c);
+	bpf_fixture_read(&fx);
+	assert_int_equal(m[0].user[1], 0);
+	assert_int_equal(m[0].user[0], N_BLOCKS);
+
+	d = disk_thread(&fx.kv, m[0].tid);
+	assert_non_null(d);
+	assert_int_equal(d->ios[FCT_DISK_WRITE], N_BLOCKS);
+	assert_int_equal(d->bytes[FCT_DISK_WRITE], (uint64_t)N_BLOCKS * BLOCK);
+	assert_int_equal(d->ios[FCT_DISK_READ], 0);
+	assert_true(d->ns[FCT_DISK_WRITE] > 0);
+	bpf_fixture_done(&fx);
+	disk_file_done(&c);
+}
+
+/* fsync writes the block and, when its times changed, the inode's block
+ * too (from the caller without a journal, from the journal's thread with
+ * one): at least the data, every byte of it, and never a read */
+static void test_fsync_writes(void **state)
+{
+	struct bpf_fixture fx;
+	struct disk_file c;
+	struct marked m[1];
+	const struct fct_disk_thread *d;
+
+	BPF_TEST_REQUIRE();
+	disk_file_make(&c);
+	bpf_fixture_start(&fx, PG_FULL);
+	run_sync(m, &c, 0);
+	bpf_fixture_read(&fx);
+	assert_int_equal(m[0].user[0], N_BLOCKS);
+
+	d = disk_thread(&fx.kv, m[0].tid);
+	assert_non_null(d);
+	assert_in_range(d->ios[FCT_DISK_WRITE], N_BLOCKS, 3 * N_BLOCKS);
+	assert_int_equal(d->bytes[FCT_DISK_WRITE] % BLOCK, 0);
+	assert_true(d->bytes[FCT_DISK_WRITE] >= (uint64_t)N_BLOCKS * BLOCK);
+	assert_int_equal(d->ios[FCT_DISK_READ], 0);
+	/* the flushes: each fsync's own without a journal, else the journal's */
+	assert_true(d->flushes <= N_BLOCKS);
+	assert_true(d->ns[FCT_DISK_WRITE] > 0);
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->nr[74].count, N_BLOCKS);	/* fsync */
+	bpf_fixture_done(&fx);
+	disk_file_done(&c);
+}
+
+/* Without the group, nothing is read and nothing is loaded. */
+static void test_not_selected(void **state)
+{
+	struct bpf_fixture fx;
+
+	BPF_TEST_REQUIRE();
+	bpf_fixture_start(&fx, PG_FULL & ~PG_MASK(PG_DISK));
+	bpf_fixture_read(&fx);
+	assert_false(fx.kv.groups & PG_MASK(PG_DISK));
+	assert_int_equal(fx.kv.ndisk_devs + fx.kv.ndisk_threads, 0);
+	assert_int_equal(probe_named(&fx.kv, "tp_btf/block_rq_issue")->state, PROBE_NOT_SELECTED);
+	bpf_fixture_done(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_odirect_reads),
+		cmocka_unit_test(test_odirect_writes),
+		cmocka_unit_test(test_fsync_writes),
+		cmocka_unit_test(test_not_selected),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
