@@ -268,6 +268,8 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	r->pagecache_misses = k->pages_added;
 	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
+	if (groups & PG_MASK(PG_DISK))
+		r->disk = disk_thread_of(kv, (uint32_t)r->tid);
 }
 
 /* A new total, at the end of m->locks. */
@@ -912,6 +914,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
+	disk_build(&m->disk, kv);
 	return join_jvm(m, kv, att);
 }
 

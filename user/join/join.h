@@ -15,6 +15,7 @@
 #include "join/holders.h"
 #include "join/losses.h"
 #include "join/evictions.h"
+#include "join/disk.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -108,6 +109,7 @@ struct thread_row {
 	uint64_t pagecache_written;	/* pages added by writes: not misses */
 	uint64_t idle_ns;		/* of acct BLOCKED: asleep in timers and polls
 					 * (join_idle_call): idle, not I/O */
+	struct disk_thread_row disk;	/* the disk requests it caused (disk.h) */
 	char name[64];			/* a JVM's Java thread name, else "" (use k.comm) */
 	bool aside;			/* out of the run-wide totals: a JVM's own thread */
 	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
@@ -220,6 +222,7 @@ struct joined_run {
 	uint64_t aside_cpu_ns;		/* and their time on CPU */
 	struct losses losses;		/* what the kernel side lost, and what it touches */
 	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
+	struct disk_run disk;		/* the disk's requests (the disk group; disk.h) */
 };
 
 /* How many locks the subject named itself (0: none, or it timed nothing). */

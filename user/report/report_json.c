@@ -17,6 +17,7 @@
 #include "report/flame.h"
 #include "report/report.h"
 #include "report/evictions_json.h"
+#include "report/disk_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
 #include "session/run_format.h"
@@ -232,6 +233,7 @@ static struct json_object *threads_json(const struct joined_run *m)
 		own_clocks_json(o, &m->rows[i]);
 		identity_json(o, &m->rows[i], m->groups);
 		kernel_json(o, &m->rows[i], m->groups);
+		disk_thread_json(o, &m->rows[i], m->groups);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -702,6 +704,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	evictions_json(doc, &m->evictions);
+	disk_json(doc, &m->disk);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

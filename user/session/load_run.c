@@ -28,6 +28,7 @@
 #include "session/load_json.h"
 #include "session/load_stacks.h"
 #include "session/load_evictions.h"
+#include "session/load_disk.h"
 #include "session/load_run.h"
 #include "session/run_format.h"
 #include "base/schema.h"
@@ -480,6 +481,11 @@ static const struct jr_field kernel_fields[] = {
 	JR_FIELD_IF(thread_row, "sibling_write_waits", k.sib_waits[FCT_WAKE_WRITE], OPT_NULL),
 	JR_FIELD_IF(thread_row, "sibling_write_wait_ns", k.sib_wait_ns[FCT_WAKE_WRITE], OPT_NULL),
 	JR_FIELD_IF(thread_row, "sibling_write_wakes", k.sib_wakes[FCT_WAKE_WRITE], OPT_NULL),
+	/* the disk probes' (report/disk_json.c): added in 2026-12 */
+	JR_FIELD_IF(thread_row, "disk_reads", disk.reads, OPT_NULL),
+	JR_FIELD_IF(thread_row, "disk_read_ns", disk.read_ns, OPT_NULL),
+	JR_FIELD_IF(thread_row, "disk_writes", disk.writes, OPT_NULL),
+	JR_FIELD_IF(thread_row, "disk_write_ns", disk.write_ns, OPT_NULL),
 };
 
 /* The time account: each bucket by its JSON name. */
@@ -1029,7 +1035,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
 	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
-	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions))
+	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions) ||
+	    load_disk(r, doc, &m->disk))
 		return -1;
 	m->ops = ops;
 	return 0;

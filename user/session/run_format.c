@@ -166,3 +166,34 @@ static const struct jr_field rereads[] = {
 	JR_OBJECT("mem_available_kb", mem_available, 0),
 };
 const struct jr_table rf_rereads = JR_TABLE(rereads);
+
+/* disk (the disk probe group; join/disk.h) */
+static const struct jr_field disk_latency[] = {
+	JR_FIELD(disk_run, "p50", read_p50_ns), JR_FIELD(disk_run, "p99", read_p99_ns),
+	JR_FIELD(disk_run, "mean", read_mean_ns),
+};
+
+static const struct jr_field disk[] = {
+	JR_FIELD(disk_run, "reads", reads), JR_FIELD(disk_run, "read_bytes", read_bytes),
+	JR_FIELD(disk_run, "writes", writes), JR_FIELD(disk_run, "write_bytes", write_bytes),
+	JR_FIELD(disk_run, "flushes", flushes),
+	JR_FIELD(disk_run, "read_ns", read_ns), JR_FIELD(disk_run, "write_ns", write_ns),
+	JR_OBJECT("read_latency_ns", disk_latency, 0),
+	JR_FIELD(disk_run, "window_ns", window_ns), JR_FIELD(disk_run, "lost", lost),
+};
+const struct jr_table rf_disk = JR_TABLE(disk);
+
+static const struct jr_field disk_dev_latency[] = {
+	JR_FIELD(disk_dev_row, "p50", read_p50_ns), JR_FIELD(disk_dev_row, "p99", read_p99_ns),
+};
+
+static const struct jr_field disk_dev[] = {
+	JR_STRF(disk_dev_row, "name", name, 0),
+	JR_FIELD(disk_dev_row, "reads", reads), JR_FIELD(disk_dev_row, "read_bytes", read_bytes),
+	JR_FIELD(disk_dev_row, "writes", writes),
+	JR_FIELD(disk_dev_row, "write_bytes", write_bytes),
+	JR_FIELD(disk_dev_row, "flushes", flushes), JR_FIELD(disk_dev_row, "busy_ns", busy_ns),
+	JR_FIELD(disk_dev_row, "queue_ns", queue_ns),
+	JR_OBJECT("read_latency_ns", disk_dev_latency, 0),
+};
+const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);

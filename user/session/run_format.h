@@ -32,5 +32,7 @@ extern const struct jr_table rf_loss;		/* losses[], but touches */
 extern const struct jr_table rf_cpu_split;	/* cpu_split, but method and hz */
 extern const struct jr_table rf_klock_sites;	/* kernel_lock_sites, but attribution */
 extern const struct jr_table rf_rereads;	/* pagecache_rereads */
+extern const struct jr_table rf_disk;		/* disk, but devices */
+extern const struct jr_table rf_disk_dev;	/* disk.devices[] */
 
 #endif
