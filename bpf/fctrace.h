@@ -624,4 +624,54 @@ struct fct_jvm_global {
 	__u64 safepoint_max_ns;
 };
 
+/*
+ * Files' handles (fileuse.bpf.c, probe group "handles"): every open of a
+ * regular file, every use of a descriptor of one (read, pread, sendfile,
+ * fstat, mmap, write ...) and every close, by file identity (device and
+ * inode), through the `fileuse` ring buffer. A thread's uses of the file
+ * it used last are sent once (a request reads a file in several calls).
+ * Keys are sampled spatially (SHARDS, user/join/reuse.h): a file is sent
+ * when fct_fileuse_hash(key) < fu_threshold, which user space lowers
+ * when the files are too many to keep.
+ */
+enum fct_fileuse_op {
+	FCT_FU_OPEN = 1,	/* open, openat, openat2, creat: fd is the result */
+	FCT_FU_USE,		/* a call on descriptor fd */
+	FCT_FU_CLOSE,		/* close(fd) */
+};
+
+#define FCT_FU_NAME_LEN		32
+#define FCT_FU_RATE_ONE		(1u << 24)	/* fu_threshold that sends every file */
+
+struct fct_fileuse {
+	__u32 tgid;
+	__u32 tid;
+	__u64 ino;
+	__u32 dev;
+	__u32 op;		/* enum fct_fileuse_op */
+	__s32 fd;
+	__u32 nr;		/* the syscall */
+	__u64 size;		/* the file's size (i_size) */
+	/* FCT_FU_OPEN only: the file's name and its directory's */
+	char name[FCT_FU_NAME_LEN];
+	char dir[FCT_FU_NAME_LEN];
+};
+
+/* A file's key and its sampling hash, the same on both sides
+ * (splitmix64's finaliser; the top 24 bits) */
+static inline __u64 fct_fileuse_key(__u32 dev, __u64 ino)
+{
+	return ((__u64)dev << 40) ^ ino;
+}
+
+static inline __u32 fct_fileuse_hash(__u64 key)
+{
+	__u64 z = key + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (__u32)(z >> 40);
+}
+
 #endif /* FCTRACE_ABI_H */

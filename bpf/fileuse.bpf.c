@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * fileuse.bpf.c - the reference stream of a program's handles (probe
+ * group "handles", struct fct_fileuse): each open of a regular file, each
+ * call on a descriptor of one, each close, by device and inode, so that
+ * user space sees the working set of the files a program opens again and
+ * again and the hit ratio its handle cache would have at every size
+ * (user/join/handles.c). The descriptor is read from the task's own file
+ * table at the entry (a use, a close) or the exit (an open), with CO-RE.
+ *
+ * Cost: two tp_btf hooks on every syscall of the traced threads; a
+ * switch decides in a few instructions that a call is not a file's, and
+ * a thread's repeated uses of one file are sent once.
+ */
+#include "common.bpf.h"
+
+#define S_IFMT		00170000
+#define S_IFREG		0100000
+#define MAP_ANONYMOUS	0x20
+#define AT_EMPTY_PATH	0x1000
+
+struct fu_last {
+	__u64 key;		/* the file this thread used last (0: none) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fu_last);
+} fu_last SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+} fileuse SEC(".maps");
+
+__u32 fu_threshold_cut;		/* bss, user space: 0 sends every file, else
+				 * those whose hash is below it */
+__u64 fu_drops;			/* events the ring had no room for */
+__u64 fu_sent;
+
+#if defined(__TARGET_ARCH_x86)
+#define FU_NR(regs)	((long)BPF_CORE_READ(regs, orig_ax))
+enum {
+	FU_READ = 0, FU_WRITE = 1, FU_OPEN = 2, FU_CLOSE = 3, FU_FSTAT = 5, FU_LSEEK = 8,
+	FU_MMAP = 9, FU_PREAD64 = 17, FU_PWRITE64 = 18, FU_READV = 19, FU_WRITEV = 20,
+	FU_SENDFILE = 40, FU_FLOCK = 73, FU_FSYNC = 74, FU_FDATASYNC = 75, FU_FTRUNCATE = 77,
+	FU_CREAT = 85, FU_READAHEAD = 187, FU_FADVISE = 221, FU_OPENAT = 257,
+	FU_NEWFSTATAT = 262, FU_SPLICE = 275, FU_FALLOCATE = 285, FU_PREADV = 295,
+	FU_PWRITEV = 296, FU_COPY_RANGE = 326, FU_PREADV2 = 327, FU_PWRITEV2 = 328,
+	FU_STATX = 332, FU_OPENAT2 = 437,
+};
+#elif defined(__TARGET_ARCH_arm64)
+#define FU_NR(regs)	((long)BPF_CORE_READ(regs, syscallno))
+enum {
+	FU_READ = 63, FU_WRITE = 64, FU_OPEN = -2, FU_CLOSE = 57, FU_FSTAT = 80, FU_LSEEK = 62,
+	FU_MMAP = 222, FU_PREAD64 = 67, FU_PWRITE64 = 68, FU_READV = 65, FU_WRITEV = 66,
+	FU_SENDFILE = 71, FU_FLOCK = 32, FU_FSYNC = 82, FU_FDATASYNC = 83, FU_FTRUNCATE = 46,
+	FU_CREAT = -3, FU_READAHEAD = 213, FU_FADVISE = 223, FU_OPENAT = 56,
+	FU_NEWFSTATAT = 79, FU_SPLICE = 76, FU_FALLOCATE = 47, FU_PREADV = 69,
+	FU_PWRITEV = 70, FU_COPY_RANGE = 285, FU_PREADV2 = 286, FU_PWRITEV2 = 287,
+	FU_STATX = 291, FU_OPENAT2 = 437,
+};
+#else
+#error "fctrace: syscall numbers unknown for this architecture"
+#endif
+
+/* The descriptor a call uses, -1 when it uses none (or not a file's). */
+static __always_inline long fu_fd_of(struct pt_regs *regs, long id)
+{
+	switch (id) {
+	case FU_READ: case FU_WRITE: case FU_FSTAT: case FU_LSEEK: case FU_PREAD64:
+	case FU_PWRITE64: case FU_READV: case FU_WRITEV: case FU_FLOCK: case FU_FSYNC:
+	case FU_FDATASYNC: case FU_FTRUNCATE: case FU_READAHEAD: case FU_FADVISE:
+	case FU_SPLICE: case FU_FALLOCATE: case FU_PREADV: case FU_PWRITEV:
+	case FU_COPY_RANGE: case FU_PREADV2: case FU_PWRITEV2: case FU_CLOSE:
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	case FU_SENDFILE:		/* sendfile(out, in, ...): the file is in */
+		return (long)PT_REGS_PARM2_SYSCALL(regs);
+	case FU_MMAP:
+		if (PT_REGS_PARM4_SYSCALL(regs) & MAP_ANONYMOUS)
+			return -1;
+		return (long)PT_REGS_PARM5_SYSCALL(regs);
+	case FU_NEWFSTATAT:		/* glibc's fstat: fstatat(fd, "", AT_EMPTY_PATH) */
+		if (!(PT_REGS_PARM4_SYSCALL(regs) & AT_EMPTY_PATH))
+			return -1;
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	case FU_STATX:
+		if (!(PT_REGS_PARM3_SYSCALL(regs) & AT_EMPTY_PATH))
+			return -1;
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	}
+	return -1;
+}
+
+static __always_inline bool fu_is_open(long id)
+{
+	return id == FU_OPENAT || id == FU_OPEN || id == FU_OPENAT2 || id == FU_CREAT;
+}
+
+/* The regular file behind fd in the current task's table, or NULL. */
+static __always_inline struct file *fu_file(long fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *file = NULL;
+	umode_t mode;
+
+	if (fd < 0 || !fdt || (unsigned long)fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	if (!file)
+		return NULL;
+	mode = BPF_CORE_READ(file, f_inode, i_mode);
+	return (mode & S_IFMT) == S_IFREG ? file : NULL;
+}
+
+/* Sends one event of file on fd; the thread's last file is now it. */
+static __always_inline void fu_send(struct file *file, long fd, long id, __u32 op)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	__u64 ino = BPF_CORE_READ(inode, i_ino), key = fct_fileuse_key(dev, ino);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct fu_last *last;
+	struct fct_fileuse *e;
+
+	if (fu_threshold_cut && fct_fileuse_hash(key) >= fu_threshold_cut)
+		return;
+	last = bpf_task_storage_get(&fu_last, bpf_get_current_task_btf(), NULL,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (last && op == FCT_FU_USE && last->key == key)
+		return;		/* the same file again: one reference */
+	if (last)
+		last->key = op == FCT_FU_CLOSE ? 0 : key;
+	e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&fu_drops, 1);
+		return;
+	}
+	e->tgid = pid_tgid >> 32;
+	e->tid = (__u32)pid_tgid;
+	e->ino = ino;
+	e->dev = dev;
+	e->op = op;
+	e->fd = (__s32)fd;
+	e->nr = (__u32)id;
+	e->size = BPF_CORE_READ(inode, i_size);
+	e->name[0] = e->dir[0] = 0;
+	if (op == FCT_FU_OPEN) {
+		struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
+
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
+		bpf_probe_read_kernel_str(e->dir, sizeof(e->dir),
+					  BPF_CORE_READ(d, d_parent, d_name.name));
+	}
+	bpf_ringbuf_submit(e, 0);
+	__sync_fetch_and_add(&fu_sent, 1);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fct_fu_enter, struct pt_regs *regs, long id)
+{
+	struct file *file;
+	long fd;
+
+	if (!fct_current_slot() || (fd = fu_fd_of(regs, id)) < 0 || !(file = fu_file(fd)))
+		return 0;
+	fu_send(file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fct_fu_exit, struct pt_regs *regs, long ret)
+{
+	struct file *file;
+	long id;
+
+	if (ret < 0 || !fct_current_slot())
+		return 0;
+	id = FU_NR(regs);
+	if (!fu_is_open(id) || !(file = fu_file(ret)))
+		return 0;
+	fu_send(file, ret, id, FCT_FU_OPEN);
+	return 0;
+}
