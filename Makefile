@@ -1,6 +1,7 @@
 # fctrace - build, test, bench, install.
 #
-#   make            build ./fctrace
+#   make            build ./fctrace and its JVMTI agent, fctrace-jvmti.so
+#   make agent      the JVMTI agent alone (sources: user/jvm/agent/)
 #   make deps       install the missing Debian packages (needs root)
 #   make run        deps + build + `fctrace run --workload fcp --files 60`
 #   make test       deps + build + every test (BPF tests need root)
@@ -46,19 +47,24 @@ BPF_SRCS  := bpf/common.bpf.c $(sort $(filter-out bpf/common.bpf.c,$(wildcard bp
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_OBJS   := $(patsubst %.c,$(OUTPUT)/%.o,$(WL_SRCS))
-# the JVMTI agent is a shared object of its own, loaded into a JVM
-AGENT_SRC := user/trace/jvmti_agent.c
-AGENT     := fctrace-jvmti.so
+# The JVMTI agent is a build product of its own, a shared object loaded
+# into a JVM: its sources are user/jvm/agent/ (user/*/*.c, fctrace's, does
+# not reach them), its objects .output/agent/, its rule below.
+AGENT_DIR  := user/jvm/agent
+AGENT_SRCS := $(wildcard $(AGENT_DIR)/*.c)
+AGENT_OBJS := $(patsubst $(AGENT_DIR)/%.c,$(OUTPUT)/agent/%.o,$(AGENT_SRCS))
+AGENT      := fctrace-jvmti.so
 JDK_INC   ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-*/include) \
 		$(wildcard /usr/lib/jvm/default-java/include))
-USER_SRCS := $(filter-out user/cli/main.c $(AGENT_SRC),$(wildcard user/*/*.c))
+USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c))
 # --pprof: C generated from pprof's own profile.proto (Debian's
 # golang-github-google-pprof-dev) by protoc-c, into .output/ only
 PPROF_PROTO := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 PB_SRC    := $(OUTPUT)/pprof/profile.pb-c.c
 PB_H      := $(OUTPUT)/pprof/profile.pb-c.h
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(USER_SRCS)) $(OUTPUT)/pprof/profile.pb-c.o
-TEST_SRCS := $(wildcard tests/test_*.c)
+# tests/STAGE/test_*.c, each a binary .output/tests/STAGE/test_* (tests/README.md)
+TEST_SRCS := $(wildcard tests/*/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCH_BINS := $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(BENCH_SRCS))
@@ -67,23 +73,32 @@ TARGET_PROG := $(OUTPUT)/tests/target_prog
 # another, the holders probes' ground truth (it times its own holds); defined
 # here, before the rules that name it (prerequisites expand as they are read)
 HOLDPROG := $(OUTPUT)/tests/holdprog
-TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(TEST_SRCS) $(BENCH_SRCS) tests/record_join.c \
-		tests/target_prog.c tests/holdprog.c tests/holdcheck.c tests/model_check.c,$(wildcard tests/*.c)))
-# recorded kernel views (tests/record_join.c) that test_join builds joined runs from
-MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/fixtures/*.c))
+# the helpers every test binary links (tests/lib/), found by -Itests/lib
+TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
+# recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
+MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/join/fixtures/*.c))
 
-.PHONY: all deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all agent deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: fctrace $(AGENT)
 
-# JVMTI's jvmti.h is the JDK's (openjdk-17-jdk-headless, in DEPS_PKGS); the
-# agent includes nothing of fctrace's and exports only Agent_OnLoad/OnAttach
-$(AGENT): $(AGENT_SRC)
+# make agent: the JVMTI agent alone. JVMTI's jvmti.h is the JDK's
+# (openjdk-17-jdk-headless, in DEPS_PKGS); the agent includes nothing of
+# fctrace's (tests/include_graph.py checks it), needs no skeleton, and
+# exports only Agent_OnLoad/OnAttach.
+agent: $(AGENT)
+
+$(OUTPUT)/agent/%.o: $(AGENT_DIR)/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -fvisibility=hidden -MMD -MP \
+		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux -c $< -o $@
+
+$(AGENT): $(AGENT_OBJS)
 	$(call msg,AGENT,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
-		-isystem $(JDK_INC) -isystem $(JDK_INC)/linux $< -o $@ -lpthread
+	$(Q)$(CC) $(CFLAGS) -shared -fvisibility=hidden $^ -o $@ -lpthread
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -104,12 +119,14 @@ deps-test:
 
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
-SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) tests/testutil.c tests/bpfutil.c tests/progwalk.c tests/binutil.c \
-	     tests/trace_check.c tests/joinutil.c
-ASAN_TESTS := test_hist test_numlist test_options test_explain test_whatif test_whatif_lock test_wl_pool \
-	      test_wl_bcache test_wl_run test_html test_probes test_join test_jvm test_timeline \
-	      test_load_json test_termsafe test_sudo
-TSAN_TESTS := test_wl_run test_wl_bcache
+SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) $(addprefix tests/lib/,testutil.c bpfutil.c progwalk.c binutil.c \
+	     trace_check.c joinutil.c jsonutil.c)
+# named by their folder under tests/: asan/base/test_hist is tests/base/test_hist.c
+ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_explain explain/test_whatif \
+	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
+	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
+	      session/test_load_json base/test_termsafe base/test_sudo
+TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -119,9 +136,10 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 # them NPROC at a time (the TSan ones, the slowest, first), before the
 # others, which run one at a time (a BPF test's figures change when another
 # test takes its CPU). A new test is not pooled unless it is named here.
-POOL_TESTS := test_html test_wl_run test_wl_bcache test_wl_pool test_compare test_explain \
-	      test_hist test_join test_jvm test_numlist test_options test_probes test_roles \
-	      test_sweep test_timeline test_whatif test_whatif_lock test_lockname test_reuse
+POOL_TESTS := report/test_html workloads/test_wl_run workloads/test_wl_bcache workloads/test_wl_pool \
+	      report/test_compare explain/test_explain base/test_hist join/test_join jvm/test_jvm \
+	      base/test_numlist cli/test_options trace/test_probes explain/test_roles session/test_sweep \
+	      join/test_timeline explain/test_whatif explain/test_whatif_lock join/test_lockname join/test_reuse
 POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/asan/%,$(POOL_TESTS)),$(ASAN_BINS))
@@ -159,13 +177,15 @@ $(OUTPUT)/tsan/%.o: %.c $(OUTPUT)/fctrace.skel.h
 	$(call msg,TSAN,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) $(WARN) $(CPPFLAGS) -c $< -o $@
 
-$(OUTPUT)/asan/test_%: $(OUTPUT)/asan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/asan/%.o,$(SAN_SRCS))
+$(ASAN_BINS): $(OUTPUT)/asan/%: $(OUTPUT)/asan/tests/%.o $(patsubst %.c,$(OUTPUT)/asan/%.o,$(SAN_SRCS))
+	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ASAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-$(OUTPUT)/asan/test_join: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/fixtures/*.c))
+$(OUTPUT)/asan/join/test_join: $(patsubst %.c,$(OUTPUT)/asan/%.o,$(wildcard tests/join/fixtures/*.c))
 
-$(OUTPUT)/tsan/test_%: $(OUTPUT)/tsan/tests/test_%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
+$(TSAN_BINS): $(OUTPUT)/tsan/%: $(OUTPUT)/tsan/tests/%.o $(patsubst %.c,$(OUTPUT)/tsan/%.o,$(SAN_SRCS))
+	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
@@ -305,8 +325,12 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/tests/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-$(OUTPUT)/tests/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
-$(OUTPUT)/tests/test_join: $(MODEL_FIXTURES)
+$(OUTPUT)/tests/bpf/test_bpf_charge.o: $(OUTPUT)/account_test.skel.h
+$(OUTPUT)/tests/join/test_join: $(MODEL_FIXTURES)
+
+# a test's sources (and the sanitizers' and the fuzzers' builds of them)
+# include the shared helpers by their names alone
+$(OUTPUT)/tests/%.o $(OUTPUT)/asan/tests/%.o $(OUTPUT)/tsan/tests/%.o: CPPFLAGS += -Itests/lib
 
 $(OUTPUT)/user/%.o: user/%.c $(OUTPUT)/fctrace.skel.h
 	@mkdir -p $(@D)
@@ -348,8 +372,8 @@ $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
 
-$(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/tests/holdutil.o \
-			   $(OUTPUT)/tests/progwalk.o \
+$(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/tests/lib/holdutil.o \
+			   $(OUTPUT)/tests/lib/progwalk.o \
 			   $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
@@ -363,7 +387,7 @@ $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTP
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Iworkloads -Ibpf $^ -o $@ -pthread
 
-$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/progwalk.o \
+$(OUTPUT)/tests/bench_probe: $(OUTPUT)/tests/bench_probe.o $(OUTPUT)/tests/lib/progwalk.o \
 			     $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
@@ -379,8 +403,8 @@ $(OUTPUT)/tests/model_check: $(OUTPUT)/tests/model_check.o $(OUTPUT)/libfctrace.
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
-# make test's model fixtures come from this (by hand, as root): see tests/record_join.c
-$(OUTPUT)/tests/record_join: $(OUTPUT)/tests/record_join.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
+# make test's model fixtures come from this (by hand, as root): see tests/join/record_join.c
+$(OUTPUT)/tests/join/record_join: $(OUTPUT)/tests/join/record_join.o $(OUTPUT)/libfctrace.a $(OUTPUT)/libworkloads.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -o $@
 
@@ -394,4 +418,4 @@ install: fctrace $(AGENT)
 clean:
 	$(Q)rm -rf $(OUTPUT) fctrace $(AGENT)
 
--include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)
+-include $(wildcard $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d $(OUTPUT)/*/*/*/*/*.d)

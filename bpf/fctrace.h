@@ -17,7 +17,7 @@
  * The array is sized at load (a power of two, the rodata slot_mask + 1):
  * twice the target's threads at the attach, at least FCT_SLOTS_MIN, at
  * most FCT_SLOTS_MAX, or as --max-threads says. Each slot is a whole
- * account (struct fct_slot, ~19 KiB: the per-syscall-number table). */
+ * account (struct fct_slot, ~21 KiB: the per-syscall-number table). */
 #define FCT_SLOTS_MIN	1024
 #define FCT_SLOTS_MAX	65536
 #define FCT_MAX_SLOTS	FCT_SLOTS_MIN	/* the map's size before the loader sets it */
@@ -37,7 +37,7 @@
  * Clock reads are the dearest thing on the syscall path here (~70 ns
  * each: the clocksource read is an indirect call, and this kernel has
  * retpolines). So every syscall is counted, but only some are timed:
- * each thread's first FCT_SC_WARMUP calls of each kind, then one in
+ * each thread's first FCT_SC_WARMUP calls of each number, then one in
  * sc_time_every (a power of two, `--time-every`), and every futex call.
  * A timed call carries the weight of the calls it stands for, so the
  * totals and histograms are unbiased estimates, exact for short runs.
@@ -66,33 +66,35 @@
 #define FCT_CPUCLOCK_HZ		997
 #define FCT_CPU_MIN_SAMPLES	10
 
-/* The syscalls the workloads make; everything else is summed as OTHER. */
-enum fct_sc {
-	FCT_SC_OPENAT,
-	FCT_SC_CLOSE,
-	FCT_SC_PREAD64,
-	FCT_SC_NEWFSTATAT,
-	FCT_SC_STATX,
-	FCT_SC_FUTEX,
-	FCT_SC_OTHER,
-	FCT_SC_N,
-};
-
-/* Every syscall by number as well (nr & (FCT_NR_MAX - 1)): for programs
- * fctrace did not write, whose calls the kinds above do not cover. */
+/*
+ * One syscall table, by number (nr & (FCT_NR_MAX - 1)), for every
+ * subject. Each thread's account carries the counts and times of every
+ * number (struct fct_nr_stats); the shape of the timed calls' durations
+ * (min, max, histogram) is in the sc_hists map, one entry per (thread,
+ * number) that had a call timed: a histogram for each of FCT_NR_MAX
+ * numbers would make every slot ~0.5 MiB, and a thread calls a few
+ * dozen numbers at most. Only timed calls touch that map.
+ */
 #define FCT_NR_MAX	512
 
 struct fct_nr_stats {
 	__u64 count;		/* exact */
+	__u64 errors;		/* exact */
+	__u64 timed;		/* calls that were timed */
 	__u64 total_ns;		/* estimate: sum of weight * duration of the timed calls */
 	__u64 blocked_ns;	/* asleep inside it, outside futex waits (exact) */
 };
 
-struct fct_sc_stats {
-	__u64 count;		/* exact */
-	__u64 errors;		/* exact */
-	__u64 timed;		/* calls that were timed */
-	__u64 total_ns;		/* estimate: sum of weight * duration */
+#define FCT_SC_HIST_ENTRIES	16384	/* (thread, number); at load, at least
+					 * FCT_SC_HIST_PER_SLOT per thread slot */
+#define FCT_SC_HIST_PER_SLOT	32
+
+struct fct_sc_hist_key {
+	__u32 tid;
+	__u32 nr;		/* & (FCT_NR_MAX - 1) */
+};
+
+struct fct_sc_hist {
 	__u64 min_ns;		/* of the timed calls */
 	__u64 max_ns;
 	__u32 hist[FCT_HIST_SLOTS];	/* estimate: weights per slot */
@@ -186,8 +188,7 @@ struct fct_thread {
 	__u64 sib_wait_ns[FCT_WAKE_N];	/* asleep, up to the wake-up */
 	__u64 sib_wakes[FCT_WAKE_N];	/* such sleeps of others this thread ended */
 
-	struct fct_sc_stats sc[FCT_SC_N];
-	struct fct_nr_stats nr[FCT_NR_MAX];
+	struct fct_nr_stats nr[FCT_NR_MAX];	/* every syscall by number */
 };
 
 /* The tables that can fill, in entries: each full one counts its losses
@@ -392,6 +393,8 @@ struct fct_lost {
 				 * (FCT_MAX_TGIDS live processes): not followed */
 	__u64 pc_evict_full;	/* page-cache removals not recorded: the file,
 				 * block or remover table was full (pcevict.bpf.h) */
+	__u64 sc_hist_full;	/* timed calls whose (thread, number) found the
+				 * sc_hists map full: counted and timed, no histogram */
 };
 
 

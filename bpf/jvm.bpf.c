@@ -3,7 +3,7 @@
  * jvm.bpf.c - HotSpot's USDT probes in libjvm.so: Java monitor waits by
  * the class of the monitor's object, Object.wait, LockSupport.park,
  * Java thread names, GC and safepoint pauses. Everything is aggregated
- * here; user space reads three maps once (user/trace/jvm.c).
+ * here; user space reads three maps once (user/jvm/jvm.c).
  *
  * Every program is optional ("?"): it loads only when the target is a
  * JVM (jvm_set_autoload), and is attached per probe with the target's

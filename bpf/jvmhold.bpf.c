@@ -23,7 +23,7 @@
  *     waits meanwhile (on its own park event) are its waits for the
  *     monitor (holders.bpf.h's fct_hold_enter; a uprobe may not take the
  *     waiters' spin lock, a tp_btf program may).
- * The offsets come from the JVM's vmStructs (user/trace/jvm_structs.c);
+ * The offsets come from the JVM's vmStructs (user/jvm/jvm_structs.c);
  * until user space has set them nothing is watched.
  *
  * Cost: a uprobe and a uretprobe per contended enter (one that blocked:

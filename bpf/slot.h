@@ -3,7 +3,7 @@
  * slot.h - a thread slot as the BPF programs keep it: the account that
  * user space reads (struct fct_thread, the ABI), then the state machines'
  * private state. Not part of the ABI: only the BPF programs and the test
- * of their account helpers (tests/test_bpf_charge.c) include it; the
+ * of their account helpers (tests/bpf/test_bpf_charge.c) include it; the
  * loader reads the account at the start of each slot and nothing else.
  */
 #ifndef FCTRACE_SLOT_H
@@ -30,7 +30,7 @@ struct fct_slot {
 	__u32 st_sleep;		/* BLOCKED: FCT_C_UNINT, FCT_C_STOPPED or 0 */
 	__u32 st_pad;
 	__u64 st_since_ns;	/* when the current run state began */
-	__u32 in_syscall;	/* current syscall's enum fct_sc + 1, or 0 */
+	__u32 in_syscall;	/* inside a syscall of the window (1), or 0 */
 	__u32 in_nr;		/* and its number & (FCT_NR_MAX - 1) */
 	__u32 in_futex_wake;	/* inside a futex op that wakes (futex_uaddr) */
 	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */

@@ -5,10 +5,11 @@
  * syscall edges of the time account.
  *
  * This is the hottest path fctrace has (every syscall of the traced
- * process): enabled check, tgid check, inlined slot lookup, a few adds.
- * Most calls read no clock at all: only the timed ones do (see
- * FCT_SC_WARMUP in fctrace.h). The only hash update is for futex
- * waits, at their exit.
+ * process): enabled check, tgid check, inlined slot lookup, a few adds
+ * to the thread's table by syscall number. Most calls read no clock at
+ * all: only the timed ones do (see FCT_SC_WARMUP in fctrace.h), and only
+ * those look up their (thread, number) histogram in sc_hists; the other
+ * hash update is for futex waits, at their exit.
  *
  * Two forms: tp_btf (default; reads the syscall's registers with plain
  * loads) and raw_tp (fallback; reads them with bpf_probe_read_kernel).
@@ -39,6 +40,15 @@ struct {
 	__type(value, struct fct_futex_val);
 } futex_waits SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	/* 1 KiB a value, like futex_waits: made once per (thread, number) */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_SC_HIST_ENTRIES);
+	__type(key, struct fct_sc_hist_key);
+	__type(value, struct fct_sc_hist);
+} sc_hists SEC(".maps");
+
 /* The futex word a wait sleeps on: futex's first argument, or the first
  * of futex_waitv's waiters (struct futex_waitv: val, uaddr, ...). */
 static __always_inline __u64 waitv_first_word(__u64 waiters)
@@ -56,13 +66,13 @@ static __always_inline __u64 waitv_first_word(__u64 waiters)
 	((direct) ? (__u64)PT_REGS_PARM##n##_SYSCALL(regs) \
 		  : (__u64)PT_REGS_PARM##n##_CORE_SYSCALL(regs))
 
-/* The weight of the n-th call (from 0) of kind sc if it is to be
+/* The weight of the n-th call (from 0) of number id if it is to be
  * timed, else 0. Every futex call is timed: waits need their own times. */
-static __always_inline __u32 sc_weight(enum fct_sc sc, __u64 n)
+static __always_inline __u32 sc_weight(long id, __u64 n)
 {
 	__u32 every = sc_time_every;
 
-	if (sc == FCT_SC_FUTEX || n < FCT_SC_WARMUP)
+	if (sc_is_futex(id) || n < FCT_SC_WARMUP)
 		return 1;
 	return (n & (every - 1)) ? 0 : every;
 }
@@ -70,14 +80,14 @@ static __always_inline __u32 sc_weight(enum fct_sc sc, __u64 n)
 /* The timeline's record of a syscall entry: a futex call's word and op
  * (a wake names the word its waiter sleeps on). Only with tl_on. */
 static __always_inline void tl_enter(struct fct_slot *t, struct pt_regs *regs,
-				     enum fct_sc sc, bool direct)
+				     long id, bool direct)
 {
 	__u64 word = 0;
 	__u32 op = 0;
 
-	if (sc == FCT_SC_FUTEX && t->in_futex_wait) {
+	if (sc_is_futex(id) && t->in_futex_wait) {
 		op = t->futex_op;
-	} else if (sc == FCT_SC_FUTEX) {
+	} else if (sc_is_futex(id)) {
 		word = SC_ARG(direct, regs, 1);
 		op = SC_ARG(direct, regs, 2) & FUTEX_OP_MASK;
 	}
@@ -87,26 +97,21 @@ static __always_inline void tl_enter(struct fct_slot *t, struct pt_regs *regs,
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
 	struct fct_slot *t = fct_current_slot();
-	enum fct_sc sc;
 	__u32 op;
 
-	if (!t)
+	if (!t || id < 0)
 		return;
-	sc = sc_of(id);
-	if (sc >= FCT_SC_N)		/* for the verifier */
-		return;
-	t->in_syscall = sc + 1;
+	t->in_syscall = 1;
 	fct_bstack_enter(t);
 	t->in_nr = id & (FCT_NR_MAX - 1);
-	t->a.nr[t->in_nr].count++;
-	t->sc_weight = sc_weight(sc, t->a.sc[sc].count++);
-	if (sc == FCT_SC_PREAD64) {
+	t->sc_weight = sc_weight(id, t->a.nr[t->in_nr].count++);
+	if (id == NR_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, 4);
-	} else if (sc == FCT_SC_FUTEX && id == NR_FUTEX_WAITV) {
+	} else if (id == NR_FUTEX_WAITV) {
 		t->futex_op = FCT_FUTEX_OP_WAITV;
 		t->futex_uaddr = waitv_first_word(SC_ARG(direct, regs, 1));
 		t->in_futex_wait = 1;
-	} else if (sc == FCT_SC_FUTEX) {
+	} else if (id == NR_FUTEX) {
 		op = SC_ARG(direct, regs, 2) & FUTEX_OP_MASK;
 		if (futex_op_waits(op)) {
 			t->futex_op = op;
@@ -125,7 +130,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	if (holders_on && direct)
 		fct_hold_enter(t, regs, id);
 	if (tl_on)
-		tl_enter(t, regs, sc, direct);
+		tl_enter(t, regs, id, direct);
 }
 
 /* Should the n-th wait (from 1) on this word send its user stack? */
@@ -204,23 +209,37 @@ static __always_inline __u64 pages_spanned(__u64 pos, __u64 len)
 	return ((pos + len - 1) >> PAGE_SHIFT_4K) - (pos >> PAGE_SHIFT_4K) + 1;
 }
 
+/* A timed call's duration in its (thread, number) histogram (min_ns 0:
+ * none yet; a call takes at least a nanosecond). */
+static __always_inline void sc_hist_add(struct fct_slot *t, __u32 nr, __u64 d, __u32 w)
+{
+	static const struct fct_sc_hist zero = {};
+	struct fct_sc_hist_key key = { .tid = t->a.tid, .nr = nr };
+	struct fct_sc_hist *h;
+	__u32 slot = fct_hist_slot(d, FCT_HIST_SLOTS);
+
+	h = fct_hash_entry(&sc_hists, &key, &zero, &lost.sc_hist_full);
+	if (!h)
+		return;
+	if (!h->min_ns || d < h->min_ns)
+		h->min_ns = d;
+	if (d > h->max_ns)
+		h->max_ns = d;
+	if (slot < FCT_HIST_SLOTS)	/* for the verifier */
+		h->hist[slot] += w;
+}
+
 /* A timed call of d ns and weight w: the estimates, and the time it
  * spent on CPU (d less what the scheduler edges charged off CPU). */
-static __always_inline void sc_time(struct fct_slot *t, struct fct_sc_stats *s,
+static __always_inline void sc_time(struct fct_slot *t, struct fct_nr_stats *s, __u32 nr,
 				    __u64 d, __u32 w, long ret, struct pt_regs *regs)
 {
 	__u64 off = t->a.offcpu_ns + t->a.runq_total_ns - t->sc_off_mark;
 	__u64 on = d > off ? d - off : 0;
-	__u32 slot = fct_hist_slot(d, FCT_HIST_SLOTS);
 
-	if (!s->timed || d < s->min_ns)
-		s->min_ns = d;
-	if (d > s->max_ns)
-		s->max_ns = d;
+	sc_hist_add(t, nr, d, w);
 	s->timed++;
 	s->total_ns += (__u64)w * d;
-	if (slot < FCT_HIST_SLOTS)	/* for the verifier */
-		s->hist[slot] += w;
 	if (t->in_futex_wait) {
 		t->a.futex_on_ns += on;
 		futex_record(t, d, ret, regs);
@@ -232,8 +251,8 @@ static __always_inline void sc_time(struct fct_slot *t, struct fct_sc_stats *s,
 static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 {
 	struct fct_slot *t = fct_current_slot();
-	struct fct_sc_stats *s;
-	__u32 sc, w;
+	struct fct_nr_stats *s;
+	__u32 nr, w;
 
 	if (!t)
 		return;
@@ -241,23 +260,17 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 		fct_hold_exit(t);
 	if (!t->in_syscall)
 		return;
-	sc = t->in_syscall - 1;
 	t->in_syscall = 0;
+	nr = t->in_nr & (FCT_NR_MAX - 1);
 	w = t->sc_weight;
 	t->sc_weight = 0;
-	if (sc >= FCT_SC_N)
-		return;
-	s = &t->a.sc[sc];
+	s = &t->a.nr[nr];
 	if (ret < 0)
 		s->errors++;
-	if (sc == FCT_SC_PREAD64 && ret > 0)
+	if (nr == NR_PREAD64 && ret > 0)
 		t->a.pages_asked += pages_spanned(t->pread_pos, ret);
-	if (w) {
-		__u64 d = bpf_ktime_get_ns() - t->sc_enter_ns;
-
-		sc_time(t, s, d, w, ret, regs);
-		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].total_ns += (__u64)w * d;
-	}
+	if (w)
+		sc_time(t, s, nr, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret, regs);
 	if (tl_on)
 		fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_EXIT,
 			    t->in_futex_wait ? t->futex_op : 0, ret);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * sysnr.bpf.h - syscall numbers per architecture, the syscall kinds and
+ * sysnr.bpf.h - syscall numbers per architecture, the futex calls and
  * the futex ops, shared by the syscall hooks and the attach-time iterator
  * (which adopts a wait in progress).
  */
@@ -70,19 +70,10 @@
 #define FUTEX_WAIT_REQUEUE_PI	11
 #define FUTEX_LOCK_PI2		13
 
-/* The kind a syscall number is counted under. */
-static __always_inline enum fct_sc sc_of(long id)
+/* Is this number a futex call (its waits are all timed, by word)? */
+static __always_inline bool sc_is_futex(long id)
 {
-	switch (id) {
-	case NR_OPENAT:		return FCT_SC_OPENAT;
-	case NR_CLOSE:		return FCT_SC_CLOSE;
-	case NR_PREAD64:	return FCT_SC_PREAD64;
-	case NR_NEWFSTATAT:	return FCT_SC_NEWFSTATAT;
-	case NR_STATX:		return FCT_SC_STATX;
-	case NR_FUTEX:		return FCT_SC_FUTEX;
-	case NR_FUTEX_WAITV:	return FCT_SC_FUTEX;	/* counted with futex */
-	default:		return FCT_SC_OTHER;
-	}
+	return id == NR_FUTEX || id == NR_FUTEX_WAITV;
 }
 
 /* Syscalls that add page-cache pages for data being written (new pages,
@@ -130,18 +121,13 @@ static __always_inline bool fct_adopt_syscall(struct fct_slot *t, struct pt_regs
 	long nr = regs->syscallno;
 	__u64 uaddr = regs->orig_x0, op = regs->regs[1] & FUTEX_OP_MASK;
 #endif
-	__u32 kind;
 
 	if (nr < 0)
 		return false;
 	/* any call it sleeps in is counted (its exit falls in the window),
 	 * and its sleep from now on booked to its number */
-	kind = sc_of(nr);
-	if (kind >= FCT_SC_N)		/* for the verifier */
-		return false;
-	t->in_syscall = kind + 1;
+	t->in_syscall = 1;
 	t->in_nr = nr & (FCT_NR_MAX - 1);
-	t->a.sc[kind].count++;
 	t->a.nr[nr & (FCT_NR_MAX - 1)].count++;
 	t->sc_weight = 1;
 	if (nr != NR_FUTEX || !futex_op_waits(op))

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/deadline.h"
-#include "trace/as_target.h"
-#include "trace/jvm.h"
+#include "base/as_target.h"
+#include "jvm/jvm.h"
 
 int main(int argc, char **argv)
 {

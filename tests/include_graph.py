@@ -23,8 +23,15 @@ folders listed after it, then workloads/ and bpf/; workloads/ never uses
 user/, and every user/ file sits in a stage folder. An arrow the other
 way is an arrow up, and fails like a circle.
 
+The JVM is one folder, user/jvm/, a stage of its own below trace/: the
+tracer attaches its probes, the join reads its view, the session drives
+its agent, and jvm/ itself uses only base/ (and bpf/). Its JVMTI agent,
+user/jvm/agent/, is a build product of its own (a shared object loaded
+into a JVM): a file there includes nothing of fctrace's outside that
+folder, and no file outside includes one of it.
+
 Below session/ the stages are the same for every subject (issue 38): a
-file in explain/, join/, trace/ or base/ that includes workloads/'
+file in explain/, join/, trace/, jvm/ or base/ that includes workloads/'
 workload.h or names any of its wl_ or WL_ types, functions or constants
 fails; what a workload says of itself reaches the join in the join's
 words (join/subject.h), handed in by the workload driver.
@@ -39,12 +46,17 @@ import tempfile
 
 DIRS = ("user", "workloads", "bpf")
 # user/'s stage folders, a run's walk from the command line to the kernel
-# view's reader; report/ prints what session/ produced, so it sits above it.
-STAGES = ("cli", "report", "session", "explain", "join", "trace", "base")
+# view's reader; report/ prints what session/ produced, so it sits above it;
+# jvm/ (HotSpot: its probes' view, its memory, its attach protocol, the
+# agent's socket) sits below trace/, whose loader attaches jvm.bpf.c's
+# programs, and join/, whose join_jvm.c reads the JVM's view.
+STAGES = ("cli", "report", "session", "explain", "join", "trace", "jvm", "base")
+# the JVMTI agent's sources: a shared object of its own, nothing of fctrace's
+AGENT_DIR = "user/jvm/agent"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # the stages that know nothing of who wrote the program, and the workload
 # library's names, which they may not use
-SUBJECT_NEUTRAL = ("explain", "join", "trace", "base")
+SUBJECT_NEUTRAL = ("explain", "join", "trace", "jvm", "base")
 WORKLOAD_NAME = re.compile(r"\b(?:wl|WL)_\w+")
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 FUNC_HEAD = re.compile(r"\b([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:__attribute__\s*\(\(.*\)\))?\s*$", re.S)
@@ -260,6 +272,18 @@ def workload_uses(files):
     return out
 
 
+def agent_apart(g):
+    """Every arrow into or out of the JVMTI agent's folder: it is built
+    alone, into a JVM, from its own sources."""
+    out = []
+    inside = lambda f: f.startswith(AGENT_DIR + "/")
+    for a in sorted(g):
+        for b in sorted(g[a]):
+            if inside(a) != inside(b):
+                out.append("the JVMTI agent is built alone (%s/): %s" % (AGENT_DIR, g[a][b]))
+    return out
+
+
 def check(root):
     files = scan(root)
     g = edges(files)
@@ -269,6 +293,7 @@ def check(root):
         why = ["  " + g[a][b] for a in c for b in c if b in g.get(a, {})]
         problems.append("%s: %s\n%s" % (kind, " <-> ".join(c), "\n".join(why)))
     problems += arrows_up(g)
+    problems += agent_apart(g)
     problems += workload_uses(files)
     problems += ["%s is in no stage folder of user/ (%s)" % (f, ", ".join(STAGES))
                  for f in sorted(files) if rank(f) is None]
@@ -350,11 +375,26 @@ def self_test():
         "a rule that reads a workload's type": ({
             "user/explain/rules.c": "/* wl_ in a comment is fine */ int f(const struct wl_config *c);\n",
         }, True),
+        "the JVMTI agent that includes fctrace's": ({
+            "user/jvm/agent/jvmti_agent.c": '#include "base/units.h"\n',
+            "user/base/units.h": "int u;\n",
+        }, True),
+        "fctrace that includes the agent's": ({
+            "user/jvm/jvm.c": '#include "jvm/agent/proto.h"\n',
+            "user/jvm/agent/proto.h": "int p;\n",
+        }, True),
+        "the JVM's folder that uses the tracer": ({
+            "user/jvm/jvm.c": '#include "trace/loader.h"\n',
+            "user/trace/loader.h": "struct tracer;\n",
+        }, True),
         "stages in order": ({
             "user/cli/main.c": '#include "report/report.h"\n#include "session/session.h"\n',
             "user/report/report.h": '#include "session/session.h"\n',
             "user/session/session.h": '#include "join/join.h"\n#include "fctrace.h"\n#include "workload.h"\n',
-            "user/join/join.h": '#include "trace/kview.h"\n#include "join/subject.h"\n',
+            "user/join/join.h": '#include "trace/kview.h"\n#include "join/subject.h"\n#include "jvm/jvm.h"\n',
+            "user/jvm/jvm.h": '#include "base/hist.h"\n#include "fctrace.h"\n',
+            "user/jvm/agent/jvmti_agent.c": '#include "own.h"\n',
+            "user/jvm/agent/own.h": "int own;\n",
             "user/join/subject.h": "/* a workload's wl_thread_stats, in words */ struct thread_timings;\n",
             "user/trace/kview.h": '#include "base/hist.h"\n',
             "user/base/hist.h": "struct hist;\n",

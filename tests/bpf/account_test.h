@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * account_test.h - what tests/test_bpf_charge.c hands the test-only BPF
+ * account_test.h - what tests/bpf/test_bpf_charge.c hands the test-only BPF
  * program account_test.bpf.c: a few steps to apply, in order, to the one
  * struct fct_thread in its map, with common.bpf.h's own helpers.
  */

@@ -146,10 +146,12 @@ const struct lock_total *top_lock(const struct joined_run *m, bool kernel, int *
 	return top;
 }
 
-double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b)
+double sc_mean(const struct joined_run *m, int a, int b)
 {
-	const struct fct_sc_stats *x = &m->sc_total[a], *y = &m->sc_total[b];
+	const struct sc_stats *x = &m->nr_total[a], *y = &m->nr_total[b];
 
+	if (a == b)
+		return fig_ratio((double)x->total_ns, (double)x->count);
 	return fig_ratio((double)(x->total_ns + y->total_ns), (double)(x->count + y->count));
 }
 

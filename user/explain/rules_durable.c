@@ -15,7 +15,7 @@ static const int durable_nrs[] = { SYS_fsync, SYS_fdatasync, SYS_sync_file_range
 				   SYS_syncfs, SYS_msync };
 #define NDURABLE (sizeof(durable_nrs) / sizeof(*durable_nrs))
 
-static const struct fct_nr_stats *nr_of(const struct facts *f, size_t i)
+static const struct sc_stats *nr_of(const struct facts *f, size_t i)
 {
 	return &f->m->nr_total[durable_nrs[i] & (FCT_NR_MAX - 1)];
 }
@@ -39,7 +39,7 @@ void durable_calls(const struct facts *f, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NDURABLE && n < len; i++) {
-		const struct fct_nr_stats *s = nr_of(f, i);
+		const struct sc_stats *s = nr_of(f, i);
 
 		if (!s->count)
 			continue;

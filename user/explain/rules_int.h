@@ -58,7 +58,8 @@ double lock_wait_ns(const struct facts *f);
 double lock_share(const struct facts *f);
 double conf_lock(const struct facts *f);
 const struct lock_total *top_lock(const struct joined_run *m, bool kernel, int *n);
-double sc_mean(const struct joined_run *m, enum fct_sc a, enum fct_sc b);
+/* The mean time of a call of syscall numbers a and b together (a == b: one). */
+double sc_mean(const struct joined_run *m, int a, int b);
 
 /* the rules, one per cause: each fills o and returns true when its cause
  * holds at least EXPLAIN_MIN_SHARE of the threads' time (rules.c ranks

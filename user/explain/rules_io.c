@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/evictions.h"
@@ -56,7 +57,7 @@ static bool reads_besides_pread(const struct facts *f)
 static bool read_calls(const struct facts *f, char *buf, size_t n)
 {
 	static const char *const calls[] = { "read", "pread64", "readv", "preadv", "preadv2" };
-	const struct fct_nr_stats *nr = f->m->nr_total;
+	const struct sc_stats *nr = f->m->nr_total;
 	bool used[5] = { false };
 	size_t len = 0;
 
@@ -85,7 +86,7 @@ static bool read_calls(const struct facts *f, char *buf, size_t n)
 
 static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 {
-	const struct fct_sc_stats *pr = &f->m->sc_total[FCT_SC_PREAD64];
+	const struct sc_stats *pr = &f->m->nr_total[__NR_pread64];
 	double miss = (double)f->m->pagecache_misses;
 	char calls[240];
 
@@ -169,7 +170,7 @@ bool rule_pagecache(const struct facts *f, struct finding *o)
 /* "Most of that sleep was inside clock_nanosleep (300 ms, 3 calls)." */
 static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 {
-	const struct fct_nr_stats *nr = f->m->nr_total;
+	const struct sc_stats *nr = f->m->nr_total;
 	char buf[24];
 	int best = -1;
 
@@ -186,7 +187,7 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
  * polls): idle, not I/O. */
 static double idle_calls_ns(const struct facts *f)
 {
-	const struct fct_nr_stats *nr = f->m->nr_total;
+	const struct sc_stats *nr = f->m->nr_total;
 	double idle = 0;
 
 	for (int n = 0; n < FCT_NR_MAX; n++)

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include "base/sysnames.h"
 #include "base/units.h"
 #include "explain/held.h"
@@ -174,9 +175,9 @@ static void ev_pool_inside(struct diag_cause *c, const struct facts *f)
 		evidence_add(c, "Every miss makes %.1f syscalls holding the pool lock (stat %s, open %s, "
 		       "close %s mean): %s per miss in the lock, against %s per other "
 		       "acquisition.", fig_ratio(f->sc_in_lock, f->misses),
-		       fig_ns(sc_mean(m, FCT_SC_NEWFSTATAT, FCT_SC_STATX)),
-		       fig_ns(sc_mean(m, FCT_SC_OPENAT, FCT_SC_OPENAT)),
-		       fig_ns(sc_mean(m, FCT_SC_CLOSE, FCT_SC_CLOSE)), fig_ns(in_sc / f->misses),
+		       fig_ns(sc_mean(m, __NR_newfstatat, __NR_statx)),
+		       fig_ns(sc_mean(m, __NR_openat, __NR_openat)),
+		       fig_ns(sc_mean(m, __NR_close, __NR_close)), fig_ns(in_sc / f->misses),
 		       fig_ns(fmax(rest, 0)));
 	else
 		evidence_add(c, "Every miss makes %.1f syscalls (stat, open, and close on eviction) "

@@ -67,6 +67,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include "base/hist.h"
 #include "base/units.h"
 #include "explain/whatif.h"
@@ -106,23 +107,22 @@ static bool have_syscalls(const struct joined_run *m)
 
 double whatif_lock_syscall_ns(const struct joined_run *m, double in_lock)
 {
-	static const enum fct_sc kinds[] = { FCT_SC_NEWFSTATAT, FCT_SC_STATX,
-					     FCT_SC_OPENAT, FCT_SC_CLOSE };
+	static const int nrs[] = { __NR_newfstatat, __NR_statx, __NR_openat, __NR_close };
 	double ns = 0, calls = 0;
 
 	if (!have_syscalls(m))
 		return -1;
-	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		ns += (double)m->sc_total[kinds[i]].total_ns;
-		calls += (double)m->sc_total[kinds[i]].count;
+	for (unsigned i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		ns += (double)m->nr_total[nrs[i]].total_ns;
+		calls += (double)m->nr_total[nrs[i]].count;
 	}
 	return calls > 0 ? ns * fmin(1, in_lock / calls) : 0;
 }
 
-/* The kernel's median time of one syscall kind, 0 if none was timed. */
-static double kernel_median(const struct joined_run *m, enum fct_sc sc)
+/* The kernel's median time of one syscall number, 0 if none was timed. */
+static double kernel_median(const struct joined_run *m, int nr)
 {
-	const struct fct_sc_stats *st = &m->sc_total[sc];
+	const struct sc_stats *st = &m->nr_total[nr];
 
 	return st->timed ? hist32_quantile(st->hist, FCT_HIST_SLOTS, 0.5) : 0;
 }
@@ -130,11 +130,11 @@ static double kernel_median(const struct joined_run *m, enum fct_sc sc)
 /* e and the full costs of open, close and stat; false without them. */
 static bool fit_syscalls(const struct joined_run *m, struct whatif_params *p)
 {
-	double pread = kernel_median(m, FCT_SC_PREAD64), stat = kernel_median(m, FCT_SC_NEWFSTATAT);
-	double open = kernel_median(m, FCT_SC_OPENAT), close = kernel_median(m, FCT_SC_CLOSE);
+	double pread = kernel_median(m, __NR_pread64), stat = kernel_median(m, __NR_newfstatat);
+	double open = kernel_median(m, __NR_openat), close = kernel_median(m, __NR_close);
 
 	if (!stat)
-		stat = kernel_median(m, FCT_SC_STATX);
+		stat = kernel_median(m, __NR_statx);
 	/* all or none: fc and a miss are costed only from all three */
 	if (!have_syscalls(m) || !pread || !m->read_p50_ns || !open || !close || !stat)
 		return false;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "join/join.h"
@@ -25,13 +26,80 @@ const char *acct_bucket_name(enum acct_bucket b)
 	return b < ACCT_N ? acct_names[b] : "?";
 }
 
-static const char *const sc_names[FCT_SC_N] = {
+static const char *const sc_row_names[SC_ROW_N] = {
 	"openat", "close", "pread64", "newfstatat", "statx", "futex", "other",
 };
 
-const char *sc_name(enum fct_sc sc)
+const char *sc_row_name(enum sc_row row)
 {
-	return sc < FCT_SC_N ? sc_names[sc] : "?";
+	return row < SC_ROW_N ? sc_row_names[row] : "?";
+}
+
+enum sc_row sc_row_of(unsigned nr)
+{
+	switch (nr) {
+	case __NR_openat:	return SC_ROW_OPENAT;
+	case __NR_close:	return SC_ROW_CLOSE;
+	case __NR_pread64:	return SC_ROW_PREAD64;
+	case __NR_newfstatat:	return SC_ROW_NEWFSTATAT;
+	case __NR_statx:	return SC_ROW_STATX;
+	case __NR_futex:	return SC_ROW_FUTEX;
+	case __NR_futex_waitv:	return SC_ROW_FUTEX;	/* a futex wait too */
+	default:		return SC_ROW_OTHER;
+	}
+}
+
+int sc_row_nr(enum sc_row row)
+{
+	static const int nrs[SC_ROW_N] = {
+		__NR_openat, __NR_close, __NR_pread64, __NR_newfstatat, __NR_statx,
+		__NR_futex, -1,
+	};
+
+	return row < SC_ROW_N ? nrs[row] : -1;
+}
+
+void sc_stats_of(struct sc_stats *dst, const struct fct_nr_stats *n, const struct fct_sc_hist *h)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->count = n->count;
+	dst->errors = n->errors;
+	dst->timed = n->timed;
+	dst->total_ns = n->total_ns;
+	dst->blocked_ns = n->blocked_ns;
+	if (!h)
+		return;
+	dst->min_ns = h->min_ns;
+	dst->max_ns = h->max_ns;
+	memcpy(dst->hist, h->hist, sizeof(dst->hist));
+}
+
+void sc_stats_add(struct sc_stats *dst, const struct sc_stats *src)
+{
+	if (!src->count && !src->blocked_ns)
+		return;
+	/* min over the sums that timed a call (0: none did) */
+	if (src->timed && (!dst->timed || src->min_ns < dst->min_ns))
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->count += src->count;
+	dst->errors += src->errors;
+	dst->timed += src->timed;
+	dst->total_ns += src->total_ns;
+	dst->blocked_ns += src->blocked_ns;
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		dst->hist[i] += src->hist[i];
+}
+
+struct sc_stats join_calls(const struct joined_run *m, const int *nrs, int n)
+{
+	struct sc_stats s = { 0 };
+
+	for (int i = 0; i < n; i++)
+		if (nrs[i] >= 0 && nrs[i] < FCT_NR_MAX)
+			sc_stats_add(&s, &m->nr_total[nrs[i]]);
+	return s;
 }
 
 /* The subject's own lock whose object holds this futex word, or NULL. */
@@ -162,6 +230,21 @@ static void fill_account(struct thread_row *r, unsigned groups)
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
 }
 
+/* The thread's syscalls as the saved run keeps them: each number's
+ * figures with its histogram, summed into its row. */
+static void fill_rows(struct thread_row *r, const struct kview *kv)
+{
+	struct sc_stats s;
+
+	memset(r->sc, 0, sizeof(r->sc));
+	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
+		if (!r->k.nr[nr].count && !r->k.nr[nr].blocked_ns)
+			continue;
+		sc_stats_of(&s, &r->k.nr[nr], kview_sc_hist(kv, r->k.tid, nr));
+		sc_stats_add(&r->sc[sc_row_of(nr)], &s);
+	}
+}
+
 static void join_thread(struct thread_row *r, const struct joined_run *m,
 			const struct kview *kv, unsigned groups)
 {
@@ -174,6 +257,7 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	r->has_kernel = true;
 	r->k = *k;
 	r->d = kview_derived(k);
+	fill_rows(r, kv);
 	if (groups & PG_MASK(PG_SYSCALLS))
 		join_futex(r, m, kv);
 	fill_account(r, groups);
@@ -184,22 +268,6 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	r->pagecache_misses = k->pages_added;
 	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
-}
-
-static void add_sc(struct fct_sc_stats *dst, const struct fct_sc_stats *src)
-{
-	if (!src->count)
-		return;
-	if (!dst->count || src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
-	dst->count += src->count;
-	dst->errors += src->errors;
-	dst->timed += src->timed;
-	dst->total_ns += src->total_ns;
-	for (int i = 0; i < FCT_HIST_SLOTS; i++)
-		dst->hist[i] += src->hist[i];
 }
 
 /* A new total, at the end of m->locks. */
@@ -532,6 +600,29 @@ static void join_holders(struct joined_run *m)
 	}
 }
 
+/* A row's numbers into the run's table by number, with their histograms
+ * from the kernel's view; a saved run's view has none, and its rows keep
+ * the shapes of the named rows' numbers only. */
+static void total_calls(struct joined_run *m, const struct thread_row *r)
+{
+	bool saved = !m->kv || !m->kv->nsc_hists;
+	struct sc_stats s;
+
+	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
+		enum sc_row row = sc_row_of(nr);
+
+		if (!r->k.nr[nr].count && !r->k.nr[nr].blocked_ns)
+			continue;
+		sc_stats_of(&s, &r->k.nr[nr], saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
+		if (saved && sc_row_nr(row) == (int)nr) {
+			s.min_ns = r->sc[row].min_ns;
+			s.max_ns = r->sc[row].max_ns;
+			memcpy(s.hist, r->sc[row].hist, sizeof(s.hist));
+		}
+		sc_stats_add(&m->nr_total[nr], &s);
+	}
+}
+
 static void total_rows(struct joined_run *m)
 {
 	for (unsigned i = 0; i < m->nrows; i++) {
@@ -546,13 +637,9 @@ static void total_rows(struct joined_run *m)
 		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		if (!r->has_kernel)
 			continue;
-		for (int s = 0; s < FCT_SC_N; s++)
-			add_sc(&m->sc_total[s], &r->k.sc[s]);
-		for (int n = 0; n < FCT_NR_MAX; n++) {
-			m->nr_total[n].count += r->k.nr[n].count;
-			m->nr_total[n].total_ns += r->k.nr[n].total_ns;
-			m->nr_total[n].blocked_ns += r->k.nr[n].blocked_ns;
-		}
+		for (int s = 0; s < SC_ROW_N; s++)
+			sc_stats_add(&m->sc_total[s], &r->sc[s]);
+		total_calls(m, r);
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->acct_ns[b];
 		m->pagecache_hits += r->pagecache_hits;

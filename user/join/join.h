@@ -18,6 +18,37 @@
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
+/* A syscall's figures, one thread's or summed over threads: its counts
+ * and times by number (struct fct_nr_stats) with the shape of its timed
+ * calls (struct fct_sc_hist). min_ns and max_ns are 0 when none was timed. */
+struct sc_stats {
+	uint64_t count;		/* exact */
+	uint64_t errors;	/* exact */
+	uint64_t timed;
+	uint64_t total_ns;	/* estimate, scaled to count */
+	uint64_t min_ns, max_ns;
+	uint64_t blocked_ns;	/* asleep inside it, outside futex waits */
+	uint32_t hist[FCT_HIST_SLOTS];	/* estimate: weights per slot */
+};
+
+/*
+ * The rows of the saved run's "syscalls" objects (each thread's and the
+ * run's): the built-in workloads' calls by name (futex_waitv with
+ * futex), then "other", every other number summed. A view of the table
+ * by number that the saved-run format keeps per thread; what the rules
+ * and models read, they read by number (joined_run.nr_total).
+ */
+enum sc_row {
+	SC_ROW_OPENAT,
+	SC_ROW_CLOSE,
+	SC_ROW_PREAD64,
+	SC_ROW_NEWFSTATAT,
+	SC_ROW_STATX,
+	SC_ROW_FUTEX,
+	SC_ROW_OTHER,
+	SC_ROW_N,
+};
+
 /* Where a thread's wall time went; disjoint, as shares of its wall time. */
 enum acct_bucket {
 	ACCT_CPU_USER,		/* on CPU in user space */
@@ -64,7 +95,9 @@ struct thread_row {
 	bool timed;			/* the subject timed it: own is filled in */
 	struct thread_timings own;	/* what the subject timed of it (zero: nothing) */
 	bool has_kernel;		/* a kernel account was found by tid */
-	struct fct_thread k;		/* the kernel's account of it */
+	struct fct_thread k;		/* the kernel's account of it (a saved run's:
+					 * nr[] of the named rows' numbers only) */
+	struct sc_stats sc[SC_ROW_N];	/* its syscalls as the saved run keeps them */
 	struct kv_derived d;		/* and what follows from it (kview_derived) */
 	uint64_t acct_ns[ACCT_N];
 	double accounted_ratio;		/* sum(acct_ns) / user wall */
@@ -136,8 +169,9 @@ struct joined_run {
 	unsigned nrows;
 	struct lock_total *locks;	/* named user locks, then kernel locks */
 	int nlocks;
-	struct fct_sc_stats sc_total[FCT_SC_N];	/* all workers summed */
-	struct fct_nr_stats nr_total[FCT_NR_MAX];	/* the same, by syscall number */
+	struct sc_stats nr_total[FCT_NR_MAX];	/* every syscall by number, all workers summed */
+	struct sc_stats sc_total[SC_ROW_N];	/* the saved run's rows of it: the rows'
+						 * sc summed */
 	uint64_t acct_total_ns[ACCT_N];	/* all workers summed */
 	uint64_t thread_wall_total_ns;	/* sum of worker wall times */
 	uint64_t pagecache_hits, pagecache_misses;
@@ -264,7 +298,17 @@ void join_free(struct joined_run *m);
  * cpuset fewer than are online; the CPUs online if it cannot be read. */
 unsigned join_usable_cpus(pid_t pid);
 
-const char *sc_name(enum fct_sc sc);	/* "openat", "close", ... */
+const char *sc_row_name(enum sc_row row);	/* "openat", "close", ..., "other" */
+enum sc_row sc_row_of(unsigned nr);		/* the row syscall nr is shown in */
+/* The number a named row's figures are kept under when a saved run is
+ * read (futex for the futex row); -1 for SC_ROW_OTHER. */
+int sc_row_nr(enum sc_row row);
+/* One number's figures from an account's nr[] entry and its histogram
+ * (NULL: none timed), and figures summed. */
+void sc_stats_of(struct sc_stats *dst, const struct fct_nr_stats *n, const struct fct_sc_hist *h);
+void sc_stats_add(struct sc_stats *dst, const struct sc_stats *src);
+/* The figures of a few numbers summed (e.g. newfstatat and statx). */
+struct sc_stats join_calls(const struct joined_run *m, const int *nrs, int n);
 /* A call that waits for time, input or a child: nanosleep, epoll_wait,
  * poll, select, rt_sigsuspend, wait4 ... (by number). */
 bool join_idle_call(unsigned nr);

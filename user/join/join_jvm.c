@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "join/join.h"
 
 static struct thread_row *row_of(struct joined_run *m, uint32_t tid)

@@ -1,6 +1,6 @@
 /*
  * join_sites.c - a JVM's waits named by Java call site (fctrace's JVMTI
- * agent, trace/jvmti_agent.c) folded into the joined run. One lock per
+ * agent, jvm/agent/jvmti_agent.c) folded into the joined run. One lock per
  * (kind, class): "monitor CLASS @ TOP SITE", "park CLASS @ TOP SITE",
  * "Object.wait on CLASS @ TOP SITE", with its largest sites.
  *
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "join/join.h"
 
 struct site_sum {

@@ -9,7 +9,7 @@
 
 #include "join/join.h"
 #include "join/stacks.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 
 /*
  * Each thread's time on a monitor lock, as the lock table's row counts it

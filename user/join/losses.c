@@ -199,6 +199,21 @@ static void lost_evict(const struct kview *kv, struct losses *o)
 	touches(l, evict);
 }
 
+/* Timed calls whose (thread, number) found no room for its histogram:
+ * counted and timed, but short in the rows' min, max and percentiles. */
+static void lost_sc_hists(const struct kview *kv, struct losses *o)
+{
+	static const char *const sc[] = { "syscalls", "threads", NULL };
+	struct loss *l = add(o, "syscall_hist_full", kv->lost.sc_hist_full, 0.75);
+
+	if (!l)
+		return;
+	says(l, "%llu timed syscalls not in a histogram: the (thread, syscall) table was full "
+	     "(at least %d entries); counts and totals are whole, percentiles short",
+	     (unsigned long long)kv->lost.sc_hist_full, FCT_SC_HIST_ENTRIES);
+	touches(l, sc);
+}
+
 void losses_find(const struct kview *kv, struct losses *o)
 {
 	static const char *const timeline[] = { "timeline", NULL };
@@ -217,6 +232,7 @@ void losses_find(const struct kview *kv, struct losses *o)
 		     "(thread, file) pairs; the per-thread page counts printed are exact",
 		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
 	lost_evict(kv, o);
+	lost_sc_hists(kv, o);
 	l = add(o, "timeline_drops", kv->tl.dropped, 1);
 	if (l) {
 		says(l, "%llu timeline records lost (no room in the ring buffer): its lanes have "

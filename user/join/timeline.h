@@ -2,7 +2,7 @@
  * timeline.h - a window of thread state edges (struct fct_tl_event, as the
  * BPF hooks record them with --timeline) turned into intervals, one state
  * each, per thread, and the wakes between threads. Pure: no BPF, no I/O;
- * tests feed it made-up records (tests/test_timeline.c).
+ * tests feed it made-up records (tests/join/test_timeline.c).
  */
 #ifndef FCTRACE_TIMELINE_H
 #define FCTRACE_TIMELINE_H

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <json-c/json.h>
 #include "report/compare.h"
 #include "report/report.h"
@@ -21,20 +22,19 @@ struct term {
 
 static double t_wall(const struct joined_run *m) { return (double)m->wall_ns; }
 static double t_ops(const struct joined_run *m) { return (double)m->ops; }
-static double sc_count(const struct joined_run *m, enum fct_sc s) { return (double)m->sc_total[s].count; }
-static double sc_time(const struct joined_run *m, enum fct_sc s) { return (double)m->sc_total[s].total_ns; }
-static double t_open(const struct joined_run *m) { return sc_count(m, FCT_SC_OPENAT); }
-static double t_close(const struct joined_run *m) { return sc_count(m, FCT_SC_CLOSE); }
-static double t_stat(const struct joined_run *m) { return sc_count(m, FCT_SC_NEWFSTATAT) + sc_count(m, FCT_SC_STATX); }
-static double t_pread(const struct joined_run *m) { return sc_count(m, FCT_SC_PREAD64); }
-static double t_futex(const struct joined_run *m) { return sc_count(m, FCT_SC_FUTEX); }
+static double sc_count(const struct joined_run *m, int nr) { return (double)m->nr_total[nr].count; }
+static double t_open(const struct joined_run *m) { return sc_count(m, __NR_openat); }
+static double t_close(const struct joined_run *m) { return sc_count(m, __NR_close); }
+static double t_stat(const struct joined_run *m) { return sc_count(m, __NR_newfstatat) + sc_count(m, __NR_statx); }
+static double t_pread(const struct joined_run *m) { return sc_count(m, __NR_pread64); }
+static double t_futex(const struct joined_run *m) { return sc_count(m, __NR_futex) + sc_count(m, __NR_futex_waitv); }
 static double t_sys_other(const struct joined_run *m)
 {
 	double sum = 0;
 
-	for (int s = 0; s < FCT_SC_N; s++)
-		if (s != FCT_SC_FUTEX)
-			sum += sc_time(m, s);
+	for (int nr = 0; nr < FCT_NR_MAX; nr++)
+		if (nr != __NR_futex && nr != __NR_futex_waitv)
+			sum += (double)m->nr_total[nr].total_ns;
 	return sum;
 }
 static double acct(const struct joined_run *m, enum acct_bucket b) { return (double)m->acct_total_ns[b]; }
@@ -95,20 +95,28 @@ static void print_terms(FILE *f, const struct session *a, const struct session *
 }
 
 /* Mean cost of one call of a kind, from whichever run made it (b first). */
-static double call_cost(const struct fct_sc_stats *sa, const struct fct_sc_stats *sb)
+static double call_cost(const struct sc_stats *sa, const struct sc_stats *sb)
 {
 	if (sb->count)
 		return (double)sb->total_ns / (double)sb->count;
 	return sa->count ? (double)sa->total_ns / (double)sa->count : 0;
 }
 
-/* The syscalls a workload may save or add, each kind with its cost. */
-static const struct { const char *name; enum fct_sc sc[2]; } kinds[] = {
-	{ "open+close", { FCT_SC_OPENAT, FCT_SC_CLOSE } },
-	{ "stat", { FCT_SC_NEWFSTATAT, FCT_SC_STATX } },
-	{ "pread64", { FCT_SC_PREAD64, FCT_SC_PREAD64 } },
-	{ "other (lseek, read, ...)", { FCT_SC_OTHER, FCT_SC_OTHER } },
+/* The syscalls a workload may save or add, each kind with its cost: by
+ * number, and the rest (-1: the saved run's "other" row, every number
+ * but the named ones, costed as one). */
+static const struct { const char *name; int nr[2]; } kinds[] = {
+	{ "open+close", { __NR_openat, __NR_close } },
+	{ "stat", { __NR_newfstatat, __NR_statx } },
+	{ "pread64", { __NR_pread64, __NR_pread64 } },
+	{ "other (lseek, read, ...)", { -1, -1 } },
 };
+
+/* A kind's figures in run m: a number's, or the other calls'. */
+static const struct sc_stats *kind_calls(const struct joined_run *m, int nr)
+{
+	return nr < 0 ? &m->sc_total[SC_ROW_OTHER] : &m->nr_total[nr];
+}
 
 /* One kind: the calls a saves against b (negative: a makes more) and
  * their time at the measured cost per call. Returns the time. */
@@ -118,9 +126,9 @@ static double story_calls(FILE *f, const struct joined_run *a, const struct join
 	double ca = 0, cb = 0, ns = 0;
 	char s1[24], s2[24], s3[24], s4[24];
 
-	for (int i = 0; i < (kinds[k].sc[0] == kinds[k].sc[1] ? 1 : 2); i++) {
-		const struct fct_sc_stats *sa = &a->sc_total[kinds[k].sc[i]];
-		const struct fct_sc_stats *sb = &b->sc_total[kinds[k].sc[i]];
+	for (int i = 0; i < (kinds[k].nr[0] == kinds[k].nr[1] ? 1 : 2); i++) {
+		const struct sc_stats *sa = kind_calls(a, kinds[k].nr[i]);
+		const struct sc_stats *sb = kind_calls(b, kinds[k].nr[i]);
 
 		ca += (double)sa->count;
 		cb += (double)sb->count;

@@ -296,13 +296,13 @@ static void syscall_section(FILE *f, const struct joined_run *m)
 
 	fputs("<h2>Syscalls (all workers)</h2>\n<table><tr><th>syscall</th><th>count</th>"
 	      "<th>errors</th><th>total</th><th>mean</th><th>min</th><th>p99</th><th>max</th></tr>\n", f);
-	for (int s = 0; s < FCT_SC_N; s++) {
-		const struct fct_sc_stats *st = &m->sc_total[s];
+	for (int s = 0; s < SC_ROW_N; s++) {
+		const struct sc_stats *st = &m->sc_total[s];
 
 		if (!st->count)
 			continue;
 		fputs("<tr>", f);
-		html_td(f, sc_name(s));
+		html_td(f, sc_row_name(s));
 		html_td_num(f, units_count(c, sizeof(c), (double)st->count));
 		html_td_num(f, units_count(e, sizeof(e), (double)st->errors));
 		html_td_num(f, units_ns(t, sizeof(t), (double)st->total_ns));
@@ -426,6 +426,7 @@ static void probes_section(FILE *f, const struct session *s)
 	lost_row(f, "kernel-lock map full", l->klock_map_full);
 	lost_row(f, "page-cache map full", l->pc_map_full);
 	lost_row(f, "page-cache removal tables full", l->pc_evict_full);
+	lost_row(f, "syscall histogram table full", l->sc_hist_full);
 	lost_row(f, "stacks lost", l->stack_lost);
 	if (s->kv.tl.on)
 		lost_row(f, "timeline records dropped", s->kv.tl.dropped);

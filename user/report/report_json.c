@@ -57,7 +57,7 @@ static struct json_object *config_json(const struct session *s)
 	return JW_T(o, &shown, rf_config);
 }
 
-static struct json_object *sc_json(const struct fct_sc_stats *st)
+static struct json_object *sc_json(const struct sc_stats *st)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -73,12 +73,13 @@ static struct json_object *sc_json(const struct fct_sc_stats *st)
 	return o;
 }
 
-static struct json_object *syscalls_json(const struct fct_sc_stats *sc)
+/* The saved run's syscall rows (enum sc_row), each by its name. */
+static struct json_object *syscalls_json(const struct sc_stats *sc)
 {
 	struct json_object *o = json_object_new_object();
 
-	for (int s = 0; s < FCT_SC_N; s++)
-		json_object_object_add(o, sc_name(s), sc_json(&sc[s]));
+	for (int s = 0; s < SC_ROW_N; s++)
+		json_object_object_add(o, sc_row_name(s), sc_json(&sc[s]));
 	return o;
 }
 
@@ -154,7 +155,7 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	bool pc = r->has_kernel && (groups & PG_MASK(PG_PAGECACHE));
 	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
 
-	json_object_object_add(o, "syscalls", sc ? syscalls_json(k->sc) : NULL);
+	json_object_object_add(o, "syscalls", sc ? syscalls_json(r->sc) : NULL);
 	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(r->d.futex_wait_ns) : NULL);
 	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
 	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
@@ -477,7 +478,8 @@ static struct json_object *klock_sites_json(const struct session *s)
 	return JW_T(o, m, rf_klock_sites);
 }
 
-/* Every syscall number made, with its count, time and sleep. */
+/* Every syscall number made, with its count, errors, time and sleep
+ * (its histogram is in the rows of "syscalls" for the named calls). */
 static struct json_object *by_number_json(const struct joined_run *m)
 {
 	struct json_object *a = json_object_new_array();
@@ -492,7 +494,11 @@ static struct json_object *by_number_json(const struct joined_run *m)
 		put_u64(o, "nr", n);
 		put_str(o, "name", syscall_name(n, buf, sizeof(buf)));
 		put_u64(o, "count", m->nr_total[n].count);
+		put_u64(o, "errors", m->nr_total[n].errors);
+		put_u64(o, "timed", m->nr_total[n].timed);
 		put_u64(o, "total_ns", m->nr_total[n].total_ns);
+		put_u64(o, "min_ns", m->nr_total[n].min_ns);
+		put_u64(o, "max_ns", m->nr_total[n].max_ns);
 		put_u64(o, "blocked_ns", m->nr_total[n].blocked_ns);
 		json_object_array_add(a, o);
 	}

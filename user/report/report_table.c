@@ -354,15 +354,15 @@ static void print_syscalls(FILE *f, const struct joined_run *m)
 	char c[16], tot[16], mean[16], mn[16], mx[16], p99[16];
 
 	fprintf(f, "\nSyscalls (all threads; counts exact, times from the calls timed: each thread's\n"
-		"first %d of a kind, then 1 in %u, and every futex call)\n"
+		"first %d of each number, then 1 in %u, and every futex call)\n"
 		"%-11s %9s %7s %9s %9s %9s %9s %9s\n", FCT_SC_WARMUP, m->time_every,
 		"syscall", "count", "errors", "total", "mean", "min", "p99", "max");
-	for (int s = 0; s < FCT_SC_N; s++) {
-		const struct fct_sc_stats *st = &m->sc_total[s];
+	for (int s = 0; s < SC_ROW_N; s++) {
+		const struct sc_stats *st = &m->sc_total[s];
 
 		if (!st->count)
 			continue;
-		fprintf(f, "%-11s %9s %7llu %9s %9s %9s %9s %9s\n", sc_name(s),
+		fprintf(f, "%-11s %9s %7llu %9s %9s %9s %9s %9s\n", sc_row_name(s),
 			units_count(c, sizeof(c), (double)st->count), (unsigned long long)st->errors,
 			units_ns(tot, sizeof(tot), (double)st->total_ns),
 			units_ns(mean, sizeof(mean), (double)st->total_ns / st->count),
@@ -374,7 +374,7 @@ static void print_syscalls(FILE *f, const struct joined_run *m)
 
 /* Calls rank by their time (the sleep inside an untimed one is exact),
  * then by their count. */
-static double nr_rank(const struct fct_nr_stats *s)
+static double nr_rank(const struct sc_stats *s)
 {
 	uint64_t t = s->total_ns > s->blocked_ns ? s->total_ns : s->blocked_ns;
 
@@ -678,7 +678,7 @@ static void print_probes(FILE *f, const struct session *s)
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +
 				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full +
-				     l->pc_evict_full),
+				     l->pc_evict_full + l->sc_hist_full),
 		(unsigned long long)l->stack_lost);
 	if (s->kv.tl.on)
 		print_timeline(f, s);

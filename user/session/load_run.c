@@ -1,6 +1,6 @@
 /*
  * load_run.c - a saved run's session rebuilt from its run document
- * (report_json.c writes it; tests/test_saved.c keeps the two and
+ * (report_json.c writes it; tests/session/test_saved.c keeps the two and
  * docs/fctrace.schema.json in step, field by field, and test_report.c
  * wants a reported run's own text and JSON back).
  *
@@ -24,7 +24,7 @@
 #include <string.h>
 #include "base/jsonread.h"
 #include "base/sysnames.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "session/load_json.h"
 #include "session/load_stacks.h"
 #include "session/load_evictions.h"
@@ -389,15 +389,31 @@ static int load_group(struct jr *r, struct json_object *o, struct thread_row *ro
 }
 
 static const struct jr_field sc_fields[] = {
-	JR_FIELD(fct_sc_stats, "count", count), JR_FIELD(fct_sc_stats, "errors", errors),
-	JR_FIELD(fct_sc_stats, "timed", timed), JR_FIELD(fct_sc_stats, "total_ns", total_ns),
-	JR_FIELD(fct_sc_stats, "min_ns", min_ns), JR_FIELD(fct_sc_stats, "max_ns", max_ns),
-	JR_NUMSF(fct_sc_stats, "hist", hist),
+	JR_FIELD(sc_stats, "count", count), JR_FIELD(sc_stats, "errors", errors),
+	JR_FIELD(sc_stats, "timed", timed), JR_FIELD(sc_stats, "total_ns", total_ns),
+	JR_FIELD(sc_stats, "min_ns", min_ns), JR_FIELD(sc_stats, "max_ns", max_ns),
+	JR_NUMSF(sc_stats, "hist", hist),
 };
 
-/* The syscalls of one thread: each kind by its name (null without the
+/* A named row's figures into the account's table under its number, so
+ * that what reads a thread by number finds what the file kept of it. */
+static void row_to_account(struct thread_row *row, enum sc_row s)
+{
+	int nr = sc_row_nr(s);
+	struct fct_nr_stats *n;
+
+	if (nr < 0 || nr >= FCT_NR_MAX)
+		return;
+	n = &row->k.nr[nr];
+	n->count = row->sc[s].count;
+	n->errors = row->sc[s].errors;
+	n->timed = row->sc[s].timed;
+	n->total_ns = row->sc[s].total_ns;
+}
+
+/* The syscalls of one thread: each row by its name (null without the
  * syscalls group). */
-static int load_syscalls(struct jr *r, struct json_object *o, struct fct_sc_stats *sc)
+static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row *row)
 {
 	struct json_object *kinds;
 	char saved[128];
@@ -405,9 +421,11 @@ static int load_syscalls(struct jr *r, struct json_object *o, struct fct_sc_stat
 
 	if (jr_object(r, o, "syscalls", true, &kinds, saved, sizeof(saved)))
 		return -1;
-	for (int s = 0; kinds && s < FCT_SC_N; s++)
-		if (JR_SECTION(r, kinds, sc_name(s), 0, &sc[s], sc_fields, &there))
+	for (int s = 0; kinds && s < SC_ROW_N; s++) {
+		if (JR_SECTION(r, kinds, sc_row_name(s), 0, &row->sc[s], sc_fields, &there))
 			return -1;
+		row_to_account(row, s);
+	}
 	jr_leave(r, saved);
 	return 0;
 }
@@ -493,7 +511,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	row->k.tid = (uint32_t)row->tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
 	    JR_READ(r, o, row, kernel_fields) || load_account(r, o, row) ||
-	    load_syscalls(r, o, row->k.sc))
+	    load_syscalls(r, o, row))
 		return -1;
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
@@ -719,12 +737,40 @@ static int load_locks(struct jr *r, struct json_object *doc, struct joined_run *
 }
 
 static const struct jr_field nr_fields[] = {
-	JR_FIELD(fct_nr_stats, "count", count), JR_FIELD(fct_nr_stats, "total_ns", total_ns),
-	JR_FIELD(fct_nr_stats, "blocked_ns", blocked_ns),
+	JR_FIELD(sc_stats, "count", count), JR_FIELD(sc_stats, "total_ns", total_ns),
+	JR_FIELD(sc_stats, "blocked_ns", blocked_ns),
+	/* one table by number for every subject: these joined it later */
+	JR_FIELD_IF(sc_stats, "errors", errors, OPT), JR_FIELD_IF(sc_stats, "timed", timed, OPT),
+	JR_FIELD_IF(sc_stats, "min_ns", min_ns, OPT), JR_FIELD_IF(sc_stats, "max_ns", max_ns, OPT),
 };
 
-/* Every syscall by number (other programs' table); null without the
- * syscalls group. Each goes to its number's slot. */
+/* The shapes of the named rows' numbers, which the file keeps in the
+ * rows only (no histogram by number); and, in a file written before the
+ * table by number had them (no "timed"), their errors, timings and the
+ * total scaled to the count. */
+static void shapes_from_rows(struct joined_run *m)
+{
+	for (int s = 0; s < SC_ROW_N; s++) {
+		const struct sc_stats *row = &m->sc_total[s];
+		int nr = sc_row_nr(s);
+		struct sc_stats *n;
+
+		if (nr < 0 || nr >= FCT_NR_MAX)
+			continue;
+		n = &m->nr_total[nr];
+		memcpy(n->hist, row->hist, sizeof(n->hist));
+		if (n->timed || !row->timed)
+			continue;
+		n->errors = row->errors;
+		n->timed = row->timed;
+		n->total_ns = row->total_ns;
+		n->min_ns = row->min_ns;
+		n->max_ns = row->max_ns;
+	}
+}
+
+/* Every syscall by number; null without the syscalls group. Each goes
+ * to its number's slot. */
 static int load_by_number(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
 	struct json_object *a, *o;
@@ -742,6 +788,7 @@ static int load_by_number(struct jr *r, struct json_object *doc, struct joined_r
 			return -1;
 		jr_leave(r, saved);
 	}
+	shapes_from_rows(m);
 	return 0;
 }
 

@@ -72,6 +72,7 @@ static const struct jr_field lost[] = {
 	JR_FIELD_IF(fct_lost, "jvm_monitors_full", jvm_monitors_full, OPT),
 	JR_FIELD_IF(fct_lost, "tgids_full", tgids_full, OPT),
 	JR_FIELD_IF(fct_lost, "pagecache_evict_full", pc_evict_full, OPT),
+	JR_FIELD_IF(fct_lost, "syscall_hist_full", sc_hist_full, OPT),
 };
 const struct jr_table rf_lost = JR_TABLE(lost);
 

@@ -4,7 +4,7 @@
  * kinds and the struct members they hold. report_json.c writes by them
  * (jw_fields), load_run.c reads by them (jr_fields), so a member added to
  * a table is written and read back alike; docs/fctrace.schema.json
- * describes them, and tests/test_saved.c checks the three field by field.
+ * describes them, and tests/session/test_saved.c checks the three field by field.
  * What a table cannot say (figures derived in writing, maps keyed by
  * data, values checked against each other) stays beside it in code.
  */

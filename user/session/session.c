@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "base/clock.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "trace/loader.h"
 #include "session/driver.h"
 #include "base/signals.h"

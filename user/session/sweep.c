@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include "base/signals.h"
 #include "session/sweep.h"
 
@@ -72,9 +73,9 @@ void sweep_cell_from(struct sweep_cell *c, const struct session *s)
 	c->user_share = share(m->acct_total_ns[ACCT_CPU_USER], wall);
 	c->syscalls_in_lock_per_op = m->ops ? (double)in_lock / (double)m->ops : 0;
 	c->accounted_ratio = mean_accounted(m);
-	c->openat = m->sc_total[FCT_SC_OPENAT].count;
-	c->close = m->sc_total[FCT_SC_CLOSE].count;
-	c->stat = m->sc_total[FCT_SC_NEWFSTATAT].count + m->sc_total[FCT_SC_STATX].count;
+	c->openat = m->nr_total[__NR_openat].count;
+	c->close = m->nr_total[__NR_close].count;
+	c->stat = m->nr_total[__NR_newfstatat].count + m->nr_total[__NR_statx].count;
 	if (s->diag.n)
 		snprintf(c->top_cause, sizeof(c->top_cause), "%s", s->diag.causes[0].cause);
 	c->has_wi = s->diag.has_whatif;

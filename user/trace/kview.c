@@ -12,7 +12,7 @@ uint64_t kview_lost_total(const struct kview *kv)
 
 	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
 	       l->stack_lost + l->ustack_drops + l->jvm_threads_full + l->jvm_monitors_full +
-	       l->tgids_full + l->pc_evict_full + kv->tl.dropped;
+	       l->tgids_full + l->pc_evict_full + l->sc_hist_full + kv->tl.dropped;
 }
 
 void kview_free(struct kview *kv)
@@ -21,6 +21,9 @@ void kview_free(struct kview *kv)
 		return;
 	free(kv->threads);
 	free(kv->futex);
+	free(kv->sc_hists);
+	kv->sc_hists = NULL;
+	kv->nsc_hists = 0;
 	free(kv->klock);
 	free(kv->pc);
 	free(kv->holds);
@@ -55,14 +58,41 @@ const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid)
 	return best;
 }
 
-/* Scale a syscall kind's weighted total to its exact count: the mean
+static int sc_hist_cmp(const void *a, const void *b)
+{
+	const struct fct_sc_hist_key *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+void kview_sort_sc_hists(struct kview *kv)
+{
+	if (kv->nsc_hists > 1)
+		qsort(kv->sc_hists, (size_t)kv->nsc_hists, sizeof(*kv->sc_hists), sc_hist_cmp);
+}
+
+const struct fct_sc_hist *kview_sc_hist(const struct kview *kv, uint32_t tid, uint32_t nr)
+{
+	struct fct_sc_hist_key key = { .tid = tid, .nr = nr };
+	const struct kv_sc_hist *h;
+
+	if (!kv->nsc_hists)
+		return NULL;
+	h = bsearch(&key, kv->sc_hists, (size_t)kv->nsc_hists, sizeof(*kv->sc_hists),
+		    sc_hist_cmp);
+	return h ? &h->val : NULL;
+}
+
+/* Scale a syscall number's weighted total to its exact count: the mean
  * of the timed calls, weighted, times the calls made. */
-static void scale_to_count(struct fct_sc_stats *s)
+static void scale_to_count(struct fct_nr_stats *s, const struct fct_sc_hist *h)
 {
 	uint64_t w = 0;
 
 	for (int i = 0; i < FCT_HIST_SLOTS; i++)
-		w += s->hist[i];
+		w += h->hist[i];
 	if (w && w != s->count)
 		s->total_ns = (uint64_t)((double)s->total_ns / (double)w * (double)s->count);
 }
@@ -95,10 +125,15 @@ struct kv_derived kview_derived(const struct fct_thread *t)
 	return d;
 }
 
-void kview_scale(struct fct_thread *t)
+void kview_scale(struct kview *kv)
 {
-	for (int i = 0; i < FCT_SC_N; i++)
-		scale_to_count(&t->sc[i]);
+	for (int i = 0; i < kv->nsc_hists; i++) {
+		const struct kv_sc_hist *h = &kv->sc_hists[i];
+		struct fct_thread *t = (struct fct_thread *)kview_thread(kv, h->key.tid);
+
+		if (t && h->key.nr < FCT_NR_MAX)
+			scale_to_count(&t->nr[h->key.nr], &h->val);
+	}
 }
 
 /* The thread tid's exact kernel lock waits and time, over every account

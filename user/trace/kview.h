@@ -3,7 +3,7 @@
  *
  * The loader (loader.c) fills this; join_run (join/join.c) joins it with
  * the threads' own timings. Nothing here depends on libbpf, so tests can
- * build a kview by hand or from a recorded run (tests/test_join.c).
+ * build a kview by hand or from a recorded run (tests/join/test_join.c).
  */
 #ifndef FCTRACE_KVIEW_H
 #define FCTRACE_KVIEW_H
@@ -18,6 +18,13 @@
 struct kv_futex {
 	struct fct_futex_key key;
 	struct fct_futex_val val;
+};
+
+/* The shape of a thread's timed calls of one syscall number (the
+ * sc_hists map); its counts and times are in the account's nr[]. */
+struct kv_sc_hist {
+	struct fct_sc_hist_key key;
+	struct fct_sc_hist val;
 };
 
 /* A kernel lock site. val.waits and val.wait_ns are the thread's exact
@@ -91,6 +98,8 @@ struct kview {
 	int nthreads;
 	struct kv_futex *futex;
 	int nfutex;
+	struct kv_sc_hist *sc_hists;	/* sorted by (tid, nr): kview_sort_sc_hists */
+	int nsc_hists;
 	struct kv_klock *klock;
 	int nklock;
 	struct kv_pc *pc;
@@ -132,9 +141,15 @@ uint64_t kview_lost_total(const struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
 /* The [A] buckets of an account read from the kernel. */
 struct kv_derived kview_derived(const struct fct_thread *t);
-/* Scale each syscall kind's estimated total so that its histogram's
- * weights match its exact count (done once, as the account is read). */
-void kview_scale(struct fct_thread *t);
+/* Sort the syscall histograms by (tid, nr) for kview_sc_hist. */
+void kview_sort_sc_hists(struct kview *kv);
+/* The shape of thread tid's timed calls of number nr, or NULL (none
+ * timed, or the map was full). A reused tid's accounts share it. */
+const struct fct_sc_hist *kview_sc_hist(const struct kview *kv, uint32_t tid, uint32_t nr);
+/* Scale each account's estimated syscall totals so that each number's
+ * histogram weights match its exact count (done once, as the view is
+ * read, after kview_sort_sc_hists). */
+void kview_scale(struct kview *kv);
 /* Split each thread's exact kernel lock totals over its sampled sites,
  * so that the sites add up to them exactly; keeps the estimates in est_*.
  * Sites of a tid with no account keep their estimates. */

@@ -25,7 +25,7 @@
 #include "trace/cpustat.h"
 #include "trace/cpuclock.h"
 #include "trace/ksyms.h"
-#include "trace/jvm.h"
+#include "jvm/jvm.h"
 #include "trace/tlrec.h"
 #include "base/termsafe.h"
 
@@ -257,6 +257,14 @@ static unsigned futex_entries(unsigned nslots)
 							    : FCT_FUTEX_ENTRIES;
 }
 
+/* The syscall histograms' table size: a thread times a few dozen
+ * numbers at most. */
+static unsigned sc_hist_entries(unsigned nslots)
+{
+	return nslots * FCT_SC_HIST_PER_SLOT > FCT_SC_HIST_ENTRIES ?
+	       nslots * FCT_SC_HIST_PER_SLOT : FCT_SC_HIST_ENTRIES;
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -271,6 +279,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	bpf_map__set_max_entries(skel->maps.slots, t->nslots);
 	/* allocated as used (BPF_F_NO_PREALLOC): room costs only its buckets */
 	bpf_map__set_max_entries(skel->maps.futex_waits, futex_entries(t->nslots));
+	bpf_map__set_max_entries(skel->maps.sc_hists, sc_hist_entries(t->nslots));
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->tgid_list = t->tgid_list;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
@@ -957,7 +966,7 @@ static int read_threads(struct tracer *t, struct kview *kv)
 			kv->threads = p;
 		}
 		memcpy(&kv->threads[kv->nthreads], val, sizeof(*kv->threads));
-		kview_scale(&kv->threads[kv->nthreads++]);
+		kv->nthreads++;
 	}
 	free(val);
 	return 0;
@@ -996,6 +1005,17 @@ static void *grow(void *arrp, int *n, size_t sz)
 	*arr = p;
 	memset(p + *n * sz, 0, sz);
 	return p + (*n)++ * sz;
+}
+
+static int add_sc_hist(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_sc_hist *h = grow(&kv->sc_hists, &kv->nsc_hists, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	memcpy(&h->key, k, sizeof(h->key));
+	memcpy(&h->val, v, sizeof(h->val));
+	return 0;
 }
 
 static int add_futex(struct kview *kv, const void *k, const void *v, void *arg)
@@ -1119,8 +1139,8 @@ static uint64_t count_events(const struct kview *kv)
 	for (int i = 0; i < kv->nthreads; i++) {
 		const struct fct_thread *th = &kv->threads[i];
 
-		for (int s = 0; s < FCT_SC_N; s++)
-			n += 2 * th->sc[s].count;
+		for (int s = 0; s < FCT_NR_MAX; s++)
+			n += 2 * th->nr[s].count;
 		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
 		n += th->cpu_samples_user + th->cpu_samples_sys + th->cpu_samples_futex;
 	}
@@ -1185,6 +1205,13 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
 				sizeof(struct fct_futex_val), add_futex, kv, NULL);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.sc_hists), sizeof(struct fct_sc_hist_key),
+				sizeof(struct fct_sc_hist), add_sc_hist, kv, NULL);
+	if (!err) {
+		kview_sort_sc_hists(kv);
+		kview_scale(kv);
+	}
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
 				sizeof(struct fct_pc_val), add_pc, kv, NULL);

@@ -85,7 +85,7 @@ int tracer_read(struct tracer *t, struct kview *kv);
 struct jvm_view;
 int tracer_read_jvm(struct tracer *t, struct jvm_view *v);
 /* Give the Java holders code (jvmhold.bpf.c) the JVM's field offsets
- * (trace/jvm_structs.h): until then it watches no monitor. */
+ * (jvm/jvm_structs.h): until then it watches no monitor. */
 void tracer_set_jvm_structs(struct tracer *t, const struct fct_jvm_structs *js);
 /* The watched user locks (--probes holders): up to max slots into out,
  * the run's counters into *g; how many, or -errno */

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "trace/tfile.h"
+#include "base/tfile.h"
 #include "trace/usym.h"
 
 #define USYM_MAX_PROCS	64
@@ -479,9 +479,10 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	free(maps);
 	if (!files)
 		return -ENOMEM;
-	/* nothing new mapped: keep what we have. An exiting process shows
+	/* nothing new mapped: keep what we have (the same maps, the common
+	 * case each watch turn, cost one compare). An exiting process shows
 	 * its maps half torn down, then none, and its stacks still arrive */
-	if (p->files && lines_within(files, p->files)) {
+	if (p->files && (!strcmp(p->files, files) || lines_within(files, p->files))) {
 		free(files);
 		return 0;
 	}

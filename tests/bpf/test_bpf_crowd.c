@@ -1,0 +1,159 @@
+/*
+ * test_bpf_crowd.c - a process with thousands of threads, attached to as
+ * root: tests/target_prog crowd N makes N threads that wait together,
+ * then each makes exactly 3 getppid calls. The thread table is sized
+ * from the target's threads at the attach, so every one is accounted,
+ * with its exact count; a table made too small (max_threads) loses
+ * threads, counts them, and names those alive at the end.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "bpfutil.h"
+#include "session/session.h"
+
+#define CROWD		2500	/* well above the old fixed table of 1024 */
+#define CROWD_CALLS	3	/* getppid calls per thread */
+
+struct crowd {
+	pid_t pid;
+	int in_fd;		/* its stdin */
+	bool close_after_go;	/* the end too: the crowd exits */
+};
+
+/* target_prog crowd N, up to its "ready" (every thread made). */
+static void crowd_start(struct crowd *c, int n)
+{
+	char num[16], buf[16] = "";
+	int in[2], out[2];
+
+	snprintf(num, sizeof(num), "%d", n);
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "crowd", num, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	assert_true(read(out[0], buf, sizeof(buf) - 1) > 0);
+	assert_non_null(strstr(buf, "ready"));
+	close(out[0]);
+	c->in_fd = in[1];
+}
+
+static void go(void *arg)
+{
+	struct crowd *c = arg;
+
+	assert_int_equal(write(c->in_fd, "go\n", 3), 3);
+	if (c->close_after_go) {
+		close(c->in_fd);
+		c->in_fd = -1;
+	}
+}
+
+static void crowd_end(struct crowd *c)
+{
+	int status;
+
+	if (c->in_fd >= 0)
+		close(c->in_fd);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static int attach(struct crowd *c, unsigned max_threads, uint64_t duration_ns,
+		  struct session *s)
+{
+	struct trace_opts t = { .probes = PG_FULL, .max_threads = max_threads };
+	struct target_opts to = { .mode = TGT_ATTACH, .pid = c->pid, .on_window = go,
+				  .window_arg = c, .duration_ns = duration_ns };
+
+	return session_run_target(&t, &to, s);
+}
+
+static unsigned getppids(const struct fct_thread *a)
+{
+	return (unsigned)a->nr[SYS_getppid & (FCT_NR_MAX - 1)].count;
+}
+
+/* Every thread of the crowd accounted, each with exactly its 3 calls. */
+static void test_crowd_every_thread(void **state)
+{
+	struct crowd c = { .close_after_go = true };
+	unsigned crowd = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	crowd_start(&c, CROWD);
+	assert_int_equal(attach(&c, 0, 0, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(s.kv.lost.slot_full, 0);
+	assert_true(s.kv.slots >= 2 * CROWD);	/* sized from the threads at the attach */
+	assert_int_equal(s.kv.slots & (s.kv.slots - 1), 0);
+	assert_true(s.kv.slots_bytes >= (uint64_t)s.kv.slots * sizeof(struct fct_thread));
+	for (int i = 0; i < s.kv.nthreads; i++) {
+		const struct fct_thread *a = &s.kv.threads[i];
+
+		if (a->tgid != (uint32_t)c.pid || strcmp(a->comm, "crowd"))
+			continue;
+		crowd++;
+		assert_int_equal(getppids(a), CROWD_CALLS);
+	}
+	assert_int_equal(crowd, CROWD);
+	crowd_end(&c);
+	session_free(&s);
+}
+
+/* A table of 1024 for 2501 threads: the rest are counted as lost, and
+ * those alive at the end are named. */
+static void test_crowd_too_small_names_missing(void **state)
+{
+	struct crowd c = { .close_after_go = false };
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	crowd_start(&c, CROWD);
+	assert_int_equal(attach(&c, 1024, 300000000ull, &s), 0);
+	assert_false(s.target.exited);
+	assert_int_equal(s.kv.slots, 1024);
+	assert_true(s.kv.nthreads <= 1024);
+	assert_int_equal(s.kv.nthreads + s.kv.lost.slot_full, CROWD + 1);
+	assert_int_equal(s.kv.nmissing, KV_MISSING_MAX);
+	assert_int_equal(s.kv.nmissing + s.kv.missing_more, s.kv.lost.slot_full);
+	/* the crowd's threads, or its main thread (target_prog), which the
+	 * attach may also find no room for */
+	for (int i = 0; i < s.kv.nmissing; i++) {
+		if (s.kv.missing[i].tid == (uint32_t)s.target.pid)
+			assert_string_equal(s.kv.missing[i].comm, "target_prog");
+		else
+			assert_string_equal(s.kv.missing[i].comm, "crowd");
+		assert_null(kview_thread(&s.kv, s.kv.missing[i].tid));
+	}
+	assert_true(s.joined.losses.n >= 1);
+	assert_non_null(strstr(s.joined.losses.l[0].says, "missing at the end: "));
+	assert_non_null(strstr(s.joined.losses.l[0].says, "--max-threads"));
+	crowd_end(&c);
+	session_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crowd_every_thread),
+		cmocka_unit_test(test_crowd_too_small_names_missing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,622 @@
+/*
+ * test_bpf_target.c - programs fctrace did not write (tests/target_prog),
+ * through session_run_target as root, against what the program does:
+ * a static mutex held 200 ms while one thread waits is a 200 ms wait on
+ * "session_table_lock"; a heap mutex is named by its call site, get_fd;
+ * a condvar wait is an event, not a lock; threads by name; exact pread64
+ * counts per thread; a forked child only with --follow; attach takes
+ * over a thread already asleep on the lock, and sees a thread created
+ * after it; a condvar three threads pass round is a lock taken in turns,
+ * one a producer signals is an event.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "bpfutil.h"
+#include "session/session.h"
+
+#define HOLD_MS		200
+#define PREADS		1000	/* target_prog's pread64 calls per reader thread */
+
+static void full_trace(struct trace_opts *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->probes = PG_FULL;
+}
+
+static const struct thread_row *row_named(const struct joined_run *m, const char *comm)
+{
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (!strcmp(m->rows[i].k.comm, comm))
+			return &m->rows[i];
+	return NULL;
+}
+
+static const struct diag_cause *cause_of(const struct diagnosis *d, const char *id)
+{
+	for (int i = 0; i < d->n; i++)
+		if (!strcmp(d->causes[i].cause, id))
+			return &d->causes[i];
+	return NULL;
+}
+
+/* A lock's waits as a share of the threads' wall time, as the Why
+ * counts its lock figure. */
+static double fig_share(const struct session *s, const struct lock_total *l)
+{
+	return (double)l->wait_ns / (double)s->joined.thread_wall_total_ns;
+}
+
+static int run_target(char **argv, bool follow, struct session *s)
+{
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv, .follow = follow };
+
+	full_trace(&t);
+	return session_run_target(&t, &to, s);
+}
+
+/* Run argv to its end, which must be a clean exit. */
+static void run_clean(char **argv, struct session *s)
+{
+	assert_int_equal(run_target(argv, false, s), 0);
+	assert_int_equal(target_exit_status(&s->target), 0);
+}
+
+/* A wait of a lock held HOLD_MS: that long, give or take the wake-up. */
+static void assert_held_wait(uint64_t ns)
+{
+	assert_in_range(ns, HOLD_MS * 900000ull, HOLD_MS * 1500000ull);
+}
+
+static void test_locks_named_and_timed(void **state)
+{
+	char ms[16], *argv[] = { (char *)target_prog(), "hold", ms, NULL };
+	const struct lock_total *st, *heap, *cond;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(target_exit_status(&s.target), 0);
+	assert_int_equal(s.joined.nrows, 6);	/* main, 3 waiters, 2 readers */
+
+	st = lock_starting(&s.joined, "session_table_lock (mutex)");
+	assert_non_null(st);
+	assert_true(st->is_lock);
+	assert_int_equal(st->waits, 1);
+	assert_held_wait(st->wait_ns);
+
+	heap = lock_starting(&s.joined, "mutex @ get_fd+");
+	assert_non_null(heap);
+	assert_non_null(strstr(heap->name, "target_prog.c:"));
+	assert_true(heap->is_lock);
+	assert_held_wait(heap->wait_ns);
+
+	cond = lock_starting(&s.joined, "cond (condvar)");
+	assert_non_null(cond);
+	assert_false(cond->is_lock);
+	assert_held_wait(cond->wait_ns);
+
+	/* the waiter's account: its lock wait is its window, near enough */
+	assert_non_null(row_named(&s.joined, "waiter-static"));
+	assert_held_wait(row_named(&s.joined, "waiter-static")->acct_ns[ACCT_LOCK_NAMED]);
+	assert_held_wait(row_named(&s.joined, "waiter-cond")->acct_ns[ACCT_FUTEX_OTHER]);
+	/* the explanation names the locks, and the condvar as no lock */
+	assert_non_null(strstr(s.diag.headline, "Why target_prog took"));
+	assert_non_null(cause_of(&s.diag, "user_lock_contention"));
+	assert_non_null(strstr(cause_of(&s.diag, "user_lock_contention")->title, "mutex"));
+	/* waiter-cond did nothing but wait to be signalled: shown, no cause */
+	assert_null(cause_of(&s.diag, "event_wait"));
+	assert_non_null(strstr(s.diag.threads, "idle until signalled (waiter-cond"));
+	/* only its re-take of cond_mu after the signal is a lock wait */
+	assert_true(row_named(&s.joined, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED] <
+		    HOLD_MS * 100000ull);
+	session_free(&s);
+}
+
+static void test_exact_counts_and_names(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "hold", "10", NULL };
+	const char *names[] = { "target_prog", "waiter-static", "waiter-heap", "waiter-cond",
+				"reader-0", "reader-1" };
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, false, &s), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		assert_non_null(row_named(&s.joined, names[i]));
+	for (int r = 0; r < 2; r++) {
+		const struct thread_row *row = row_named(&s.joined, r ? "reader-1" : "reader-0");
+
+		assert_int_equal(row->k.nr[__NR_pread64].count, PREADS);
+		assert_int_equal(row->k.nr[__NR_openat].count, 1);
+		assert_int_equal(row->k.nr[__NR_close].count, 1);
+		assert_int_equal(row->k.nr[17].count, PREADS);	/* x86-64 pread64 */
+		assert_true(row->k.how & FCT_HOW_FORK);
+		assert_true(row->k.how & FCT_HOW_EXITED);
+	}
+	assert_true(row_named(&s.joined, "target_prog")->k.how & FCT_HOW_EXEC);
+	for (unsigned i = 0; i < s.joined.nrows; i++)
+		assert_in_range(s.joined.rows[i].accounted_ratio, 0.999, 1.001);
+	session_free(&s);
+}
+
+/* The child's 300 preads are seen with --follow, and only then. */
+static uint64_t preads_of_others(const struct session *s, pid_t parent)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < s->joined.nrows; i++)
+		if (s->joined.rows[i].k.tgid != (uint32_t)parent)
+			n += s->joined.rows[i].k.nr[__NR_pread64].count;
+	return n;
+}
+
+static void test_follow_forks(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "fork", "300", NULL };
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, true, &s), 0);
+	assert_int_equal(s.joined.nrows, 2);
+	assert_int_equal(preads_of_others(&s, s.target.pid), 300);
+	session_free(&s);
+	assert_int_equal(run_target(argv, false, &s), 0);
+	assert_int_equal(s.joined.nrows, 1);
+	assert_int_equal(preads_of_others(&s, s.target.pid), 0);
+	session_free(&s);
+}
+
+struct served {
+	pid_t pid;
+	int in_fd;		/* its stdin */
+};
+
+/* target_prog serve: holds the lock with a waiter asleep on it, says
+ * "ready", and goes on at a line on its stdin. */
+static void serve_start(struct served *sv)
+{
+	int in[2], out[2];
+	char buf[16] = "";
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "serve", "200", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	assert_true(read(out[0], buf, sizeof(buf) - 1) > 0);
+	assert_non_null(strstr(buf, "ready"));
+	close(out[0]);
+	sv->in_fd = in[1];
+}
+
+static void go_on(void *arg)
+{
+	struct served *sv = arg;
+
+	assert_int_equal(write(sv->in_fd, "go\n", 3), 3);
+}
+
+/* A static object past the file-backed pages (its .bss outgrows them) is
+ * named by its symbol all the same, not by the call site. */
+static void test_bss_lock_named(void **state)
+{
+	char ms[16], *argv[] = { (char *)target_prog(), "bss", ms, NULL };
+	const struct lock_total *l;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
+	run_clean(argv, &s);
+	l = lock_starting(&s.joined, "big_store+0x400000 (mutex)");
+	assert_non_null(l);
+	assert_int_equal(l->waits, 1);
+	assert_held_wait(l->wait_ns);
+	session_free(&s);
+}
+
+/* A lock chain (target_prog chain): outer_lock's holders wait for
+ * inner_lock, which its own holder keeps 2 ms at a time: outer_lock's
+ * held time is mostly "waiting for another lock", and that lock is
+ * named. */
+static void test_lock_chain_named(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "chain", "100", NULL };
+	const struct lock_holders *h;
+	const struct lock_total *l;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	l = lock_starting(&s.joined, "outer_lock");
+	assert_non_null(l);
+	h = &l->holders;
+	assert_true(h->measured);
+	print_message("  outer_lock held %.1f ms, waiting %.1f ms; first in chain: %s, %llu waits\n",
+		      h->held_ns / 1e6, h->state_ns[HS_WAITING] / 1e6,
+		      h->nchain ? h->chain[0].lock : "-",
+		      h->nchain ? (unsigned long long)h->chain[0].count : 0ull);
+	assert_true(h->state_ns[HS_WAITING] * 2 > h->held_ns);
+	assert_true(h->nchain >= 1);
+	assert_non_null(strstr(h->chain[0].lock, "inner_lock"));
+	/* 200 holds of outer_lock, each takes inner_lock once */
+	assert_in_range(h->chain[0].count, 1, 400);
+	session_free(&s);
+}
+
+static void test_attach_adopts_and_sees_new_threads(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
+	const struct thread_row *waiter, *late;
+	struct session s;
+	int status;
+
+	BPF_TEST_REQUIRE();
+	serve_start(&sv);
+	to.pid = sv.pid;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);	/* it ended: the attach ended with it */
+	waiter = row_named(&s.joined, "waiter-static");
+	late = row_named(&s.joined, "late");
+	assert_non_null(waiter);
+	assert_non_null(late);
+	assert_true(waiter->k.how & FCT_HOW_ATTACH);
+	assert_true(waiter->k.how & FCT_HOW_IN_FUTEX);	/* asleep on the lock at attach */
+	assert_held_wait(waiter->acct_ns[ACCT_LOCK_NAMED]);
+	/* by its symbol; its kind ("mutex") only when a stack was sampled: the
+	 * wait began before the attach, so its start was not seen */
+	assert_non_null(lock_starting(&s.joined, "session_table_lock ("));
+	assert_true(late->k.how & FCT_HOW_FORK);
+	assert_int_equal(late->k.nr[__NR_pread64].count, PREADS);
+	close(sv.in_fd);
+	assert_int_equal(waitpid(sv.pid, &status, 0), sv.pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	session_free(&s);
+}
+
+/* target_prog tree: its children already asleep in read(); *kids gets
+ * their pids, from its "ready PID..." line. */
+#define TREE_KIDS	3
+
+static void tree_start(struct served *sv, int *kids)
+{
+	int in[2], out[2];
+	char buf[128] = "", n[8];
+	FILE *f;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	snprintf(n, sizeof(n), "%d", TREE_KIDS);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(target_prog(), target_prog(), "tree", n, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	f = fdopen(out[0], "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_int_equal(sscanf(buf, "ready %d %d %d", &kids[0], &kids[1], &kids[2]), TREE_KIDS);
+	sv->in_fd = in[1];
+}
+
+static void tree_end(struct served *sv)
+{
+	int status;
+
+	close(sv->in_fd);
+	assert_int_equal(waitpid(sv->pid, &status, 0), sv->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static uint64_t preads_named(const struct session *s, const char *comm)
+{
+	const struct thread_row *r = row_named(&s->joined, comm);
+
+	return r ? r->k.nr[__NR_pread64].count : UINT64_MAX;
+}
+
+/* attach --follow to a parent whose children and grandchild already
+ * run: every one is taken over, and each one's preads counted exactly. */
+static void test_attach_follow_takes_in_running_children(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .follow = true, .on_window = go_on,
+				  .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	to.pid = sv.pid;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(s.joined.nrows, TREE_KIDS + 2);
+	assert_int_equal(preads_named(&s, "child-0"), 100);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "grandchild"), 50);
+	assert_true(row_named(&s.joined, "grandchild")->k.how & FCT_HOW_ATTACH);
+	tree_end(&sv);
+	session_free(&s);
+}
+
+/* attach -p A,B: the processes listed, and none other. */
+static void test_attach_list(void **state)
+{
+	struct served sv;
+	struct trace_opts t;
+	struct target_opts to = { .mode = TGT_ATTACH, .on_window = go_on, .window_arg = &sv };
+	struct session s;
+	int kids[TREE_KIDS];
+
+	BPF_TEST_REQUIRE();
+	tree_start(&sv, kids);
+	to.pids[0] = sv.pid;
+	to.pids[1] = kids[1];
+	to.pids[2] = kids[2];
+	to.pid = sv.pid;
+	to.npids = 3;
+	full_trace(&t);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	assert_int_equal(preads_named(&s, "child-1"), 200);
+	assert_int_equal(preads_named(&s, "child-2"), 300);
+	assert_int_equal(preads_named(&s, "child-0"), UINT64_MAX);	/* not listed */
+	tree_end(&sv);
+	session_free(&s);
+}
+
+/* Two processes that wake each other through a latch N times: each
+ * sleep is booked to the sibling, by the way it was woken, and each
+ * waker's wakes counted, exactly. */
+#define LATCH_ROUNDS	100
+
+static void test_latch_between_processes(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "latch", n, NULL };
+	const struct thread_row *a, *b;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", LATCH_ROUNDS);
+	assert_int_equal(run_target(argv, true, &s), 0);
+	a = row_named(&s.joined, "latch-a");
+	b = row_named(&s.joined, "latch-b");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_SIGNAL], LATCH_ROUNDS);	/* a's kill */
+	assert_int_equal(b->k.sib_waits[FCT_WAKE_WRITE], 0);
+	assert_int_equal(a->k.sib_wakes[FCT_WAKE_SIGNAL], LATCH_ROUNDS);
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_WRITE], LATCH_ROUNDS);	/* b's write */
+	assert_int_equal(a->k.sib_waits[FCT_WAKE_SIGNAL], 0);
+	assert_int_equal(b->k.sib_wakes[FCT_WAKE_WRITE], LATCH_ROUNDS);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] > 0);
+	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] <= a->k.blocked_ns);
+	assert_true(b->k.sib_wait_ns[FCT_WAKE_SIGNAL] <= b->k.blocked_ns);
+	/* the Why names the latch, with the count, as a wait for a sibling */
+	assert_non_null(cause_of(&s.diag, "sibling_wait"));
+	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));
+	session_free(&s);
+}
+
+static bool diag_says(const struct diagnosis *d, const char *text);
+
+/* Three processes take one process-shared semaphore as a lock: it is a
+ * lock in the table and in the Why alike, not an event. */
+static void test_semaphore_as_lock(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "semlock", "30", NULL };
+	const struct lock_total *l;
+	const struct diag_cause *c;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(argv, true, &s), 0);
+	assert_int_equal(s.joined.nrows, 3);
+	l = lock_starting(&s.joined, "semaphore used as a lock @ semlock_section+");
+	assert_non_null(l);
+	assert_true(l->is_lock);
+	assert_true(l->waits > 0);
+	c = cause_of(&s.diag, "user_lock_contention");
+	if (!c)
+		fail_msg("no user_lock_contention cause");
+	assert_true(diag_says(&s.diag, "waiting for semaphore used as a lock"));
+	assert_in_range((uint64_t)(c->share * 1e6), (uint64_t)(fig_share(&s, l) * 1e6) - 1,
+			(uint64_t)(fig_share(&s, l) * 1e6) + 1);
+	session_free(&s);
+}
+
+/* Does any cause of d say text, in its title or its evidence? */
+static bool diag_says(const struct diagnosis *d, const char *text)
+{
+	for (int i = 0; i < d->n; i++) {
+		if (strstr(d->causes[i].title, text))
+			return true;
+		for (int e = 0; e < d->causes[i].nevidence; e++)
+			if (strstr(d->causes[i].evidence[e], text))
+				return true;
+	}
+	return false;
+}
+
+/* A writer that fdatasyncs N times: each call counted, and the Why
+ * names them with their count when they slept (not on tmpfs). */
+static void test_durable_writes_named(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "fsync", "200", NULL };
+	const struct thread_row *r;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	r = row_named(&s.joined, "target_prog");
+	assert_non_null(r);
+	assert_int_equal(r->k.nr[SYS_fdatasync].count, 200);
+	assert_int_equal(r->k.nr[SYS_write].count, 200);
+	if (r->k.nr[SYS_fdatasync].blocked_ns > 0)
+		assert_true(diag_says(&s.diag, "200 fdatasync calls"));
+	session_free(&s);
+}
+
+/* Every wait of a condvar the turn threads pass round is woken by one
+ * of them; the producer that signals the consumer never waits on its
+ * condvar. */
+static void test_turns_and_events(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "turns", "500", NULL };
+	int batons = 0, queues = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	for (int i = 0; i < s.joined.nlocks; i++) {
+		const struct lock_total *l = &s.joined.locks[i];
+
+		if (l->kernel || !strstr(l->name, "(condvar"))
+			continue;
+		if (!strncmp(l->name, "baton+", 6) && l->wakes) {
+			batons++;
+			assert_true(l->turns);
+			assert_true(l->is_lock);
+			assert_int_equal(l->wakes_by_waiters, l->wakes);
+			assert_non_null(strstr(l->name, "(condvar taken in turns)"));
+		} else if (!strncmp(l->name, "queue+", 6)) {
+			queues++;
+			assert_false(l->turns);
+			assert_false(l->is_lock);
+			assert_int_equal(l->wakes_by_waiters, 0);
+			assert_int_equal(l->threads, 1);
+		}
+	}
+	assert_true(batons >= 1);
+	assert_true(queues >= 1);
+	for (int t = 0; t < 3; t++) {
+		char name[16];
+		const struct thread_row *r;
+
+		snprintf(name, sizeof(name), "turn-%d", t);
+		assert_non_null(r = row_named(&s.joined, name));
+		assert_true(r->acct_ns[ACCT_LOCK_NAMED] > 0);	/* its turn waits */
+	}
+	session_free(&s);
+}
+
+/*
+ * One producer, four workers, two static condvars side by side (git
+ * grep's shape): the workers wait for work on cond_add, which only the
+ * producer wakes, and the producer waits on cond_result, which the
+ * workers wake. Each word belongs to its own condvar (48 bytes), not to
+ * the one beside it: neither is taken in turns, both are events; and
+ * the workers are said to wait for work, not for a lock.
+ */
+static void test_work_queue_condvars_are_events(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "workq", "4000", NULL };
+	const struct lock_total *add;
+	const struct diag_cause *c;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	add = lock_starting(&s.joined, "cond_add (condvar)");
+	assert_non_null(add);
+	assert_false(add->turns);
+	assert_false(add->is_lock);
+	/* a waiter that stole a signal hands it on (glibc), a few at most */
+	if (add->wakes_by_waiters * 10 > add->wakes)
+		fail_msg("cond_add: %llu of %llu wakes by its waiters",
+			 (unsigned long long)add->wakes_by_waiters, (unsigned long long)add->wakes);
+	assert_true(add->threads >= 3);
+	for (int i = 0; i < s.joined.nlocks; i++) {
+		const struct lock_total *l = &s.joined.locks[i];
+
+		if (strstr(l->name, "taken in turns"))
+			fail_msg("%s: a work queue's condvar said to be taken in turns", l->name);
+		if (!strncmp(l->name, "cond_result", 11))
+			assert_false(l->is_lock);
+	}
+	c = cause_of(&s.diag, "event_wait");
+	if (c)
+		assert_non_null(strstr(c->title, "not a lock"));
+	assert_null(cause_of(&s.diag, "user_lock_contention") &&
+		    strstr(cause_of(&s.diag, "user_lock_contention")->title, "cond_") ?
+		    "condvar as lock" : NULL);
+	session_free(&s);
+}
+
+/* Debian's CPython, which nobody here wrote: its GIL is a mutex and a condvar in
+ * _PyRuntime; four threads pass it round, so the condvar is a lock taken
+ * in turns, named by symbol and offset. */
+static void test_python_gil_taken_in_turns(void **state)
+{
+	char *argv[] = { "/usr/bin/python3", "tests/gil.py", "4", "20000", NULL };
+	const struct lock_total *gil = NULL;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	for (int i = 0; i < s.joined.nlocks; i++) {
+		const struct lock_total *l = &s.joined.locks[i];
+
+		if (strstr(l->name, "_PyRuntime+") && strstr(l->name, "(condvar taken in turns)") &&
+		    (!gil || l->wakes > gil->wakes))
+			gil = &s.joined.locks[i];
+	}
+	if (!gil)
+		fail_msg("no _PyRuntime condvar taken in turns among %d locks (first: %s)",
+			 s.joined.nlocks, s.joined.nlocks ? s.joined.locks[0].name : "-");
+	assert_true(gil->is_lock && gil->turns);
+	assert_true(gil->threads >= 3);
+	assert_true(gil->wakes_by_waiters * 2 > gil->wakes);
+	session_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_locks_named_and_timed),
+		cmocka_unit_test(test_exact_counts_and_names),
+		cmocka_unit_test(test_follow_forks),
+		cmocka_unit_test(test_bss_lock_named),
+		cmocka_unit_test(test_lock_chain_named),
+		cmocka_unit_test(test_attach_adopts_and_sees_new_threads),
+		cmocka_unit_test(test_attach_follow_takes_in_running_children),
+		cmocka_unit_test(test_attach_list),
+		cmocka_unit_test(test_latch_between_processes),
+		cmocka_unit_test(test_durable_writes_named),
+		cmocka_unit_test(test_semaphore_as_lock),
+		cmocka_unit_test(test_turns_and_events),
+		cmocka_unit_test(test_work_queue_condvars_are_events),
+		cmocka_unit_test(test_python_gil_taken_in_turns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/*
+ * bpfutil.c - helpers for the privileged BPF tests (see bpfutil.h).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include "bpfutil.h"
+#include "join/join.h"
+#include "progwalk.h"
+#include "workload.h"
+
+const char *bpf_test_unavailable(void)
+{
+	return tracer_unavailable_reason();
+}
+
+bool bpf_test_required(void)
+{
+	const char *r = getenv("FCTRACE_REQUIRE_BPF"), *ci = getenv("CI");
+
+	return (r && !strcmp(r, "1")) || (ci && !strcmp(ci, "true"));
+}
+
+void bpf_fixture_start(struct bpf_fixture *f, unsigned groups)
+{
+	bpf_fixture_start_every(f, groups, 0);
+}
+
+void bpf_fixture_start_every(struct bpf_fixture *f, unsigned groups, unsigned time_every)
+{
+	struct tracer_opts o = { .groups = groups, .tgid = getpid(), .time_every = time_every,
+				 .verbose = getenv("FCTRACE_TEST_VERBOSE") != NULL };
+
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(tracer_prepare(&f->t, &o, &f->kv), 0);
+	assert_non_null(f->t);
+	tracer_start(f->t);
+}
+
+void bpf_fixture_read(struct bpf_fixture *f)
+{
+	tracer_stop(f->t);
+	assert_int_equal(tracer_read(f->t, &f->kv), 0);
+}
+
+void bpf_fixture_done(struct bpf_fixture *f)
+{
+	tracer_finish(f->t);
+	kview_free(&f->kv);
+	f->t = NULL;
+}
+
+static void *marked_main(void *p)
+{
+	struct marked *m = p;
+
+	m->tid = (pid_t)syscall(SYS_gettid);
+	m->begin_ns = wl_now_ns();
+	fctrace_thread_begin(m->begin_ns, m->index);
+	m->fn(m);
+	m->end_ns = wl_now_ns();
+	fctrace_thread_end(m->end_ns, m->index);
+	return NULL;
+}
+
+void start_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg)
+{
+	for (unsigned i = 0; i < n; i++) {
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].index = i;
+		m[i].fn = fn;
+		m[i].arg = arg;
+		assert_int_equal(pthread_create(&m[i].th, NULL, marked_main, &m[i]), 0);
+	}
+}
+
+void join_marked(struct marked *m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(m[i].th, NULL);
+}
+
+void run_marked(struct marked *m, unsigned n, void (*fn)(struct marked *m), void *arg)
+{
+	start_marked(m, n, fn, arg);
+	join_marked(m, n);
+}
+
+uint64_t acct_sum(const struct fct_thread *t)
+{
+	return kview_derived(t).cpu_user_ns + kview_derived(t).cpu_sys_ns + t->runq_ns + t->blocked_ns + kview_derived(t).futex_wait_ns;
+}
+
+struct id_list {
+	uint32_t *ids;
+	int max, n;
+};
+
+static void add_id(int fd, const struct bpf_prog_info *info, void *arg)
+{
+	struct id_list *l = arg;
+
+	if (l->n < l->max)
+		l->ids[l->n] = info->id;
+	l->n++;
+}
+
+/* fctrace programs (named fct_*) whose fds this process holds */
+int bpf_fct_prog_ids(uint32_t *ids, int max)
+{
+	struct id_list l = { ids, ids ? max : 0, 0 };
+
+	return fct_progs_each(add_id, &l);
+}
+
+bool bpf_prog_id_exists(uint32_t id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* Of n events sampled as fctrace.h says (the first `warmup`, then one in
+ * `every`), how many are sampled, and the sum of their weights. */
+uint64_t sampled_count(uint64_t n, unsigned warmup, unsigned every)
+{
+	return n <= warmup ? n : warmup + (n - warmup + every - 1) / every;
+}
+
+uint64_t sampled_weight(uint64_t n, unsigned warmup, unsigned every)
+{
+	return n <= warmup ? n : warmup + (sampled_count(n, warmup, every) - warmup) * every;
+}
+
+const struct probe_status *probe_named(const struct kview *kv, const char *name)
+{
+	for (int i = 0; i < kv->nprobes; i++)
+		if (!strcmp(kv->probes[i].name, name))
+			return &kv->probes[i];
+	return NULL;
+}
+
+/* The first user-space lock row whose name starts with prefix; the user rows
+ * printed when there is none, for the failure that follows. */
+const struct lock_total *lock_starting(const struct joined_run *m, const char *prefix)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && !strncmp(m->locks[i].name, prefix, strlen(prefix)))
+			return &m->locks[i];
+	/* not there: say what was, for the failure that follows */
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel)
+			print_message("  user word: %s, %llu waits\n", m->locks[i].name,
+				      (unsigned long long)m->locks[i].waits);
+	return NULL;
+}
+
+const char *target_prog(void)
+{
+	const char *env = getenv("FCTRACE_TARGET_PROG");
+
+	return env ? env : ".output/tests/target_prog";
+}
