@@ -633,9 +633,8 @@ struct fct_jvm_global {
  * fstat, mmap, write ...) and every close, by file identity (device and
  * inode), through the `fileuse` ring buffer. A thread's uses of the file
  * it used last are sent once (a request reads a file in several calls).
- * Keys are sampled spatially (SHARDS, user/join/reuse.h): a file is sent
- * when fct_fileuse_hash(key) < fu_threshold, which user space lowers
- * when the files are too many to keep.
+ * Every file is sent; where the files are many, user space samples them
+ * (user/base/reuse.h, SHARDS) and counts what its tables could not keep.
  */
 enum fct_fileuse_op {
 	FCT_FU_OPEN = 1,	/* open, openat, openat2, creat: fd is the result */
@@ -644,7 +643,6 @@ enum fct_fileuse_op {
 };
 
 #define FCT_FU_NAME_LEN		32
-#define FCT_FU_RATE_ONE		(1u << 24)	/* fu_threshold that sends every file */
 
 struct fct_fileuse {
 	__u32 tgid;
@@ -659,22 +657,13 @@ struct fct_fileuse {
 	char name[FCT_FU_NAME_LEN];
 	char dir[FCT_FU_NAME_LEN];
 };
+/* a use's and a close's record: the names are sent with an open only */
+#define FCT_FU_HEAD_BYTES	__builtin_offsetof(struct fct_fileuse, name)
 
-/* A file's key and its sampling hash, the same on both sides
- * (splitmix64's finaliser; the top 24 bits) */
+/* A file's key: its device and inode in one word */
 static inline __u64 fct_fileuse_key(__u32 dev, __u64 ino)
 {
 	return ((__u64)dev << 40) ^ ino;
-}
-
-static inline __u32 fct_fileuse_hash(__u64 key)
-{
-	__u64 z = key + 0x9e3779b97f4a7c15ull;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (__u32)(z >> 40);
 }
 
 #endif /* FCTRACE_ABI_H */

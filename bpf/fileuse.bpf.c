@@ -35,8 +35,6 @@ struct {
 	__uint(max_entries, 8 << 20);
 } fileuse SEC(".maps");
 
-__u32 fu_threshold_cut;		/* bss, user space: 0 sends every file, else
-				 * those whose hash is below it */
 __u64 fu_drops;			/* events the ring had no room for */
 __u64 fu_sent;
 
@@ -127,15 +125,21 @@ static __always_inline void fu_send(struct file *file, long fd, long id, __u32 o
 	struct fu_last *last;
 	struct fct_fileuse *e;
 
-	if (fu_threshold_cut && fct_fileuse_hash(key) >= fu_threshold_cut)
-		return;
 	last = bpf_task_storage_get(&fu_last, bpf_get_current_task_btf(), NULL,
 				    BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (last && op == FCT_FU_USE && last->key == key)
 		return;		/* the same file again: one reference */
-	if (last)
-		last->key = op == FCT_FU_CLOSE ? 0 : key;
-	e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	/* a close of another file (a cache evicting one) leaves the one in
+	 * use as the last: the calls on it that follow are the same use */
+	if (last && op != FCT_FU_CLOSE)
+		last->key = key;
+	else if (last && last->key == key)
+		last->key = 0;
+	/* names only with an open: a use or a close is the record's head */
+	if (op == FCT_FU_OPEN)
+		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
 	if (!e) {
 		__sync_fetch_and_add(&fu_drops, 1);
 		return;
@@ -148,7 +152,6 @@ static __always_inline void fu_send(struct file *file, long fd, long id, __u32 o
 	e->fd = (__s32)fd;
 	e->nr = (__u32)id;
 	e->size = BPF_CORE_READ(inode, i_size);
-	e->name[0] = e->dir[0] = 0;
 	if (op == FCT_FU_OPEN) {
 		struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
 
@@ -156,7 +159,8 @@ static __always_inline void fu_send(struct file *file, long fd, long id, __u32 o
 		bpf_probe_read_kernel_str(e->dir, sizeof(e->dir),
 					  BPF_CORE_READ(d, d_parent, d_name.name));
 	}
-	bpf_ringbuf_submit(e, 0);
+	/* no wakeup: user space drains on its own clock (trace/fupump.c) */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	__sync_fetch_and_add(&fu_sent, 1);
 }
 

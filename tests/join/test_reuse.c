@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "join/reuse.h"
+#include "base/reuse.h"
 
 /* An LRU of `size` keys, the plain way: a list, most recent first. */
 struct lru {

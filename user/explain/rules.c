@@ -82,7 +82,7 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_user_lock, rule_event_wait,
+	rule_pool, rule_cache, rule_handle_cache, rule_user_lock, rule_event_wait,
 	rule_pagecache, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,
 };
@@ -149,6 +149,7 @@ static unsigned all_threads(const struct facts *f)
 static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 {
 	struct items l = { buf, n, 0 };
+	char cache[200];
 
 	snprintf(buf, n, "Not the problem: ");
 	if (f->locks_named && !(covered & COV_LOCK))
@@ -161,6 +162,8 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 		item(&l, "kernel locks %s", fig_pct_small(fig_ratio(klock_wait_ns(f->m), f->kwall)));
 	if (f->sched && !(covered & COV_RUNQ))
 		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
+	if (!(covered & COV_CACHE) && cache_below_floor(f, cache, sizeof(cache)))
+		item(&l, "%s", cache);
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
 	else if (!f->kernel)

@@ -39,7 +39,7 @@ struct facts {
 
 /* What a finding covers, so "not the problem" does not repeat it. */
 enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
-       COV_EVENT = 32 };
+       COV_EVENT = 32, COV_CACHE = 64 };
 
 struct finding {
 	struct diag_cause c;
@@ -75,6 +75,10 @@ bool rule_blocked_other(const struct facts *f, struct finding *o);
 /* rules_proc.c: sleeps another traced process ended (a latch) */
 bool rule_sibling_wait(const struct facts *f, struct finding *o);
 double sibling_wait_ns(const struct facts *f);
+/* rules_cache.c: a program's handle cache smaller than its working set */
+bool rule_handle_cache(const struct facts *f, struct finding *o);
+/* and when it is below the floor, a phrase for "Not the problem" (false: none) */
+bool cache_below_floor(const struct facts *f, char *buf, size_t n);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */
 bool rule_durable_writes(const struct facts *f, struct finding *o);
 double durable_ns(const struct facts *f);

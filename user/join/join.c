@@ -912,6 +912,8 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
+	if (caches_build(m, kv))
+		return -1;
 	return join_jvm(m, kv, att);
 }
 
@@ -919,6 +921,9 @@ void join_free(struct joined_run *m)
 {
 	free(m->rows);
 	free(m->locks);
+	free(m->caches);
 	m->rows = NULL;
 	m->locks = NULL;
+	m->caches = NULL;
+	m->ncaches = 0;
 }

@@ -15,6 +15,7 @@
 #include "join/holders.h"
 #include "join/losses.h"
 #include "join/evictions.h"
+#include "join/caches.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -220,6 +221,8 @@ struct joined_run {
 	uint64_t aside_cpu_ns;		/* and their time on CPU */
 	struct losses losses;		/* what the kernel side lost, and what it touches */
 	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
+	struct cache_entry *caches;	/* the programs' caches, most costly first (caches.h) */
+	int ncaches;
 };
 
 /* How many locks the subject named itself (0: none, or it timed nothing). */

@@ -16,6 +16,7 @@
 #include "base/outfile.h"
 #include "report/flame.h"
 #include "report/report.h"
+#include "report/caches_json.h"
 #include "report/evictions_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
@@ -702,6 +703,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "kernel_lock_sites", klock_sites_json(s));
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	evictions_json(doc, &m->evictions);
+	caches_json(doc, m);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

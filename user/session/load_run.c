@@ -27,6 +27,7 @@
 #include "jvm/jvm.h"
 #include "session/load_json.h"
 #include "session/load_stacks.h"
+#include "session/load_caches.h"
 #include "session/load_evictions.h"
 #include "session/load_run.h"
 #include "session/run_format.h"
@@ -1029,7 +1030,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	if (jr_u64(r, doc, "ops", &ops) || load_locks(r, doc, m) || load_by_number(r, doc, m) ||
 	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
-	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions))
+	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions) ||
+	    load_caches(r, doc, m))
 		return -1;
 	m->ops = ops;
 	return 0;

@@ -32,5 +32,8 @@ extern const struct jr_table rf_loss;		/* losses[], but touches */
 extern const struct jr_table rf_cpu_split;	/* cpu_split, but method and hz */
 extern const struct jr_table rf_klock_sites;	/* kernel_lock_sites, but attribution */
 extern const struct jr_table rf_rereads;	/* pagecache_rereads */
+/* caches[]: its members before size_now and mrc, and after them */
+extern const struct jr_table rf_cache_head, rf_cache_tail;
+extern const struct jr_table rf_cache_point;	/* caches[].mrc[], but size_bytes */
 
 #endif

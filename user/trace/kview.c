@@ -33,6 +33,9 @@ void kview_free(struct kview *kv)
 	free(kv->evict);
 	kv->evict = NULL;
 	kv->nevict = 0;
+	free(kv->handles);
+	kv->handles = NULL;
+	kv->nhandles = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fctrace.h"
 #include "trace/cpustat.h"
+#include "trace/fileuse.h"
 #include "trace/meminfo.h"
 #include "trace/probes.h"
 
@@ -112,6 +113,12 @@ struct kview {
 	struct kv_evict *evict;
 	int nevict;
 	struct fct_evict_global evict_global;
+	/* the handles' stream per process (PG_HANDLES; fileuse.h): those with
+	 * a file opened more than once */
+	struct kv_handles *handles;
+	int nhandles;
+	uint64_t fu_sent, fu_drops;	/* the stream's events, and those the ring lost */
+	uint64_t fu_uncounted;		/* references not counted (out of memory) */
 	struct meminfo mem_open, mem_close;	/* at the window's edges (0: unknown) */
 
 	unsigned time_every;	/* one syscall in this many was timed */

@@ -16,6 +16,7 @@ static const char *const group_names[PG_N] = {
 	[PG_CPUCLOCK]	= "cpuclock",
 	[PG_HOLDERS]	= "holders",
 	[PG_PC_EVICT]	= "pc-evict",
+	[PG_HANDLES]	= "handles",
 };
 
 const char *probe_group_name(enum probe_group g)

@@ -22,6 +22,8 @@ enum probe_group {
 				 * programs (brings syscalls and sched; samples need cpuclock) */
 	PG_PC_EVICT,		/* filemap:mm_filemap_delete_from_page_cache: who removed the
 				 * target's pages, and its re-reads of them (with pagecache) */
+	PG_HANDLES,		/* sys_enter/sys_exit (tp_btf): each open of a regular file, each
+				 * call on one of its descriptors, each close (fileuse.h) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
@@ -31,7 +33,7 @@ enum probe_group {
 #define PG_MASK(g)	(1u << (g))
 #define PG_FULL		(PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | \
 			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_HOLDERS) | \
-			 PG_MASK(PG_PC_EVICT) | PG_MASK(PG_MARKS))
+			 PG_MASK(PG_PC_EVICT) | PG_MASK(PG_HANDLES) | PG_MASK(PG_MARKS))
 #define PG_LIGHT	(PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_PAGECACHE) | \
 			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT) | PG_MASK(PG_MARKS))
 
