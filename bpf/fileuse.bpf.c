@@ -5,7 +5,7 @@
  * call on a descriptor of one, each close, by device and inode, so that
  * user space sees the working set of the files a program opens again and
  * again and the hit ratio its handle cache would have at every size
- * (user/join/handles.c). The descriptor is read from the task's own file
+ * (user/trace/fileuse.c, user/join/caches.c). The descriptor is read from the task's own file
  * table at the entry (a use, a close) or the exit (an open), with CO-RE.
  *
  * Cost: two tp_btf hooks on every syscall of the traced threads; a

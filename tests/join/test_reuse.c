@@ -1,5 +1,5 @@
 /*
- * test_reuse.c - stack distances and the miss-ratio curve (join/reuse.c)
+ * test_reuse.c - stack distances and the miss-ratio curve (base/reuse.c)
  * against an LRU cache simulated directly on the same stream: exact when
  * every key is kept, within a few points when sampled.
  */
