@@ -19,17 +19,6 @@
 #define MAP_ANONYMOUS	0x20
 #define AT_EMPTY_PATH	0x1000
 
-struct fu_last {
-	__u64 key;		/* the file this thread used last (0: none) */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct fu_last);
-} fu_last SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
@@ -97,44 +86,40 @@ static __always_inline bool fu_is_open(long id)
 	return id == FU_OPENAT || id == FU_OPEN || id == FU_OPENAT2 || id == FU_CREAT;
 }
 
-/* The regular file behind fd in the current task's table, or NULL. */
+/* The regular file behind fd in the current task's table, or NULL. The
+ * task is BTF-typed: the walk down to the table is plain loads, not
+ * probe reads (tp_btf). */
 static __always_inline struct file *fu_file(long fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *file = NULL;
-	umode_t mode;
+	struct fdtable *fdt = task->files->fdt;
+	struct file *file = NULL;
 
-	if (fd < 0 || !fdt || (unsigned long)fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || (unsigned long)fd >= fdt->max_fds)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	bpf_probe_read_kernel(&file, sizeof(file), &fdt->fd[fd]);
 	if (!file)
 		return NULL;
-	mode = BPF_CORE_READ(file, f_inode, i_mode);
-	return (mode & S_IFMT) == S_IFREG ? file : NULL;
+	return (BPF_CORE_READ(file, f_inode, i_mode) & S_IFMT) == S_IFREG ? file : NULL;
 }
 
 /* Sends one event of file on fd; the thread's last file is now it. */
-static __always_inline void fu_send(struct file *file, long fd, long id, __u32 op)
+static __always_inline void fu_send(struct fct_slot *t, struct file *file, long fd, long id,
+				    __u32 op)
 {
 	struct inode *inode = BPF_CORE_READ(file, f_inode);
 	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	__u64 ino = BPF_CORE_READ(inode, i_ino), key = fct_fileuse_key(dev, ino);
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fu_last *last;
 	struct fct_fileuse *e;
 
-	last = bpf_task_storage_get(&fu_last, bpf_get_current_task_btf(), NULL,
-				    BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (last && op == FCT_FU_USE && last->key == key)
+	if (op == FCT_FU_USE && t->fu_last == key)
 		return;		/* the same file again: one reference */
 	/* a close of another file (a cache evicting one) leaves the one in
 	 * use as the last: the calls on it that follow are the same use */
-	if (last && op != FCT_FU_CLOSE)
-		last->key = key;
-	else if (last && last->key == key)
-		last->key = 0;
+	if (op != FCT_FU_CLOSE)
+		t->fu_last = key;
+	else if (t->fu_last == key)
+		t->fu_last = 0;
 	/* names only with an open: a use or a close is the record's head */
 	if (op == FCT_FU_OPEN)
 		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
@@ -144,8 +129,8 @@ static __always_inline void fu_send(struct file *file, long fd, long id, __u32 o
 		__sync_fetch_and_add(&fu_drops, 1);
 		return;
 	}
-	e->tgid = pid_tgid >> 32;
-	e->tid = (__u32)pid_tgid;
+	e->tgid = t->a.tgid;
+	e->tid = t->a.tid;
 	e->ino = ino;
 	e->dev = dev;
 	e->op = op;
@@ -164,29 +149,29 @@ static __always_inline void fu_send(struct file *file, long fd, long id, __u32 o
 	__sync_fetch_and_add(&fu_sent, 1);
 }
 
+/* Cheapest test first: most syscalls are not a file's. */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(fct_fu_enter, struct pt_regs *regs, long id)
 {
+	struct fct_slot *t;
 	struct file *file;
-	long fd;
+	long fd = fu_fd_of(regs, id);
 
-	if (!fct_current_slot() || (fd = fu_fd_of(regs, id)) < 0 || !(file = fu_file(fd)))
+	if (fd < 0 || !(t = fct_current_slot()) || !(file = fu_file(fd)))
 		return 0;
-	fu_send(file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE);
+	fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fct_fu_exit, struct pt_regs *regs, long ret)
 {
+	struct fct_slot *t;
 	struct file *file;
-	long id;
 
-	if (ret < 0 || !fct_current_slot())
+	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(t = fct_current_slot()) ||
+	    !(file = fu_file(ret)))
 		return 0;
-	id = FU_NR(regs);
-	if (!fu_is_open(id) || !(file = fu_file(ret)))
-		return 0;
-	fu_send(file, ret, id, FCT_FU_OPEN);
+	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN);
 	return 0;
 }
