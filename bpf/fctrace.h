@@ -632,7 +632,9 @@ struct fct_jvm_global {
  * regular file, every use of a descriptor of one (read, pread, sendfile,
  * fstat, mmap, write ...) and every close, by file identity (device and
  * inode), through the `fileuse` ring buffer. A thread's uses of the file
- * it used last are sent once (a request reads a file in several calls).
+ * it used last are sent once (a request reads a file in several calls);
+ * its positional reads are each sent, with where they read: the block
+ * stream of the caches a program keeps itself (a buffer pool).
  * Every file is sent; where the files are many, user space samples them
  * (user/base/reuse.h, SHARDS) and counts what its tables could not keep.
  */
@@ -640,7 +642,13 @@ enum fct_fileuse_op {
 	FCT_FU_OPEN = 1,	/* open, openat, openat2, creat: fd is the result */
 	FCT_FU_USE,		/* a call on descriptor fd */
 	FCT_FU_CLOSE,		/* close(fd) */
+	FCT_FU_READ,		/* a positional read (pread64, preadv, preadv2) on fd:
+				 * a use of the file too, unless repeat */
 };
+
+#define FCT_FU_REPEAT		1u	/* flags: the thread's last file again (not a
+					 * new use of the handle) */
+#define FCT_FU_DIRECT		2u	/* the file is open O_DIRECT */
 
 #define FCT_FU_NAME_LEN		32
 
@@ -653,6 +661,9 @@ struct fct_fileuse {
 	__s32 fd;
 	__u32 nr;		/* the syscall */
 	__u64 size;		/* the file's size (i_size) */
+	__u64 off;		/* FCT_FU_READ: where it reads, and how many bytes */
+	__u32 len;		/* (0: not known, a vector read) */
+	__u32 flags;		/* FCT_FU_REPEAT, FCT_FU_DIRECT */
 	/* FCT_FU_OPEN only: the file's name and its directory's */
 	char name[FCT_FU_NAME_LEN];
 	char dir[FCT_FU_NAME_LEN];

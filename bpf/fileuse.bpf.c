@@ -18,6 +18,7 @@
 #define S_IFREG		0100000
 #define MAP_ANONYMOUS	0x20
 #define AT_EMPTY_PATH	0x1000
+#define O_DIRECT_FLAG	040000
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -103,17 +104,30 @@ static __always_inline struct file *fu_file(long fd)
 	return (BPF_CORE_READ(file, f_inode, i_mode) & S_IFMT) == S_IFREG ? file : NULL;
 }
 
-/* Sends one event of file on fd; the thread's last file is now it. */
+static __always_inline bool fu_is_pread(long id)
+{
+	return id == FU_PREAD64 || id == FU_PREADV || id == FU_PREADV2;
+}
+
+/* Sends one event of file on fd; the thread's last file is now it. A
+ * positional read is always sent (each is a block's read), marked when
+ * it is no new use of the handle. */
 static __always_inline void fu_send(struct fct_slot *t, struct file *file, long fd, long id,
-				    __u32 op)
+				    __u32 op, struct pt_regs *regs)
 {
 	struct inode *inode = BPF_CORE_READ(file, f_inode);
 	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	__u64 ino = BPF_CORE_READ(inode, i_ino), key = fct_fileuse_key(dev, ino);
 	struct fct_fileuse *e;
+	__u32 flags = 0;
 
-	if (op == FCT_FU_USE && t->fu_last == key)
-		return;		/* the same file again: one reference */
+	if (op == FCT_FU_USE && t->fu_last == key) {
+		if (!fu_is_pread(id))
+			return;		/* the same file again: one reference */
+		flags = FCT_FU_REPEAT;
+	}
+	if (fu_is_pread(id))
+		op = FCT_FU_READ;
 	/* a close of another file (a cache evicting one) leaves the one in
 	 * use as the last: the calls on it that follow are the same use */
 	if (op != FCT_FU_CLOSE)
@@ -137,6 +151,14 @@ static __always_inline void fu_send(struct fct_slot *t, struct file *file, long 
 	e->fd = (__s32)fd;
 	e->nr = (__u32)id;
 	e->size = BPF_CORE_READ(inode, i_size);
+	e->off = e->len = 0;
+	if (op == FCT_FU_READ) {
+		e->off = (__u64)PT_REGS_PARM4_SYSCALL(regs);
+		e->len = id == FU_PREAD64 ? (__u32)PT_REGS_PARM3_SYSCALL(regs) : 0;
+		if (BPF_CORE_READ(file, f_flags) & O_DIRECT_FLAG)
+			flags |= FCT_FU_DIRECT;
+	}
+	e->flags = flags;
 	if (op == FCT_FU_OPEN) {
 		struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
 
@@ -159,7 +181,7 @@ int BPF_PROG(fct_fu_enter, struct pt_regs *regs, long id)
 
 	if (fd < 0 || !(t = fct_current_slot()) || !(file = fu_file(fd)))
 		return 0;
-	fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE);
+	fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
 	return 0;
 }
 
@@ -172,6 +194,6 @@ int BPF_PROG(fct_fu_exit, struct pt_regs *regs, long ret)
 	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(t = fct_current_slot()) ||
 	    !(file = fu_file(ret)))
 		return 0;
-	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN);
+	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 static const char *const kind_names[CACHE_KINDS] = {
 	[CACHE_HANDLES] = "handles",
+	[CACHE_BLOCKS] = "blocks",
 };
 
 const char *cache_kind_name(enum cache_kind k)
@@ -124,22 +125,73 @@ static void handles_entry(struct cache_entry *c, const struct joined_run *m,
 		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
 }
 
-static int by_cost(const void *a, const void *b)
+static const int pread_nrs[] = { SYS_pread64, SYS_preadv, SYS_preadv2 };
+
+#define BLOCKS_UNKNOWN "its cache serves hits without a syscall: only its misses are seen, " \
+	"so its size and hit ratio are not, and the curve's sizes are blocks more than it has"
+
+static void blocks_object(struct cache_entry *c, const struct kv_blocks *b)
+{
+	if (b->files > 1)
+		snprintf(c->object, sizeof(c->object), "%.100s (%.0f %% of the reads) and %u other "
+			 "file%s", b->top_file, 100 * b->top_share, b->files - 1,
+			 b->files == 2 ? "" : "s");
+	else
+		snprintf(c->object, sizeof(c->object), "%s", b->top_file);
+}
+
+static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
+			 const struct kv_handles *h)
+{
+	const struct kv_blocks *b = &h->blocks;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = CACHE_BLOCKS;
+	c->pid = h->tgid;
+	memcpy(c->comm, h->comm, sizeof(c->comm));
+	blocks_object(c, b);
+	c->accesses = c->misses = b->reads;
+	c->ws_items = b->blocks;
+	c->ws_bytes = b->blocks * b->block_bytes;
+	snprintf(c->why_unknown, sizeof(c->why_unknown), "%s", BLOCKS_UNKNOWN);
+	for (int i = 0; i < b->nmrc && i < FU_MRC_MAX; i++, c->nmrc++)
+		c->mrc[i] = (struct fu_point){ b->mrc[i].size, b->mrc[i].hit_ratio };
+	c->fix_items = b->fix_size;
+	c->fix_bytes = b->fix_size * b->block_bytes;
+	c->hit_ratio_fix = b->hit_ratio_fix;
+	c->sample_rate = b->sample_rate;
+	c->direct = b->direct;
+	c->rereads = b->rereads;
+	c->miss_each_ns = mean_ns(m, h->tgid, pread_nrs, 3, NULL);
+	c->miss_ns = c->miss_each_ns * (double)c->misses;
+	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
+	if (c->misses_at_fix < c->misses)
+		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+}
+
+static int by_saving(const void *a, const void *b)
 {
 	const struct cache_entry *x = a, *y = b;
 
-	return (x->miss_ns < y->miss_ns) - (x->miss_ns > y->miss_ns);
+	return (x->saved_ns < y->saved_ns) - (x->saved_ns > y->saved_ns);
 }
 
 int caches_build(struct joined_run *m, const struct kview *kv)
 {
 	if (!kv || !kv->nhandles)
 		return 0;
-	m->caches = calloc((size_t)kv->nhandles, sizeof(*m->caches));
+	m->caches = calloc(2 * (size_t)kv->nhandles, sizeof(*m->caches));
 	if (!m->caches)
 		return -1;
-	for (int i = 0; i < kv->nhandles; i++)
-		handles_entry(&m->caches[m->ncaches++], m, &kv->handles[i]);
-	qsort(m->caches, (size_t)m->ncaches, sizeof(*m->caches), by_cost);
+	for (int i = 0; i < kv->nhandles; i++) {
+		const struct kv_handles *h = &kv->handles[i];
+
+		if (h->opens)
+			handles_entry(&m->caches[m->ncaches++], m, h);
+		/* a stream with no block read twice is not a cache's misses */
+		if (h->blocks.reads && h->blocks.rereads >= 1)
+			blocks_entry(&m->caches[m->ncaches++], m, h);
+	}
+	qsort(m->caches, (size_t)m->ncaches, sizeof(*m->caches), by_saving);
 	return 0;
 }

@@ -19,7 +19,8 @@ static struct json_object *size_now_json(const struct cache_entry *c)
 			       json_object_new_uint64(c->size_items) : NULL);
 	json_object_object_add(o, "hit_ratio", c->size_known ?
 			       json_object_new_double(c->hit_ratio_now) : NULL);
-	json_object_object_add(o, "why_unknown", NULL);
+	json_object_object_add(o, "why_unknown", c->size_known || !c->why_unknown[0] ? NULL :
+			       json_object_new_string(c->why_unknown));
 	return o;
 }
 

@@ -13,13 +13,13 @@
 static int load_size_now(struct jr *r, struct json_object *o, struct cache_entry *c)
 {
 	struct json_object *s;
-	char saved[128], why[160];
+	char saved[128];
 	bool items = false, ratio = false;
 
 	if (jr_object(r, o, "size_now", false, &s, saved, sizeof(saved)))
 		return -1;
 	if (jr_u64_or_null(r, s, "items", &c->size_items, &items) ||
-	    jr_str(r, s, "why_unknown", true, why, sizeof(why)))
+	    jr_str(r, s, "why_unknown", true, c->why_unknown, sizeof(c->why_unknown)))
 		return -1;
 	if (json_object_get_type(json_object_object_get(s, "hit_ratio")) != json_type_null) {
 		if (jr_double(r, s, "hit_ratio", &c->hit_ratio_now))

@@ -169,7 +169,8 @@ const struct jr_table rf_rereads = JR_TABLE(rereads);
 
 /* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */
 
-static const char *const cache_kinds[CACHE_KINDS] = { [CACHE_HANDLES] = "handles" };
+static const char *const cache_kinds[CACHE_KINDS] = { [CACHE_HANDLES] = "handles",
+						      [CACHE_BLOCKS] = "blocks" };
 
 static const struct jr_field cache_ws[] = {
 	JR_FIELD(cache_entry, "items", ws_items),

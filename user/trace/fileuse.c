@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/reuse.h"
 #include "trace/fileuse.h"
 
@@ -32,6 +33,7 @@ struct fu_proc {
 	uint64_t accesses, opens, closes, files_once;
 	int64_t open_now;	/* the set's descriptors open */
 	uint64_t open_max;
+	struct bu_proc *blocks;	/* its positional reads, from the first */
 };
 
 struct fu_streams {
@@ -53,6 +55,7 @@ void fu_streams_free(struct fu_streams *s)
 	for (int i = 0; i < s->nprocs; i++) {
 		free(s->procs[i].files);
 		reuse_free(s->procs[i].dist);
+		bu_proc_free(s->procs[i].blocks);
 	}
 	free(s->procs);
 	free(s);
@@ -60,7 +63,11 @@ void fu_streams_free(struct fu_streams *s)
 
 uint64_t fu_streams_lost(const struct fu_streams *s)
 {
-	return s ? s->lost : 0;
+	uint64_t n = s ? s->lost : 0;
+
+	for (int i = 0; s && i < s->nprocs; i++)
+		n += bu_lost(s->procs[i].blocks);
+	return n;
 }
 
 static void read_comm(pid_t tgid, char *comm)
@@ -202,6 +209,29 @@ static void on_close(struct fu_proc *p, struct fu_file *f)
 		p->open_now--;
 }
 
+/* A positional read: a block of the process's own cache's misses, and a
+ * use of the handle unless the thread's last file again. */
+static void on_read(struct fu_streams *s, struct fu_proc *p, struct fu_file *f,
+		    const struct fct_fileuse *e)
+{
+	char link[64], path[BU_PATH_LEN];
+	ssize_t n;
+
+	if (!p->blocks && !(p->blocks = bu_proc_new())) {
+		s->lost++;
+		return;
+	}
+	bu_read(p->blocks, e, f->key);
+	if (bu_wants_path(p->blocks, f->key)) {
+		snprintf(link, sizeof(link), "/proc/%u/fd/%d", e->tgid, e->fd);
+		n = readlink(link, path, sizeof(path) - 1);
+		path[n > 0 ? n : 0] = '\0';
+		bu_set_path(p->blocks, f->key, n > 0 ? path : "?");
+	}
+	if (!(e->flags & FCT_FU_REPEAT) && in_set(f))
+		reference(s, p, f);
+}
+
 void fu_streams_event(struct fu_streams *s, const void *data, size_t len)
 {
 	const struct fct_fileuse *e = data;
@@ -223,6 +253,9 @@ void fu_streams_event(struct fu_streams *s, const void *data, size_t len)
 	case FCT_FU_USE:
 		if (in_set(f))
 			reference(s, p, f);
+		break;
+	case FCT_FU_READ:
+		on_read(s, p, f, e);
 		break;
 	}
 }
@@ -324,6 +357,12 @@ static void figures(struct kv_handles *h, const struct fu_proc *p)
 	h->fix_size = reuse_size_for_ceiling(p->dist, SLACK);
 	h->hit_ratio_fix = hit_ratio_at(p->dist, h->fix_size);
 	curve(h, p->dist);
+	bu_figures(p->blocks, &h->blocks);
+}
+
+static bool reported(const struct fu_proc *p)
+{
+	return p->opens > 0 || p->blocks;
 }
 
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)
@@ -335,14 +374,14 @@ int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)
 	if (!s)
 		return 0;
 	for (int i = 0; i < s->nprocs; i++)
-		k += s->procs[i].opens > 0;
+		k += reported(&s->procs[i]);
 	if (!k)
 		return 0;
 	*out = calloc((size_t)k, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
 	for (int i = 0; i < s->nprocs; i++)
-		if (s->procs[i].opens > 0)
+		if (reported(&s->procs[i]))
 			figures(&(*out)[(*n)++], &s->procs[i]);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "fctrace.h"
+#include "trace/blockuse.h"
 
 #define FU_MRC_MAX	128	/* points of a curve */
 #define FU_DIRS_MAX	3	/* directories named, most files first */
@@ -48,6 +49,7 @@ struct kv_handles {
 	char dirs[FU_DIRS_MAX][FCT_FU_NAME_LEN];
 	uint32_t dir_files[FU_DIRS_MAX];
 	int ndirs;
+	struct kv_blocks blocks;	/* its positional reads (blockuse.h) */
 };
 
 struct fu_streams;
@@ -56,7 +58,8 @@ struct fu_streams *fu_streams_new(void);
 void fu_streams_free(struct fu_streams *s);
 /* One event from the ring (len its size: a short record is ignored). */
 void fu_streams_event(struct fu_streams *s, const void *data, size_t len);
-/* Each process's set, those with a file opened more than once; *out is
+/* Each process's set, those with a file opened more than once or a
+ * positional read; *out is
  * malloc'd (NULL with 0). 0, or -ENOMEM. */
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n);
 /* References that could not be counted (out of memory). */
