@@ -690,10 +690,12 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 	 * cpu-clock sampler that could not open is a fallback, which the
 	 * probes and the cpu split report, not another set; so is holders
 	 * code that could not load (and runs recorded before full had it);
-	 * so is a kernel without the page-cache removal tracepoint */
+	 * so is a kernel without the page-cache removal tracepoint, and a
+	 * run recorded before full had the handles stream */
 	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS) |
 		 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT);
-	if (((groups | PG_MASK(PG_HOLDERS)) & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
+	if (((groups | PG_MASK(PG_HOLDERS) | PG_MASK(PG_HANDLES)) & ~PG_MASK(PG_PC_LOOKUPS)) ==
+	    PG_FULL)
 		return "full";
 	return groups == PG_LIGHT ? "light" : "custom";
 }
