@@ -73,6 +73,8 @@ TARGET_PROG := $(OUTPUT)/tests/target_prog
 # another, the holders probes' ground truth (it times its own holds); defined
 # here, before the rules that name it (prerequisites expand as they are read)
 HOLDPROG := $(OUTPUT)/tests/holdprog
+# and one with a handle cache of known size over known files (test_bpf_handles)
+FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
 # the helpers every test binary links (tests/lib/), found by -Itests/lib
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
@@ -238,7 +240,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -368,6 +370,10 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 
 # the holders probes' ground truth (tests/holdprog.c, built alone like
 # target_prog) and its reader, which runs it under those probes
+$(FDCACHE_PROG): tests/fdcache_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
+
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread

@@ -165,10 +165,13 @@ struct fct_thread {
 	/* page cache: pages asked for by pread64; pages this thread added
 	 * reading (misses: from disk, readahead included) and writing (new
 	 * data inside write, pwrite64, writev, fallocate ...: not misses;
-	 * without the syscalls probe they count as added) */
+	 * without the syscalls probe they count as added); pages pread64
+	 * read from files open O_DIRECT: past the page cache, from the disk,
+	 * neither hits nor misses */
 	__u64 pages_asked;
 	__u64 pages_added;
 	__u64 pages_written;
+	__u64 pages_direct;
 
 	/* kernel lock contention summary (details in the klock map) */
 	__u64 klock_waits;
@@ -691,5 +694,54 @@ struct fct_disk_global {
 	__u64 devs_full;	/* requests of a disk the device table had no room for */
 	__u64 threads_full;	/* traced threads' requests with no room in the thread table */
 };
+/*
+ * Files' handles (fileuse.bpf.c, probe group "handles"): every open of a
+ * regular file, every use of a descriptor of one (read, pread, sendfile,
+ * fstat, mmap, write ...) and every close, by file identity (device and
+ * inode), through the `fileuse` ring buffer. A thread's uses of the file
+ * it used last are sent once (a request reads a file in several calls);
+ * its positional reads are each sent, with where they read: the block
+ * stream of the caches a program keeps itself (a buffer pool).
+ * Every file is sent; where the files are many, user space samples them
+ * (user/base/reuse.h, SHARDS) and counts what its tables could not keep.
+ */
+enum fct_fileuse_op {
+	FCT_FU_OPEN = 1,	/* open, openat, openat2, creat: fd is the result */
+	FCT_FU_USE,		/* a call on descriptor fd */
+	FCT_FU_CLOSE,		/* close(fd) */
+	FCT_FU_READ,		/* a positional read (pread64, preadv, preadv2) on fd:
+				 * a use of the file too, unless repeat */
+};
+
+#define FCT_FU_REPEAT		1u	/* flags: the thread's last file again (not a
+					 * new use of the handle) */
+#define FCT_FU_DIRECT		2u	/* the file is open O_DIRECT */
+
+#define FCT_FU_NAME_LEN		32
+
+struct fct_fileuse {
+	__u32 tgid;
+	__u32 tid;
+	__u64 ino;
+	__u32 dev;
+	__u32 op;		/* enum fct_fileuse_op */
+	__s32 fd;
+	__u32 nr;		/* the syscall */
+	__u64 size;		/* the file's size (i_size) */
+	__u64 off;		/* FCT_FU_READ: where it reads, and how many bytes */
+	__u32 len;		/* (0: not known, a vector read) */
+	__u32 flags;		/* FCT_FU_REPEAT, FCT_FU_DIRECT */
+	/* FCT_FU_OPEN only: the file's name and its directory's */
+	char name[FCT_FU_NAME_LEN];
+	char dir[FCT_FU_NAME_LEN];
+};
+/* a use's and a close's record: the names are sent with an open only */
+#define FCT_FU_HEAD_BYTES	__builtin_offsetof(struct fct_fileuse, name)
+
+/* A file's key: its device and inode in one word */
+static inline __u64 fct_fileuse_key(__u32 dev, __u64 ino)
+{
+	return ((__u64)dev << 40) ^ ino;
+}
 
 #endif /* FCTRACE_ABI_H */

@@ -40,6 +40,9 @@ struct fct_slot {
 	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
 	__u64 sc_runq_mark;	/* runq_total_ns at a timed entry */
 	__u64 pread_pos;	/* pread64 offset saved at entry */
+	__u32 pread_direct;	/* and whether its file is open O_DIRECT */
+	__u64 fu_last;		/* fileuse.bpf.c: the file this thread used last
+				 * (fct_fileuse_key, 0: none) */
 	__u64 futex_uaddr;	/* set while inside a futex wait */
 	/* the last two charged intervals, newest first: the end mark takes
 	 * back what fell after end_ns (a preemption between the worker's

@@ -21,6 +21,7 @@
 #include "holders.bpf.h"
 #include "ustack.bpf.h"
 #include "bstack.bpf.h"
+#include "fdfile.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 
@@ -107,6 +108,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	t->sc_weight = sc_weight(id, t->a.nr[t->in_nr].count++);
 	if (id == NR_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, 4);
+		t->pread_direct = fct_fd_direct((long)SC_ARG(direct, regs, 1), direct);
 	} else if (id == NR_FUTEX_WAITV) {
 		t->futex_op = FCT_FUTEX_OP_WAITV;
 		t->futex_uaddr = waitv_first_word(SC_ARG(direct, regs, 1));
@@ -267,8 +269,12 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 	s = &t->a.nr[nr];
 	if (ret < 0)
 		s->errors++;
-	if (nr == NR_PREAD64 && ret > 0)
-		t->a.pages_asked += pages_spanned(t->pread_pos, ret);
+	if (nr == NR_PREAD64 && ret > 0) {
+		if (t->pread_direct)
+			t->a.pages_direct += pages_spanned(t->pread_pos, ret);
+		else
+			t->a.pages_asked += pages_spanned(t->pread_pos, ret);
+	}
 	if (w)
 		sc_time(t, s, nr, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret, regs);
 	if (tl_on)

@@ -171,8 +171,10 @@ static void test_odirect_reads(void **state)
 	assert_int_equal(hist_total(d->hist), N_BLOCKS);
 	assert_true(d->ns[FCT_DISK_READ] > 0);
 	assert_true(d->ns[FCT_DISK_READ] <= m[0].end_ns - m[0].begin_ns);
-	/* the page cache saw none of it */
+	/* the page cache saw none of it, and pread64 read past it */
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 0);
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_asked, 0);
+	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_direct, N_BLOCKS);
 
 	dev = busiest_traced(&fx.kv, FCT_DISK_READ);
 	assert_non_null(dev);

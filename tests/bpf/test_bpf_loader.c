@@ -46,7 +46,7 @@ static void test_finish_leaves_nothing_loaded(void **state)
 	struct tracer_opts o = { .groups = PG_FULL | PG_MASK(PG_PC_LOOKUPS), .tgid = getpid() };
 	struct kview kv = { 0 };
 	struct tracer *t;
-	uint32_t ids[16];
+	uint32_t ids[32];
 	uint64_t t0;
 
 	BPF_TEST_REQUIRE();
@@ -57,11 +57,11 @@ static void test_finish_leaves_nothing_loaded(void **state)
 	print_message("load+attach of every group: %.1f ms\n", t0 / 1e6);
 	assert_true(t0 < 1000000000ull);
 	assert_int_equal(kv.groups, o.groups);
-	assert_int_equal(bpf_fct_prog_ids(ids, 16), 14);
+	assert_int_equal(bpf_fct_prog_ids(ids, 32), 19);
 	tracer_finish(t);
 	assert_int_equal(bpf_fct_prog_ids(NULL, 0), 0);
 	/* unloaded from the kernel, not just closed (release may be deferred) */
-	for (int i = 0, tries = 0; i < 13; i++) {
+	for (int i = 0, tries = 0; i < 19; i++) {
 		while (bpf_prog_id_exists(ids[i]) && tries++ < 200)
 			usleep(10000);
 		assert_false(bpf_prog_id_exists(ids[i]));

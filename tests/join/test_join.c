@@ -219,8 +219,9 @@ static void test_light_set(void **state)
 	struct joined_run m;
 
 	load(&in, fx);
-	/* recorded before light had the cpu-clock sampler and pc-evict */
-	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT), PG_LIGHT);
+	/* recorded before light had the cpu-clock sampler, pc-evict and disk */
+	assert_int_equal(in.kv.groups | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT) | PG_MASK(PG_DISK),
+			 PG_LIGHT);
 	assert_int_equal(in.kv.nfutex, 0);
 	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
 	assert_string_equal(m.probe_set, "light");

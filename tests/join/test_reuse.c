@@ -1,5 +1,5 @@
 /*
- * test_reuse.c - stack distances and the miss-ratio curve (join/reuse.c)
+ * test_reuse.c - stack distances and the miss-ratio curve (base/reuse.c)
  * against an LRU cache simulated directly on the same stream: exact when
  * every key is kept, within a few points when sampled.
  */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "join/reuse.h"
+#include "base/reuse.h"
 
 /* An LRU of `size` keys, the plain way: a list, most recent first. */
 struct lru {

@@ -292,6 +292,9 @@ static const char *const optional[] = {
 	"threads@why", "others@", "idle_ns@thread", "pagecache_evict_full@",
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 	"blocked_ns@",
+	"caches@top",	/* runs saved before the handles stream */
+	"pages_direct@thread", "disk@top",	/* runs saved before the disk group */
+	"disk_reads@thread", "disk_read_ns@thread", "disk_writes@thread", "disk_write_ns@thread",
 	"kind@",	/* a lock's kind: lock_kind.h, absent in runs saved before kinds */
 	/* one syscall table by number: its losses, and what each number
 	 * carries besides count, total and sleep */

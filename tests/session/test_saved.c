@@ -82,6 +82,7 @@ static const char *const DERIVED[] = {
 	"whatif*", "why.model*",
 	/* the run-wide syscalls: the threads' summed (join_retotal), as a run sums them */
 	"syscalls.*",
+	"caches#.mrc#.size_bytes",	/* size_items x the working set's bytes per item */
 };
 
 static bool derived(const char *path)

@@ -209,7 +209,8 @@ static int read_probes(const struct opt_row *r, char *arg, struct options *o)
 {
 	if (probe_groups_parse(arg, &o->trace.probes))
 		return opt_bad("--probes", "must be full, light, or a list of "
-			       "syscalls,sched,klock,pagecache,cpuclock,holders,pc-evict,pc-lookups");
+			       "syscalls,sched,klock,pagecache,cpuclock,holders,pc-evict,handles,disk,"
+			       "pc-lookups");
 	o->probe_set = !strcmp(arg, "full") ? "full" :
 		       !strcmp(arg, "light") ? "light" : "custom";
 	return 0;
@@ -363,7 +364,7 @@ const struct opt_row opt_rows[] = {
 	  .help = "timing only: no BPF, no root needed", .read = read_flag, AT(trace.no_bpf) },
 	{ .name = "probes", .arg = "SET", .group = G_TRACING, .takes = TRACED,
 	  .help = "full (default), light, or a list of syscalls,sched,klock,pagecache,cpuclock,"
-	  "holders,pc-evict,pc-lookups", .read = read_probes },
+	  "holders,pc-evict,handles,disk,pc-lookups", .read = read_probes },
 	{ .name = "time-every", .arg = "N", .group = G_TRACING, .takes = TRACED,
 	  .help = "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact",
 	  .read = read_pow2, AT(trace.time_every), RANGE(1, FCT_SC_EVERY_MAX) },

@@ -74,6 +74,14 @@ static void facts_row(struct facts *f, const struct thread_row *r)
 	f->vol += (double)r->k.vol_switches;
 	f->blocked_io += (double)r->k.blocked_io_ns;
 	f->stopped += (double)r->k.stopped_ns;
+	f->pages_direct += (double)r->k.pages_direct;
+	f->disk_reads += (double)r->disk.reads;
+	f->disk_read_bytes += (double)r->disk.read_bytes;
+	f->disk_read_ns += (double)r->disk.read_ns;
+	f->disk_writes += (double)r->disk.writes;
+	f->disk_write_bytes += (double)r->disk.write_bytes;
+	f->disk_write_ns += (double)r->disk.write_ns;
+	f->disk_flushes += (double)r->disk.flushes;
 	if (r->k.runq_total_ns > r->k.runq_ns)
 		f->runq_in_wait += (double)(r->k.runq_total_ns - r->k.runq_ns);
 }
@@ -108,6 +116,7 @@ void facts_init(struct facts *f, const struct joined_run *m)
 	f->sc = g & PG_MASK(PG_SYSCALLS);
 	f->klock = g & PG_MASK(PG_KLOCK);
 	f->pc = g & PG_MASK(PG_PAGECACHE);
+	f->disk = g & PG_MASK(PG_DISK);
 	f->ops_counted = m->ops > 0;
 	f->file_set = f->cfg->files > 0;
 	f->locks_named = join_own_locks(m) > 0 || m->nnames > 0;

@@ -82,8 +82,8 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_user_lock, rule_event_wait,
-	rule_pagecache, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
+	rule_pool, rule_cache, rule_handle_cache, rule_user_lock, rule_event_wait,
+	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -124,12 +124,25 @@ static void item(struct items *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void beyond_pc(const struct facts *f, struct items *l)
+/* The page cache's figures, and the disk's reads past it unless a cause
+ * of their own names them. "100 % hits" only where the disk served none
+ * of the threads' reads, or its group did not run (and then said so). */
+static void beyond_pc(const struct facts *f, unsigned covered, struct items *l)
 {
 	double miss = (double)f->m->pagecache_misses;
 
-	if (f->sc && f->pages_asked > 0 && miss == 0)
-		item(l, "page cache 100 %% hits (no I/O)");
+	if (f->disk_reads > 0 && !(covered & COV_DISK))
+		item(l, "the disk served %s reads of the threads (%s with one in flight), the page "
+		     "cache took in %s page%s", fig_cnt(f->disk_reads), fig_ns(f->disk_read_ns),
+		     fig_cnt(miss), fig_plural(miss));
+	else if (f->disk_reads > 0 && miss == 0)
+		item(l, "page cache unused by the reads (nothing read into it)");
+	else if (f->disk_reads > 0)
+		item(l, "page cache %s page%s read into it", fig_cnt(miss), fig_plural(miss));
+	else if (f->sc && f->pages_asked > 0 && miss == 0)
+		item(l, f->disk ? "page cache 100 %% hits, the disk served none of the reads" :
+		     "page cache 100 %% hits (nothing read into it; reads past it need the disk "
+		     "group)");
 	else if (f->sc && f->pages_asked > miss)
 		item(l, "page cache %s hits (%s page%s from disk)",
 		     fig_pct(1 - fig_ratio(miss, f->pages_asked)), fig_cnt(miss), fig_plural(miss));
@@ -149,18 +162,21 @@ static unsigned all_threads(const struct facts *f)
 static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 {
 	struct items l = { buf, n, 0 };
+	char cache[200];
 
 	snprintf(buf, n, "Not the problem: ");
 	if (f->locks_named && !(covered & COV_LOCK))
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
-		beyond_pc(f, &l);
+		beyond_pc(f, covered, &l);
 	if (f->sched && !(covered & (COV_BLOCKED | COV_PC)))
 		item(&l, "asleep outside locks %s", fig_pct_small(kshare(f, ACCT_BLOCKED)));
 	if (f->klock && !(covered & COV_KLOCK))
 		item(&l, "kernel locks %s", fig_pct_small(fig_ratio(klock_wait_ns(f->m), f->kwall)));
 	if (f->sched && !(covered & COV_RUNQ))
 		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
+	if (!(covered & COV_CACHE) && cache_below_floor(f, cache, sizeof(cache)))
+		item(&l, "%s", cache);
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
 	else if (!f->kernel)

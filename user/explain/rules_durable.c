@@ -4,10 +4,12 @@
  * reach the device (a database's log flush at each commit). Counted per
  * syscall number, asleep inside the call (struct fct_nr_stats).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include "base/sysnames.h"
+#include "base/units.h"
 #include "explain/rules_int.h"
 #include "explain/words.h"
 
@@ -59,6 +61,28 @@ static double durable_count(const struct facts *f)
 	return n;
 }
 
+/* What the disk did for them (the disk group): the writes and cache
+ * flushes the threads caused, and the time one of their writes was in
+ * flight, against the time they waited. */
+static void ev_device_writes(struct diag_cause *c, const struct facts *f, double ns, double calls)
+{
+	char size[24];
+
+	if (!f->disk)
+		return;
+	if (f->disk_writes + f->disk_flushes <= 0) {
+		evidence_add(c, "The disk completed no write or flush the threads caused: their "
+			     "data was made durable by another thread (a flusher, a log writer).");
+		return;
+	}
+	units_bytes(size, sizeof(size), f->disk_write_bytes);
+	evidence_add(c, "The threads caused %s disk writes (%s) and %s cache flushes, %s per "
+		     "call; a write of theirs was in flight %s, %s of the time they waited.",
+		     fig_cnt(f->disk_writes), size, fig_cnt(f->disk_flushes),
+		     fig_cnt(fig_ratio(f->disk_writes + f->disk_flushes, calls)),
+		     fig_ns(f->disk_write_ns), fig_pct(fmin(1, fig_ratio(f->disk_write_ns, ns))));
+}
+
 bool rule_durable_writes(const struct facts *f, struct finding *o)
 {
 	double ns = durable_ns(f), share = fig_ratio(ns, f->wall), calls = durable_count(f);
@@ -76,6 +100,7 @@ bool rule_durable_writes(const struct facts *f, struct finding *o)
 	evidence_add(&o->c, "All their uninterruptible sleep (disk, kernel locks) was %s; these "
 		     "calls are counted here, not with the sleeps outside locks.",
 		     fig_ns(f->blocked_io));
+	ev_device_writes(&o->c, f, ns, calls);
 	set_fix(o, "Sync less often or for more at once (one flush for several commits: group "
 		"commit), move the log to a faster device, or, where losing the last writes on "
 		"a crash is acceptable, do not wait for each flush.");

@@ -35,11 +35,18 @@ struct facts {
 	double pages_asked, invol, vol;
 	double blocked_io, stopped;	/* of the blocked time: uninterruptible, stopped */
 	double runq_in_wait;	/* runnable inside futex waits: woken, no CPU yet */
+	/* the disk (its group ran: disk): the requests the threads caused,
+	 * their time with a read in flight, and the pages pread64 read past
+	 * the page cache (files open O_DIRECT; the syscalls group) */
+	bool disk;
+	double disk_reads, disk_read_bytes, disk_read_ns, disk_writes;
+	double disk_write_bytes, disk_write_ns, disk_flushes;
+	double pages_direct;
 };
 
 /* What a finding covers, so "not the problem" does not repeat it. */
 enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
-       COV_EVENT = 32 };
+       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128 };
 
 struct finding {
 	struct diag_cause c;
@@ -72,9 +79,16 @@ bool rule_gc(const struct facts *f, struct finding *o);
 bool rule_stopped(const struct facts *f, struct finding *o);
 bool rule_pagecache(const struct facts *f, struct finding *o);
 bool rule_blocked_other(const struct facts *f, struct finding *o);
+/* rules_disk.c: reads the disk served past the page cache (O_DIRECT) */
+bool rule_disk_reads(const struct facts *f, struct finding *o);
+double disk_direct_ns(const struct facts *f);	/* their time, 0 below the floor */
 /* rules_proc.c: sleeps another traced process ended (a latch) */
 bool rule_sibling_wait(const struct facts *f, struct finding *o);
 double sibling_wait_ns(const struct facts *f);
+/* rules_cache.c: a program's handle cache smaller than its working set */
+bool rule_handle_cache(const struct facts *f, struct finding *o);
+/* and when it is below the floor, a phrase for "Not the problem" (false: none) */
+bool cache_below_floor(const struct facts *f, char *buf, size_t n);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */
 bool rule_durable_writes(const struct facts *f, struct finding *o);
 double durable_ns(const struct facts *f);

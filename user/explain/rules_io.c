@@ -212,18 +212,19 @@ static double named_apart(double ns, const struct facts *f)
 	return fig_ratio(ns, f->wall) >= EXPLAIN_MIN_SHARE ? ns : 0;
 }
 
-/* Of the uninterruptible sleep, what disk reads took: less the durable
- * writes, which wait in D state as well. */
+/* Of the uninterruptible sleep, what disk reads into the page cache
+ * took: less the durable writes, which wait in D state as well, and the
+ * reads past the page cache when the disk rule names them. */
 static double read_io_ns(const struct facts *f)
 {
-	double io = f->blocked_io - durable_ns(f);
+	double io = f->blocked_io - durable_ns(f) - disk_direct_ns(f);
 
 	return io > 0 ? io : 0;
 }
 
 /* The sleeps counted by other rules: page-cache reads, durable writes,
  * waits for another process. */
-struct apart { double pc, durable, sibling; };
+struct apart { double pc, disk, durable, sibling; };
 
 static void sleeps_apart(const struct facts *f, struct apart *a)
 {
@@ -232,6 +233,7 @@ static void sleeps_apart(const struct facts *f, struct apart *a)
 		a->pc = read_io_ns(f);
 	if (fig_ratio(a->pc, f->wall) < EXPLAIN_MIN_SHARE)
 		a->pc = 0;		/* the page-cache rule does not fire: here */
+	a->disk = disk_direct_ns(f);
 	a->durable = named_apart(durable_ns(f), f);
 	a->sibling = named_apart(sibling_wait_ns(f), f);
 }
@@ -241,7 +243,7 @@ static double blocked_other_ns(const struct facts *f, const struct apart *a)
 {
 	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
 
-	b -= a->pc + a->durable + a->sibling;
+	b -= a->pc + a->disk + a->durable + a->sibling;
 	return b > 0 ? b : 0;
 }
 
@@ -254,6 +256,9 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 	if (a->pc > 0)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", page-cache misses %s",
 				      fig_ns(a->pc));
+	if (a->disk > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", disk reads past the page cache %s",
+				      fig_ns(a->disk));
 	if (a->durable > 0 && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", durable writes %s",
 				      fig_ns(a->durable));
@@ -262,7 +267,7 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 				      fig_ns(a->sibling));
 	if (n)
 		evidence_add(c, "Of that, %s is counted in its own cause (%s): %s is left here.",
-			     fig_ns(a->pc + a->durable + a->sibling), buf + 2, fig_ns(here));
+			     fig_ns(a->pc + a->disk + a->durable + a->sibling), buf + 2, fig_ns(here));
 }
 
 /* Durable writes too small for a cause of their own, named here. */
@@ -307,10 +312,18 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	ev_durable_small(&o->c, f, &a);
 	ev_idle_calls(&o->c, f, b);
 	ev_slept_in(&o->c, f);
-	if (f->pc)
+	if (f->disk && f->disk_reads > 0)
+		evidence_add(&o->c, "The threads caused %s disk reads (%s with one in flight) and "
+		       "the page cache took in %s pages: disk reads are counted apart.",
+		       fig_cnt(f->disk_reads), fig_ns(f->disk_read_ns),
+		       fig_cnt((double)f->m->pagecache_misses));
+	else if (f->pc)
 		evidence_add(&o->c, "The page cache took in %s pages during the run, %s.",
 		       fig_cnt((double)f->m->pagecache_misses), f->m->pagecache_misses ?
-		       "whose disk reads are counted apart" : "so this is not reading files from disk");
+		       "whose disk reads are counted apart" : f->disk ?
+		       "and the disk served none of the threads' reads" :
+		       "so this is not reading files into the page cache (reads past it, "
+		       "O_DIRECT, need the disk group)");
 	else
 		evidence_add(&o->c, "Page-cache probes were off (%u probe groups ran): disk reads "
 		       "cannot be ruled out.", (unsigned)__builtin_popcount(f->m->groups));

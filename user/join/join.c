@@ -648,6 +648,7 @@ static void total_rows(struct joined_run *m)
 		m->pagecache_misses += r->pagecache_misses;
 		m->pagecache_written += r->pagecache_written;
 		m->pages_asked += r->k.pages_asked;
+		m->pages_direct += r->k.pages_direct;
 		m->klock_exact_ns += r->k.klock_wait_ns;
 		m->cpu_samples_user += r->k.cpu_samples_user;
 		m->cpu_samples_sys += r->k.cpu_samples_sys;
@@ -660,7 +661,7 @@ static void total_rows(struct joined_run *m)
 void join_sum_rows(struct joined_run *m)
 {
 	m->ops = m->thread_wall_total_ns = m->pagecache_hits = m->pagecache_misses = 0;
-	m->pagecache_written = m->pages_asked = 0;
+	m->pagecache_written = m->pages_asked = m->pages_direct = 0;
 	m->aside_cpu_ns = 0;
 	m->klock_exact_ns = 0;
 	m->cpu_samples_user = m->cpu_samples_sys = m->cpu_samples_futex = 0;
@@ -692,12 +693,14 @@ static const char *probe_set_name(const struct kview *kv, unsigned groups)
 	 * cpu-clock sampler that could not open is a fallback, which the
 	 * probes and the cpu split report, not another set; so is holders
 	 * code that could not load (and runs recorded before full had it);
-	 * so is a kernel without the page-cache removal tracepoint */
+	 * so is a kernel without the page-cache removal tracepoint, and a
+	 * run recorded before full had the handles stream or the disk */
 	groups = (groups & ~(PG_MASK(PG_THREADS) | PG_MASK(PG_JVM))) | PG_MASK(PG_MARKS) |
 		 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT);
-	if (((groups | PG_MASK(PG_HOLDERS)) & ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
+	if (((groups | PG_MASK(PG_HOLDERS) | PG_MASK(PG_HANDLES) | PG_MASK(PG_DISK)) &
+	     ~PG_MASK(PG_PC_LOOKUPS)) == PG_FULL)
 		return "full";
-	return groups == PG_LIGHT ? "light" : "custom";
+	return (groups | PG_MASK(PG_DISK)) == PG_LIGHT ? "light" : "custom";
 }
 
 /* sampled values below which a median is not taken (op_costs: 0) */
@@ -915,6 +918,8 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
 	disk_build(&m->disk, kv);
+	if (caches_build(m, kv))
+		return -1;
 	return join_jvm(m, kv, att);
 }
 
@@ -922,6 +927,9 @@ void join_free(struct joined_run *m)
 {
 	free(m->rows);
 	free(m->locks);
+	free(m->caches);
 	m->rows = NULL;
 	m->locks = NULL;
+	m->caches = NULL;
+	m->ncaches = 0;
 }

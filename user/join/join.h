@@ -16,6 +16,7 @@
 #include "join/losses.h"
 #include "join/evictions.h"
 #include "join/disk.h"
+#include "join/caches.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -179,6 +180,7 @@ struct joined_run {
 	uint64_t pagecache_hits, pagecache_misses;
 	uint64_t pagecache_written;	/* pages added by writes: not misses */
 	uint64_t pages_asked;		/* by pread64 (hits are known for those) */
+	uint64_t pages_direct;		/* read by pread64 past it (O_DIRECT files) */
 	uint64_t ops;
 	const struct lock_name *names;	/* other programs: their futex words, or NULL */
 	int nnames;
@@ -223,6 +225,8 @@ struct joined_run {
 	struct losses losses;		/* what the kernel side lost, and what it touches */
 	struct pc_evictions evictions;	/* who removed the target's pages (pc-evict) */
 	struct disk_run disk;		/* the disk's requests (the disk group; disk.h) */
+	struct cache_entry *caches;	/* the programs' caches, most costly first (caches.h) */
+	int ncaches;
 };
 
 /* How many locks the subject named itself (0: none, or it timed nothing). */

@@ -274,13 +274,31 @@ static int each_line(const char *text, int (*fn)(char *line, void *arg), void *a
 	return err;
 }
 
-/* What a parse reads into, and how it maps tids. */
+/* What a parse reads into, and how it maps tids; the room its sites'
+ * arrays have (grown by doubling: a dump of hundreds of thousands of rows
+ * took minutes with one realloc a row) */
 struct parse {
 	struct jvm_view *v;
 	pid_t pid;
 	struct tids tids;
 	struct found names;
+	int cap_rows, cap_mons, cap_stacks;
 };
+
+/* a (of size each, n used, *cap there) with room for one more: a itself,
+ * or it moved, or NULL with a untouched (no memory) */
+static void *grown(void *a, int n, int *cap, size_t size)
+{
+	void *m;
+	int c;
+
+	if (n < *cap)
+		return a;
+	c = n < 8 ? 16 : 2 * n;
+	if ((m = realloc(a, (size_t)c * size)))
+		*cap = c;
+	return m;
+}
 
 /* K KIND TID JID WALKS NS CLASS SITE FRAME...: a walked Java stack. */
 static int add_stack(struct parse *p, const char *line)
@@ -305,7 +323,7 @@ static int add_stack(struct parse *p, const char *line)
 	k.jid = jid;
 	k.walks = walks;
 	k.ns = ns;
-	if (!(n = realloc(v->sites.stacks, (v->sites.nstacks + 1) * sizeof(k)))) {
+	if (!(n = grown(v->sites.stacks, v->sites.nstacks, &p->cap_stacks, sizeof(k)))) {
 		free(k.frames);
 		return -ENOMEM;
 	}
@@ -334,15 +352,16 @@ static int add_row(struct parse *p, const char *line)
 	r.ns = ns;
 	r.walks = walks;
 	r.max_ns = max;
-	if (!(n = realloc(v->sites.rows, (v->sites.nrows + 1) * sizeof(r))))
+	if (!(n = grown(v->sites.rows, v->sites.nrows, &p->cap_rows, sizeof(r))))
 		return -ENOMEM;
 	v->sites.rows = n;
 	v->sites.rows[v->sites.nrows++] = r;
 	return 0;
 }
 
-static int add_mon(struct jvm_view *v, const char *line)
+static int add_mon(struct parse *p, const char *line)
 {
+	struct jvm_view *v = p->v;
 	struct jvm_site_mon o = { 0 };
 	unsigned long long mon;
 	void *n;
@@ -350,7 +369,7 @@ static int add_mon(struct jvm_view *v, const char *line)
 	if (sscanf(line, "O\t%llx\t%159[^\t\n]", &mon, o.cls) != 2 || !mon)
 		return 0;
 	o.mon = mon;
-	if (!(n = realloc(v->sites.mons, (v->sites.nmons + 1) * sizeof(o))))
+	if (!(n = grown(v->sites.mons, v->sites.nmons, &p->cap_mons, sizeof(o))))
 		return -ENOMEM;
 	v->sites.mons = n;
 	v->sites.mons[v->sites.nmons++] = o;
@@ -398,7 +417,7 @@ static int rows_line(char *l, void *arg)
 	if (l[0] == 'R')
 		return add_row(p, l);
 	if (l[0] == 'O')
-		return add_mon(p->v, l);
+		return add_mon(p, l);
 	if (l[0] == 'K')
 		return add_stack(p, l);
 	return 0;
@@ -441,7 +460,9 @@ int jvm_sites_parse(const char *text, pid_t pid, const struct jvm_tidpair *known
 		    struct jvm_view *v)
 {
 	static int (*const fns[])(char *, void *) = { rows_line, names_line };
-	struct parse p = { .v = v, .pid = pid };
+	/* v's arrays may hold an earlier parse's: just that much room is known */
+	struct parse p = { .v = v, .pid = pid, .cap_rows = v->sites.nrows,
+			   .cap_mons = v->sites.nmons, .cap_stacks = v->sites.nstacks };
 	struct tidmap *m = NULL;
 	int nm = all_tids(pid, known, n, &m);
 

@@ -30,6 +30,8 @@ void report_target_end(char *buf, size_t n, const struct target_info *ti);
 /* The page-cache sentence: pages read in (misses), pread64's hits where
  * known (the only read whose pages are counted), pages added by writes. */
 void report_pagecache_text(char *buf, size_t n, const struct joined_run *m);
+/* The Disk line's text (the disk group ran) */
+void report_disk_text(char *buf, size_t n, const struct disk_run *d);
 
 /* "fcp, 60 files, pool 50, 8 threads x 100000 ops" */
 void report_describe(char *buf, size_t n, const struct session *s);

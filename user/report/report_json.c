@@ -16,6 +16,7 @@
 #include "base/outfile.h"
 #include "report/flame.h"
 #include "report/report.h"
+#include "report/caches_json.h"
 #include "report/evictions_json.h"
 #include "report/disk_json.h"
 #include "report/whatif_print.h"
@@ -163,6 +164,7 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	json_object_object_add(o, "kernel_lock_wait_ns", kl ? json_object_new_uint64(k->klock_wait_ns) : NULL);
 	json_object_object_add(o, "kernel_lock_waits", kl ? json_object_new_uint64(k->klock_waits) : NULL);
 	json_object_object_add(o, "pages_asked", pc && sc ? json_object_new_uint64(k->pages_asked) : NULL);
+	json_object_object_add(o, "pages_direct", sc ? json_object_new_uint64(k->pages_direct) : NULL);
 	json_object_object_add(o, "pagecache_hits", pc && sc ? json_object_new_uint64(r->pagecache_hits) : NULL);
 	json_object_object_add(o, "pagecache_misses", pc ? json_object_new_uint64(r->pagecache_misses) : NULL);
 	json_object_object_add(o, "pagecache_written", pc && sc ? json_object_new_uint64(r->pagecache_written) : NULL);
@@ -705,6 +707,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "cpu_split", s->traced ? cpu_split_json(m) : NULL);
 	evictions_json(doc, &m->evictions);
 	disk_json(doc, &m->disk);
+	caches_json(doc, m);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -576,9 +576,52 @@ void report_pagecache_text(char *buf, size_t len, const struct joined_run *m)
 			      units_count(a, sizeof(a), (double)m->pages_asked),
 			      units_count(h, sizeof(h), (double)m->pagecache_hits),
 			      units_pct(p, sizeof(p), (double)m->pagecache_hits / m->pages_asked));
+	if (m->pages_direct && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, "; pread64 read %s pages past it (files open "
+			      "O_DIRECT: disk reads, not hits)",
+			      units_count(a, sizeof(a), (double)m->pages_direct));
 	if (m->pagecache_written && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - n, "; %s added by writes (new data, not misses)",
 			 units_count(w, sizeof(w), (double)m->pagecache_written));
+}
+
+/* "Disk: the program 48 reads (192 KiB, p50 ...); vda busy 12 % ...". */
+void report_disk_text(char *buf, size_t len, const struct disk_run *d)
+{
+	char a[16], b[16], c[16], e[16], g[16], h[16];
+	int n;
+
+	n = snprintf(buf, len, "the program %s read%s (%s, %s at p50, %s at p99), %s write%s (%s), "
+		     "%s flush%s", units_count(a, sizeof(a), (double)d->reads),
+		     d->reads == 1 ? "" : "s", units_bytes(b, sizeof(b), (double)d->read_bytes),
+		     units_ns(c, sizeof(c), (double)d->read_p50_ns),
+		     units_ns(e, sizeof(e), (double)d->read_p99_ns),
+		     units_count(g, sizeof(g), (double)d->writes), d->writes == 1 ? "" : "s",
+		     units_bytes(h, sizeof(h), (double)d->write_bytes),
+		     units_count(a, sizeof(a), (double)d->flushes), d->flushes == 1 ? "" : "es");
+	for (int i = 0; i < d->ndevs && i < 3 && n >= 0 && (size_t)n < len; i++) {
+		const struct disk_dev_row *v = &d->dev[i];
+
+		n += snprintf(buf + n, len - (size_t)n, "; %s busy %s, %.1f in flight, %s reads "
+			      "and %s writes by all", v->name,
+			      units_pct(a, sizeof(a), d->window_ns ?
+					(double)v->busy_ns / (double)d->window_ns : 0),
+			      disk_queue_depth(d, v), units_count(b, sizeof(b), (double)v->reads),
+			      units_count(c, sizeof(c), (double)v->writes));
+	}
+	if (d->lost && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %s requests not followed (tables full)",
+			 units_count(a, sizeof(a), (double)d->lost));
+}
+
+static void print_disk(FILE *f, const struct joined_run *m)
+{
+	char line[600];
+
+	if (!m->disk.on)
+		return;
+	report_disk_text(line, sizeof(line), &m->disk);
+	why_wrap(f, "Disk: ", line);
 }
 
 /* pc-evict: the misses split, and the removers that removed most. */
@@ -739,6 +782,7 @@ static void print_table(FILE *f, const struct session *s)
 		print_locks(f, m);
 		print_holders(f, m);
 		print_pagecache(f, m);
+		print_disk(f, m);
 	}
 	if (s->target.mode == TGT_NONE)
 		print_own_clocks(f, m);

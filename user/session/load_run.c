@@ -27,6 +27,7 @@
 #include "jvm/jvm.h"
 #include "session/load_json.h"
 #include "session/load_stacks.h"
+#include "session/load_caches.h"
 #include "session/load_evictions.h"
 #include "session/load_disk.h"
 #include "session/load_run.h"
@@ -459,6 +460,7 @@ static const struct jr_field kernel_fields[] = {
 	JR_FIELD_IF(thread_row, "kernel_lock_wait_ns", k.klock_wait_ns, JR_NULL),
 	JR_FIELD_IF(thread_row, "kernel_lock_waits", k.klock_waits, JR_NULL),
 	JR_FIELD_IF(thread_row, "pages_asked", k.pages_asked, JR_NULL),
+	JR_FIELD_IF(thread_row, "pages_direct", k.pages_direct, JR_NULL | JR_SINCE),
 	JR_FIELD_IF(thread_row, "oncpu_ns", k.oncpu_ns, JR_NULL),
 	JR_FIELD_IF(thread_row, "offcpu_ns", k.offcpu_ns, JR_NULL),
 	JR_FIELD_IF(thread_row, "runqueue_ns", k.runq_total_ns, JR_NULL),
@@ -1036,7 +1038,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
 	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions) ||
-	    load_disk(r, doc, &m->disk))
+	    load_disk(r, doc, &m->disk) || load_caches(r, doc, m))
 		return -1;
 	m->ops = ops;
 	return 0;

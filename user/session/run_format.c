@@ -197,3 +197,50 @@ static const struct jr_field disk_dev[] = {
 	JR_OBJECT("read_latency_ns", disk_dev_latency, 0),
 };
 const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);
+/* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */
+
+static const char *const cache_kinds[CACHE_KINDS] = { [CACHE_HANDLES] = "handles",
+						      [CACHE_BLOCKS] = "blocks" };
+
+static const struct jr_field cache_ws[] = {
+	JR_FIELD(cache_entry, "items", ws_items),
+	JR_FIELD(cache_entry, "bytes", ws_bytes),
+};
+
+static const struct jr_field cache_fix[] = {
+	JR_FIELD(cache_entry, "items", fix_items),
+	JR_FIELD(cache_entry, "bytes", fix_bytes),
+	JR_DOUBLEF(cache_entry, "hit_ratio", hit_ratio_fix),
+	JR_FIELD(cache_entry, "misses", misses_at_fix),
+	JR_NSF(cache_entry, "saved_ns", saved_ns),
+};
+
+static const struct jr_field cache_cost[] = {
+	JR_NSF(cache_entry, "each_ns", miss_each_ns),
+	JR_NSF(cache_entry, "total_ns", miss_ns),
+};
+
+/* in the order written: size_now and mrc, written in code, between
+ * working_set and fix_size */
+static const struct jr_field cache_head[] = {
+	JR_CHOICEF(cache_entry, "kind", kind, cache_kinds),
+	JR_STRF(cache_entry, "object", object, 0),
+	JR_FIELD(cache_entry, "pid", pid),
+	JR_STRF(cache_entry, "comm", comm, 0),
+	JR_FIELD(cache_entry, "accesses", accesses),
+	JR_FIELD(cache_entry, "misses", misses),
+	JR_OBJECT("working_set", cache_ws, 0),
+};
+static const struct jr_field cache_tail[] = {
+	JR_OBJECT("fix_size", cache_fix, 0),
+	JR_OBJECT("miss_cost", cache_cost, 0),
+	JR_DOUBLEF(cache_entry, "sample_rate", sample_rate),
+};
+const struct jr_table rf_cache_head = JR_TABLE(cache_head);
+const struct jr_table rf_cache_tail = JR_TABLE(cache_tail);
+
+static const struct jr_field cache_point[] = {
+	JR_FIELD(fu_point, "size_items", size),
+	JR_DOUBLEF(fu_point, "hit_ratio", hit_ratio),
+};
+const struct jr_table rf_cache_point = JR_TABLE(cache_point);

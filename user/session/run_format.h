@@ -34,5 +34,8 @@ extern const struct jr_table rf_klock_sites;	/* kernel_lock_sites, but attributi
 extern const struct jr_table rf_rereads;	/* pagecache_rereads */
 extern const struct jr_table rf_disk;		/* disk, but devices */
 extern const struct jr_table rf_disk_dev;	/* disk.devices[] */
+/* caches[]: its members before size_now and mrc, and after them */
+extern const struct jr_table rf_cache_head, rf_cache_tail;
+extern const struct jr_table rf_cache_point;	/* caches[].mrc[], but size_bytes */
 
 #endif

@@ -38,6 +38,9 @@ void kview_free(struct kview *kv)
 	kv->disk_devs = NULL;
 	kv->disk_threads = NULL;
 	kv->ndisk_devs = kv->ndisk_threads = 0;
+	free(kv->handles);
+	kv->handles = NULL;
+	kv->nhandles = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->klock = NULL;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fctrace.h"
 #include "trace/cpustat.h"
+#include "trace/fileuse.h"
 #include "trace/meminfo.h"
 #include "trace/probes.h"
 
@@ -119,6 +120,12 @@ struct kview {
 	struct fct_disk_thread *disk_threads;
 	int ndisk_threads;
 	struct fct_disk_global disk_global;
+	/* the handles' stream per process (PG_HANDLES; fileuse.h): those with
+	 * a file opened more than once */
+	struct kv_handles *handles;
+	int nhandles;
+	uint64_t fu_sent, fu_drops;	/* the stream's events, and those the ring lost */
+	uint64_t fu_uncounted;		/* references not counted (out of memory) */
 	struct meminfo mem_open, mem_close;	/* at the window's edges (0: unknown) */
 
 	unsigned time_every;	/* one syscall in this many was timed */

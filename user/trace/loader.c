@@ -28,6 +28,7 @@
 #include "jvm/jvm.h"
 #include "trace/tlrec.h"
 #include "trace/disk.h"
+#include "trace/fupump.h"
 #include "base/termsafe.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
@@ -84,6 +85,8 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_disk_start", .shown = "tp_btf/block_io_start", .group = PG_DISK },
 	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
 	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
+	{ .prog = "fct_fu_enter", .shown = "tp_btf/sys_enter (handles)", .group = PG_HANDLES },
+	{ .prog = "fct_fu_exit", .shown = "tp_btf/sys_exit (handles)", .group = PG_HANDLES },
 	/* holders of contended user locks (holders.bpf.h): code inside the
 	 * tp_btf syscall programs and fct_sched_switch (their on-CPU time
 	 * comes from fct_cpu_sample, so they want the cpuclock group too) */
@@ -140,6 +143,8 @@ struct tracer {
 	unsigned nslots;		/* the thread table's size (slot_mask + 1) */
 	unsigned threads_at_start;	/* the target's threads when it was sized */
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
+	struct fu_streams *fu;		/* NULL unless the handles group runs */
+	struct fupump *fupump;		/* draining into fu, from start to stop */
 	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
 	struct jvm_links jvm;
@@ -736,6 +741,41 @@ static int open_ustacks(struct tracer *t)
 	return t->ustacks ? 0 : -errno;
 }
 
+/* The handles' streams, drained by their own thread from tracer_start
+ * to tracer_stop (fupump.h). */
+static int open_fileuse(struct tracer *t)
+{
+	if (!(t->groups & PG_MASK(PG_HANDLES)) || t->plan[prog_index("fct_fu_enter")] != PLAN_LOAD)
+		return 0;
+	t->fu = fu_streams_new();
+	return t->fu ? 0 : -ENOMEM;
+}
+
+static void start_fileuse(struct tracer *t)
+{
+	if (t->fu && !t->fupump && !(t->fupump = fupump_start(
+			bpf_map__fd(t->skel->maps.fileuse), t->fu)))
+		fprintf(stderr, "fctrace: cannot drain the handles' ring buffer: %s\n",
+			strerror(errno));
+}
+
+static void stop_fileuse(struct tracer *t)
+{
+	fupump_stop(t->fupump);
+	t->fupump = NULL;
+}
+
+static int read_fileuse(struct tracer *t, struct kview *kv)
+{
+	if (!t->fu)
+		return 0;
+	stop_fileuse(t);
+	kv->fu_sent = t->skel->bss->fu_sent;
+	kv->fu_drops = t->skel->bss->fu_drops;
+	kv->fu_uncounted = fu_streams_lost(t->fu);
+	return fu_streams_read(t->fu, &kv->handles, &kv->nhandles);
+}
+
 /* The thread table's size and memory: in kv, and on stderr with -v. */
 static void say_slots(const struct tracer *t, struct kview *kv, bool verbose)
 {
@@ -797,6 +837,9 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	} else if ((err = open_ustacks(t))) {
 		fprintf(stderr, "fctrace: cannot open the user stack ring buffer: %s\n",
 			strerror(-err));
+	} else if ((err = open_fileuse(t))) {
+		fprintf(stderr, "fctrace: cannot open the handles' ring buffer: %s\n",
+			strerror(-err));
 	}
 	if (err) {
 		tracer_finish(t);
@@ -814,6 +857,7 @@ void tracer_start(struct tracer *t)
 	meminfo_read(&t->mem_open);
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	start_fileuse(t);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
 			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
@@ -1219,6 +1263,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
 				sizeof(struct fct_pc_val), add_pc, kv, NULL);
+	if (!err)
+		err = read_fileuse(t, kv);
 	if (!err && (kv->groups & PG_MASK(PG_PC_EVICT)))
 		err = read_hash(bpf_map__fd(t->skel->maps.pc_evictors),
 				sizeof(struct fct_evict_key), sizeof(struct fct_evict_val),
@@ -1290,6 +1336,8 @@ void tracer_finish(struct tracer *t)
 	jvm_detach(&t->jvm);
 	drop_pending(t);
 	ring_buffer__free(t->ustacks);
+	stop_fileuse(t);
+	fu_streams_free(t->fu);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));
 }

@@ -17,6 +17,7 @@ static const char *const group_names[PG_N] = {
 	[PG_HOLDERS]	= "holders",
 	[PG_PC_EVICT]	= "pc-evict",
 	[PG_DISK]	= "disk",
+	[PG_HANDLES]	= "handles",
 };
 
 const char *probe_group_name(enum probe_group g)

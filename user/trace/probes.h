@@ -24,6 +24,8 @@ enum probe_group {
 				 * target's pages, and its re-reads of them (with pagecache) */
 	PG_DISK,		/* block_io_start/rq_issue/rq_complete: disk requests per disk
 				 * and per thread that caused them (disk.bpf.c) */
+	PG_HANDLES,		/* sys_enter/sys_exit (tp_btf): each open of a regular file, each
+				 * call on one of its descriptors, each close (fileuse.h) */
 	PG_N,
 	/* hidden (`--probes floor`, make bench): full's hook points, each with
 	 * a trivial program; alone, without the marks' accounts */
@@ -33,7 +35,8 @@ enum probe_group {
 #define PG_MASK(g)	(1u << (g))
 #define PG_FULL		(PG_MASK(PG_SYSCALLS) | PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | \
 			 PG_MASK(PG_PAGECACHE) | PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_HOLDERS) | \
-			 PG_MASK(PG_PC_EVICT) | PG_MASK(PG_DISK) | PG_MASK(PG_MARKS))
+			 PG_MASK(PG_PC_EVICT) | PG_MASK(PG_DISK) | PG_MASK(PG_HANDLES) | \
+			 PG_MASK(PG_MARKS))
 #define PG_LIGHT	(PG_MASK(PG_SCHED) | PG_MASK(PG_KLOCK) | PG_MASK(PG_PAGECACHE) | \
 			 PG_MASK(PG_CPUCLOCK) | PG_MASK(PG_PC_EVICT) | PG_MASK(PG_DISK) | \
 			 PG_MASK(PG_MARKS))

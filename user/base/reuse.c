@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "join/reuse.h"
+#include "base/reuse.h"
 
 /* distances below EXACT are counted one by one (a cache of 50 against 60
  * files must not blur), above it in 64 buckets per power of two (1.6 %) */

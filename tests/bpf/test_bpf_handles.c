@@ -1,0 +1,197 @@
+/*
+ * test_bpf_handles.c - the handles' stream and the caches it finds
+ * (probe group "handles": bpf/fileuse.bpf.c, user/trace/fileuse.c,
+ * user/join/caches.c), against programs that know their own figures:
+ * tests/fdcache_prog.c, an LRU of open descriptors over a file set, which
+ * counts its accesses, misses and stack distances itself; and the
+ * built-in workloads, fc's stream predicting fcp's pool, fcp's own
+ * counters checking the stream's; bcache's misses as the blocks stream.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "binutil.h"
+#include "bpfutil.h"
+#include "jsonutil.h"
+#include "testutil.h"
+
+static const char *fdcache_prog(void)
+{
+	const char *env = getenv("FCTRACE_FDCACHE_PROG");
+
+	return env ? env : ".output/tests/fdcache_prog";
+}
+
+/* What fdcache_prog counted of itself (its one line of output). */
+struct truth {
+	unsigned long accesses, misses, hits;
+	int files, max_open, fix;
+};
+
+/* fctrace run --json J -- fdcache_prog DIR files size accesses seed:
+ * the program's own figures, and the run document */
+static struct json_object *run_fdcache(int files, int size, int accesses, struct truth *t)
+{
+	char nf[16], ns[16], na[16], out[256], err[4096];
+	char *json = test_at("handles.json"), *dir = test_at("files");
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+
+	snprintf(nf, sizeof(nf), "%d", files);
+	snprintf(ns, sizeof(ns), "%d", size);
+	snprintf(na, sizeof(na), "%d", accesses);
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		fail_msg("mkdir %s", dir);
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
+			       (char *)fdcache_prog(), dir, nf, ns, na, "7", NULL };
+	if (run_fctrace_out(argv, &so, out, sizeof(out), err, sizeof(err)))
+		fail_msg("fctrace run failed: %s", err);
+	if (sscanf(out, "%lu %lu %d %d %lu %d", &t->accesses, &t->misses, &t->files, &t->max_open,
+		   &t->hits, &t->fix) != 6)
+		fail_msg("fdcache_prog said '%s'", out);
+	return json_file(json);
+}
+
+/* The curve's hit ratio at exactly size items (the test fails if absent). */
+static double mrc_at(struct json_object *cache, uint64_t size)
+{
+	struct json_object *mrc = json_at(cache, "mrc");
+
+	for (size_t i = 0; mrc && i < json_object_array_length(mrc); i++) {
+		struct json_object *p = json_object_array_get_idx(mrc, i);
+
+		if (json_u64_at(p, "size_items") == size)
+			return json_num_at(p, "hit_ratio");
+	}
+	fail_msg("no point of the curve at %llu", (unsigned long long)size);
+	return -1;
+}
+
+/* The run's handle cache (one process traced), of process comm. */
+static struct json_object *cache_of(struct json_object *doc, const char *comm)
+{
+	struct json_object *c = json_find(doc, "caches", "kind", "handles");
+
+	if (!c)
+		fail_msg("no handle cache in the run's caches");
+	if (comm)
+		assert_string_equal(json_str_at(c, "comm"), comm);
+	return c;
+}
+
+/* An LRU of 30 over 40 files: every figure is the program's own. */
+static void test_lru_exact(void **state)
+{
+	struct truth t;
+	struct json_object *doc, *c;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	doc = run_fdcache(40, 30, 20000, &t);
+	c = cache_of(doc, "fdcache_prog");
+	assert_string_equal(json_str_at(c, "object"), "files/ (40 files)");
+	assert_int_equal(json_u64_at(c, "accesses"), t.accesses);
+	assert_int_equal(json_u64_at(c, "misses"), t.misses);
+	assert_int_equal(json_u64_at(c, "working_set.items"), t.files);
+	assert_int_equal(json_u64_at(c, "working_set.bytes"), 4096ull * t.files);
+	assert_int_equal(json_u64_at(c, "size_now.items"), t.max_open);
+	assert_true(fabs(json_num_at(c, "size_now.hit_ratio") -
+			 (1.0 - (double)t.misses / (double)t.accesses)) < 1e-9);
+	/* its own cache is an LRU of 30: the curve at 30 is what it had */
+	assert_true(fabs(mrc_at(c, 30) - (double)t.hits / (double)t.accesses) < 1e-9);
+	assert_int_equal(json_u64_at(c, "fix_size.items"), t.fix);
+	assert_true(json_num_at(c, "sample_rate") == 1.0);
+	json_object_put(doc);
+}
+
+/* A cache that holds the whole set misses each file once: a cache entry,
+ * no finding. */
+static void test_fits(void **state)
+{
+	struct truth t;
+	struct json_object *doc, *c, *why;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	doc = run_fdcache(40, 40, 5000, &t);
+	c = cache_of(doc, "fdcache_prog");
+	assert_int_equal(t.misses, 40);
+	assert_int_equal(json_u64_at(c, "misses"), 40);
+	assert_int_equal(json_u64_at(c, "size_now.items"), 40);
+	why = json_at(doc, "diagnosis");
+	for (size_t i = 0; why && i < json_object_array_length(why); i++)
+		assert_string_not_equal(json_str_at(json_object_array_get_idx(why, i), "cause"),
+					"cache_too_small");
+	json_object_put(doc);
+}
+
+static struct json_object *run_workload(const char *wl)
+{
+	char *json = test_at(wl), err[4096];
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--workload", (char *)wl,
+			       "--files", "60", "--threads", "2", "--ops", "30000", "--json", json,
+			       NULL };
+
+	if (run_fctrace(argv, &so, err, sizeof(err)))
+		fail_msg("fctrace run --workload %s failed: %s", wl, err);
+	return json_file(json);
+}
+
+/* fc opens every file on every use: its stream predicts the hit ratio of
+ * fcp's pool of 50 (an LRU) within 2 points; fcp's own counters check the
+ * stream's misses and the most it kept open. */
+static void test_builtin(void **state)
+{
+	struct json_object *fc, *fcp, *c;
+	double predicted, pool;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	fc = run_workload("fc");
+	fcp = run_workload("fcp");
+	predicted = mrc_at(cache_of(fc, NULL), 50);
+	pool = json_num_at(fcp, "pool.hit_ratio");
+	print_message("fc's curve at 50: %.4f, fcp's pool: %.4f\n", predicted, pool);
+	assert_true(fabs(predicted - pool) < 0.02);
+	c = cache_of(fcp, NULL);
+	/* a file's first open is not a miss of the set: 60 first opens */
+	assert_int_equal(json_u64_at(c, "misses"), json_u64_at(fcp, "pool.misses") - 60);
+	assert_int_equal(json_u64_at(c, "size_now.items"), json_u64_at(fcp, "pool.max_open"));
+	assert_int_equal(json_u64_at(c, "working_set.items"), 60);
+	json_object_put(fc);
+	json_object_put(fcp);
+}
+
+/* bcache's misses are its preads: the blocks stream is exactly them, and
+ * its size and hit ratio are said unknown (its hits make no syscall). */
+static void test_blocks_bcache(void **state)
+{
+	struct json_object *doc, *c;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	doc = run_workload("bcache");
+	c = json_find(doc, "caches", "kind", "blocks");
+	assert_non_null(c);
+	assert_int_equal(json_u64_at(c, "accesses"), json_u64_at(doc, "cache.misses"));
+	assert_int_equal(json_u64_at(c, "misses"), json_u64_at(doc, "cache.misses"));
+	assert_null(json_at(c, "size_now.items"));
+	assert_non_null(json_at(c, "size_now.why_unknown"));
+	json_object_put(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lru_exact),
+		cmocka_unit_test(test_fits),
+		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_blocks_bcache),
+	};
+
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
+}

@@ -1,0 +1,17 @@
+/*
+ * knobs.h - the settings that size a known program's caches: a small
+ * table, each entry checked on the real program (docs/caches.md says
+ * how). A program not in it gets a fix in general words.
+ */
+#ifndef FCTRACE_KNOBS_H
+#define FCTRACE_KNOBS_H
+
+#include <stddef.h>
+#include "join/caches.h"
+
+/* The fix's setting for a cache of kind k in a program named comm, sized
+ * `items`, into buf ("open_file_cache max=60 (per worker process)");
+ * false when fctrace does not know the program's knob. */
+bool knob_for(const char *comm, enum cache_kind k, uint64_t items, char *buf, size_t n);
+
+#endif

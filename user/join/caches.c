@@ -1,0 +1,197 @@
+/*
+ * caches.c - the caches of a run's processes (caches.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "join/caches.h"
+#include "join/join.h"
+
+static const char *const kind_names[CACHE_KINDS] = {
+	[CACHE_HANDLES] = "handles",
+	[CACHE_BLOCKS] = "blocks",
+};
+
+const char *cache_kind_name(enum cache_kind k)
+{
+	return (unsigned)k < CACHE_KINDS ? kind_names[k] : "unknown";
+}
+
+int cache_kind_parse(const char *s)
+{
+	for (int k = 0; k < CACHE_KINDS; k++)
+		if (s && !strcmp(s, kind_names[k]))
+			return k;
+	return -1;
+}
+
+double cache_hit_ratio_at(const struct cache_entry *c, uint64_t size)
+{
+	const struct fu_point *p = c->mrc;
+
+	if (!c->nmrc || size <= p[0].size)
+		return c->nmrc && size == p[0].size ? p[0].hit_ratio :
+		       c->nmrc ? p[0].hit_ratio * (double)size / (double)p[0].size : 0;
+	for (int i = 1; i < c->nmrc; i++)
+		if (size <= p[i].size)
+			return p[i - 1].hit_ratio + (p[i].hit_ratio - p[i - 1].hit_ratio) *
+			       (double)(size - p[i - 1].size) / (double)(p[i].size - p[i - 1].size);
+	return p[c->nmrc - 1].hit_ratio;
+}
+
+static const int open_nrs[] = { SYS_open, SYS_openat, SYS_openat2, SYS_creat };
+static const int close_nrs[] = { SYS_close };
+
+/* The mean time of a call of any of nrs by the threads of process pid,
+ * and their count. */
+static double mean_ns(const struct joined_run *m, pid_t pid, const int *nrs, int n,
+		      double *count)
+{
+	double ns = 0, calls = 0, all = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (!r->has_kernel || (pid_t)r->k.tgid != pid)
+			continue;
+		for (int j = 0; j < n; j++) {
+			const struct fct_nr_stats *s = &r->k.nr[nrs[j] & (FCT_NR_MAX - 1)];
+
+			all += (double)s->count;
+			if (s->timed)
+				ns += (double)s->total_ns, calls += (double)s->count;
+		}
+	}
+	if (count)
+		*count = all;
+	return calls > 0 ? ns / calls : 0;
+}
+
+static const int stat_nrs[] = { SYS_newfstatat, SYS_statx, SYS_stat, SYS_lstat };
+
+/* A miss's calls at the process's mean times: an open and a close, and
+ * the stats by path its opens come with (as many as opens, at most one
+ * each: a cache checks a file before it opens it again). */
+static double miss_each_ns(const struct joined_run *m, pid_t pid)
+{
+	double opens, stats, open = mean_ns(m, pid, open_nrs, 4, &opens);
+	double stat = mean_ns(m, pid, stat_nrs, 4, &stats);
+
+	return open + mean_ns(m, pid, close_nrs, 1, NULL) +
+	       (opens > 0 ? stat * (stats < opens ? stats / opens : 1) : 0);
+}
+
+
+/* "html/ (60 files)", or "a/ (40 files), b/ (20 files)": where the set is */
+static void name_object(struct cache_entry *c, const struct kv_handles *h)
+{
+	size_t n = 0;
+
+	c->object[0] = '\0';
+	for (int i = 0; i < h->ndirs && n < sizeof(c->object); i++)
+		n += (size_t)snprintf(c->object + n, sizeof(c->object) - n, "%s%s/ (%u file%s)",
+				      i ? ", " : "", h->dirs[i], h->dir_files[i],
+				      h->dir_files[i] == 1 ? "" : "s");
+}
+
+static void handles_entry(struct cache_entry *c, const struct joined_run *m,
+			  const struct kv_handles *h)
+{
+	double bytes_each = h->files ? (double)h->bytes / (double)h->files : 0;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = CACHE_HANDLES;
+	c->pid = h->tgid;
+	memcpy(c->comm, h->comm, sizeof(c->comm));
+	name_object(c, h);
+	c->accesses = h->accesses;
+	c->misses = h->opens;
+	c->ws_items = h->files;
+	c->ws_bytes = h->bytes;
+	c->size_known = true;
+	c->size_items = h->size_now;
+	c->hit_ratio_now = h->hit_ratio_now;
+	memcpy(c->mrc, h->mrc, sizeof(c->mrc));
+	c->nmrc = h->nmrc;
+	c->fix_items = h->fix_size;
+	c->fix_bytes = (uint64_t)(bytes_each * (double)h->fix_size);
+	c->hit_ratio_fix = h->hit_ratio_fix;
+	c->sample_rate = h->sample_rate;
+	c->miss_each_ns = miss_each_ns(m, h->tgid);
+	c->miss_ns = c->miss_each_ns * (double)c->misses;
+	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
+	if (c->misses_at_fix < c->misses)
+		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+}
+
+static const int pread_nrs[] = { SYS_pread64, SYS_preadv, SYS_preadv2 };
+
+#define BLOCKS_UNKNOWN "its cache serves hits without a syscall: only its misses are seen, " \
+	"so its size and hit ratio are not, and the curve's sizes are blocks more than it has"
+
+static void blocks_object(struct cache_entry *c, const struct kv_blocks *b)
+{
+	if (b->files > 1)
+		snprintf(c->object, sizeof(c->object), "%.100s (%.0f %% of the reads) and %u other "
+			 "file%s", b->top_file, 100 * b->top_share, b->files - 1,
+			 b->files == 2 ? "" : "s");
+	else
+		snprintf(c->object, sizeof(c->object), "%s", b->top_file);
+}
+
+static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
+			 const struct kv_handles *h)
+{
+	const struct kv_blocks *b = &h->blocks;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = CACHE_BLOCKS;
+	c->pid = h->tgid;
+	memcpy(c->comm, h->comm, sizeof(c->comm));
+	blocks_object(c, b);
+	c->accesses = c->misses = b->reads;
+	c->ws_items = b->blocks;
+	c->ws_bytes = b->blocks * b->block_bytes;
+	snprintf(c->why_unknown, sizeof(c->why_unknown), "%s", BLOCKS_UNKNOWN);
+	for (int i = 0; i < b->nmrc && i < FU_MRC_MAX; i++, c->nmrc++)
+		c->mrc[i] = (struct fu_point){ b->mrc[i].size, b->mrc[i].hit_ratio };
+	c->fix_items = b->fix_size;
+	c->fix_bytes = b->fix_size * b->block_bytes;
+	c->hit_ratio_fix = b->hit_ratio_fix;
+	c->sample_rate = b->sample_rate;
+	c->direct = b->direct;
+	c->rereads = b->rereads;
+	c->miss_each_ns = mean_ns(m, h->tgid, pread_nrs, 3, NULL);
+	c->miss_ns = c->miss_each_ns * (double)c->misses;
+	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
+	if (c->misses_at_fix < c->misses)
+		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+}
+
+static int by_saving(const void *a, const void *b)
+{
+	const struct cache_entry *x = a, *y = b;
+
+	return (x->saved_ns < y->saved_ns) - (x->saved_ns > y->saved_ns);
+}
+
+int caches_build(struct joined_run *m, const struct kview *kv)
+{
+	if (!kv || !kv->nhandles)
+		return 0;
+	m->caches = calloc(2 * (size_t)kv->nhandles, sizeof(*m->caches));
+	if (!m->caches)
+		return -1;
+	for (int i = 0; i < kv->nhandles; i++) {
+		const struct kv_handles *h = &kv->handles[i];
+
+		if (h->opens)
+			handles_entry(&m->caches[m->ncaches++], m, h);
+		/* a stream with no block read twice is not a cache's misses */
+		if (h->blocks.reads && h->blocks.rereads >= 1)
+			blocks_entry(&m->caches[m->ncaches++], m, h);
+	}
+	qsort(m->caches, (size_t)m->ncaches, sizeof(*m->caches), by_saving);
+	return 0;
+}

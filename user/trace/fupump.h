@@ -1,0 +1,20 @@
+/*
+ * fupump.h - the thread that drains the handles' ring buffer into their
+ * streams (fileuse.h) while the window is open: the BPF side sends no
+ * wakeups (one per event would cost an irq_work each), and a workload
+ * traced in fctrace's own process has no loop of the session's to poll
+ * it, so the thread drains on its own clock.
+ */
+#ifndef FCTRACE_FUPUMP_H
+#define FCTRACE_FUPUMP_H
+
+#include "trace/fileuse.h"
+
+struct fupump;
+
+/* Drain ring_fd into s until fupump_stop; NULL (errno set) on failure. */
+struct fupump *fupump_start(int ring_fd, struct fu_streams *s);
+/* Stop, drain what is left, free; s is the caller's again. */
+void fupump_stop(struct fupump *p);
+
+#endif
