@@ -13,7 +13,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include "binutil.h"
 #include "bpfutil.h"
+#include "jsonutil.h"
+#include "testutil.h"
 #include "workload.h"
 
 #define N_BLOCKS	48
@@ -260,6 +263,64 @@ static void test_not_selected(void **state)
 	bpf_fixture_done(&fx);
 }
 
+/* dd, a program nobody here wrote, reading a file O_DIRECT in 16 KiB
+ * blocks under `fctrace run`: each read one disk request in dd's own
+ * context. The run document has them all (dd makes DD_BLOCKS reads, and a
+ * few of its start-up's), the Why names them as disk reads past the page
+ * cache, and nothing says the page cache served them. */
+#define DD_BLOCKS	256
+#define DD_BLOCK	16384
+
+static void dd_file_make(const char *path)
+{
+	static char buf[DD_BLOCK];
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	for (int i = 0; i < DD_BLOCKS; i++) {
+		memset(buf, 'a' + i % 26, sizeof(buf));
+		assert_int_equal(write(fd, buf, sizeof(buf)), sizeof(buf));
+	}
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+}
+
+static void test_dd_direct_why(void **state)
+{
+	char *json = test_at("dd.json"), data[320], err[4096], iff[340];
+	struct disk_file c;
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	struct json_object *doc, *cause;
+	const char *beyond;
+	uint64_t reads;
+
+	BPF_TEST_REQUIRE();
+	disk_file_make(&c);	/* a directory on a disk that takes O_DIRECT */
+	snprintf(data, sizeof(data), "%s/dd.data", c.dir);
+	dd_file_make(data);
+	snprintf(iff, sizeof(iff), "if=%s", data);
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
+			       "dd", iff, "of=/dev/null", "bs=16k", "iflag=direct", "status=none",
+			       NULL };
+	if (run_fctrace(argv, &so, err, sizeof(err)))
+		fail_msg("fctrace run -- dd failed: %s", err);
+	doc = json_file(json);
+	reads = json_u64_at(doc, "disk.reads");
+	print_message("dd: %d reads made, %llu disk reads by the program\n", DD_BLOCKS,
+		      (unsigned long long)reads);
+	assert_true(reads >= DD_BLOCKS && reads <= DD_BLOCKS + 16);
+	assert_true(json_u64_at(doc, "disk.read_bytes") >= (uint64_t)DD_BLOCKS * DD_BLOCK);
+	cause = json_find(doc, "diagnosis", "cause", "disk_reads");
+	assert_non_null(cause);
+	assert_true(json_num_at(cause, "share") > 0);
+	beyond = json_str_at(doc, "why.beyond");
+	assert_null(strstr(beyond, "100 % hits"));
+	json_object_put(doc);
+	unlink(json);
+	unlink(data);
+	disk_file_done(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,7 +328,8 @@ int main(void)
 		cmocka_unit_test(test_odirect_writes),
 		cmocka_unit_test(test_fsync_writes),
 		cmocka_unit_test(test_not_selected),
+		cmocka_unit_test(test_dd_direct_why),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }
