@@ -20,7 +20,10 @@ struct disk_rq {
 	__u32 bytes;
 	__u32 dir;		/* enum fct_disk_dir, or FCT_DISK_DIRS: neither */
 	__u32 flush;		/* a flush, or a write with a preflush */
+	__u32 ended;		/* completed or merged away, but still in the table */
+	__u32 pad;
 };
+
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -44,6 +47,26 @@ struct {
 } disk_threads SEC(".maps");
 
 struct fct_disk_global disk_global = {};
+
+/*
+ * The request's entry while it is in flight, or NULL. A delete can fail:
+ * a completion's interrupt that lands while this CPU's program holds the
+ * table's bucket lock gets -EBUSY. Such an entry is marked ended first, so
+ * that it never counts again when the request is reused for another that
+ * does not pass block_io_start (a flush); block_io_start overwrites it.
+ */
+static __always_inline struct disk_rq *rq_live(__u64 *key)
+{
+	struct disk_rq *p = bpf_map_lookup_elem(&disk_rqs, key);
+
+	return p && !p->ended ? p : NULL;
+}
+
+static __always_inline void rq_end(struct disk_rq *p, __u64 *key)
+{
+	p->ended = 1;
+	bpf_map_delete_elem(&disk_rqs, key);
+}
 
 /* scratch zero values, too large for the BPF stack */
 struct {
@@ -190,7 +213,7 @@ SEC("tp_btf/block_rq_issue")
 int BPF_PROG(fct_disk_issue, struct request *rq)
 {
 	__u64 key = (__u64)rq;
-	struct disk_rq *r = bpf_map_lookup_elem(&disk_rqs, &key);
+	struct disk_rq *r = rq_live(&key);
 	struct disk_rq n = {};
 	struct gendisk *disk;
 
@@ -264,13 +287,13 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(fct_disk_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), lat;
-	struct disk_rq *p = bpf_map_lookup_elem(&disk_rqs, &key), r;
+	struct disk_rq *p = rq_live(&key), r;
 	struct fct_disk_dev *d;
 
 	if (!p)
 		return 0;
 	r = *p;
-	bpf_map_delete_elem(&disk_rqs, &key);	/* a second completion (flush sequence) is ignored */
+	rq_end(p, &key);	/* a second completion (flush sequence) is ignored */
 	lat = r.issue_ns && now > r.issue_ns ? now - r.issue_ns : 0;
 	d = bpf_map_lookup_elem(&disk_devs, &r.dev);
 	if (!d && !r.start_ns && r.flush && enabled)
@@ -279,5 +302,46 @@ int BPF_PROG(fct_disk_complete, struct request *rq, blk_status_t error, unsigned
 		dev_done(d, &r, now, lat);
 	if (r.tid)
 		thread_done(&r, now, lat);
+	return 0;
+}
+
+/*
+ * A request merged into another before it was issued (an I/O scheduler's
+ * request merge): it will never complete on its own. Its bytes are the
+ * other's now - counted here, as diskstats counts the merged request's
+ * whole size at its completion - and it leaves the in-flight counts and
+ * the table, which would otherwise fill with requests that never end.
+ */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(fct_disk_merge, struct request *rq)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct disk_rq *p = rq_live(&key), r;
+	struct fct_disk_dev *d;
+	struct fct_disk_thread *t;
+	__u32 i;
+
+	if (!p)
+		return 0;
+	r = *p;
+	rq_end(p, &key);
+	if (!r.start_ns || r.dir >= FCT_DISK_DIRS)
+		return 0;
+	i = dir_idx(r.dir);
+	d = bpf_map_lookup_elem(&disk_devs, &r.dev);
+	if (d) {
+		busy_end(&d->inflight, d->busy_since, now);
+		if (enabled) {
+			d->bytes[i] += r.bytes;
+			d->merges[i]++;
+			if (r.tid)
+				d->traced_bytes[i] += r.bytes;
+		}
+	}
+	t = r.tid ? bpf_map_lookup_elem(&disk_threads, &r.tid) : NULL;
+	if (t) {
+		t->ns[i] += busy_end(&t->inflight[i], t->since[i], now);
+		t->bytes[i] += r.bytes;
+	}
 	return 0;
 }

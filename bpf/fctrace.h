@@ -664,6 +664,8 @@ struct fct_disk_dev {
 	__u64 flushes;		/* the flush machinery's flush requests completed
 				 * (diskstats' flushes) */
 	__u64 busy_ns;		/* at least one request in flight (diskstats' io_ticks) */
+	__u64 merges[FCT_DISK_DIRS];	/* requests merged into another before issue
+					 * (diskstats' merges, request merges only) */
 	__u64 traced_ios[FCT_DISK_DIRS];	/* of ios: caused by traced threads */
 	__u64 traced_bytes[FCT_DISK_DIRS];
 	__s64 inflight;		/* private: requests in flight now */

@@ -88,6 +88,34 @@ static void ev_reads(struct diag_cause *c, const struct facts *f)
 			     fig_ns((double)f->m->disk.read_p99_ns));
 }
 
+/* The block cache the reads are the misses of (the handles group's
+ * positional reads, join/caches.h): the process with the most reads. */
+static const struct cache_entry *blocks_read(const struct joined_run *m)
+{
+	const struct cache_entry *best = NULL;
+
+	for (int i = 0; i < m->ncaches; i++)
+		if (m->caches[i].kind == CACHE_BLOCKS &&
+		    (!best || m->caches[i].accesses > best->accesses))
+			best = &m->caches[i];
+	return best;
+}
+
+/* "Of postgres's 41 k reads, 30 k re-read a block it had read before ..." */
+static void ev_rereads(struct diag_cause *c, const struct facts *f)
+{
+	const struct cache_entry *e = blocks_read(f->m);
+	char ws[24];
+
+	if (!e || e->rereads <= 0)
+		return;
+	units_bytes(ws, sizeof(ws), (double)e->ws_bytes);
+	evidence_add(c, "Of %s's %s positional reads, %s read a block it had read before in the "
+		     "run (%s O_DIRECT): its own cache of them keeps less than its working set of "
+		     "%s, see its entry in the caches.", e->comm, fig_cnt((double)e->accesses),
+		     fig_cnt(e->rereads), fig_cnt((double)e->direct), ws);
+}
+
 /* "vda was busy 97 % of the window ...": whether the disk is the limit. */
 static double ev_device(struct diag_cause *c, const struct facts *f)
 {
@@ -115,6 +143,7 @@ bool rule_disk_reads(const struct facts *f, struct finding *o)
 	set_title(o, "%s of thread time waiting for disk reads that bypass the page cache%s",
 		  fig_pct(fig_ratio(ns, f->wall)), f->pages_direct > 0 ? " (files open O_DIRECT)" : "");
 	ev_reads(&o->c, f);
+	ev_rereads(&o->c, f);
 	busy = ev_device(&o->c, f);
 	if (busy >= DISK_SATURATED)
 		set_fix(o, "The disk is the limit (busy %s): keep more of these blocks in memory - "

@@ -588,7 +588,7 @@ void report_pagecache_text(char *buf, size_t len, const struct joined_run *m)
 /* "Disk: the program 48 reads (192 KiB, p50 ...); vda busy 12 % ...". */
 void report_disk_text(char *buf, size_t len, const struct disk_run *d)
 {
-	char a[16], b[16], c[16], e[16], g[16], h[16];
+	char a[16], b[16], c[16], e[16], g[16], h[16], k[16];
 	int n;
 
 	n = snprintf(buf, len, "the program %s read%s (%s, %s at p50, %s at p99), %s write%s (%s), "
@@ -598,7 +598,7 @@ void report_disk_text(char *buf, size_t len, const struct disk_run *d)
 		     units_ns(e, sizeof(e), (double)d->read_p99_ns),
 		     units_count(g, sizeof(g), (double)d->writes), d->writes == 1 ? "" : "s",
 		     units_bytes(h, sizeof(h), (double)d->write_bytes),
-		     units_count(a, sizeof(a), (double)d->flushes), d->flushes == 1 ? "" : "es");
+		     units_count(k, sizeof(k), (double)d->flushes), d->flushes == 1 ? "" : "es");
 	for (int i = 0; i < d->ndevs && i < 3 && n >= 0 && (size_t)n < len; i++) {
 		const struct disk_dev_row *v = &d->dev[i];
 

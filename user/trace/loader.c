@@ -85,6 +85,7 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_disk_start", .shown = "tp_btf/block_io_start", .group = PG_DISK },
 	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
 	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
+	{ .prog = "fct_disk_merge", .shown = "tp_btf/block_rq_merge", .group = PG_DISK },
 	{ .prog = "fct_fu_enter", .shown = "tp_btf/sys_enter (handles)", .group = PG_HANDLES },
 	{ .prog = "fct_fu_exit", .shown = "tp_btf/sys_exit (handles)", .group = PG_HANDLES },
 	/* holders of contended user locks (holders.bpf.h): code inside the
