@@ -168,6 +168,28 @@ static uint64_t hist_total(const uint32_t *h)
 	return n;
 }
 
+/* Trace one marked thread running fn over a fresh disk file: the file
+ * made, the probes loaded, the thread run and the maps read; fn set no
+ * errno (user[1]). The caller checks the figures, then disk_run_done. */
+static void disk_run_one(struct bpf_fixture *fx, struct disk_file *c, struct marked *m,
+			 void (*fn)(struct marked *m))
+{
+	disk_file_make(c);
+	bpf_fixture_start(fx, PG_FULL);
+	if (!(fx->kv.groups & PG_MASK(PG_DISK)) && bpf_test_required())
+		fail_msg("the disk probes did not load: %s",
+			 probe_status_text(probe_named(&fx->kv, "tp_btf/block_io_start")));
+	run_marked(m, 1, fn, c);
+	bpf_fixture_read(fx);
+	assert_int_equal(m[0].user[1], 0);	/* opened O_DIRECT, the ring set up */
+}
+
+static void disk_run_done(struct bpf_fixture *fx, struct disk_file *c)
+{
+	bpf_fixture_done(fx);
+	disk_file_done(c);
+}
+
 static void test_odirect_reads(void **state)
 {
 	struct bpf_fixture fx;
@@ -177,14 +199,7 @@ static void test_odirect_reads(void **state)
 	const struct fct_disk_dev *dev;
 
 	BPF_TEST_REQUIRE();
-	disk_file_make(&c);
-	bpf_fixture_start(&fx, PG_FULL);
-	if (!(fx.kv.groups & PG_MASK(PG_DISK)) && bpf_test_required())
-		fail_msg("the disk probes did not load: %s",
-			 probe_status_text(probe_named(&fx.kv, "tp_btf/block_io_start")));
-	run_marked(m, 1, read_direct, &c);
-	bpf_fixture_read(&fx);
-	assert_int_equal(m[0].user[1], 0);	/* O_DIRECT opened */
+	disk_run_one(&fx, &c, m, read_direct);
 	assert_int_equal(m[0].user[0], N_BLOCKS);
 	assert_true(fx.kv.groups & PG_MASK(PG_DISK));
 
@@ -212,8 +227,7 @@ static void test_odirect_reads(void **state)
 	 * another process's scheduler merged may keep it open (docs/disk.md) */
 	assert_int_equal(fx.kv.disk_global.rqs_full + fx.kv.disk_global.devs_full +
 			 fx.kv.disk_global.threads_full, 0);
-	bpf_fixture_done(&fx);
-	disk_file_done(&c);
+	disk_run_done(&fx, &c);
 }
 
 /* io_uring's reads: charged to the thread that submitted them, exactly;
@@ -226,11 +240,7 @@ static void test_uring_reads(void **state)
 	const struct fct_disk_thread *d;
 
 	BPF_TEST_REQUIRE();
-	disk_file_make(&c);
-	bpf_fixture_start(&fx, PG_FULL);
-	run_marked(m, 1, read_uring, &c);
-	bpf_fixture_read(&fx);
-	assert_int_equal(m[0].user[1], 0);	/* the ring was set up */
+	disk_run_one(&fx, &c, m, read_uring);
 	assert_int_equal(m[0].user[0], N_BLOCKS / 2);
 	d = disk_thread(&fx.kv, m[0].tid);
 	assert_non_null(d);
@@ -238,8 +248,7 @@ static void test_uring_reads(void **state)
 	assert_int_equal(d->bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS / 2 * BLOCK);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 0);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_direct, 0);
-	bpf_fixture_done(&fx);
-	disk_file_done(&c);
+	disk_run_done(&fx, &c);
 }
 
 /* O_DIRECT overwrites of allocated blocks: one write request each, from
@@ -252,11 +261,7 @@ static void test_odirect_writes(void **state)
 	const struct fct_disk_thread *d;
 
 	BPF_TEST_REQUIRE();
-	disk_file_make(&c);
-	bpf_fixture_start(&fx, PG_FULL);
-	run_marked(m, 1, write_direct, &c);
-	bpf_fixture_read(&fx);
-	assert_int_equal(m[0].user[1], 0);
+	disk_run_one(&fx, &c, m, write_direct);
 	assert_int_equal(m[0].user[0], N_BLOCKS);
 
 	d = disk_thread(&fx.kv, m[0].tid);
@@ -265,8 +270,7 @@ static void test_odirect_writes(void **state)
 	assert_int_equal(d->bytes[FCT_DISK_WRITE], (uint64_t)N_BLOCKS * BLOCK);
 	assert_int_equal(d->ios[FCT_DISK_READ], 0);
 	assert_true(d->ns[FCT_DISK_WRITE] > 0);
-	bpf_fixture_done(&fx);
-	disk_file_done(&c);
+	disk_run_done(&fx, &c);
 }
 
 /* fsync writes the block and, when its times changed, the inode's block
