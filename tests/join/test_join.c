@@ -210,6 +210,46 @@ static void test_full_set(void **state)
 	unload(&in);
 }
 
+/* A thread whose futex time came out below its lock's waits (the two come
+ * from different hooks): the lock's figure in the table is cut to the
+ * account's, one figure for one wait. */
+static void test_lock_waits_capped_by_futex_time(void **state)
+{
+	const struct join_fixture *fx = &fixture_fcp_full;
+	struct inputs in;
+	struct joined_run m;
+	uint64_t waits = 0, named = 0, locks = 0;
+	pid_t tid = 0;
+
+	load(&in, fx);
+	for (int i = 0; i < in.kv.nthreads && !waits; i++) {
+		tid = (pid_t)in.kv.threads[i].tid;
+		named = lock_futex_ns(&in, tid, &waits);
+		if (waits) {	/* its futex time now half its lock waits */
+			in.kv.threads[i].futex_off_ns = named / 2;
+			in.kv.threads[i].futex_on_ns = 0;
+		}
+	}
+	assert_true(waits > 0);
+	assert_int_equal(join_inputs(&m, &in, &in.kv), 0);
+	for (unsigned i = 0; i < m.nrows; i++) {
+		const struct thread_row *r = &m.rows[i];
+
+		if (r->tid != tid)
+			continue;
+		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], r->d.futex_wait_ns);
+		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], 0);
+		assert_in_range(r->locks[0].wait_ns, named / 2 - 1, named / 2);
+		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], r->locks[0].wait_ns);
+	}
+	for (int l = 0; l < m.nlocks; l++)
+		if (m.locks[l].is_lock && !m.locks[l].kernel)
+			locks += m.locks[l].wait_ns;
+	assert_int_equal(locks, m.acct_total_ns[ACCT_LOCK_NAMED]);
+	join_free(&m);
+	unload(&in);
+}
+
 /* light: no syscall hooks, so no futex table and no syscall counts; the
  * lock's share of "blocked" comes from the workload's own lock clock. */
 static void test_light_set(void **state)
@@ -530,6 +570,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_set),
+		cmocka_unit_test(test_lock_waits_capped_by_futex_time),
 		cmocka_unit_test(test_light_set),
 		cmocka_unit_test(test_kernel_lock_totals),
 		cmocka_unit_test(test_kernel_lock_attribution),

@@ -204,6 +204,25 @@ static uint64_t named_wait_ns(const struct thread_row *r)
 }
 
 /*
+ * The thread's lock waits scaled to at most its futex time: the two come
+ * from different hooks (per word at the futex's exit; the whole thread's
+ * on-CPU share capped by its switches), and the table and the account
+ * must show one figure for the same wait.
+ */
+static void cap_lock_waits(struct thread_row *r, uint64_t named, uint64_t cap)
+{
+	for (int i = 0; i < r->nlocks; i++) {
+		struct lock_use *u = &r->locks[i];
+
+		if (!u->is_lock)
+			continue;
+		u->wait_ns = (uint64_t)((unsigned __int128)u->wait_ns * cap / named);
+		if (u->runq_ns > u->wait_ns)
+			u->runq_ns = u->wait_ns;
+	}
+}
+
+/*
  * Full probe set: the kernel's disjoint buckets, with its futex time split
  * by lock. Without syscall hooks the futex time is hidden inside "blocked":
  * the workload's own lock-wait clock says how much of it was the lock.
@@ -219,8 +238,10 @@ static void fill_account(struct thread_row *r, unsigned groups)
 	r->acct_ns[ACCT_RUNQ] = k->runq_ns;
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns;
 	if (groups & PG_MASK(PG_SYSCALLS)) {
-		if (named > d->futex_wait_ns)
-			named = d->futex_wait_ns;
+		if (named > d->futex_wait_ns) {
+			cap_lock_waits(r, named, d->futex_wait_ns);
+			named = named_wait_ns(r);
+		}
 		r->acct_ns[ACCT_LOCK_NAMED] = named;
 		r->acct_ns[ACCT_FUTEX_OTHER] = d->futex_wait_ns - named;
 		return;
