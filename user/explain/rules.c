@@ -340,6 +340,11 @@ static void headline_losses(const struct facts *f, char *buf, size_t n)
  * cores) only when nothing else was found. */
 static int code_cause(const struct finding *list, int n)
 {
+	/* a cause under the confidence floor is not ranked, so not fixed
+	 * first: the first ranked one's fix (own_losses already scaled it) */
+	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++)
+		if (!list[i].machine && list[i].c.confidence >= EXPLAIN_RANK_FLOOR)
+			return i;
 	for (int i = 0; i < n; i++)
 		if (!list[i].machine)
 			return i;
@@ -372,6 +377,7 @@ void explain_saved(const struct joined_run *m, struct diagnosis *d)
 
 	d->has_whatif = whatif_from_model(m, &d->whatif) == 0;
 	explain_lock_whatifs(m, d);
+	explain_floor(d);	/* from the saved confidences, as the run did */
 	d->nroles = 0;
 	if (roles_find(m, &roles) == 0) {
 		keep_roles(&roles, d);
@@ -430,6 +436,7 @@ static int rank(const struct facts *fp, struct diagnosis *d)
 		d->causes[d->n++] = list[i].c;
 		covered |= list[i].covers;
 	}
+	explain_floor(d);
 	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
 	beyond(&f, covered, d->beyond, sizeof(d->beyond));
 	headline(&f, d->headline, sizeof(d->headline));
