@@ -163,7 +163,7 @@ struct json_object *why_summary_json(const struct diagnosis *d)
 	json_object_object_add(o, "beyond", json_object_new_string(d->beyond));
 	if (d->threads[0])
 		json_object_object_add(o, "threads", json_object_new_string(d->threads));
-	if (d->also[0])
-		json_object_object_add(o, "also_seen", json_object_new_string(d->also));
+	/* always there, "" when every cause is ranked: a reader need not ask */
+	json_object_object_add(o, "also_seen", json_object_new_string(d->also));
 	return o;
 }
