@@ -55,8 +55,9 @@ static void healthy_timing(const struct facts *f, struct finding *o)
 	       fig_pct(fig_ratio(f->read + f->miss_read, f->wall)),
 	       fig_ns(fig_ratio(f->read + f->miss_read, f->ops)));
 	if (f->threads > f->ncpus)
-		evidence_add(&o->c, "%u threads share %u CPUs, so part of their time went to waiting for "
-		       "one: only the kernel view measures it.", f->threads, f->ncpus);
+		evidence_add(&o->c, "%u threads share %u CPU%s, so part of their time went to waiting "
+		       "for one: only the kernel view measures it.", f->threads, f->ncpus,
+		       fig_plural(f->ncpus));
 	evidence_add(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
 	       "were not measured: confidence %.0f %%.", 40.0);
 }
@@ -284,7 +285,7 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->cfg->shared_file)
 		snprintf(what, sizeof(what), "one shared file");
 	else
-		snprintf(what, sizeof(what), "%u files", f->cfg->files);
+		snprintf(what, sizeof(what), "%u file%s", f->cfg->files, fig_plural(f->cfg->files));
 	if (f->tot->has_pool)
 		words_append(what, sizeof(what), ", pool %u", f->cfg->pool);
 	if (f->tot->has_cache)
