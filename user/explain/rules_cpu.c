@@ -172,9 +172,10 @@ bool rule_runq(const struct facts *f, struct finding *o)
 		       "in the run queue (%s of thread time), with the CPUs shared with other work.",
 		       f->threads, f->ncpus, fig_plural(f->ncpus), f->ncpus, fig_ns(q), fig_pct(share));
 	else
-		evidence_add(&o->c, "%u thread%s on %u CPU%s could all run at once, yet they waited %s "
+		evidence_add(&o->c, "%u thread%s on %u CPU%s could all run at once, yet %s waited %s "
 		       "in the run queue (%s of thread time).", f->threads, fig_plural(f->threads),
-		       f->ncpus, fig_plural(f->ncpus), fig_ns(q), fig_pct(share));
+		       f->ncpus, fig_plural(f->ncpus), f->threads == 1 ? "it" : "they", fig_ns(q),
+		       fig_pct(share));
 	evidence_add(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
 	       fig_cnt(f->invol), fig_cnt(f->vol));
 	ev_oncpu(&o->c, f);
