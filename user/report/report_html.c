@@ -481,7 +481,11 @@ static void causes_table(FILE *f, const struct diagnosis *d)
 	fputs("<table><tr><th>#</th><th>cause</th><th>share of thread time</th>"
 	      "<th>confidence</th><th>what was measured</th></tr>\n", f);
 	for (int i = 0; i < d->n; i++) {
-		fprintf(f, "<tr><td>%d</td>", i + 1);
+		/* under the confidence floor: listed, as the text's "Also seen", not numbered */
+		if (d->causes[i].ranked)
+			fprintf(f, "<tr><td>%d</td>", i + 1);
+		else
+			fputs("<tr><td>also seen</td>", f);
 		html_td(f, d->causes[i].cause);
 		share_cell(f, d->causes[i].share, i ? "#f08c00" : "#d62728");
 		html_td_num(f, html_pct0(c, sizeof(c), d->causes[i].confidence));
