@@ -3,7 +3,7 @@
  * command line, as a user would meet them: bad input gets one line and
  * exit status 2 (127/126 for a command that cannot run, as shells say);
  * CMD's own exit status and signal pass through; Ctrl-C during either
- * detaches every probe, and attach leaves its target running, not
+ * detaches every probe (attach then exits 0 with its report written), and attach leaves its target running, not
  * stopped.
  */
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <json-c/json.h>
 #include "binutil.h"
 #include "bpfutil.h"
 
@@ -175,7 +176,8 @@ static void test_ctrl_c_during_attach(void **state)
 	struct spawn_opts so = { .uid = -1, .errfd = -1 };
 	pid_t target, pid;
 	uint32_t ids[64];
-	char p[16];
+	char p[16], json[64];
+	struct json_object *doc;
 	int n;
 
 	BPF_TEST_REQUIRE();
@@ -185,12 +187,21 @@ static void test_ctrl_c_during_attach(void **state)
 		_exit(127);
 	}
 	snprintf(p, sizeof(p), "%d", (int)target);
-	pid = spawn_fctrace(ARGV("attach", "-q", "-p", p), &so);
+	snprintf(json, sizeof(json), "/tmp/fctrace-attach-int-%d.json", (int)getpid());
+	unlink(json);
+	pid = spawn_fctrace(ARGV("attach", "-q", "-p", p, "--json", json), &so);
 	sleep_ms(1500);
 	n = progs_of(pid, ids, 64);
 	assert_true(n > 0);
 	kill(pid, SIGINT);
-	assert_int_equal(wait_exit(pid), 130);
+	/* Ctrl-C is how attach is meant to end: 0 once its report is written,
+	 * as perf and bpftrace exit */
+	assert_int_equal(wait_exit(pid), 0);
+	assert_non_null(doc = json_object_from_file(json));
+	assert_non_null(json_object_object_get(doc, "target"));
+	assert_non_null(json_object_object_get(doc, "why"));
+	json_object_put(doc);
+	unlink(json);
 	assert_detached(ids, n);
 	assert_int_equal(proc_state(target), 'S');	/* running on, not stopped */
 	kill(target, SIGKILL);

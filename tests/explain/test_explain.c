@@ -592,6 +592,59 @@ static void test_losses_lower_confidence(void **state)
 	free(x);
 }
 
+/* A cause under the confidence floor is not ranked: out of the numbered
+ * list, on the "Also seen" line with its confidence and evidence, and
+ * marked "ranked": false in the JSON, yet still in the causes array. */
+static void test_confidence_floor(void **state)
+{
+	static struct diagnosis d;
+	struct json_object *a, *c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.headline, sizeof(d.headline), "Why x took 1.00 s here");
+	/* the larger share first, as rank() hands them over, but at 5 % */
+	d.causes[0] = (struct diag_cause){ .cause = "user_lock_contention", .share = 0.40,
+					   .confidence = 0.05, .title = "lwlock site",
+					   .evidence = { "one wait of 2 ms" }, .nevidence = 1 };
+	d.causes[1] = (struct diag_cause){ .cause = "durable_writes", .share = 0.30,
+					   .confidence = 0.80, .title = "fdatasync",
+					   .nevidence = 0 };
+	d.n = 2;
+	assert_int_equal(explain_floor(&d), 1);
+	assert_string_equal(d.causes[0].cause, "durable_writes");	/* ranked first */
+	assert_true(d.causes[0].ranked);
+	assert_false(d.causes[1].ranked);
+	assert_true(has_text(d.also, "Also seen (under the 10.0 % confidence floor, not ranked): "
+			     "lwlock site (confidence 5.0 %: one wait of 2 ms)."));
+
+	a = why_causes_json(&d);
+	assert_int_equal(json_object_array_length(a), 2);	/* kept in the array */
+	c = json_object_array_get_idx(a, 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(c, "cause")),
+			    "user_lock_contention");
+	assert_false(json_object_get_boolean(json_object_object_get(c, "ranked")));
+	assert_true(json_object_get_boolean(json_object_object_get(json_object_array_get_idx(a, 0),
+								   "ranked")));
+	json_object_put(a);
+
+	assert_non_null(mem = open_memstream(&text, &len));
+	why_print(mem, &d);
+	fclose(mem);
+	assert_non_null(strstr(text, "1. fdatasync"));
+	assert_null(strstr(text, "2. "));		/* the 5 % cause is not numbered */
+	assert_non_null(strstr(text, "\nAlso seen "));
+	free(text);
+
+	/* none reaches the floor: the largest share still leads */
+	d.causes[0].confidence = 0.02;
+	assert_int_equal(explain_floor(&d), 1);
+	assert_true(d.causes[0].ranked);
+	assert_false(d.causes[1].ranked);
+}
+
 static void test_kernel_lock_contention(void **state)
 {
 	struct fx *x = fx_new("fc", 2, true);
@@ -1082,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_taken_by_others),
 		cmocka_unit_test(test_cpu_shares_over_samples_window),
 		cmocka_unit_test(test_losses_lower_confidence),
+		cmocka_unit_test(test_confidence_floor),
 		cmocka_unit_test(test_kernel_lock_contention),
 		cmocka_unit_test(test_healthy_kernel),
 		cmocka_unit_test(test_healthy_timing_only),

@@ -438,6 +438,8 @@ static void test_wrappers(void **state)
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_null(strstr(x->d.threads, "--follow"));
+	/* the title names both, not the first alone (attach -p A,B) */
+	assert_true(has_text(x->d.headline, "Why timeout (100) and timeout (200) took"));
 	fx_free(x);
 
 	x = fx_new("env", 1);
@@ -451,10 +453,41 @@ static void test_wrappers(void **state)
 	fx_free(x);
 }
 
+/* attach -p A,B,...: the title names every process traced, the
+ * subject's (the first listed) first; past three, it and how many others. */
+static void test_title_names_every_process(void **state)
+{
+	static const char *const comms[] = { "pgbouncer", "postgres", "postgres", "postgres" };
+	struct fx *x = fx_new("postgres", 4);
+
+	(void)state;
+	x->m.locks = NULL;
+	for (unsigned i = 0; i < 4; i++) {
+		x->rows[i].k.tgid = (uint32_t)x->rows[i].tid;	/* each its own process */
+		snprintf(x->rows[i].k.comm, sizeof(x->rows[i].k.comm), "%s", comms[i]);
+		fx_acct(x, i, 0.9, 0.1, 0, 0, 0, 0);
+	}
+	x->m.nrows = 2;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline, "Why postgres (101) and pgbouncer (100) took"));
+	x->m.nrows = 3;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline,
+			     "Why postgres (101), pgbouncer (100) and postgres (102) took"));
+	x->m.nrows = 4;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline, "Why postgres (101) and 3 others took"));
+	fx_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saturated_event_loop),
+		cmocka_unit_test(test_title_names_every_process),
 		cmocka_unit_test(test_competitor_named),
 		cmocka_unit_test(test_gate_parks_its_waiters),
 		cmocka_unit_test(test_joining_main_thread),

@@ -278,6 +278,7 @@ static const char *const derived[] = {
 	"model",	/* the what-if model: fitted again from op_costs */
 	"whatif@top",	/* the what-ifs on locks: made again from the locks */
 	"stack_ids",	/* a lock's stacks: found again by the stacks' lock names */
+	"ranked", "also_seen",	/* the confidence floor: of each cause's confidence */
 };
 
 /* Members a run saved before they were written lacks: absent is read as

@@ -41,6 +41,11 @@ char *units_bytes(char *buf, size_t n, double b)
 	return buf;
 }
 
+const char *units_plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
 char *units_pct(char *buf, size_t n, double ratio)
 {
 	double p = ratio * 100;

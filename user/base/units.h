@@ -10,5 +10,7 @@ char *units_ns(char *buf, size_t n, double ns);		/* "812 ns", "4.1 µs", "2.31 s
 char *units_count(char *buf, size_t n, double v);	/* "812", "41.2 k", "3.1 M" */
 char *units_bytes(char *buf, size_t n, double bytes);	/* "100 KiB", "64 MiB" */
 char *units_pct(char *buf, size_t n, double ratio);	/* 0.783 -> "78.3 %" */
+/* "s" unless n is one: "%u thread%s" says "1 thread", "2 threads". */
+const char *units_plural(double n);
 
 #endif

@@ -6,6 +6,7 @@
  * goes where run --'s does).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,18 @@
 #include "trace/usym.h"
 #include "base/signals.h"
 
-/* run -- CMD passes CMD's status on; attach exits 0 when it reported. */
+/* run -- CMD passes CMD's status on; attach exits 0 when it reported.
+ * Ctrl-C is how attach without --duration is meant to end (as with perf
+ * and bpftrace), so SIGINT after the report is a success; other signals
+ * still say they cut it short. */
 static int exit_status(const struct options *o, const struct session *s, int rc)
 {
 	if (rc)
 		return rc;
 	bool exec = o->target.mode == TGT_EXEC;
 
+	if (!exec && signals_caught() == SIGINT)
+		return 0;
 	if (signals_caught() && !(exec && s->target.exited))
 		return signals_exit_code();
 	return exec ? target_exit_status(&s->target) : 0;

@@ -8,6 +8,7 @@
  *   rules.c   the facts read off the joined run, one rule per cause,
  *             ranking, "not the problem", headline and fix
  *   whatif.c  the what-if model
+ *   floor.c   the confidence floor: which causes are ranked
  * The reporters print the result (report/why.c); they compute nothing.
  */
 #ifndef FCTRACE_EXPLAIN_H
@@ -20,6 +21,9 @@
 
 /* A cause needs at least this share of thread wall time to be named. */
 #define EXPLAIN_MIN_SHARE	0.05
+/* A cause the evidence shows with less confidence than this is not
+ * ranked: it goes to the Why's "Also seen" line (floor.c). */
+#define EXPLAIN_RANK_FLOOR	0.10
 /* Other processes and the hypervisor took at least this share of the
  * CPUs: run-queue time is the machine's competition, not the program's
  * own threads outnumbering the CPUs. */
@@ -39,6 +43,7 @@ struct diag_cause {
 	char evidence[EXPLAIN_MAX_EVIDENCE][480];	/* each a sentence with measured figures
 							 * (a Java lock is named twice in some) */
 	int nevidence;
+	bool ranked;		/* confidence at EXPLAIN_RANK_FLOOR or over: numbered */
 };
 
 struct diagnosis {
@@ -46,6 +51,7 @@ struct diagnosis {
 	int n;
 	char headline[200];	/* "Why fcp takes 2.31 s here (100 files, pool 50, ...)" */
 	char fix[400];		/* what to change, for the first cause */
+	char also[1200];	/* "Also seen ...": the causes under the floor, or "" */
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	char threads[400];	/* which threads the shares are of, and each role
 				 * (explain/roles.c); "" when all worked alike */
@@ -94,5 +100,9 @@ void explain_lock_whatifs(const struct joined_run *m, struct diagnosis *d);
 /* What explain_run adds to a saved run's causes, made again from its
  * figures: the what-if models and the threads' roles. */
 void explain_saved(const struct joined_run *m, struct diagnosis *d);
+/* The confidence floor over d's causes: marks each ranked or not, puts
+ * the ranked first (the largest share still leads when none reaches it)
+ * and writes d->also; returns how many are ranked (floor.c). */
+int explain_floor(struct diagnosis *d);
 
 #endif /* FCTRACE_EXPLAIN_H */

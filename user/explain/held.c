@@ -156,8 +156,9 @@ void held_evidence(struct diag_cause *c, const struct lock_total *l, const struc
 		     fig_ns(h->waiter_ns), fig_pct(fig_ratio(h->waiter_ns, x->thread_ns)), waited,
 		     fig_pct(fig_ratio(handoff, h->waiter_ns)));
 	if (l->waits && handoff > 0)
-		evidence_add(c, "That hand-off is %s per wait over %s waits%s.",
+		evidence_add(c, "That hand-off is %s per wait over %s wait%s%s.",
 			     fig_ns(handoff / (double)l->waits), fig_cnt((double)l->waits),
+			     fig_plural((double)l->waits),
 			     x->threads > x->ncpus ? ", mostly a woken waiter queued for a CPU: more "
 			     "runnable threads than CPUs" : ": a futex wake-up and a context switch");
 }

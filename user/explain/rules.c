@@ -55,8 +55,9 @@ static void healthy_timing(const struct facts *f, struct finding *o)
 	       fig_pct(fig_ratio(f->read + f->miss_read, f->wall)),
 	       fig_ns(fig_ratio(f->read + f->miss_read, f->ops)));
 	if (f->threads > f->ncpus)
-		evidence_add(&o->c, "%u threads share %u CPUs, so part of their time went to waiting for "
-		       "one: only the kernel view measures it.", f->threads, f->ncpus);
+		evidence_add(&o->c, "%u threads share %u CPU%s, so part of their time went to waiting "
+		       "for one: only the kernel view measures it.", f->threads, f->ncpus,
+		       fig_plural(f->ncpus));
 	evidence_add(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
 	       "were not measured: confidence %.0f %%.", 40.0);
 }
@@ -204,6 +205,72 @@ static const char *program_name(const struct facts *f)
 	return f->m->subject ? f->m->subject : "the program";
 }
 
+/* The processes the rows are of, the subject's first (the first listed
+ * to attach, or CMD): their tgids and each one's name (its main thread's,
+ * else any thread's), up to PROCS_MAX. */
+#define PROCS_MAX 256
+struct procs {
+	pid_t tgid[PROCS_MAX];
+	const char *comm[PROCS_MAX];
+	unsigned n;
+};
+
+static void procs_add(struct procs *p, const struct thread_row *r)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->tgid[i] == (pid_t)r->k.tgid) {
+			if ((uint32_t)r->tid == r->k.tgid)	/* the main thread names it */
+				p->comm[i] = r->k.comm;
+			return;
+		}
+	if (p->n < PROCS_MAX) {
+		p->tgid[p->n] = (pid_t)r->k.tgid;
+		p->comm[p->n++] = r->k.comm;
+	}
+}
+
+static void processes_of(const struct facts *f, struct procs *p)
+{
+	const char *subject = f->m->subject ? f->m->subject : "";
+
+	p->n = 0;
+	/* two passes: the subject's process first, then the rest in row order */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < f->whole->nrows; i++) {
+			const struct thread_row *r = &f->whole->rows[i];
+			bool main = (uint32_t)r->tid == r->k.tgid;
+
+			if (!r->has_kernel || !r->k.comm[0] || !r->k.tgid)
+				continue;
+			if (pass == 0 && !(main && p->n == 0 && !strcmp(r->k.comm, subject)))
+				continue;
+			procs_add(p, r);
+		}
+}
+
+/* What the title names: one process by its program's name, as before;
+ * several (attach -p A,B, --follow) by every name and pid, since naming
+ * one of them says the others were not traced; past three, the first
+ * and how many others. */
+static void subject_names(const struct facts *f, char *buf, size_t n)
+{
+	struct procs p;
+
+	processes_of(f, &p);
+	if (p.n < 2) {
+		snprintf(buf, n, "%s", program_name(f));
+		return;
+	}
+	if (p.n > 3) {
+		snprintf(buf, n, "%s (%d) and %u others", p.comm[0], (int)p.tgid[0], p.n - 1);
+		return;
+	}
+	buf[0] = 0;
+	for (unsigned i = 0; i < p.n; i++)
+		words_append(buf, n, "%s%s (%d)", i == 0 ? "" : i + 1 == p.n ? " and " : ", ",
+			     p.comm[i], (int)p.tgid[i]);
+}
+
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)":
  * the settings of a run given a file set, else the program and its
  * threads (a JVM's apart from the JVM's own). */
@@ -219,7 +286,10 @@ static void headline(const struct facts *f, char *buf, size_t n)
 		return;
 	}
 	if (!f->file_set) {
-		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", program_name(f),
+		char who[120];
+
+		subject_names(f, who, sizeof(who));
+		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", who,
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->ncpus, fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
 		return;
@@ -228,7 +298,7 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (f->cfg->shared_file)
 		snprintf(what, sizeof(what), "one shared file");
 	else
-		snprintf(what, sizeof(what), "%u files", f->cfg->files);
+		snprintf(what, sizeof(what), "%u file%s", f->cfg->files, fig_plural(f->cfg->files));
 	if (f->tot->has_pool)
 		words_append(what, sizeof(what), ", pool %u", f->cfg->pool);
 	if (f->tot->has_cache)
@@ -284,6 +354,11 @@ static void headline_losses(const struct facts *f, char *buf, size_t n)
  * cores) only when nothing else was found. */
 static int code_cause(const struct finding *list, int n)
 {
+	/* a cause under the confidence floor is not ranked, so not fixed
+	 * first: the first ranked one's fix (own_losses already scaled it) */
+	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++)
+		if (!list[i].machine && list[i].c.confidence >= EXPLAIN_RANK_FLOOR)
+			return i;
 	for (int i = 0; i < n; i++)
 		if (!list[i].machine)
 			return i;
@@ -316,6 +391,7 @@ void explain_saved(const struct joined_run *m, struct diagnosis *d)
 
 	d->has_whatif = whatif_from_model(m, &d->whatif) == 0;
 	explain_lock_whatifs(m, d);
+	explain_floor(d);	/* from the saved confidences, as the run did */
 	d->nroles = 0;
 	if (roles_find(m, &roles) == 0) {
 		keep_roles(&roles, d);
@@ -374,6 +450,7 @@ static int rank(const struct facts *fp, struct diagnosis *d)
 		d->causes[d->n++] = list[i].c;
 		covered |= list[i].covers;
 	}
+	explain_floor(d);
 	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
 	beyond(&f, covered, d->beyond, sizeof(d->beyond));
 	headline(&f, d->headline, sizeof(d->headline));

@@ -155,24 +155,27 @@ bool rule_runq(const struct facts *f, struct finding *o)
 	      COV_RUNQ);
 	o->machine = true;
 	if (over || taken < 0)
-		set_title(o, "%s of thread time runnable but not running: %u threads on %u CPUs%s",
-			  fig_pct(share), f->threads, f->ncpus, over ? "" : ", other processes took them");
+		set_title(o, "%s of thread time runnable but not running: %u thread%s on %u CPU%s%s",
+			  fig_pct(share), f->threads, fig_plural(f->threads), f->ncpus,
+			  fig_plural(f->ncpus), over ? "" : ", other processes took them");
 	else
 		set_title(o, "%s of thread time runnable but not running: other processes%s took "
 			  "%s of the %u CPUs%s", fig_pct(share),
 			  steal_share(f) > 0.01 ?
 			  " and the hypervisor" : "", fig_pct(taken), f->ncpus, top_words(f));
 	if (over)
-		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once, so the others wait "
-		       "in the run queue, %s in total (%s of thread time).", f->threads, f->ncpus,
-		       f->ncpus, fig_ns(q), fig_pct(share));
+		evidence_add(&o->c, "%u threads on %u CPU%s: at most %u run at once, so the others "
+		       "wait in the run queue, %s in total (%s of thread time).", f->threads,
+		       f->ncpus, fig_plural(f->ncpus), f->ncpus, fig_ns(q), fig_pct(share));
 	else if (f->threads > f->ncpus)
-		evidence_add(&o->c, "%u threads on %u CPUs: at most %u run at once; they waited %s in "
-		       "the run queue (%s of thread time), with the CPUs shared with other work.",
-		       f->threads, f->ncpus, f->ncpus, fig_ns(q), fig_pct(share));
+		evidence_add(&o->c, "%u threads on %u CPU%s: at most %u run at once; they waited %s "
+		       "in the run queue (%s of thread time), with the CPUs shared with other work.",
+		       f->threads, f->ncpus, fig_plural(f->ncpus), f->ncpus, fig_ns(q), fig_pct(share));
 	else
-		evidence_add(&o->c, "%u threads on %u CPUs could all run at once, yet they waited %s in "
-		       "the run queue (%s of thread time).", f->threads, f->ncpus, fig_ns(q), fig_pct(share));
+		evidence_add(&o->c, "%u thread%s on %u CPU%s could all run at once, yet %s waited %s "
+		       "in the run queue (%s of thread time).", f->threads, fig_plural(f->threads),
+		       f->ncpus, fig_plural(f->ncpus), f->threads == 1 ? "it" : "they", fig_ns(q),
+		       fig_pct(share));
 	evidence_add(&o->c, "%s involuntary switches (preempted) against %s voluntary ones (slept).",
 	       fig_cnt(f->invol), fig_cnt(f->vol));
 	ev_oncpu(&o->c, f);
@@ -215,8 +218,9 @@ static void ev_klocks(struct diag_cause *c, const struct facts *f)
 		if (best < 0)
 			return;
 		used[best] = true;
-		evidence_add(c, "%s: %s waits, %s in total (%s of thread time), longest %s, %u thread%s.",
-		       m->locks[best].name, fig_cnt((double)m->locks[best].waits),
+		evidence_add(c, "%s: %s wait%s, %s in total (%s of thread time), longest %s, %u "
+		       "thread%s.", m->locks[best].name, fig_cnt((double)m->locks[best].waits),
+		       fig_plural((double)m->locks[best].waits),
 		       fig_ns((double)m->locks[best].wait_ns),
 		       fig_pct(fig_ratio((double)m->locks[best].wait_ns, f->kwall)),
 		       fig_ns((double)m->locks[best].max_ns), m->locks[best].threads,

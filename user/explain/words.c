@@ -32,7 +32,7 @@ const char *fig_pct_small(double r)
 
 const char *fig_plural(double n)
 {
-	return n == 1 ? "" : "s";
+	return units_plural(n);
 }
 
 void evidence_add(struct diag_cause *c, const char *fmt, ...)

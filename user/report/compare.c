@@ -270,11 +270,12 @@ static void print_programs(FILE *f, const struct session *a, const struct sessio
 {
 	char wa[24], wb[24];
 
-	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s, %u threads;\n   b: %.36s, "
-		"window %s, %u threads)\n", a->subject, b->subject, a->target.cmdline,
+	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s, %u thread%s;\n   b: %.36s, "
+		"window %s, %u thread%s)\n", a->subject, b->subject, a->target.cmdline,
 		units_ns(wa, sizeof(wa), (double)a->joined.wall_ns), a->joined.nrows,
-		b->target.cmdline, units_ns(wb, sizeof(wb), (double)b->joined.wall_ns),
-		b->joined.nrows);
+		units_plural(a->joined.nrows), b->target.cmdline,
+		units_ns(wb, sizeof(wb), (double)b->joined.wall_ns), b->joined.nrows,
+		units_plural(b->joined.nrows));
 }
 
 static void print_compare(FILE *f, const struct session *a, const struct session *b)

@@ -210,10 +210,11 @@ static void time_section(FILE *f, const struct session *s, double w)
 		fputs("<p class=\"note\">The kernel's time account needs the sched probes (--probes "
 		      "full or light): the bars are the threads' own clocks.</p>\n", f);
 	else if (how && strcmp(how, "cpu-clock samples"))
-		fprintf(f, "<p class=\"note\">User and sys: %s (%u of %u threads sampled by the "
+		fprintf(f, "<p class=\"note\">User and sys: %s (%u of %u thread%s sampled by the "
 			"cpu-clock; the others by their time inside syscalls, which leaves out the "
 			"entry and exit, interrupts and page faults).</p>\n",
-			how, s->joined.cpu_split_sampled, s->joined.cpu_split_rows);
+			how, s->joined.cpu_split_sampled, s->joined.cpu_split_rows,
+			units_plural(s->joined.cpu_split_rows));
 	html_legend(f, kernel ? acct_labels : clock_labels, kernel ? acct_colours : clock_colours,
 		    kernel ? ACCT_N + 1 : CLK_N);
 	thread_bars(f, &s->joined, w, kernel);
@@ -480,7 +481,11 @@ static void causes_table(FILE *f, const struct diagnosis *d)
 	fputs("<table><tr><th>#</th><th>cause</th><th>share of thread time</th>"
 	      "<th>confidence</th><th>what was measured</th></tr>\n", f);
 	for (int i = 0; i < d->n; i++) {
-		fprintf(f, "<tr><td>%d</td>", i + 1);
+		/* under the confidence floor: listed, as the text's "Also seen", not numbered */
+		if (d->causes[i].ranked)
+			fprintf(f, "<tr><td>%d</td>", i + 1);
+		else
+			fputs("<tr><td>also seen</td>", f);
 		html_td(f, d->causes[i].cause);
 		share_cell(f, d->causes[i].share, i ? "#f08c00" : "#d62728");
 		html_td_num(f, html_pct0(c, sizeof(c), d->causes[i].confidence));

@@ -65,7 +65,7 @@ static void axes_of(const struct sweep *sw, struct sweep_axes *ax)
 static void files_title(char *buf, size_t n, unsigned files, unsigned pool)
 {
 	if (!pool)
-		snprintf(buf, n, "%u files", files);
+		snprintf(buf, n, "%u file%s", files, units_plural(files));
 	else if (files > pool)
 		snprintf(buf, n, "%u files (pool %u: %u over capacity)", files, pool, files - pool);
 	else if (files == pool)

@@ -120,10 +120,10 @@ static void print_target_header(FILE *f, const struct session *s)
 		strlen(ti->cmdline) > 60 ? "..." : "", (int)ti->pid, end);
 	if (nprocs(m) > 1)
 		snprintf(procs, sizeof(procs), " in %u processes", nprocs(m));
-	fprintf(f, "window %s (%s), %u thread%s%s on %u CPUs; probes: %s%s\n",
+	fprintf(f, "window %s (%s), %u thread%s%s on %u CPU%s; probes: %s%s\n",
 		units_ns(w, sizeof(w), (double)m->wall_ns),
 		ti->mode == TGT_ATTACH ? "attach to detach" : "exec to exit", m->nrows,
-		m->nrows == 1 ? "" : "s", procs, m->ncpus, m->probe_set,
+		units_plural(m->nrows), procs, m->ncpus, units_plural(m->ncpus), m->probe_set,
 		s->interrupted ? "  [INTERRUPTED: partial results]" : "");
 }
 
@@ -297,9 +297,10 @@ static void print_cpu_split(FILE *f, const struct joined_run *m)
 	const char *how = join_cpu_split(m);
 
 	if (how && strcmp(how, "cpu-clock samples"))
-		fprintf(f, "user/sys split: %s (%u of %u threads sampled at %d Hz; the others by "
+		fprintf(f, "user/sys split: %s (%u of %u thread%s sampled at %d Hz; the others by "
 			"time\n  inside syscalls, which leaves out their entry and exit, interrupts "
 			"and page faults)\n", how, m->cpu_split_sampled, m->cpu_split_rows,
+			units_plural(m->cpu_split_rows),
 			FCT_CPUCLOCK_HZ);
 }
 
@@ -671,9 +672,9 @@ static void timeline_line(FILE *f, uint64_t window_ns, uint64_t events, uint64_t
 			"try a smaller --timeline-start\n", (unsigned long long)kt->dropped);
 		return;
 	}
-	fprintf(f, "Timeline: %s window, %s records of %llu threads, lost %llu (ring buffer %s)\n",
+	fprintf(f, "Timeline: %s window, %s records of %llu thread%s, lost %llu (ring buffer %s)\n",
 		units_ns(w, sizeof(w), (double)window_ns), units_count(r, sizeof(r), (double)events),
-		(unsigned long long)lanes, (unsigned long long)kt->dropped,
+		(unsigned long long)lanes, units_plural((double)lanes), (unsigned long long)kt->dropped,
 		units_bytes(b, sizeof(b), (double)kt->ring_bytes));
 	if (kt->asked_ns > window_ns)
 		fprintf(f, "  (of the %s asked for: the run ended first)\n",

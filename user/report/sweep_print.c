@@ -24,7 +24,8 @@ static void print_table(FILE *f, const struct sweep *sw)
 		fprintf(f, " %7llu", (unsigned long long)o->threads.v[t]);
 	fputc('\n', f);
 	for (unsigned fi = 0; fi < o->files.n; fi++) {
-		fprintf(f, "%llu files:\n", (unsigned long long)o->files.v[fi]);
+		fprintf(f, "%llu file%s:\n", (unsigned long long)o->files.v[fi],
+			units_plural((double)o->files.v[fi]));
 		for (unsigned w = 0; w < o->nworkloads; w++) {
 			fprintf(f, "  %-18s", o->workloads[w]);
 			for (unsigned t = 0; t < o->threads.n; t++) {
@@ -75,8 +76,9 @@ static void print_crossovers(FILE *f, const struct sweep *sw, unsigned threads)
 				const struct sweep_cell *cb = sweep_cell_at(sw, b, files, threads);
 
 				if (ca && cb && ca->wall_ns > cb->wall_ns) {
-					fprintf(f, "%s is first slower than %s at %u files with %u threads "
-						"(%.0f ms vs %.0f ms; pool %u)\n", a, b, files, threads,
+					fprintf(f, "%s is first slower than %s at %u file%s with %u "
+						"thread%s (%.0f ms vs %.0f ms; pool %u)\n", a, b, files,
+						units_plural(files), threads, units_plural(threads),
 						ca->wall_ns / 1e6, cb->wall_ns / 1e6, ca->pool);
 					break;
 				}
@@ -89,8 +91,9 @@ static void print_findings(FILE *f, const struct sweep *sw)
 	const struct sweep_settings *o = &sw->set;
 	unsigned tmax = (unsigned)o->threads.v[o->threads.n - 1];
 
-	fprintf(f, "\nAcross the matrix at %u threads (lock = share of thread time waiting on "
-		"the workload's lock;\nsys/op = stat+open+close made while holding it, per op)\n", tmax);
+	fprintf(f, "\nAcross the matrix at %u thread%s (lock = share of thread time waiting on "
+		"the workload's lock;\nsys/op = stat+open+close made while holding it, per op)\n", tmax,
+		units_plural(tmax));
 	fprintf(f, "  %-15s %6s %6s %9s %8s %9s  %s\n", "workload", "files", "hits", "lock",
 		"sys/op", "runqueue", "first cause");
 	for (unsigned w = 0; w < o->nworkloads; w++)

@@ -112,7 +112,8 @@ static void print_crossover(FILE *f, const struct whatif_params *p)
 	fprintf(f, "fc overtakes fcp (pool %u, %u thread%s): ", p->pool, p->threads,
 		p->threads == 1 ? "" : "s");
 	if (here > 0)
-		fprintf(f, "at %d files on %u CPU%s", here, p->ncpus, p->ncpus == 1 ? "" : "s");
+		fprintf(f, "at %d file%s on %u CPU%s", here, units_plural(here), p->ncpus,
+			units_plural(p->ncpus));
 	else
 		fprintf(f, "at no file count up to %d on %u CPU%s", WHATIF_MAX_FILES, p->ncpus,
 			p->ncpus == 1 ? "" : "s");

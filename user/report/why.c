@@ -112,8 +112,11 @@ void why_print(FILE *f, const struct diagnosis *d)
 		return;
 	}
 	fprintf(f, "%s\n\n", d->headline);
-	for (int i = 0; i < d->n; i++)
-		print_cause(f, i, &d->causes[i]);
+	for (int i = 0; i < d->n; i++)	/* the ranked come first (explain_floor) */
+		if (d->causes[i].ranked)
+			print_cause(f, i, &d->causes[i]);
+	if (d->also[0])
+		why_wrap(f, "", d->also);
 	fputc('\n', f);
 	if (d->threads[0])
 		why_wrap(f, "", d->threads);
@@ -137,6 +140,8 @@ static struct json_object *cause_json(const struct diag_cause *c)
 		json_object_array_add(ev, json_object_new_string(c->evidence[e]));
 	json_object_object_add(o, "evidence", ev);
 	json_object_object_add(o, "confidence", json_object_new_double(c->confidence));
+	/* under the confidence floor: kept, but on the Also-seen line */
+	json_object_object_add(o, "ranked", json_object_new_boolean(c->ranked));
 	return o;
 }
 
@@ -158,5 +163,7 @@ struct json_object *why_summary_json(const struct diagnosis *d)
 	json_object_object_add(o, "beyond", json_object_new_string(d->beyond));
 	if (d->threads[0])
 		json_object_object_add(o, "threads", json_object_new_string(d->threads));
+	/* always there, "" when every cause is ranked: a reader need not ask */
+	json_object_object_add(o, "also_seen", json_object_new_string(d->also));
 	return o;
 }

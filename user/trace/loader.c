@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "base/units.h"
 #include "base/clock.h"
 #include "trace/loader.h"	/* before the skeleton: it defines struct fct_lost */
 #include "trace/slots.h"
@@ -787,7 +788,8 @@ static void say_slots(const struct tracer *t, struct kview *kv, bool verbose)
 		return;
 	fprintf(stderr, "fctrace: thread table: %u accounts at once (", t->nslots);
 	if (t->threads_at_start)
-		fprintf(stderr, "the target had %u threads; ", t->threads_at_start);
+		fprintf(stderr, "the target had %u thread%s; ", t->threads_at_start,
+			units_plural(t->threads_at_start));
 	fprintf(stderr, "--max-threads sets it), %.1f MiB of kernel memory\n",
 		(double)kv->slots_bytes / (1024.0 * 1024.0));
 }
