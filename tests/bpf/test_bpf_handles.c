@@ -217,6 +217,10 @@ static void test_blocks_cause(void **state)
 	assert_non_null(strstr(json_str_at(why, "title"), "working set of 6 MiB"));
 	/* by its own counters it missed each block many times: it re-read them */
 	assert_true(json_u64_at(small, "cache.misses") > 10 * json_u64_at(c, "working_set.items"));
+	/* exact keys: every read past a block's first is a re-read */
+	assert_true(json_num_at(c, "rereads") == (double)(json_u64_at(c, "accesses") -
+							  json_u64_at(c, "working_set.items")));
+	assert_int_equal(json_u64_at(c, "direct"), 0);
 	big = run_workload("bcache");
 	assert_null(cause_of(big, "block_cache_too_small"));
 	json_object_put(small);
