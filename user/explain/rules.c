@@ -164,6 +164,8 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
 	if (!(covered & COV_CACHE) && cache_below_floor(f, cache, sizeof(cache)))
 		item(&l, "%s", cache);
+	if (!(covered & COV_BLOCKS) && blocks_below_floor(f, cache, sizeof(cache)))
+		item(&l, "%s", cache);
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);
 	else if (!f->kernel)

@@ -340,3 +340,18 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 	fix_blocks(o, e);
 	return true;
 }
+
+bool blocks_below_floor(const struct facts *f, char *buf, size_t n)
+{
+	const struct cache_entry *e;
+	double ns;
+	int procs;
+
+	if (!(e = top_blocks(f->m, &ns, &procs)) || fig_ratio(ns, f->wall) >= EXPLAIN_MIN_SHARE)
+		return false;
+	snprintf(buf, n, "%s's block re-reads %s (%s of its reads, working set %s MiB)", e->comm,
+		 fig_pct_small(fig_ratio(ns, f->wall)),
+		 fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
+		 fig_cnt((double)e->ws_bytes / MIB));
+	return true;
+}
