@@ -5,7 +5,8 @@
  * tests/fdcache_prog.c, an LRU of open descriptors over a file set, which
  * counts its accesses, misses and stack distances itself; and the
  * built-in workloads, fc's stream predicting fcp's pool, fcp's own
- * counters checking the stream's; bcache's misses as the blocks stream.
+ * counters checking the stream's; bcache's misses as the blocks stream,
+ * and as the Why's block_cache_too_small when its budget is too small.
  */
 #include <errno.h>
 #include <math.h>
@@ -128,17 +129,24 @@ static void test_fits(void **state)
 	json_object_put(doc);
 }
 
-static struct json_object *run_workload(const char *wl)
+/* fctrace run --workload wl over 60 files; cache_size: bcache's budget
+ * (NULL: its default, 64M, more than the 6 MB of blocks) */
+static struct json_object *run_workload_cache(const char *wl, const char *cache_size)
 {
 	char *json = test_at(wl), err[4096];
 	struct spawn_opts so = { .uid = -1, .errfd = -1 };
 	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--workload", (char *)wl,
 			       "--files", "60", "--threads", "2", "--ops", "30000", "--json", json,
-			       NULL };
+			       cache_size ? "--cache-size" : NULL, (char *)cache_size, NULL };
 
 	if (run_fctrace(argv, &so, err, sizeof(err)))
 		fail_msg("fctrace run --workload %s failed: %s", wl, err);
 	return json_file(json);
+}
+
+static struct json_object *run_workload(const char *wl)
+{
+	return run_workload_cache(wl, NULL);
 }
 
 /* fc opens every file on every use: its stream predicts the hit ratio of
@@ -184,6 +192,41 @@ static void test_blocks_bcache(void **state)
 	json_object_put(doc);
 }
 
+/* The Why's cause named id, or NULL. */
+static struct json_object *cause_of(struct json_object *doc, const char *id)
+{
+	return json_find(doc, "diagnosis", "cause", id);
+}
+
+/* bcache with 1 MiB for its 6 MB of blocks re-reads most of them: the Why
+ * says so for its process, with its working set and its option; with
+ * its default 64 MiB every block fits and nothing is said. */
+static void test_blocks_cause(void **state)
+{
+	struct json_object *small, *big, *c, *why;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	small = run_workload_cache("bcache", "1M");
+	c = json_find(small, "caches", "kind", "blocks");
+	assert_non_null(c);
+	why = cause_of(small, "block_cache_too_small");
+	assert_non_null(why);
+	print_message("%s\n", json_str_at(why, "title"));
+	assert_non_null(strstr(json_str_at(why, "title"), json_str_at(c, "comm")));
+	assert_non_null(strstr(json_str_at(why, "title"), "working set of 6 MiB"));
+	/* by its own counters it missed each block many times: it re-read them */
+	assert_true(json_u64_at(small, "cache.misses") > 10 * json_u64_at(c, "working_set.items"));
+	/* exact keys: every read past a block's first is a re-read */
+	assert_true(json_num_at(c, "rereads") == (double)(json_u64_at(c, "accesses") -
+							  json_u64_at(c, "working_set.items")));
+	assert_int_equal(json_u64_at(c, "direct"), 0);
+	big = run_workload("bcache");
+	assert_null(cause_of(big, "block_cache_too_small"));
+	json_object_put(small);
+	json_object_put(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_blocks_bcache),
+		cmocka_unit_test(test_blocks_cause),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);

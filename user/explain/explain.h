@@ -74,6 +74,8 @@ struct diagnosis {
  *   user_lock_contention     threads queue on a user-space lock (a futex
  *                            word named by the program, a symbol or a site)
  *   page_cache_misses        reads wait for the disk
+ *   block_cache_too_small    a process re-reads blocks it read before (its
+ *                            positional reads are a block cache's misses)
  *   sibling_wait             asleep until another traced process's kill or
  *                            write woke it (a latch): waiting for it
  *   durable_writes           asleep in fsync, fdatasync, sync_file_range ...

@@ -10,7 +10,8 @@
 #include "join/caches.h"
 
 /* The fix's setting for a cache of kind k in a program named comm, sized
- * `items`, into buf ("open_file_cache max=60 (per worker process)");
+ * `items` (handles: descriptors; blocks: MiB), into buf ("open_file_cache
+ * max=60 (per worker process)");
  * false when fctrace does not know the program's knob. */
 bool knob_for(const char *comm, enum cache_kind k, uint64_t items, char *buf, size_t n);
 

@@ -83,8 +83,9 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_handle_cache, rule_user_lock, rule_event_wait,
-	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other, rule_runq,
+	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_user_lock, rule_event_wait,
+	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other,
+	rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -177,6 +178,8 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	if (f->sched && !(covered & COV_RUNQ))
 		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
 	if (!(covered & COV_CACHE) && cache_below_floor(f, cache, sizeof(cache)))
+		item(&l, "%s", cache);
+	if (!(covered & COV_BLOCKS) && blocks_below_floor(f, cache, sizeof(cache)))
 		item(&l, "%s", cache);
 	if (!f->kernel && !l.count)
 		snprintf(buf, n, "Not measured without the kernel view: %s", UNMEASURED);

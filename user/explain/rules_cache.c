@@ -220,3 +220,140 @@ bool rule_handle_cache(const struct facts *f, struct finding *o)
 	fix_cache(o, f, e);
 	return true;
 }
+
+/* ---- blocks: a block cache the program keeps, seen by its misses -------- */
+
+/* Re-reads worth a finding: this share of the positional reads. */
+#define BLOCKS_MIN_REREAD	0.10
+
+#define MIB	(1024.0 * 1024.0)
+
+/* The re-reads' time: each at the process's mean positional read. */
+static double reread_ns(const struct cache_entry *e)
+{
+	return e->miss_each_ns * e->rereads;
+}
+
+/* The block cache whose re-reads cost the most, with those of all the
+ * processes of its program (a server's backends share one pool, each
+ * re-reading blocks the others evicted); NULL when none re-reads enough. */
+static const struct cache_entry *top_blocks(const struct joined_run *m, double *ns, int *procs)
+{
+	const struct cache_entry *best = NULL;
+
+	for (int i = 0; i < m->ncaches; i++) {
+		const struct cache_entry *e = &m->caches[i];
+
+		if (e->kind != CACHE_BLOCKS || !e->accesses ||
+		    e->rereads < BLOCKS_MIN_REREAD * (double)e->accesses)
+			continue;
+		if (!best || reread_ns(e) > reread_ns(best))
+			best = e;
+	}
+	*ns = 0;
+	*procs = 0;
+	for (int i = 0; best && i < m->ncaches; i++)
+		if (m->caches[i].kind == CACHE_BLOCKS && !strcmp(m->caches[i].comm, best->comm))
+			*ns += reread_ns(&m->caches[i]), ++*procs;
+	return best;
+}
+
+static uint64_t block_bytes(const struct cache_entry *e)
+{
+	return e->ws_items ? e->ws_bytes / e->ws_items : 0;
+}
+
+static void ev_blocks_stream(struct diag_cause *c, const struct cache_entry *e)
+{
+	evidence_add(c, "Process %d (%s) made %s positional reads of %s (preads of %s bytes on "
+		     "average), of %s distinct blocks (%s MiB%s): %s of them re-read a block it "
+		     "had read before (%s).", (int)e->pid, e->comm, fig_cnt((double)e->accesses),
+		     e->object, fig_cnt((double)block_bytes(e)), fig_cnt((double)e->ws_items),
+		     fig_cnt((double)e->ws_bytes / MIB), e->sample_rate < 1 ? ", keys sampled" : "",
+		     fig_cnt(e->rereads), fig_pct(fig_ratio(e->rereads, (double)e->accesses)));
+}
+
+/* Only the misses make a syscall: the cache's size is not seen. */
+static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
+{
+	evidence_add(c, "Its cache's hits make no syscall, so its size and hit ratio are not seen "
+		     "from outside, only its misses: by the re-reads' distances, %s MiB more than it "
+		     "holds now would keep all but %s of them (%s reads instead of %s); its working "
+		     "set, %s MiB, is enough whatever it holds now.",
+		     fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix),
+		     fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->accesses),
+		     fig_cnt((double)e->ws_bytes / MIB));
+}
+
+static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
+			   const struct cache_entry *e, double ns, int procs)
+{
+	evidence_add(c, "A positional read took %s on average in this process: the re-reads "
+		     "cost %s of thread time%s, %s of the threads' time.",
+		     fig_ns(e->miss_each_ns), fig_ns(ns), procs > 1 ? " over its processes" : "",
+		     fig_pct(fig_ratio(ns, f->wall)));
+	if (e->direct)
+		evidence_add(c, "%s of its reads were on files open O_DIRECT: each went to the "
+			     "disk, no page cache behind the program's own.",
+			     fig_cnt((double)e->direct));
+	if (procs > 1)
+		evidence_add(c, "%d processes of %s re-read blocks (a shared pool's backends, or "
+			     "a cache each); the figures above are the most costly one's.", procs,
+			     e->comm);
+}
+
+static void fix_blocks(struct finding *o, const struct cache_entry *e)
+{
+	char knob[160];
+	uint64_t mib = (uint64_t)((double)e->ws_bytes / MIB) + 1;
+
+	if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)))
+		set_fix(o, "Set %s (its working set; the cache's size now is not seen from "
+			"outside): the %s re-reads then hit.", knob, fig_cnt(e->rereads));
+	else
+		set_fix(o, "Give %s's block cache %s MiB (its working set; or %s MiB more than it "
+			"holds now, unknown from outside): the %s re-reads then hit.", e->comm,
+			fig_cnt((double)mib), fig_cnt((double)e->fix_bytes / MIB),
+			fig_cnt(e->rereads));
+}
+
+bool rule_block_cache(const struct facts *f, struct finding *o)
+{
+	const struct cache_entry *e;
+	double ns, share;
+	int procs;
+
+	if (!(e = top_blocks(f->m, &ns, &procs)))
+		return false;
+	share = fig_ratio(ns, f->wall);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "block_cache_too_small", share, e->sample_rate < 1 ? 0.6 : 0.75, COV_BLOCKS);
+	set_title(o, "%s re-read %s blocks of %s bytes it had read before (%s of its reads, %s of "
+		  "thread time): a block cache it keeps is smaller than its working set of %s MiB; "
+		  "a cache of %s MiB would serve them (%s MiB + what it holds now, unknown from "
+		  "outside, would keep all but %s)", e->comm, fig_cnt(e->rereads),
+		  fig_cnt((double)block_bytes(e)), fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
+		  fig_ns(ns), fig_cnt((double)e->ws_bytes / MIB), fig_cnt((double)e->ws_bytes / MIB),
+		  fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix));
+	ev_blocks_stream(&o->c, e);
+	ev_blocks_size(&o->c, e);
+	ev_blocks_cost(&o->c, f, e, ns, procs);
+	fix_blocks(o, e);
+	return true;
+}
+
+bool blocks_below_floor(const struct facts *f, char *buf, size_t n)
+{
+	const struct cache_entry *e;
+	double ns;
+	int procs;
+
+	if (!(e = top_blocks(f->m, &ns, &procs)) || fig_ratio(ns, f->wall) >= EXPLAIN_MIN_SHARE)
+		return false;
+	snprintf(buf, n, "%s's block re-reads %s (%s of its reads, working set %s MiB)", e->comm,
+		 fig_pct_small(fig_ratio(ns, f->wall)),
+		 fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
+		 fig_cnt((double)e->ws_bytes / MIB));
+	return true;
+}

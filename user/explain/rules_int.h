@@ -46,7 +46,7 @@ struct facts {
 
 /* What a finding covers, so "not the problem" does not repeat it. */
 enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
-       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128 };
+       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128, COV_BLOCKS = 256 };
 
 struct finding {
 	struct diag_cause c;
@@ -89,6 +89,10 @@ double sibling_wait_ns(const struct facts *f);
 bool rule_handle_cache(const struct facts *f, struct finding *o);
 /* and when it is below the floor, a phrase for "Not the problem" (false: none) */
 bool cache_below_floor(const struct facts *f, char *buf, size_t n);
+/* and a block cache it keeps (its positional reads re-read blocks) */
+bool rule_block_cache(const struct facts *f, struct finding *o);
+/* and below the floor, a phrase for "Not the problem" (false: none) */
+bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */
 bool rule_durable_writes(const struct facts *f, struct finding *o);
 double durable_ns(const struct facts *f);

@@ -235,6 +235,10 @@ static const struct jr_field cache_tail[] = {
 	JR_OBJECT("fix_size", cache_fix, 0),
 	JR_OBJECT("miss_cost", cache_cost, 0),
 	JR_DOUBLEF(cache_entry, "sample_rate", sample_rate),
+	/* blocks: what the Why's block_cache_too_small is made of; absent in
+	 * runs saved before it */
+	{ .key = "rereads", .kind = JR_DOUBLE, .flags = JR_SINCE, JR_AT(cache_entry, rereads) },
+	JR_FIELD_IF(cache_entry, "direct", direct, JR_SINCE),
 };
 const struct jr_table rf_cache_head = JR_TABLE(cache_head);
 const struct jr_table rf_cache_tail = JR_TABLE(cache_tail);
