@@ -515,6 +515,59 @@ static void test_block_cache_below_floor(void **state)
 	free(x);
 }
 
+/* The same postgres, its reads O_DIRECT: the 2 threads asleep on the disk
+ * 40 % of their time (1.6 s). The re-reads' 0.6 s is the block cache's
+ * cause; disk_reads keeps the other 1.0 s; together, the sleep once. */
+static struct fx *fx_direct_blocks(double rereads)
+{
+	struct fx *x = fx_blocks(rereads);
+
+	x->m.caches[0].direct = x->m.caches[0].accesses;
+	fx_account(x, 0.30, 0.0, 0.40, 0.0);
+	for (unsigned i = 0; i < 2; i++) {
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.40 * WALL);
+		x->rows[i].k.pages_direct = 200000;
+		x->rows[i].disk = (struct disk_thread_row){ .reads = 100000,
+			.read_bytes = 100000ull * 8192, .read_ns = (uint64_t)(0.35 * WALL) };
+	}
+	fx_total(x);
+	explain_run(&x->m, &x->d);
+	show(x);
+	return x;
+}
+
+static void test_disk_reads_beside_block_cache(void **state)
+{
+	struct fx *x = fx_direct_blocks(150000);
+	const struct diag_cause *b = cause_named(&x->d, "block_cache_too_small");
+	const struct diag_cause *d = cause_named(&x->d, "disk_reads");
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(d);
+	assert_float_equal(b->share, 0.6e9 / (2.0 * WALL), 1e-6);
+	assert_float_equal(d->share, 1.0e9 / (2.0 * WALL), 1e-6);
+	assert_true(has_text(d->title, "besides the re-reads"));
+	assert_true(any_evidence(d, "Of the 1.60 s asleep on these reads, 600.0 ms were re-reads"));
+	assert_false(has_text(x->d.beyond, "the disk served"));
+	free(x);
+}
+
+/* Without re-reads worth a cause, disk_reads has the whole sleep. */
+static void test_disk_reads_alone(void **state)
+{
+	struct fx *x = fx_direct_blocks(1000);
+	const struct diag_cause *d = cause_named(&x->d, "disk_reads");
+
+	(void)state;
+	assert_null(cause_named(&x->d, "block_cache_too_small"));
+	assert_non_null(d);
+	assert_float_equal(d->share, 0.40, 1e-6);
+	assert_false(has_text(d->title, "besides"));
+	assert_true(any_evidence(d, "pread64 read 400.0 k pages from files open O_DIRECT"));
+	free(x);
+}
+
 static void test_cpu_oversubscription(void **state)
 {
 	struct fx *x = fx_new("fc", NT, true);
@@ -604,6 +657,8 @@ static void test_cpu_shares_over_samples_window(void **state)
 	for (unsigned i = 0; i < NT; i++) {
 		x->rows[i].end_ns = wall;
 		x->rows[i].k.oncpu_ns = wall / 40;
+		for (int b = 0; b < ACCT_N; b++)	/* the same shares of the shorter wall */
+			x->rows[i].acct_ns[b] = (uint64_t)((double)x->rows[i].acct_ns[b] * (double)wall / (double)WALL);
 	}
 	fx_total(x);
 	x->m.wall_ns = wall;
@@ -1207,6 +1262,8 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses),
 		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_block_cache_too_small),
+		cmocka_unit_test(test_disk_reads_beside_block_cache),
+		cmocka_unit_test(test_disk_reads_alone),
 		cmocka_unit_test(test_block_cache_few_rereads),
 		cmocka_unit_test(test_block_cache_below_floor),
 		cmocka_unit_test(test_cpu_oversubscription),

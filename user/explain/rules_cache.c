@@ -328,7 +328,8 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 	share = fig_ratio(ns, f->wall);
 	if (share < EXPLAIN_MIN_SHARE)
 		return false;
-	found(o, "block_cache_too_small", share, e->sample_rate < 1 ? 0.6 : 0.75, COV_BLOCKS);
+	found(o, "block_cache_too_small", share, e->sample_rate < 1 ? 0.6 : 0.75,
+	      COV_BLOCKS | (e->direct ? COV_DISK : 0));
 	set_title(o, "%s re-read %s blocks of %s bytes it had read before (%s of its reads, %s of "
 		  "thread time): a block cache it keeps is smaller than its working set of %s MiB; "
 		  "a cache of %s MiB would serve them (%s MiB + what it holds now, unknown from "
@@ -341,6 +342,20 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 	ev_blocks_cost(&o->c, f, e, ns, procs);
 	fix_blocks(o, e);
 	return true;
+}
+
+/* Of the re-reads' time, what went to the disk past the page cache (their
+ * O_DIRECT share): the part disk_reads leaves to this cause. 0 when the
+ * re-reads are no cause. */
+double blocks_disk_ns(const struct facts *f)
+{
+	const struct cache_entry *e;
+	double ns;
+	int procs;
+
+	if (!(e = top_blocks(f->m, &ns, &procs)) || fig_ratio(ns, f->wall) < EXPLAIN_MIN_SHARE)
+		return 0;
+	return ns * fig_ratio((double)e->direct, (double)e->accesses);
 }
 
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n)
