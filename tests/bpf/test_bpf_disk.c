@@ -19,6 +19,7 @@
 #include "testutil.h"
 #include "uring.h"
 #include "workload.h"
+#include "join/disk.h"
 
 #define N_BLOCKS	48
 #define BLOCK		4096
@@ -168,6 +169,15 @@ static uint64_t hist_total(const uint32_t *h)
 	return n;
 }
 
+/* The device view's row for disk name, NULL when it has none. */
+static const struct disk_dev_row *dev_row_named(const struct disk_run *d, const char *name)
+{
+	for (int i = 0; i < d->ndevs; i++)
+		if (!strcmp(d->dev[i].name, name))
+			return &d->dev[i];
+	return NULL;
+}
+
 /* Trace one marked thread running fn over a fresh disk file: the file
  * made, the probes loaded, the thread run and the maps read; fn set no
  * errno (user[1]). The caller checks the figures, then disk_run_done. */
@@ -192,6 +202,8 @@ static void disk_run_done(struct bpf_fixture *fx, struct disk_file *c)
 
 static void test_odirect_reads(void **state)
 {
+	const struct disk_dev_row *row;
+	struct disk_run view;
 	struct bpf_fixture fx;
 	struct disk_file c;
 	struct marked m[1];
@@ -223,8 +235,15 @@ static void test_odirect_reads(void **state)
 	assert_int_equal(dev->traced_bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS * BLOCK);
 	assert_true(dev->ios[FCT_DISK_READ] >= N_BLOCKS);
 	assert_true(dev->name[0]);
-	/* busy_ns: every process's requests; on a loaded machine a request
-	 * another process's scheduler merged may keep it open (docs/disk.md) */
+	/* the device view: /proc/diskstats over the window, the probes'
+	 * count beside it; both hold our reads */
+	disk_build(&view, &fx.kv);
+	row = dev_row_named(&view, dev->name);
+	assert_non_null(row);
+	assert_true(row->from_diskstats);
+	assert_true(row->reads >= N_BLOCKS);
+	assert_int_equal(row->probed_reads, dev->ios[FCT_DISK_READ]);
+	assert_true(row->read_bytes >= (uint64_t)N_BLOCKS * BLOCK);
 	assert_int_equal(fx.kv.disk_global.rqs_full + fx.kv.disk_global.devs_full +
 			 fx.kv.disk_global.threads_full, 0);
 	disk_run_done(&fx, &c);

@@ -47,6 +47,27 @@ static int by_requests(const void *a, const void *b)
 	return nx < ny ? 1 : nx > ny ? -1 : strcmp(x->name, y->name);
 }
 
+/* The kernel's own counters for the disk over the window, where it kept
+ * them: the device view agrees with iostat's; the probes' counts stay
+ * beside them as the check. */
+static void from_diskstats(struct disk_dev_row *o, const struct kview *kv)
+{
+	struct diskstat s;
+
+	o->probed_reads = o->reads;
+	o->probed_writes = o->writes;
+	if (!diskstats_delta(&kv->disks_open, &kv->disks_close, o->name, &s))
+		return;
+	o->from_diskstats = true;
+	o->reads = s.reads;
+	o->read_bytes = s.read_sectors * 512;
+	o->writes = s.writes;
+	o->write_bytes = s.write_sectors * 512;
+	o->flushes = s.flushes;
+	o->busy_ns = s.io_ms * 1000000;
+	o->queue_ns = s.weighted_ms * 1000000;
+}
+
 static void dev_row(struct disk_dev_row *o, const struct fct_disk_dev *d)
 {
 	uint64_t h[FCT_HIST_SLOTS];
@@ -96,8 +117,10 @@ void disk_build(struct disk_run *o, const struct kview *kv)
 	all = calloc(kv->ndisk_devs ? kv->ndisk_devs : 1, sizeof(*all));
 	if (!all)
 		return;
-	for (int i = 0; i < kv->ndisk_devs; i++)
+	for (int i = 0; i < kv->ndisk_devs; i++) {
 		dev_row(&all[i], &kv->disk_devs[i]);
+		from_diskstats(&all[i], kv);
+	}
 	qsort(all, kv->ndisk_devs, sizeof(*all), by_requests);
 	for (int i = 0; i < kv->ndisk_devs && o->ndevs < DISK_DEVS_MAX; i++)
 		if (all[i].reads + all[i].writes + all[i].flushes)

@@ -22,6 +22,9 @@ struct disk_dev_row {
 	uint64_t queue_ns;	/* requests' time from start to completion, summed:
 				 * queue_ns / window is the mean queue depth */
 	uint64_t read_p50_ns, read_p99_ns;	/* issue to completion */
+	bool from_diskstats;	/* the counts, busy and queue time are /proc/diskstats'
+				 * over the window; else the probes' */
+	uint64_t probed_reads, probed_writes;	/* what the probes saw complete */
 };
 
 /* A thread's requests (struct fct_disk_thread). */

@@ -604,11 +604,12 @@ void report_disk_text(char *buf, size_t len, const struct disk_run *d)
 		const struct disk_dev_row *v = &d->dev[i];
 
 		n += snprintf(buf + n, len - (size_t)n, "; %s busy %s, %.1f in flight, %s reads "
-			      "and %s writes by all", v->name,
+			      "and %s writes by all%s", v->name,
 			      units_pct(a, sizeof(a), d->window_ns ?
 					(double)v->busy_ns / (double)d->window_ns : 0),
 			      disk_queue_depth(d, v), units_count(b, sizeof(b), (double)v->reads),
-			      units_count(c, sizeof(c), (double)v->writes));
+			      units_count(c, sizeof(c), (double)v->writes),
+			      v->from_diskstats ? " (diskstats)" : "");
 	}
 	if (d->lost && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "; %s requests not followed (tables full)",

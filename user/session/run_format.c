@@ -195,6 +195,9 @@ static const struct jr_field disk_dev[] = {
 	JR_FIELD(disk_dev_row, "flushes", flushes), JR_FIELD(disk_dev_row, "busy_ns", busy_ns),
 	JR_FIELD(disk_dev_row, "queue_ns", queue_ns),
 	JR_OBJECT("read_latency_ns", disk_dev_latency, 0),
+	{ .key = "from_diskstats", .kind = JR_BOOL, .flags = OPT, JR_AT(disk_dev_row, from_diskstats) },
+	JR_FIELD_IF(disk_dev_row, "probed_reads", probed_reads, OPT),
+	JR_FIELD_IF(disk_dev_row, "probed_writes", probed_writes, OPT),
 };
 const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);
 /* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */

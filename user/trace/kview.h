@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fctrace.h"
 #include "trace/cpustat.h"
+#include "trace/diskstats.h"
 #include "trace/fileuse.h"
 #include "trace/meminfo.h"
 #include "trace/probes.h"
@@ -120,6 +121,7 @@ struct kview {
 	struct fct_disk_thread *disk_threads;
 	int ndisk_threads;
 	struct fct_disk_global disk_global;
+	struct diskstats disks_open, disks_close;	/* /proc/diskstats at the edges */
 	/* the handles' stream per process (PG_HANDLES; fileuse.h): those with
 	 * a file opened more than once */
 	struct kv_handles *handles;

@@ -164,6 +164,7 @@ struct tracer {
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 	struct meminfo mem_open, mem_close;	/* and its free memory at the edges */
+	struct diskstats disks_open, disks_close;	/* and its disks' counters */
 	uint64_t on_ns, off_ns;		/* when the window opened and closed (monotonic_ns) */
 	uint64_t tl_start_ns, tl_len_ns;	/* --timeline; tl_len_ns 0: off */
 	size_t tl_bytes;
@@ -858,6 +859,7 @@ void tracer_start(struct tracer *t)
 		return;
 	cpustat_read(&t->cpu_start);
 	meminfo_read(&t->mem_open);
+	diskstats_read(&t->disks_open);
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	start_fileuse(t);
@@ -977,6 +979,7 @@ void tracer_stop(struct tracer *t)
 	t->off_ns = monotonic_ns();
 	cpustat_read(&t->cpu_end);
 	meminfo_read(&t->mem_close);
+	diskstats_read(&t->disks_close);
 	close_open_accounts(t);
 	/* the stacks left: named for one more turn's time, the rest counted */
 	if (t->ustacks) {
@@ -1243,6 +1246,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->evict_global = t->skel->bss->pc_evict;
 	kv->mem_open = t->mem_open;
 	kv->mem_close = t->mem_close;
+	kv->disks_open = t->disks_open;
+	kv->disks_close = t->disks_close;
 	kv->machine_sampled = t->cpu.n > 0;
 	/* what the samples and /proc/stat cover: the whole window, not the
 	 * program's own (which can be a small part of it) */
