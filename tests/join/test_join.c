@@ -250,6 +250,33 @@ static void test_lock_waits_capped_by_futex_time(void **state)
 	unload(&in);
 }
 
+/* A ring's reaper asleep in io_uring_enter is idle but for the time one
+ * of its requests was on the disk; an io_uring worker's interruptible
+ * sleep is idle, its uninterruptible sleep is its I/O. */
+static void test_idle_in_completion_waits(void **state)
+{
+	struct thread_row r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.acct_ns[ACCT_BLOCKED] = 9000000000ull;
+	r.k.nr[__NR_io_uring_enter].blocked_ns = 8000000000ull;
+	r.k.nr[__NR_nanosleep].blocked_ns = 500000000ull;
+	r.disk.read_ns = 3000000000ull;
+	r.disk.write_ns = 1000000000ull;
+	assert_int_equal(join_idle_ns(&r), 500000000ull + 4000000000ull);
+	r.disk.read_ns = 9000000000ull;	/* always a request in flight: none idle */
+	assert_int_equal(join_idle_ns(&r), 500000000ull);
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.k.comm, sizeof(r.k.comm), "iou-wrk-4242");
+	r.acct_ns[ACCT_BLOCKED] = r.k.blocked_ns = 7000000000ull;
+	r.k.blocked_io_ns = 2000000000ull;
+	assert_int_equal(join_idle_ns(&r), 5000000000ull);
+	snprintf(r.k.comm, sizeof(r.k.comm), "mariadbd");	/* any other thread: not so */
+	assert_int_equal(join_idle_ns(&r), 0);
+}
+
 /* light: no syscall hooks, so no futex table and no syscall counts; the
  * lock's share of "blocked" comes from the workload's own lock clock. */
 static void test_light_set(void **state)
@@ -571,6 +598,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_set),
 		cmocka_unit_test(test_lock_waits_capped_by_futex_time),
+		cmocka_unit_test(test_idle_in_completion_waits),
 		cmocka_unit_test(test_light_set),
 		cmocka_unit_test(test_kernel_lock_totals),
 		cmocka_unit_test(test_kernel_lock_attribution),

@@ -285,12 +285,12 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	for (int b = 0; b < ACCT_N; b++)
 		sum += r->acct_ns[b];
 	r->accounted_ratio = wall ? (double)sum / (double)wall : 0;
+	if (groups & PG_MASK(PG_DISK))
+		r->disk = disk_thread_of(kv, (uint32_t)r->tid);
 	r->idle_ns = join_idle_ns(r);
 	r->pagecache_misses = k->pages_added;
 	r->pagecache_written = k->pages_written;
 	r->pagecache_hits = k->pages_asked > k->pages_added ? k->pages_asked - k->pages_added : 0;
-	if (groups & PG_MASK(PG_DISK))
-		r->disk = disk_thread_of(kv, (uint32_t)r->tid);
 }
 
 /* A new total, at the end of m->locks. */
@@ -346,16 +346,43 @@ bool join_idle_call(unsigned nr)
 	return false;
 }
 
-uint64_t join_idle_ns(const struct thread_row *r)
+/* Calls that wait for asynchronous I/O to complete: idle while none of
+ * the thread's requests is on the disk (a ring's reaper waiting for work). */
+static const char *const completion_calls[] = { "io_uring_enter", "io_getevents",
+						"io_pgetevents" };
+
+static uint64_t blocked_in(const struct thread_row *r, const char *const *names, size_t n)
 {
 	uint64_t ns = 0;
 
-	for (size_t i = 0; i < sizeof(idle_calls) / sizeof(idle_calls[0]); i++) {
-		int nr = syscall_nr(idle_calls[i]);
+	for (size_t i = 0; i < n; i++) {
+		int nr = syscall_nr(names[i]);
 
 		if (nr >= 0 && nr < FCT_NR_MAX)
 			ns += r->k.nr[nr].blocked_ns;
 	}
+	return ns;
+}
+
+/* io_uring's kernel workers (the kernel names them iou-wrk-PID) wait for
+ * work in an interruptible sleep outside any syscall: that sleep is
+ * idle; their uninterruptible sleep is the I/O they do. */
+static uint64_t io_worker_idle_ns(const struct thread_row *r)
+{
+	if (strncmp(r->k.comm, "iou-wrk-", 8) && strncmp(r->k.comm, "iou-sqp-", 8))
+		return 0;
+	return r->k.blocked_ns > r->k.blocked_io_ns ? r->k.blocked_ns - r->k.blocked_io_ns : 0;
+}
+
+uint64_t join_idle_ns(const struct thread_row *r)
+{
+	uint64_t ns = blocked_in(r, idle_calls, sizeof(idle_calls) / sizeof(idle_calls[0]));
+	uint64_t reap = blocked_in(r, completion_calls,
+				   sizeof(completion_calls) / sizeof(completion_calls[0]));
+	uint64_t inflight = r->disk.read_ns + r->disk.write_ns;
+
+	ns += reap > inflight ? reap - inflight : 0;
+	ns += io_worker_idle_ns(r);
 	return ns < r->acct_ns[ACCT_BLOCKED] ? ns : r->acct_ns[ACCT_BLOCKED];
 }
 

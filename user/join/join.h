@@ -319,7 +319,9 @@ struct sc_stats join_calls(const struct joined_run *m, const int *nrs, int n);
 /* A call that waits for time, input or a child: nanosleep, epoll_wait,
  * poll, select, rt_sigsuspend, wait4 ... (by number). */
 bool join_idle_call(unsigned nr);
-/* A row's sleep in those calls, at most its blocked time. */
+/* A row's sleep in those calls, and in io_uring_enter/io_getevents while
+ * none of its disk requests was in flight, and an io_uring worker's
+ * interruptible sleep (waiting for work): at most its blocked time. */
 uint64_t join_idle_ns(const struct thread_row *r);
 const char *klock_type(uint32_t flags);
 /* How the workers' on-CPU time was split into user and sys: "cpu-clock
