@@ -73,8 +73,10 @@ static struct big *big_view(void)
 	b->f = calloc(6 * NTH, sizeof(*b->f));
 	assert_true(b->th && b->f);
 	for (int i = 0; i < NTH; i++) {
+		/* its account holds the same futex time as its words' waits */
 		b->th[i] = (struct fct_thread){ .tid = tid_of(i), .tgid = TGID, .begin_ns = 1,
-						.end_ns = 2000000000 };
+						.end_ns = 2000000000,
+						.futex_off_ns = 1000 + 2000 + 3000 + 4000 };
 		snprintf(b->th[i].comm, sizeof(b->th[i].comm), "w%d", i);
 		wait_on(b, i, 0, MUTEX, 1000);
 		wait_on(b, i, 9, own_word(i), 2000);
