@@ -288,8 +288,10 @@ static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
 			   const struct cache_entry *e, double ns, int procs)
 {
-	evidence_add(c, "A positional read took %s on average in this process: the re-reads "
-		     "cost %s of thread time%s, %s of the threads' time.",
+	evidence_add(c, "A positional read cost this process's threads %s on average (its sleep "
+		     "on the disk, and its time in the call while on a CPU; the wait for a CPU "
+		     "after a wake-up is the CPUs' cause): the re-reads cost %s of thread "
+		     "time%s, %s of the threads' time.",
 		     fig_ns(e->miss_each_ns), fig_ns(ns), procs > 1 ? " over its processes" : "",
 		     fig_pct(fig_ratio(ns, f->wall)));
 	if (e->direct)

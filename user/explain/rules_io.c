@@ -266,7 +266,7 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", waits for another process %s",
 				      fig_ns(a->sibling));
 	if (n)
-		evidence_add(c, "Of that, %s is counted in its own cause (%s): %s is left here.",
+		evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
 			     fig_ns(a->pc + a->disk + a->durable + a->sibling), buf + 2, fig_ns(here));
 }
 

@@ -2,6 +2,7 @@
  * caches.c - the caches of a run's processes (caches.h).
  */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -127,6 +128,40 @@ static void handles_entry(struct cache_entry *c, const struct joined_run *m,
 
 static const int pread_nrs[] = { SYS_pread64, SYS_preadv, SYS_preadv2 };
 
+/*
+ * What one positional read costs process pid's threads, which a hit in
+ * its cache would save: its sleep (the disk), exact, and the rest of its
+ * time in the call at the share of their runnable time they were on a CPU
+ * - on a machine short of CPUs most of a read's time past its sleep is the
+ * wait for a CPU after the wake-up, which the CPU rules count, not this.
+ */
+static double read_cost_ns(const struct joined_run *m, pid_t pid)
+{
+	double calls = 0, total = 0, asleep = 0, cpu = 0, runq = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (!r->has_kernel || (pid_t)r->k.tgid != pid)
+			continue;
+		for (int j = 0; j < 3; j++) {
+			const struct fct_nr_stats *s = &r->k.nr[pread_nrs[j] & (FCT_NR_MAX - 1)];
+
+			if (!s->timed)
+				continue;
+			calls += (double)s->count;
+			total += (double)s->total_ns;
+			asleep += (double)s->blocked_ns;
+		}
+		cpu += (double)(r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS]);
+		runq += (double)r->acct_ns[ACCT_RUNQ];
+	}
+	if (calls <= 0)
+		return 0;
+	return (asleep + fmax(0, total - asleep) * (cpu + runq > 0 ? cpu / (cpu + runq) : 1)) /
+	       calls;
+}
+
 #define BLOCKS_UNKNOWN "its cache serves hits without a syscall: only its misses are seen, " \
 	"so its size and hit ratio are not, and the curve's sizes are blocks more than it has"
 
@@ -162,7 +197,7 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	c->sample_rate = b->sample_rate;
 	c->direct = b->direct;
 	c->rereads = b->rereads;
-	c->miss_each_ns = mean_ns(m, h->tgid, pread_nrs, 3, NULL);
+	c->miss_each_ns = read_cost_ns(m, h->tgid);
 	c->miss_ns = c->miss_each_ns * (double)c->misses;
 	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
 	if (c->misses_at_fix < c->misses)
