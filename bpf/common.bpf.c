@@ -11,6 +11,7 @@
  */
 #include "common.bpf.h"
 #include "holders.bpf.h"
+#include "fileuse.bpf.h"
 
 struct fct_slots_map slots SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
@@ -20,6 +21,8 @@ struct fct_ustacks_map ustacks SEC(".maps");
  * (see above), for the syscall, switch and sampler programs use them */
 struct fct_holds_map holds SEC(".maps");
 struct fct_hold_sync_map hold_sync SEC(".maps");
+/* the handles' stream (fileuse.bpf.h), for the same reason */
+struct fct_fileuse_map fileuse SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
@@ -27,12 +30,15 @@ const volatile __u32 tgid_list = 0;
 const volatile __u32 slot_mask = FCT_MAX_SLOTS - 1;
 const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 const volatile __u32 holders_on = 0;
+const volatile __u32 handles_on = 0;
 const volatile __u32 blocked_stacks = 0;
 __u32 enabled = 0;
 struct fct_lost lost = {};
 __u32 tl_on = 0;
 __u64 tl_end_ns = 0;
 __u64 tl_drops = 0;
+__u64 fu_drops = 0;
+__u64 fu_sent = 0;
 struct fct_hold_global hold_global = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -115,6 +115,41 @@ int BPF_PROG(fct_floor_pc_remove, struct folio *folio)
 	return 0;
 }
 
+/* the disk group's hooks: the submitter's context at block_io_start; the
+ * others run for every request on the machine, whoever made it, as the
+ * real ones do (the device view) */
+SEC("?tp_btf/block_io_start")
+int BPF_PROG(fct_floor_disk_start, struct bio *bio)
+{
+	hit_current(FCT_FL_DISK);
+	return 0;
+}
+
+SEC("?tp_btf/block_rq_issue")
+int BPF_PROG(fct_floor_disk_issue, struct request *rq)
+{
+	if (enabled)
+		hit(FCT_FL_DISK);
+	return 0;
+}
+
+SEC("?tp_btf/block_rq_complete")
+int BPF_PROG(fct_floor_disk_complete, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (enabled)
+		hit(FCT_FL_DISK);
+	return 0;
+}
+
+SEC("?tp_btf/block_rq_merge")
+int BPF_PROG(fct_floor_disk_merge, struct request *rq)
+{
+	if (enabled)
+		hit(FCT_FL_DISK);
+	return 0;
+}
+
 SEC("?perf_event")
 int fct_floor_cpu_sample(struct bpf_perf_event_data *ctx)
 {

@@ -22,6 +22,7 @@
 #include "ustack.bpf.h"
 #include "bstack.bpf.h"
 #include "fdfile.bpf.h"
+#include "fileuse.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 
@@ -131,6 +132,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	}
 	if (holders_on && direct)
 		fct_hold_enter(t, regs, id);
+	if (handles_on && direct)
+		fu_enter(t, regs, id);
 	if (tl_on)
 		tl_enter(t, regs, id, direct);
 }
@@ -260,6 +263,8 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 		return;
 	if (holders_on && direct)
 		fct_hold_exit(t);
+	if (handles_on && direct)
+		fu_exit(t, regs, ret);
 	if (!t->in_syscall)
 		return;
 	t->in_syscall = 0;

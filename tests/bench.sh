@@ -49,7 +49,10 @@
 #      the stacks the agent walked per second.
 #   BENCH_EVICT=1         part 6 (0: skip); BENCH_EVICT_ROUNDS=BENCH_ROUNDS
 #   BENCH_JVM_ROUNDS=5    rounds of part 7
-#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm"   the parts to run
+#   8. Handles (root): full with the handles group's code inside the
+#      syscall programs against the same in two programs of its own
+#      (FCTRACE_HANDLES_APART=1), interleaved, for fc/1 and fcp/8.
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -68,7 +71,7 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm handles"}
 JVM_ROUNDS=${BENCH_JVM_ROUNDS:-5}
 AGENT_BENCH=$OUT/tests/bench_jvm_agent
 BARE=$OUT/tests/bench_bare
@@ -487,7 +490,7 @@ same_hooks() {
 	for set in full floor; do
 		"$FCTRACE" run --workload fc --files 2 --threads 1 --ops 10 --probes "$set" --quiet \
 			--json - 2>/dev/null | tr -d ' \n' | sed 's/.*"probes":{\([^}]*\)}.*/\1/' |
-			tr ',' '\n' | grep '"ok"' | grep -v '^"holders' | sort >"$tmp/hooks.$set"
+			tr ',' '\n' | grep '"ok"' | grep -v '^"holders' | grep -v '^"handlesin' | sort >"$tmp/hooks.$set"
 	done
 	if [ -s "$tmp/hooks.full" ] && cmp -s "$tmp/hooks.full" "$tmp/hooks.floor"; then
 		echo "floor and full attach the same $(wc -l <"$tmp/hooks.full") hook points"
@@ -554,6 +557,36 @@ jvm_agent_cost() {
 	}'
 }
 
+# Part 8: one run of cell $1 (fc/1 or fcp/8) with full, the handles' code
+# inside the syscall programs (full) or in programs of its own ($2 apart:
+# FCTRACE_HANDLES_APART=1), round $3: "cell variant round wall_ns".
+run_handles() {
+	apart=; [ "$2" = apart ] && apart=1
+	FCTRACE_HANDLES_APART=$apart "$FCTRACE" run --workload "${1%/*}" --files "$FILES" \
+		--threads "${1#*/}" --ops "$(ops_per_thread "${1#*/}")" --quiet \
+		--json "$tmp/h.json" >/dev/null 2>"$tmp/err" ||
+		{ echo "bench: $1 $2 failed: $(head -n 1 "$tmp/err")" >&2; return 0; }
+	echo "$1 $2 $3 $(json_num wall_ns "$tmp/h.json")" >>"$tmp/handles"
+}
+
+hosted_handles() {
+	[ "$(id -u)" = 0 ] || return 0
+	: >"$tmp/handles"
+	for r in $(seq 1 "$ROUNDS"); do
+		[ -t 2 ] && printf '\rhandles round %d/%d ' "$r" "$ROUNDS" >&2
+		for cell in fc/1 fcp/8; do
+			if [ $((r % 2)) = 1 ]; then order="full apart"; else order="apart full"; fi
+			for v in $order; do run_handles "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	echo
+	echo "8. The handles group inside the syscall programs (full) against in two programs of"
+	echo "   its own (FCTRACE_HANDLES_APART=1, \"without\"), $ROUNDS rounds interleaved: below 1, the"
+	echo "   dispatches saved"
+	ab_table "$tmp/handles" handles apart
+}
+
 # Is part $1 asked for (BENCH_PARTS)?
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -568,6 +601,7 @@ part holders && holders
 part cpustacks && cpustacks
 part pcevict && pcevict
 part jvm && jvm_agent_cost
+part handles && hosted_handles
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

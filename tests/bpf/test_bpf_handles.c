@@ -84,13 +84,11 @@ static struct json_object *cache_of(struct json_object *doc, const char *comm)
 }
 
 /* An LRU of 30 over 40 files: every figure is the program's own. */
-static void test_lru_exact(void **state)
+static void check_lru_exact(void)
 {
 	struct truth t;
 	struct json_object *doc, *c;
 
-	(void)state;
-	BPF_TEST_REQUIRE();
 	doc = run_fdcache(40, 30, 20000, &t);
 	c = cache_of(doc, "fdcache_prog");
 	assert_string_equal(json_str_at(c, "object"), "files/ (40 files)");
@@ -106,6 +104,24 @@ static void test_lru_exact(void **state)
 	assert_int_equal(json_u64_at(c, "fix_size.items"), t.fix);
 	assert_true(json_num_at(c, "sample_rate") == 1.0);
 	json_object_put(doc);
+}
+
+/* The handles' code inside the syscall programs (the default). */
+static void test_lru_exact(void **state)
+{
+	(void)state;
+	BPF_TEST_REQUIRE();
+	check_lru_exact();
+}
+
+/* And in programs of its own: the same stream, the same figures. */
+static void test_lru_exact_apart(void **state)
+{
+	(void)state;
+	BPF_TEST_REQUIRE();
+	setenv("FCTRACE_HANDLES_APART", "1", 1);
+	check_lru_exact();
+	unsetenv("FCTRACE_HANDLES_APART");
 }
 
 /* A cache that holds the whole set misses each file once: a cache entry,
@@ -231,6 +247,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_exact),
+		cmocka_unit_test(test_lru_exact_apart),
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_blocks_bcache),

@@ -172,13 +172,19 @@ static void check_locked(const struct jrun *a)
 	assert_true(a->row->holders.syscalls > 0);
 }
 
+/* The fixed variant makes no call of its own inside the monitor: none of
+ * the names the locked run made is charged to its holds. Its syscall
+ * share is no check: the JVM's own calls on the holder's thread (an mmap
+ * that sleeps on a busy machine: 19 ms of a 477 ms hold once) are real. */
 static void check_fixed(const struct jrun *b)
 {
+	static const char *const names[] = { "newfstatat", "openat", "pread64", "close" };
 	struct hold_cmp c;
 
 	hold_compare(b->mon, &b->truth, &c);
 	print_cmp("fixed", b, &c);
-	assert_true(c.sc_share_bpf < 10);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_true(hold_sc_count(b->mon, names[i]) <= EARLY_CALLS);
 }
 
 static void test_locked_and_fixed(void **state)

@@ -45,6 +45,8 @@ struct prog_desc {
 	bool per_cpu;		/* on a cpu-clock event per CPU (cpuclock.c) */
 	bool flag;		/* no program: code inside others, on while the
 				 * rodata flag holders_on is set */
+	const char *host;	/* its code also rides in this program (a rodata
+				 * flag, handles_on): then it is not loaded itself */
 };
 
 #define HOLDERS_ROW	"fct_holders"
@@ -87,8 +89,12 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
 	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
 	{ .prog = "fct_disk_merge", .shown = "tp_btf/block_rq_merge", .group = PG_DISK },
-	{ .prog = "fct_fu_enter", .shown = "tp_btf/sys_enter (handles)", .group = PG_HANDLES },
-	{ .prog = "fct_fu_exit", .shown = "tp_btf/sys_exit (handles)", .group = PG_HANDLES },
+	/* the handles' stream (fileuse.bpf.h): inside the syscall programs when
+	 * they load in their tp_btf form, in programs of its own otherwise */
+	{ .prog = "fct_fu_enter", .shown = "tp_btf/sys_enter (handles)", .group = PG_HANDLES,
+	  .host = "fct_sys_enter" },
+	{ .prog = "fct_fu_exit", .shown = "tp_btf/sys_exit (handles)", .group = PG_HANDLES,
+	  .host = "fct_sys_exit" },
 	/* holders of contended user locks (holders.bpf.h): code inside the
 	 * tp_btf syscall programs and fct_sched_switch (their on-CPU time
 	 * comes from fct_cpu_sample, so they want the cpuclock group too) */
@@ -114,6 +120,11 @@ static const struct prog_desc progs[] = {
 	  .group = PG_FLOOR },
 	{ .prog = "fct_floor_pc_remove", .shown = "tp_btf/mm_filemap_delete_from_page_cache",
 	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_disk_start", .shown = "tp_btf/block_io_start", .group = PG_FLOOR },
+	{ .prog = "fct_floor_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_FLOOR },
+	{ .prog = "fct_floor_disk_complete", .shown = "tp_btf/block_rq_complete",
+	  .group = PG_FLOOR },
+	{ .prog = "fct_floor_disk_merge", .shown = "tp_btf/block_rq_merge", .group = PG_FLOOR },
 	{ .prog = "fct_floor_cpu_sample", .shown = "perf_event/cpu-clock", .group = PG_FLOOR,
 	  .per_cpu = true },
 };
@@ -137,6 +148,7 @@ struct tracer {
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
 	bool holders;			/* holders_on, as loaded */
+	bool hosted;			/* handles_on: the handles' code in its hosts */
 	pid_t tgid;
 	enum tracer_target target;
 	bool follow;
@@ -234,6 +246,30 @@ static void plan_initial(struct tracer *t)
 	t->holders = t->plan[prog_index(HOLDERS_ROW)] == PLAN_LOAD;
 }
 
+/* Is program i's code carried by its host this time (no program of its
+ * own)? */
+static bool rides_host(const struct tracer *t, int i)
+{
+	return progs[i].host && t->hosted;
+}
+
+/* The handles' code rides in the syscall programs when every host loads
+ * in its tp_btf form (one dispatch per syscall fewer); otherwise its own
+ * programs carry it. FCTRACE_HANDLES_APART=1 keeps them apart (the bench
+ * compares the two). */
+static void route_hosted(struct tracer *t)
+{
+	bool hosts = true, wanted = false;
+
+	for (int i = 0; i < NPROGS; i++) {
+		if (!progs[i].host)
+			continue;
+		wanted |= t->plan[i] == PLAN_LOAD;
+		hosts &= t->plan[prog_index(progs[i].host)] == PLAN_LOAD;
+	}
+	t->hosted = wanted && hosts && !getenv("FCTRACE_HANDLES_APART");
+}
+
 /*
  * Test hook: FCTRACE_TEST_FAIL_PROBE=NAME[,NAME] (program names such as
  * fct_sys_enter, or the names shown, such as tp_btf/sys_enter) makes
@@ -301,6 +337,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	/* the kernel stacks of sleeps in syscalls, for the wait flame graph */
 	skel->rodata->blocked_stacks = t->on_ustack != NULL && t->sleep_stacks;
 	skel->rodata->holders_on = t->holders;
+	skel->rodata->handles_on = t->hosted;
 	/* the re-read join in fct_pc_add runs only with the removals */
 	skel->rodata->pc_evict_on = load[prog_index("fct_pc_remove")];
 	/* one page when off: the map must exist, but costs nothing */
@@ -308,7 +345,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	bpf_object__for_each_program(p, skel->obj) {
 		int i = prog_index(bpf_program__name(p));
 
-		bpf_program__set_autoload(p, i >= 0 && load[i]);
+		bpf_program__set_autoload(p, i >= 0 && load[i] && !rides_host(t, i));
 		if (i >= 0 && load[i] && is_tp_btf(i) && fail_injected(i))
 			bpf_program__set_flags(p, 1u << 31);	/* a flag no kernel knows */
 	}
@@ -401,6 +438,11 @@ static int load(struct tracer *t)
 
 	if (!err)
 		return 0;
+	if (t->hosted) {	/* the handles' own programs instead, from here on */
+		t->hosted = false;
+		if (!load_plan(t))
+			return 0;
+	}
 	if (holders) {
 		t->holders = false;
 		if (!load_plan(t)) {
@@ -459,7 +501,8 @@ static void attach_all(struct tracer *t)
 	for (int i = 0; i < NPROGS; i++) {
 		struct bpf_link *l;
 
-		if (t->plan[i] != PLAN_LOAD || progs[i].manual || progs[i].flag)
+		if (t->plan[i] != PLAN_LOAD || progs[i].manual || progs[i].flag ||
+		    rides_host(t, i))
 			continue;
 		if (progs[i].per_cpu) {
 			attach_per_cpu(t, i);
@@ -519,6 +562,8 @@ static bool prog_running(const struct tracer *t, int i)
 		return t->plan[i] == PLAN_LOAD && t->cpu.n;
 	if (progs[i].flag)
 		return t->plan[i] == PLAN_LOAD && t->holders;
+	if (rides_host(t, i))
+		return t->plan[i] == PLAN_LOAD && t->links[prog_index(progs[i].host)];
 	return t->links[i] || (progs[i].manual && t->plan[i] == PLAN_LOAD);
 }
 
@@ -562,7 +607,12 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 		if ((progs[i].group == PG_FLOOR) != t->floor)
 			continue;	/* the floor set and the real one hide each other */
 		ps = &kv->probes[kv->nprobes++];
-		snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
+		if (rides_host(t, i))	/* "handles in tp_btf/sys_enter" */
+			snprintf(ps->name, sizeof(ps->name), "%s in %s",
+				 probe_group_name(progs[i].group),
+				 progs[prog_index(progs[i].host)].shown);
+		else
+			snprintf(ps->name, sizeof(ps->name), "%s", progs[i].shown);
 		ps->group = progs[i].group;
 		if (prog_running(t, i))
 			ps->state = PROBE_OK;
@@ -818,6 +868,7 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	tracer_setup(t, opts);
 
 	plan_initial(t);
+	route_hosted(t);
 	err = load(t);
 	if (!err) {
 		attach_all(t);

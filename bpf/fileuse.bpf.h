@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * fileuse.bpf.h - the reference stream of a program's handles (probe
+ * group "handles", struct fct_fileuse): each open of a regular file, each
+ * call on a descriptor of one, each close, by device and inode, so that
+ * user space sees the working set of the files a program opens again and
+ * again and the hit ratio its handle cache would have at every size
+ * (user/trace/fileuse.c, user/join/caches.c). The descriptor is read from
+ * the task's own file table at the entry (a use, a close) or the exit (an
+ * open), with CO-RE.
+ *
+ * The code runs inside the syscall group's tp_btf programs while the
+ * rodata flag handles_on is set (syscalls.bpf.c): one dispatch per
+ * syscall fewer than programs of its own, which cost as much again on a
+ * retpoline machine. fileuse.bpf.c's own programs carry it when the
+ * syscall group is not loaded in its tp_btf form.
+ */
+#ifndef FCTRACE_FILEUSE_BPF_H
+#define FCTRACE_FILEUSE_BPF_H
+
+#include "common.bpf.h"
+#include "fdfile.bpf.h"
+
+/* The ring to user space (trace/fupump.c); in common.bpf.c, as the
+ * linker needs (see there). */
+struct fct_fileuse_map {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+};
+
+extern struct fct_fileuse_map fileuse SEC(".maps");
+extern __u64 fu_drops;				/* bss: events the ring had no room for */
+extern __u64 fu_sent;				/* bss */
+extern const volatile __u32 handles_on;	/* rodata: the syscall programs carry this */
+
+#define MAP_ANONYMOUS	0x20
+#define AT_EMPTY_PATH	0x1000
+
+#if defined(__TARGET_ARCH_x86)
+#define FU_NR(regs)	((long)BPF_CORE_READ(regs, orig_ax))
+enum {
+	FU_READ = 0, FU_WRITE = 1, FU_OPEN = 2, FU_CLOSE = 3, FU_FSTAT = 5, FU_LSEEK = 8,
+	FU_MMAP = 9, FU_PREAD64 = 17, FU_PWRITE64 = 18, FU_READV = 19, FU_WRITEV = 20,
+	FU_SENDFILE = 40, FU_FLOCK = 73, FU_FSYNC = 74, FU_FDATASYNC = 75, FU_FTRUNCATE = 77,
+	FU_CREAT = 85, FU_READAHEAD = 187, FU_FADVISE = 221, FU_OPENAT = 257,
+	FU_NEWFSTATAT = 262, FU_SPLICE = 275, FU_FALLOCATE = 285, FU_PREADV = 295,
+	FU_PWRITEV = 296, FU_COPY_RANGE = 326, FU_PREADV2 = 327, FU_PWRITEV2 = 328,
+	FU_STATX = 332, FU_OPENAT2 = 437,
+};
+#elif defined(__TARGET_ARCH_arm64)
+#define FU_NR(regs)	((long)BPF_CORE_READ(regs, syscallno))
+enum {
+	FU_READ = 63, FU_WRITE = 64, FU_OPEN = -2, FU_CLOSE = 57, FU_FSTAT = 80, FU_LSEEK = 62,
+	FU_MMAP = 222, FU_PREAD64 = 67, FU_PWRITE64 = 68, FU_READV = 65, FU_WRITEV = 66,
+	FU_SENDFILE = 71, FU_FLOCK = 32, FU_FSYNC = 82, FU_FDATASYNC = 83, FU_FTRUNCATE = 46,
+	FU_CREAT = -3, FU_READAHEAD = 213, FU_FADVISE = 223, FU_OPENAT = 56,
+	FU_NEWFSTATAT = 79, FU_SPLICE = 76, FU_FALLOCATE = 47, FU_PREADV = 69,
+	FU_PWRITEV = 70, FU_COPY_RANGE = 285, FU_PREADV2 = 286, FU_PWRITEV2 = 287,
+	FU_STATX = 291, FU_OPENAT2 = 437,
+};
+#else
+#error "fctrace: syscall numbers unknown for this architecture"
+#endif
+
+/* The descriptor a call uses, -1 when it uses none (or not a file's). */
+static __always_inline long fu_fd_of(struct pt_regs *regs, long id)
+{
+	switch (id) {
+	case FU_READ: case FU_WRITE: case FU_FSTAT: case FU_LSEEK: case FU_PREAD64:
+	case FU_PWRITE64: case FU_READV: case FU_WRITEV: case FU_FLOCK: case FU_FSYNC:
+	case FU_FDATASYNC: case FU_FTRUNCATE: case FU_READAHEAD: case FU_FADVISE:
+	case FU_SPLICE: case FU_FALLOCATE: case FU_PREADV: case FU_PWRITEV:
+	case FU_COPY_RANGE: case FU_PREADV2: case FU_PWRITEV2: case FU_CLOSE:
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	case FU_SENDFILE:		/* sendfile(out, in, ...): the file is in */
+		return (long)PT_REGS_PARM2_SYSCALL(regs);
+	case FU_MMAP:
+		if (PT_REGS_PARM4_SYSCALL(regs) & MAP_ANONYMOUS)
+			return -1;
+		return (long)PT_REGS_PARM5_SYSCALL(regs);
+	case FU_NEWFSTATAT:		/* glibc's fstat: fstatat(fd, "", AT_EMPTY_PATH) */
+		if (!(PT_REGS_PARM4_SYSCALL(regs) & AT_EMPTY_PATH))
+			return -1;
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	case FU_STATX:
+		if (!(PT_REGS_PARM3_SYSCALL(regs) & AT_EMPTY_PATH))
+			return -1;
+		return (long)PT_REGS_PARM1_SYSCALL(regs);
+	}
+	return -1;
+}
+
+static __always_inline bool fu_is_open(long id)
+{
+	return id == FU_OPENAT || id == FU_OPEN || id == FU_OPENAT2 || id == FU_CREAT;
+}
+
+static __always_inline bool fu_is_pread(long id)
+{
+	return id == FU_PREAD64 || id == FU_PREADV || id == FU_PREADV2;
+}
+
+/* Sends one event of file on fd; the thread's last file is now it. A
+ * positional read is always sent (each is a block's read), marked when
+ * it is no new use of the handle. */
+static __always_inline void fu_send(struct fct_slot *t, struct file *file, long fd, long id,
+				    __u32 op, struct pt_regs *regs)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	__u64 ino = BPF_CORE_READ(inode, i_ino), key = fct_fileuse_key(dev, ino);
+	struct fct_fileuse *e;
+	__u32 flags = 0;
+
+	if (op == FCT_FU_USE && t->fu_last == key) {
+		if (!fu_is_pread(id))
+			return;		/* the same file again: one reference */
+		flags = FCT_FU_REPEAT;
+	}
+	if (fu_is_pread(id))
+		op = FCT_FU_READ;
+	/* a close of another file (a cache evicting one) leaves the one in
+	 * use as the last: the calls on it that follow are the same use */
+	if (op != FCT_FU_CLOSE)
+		t->fu_last = key;
+	else if (t->fu_last == key)
+		t->fu_last = 0;
+	/* names only with an open: a use or a close is the record's head */
+	if (op == FCT_FU_OPEN)
+		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
+	if (!e) {
+		__sync_fetch_and_add(&fu_drops, 1);
+		return;
+	}
+	e->tgid = t->a.tgid;
+	e->tid = t->a.tid;
+	e->ino = ino;
+	e->dev = dev;
+	e->op = op;
+	e->fd = (__s32)fd;
+	e->nr = (__u32)id;
+	e->size = BPF_CORE_READ(inode, i_size);
+	e->off = e->len = 0;
+	if (op == FCT_FU_READ) {
+		e->off = (__u64)PT_REGS_PARM4_SYSCALL(regs);
+		e->len = id == FU_PREAD64 ? (__u32)PT_REGS_PARM3_SYSCALL(regs) : 0;
+		if (BPF_CORE_READ(file, f_flags) & FCT_O_DIRECT)
+			flags |= FCT_FU_DIRECT;
+	}
+	e->flags = flags;
+	if (op == FCT_FU_OPEN) {
+		struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
+
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
+		bpf_probe_read_kernel_str(e->dir, sizeof(e->dir),
+					  BPF_CORE_READ(d, d_parent, d_name.name));
+	}
+	/* no wakeup: user space drains on its own clock (trace/fupump.c) */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&fu_sent, 1);
+}
+
+/* A syscall's entry: a use or a close of a file's descriptor. Cheapest
+ * test first: most syscalls are not a file's. */
+static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, long id)
+{
+	struct file *file;
+	long fd = fu_fd_of(regs, id);
+
+	if (fd < 0 || !(file = fct_fd_file_btf(fd)))
+		return;
+	fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
+}
+
+/* A syscall's exit: the descriptor an open returned. */
+static __always_inline void fu_exit(struct fct_slot *t, struct pt_regs *regs, long ret)
+{
+	struct file *file;
+
+	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
+		return;
+	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);
+}
+
+#endif
