@@ -226,6 +226,25 @@ struct fct_futex_val {
 };
 
 /*
+ * A futex wake that woke someone, and the syscall its thread finished
+ * last before it (futex calls aside): what ended the waits - a flusher's
+ * fdatasync before it signals the writers, a reply's sendto. One entry
+ * per (waker, word, call); only calls that woke pay the update.
+ */
+#define FCT_WAKE_AFTER_ENTRIES	16384
+
+struct fct_wake_after_key {
+	__u32 tid;		/* the waker */
+	__u32 nr;		/* the call it finished last, + 1 (0: none yet) */
+	__u64 uaddr;
+};
+
+struct fct_wake_after_val {
+	__u64 wakes;		/* futex calls that woke a waiter */
+	__u64 woken;		/* and the waiters they woke */
+};
+
+/*
  * A sampled futex wait's user stack, sent through the `ustacks` ring
  * buffer at the wait's exit (after it was timed, so the copy does not
  * lengthen it): the registers and the stack's top FCT_USTACK_BYTES, for
@@ -398,6 +417,8 @@ struct fct_lost {
 				 * block or remover table was full (pcevict.bpf.h) */
 	__u64 sc_hist_full;	/* timed calls whose (thread, number) found the
 				 * sc_hists map full: counted and timed, no histogram */
+	__u64 wake_after_full;	/* wakes whose (waker, word, call) found the
+				 * wake_after map full: counted, not joined */
 };
 
 

@@ -42,6 +42,15 @@ struct {
 	__type(value, struct fct_futex_val);
 } futex_waits SEC(".maps");
 
+/* what the wakers finished last before a wake (struct fct_wake_after_key) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_WAKE_AFTER_ENTRIES);
+	__type(key, struct fct_wake_after_key);
+	__type(value, struct fct_wake_after_val);
+} wake_after SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	/* 1 KiB a value, like futex_waits: made once per (thread, number) */
@@ -188,6 +197,22 @@ static __always_inline void futex_record(struct fct_slot *t, __u64 d, long ret,
 	}
 }
 
+/* The same wake by what its thread finished last before it. */
+static __always_inline void wake_after_record(struct fct_slot *t, long woken)
+{
+	static const struct fct_wake_after_val zero = {};
+	struct fct_wake_after_key key = {
+		.tid = t->a.tid, .nr = t->done_nr, .uaddr = t->futex_uaddr,
+	};
+	struct fct_wake_after_val *v;
+
+	v = fct_hash_entry(&wake_after, &key, &zero, &lost.wake_after_full);
+	if (!v)
+		return;
+	v->wakes++;
+	v->woken += woken;
+}
+
 /* A wake that woke someone: who passes this word to whom. One entry per
  * (thread, word) beside its waits; only calls that woke pay the update. */
 static __always_inline void wake_record(struct fct_slot *t, long woken)
@@ -206,6 +231,7 @@ static __always_inline void wake_record(struct fct_slot *t, long woken)
 		return;
 	v->wakes++;
 	v->woken += woken;
+	wake_after_record(t, woken);
 }
 
 /* pages spanned by [pos, pos + len) */
@@ -274,6 +300,8 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 	s = &t->a.nr[nr];
 	if (ret < 0)
 		s->errors++;
+	if (nr != NR_FUTEX && nr != NR_FUTEX_WAITV)
+		t->done_nr = nr + 1;
 	if (nr == NR_PREAD64 && ret > 0) {
 		if (t->pread_direct)
 			t->a.pages_direct += pages_spanned(t->pread_pos, ret);

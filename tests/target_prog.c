@@ -80,6 +80,14 @@
  *                            slept inside pread64 (wall less CPU less
  *                            run-queue time: schedstat) to OUT ("INDEX_NS
  *                            BLOB_NS"); the file is removed
+ *   target_prog groupcommit N  a group commit: three threads "writer-K"
+ *                            each append N records (a write to a new file,
+ *                            under gc_mu) and wait on the condvar
+ *                            gc_commit until "flusher" has fdatasynced
+ *                            past theirs; the flusher waits on gc_work for
+ *                            records, fdatasyncs, then broadcasts
+ *                            gc_commit: every wake of a writer comes
+ *                            right after its fdatasync. Prints "flushes F"
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -1033,13 +1041,94 @@ static int coldread(long n, const char *out)
 	return fclose(f) ? 1 : 0;
 }
 
+#define GC_WRITERS	3
+
+static pthread_mutex_t gc_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gc_work = PTHREAD_COND_INITIALIZER;	/* records to flush */
+static pthread_cond_t gc_commit = PTHREAD_COND_INITIALIZER;	/* flushed past them */
+static long gc_appended, gc_flushed, gc_flushes;
+static int gc_fd = -1, gc_done;
+
+static void *gc_writer(void *arg)
+{
+	char name[16], rec[512];
+	long n = (long)arg;
+
+	memset(rec, 'r', sizeof(rec));
+	snprintf(name, sizeof(name), "writer-%ld", n % 10);
+	pthread_setname_np(pthread_self(), name);
+	for (long i = 0; i < n / 10; i++) {
+		long mine;
+
+		pthread_mutex_lock(&gc_mu);
+		if (write(gc_fd, rec, sizeof(rec)) != (ssize_t)sizeof(rec))
+			abort();
+		mine = ++gc_appended;
+		pthread_cond_signal(&gc_work);
+		while (gc_flushed < mine)
+			pthread_cond_wait(&gc_commit, &gc_mu);
+		pthread_mutex_unlock(&gc_mu);
+	}
+	return NULL;
+}
+
+static void *gc_flusher(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "flusher");
+	for (;;) {
+		long upto;
+
+		pthread_mutex_lock(&gc_mu);
+		while (gc_appended == gc_flushed && !gc_done)
+			pthread_cond_wait(&gc_work, &gc_mu);
+		upto = gc_appended;
+		if (upto == gc_flushed) {	/* done, nothing left */
+			pthread_mutex_unlock(&gc_mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&gc_mu);
+		if (fdatasync(gc_fd))
+			abort();
+		pthread_mutex_lock(&gc_mu);
+		gc_flushed = upto;
+		gc_flushes++;
+		pthread_cond_broadcast(&gc_commit);
+		pthread_mutex_unlock(&gc_mu);
+	}
+}
+
+static int groupcommit(long n)
+{
+	char name[] = "target_prog.wal.XXXXXX";
+	pthread_t w[GC_WRITERS], f;
+
+	if ((gc_fd = mkstemp(name)) < 0)
+		return 1;
+	unlink(name);
+	pthread_create(&f, NULL, gc_flusher, NULL);
+	for (long i = 0; i < GC_WRITERS; i++)	/* n records each, the index in the units */
+		pthread_create(&w[i], NULL, gc_writer, (void *)(n * 10 + i));
+	for (int i = 0; i < GC_WRITERS; i++)
+		pthread_join(w[i], NULL);
+	pthread_mutex_lock(&gc_mu);
+	gc_done = 1;
+	pthread_cond_signal(&gc_work);
+	pthread_mutex_unlock(&gc_mu);
+	pthread_join(f, NULL);
+	close(gc_fd);
+	printf("flushes %ld\n", gc_flushes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain|coldread N\n");
+			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain|coldread|\n"
+			"       groupcommit N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -1080,6 +1169,8 @@ int main(int argc, char **argv)
 		return paths(n);
 	if (!strcmp(argv[1], "chain"))
 		return chain(n);
+	if (!strcmp(argv[1], "groupcommit"))
+		return groupcommit(n);
 	if (!strcmp(argv[1], "coldread"))
 		return coldread(n, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(argv[1], "sleep")) {

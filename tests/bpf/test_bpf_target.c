@@ -486,6 +486,40 @@ static void test_durable_writes_named(void **state)
 	session_free(&s);
 }
 
+/* A group commit: the writers' waits on gc_commit end with the flusher's
+ * broadcast, which only it makes, each right after its fdatasync; the
+ * flusher's on gc_work with a writer's signal, right after its write.
+ * The wakers' count is the lock's (one figure), and the Why says what
+ * ends the waits. */
+static void test_group_commit_wakers(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "groupcommit", "200", NULL };
+	const struct lock_total *commit, *work;
+	const struct thread_row *flusher;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	run_clean(argv, &s);
+	flusher = row_named(&s.joined, "flusher");
+	commit = lock_starting(&s.joined, "gc_commit (condvar)");
+	work = lock_starting(&s.joined, "gc_work (condvar)");
+	assert_non_null(flusher);
+	assert_non_null(commit);
+	assert_non_null(work);
+	assert_true(commit->wakers.wakes > 0);
+	assert_int_equal(commit->wakers.wakes, commit->wakes);
+	assert_int_equal(commit->wakers.threads[0].tid, flusher->tid);
+	assert_string_equal(commit->wakers.after[0].call, "fdatasync");
+	/* the flusher's broadcasts all; a waiter's own wake of a waiter
+	 * (glibc's condvar hands a stolen signal on) would be the rest */
+	assert_true(commit->wakers.after[0].wakes * 100 >= commit->wakers.wakes * 95);
+	assert_true(commit->wakers.after[0].wakes <= flusher->k.nr[SYS_fdatasync].count);
+	assert_int_equal(work->wakers.wakes, work->wakes);
+	assert_string_equal(work->wakers.after[0].call, "write");
+	assert_true(diag_says(&s.diag, "The waits end when flusher's fdatasync returns"));
+	session_free(&s);
+}
+
 /* Every wait of a condvar the turn threads pass round is woken by one
  * of them; the producer that signals the consumer never waits on its
  * condvar. */
@@ -613,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_latch_between_processes),
 		cmocka_unit_test(test_durable_writes_named),
 		cmocka_unit_test(test_semaphore_as_lock),
+		cmocka_unit_test(test_group_commit_wakers),
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_work_queue_condvars_are_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),

@@ -94,6 +94,8 @@ bool rule_block_cache(const struct facts *f, struct finding *o);
 /* and below the floor, a phrase for "Not the problem" (false: none) */
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */
+/* wakers_ev.c: who ended a lock's or event's waits, after what call */
+void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */
 bool rule_durable_writes(const struct facts *f, struct finding *o);
 double durable_ns(const struct facts *f);

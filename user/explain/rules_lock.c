@@ -437,6 +437,7 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		       "CPython's GIL is), not a wait for work.",
 		       fig_pct(fig_ratio((double)l->wakes_by_waiters, (double)l->wakes)),
 		       fig_cnt((double)l->wakes));
+	ev_word_wakers(c, f, l);
 }
 
 /* The first of the locks that matter whose holders were measured, or NULL. */
@@ -610,6 +611,26 @@ static const struct thread_row *busiest(const struct joined_run *m)
 	return best;
 }
 
+/* The fix where one call ends most of the waits: what the waker does in
+ * it bounds them (a flusher's fdatasync: the device's flush). */
+static bool fix_from_wakers(struct finding *o, const struct lock_total *l)
+{
+	const struct lock_wakers *w = &l->wakers;
+	bool durable;
+
+	if (!w->nafter || !w->after[0].call[0] || w->after[0].wakes * 2 < w->wakes)
+		return false;
+	durable = !strcmp(w->after[0].call, "fdatasync") || !strcmp(w->after[0].call, "fsync") ||
+		  !strcmp(w->after[0].call, "sync_file_range");
+	set_fix(o, "The waiting threads idle until %s %d wakes them, in %s of the wakes right "
+		"after its %s: %s", w->threads[0].comm[0] ? w->threads[0].comm : "thread",
+		(int)w->threads[0].tid, fig_pct(fig_ratio((double)w->after[0].wakes,
+		(double)w->wakes)), w->after[0].call, durable ? "the device's flush latency bounds "
+		"them - more records per flush (group commit), or a device that flushes faster." :
+		"speed up what that thread does there, or hand the work to more than one thread.");
+	return true;
+}
+
 bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
@@ -641,7 +662,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	if (joins > 0)
 		evidence_add(&o->c, "Waits for threads to end (pthread_join, %s) are left out of this "
 			     "share: they wait for the work the other causes explain.", fig_ns(joins));
-	if (b)
+	if (!fix_from_wakers(o, top[0]) && b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,
 			b->k.comm[0] ? b->k.comm : "?", fig_pct(fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] +

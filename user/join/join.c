@@ -723,12 +723,16 @@ void join_sum_rows(struct joined_run *m)
 
 void join_retotal(struct joined_run *m)
 {
-	free(m->locks);
+	struct lock_total *old = m->locks;
+	int nold = m->nlocks;
+
 	m->locks = NULL;
 	m->nlocks = 0;
 	m->event_wait_ns = m->klock_est_ns = 0;
 	join_sum_rows(m);
 	total_locks(m);
+	wakers_keep(m, old, nold);
+	free(old);
 }
 
 static const char *probe_set_name(const struct kview *kv, unsigned groups)
@@ -961,6 +965,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	total_rows(m);
 	total_locks(m);
 	join_holders(m);
+	wakers_join(m);
 	unindex_view(m, &kix, &nix);
 	op_costs(m);
 	losses_find(kv, &m->losses);

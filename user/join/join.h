@@ -17,6 +17,7 @@
 #include "join/evictions.h"
 #include "join/disk.h"
 #include "join/caches.h"
+#include "join/wakers.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -137,6 +138,7 @@ struct lock_total {
 	bool turns;
 	uint64_t wakes, wakes_by_waiters;
 	struct lock_holders holders;	/* what its holders did (holders.h) */
+	struct lock_wakers wakers;	/* who ended its waits, after what (wakers.h) */
 	struct lock_site sites[LOCK_SITES_MAX];	/* a JVM's: the largest first */
 	int nsites;
 };

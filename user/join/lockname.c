@@ -419,6 +419,38 @@ static bool among(const uint32_t *tids, int n, uint32_t tid)
 	return n && bsearch(&tid, tids, (size_t)n, sizeof(tid), cmp_tid);
 }
 
+/* The op most of n's waits used (by waits; first in the view's order on
+ * a tie): a condvar's waiters sleep on __g_signals with one op, while its
+ * signaller may wait on __g_refs beside it with another, and whichever
+ * entry comes first in the view named the object. */
+static uint32_t object_op(const struct build *b, const struct lock_name *n, uint32_t op)
+{
+	uint32_t ops[4];
+	uint64_t waits[4] = { 0 }, best = 0;
+	int from, to, nops = 0;
+
+	object_entries(b, n, &from, &to);
+	for (int k = from; k < to; k++) {
+		const struct kv_futex *f = entry(b, k);
+		int i = 0;
+
+		if (f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
+			continue;
+		while (i < nops && ops[i] != f->key.op)
+			i++;
+		if (i == nops && nops < 4)
+			ops[nops++] = f->key.op;
+		if (i < nops)
+			waits[i] += f->val.waits;
+	}
+	for (int i = 0; i < nops; i++)
+		if (waits[i] > best) {
+			best = waits[i];
+			op = ops[i];
+		}
+	return op;
+}
+
 /* Did any thread wait with op on word k's word (entries [k, to) by word)? */
 static bool word_waited(const struct build *b, int k, int to, uint32_t op)
 {
@@ -674,7 +706,7 @@ static void name_word(struct build *b, const struct kv_futex *f, uint32_t tgid,
 		return;
 	}
 	place_word(b, f, tgid, &names[n], &kind_name);
-	count_wakes(b, &names[n], f->key.op);
+	count_wakes(b, &names[n], object_op(b, &names[n], f->key.op));
 	if (!names[n].is_lock && woken_by_exits(b, &names[n])) {
 		kind_name = "join";
 		names[n].kind = LK_JOIN;

@@ -233,6 +233,15 @@ void losses_find(const struct kview *kv, struct losses *o)
 		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
 	lost_evict(kv, o);
 	lost_sc_hists(kv, o);
+	l = add(o, "wake_after_full", kv->lost.wake_after_full, 0.9);
+	if (l) {
+		static const char *const locks[] = { "locks", NULL };
+
+		says(l, "%llu futex wakes not joined to the call their thread made before them "
+		     "(the wakers' table holds %d entries): the locks' wakers are short by that many",
+		     (unsigned long long)kv->lost.wake_after_full, FCT_WAKE_AFTER_ENTRIES);
+		touches(l, locks);
+	}
 	l = add(o, "timeline_drops", kv->tl.dropped, 1);
 	if (l) {
 		says(l, "%llu timeline records lost (no room in the ring buffer): its lanes have "

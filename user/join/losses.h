@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "trace/kview.h"
 
-#define LOSS_MAX		12
+#define LOSS_MAX		16
 #define LOSS_MAX_TOUCHES	8
 
 struct loss {

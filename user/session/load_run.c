@@ -32,6 +32,7 @@
 #include "session/load_disk.h"
 #include "session/load_run.h"
 #include "session/run_format.h"
+#include "session/load_wakers.h"
 #include "base/schema.h"
 #include "explain/whatif.h"
 
@@ -719,7 +720,8 @@ static int load_lock(struct jr *r, struct json_object *o, void *row, void *arg)
 	struct lock_total *l = row;
 	size_t n;
 
-	if (load_holders(r, o, &l->holders) || jr_array_rows(r, o, &sites, l->sites, NULL, &n))
+	if (load_holders(r, o, &l->holders) || jr_array_rows(r, o, &sites, l->sites, NULL, &n) ||
+	    load_wakers(r, o, &l->wakers))
 		return -1;
 	l->nsites = (int)n;
 	return 0;

@@ -73,6 +73,7 @@ static const struct jr_field lost[] = {
 	JR_FIELD_IF(fct_lost, "tgids_full", tgids_full, OPT),
 	JR_FIELD_IF(fct_lost, "pagecache_evict_full", pc_evict_full, OPT),
 	JR_FIELD_IF(fct_lost, "syscall_hist_full", sc_hist_full, OPT),
+	JR_FIELD_IF(fct_lost, "wake_after_full", wake_after_full, OPT),
 };
 const struct jr_table rf_lost = JR_TABLE(lost);
 
@@ -88,6 +89,23 @@ static const struct jr_field lock[] = {
 	JR_BOOLF(lock_total, "taken_in_turns", turns),
 };
 const struct jr_table rf_lock = JR_TABLE(lock);
+
+static const struct jr_field wakers[] = {
+	JR_FIELD(lock_wakers, "wakes", wakes),
+	JR_FIELD(lock_wakers, "more_threads", more_threads),
+};
+const struct jr_table rf_wakers = JR_TABLE(wakers);
+
+static const struct jr_field waker_thread[] = {
+	JR_FIELD(waker_thread, "tid", tid), JR_STRF(waker_thread, "comm", comm, 0),
+	JR_FIELD(waker_thread, "wakes", wakes),
+};
+const struct jr_table rf_waker_thread = JR_TABLE(waker_thread);
+
+static const struct jr_field waker_call[] = {
+	JR_STRF(waker_call, "syscall", call, 0), JR_FIELD(waker_call, "wakes", wakes),
+};
+const struct jr_table rf_waker_call = JR_TABLE(waker_call);
 
 static const struct jr_field site[] = {
 	JR_STRF(lock_site, "site", site, 0), JR_FIELD(lock_site, "waits", waits),

@@ -23,6 +23,8 @@ extern const struct jr_table rf_agent;		/* target.jvm.agent */
 extern const struct jr_table rf_lost;		/* lost_events, but its sums */
 extern const struct jr_table rf_lock;		/* locks[], but holders, stacks, sites */
 extern const struct jr_table rf_site;		/* locks[].sites[] */
+/* locks[].wakers, but its threads[] and after[]; and those */
+extern const struct jr_table rf_wakers, rf_waker_thread, rf_waker_call;
 extern const struct jr_table rf_chain;		/* locks[].holders.waiting_for[] */
 extern const struct jr_table rf_use;		/* threads[].locks.NAME */
 extern const struct jr_table rf_other;		/* machine_cpu.others[] */

@@ -12,7 +12,8 @@ uint64_t kview_lost_total(const struct kview *kv)
 
 	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
 	       l->stack_lost + l->ustack_drops + l->jvm_threads_full + l->jvm_monitors_full +
-	       l->tgids_full + l->pc_evict_full + l->sc_hist_full + kv->tl.dropped;
+	       l->tgids_full + l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
+	       kv->tl.dropped;
 }
 
 void kview_free(struct kview *kv)
@@ -21,6 +22,7 @@ void kview_free(struct kview *kv)
 		return;
 	free(kv->threads);
 	free(kv->futex);
+	free(kv->wake_after);
 	free(kv->sc_hists);
 	kv->sc_hists = NULL;
 	kv->nsc_hists = 0;
@@ -43,6 +45,8 @@ void kview_free(struct kview *kv)
 	kv->nhandles = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
+	kv->wake_after = NULL;
+	kv->nwake_after = 0;
 	kv->klock = NULL;
 	kv->pc = NULL;
 	kv->holds = NULL;

@@ -22,6 +22,12 @@ struct kv_futex {
 	struct fct_futex_val val;
 };
 
+/* A waker's wakes of a word after one call (struct fct_wake_after_key). */
+struct kv_wake_after {
+	struct fct_wake_after_key key;
+	struct fct_wake_after_val val;
+};
+
 /* The shape of a thread's timed calls of one syscall number (the
  * sc_hists map); its counts and times are in the account's nr[]. */
 struct kv_sc_hist {
@@ -100,6 +106,8 @@ struct kview {
 	int nthreads;
 	struct kv_futex *futex;
 	int nfutex;
+	struct kv_wake_after *wake_after;	/* the wakes by the call before them */
+	int nwake_after;
 	struct kv_sc_hist *sc_hists;	/* sorted by (tid, nr): kview_sort_sc_hists */
 	int nsc_hists;
 	struct kv_klock *klock;

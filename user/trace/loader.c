@@ -1134,6 +1134,17 @@ static int add_futex(struct kview *kv, const void *k, const void *v, void *arg)
 	return 0;
 }
 
+static int add_wake_after(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_wake_after *w = grow(&kv->wake_after, &kv->nwake_after, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	memcpy(&w->key, k, sizeof(w->key));
+	memcpy(&w->val, v, sizeof(w->val));
+	return 0;
+}
+
 static int add_evict(struct kview *kv, const void *k, const void *v, void *arg)
 {
 	struct kv_evict *e = grow(&kv->evict, &kv->nevict, sizeof(*e));
@@ -1312,6 +1323,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
 				sizeof(struct fct_futex_val), add_futex, kv, NULL);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.wake_after),
+				sizeof(struct fct_wake_after_key), sizeof(struct fct_wake_after_val),
+				add_wake_after, kv, NULL);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.sc_hists), sizeof(struct fct_sc_hist_key),
 				sizeof(struct fct_sc_hist), add_sc_hist, kv, NULL);

@@ -1,0 +1,140 @@
+/*
+ * test_wakers.c - each lock's wakers (join/wakers.c) from a hand-made
+ * kernel view: who woke its waiters, after which call, only wakes of the
+ * words its waiters slept on with its op counted, and the figures kept
+ * when the locks are summed again.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include "join/join.h"
+
+#define TGID	100u
+#define WORD	0x1000ull	/* the condvar's __g_signals: its waiters' word */
+#define REFS	0x1008ull	/* its __g_refs: a signaller waits there, op 0 */
+
+static struct fct_thread threads[] = {
+	{ .tid = 101, .tgid = TGID, .comm = "flusher" },
+	{ .tid = 102, .tgid = TGID, .comm = "writer-0" },
+	{ .tid = 103, .tgid = TGID, .comm = "writer-1" },
+};
+
+static struct kv_futex futex[] = {
+	{ .key = { 102, 9, WORD }, .val = { .waits = 40 } },
+	{ .key = { 103, 9, WORD }, .val = { .waits = 30 } },
+	{ .key = { 101, 0, REFS }, .val = { .waits = 2 } },	/* another op: not its wakes */
+};
+
+static struct kv_wake_after after[] = {
+	{ .key = { 101, SYS_fdatasync + 1, WORD }, .val = { .wakes = 60, .woken = 66 } },
+	{ .key = { 102, SYS_write + 1, WORD }, .val = { .wakes = 3, .woken = 3 } },
+	{ .key = { 103, 0, WORD }, .val = { .wakes = 1, .woken = 1 } },
+	{ .key = { 102, SYS_write + 1, REFS }, .val = { .wakes = 2, .woken = 2 } },
+	{ .key = { 101, SYS_write + 1, 0x9000 }, .val = { .wakes = 7, .woken = 7 } },
+};
+
+static struct lock_name names[] = {
+	{ .tgid = TGID, .addr = WORD, .size = 48, .name = "commit (condvar)", .kind = LK_CONDVAR },
+};
+
+static void model(struct joined_run *m, struct kview *kv, struct lock_total *locks)
+{
+	memset(kv, 0, sizeof(*kv));
+	kv->threads = threads;
+	kv->nthreads = 3;
+	kv->futex = futex;
+	kv->nfutex = 3;
+	kv->wake_after = after;
+	kv->nwake_after = 5;
+	memset(m, 0, sizeof(*m));
+	m->kv = kv;
+	m->names = names;
+	m->nnames = 1;
+	memset(locks, 0, 2 * sizeof(*locks));
+	snprintf(locks[0].name, sizeof(locks[0].name), "commit (condvar)");
+	snprintf(locks[1].name, sizeof(locks[1].name), "spinlock @ x");
+	locks[1].kernel = true;
+	m->locks = locks;
+	m->nlocks = 2;
+}
+
+static void test_by_thread_and_call(void **state)
+{
+	struct joined_run m;
+	struct kview kv;
+	struct lock_total locks[2];
+	const struct lock_wakers *w = &locks[0].wakers;
+
+	(void)state;
+	model(&m, &kv, locks);
+	wakers_join(&m);
+	/* the __g_refs wakes (another op) and the unnamed word's are not its */
+	assert_int_equal(w->wakes, 64);
+	assert_int_equal(w->nthreads, 3);
+	assert_int_equal(w->threads[0].tid, 101);
+	assert_string_equal(w->threads[0].comm, "flusher");
+	assert_int_equal(w->threads[0].wakes, 60);
+	assert_int_equal(w->threads[1].tid, 102);
+	assert_int_equal(w->threads[1].wakes, 3);
+	assert_int_equal(w->more_threads, 0);
+	assert_int_equal(w->nafter, 3);
+	assert_string_equal(w->after[0].call, "fdatasync");
+	assert_int_equal(w->after[0].wakes, 60);
+	assert_string_equal(w->after[1].call, "write");
+	assert_string_equal(w->after[2].call, "");	/* no call before it */
+	assert_int_equal(locks[1].wakers.wakes, 0);	/* a kernel lock: none */
+}
+
+/* Summed again from the rows (join_retotal), the wakers stay. */
+static void test_kept_by_name(void **state)
+{
+	struct joined_run m;
+	struct kview kv;
+	struct lock_total locks[2], again[2];
+
+	(void)state;
+	model(&m, &kv, locks);
+	wakers_join(&m);
+	memset(again, 0, sizeof(again));
+	snprintf(again[0].name, sizeof(again[0].name), "spinlock @ x");
+	again[0].kernel = true;
+	snprintf(again[1].name, sizeof(again[1].name), "commit (condvar)");
+	m.locks = again;
+	m.nlocks = 2;
+	wakers_keep(&m, locks, 2);
+	assert_int_equal(again[1].wakers.wakes, 64);
+	assert_string_equal(again[1].wakers.after[0].call, "fdatasync");
+	assert_int_equal(again[0].wakers.wakes, 0);
+}
+
+/* No kernel view (a saved run's totals): nothing joined, nothing lost. */
+static void test_no_view(void **state)
+{
+	struct joined_run m;
+	struct kview kv;
+	struct lock_total locks[2];
+
+	(void)state;
+	model(&m, &kv, locks);
+	kv.nwake_after = 0;
+	wakers_join(&m);
+	assert_int_equal(locks[0].wakers.wakes, 0);
+	m.kv = NULL;
+	wakers_join(&m);
+	assert_int_equal(locks[0].wakers.nthreads, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_thread_and_call),
+		cmocka_unit_test(test_kept_by_name),
+		cmocka_unit_test(test_no_view),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

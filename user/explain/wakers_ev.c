@@ -1,0 +1,65 @@
+/*
+ * wakers_ev.c - who ended a lock's or event's waits, in the evidence
+ * (join/wakers.h): the waking threads and the call each finished last
+ * before it woke them, with what that call cost the waker.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "base/sysnames.h"
+#include "explain/rules_int.h"
+#include "explain/words.h"
+
+/* The waker's own time in syscall `call` over its window: calls, ns. */
+static bool waker_call_time(const struct joined_run *m, pid_t tid, const char *call,
+			    double *count, double *ns)
+{
+	int nr = syscall_nr(call);
+
+	*count = *ns = 0;
+	if (nr < 0 || nr >= FCT_NR_MAX)
+		return false;
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].tid == tid && m->rows[i].has_kernel) {
+			*count = (double)m->rows[i].k.nr[nr].count;
+			*ns = (double)m->rows[i].k.nr[nr].total_ns;
+			return *count > 0;
+		}
+	return false;
+}
+
+/* "fdatasync 91 %, sendto 6 %" of the wakes */
+static void calls_words(const struct lock_wakers *w, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < w->nafter && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s %s", i ? ", " : "",
+					w->after[i].call[0] ? w->after[i].call : "no call before",
+					fig_pct(fig_ratio((double)w->after[i].wakes,
+							  (double)w->wakes)));
+}
+
+void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
+{
+	const struct lock_wakers *w = &l->wakers;
+	const struct waker_thread *t = &w->threads[0];
+	const struct waker_call *top = &w->after[0];
+	double count, ns;
+	char calls[200];
+
+	if (!w->wakes || !w->nthreads || !w->nafter)
+		return;
+	calls_words(w, calls, sizeof(calls));
+	evidence_add(c, "Who ended these waits: %s wakes of its waiters, %s of them by %s %d%s; "
+		     "the call each waker finished just before waking them: %s.",
+		     fig_cnt((double)w->wakes), fig_pct(fig_ratio((double)t->wakes, (double)w->wakes)),
+		     t->comm[0] ? t->comm : "thread", (int)t->tid,
+		     w->nthreads > 1 || w->more_threads ? " (and other threads)" : "", calls);
+	if (top->call[0] && top->wakes * 2 >= w->wakes &&
+	    waker_call_time(f->m, t->tid, top->call, &count, &ns))
+		evidence_add(c, "The waits end when %s's %s returns: that thread made %s %s calls, "
+			     "%s in all (%s each on average) - what it does there bounds them.",
+			     t->comm[0] ? t->comm : "the waker", top->call, fig_cnt(count), top->call,
+			     fig_ns(ns), fig_ns(fig_ratio(ns, count)));
+}

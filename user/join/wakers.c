@@ -1,0 +1,288 @@
+/*
+ * wakers.c - each lock's wakers and the calls before their wakes
+ * (wakers.h), from the kernel view's wake_after entries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/sysnames.h"
+#include "join/join.h"
+#include "join/wakers.h"
+
+/* One entry's share of a lock: by waker (key = tid) or by call (key = nr). */
+struct acc {
+	int lock;
+	int key;
+	uint64_t wakes;
+};
+
+struct accs {
+	struct acc *a;
+	size_t n, cap;
+};
+
+static int push(struct accs *s, int lock, int key, uint64_t wakes)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct acc *a = realloc(s->a, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		s->a = a;
+		s->cap = cap;
+	}
+	s->a[s->n++] = (struct acc){ lock, key, wakes };
+	return 0;
+}
+
+static int by_lock_key(const void *x, const void *y)
+{
+	const struct acc *a = x, *b = y;
+
+	if (a->lock != b->lock)
+		return a->lock < b->lock ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static int by_lock_wakes(const void *x, const void *y)
+{
+	const struct acc *a = x, *b = y;
+
+	if (a->lock != b->lock)
+		return a->lock < b->lock ? -1 : 1;
+	return a->wakes < b->wakes ? 1 : a->wakes > b->wakes ? -1 : (a->key > b->key) - (a->key < b->key);
+}
+
+/* Equal (lock, key) summed, then each lock's largest first. */
+static void fold(struct accs *s)
+{
+	size_t w = 0;
+
+	qsort(s->a, s->n, sizeof(*s->a), by_lock_key);
+	for (size_t i = 0; i < s->n; i++) {
+		if (w && s->a[w - 1].lock == s->a[i].lock && s->a[w - 1].key == s->a[i].key)
+			s->a[w - 1].wakes += s->a[i].wakes;
+		else
+			s->a[w++] = s->a[i];
+	}
+	s->n = w;
+	qsort(s->a, s->n, sizeof(*s->a), by_lock_wakes);
+}
+
+/* ---- lookups: a waker's process, a name's lock ----------------------- */
+
+static int by_tid(const void *x, const void *y)
+{
+	const struct fct_thread *a = x, *b = y;
+
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static const struct fct_thread *thread_of(const struct fct_thread *sorted, int n, uint32_t tid)
+{
+	struct fct_thread key = { .tid = tid };
+
+	return bsearch(&key, sorted, (size_t)n, sizeof(*sorted), by_tid);
+}
+
+static const struct joined_run *sort_m;	/* qsort has no argument */
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(sort_m->locks[*(const int *)x].name, sort_m->locks[*(const int *)y].name);
+}
+
+static int lock_named(const struct joined_run *m, const int *ix, const char *name)
+{
+	int lo = 0, hi = m->nlocks;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(m->locks[ix[mid]].name, name);
+
+		if (!c)
+			return m->locks[ix[mid]].kernel ? -1 : ix[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * The words waited on, by process and op: only wakes of a word waited on
+ * with its lock's op count, as lockname.c counts a name's wakes (a
+ * condvar's signaller waits on glibc's __g_refs word beside it with
+ * another op, and a waiter wakes it: bookkeeping, not the condvar's).
+ */
+struct word {
+	uint32_t tgid, op;
+	uint64_t uaddr;
+};
+
+static int by_word(const void *x, const void *y)
+{
+	const struct word *a = x, *b = y;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	if (a->uaddr != b->uaddr)
+		return a->uaddr < b->uaddr ? -1 : 1;
+	return a->op < b->op ? -1 : a->op > b->op;
+}
+
+struct waited {
+	struct word *w;
+	size_t n;
+	uint32_t *op;		/* per lock: the op of its largest wait entry */
+};
+
+static int waited_words(const struct joined_run *m, const int *ix, const struct fct_thread *th,
+			int nth, struct waited *o)
+{
+	const struct kview *kv = m->kv;
+	uint64_t *most = calloc((size_t)m->nlocks, sizeof(*most));
+	char name[160];
+
+	o->n = 0;
+	o->w = malloc(((size_t)kv->nfutex + 1) * sizeof(*o->w));
+	o->op = calloc((size_t)m->nlocks, sizeof(*o->op));
+	for (int i = 0; most && o->w && o->op && i < kv->nfutex; i++) {
+		const struct kv_futex *f = &kv->futex[i];
+		const struct fct_thread *t = thread_of(th, nth, f->key.tid);
+		int l;
+
+		if (!t || f->key.op == FCT_FUTEX_OP_WAKE || !f->val.waits)
+			continue;
+		o->w[o->n++] = (struct word){ t->tgid, f->key.op, f->key.uaddr };
+		join_name_word(m, t->tgid, f->key.uaddr, name, sizeof(name));
+		if ((l = lock_named(m, ix, name)) >= 0 && f->val.waits > most[l]) {
+			most[l] = f->val.waits;
+			o->op[l] = f->key.op;
+		}
+	}
+	free(most);
+	if (!o->w || !o->op)
+		return -1;
+	qsort(o->w, o->n, sizeof(*o->w), by_word);
+	return 0;
+}
+
+/* ---- the join ---------------------------------------------------------- */
+
+static void put_threads(struct joined_run *m, const struct accs *s, const struct fct_thread *th,
+			int nth)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct lock_wakers *w = &m->locks[s->a[i].lock].wakers;
+		const struct fct_thread *t;
+
+		w->wakes += s->a[i].wakes;
+		if (w->nthreads == WAKERS_MAX) {
+			w->more_threads++;
+			continue;
+		}
+		t = thread_of(th, nth, (uint32_t)s->a[i].key);
+		w->threads[w->nthreads] = (struct waker_thread){ .tid = s->a[i].key,
+								 .wakes = s->a[i].wakes };
+		if (t)
+			memcpy(w->threads[w->nthreads].comm, t->comm, sizeof(t->comm));
+		w->nthreads++;
+	}
+}
+
+static void put_calls(struct joined_run *m, const struct accs *s)
+{
+	char buf[32];
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct lock_wakers *w = &m->locks[s->a[i].lock].wakers;
+
+		struct waker_call *c;
+
+		if (w->nafter == WAKERS_MAX)
+			continue;
+		c = &w->after[w->nafter++];
+		c->wakes = s->a[i].wakes;
+		c->call[0] = '\0';
+		if (s->a[i].key > 0)
+			snprintf(c->call, sizeof(c->call), "%s",
+				 syscall_name((unsigned)s->a[i].key - 1, buf, sizeof(buf)));
+	}
+}
+
+/* Each entry to its lock, by waker and by call; -1 when out of memory. */
+static int collect(const struct joined_run *m, const int *ix, const struct fct_thread *th,
+		   int nth, struct accs *by_thread, struct accs *by_call)
+{
+	const struct kview *kv = m->kv;
+	struct waited ww = { 0 };
+	char name[160];
+	int err = waited_words(m, ix, th, nth, &ww);
+
+	for (int i = 0; !err && i < kv->nwake_after; i++) {
+		const struct kv_wake_after *e = &kv->wake_after[i];
+		const struct fct_thread *t = thread_of(th, nth, e->key.tid);
+		struct word key;
+		int l;
+
+		if (!t)
+			continue;
+		join_name_word(m, t->tgid, e->key.uaddr, name, sizeof(name));
+		if ((l = lock_named(m, ix, name)) < 0)
+			continue;
+		key = (struct word){ t->tgid, ww.op[l], e->key.uaddr };
+		if (!bsearch(&key, ww.w, ww.n, sizeof(*ww.w), by_word))
+			continue;
+		if (push(by_thread, l, (int)e->key.tid, e->val.wakes) ||
+		    push(by_call, l, (int)e->key.nr, e->val.wakes))
+			err = -1;
+	}
+	free(ww.w);
+	free(ww.op);
+	return err;
+}
+
+void wakers_join(struct joined_run *m)
+{
+	struct accs by_thread = { 0 }, by_call = { 0 };
+	struct fct_thread *th;
+	int *ix;
+
+	for (int i = 0; i < m->nlocks; i++)
+		memset(&m->locks[i].wakers, 0, sizeof(m->locks[i].wakers));
+	if (!m->kv || !m->kv->nwake_after || !m->nlocks)
+		return;
+	th = malloc(((size_t)m->kv->nthreads + 1) * sizeof(*th));
+	ix = malloc((size_t)m->nlocks * sizeof(*ix));
+	if (th && ix) {
+		memcpy(th, m->kv->threads, (size_t)m->kv->nthreads * sizeof(*th));
+		qsort(th, (size_t)m->kv->nthreads, sizeof(*th), by_tid);
+		for (int i = 0; i < m->nlocks; i++)
+			ix[i] = i;
+		sort_m = m;
+		qsort(ix, (size_t)m->nlocks, sizeof(*ix), by_name);
+		if (!collect(m, ix, th, m->kv->nthreads, &by_thread, &by_call)) {
+			fold(&by_thread);
+			fold(&by_call);
+			put_threads(m, &by_thread, th, m->kv->nthreads);
+			put_calls(m, &by_call);
+		}
+	}
+	free(by_thread.a);
+	free(by_call.a);
+	free(th);
+	free(ix);
+}
+
+void wakers_keep(struct joined_run *m, const struct lock_total *old, int n)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		for (int j = 0; j < n; j++)
+			if (old[j].kernel == m->locks[i].kernel &&
+			    !strcmp(old[j].name, m->locks[i].name)) {
+				m->locks[i].wakers = old[j].wakers;
+				break;
+			}
+}

@@ -1,0 +1,35 @@
+/*
+ * load_wakers.c - a lock's wakers read back by session/run_format.c's
+ * tables.
+ */
+#include <string.h>
+#include "session/load_wakers.h"
+#include "session/run_format.h"
+
+int load_wakers(struct jr *r, struct json_object *lock, struct lock_wakers *w)
+{
+	const struct jr_rows threads = {
+		"threads", 0, sizeof(struct waker_thread), WAKERS_MAX,
+		"has more wakers than fctrace keeps", rf_waker_thread.f, rf_waker_thread.n, NULL,
+	};
+	const struct jr_rows after = {
+		"after", 0, sizeof(struct waker_call), WAKERS_MAX,
+		"has more calls than fctrace keeps", rf_waker_call.f, rf_waker_call.n, NULL,
+	};
+	struct json_object *o = NULL;
+	char saved[128];
+	size_t nt, na;
+
+	memset(w, 0, sizeof(*w));
+	if (!json_object_object_get_ex(lock, "wakers", &o) || !o)
+		return 0;
+	if (jr_object(r, lock, "wakers", false, &o, saved, sizeof(saved)))
+		return -1;
+	if (JR_READ_T(r, o, w, rf_wakers) || jr_array_rows(r, o, &threads, w->threads, NULL, &nt) ||
+	    jr_array_rows(r, o, &after, w->after, NULL, &na))
+		return -1;
+	jr_leave(r, saved);
+	w->nthreads = (int)nt;
+	w->nafter = (int)na;
+	return 0;
+}
