@@ -616,18 +616,24 @@ static const struct thread_row *busiest(const struct joined_run *m)
 static bool fix_from_wakers(struct finding *o, const struct lock_total *l)
 {
 	const struct lock_wakers *w = &l->wakers;
+	char who[64];
 	bool durable;
 
 	if (!w->nafter || !w->after[0].call[0] || w->after[0].wakes * 2 < w->wakes)
 		return false;
 	durable = !strcmp(w->after[0].call, "fdatasync") || !strcmp(w->after[0].call, "fsync") ||
 		  !strcmp(w->after[0].call, "sync_file_range");
-	set_fix(o, "The waiting threads idle until %s %d wakes them, in %s of the wakes right "
-		"after its %s: %s", w->threads[0].comm[0] ? w->threads[0].comm : "thread",
-		(int)w->threads[0].tid, fig_pct(fig_ratio((double)w->after[0].wakes,
-		(double)w->wakes)), w->after[0].call, durable ? "the device's flush latency bounds "
-		"them - more records per flush (group commit), or a device that flushes faster." :
-		"speed up what that thread does there, or hand the work to more than one thread.");
+	if (w->threads[0].wakes * 2 >= w->wakes)
+		snprintf(who, sizeof(who), "%s %d", w->threads[0].comm[0] ? w->threads[0].comm :
+			 "thread", (int)w->threads[0].tid);
+	else	/* a group commit's leader changes from one commit to the next */
+		snprintf(who, sizeof(who), "one of %u threads, each in turn,",
+			 (unsigned)w->nthreads + w->more_threads);
+	set_fix(o, "The waiting threads idle until %s wakes them, in %s of the wakes right after "
+		"its %s: %s", who, fig_pct(fig_ratio((double)w->after[0].wakes, (double)w->wakes)),
+		w->after[0].call, durable ? "the device's flush latency bounds them - more records "
+		"per flush (group commit), or a device that flushes faster." : "speed up what "
+		"that thread does there, or hand the work to more than one thread.");
 	return true;
 }
 

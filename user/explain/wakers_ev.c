@@ -27,6 +27,24 @@ static bool waker_call_time(const struct joined_run *m, pid_t tid, const char *c
 	return false;
 }
 
+/* Wakes spread over many threads (a group commit's leader changes from
+ * one commit to the next): the call's figures are the program's. */
+static void ev_many_wakers(struct diag_cause *c, const struct facts *f,
+			   const struct lock_wakers *w, const char *call)
+{
+	int nr = syscall_nr(call);
+	const struct sc_stats *s;
+
+	if (nr < 0 || nr >= FCT_NR_MAX || !(s = &f->m->nr_total[nr])->count)
+		return;
+	evidence_add(c, "The waits end when one of their wakers' %s returns (%u threads woke "
+		     "them, each in turn): the program made %s %s calls, %s in all (%s each on "
+		     "average, %s of it asleep) - what happens there bounds them.", call,
+		     (unsigned)w->nthreads + w->more_threads, fig_cnt((double)s->count), call,
+		     fig_ns((double)s->total_ns), fig_ns(fig_ratio((double)s->total_ns,
+		     (double)s->count)), fig_ns((double)s->blocked_ns));
+}
+
 /* "fdatasync 91 %, sendto 6 %" of the wakes */
 static void calls_words(const struct lock_wakers *w, char *buf, size_t n)
 {
@@ -56,10 +74,13 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		     fig_cnt((double)w->wakes), fig_pct(fig_ratio((double)t->wakes, (double)w->wakes)),
 		     t->comm[0] ? t->comm : "thread", (int)t->tid,
 		     w->nthreads > 1 || w->more_threads ? " (and other threads)" : "", calls);
-	if (top->call[0] && top->wakes * 2 >= w->wakes &&
-	    waker_call_time(f->m, t->tid, top->call, &count, &ns))
+	if (!top->call[0] || top->wakes * 2 < w->wakes)
+		return;
+	if (t->wakes * 2 >= w->wakes && waker_call_time(f->m, t->tid, top->call, &count, &ns))
 		evidence_add(c, "The waits end when %s's %s returns: that thread made %s %s calls, "
 			     "%s in all (%s each on average) - what it does there bounds them.",
 			     t->comm[0] ? t->comm : "the waker", top->call, fig_cnt(count), top->call,
 			     fig_ns(ns), fig_ns(fig_ratio(ns, count)));
+	else
+		ev_many_wakers(c, f, w, top->call);
 }
