@@ -45,7 +45,7 @@ struct fct_tl_map {
  * (syscalls.bpf.c) and, with --cpu-stacks, cpu-clock samples'. */
 struct fct_ustacks_map {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);
+	__uint(max_entries, 16 << 20);
 };
 
 extern struct fct_slots_map slots SEC(".maps");

@@ -249,13 +249,21 @@ struct fct_wake_after_val {
  * buffer at the wait's exit (after it was timed, so the copy does not
  * lengthen it): the registers and the stack's top FCT_USTACK_BYTES, for
  * user space to unwind with CFI (Debian's glibc has no frame pointers).
- * Each (thread, word) sends its first FCT_USTACK_WARMUP waits, then one
- * in FCT_USTACK_EVERY, at most FCT_USTACK_MAX.
+ * Each (thread, word) sends its first FCT_USTACK_WARMUP waits while the
+ * word has sent fewer than FCT_USTACK_WORD_WARMUP in all, then one in
+ * FCT_USTACK_EVERY, at most FCT_USTACK_MAX.
  */
 #define FCT_USTACK_BYTES	4096
 #define FCT_USTACK_WARMUP	4
 #define FCT_USTACK_EVERY	64
 #define FCT_USTACK_MAX		64
+#define FCT_USTACK_WORD_WARMUP	32	/* a word's warm-up stacks, all threads' */
+
+struct fct_word_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 uaddr;
+};
 #define FCT_UREGS		17	/* x86-64 DWARF registers 0-16, rip last */
 /* --cpu-stacks: a cpu-clock sample's stack (op), not a futex wait's;
  * uaddr is 1 when the sample found the thread in the kernel */

@@ -147,12 +147,42 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		tl_enter(t, regs, id, direct);
 }
 
-/* Should the n-th wait (from 1) on this word send its user stack? */
-static __always_inline bool ustack_wanted(const struct fct_futex_val *v)
+/* Warm-up stacks sent per futex word, all its threads' together
+ * (struct fct_word_key): a word is named from a few of its stacks, and a
+ * server's many threads each warming up on one word flooded the ring
+ * faster than user space unwinds (MariaDB: 1786 dropped of 2806). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_FUTEX_ENTRIES);
+	__type(key, struct fct_word_key);
+	__type(value, __u32);
+} ustack_words SEC(".maps");
+
+/* Is the word still short of its warm-up stacks? Counts this one. */
+static __always_inline bool word_warming(struct fct_slot *t)
+{
+	static const __u32 zero;
+	struct fct_word_key key = { .tgid = t->a.tgid, .uaddr = t->futex_uaddr };
+	__u32 *n = fct_hash_entry(&ustack_words, &key, &zero, &lost.futex_map_full);
+
+	if (!n)
+		return true;
+	if (*n >= FCT_USTACK_WORD_WARMUP)
+		return false;
+	__sync_fetch_and_add(n, 1);
+	return true;
+}
+
+/* Should the n-th wait (from 1) on this word send its user stack? Its
+ * thread's periodic ones always; its first ones while the word warms up. */
+static __always_inline bool ustack_wanted(struct fct_slot *t, const struct fct_futex_val *v)
 {
 	if (!ustack_sample || v->sampled >= FCT_USTACK_MAX)
 		return false;
-	return v->waits <= FCT_USTACK_WARMUP || !(v->waits & (FCT_USTACK_EVERY - 1));
+	if (!(v->waits & (FCT_USTACK_EVERY - 1)))
+		return true;
+	return v->waits <= FCT_USTACK_WARMUP && word_warming(t);
 }
 
 /* Send this wait's registers and the top of its user stack (ustack.bpf.h):
@@ -191,7 +221,7 @@ static __always_inline void futex_record(struct fct_slot *t, __u64 d, long ret,
 	if (ret < 0)
 		v->errors++;
 	fct_hist_add(v->hist, d);
-	if (ustack_wanted(v)) {
+	if (ustack_wanted(t, v)) {
 		v->sampled++;
 		ustack_send(t, regs);
 	}

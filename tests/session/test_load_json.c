@@ -300,6 +300,8 @@ static const char *const optional[] = {
 	/* one syscall table by number: its losses, and what each number
 	 * carries besides count, total and sleep */
 	"syscall_hist_full@", "errors@number", "timed@number", "min_ns@number", "max_ns@number",
+	"wake_after_full@", "wakers@",	/* runs saved before the wakers' join */
+	"from_diskstats@", "probed_reads@", "probed_writes@",	/* before the diskstats view */
 };
 
 static bool is_optional(const char *key, const char *where)

@@ -233,6 +233,17 @@ void losses_find(const struct kview *kv, struct losses *o)
 		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
 	lost_evict(kv, o);
 	lost_sc_hists(kv, o);
+	l = add(o, "handles_drops", kv->fu_drops,
+		ratio((double)kv->fu_sent, (double)(kv->fu_sent + kv->fu_drops)));
+	if (l) {
+		static const char *const caches[] = { "caches", "diagnosis", NULL };
+
+		says(l, "%llu events of the handles' stream lost (its ring buffer was full): the "
+		     "caches' accesses, misses and curves are short by that many of %llu",
+		     (unsigned long long)kv->fu_drops,
+		     (unsigned long long)(kv->fu_sent + kv->fu_drops));
+		touches(l, caches);
+	}
 	l = add(o, "wake_after_full", kv->lost.wake_after_full, 0.9);
 	if (l) {
 		static const char *const locks[] = { "locks", NULL };
