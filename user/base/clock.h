@@ -19,4 +19,16 @@ static inline uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* When monotonic time t was by the wall clock (CLOCK_REALTIME), ns since
+ * the epoch: what names a run to a person (diff's "nginx 14:02:11"). */
+static inline uint64_t wallclock_of_ns(uint64_t t)
+{
+	struct timespec ts;
+	uint64_t now = monotonic_ns(), real;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	real = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return real - (now > t ? now - t : 0);
+}
+
 #endif /* FCTRACE_CLOCK_H */
