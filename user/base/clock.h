@@ -3,7 +3,8 @@
  * is bpf_ktime_get_ns's, so that the window, the kernel's accounts and a
  * subject's own timings are on one time line. Through the vDSO: no
  * syscall, safe inside the window. (The workloads read the same clock
- * with wl_now_ns: workloads/ uses nothing of user/.)
+ * with wl_now_ns: workloads/ uses nothing of user/.) The wall clock only
+ * names a run for a person (wallclock_of_ns), never measures one.
  */
 #ifndef FCTRACE_CLOCK_H
 #define FCTRACE_CLOCK_H

@@ -83,13 +83,14 @@ static bool fixed_window(const struct session *s)
 static void name_by_time(struct cmp_side *x, bool day)
 {
 	time_t t = (time_t)(x->s->started_unix_ns / 1000000000ull);
+	const char *subject = x->s->subject ? x->s->subject : "?";
 	struct tm tm;
 	char when[32];
 
 	if (!localtime_r(&t, &tm) ||
 	    !strftime(when, sizeof(when), day ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm))
 		snprintf(when, sizeof(when), "?");
-	snprintf(x->name, sizeof(x->name), "%.24s %s", x->s->subject, when);
+	snprintf(x->name, sizeof(x->name), "%.24s %s", subject, when);
 }
 
 static bool same_day(const struct session *a, const struct session *b)
