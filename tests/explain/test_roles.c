@@ -3,7 +3,8 @@
  * joined runs of programs fctrace did not write: a saturated event loop
  * with idle helpers is cause #1 by its own figures, a joining main
  * thread and idle workers are shown but never causes, and the shares
- * leave them out; the competing process is named.
+ * leave them out; the competing process is named. A count the Why gives
+ * is the table's, whichever threads the shares are of.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "base/sysnames.h"
 #include "explain/held.h"
 #include "explain/roles.h"
+#include "report/report.h"
 #include "report/why.h"
 
 #define MAXT	6
@@ -483,6 +485,64 @@ static void test_title_names_every_process(void **state)
 	fx_free(x);
 }
 
+/*
+ * MariaDB's log flushes: two workers asleep half their windows in
+ * fdatasync (621 calls each), and a thread asleep in its timer that
+ * flushed 90 times too: left out of the shares, its calls are still in
+ * the table's 1 332; the Why names the same 1 332 and says who made
+ * them.
+ */
+static void test_durable_count_is_the_tables(void **state)
+{
+	struct fx *x = fx_new("mariadbd", 3);
+	struct session *s = calloc(1, sizeof(*s));
+	char *out = calloc(1, 1 << 16), *why, *row;
+	unsigned long count = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(s);
+	x->m.locks = NULL;
+	x->m.probe_set = "full";
+	for (unsigned i = 0; i < 2; i++) {
+		fx_acct(x, i, 0.30, 0.20, 0, 0, 0.50, 0);
+		fx_calls(x, i, "fdatasync", 621, 0.50);
+		x->rows[i].k.blocked_io_ns = (uint64_t)(0.50 * WALL);
+	}
+	fx_acct(x, 2, 0, 0.001, 0, 0, 0.999, 0);
+	fx_calls(x, 2, "nanosleep", 50, 0.98);
+	fx_calls(x, 2, "fdatasync", 90, 0.019);
+	x->rows[2].k.blocked_io_ns = (uint64_t)(0.019 * WALL);
+	fx_total(x);
+	assert_int_equal(x->m.nr_total[syscall_nr("fdatasync")].count, 1332);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.threads, "2 working threads"));
+	s->subject = "mariadbd";
+	s->traced = true;
+	s->target.mode = TGT_ATTACH;
+	s->joined = x->m;
+	s->diag = x->d;
+	f = fmemopen(out, (1 << 16) - 1, "w");
+	assert_non_null(f);
+	report_table(f, s);
+	fclose(f);
+	if (getenv("EXPLAIN_SHOW"))
+		fputs(out, stderr);
+	/* the table's row by number, then the Why's title: one count */
+	assert_non_null(row = strstr(out, "\nfdatasync "));
+	assert_int_equal(sscanf(row, " fdatasync %lu ", &count), 1);
+	assert_int_equal(count, 1332);
+	assert_non_null(why = strstr(out, "Why "));
+	assert_true(has_text(why, "1332 fdatasync calls"));
+	assert_null(strstr(why, "1242 fdatasync"));
+	assert_string_equal(x->d.causes[0].cause, "durable_writes");
+	assert_true(any_evidence(&x->d.causes[0], "Of the 1332 calls, 90 (95.0 ms asleep) were "
+				 "made by threads that otherwise only waited"));
+	free(out);
+	free(s);
+	fx_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_join_never_a_cause),
 		cmocka_unit_test(test_all_idle_kept),
 		cmocka_unit_test(test_wrappers),
+		cmocka_unit_test(test_durable_count_is_the_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

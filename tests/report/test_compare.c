@@ -2,7 +2,9 @@
  * test_compare.c - compare's term-by-term story from two known models:
  * a block cache against the non-cached read (preads replaced, user CPU
  * added, lock wait paid) and a pool against fc (open+close saved), told
- * by the one rule set, whatever the workloads are called.
+ * by the one rule set, whatever the workloads are called; two attaches of
+ * one program, named by when each began and compared per second of their
+ * fixed windows, with no Net of their lengths.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 #include "report/compare.h"
 
 struct side {
@@ -41,6 +44,8 @@ static char *story(struct side *a, struct side *b)
 	assert_non_null(f);
 	compare_print(f, &a->s, &b->s);
 	fclose(f);
+	if (getenv("COMPARE_SHOW"))
+		fputs(buf, stderr);
 	return buf;
 }
 
@@ -59,7 +64,8 @@ static void test_cache_terms(void **state)
 		a->rows[i].own.lock_hold_ns = 40000000;	/* 200 ns per op */
 	t = story(a, b);
 	assert_non_null(strstr(t, "cachy makes 599.0 k fewer pread64 calls than plain"));
-	assert_non_null(strstr(t, "saving 539.1 ms"));	/* 599 k x 900 ns, plain's cost */
+	/* each run's own time in the calls, as its table gives it */
+	assert_non_null(strstr(t, "saving 539.0 ms (their time in them: 1.00 ms against 540.0 ms)"));
 	assert_non_null(strstr(t, "adds 240.0 ms on CPU in user space (500 ns per op against 100 ns)"));
 	assert_non_null(strstr(t, "200 ns per op holding its locks"));
 	assert_non_null(strstr(t, "300 ns per op the rest"));
@@ -81,8 +87,113 @@ static void test_pool_terms(void **state)
 	a->s.joined.nr_total[__NR_close] = (struct sc_stats){ .count = 10, .total_ns = 10000 };
 	t = story(a, b);
 	assert_non_null(strstr(t, "pooly makes 1980 fewer open+close calls than plain"));
-	assert_non_null(strstr(t, "saving 2.97 ms"));
+	assert_non_null(strstr(t, "saving 2.97 ms (their time in them: 30.0 µs against 3.00 ms)"));
 	assert_null(strstr(t, "pread64 calls than"));
+	free(a);
+	free(b);
+}
+
+/* The term table's row that starts with term, squeezed to single spaces
+ * ("pread64 calls /s 10.0 k/s 15.0 k/s -33 %"). */
+static const char *row_of(const char *t, const char *term)
+{
+	static char row[160];
+	const char *at = strstr(t, term);
+	size_t n = 0;
+
+	assert_non_null(at);
+	for (; *at && *at != '\n' && n + 1 < sizeof(row); at++)
+		if (*at != ' ' || (n && row[n - 1] != ' '))
+			row[n++] = *at;
+	row[n] = '\0';
+	return row;
+}
+
+/* 2026-12-06 14:02:11 UTC, and 14:05:40 */
+#define T0	1796565731ull
+#define T1	(T0 + 209)
+
+/* An attach of nginx: a fixed window of wall ns, made at second t. */
+static struct side *attached(uint64_t wall, uint64_t t, uint64_t preads, uint64_t pread_ns)
+{
+	struct side *x = side("nginx", 0, wall);
+
+	x->s.target.mode = TGT_ATTACH;
+	x->s.started_unix_ns = t * 1000000000ull;
+	x->s.joined.nr_total[__NR_pread64] = (struct sc_stats){ .count = preads,
+								 .total_ns = pread_ns };
+	x->s.joined.acct_total_ns[ACCT_CPU_USER] = wall / 10;	/* a tenth of a CPU */
+	return x;
+}
+
+static void test_attach_rates(void **state)
+{
+	/* a: 10.02 s, 100.2 k preads (10 k/s, 2 us each); b: 10.04 s, 150.6 k
+	 * preads (15 k/s, 2 us each) */
+	struct side *a = attached(10020000000ull, T0, 100200, 200400000);
+	struct side *b = attached(10040000000ull, T1, 150600, 301200000);
+	struct json_object *j, *terms, *v;
+	char *t;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	t = story(a, b);
+	assert_non_null(strstr(t, "\nCompare nginx 14:02:11 with nginx 14:05:40\n"));
+	assert_non_null(strstr(t, "window 10.02 s fixed"));
+	assert_non_null(strstr(t, "nginx 14:02:11 against nginx 14:05:40, term by term (all "
+			       "threads; per second of each window)"));
+	/* the windows shown, not compared; the calls per second */
+	assert_string_equal(row_of(t, "window (fixed)"), "window (fixed) 10.02 s 10.04 s -");
+	assert_string_equal(row_of(t, "pread64 calls /s"), "pread64 calls /s 10.0 k/s 15.0 k/s -33 %");
+	assert_string_equal(row_of(t, "time in syscalls (no futex) /s"),
+			    "time in syscalls (no futex) /s 20.0 ms/s 30.0 ms/s -33 %");
+	assert_non_null(strstr(t, "nginx 14:02:11 makes 5000 fewer pread64 calls a second than "
+			       "nginx 14:05:40 (10.0 k/s against 15.0 k/s)"));
+	assert_non_null(strstr(t, "saving 10.0 ms a second (their time in them: 20.0 ms/s against "
+			       "30.0 ms/s)"));
+	assert_null(strstr(t, "Net: nginx 14:02:11 takes"));	/* the lengths are no result */
+	assert_non_null(strstr(t, "Net: fixed windows (10.02 s and 10.04 s"));
+	assert_non_null(strstr(t, "nginx 14:02:11 is on CPU 100.0 ms a second against 100.0 ms for "
+			       "nginx 14:05:40 (+0 %)"));
+	/* the JSON's terms are the text's */
+	j = compare_json(&a->s, &b->s);
+	assert_true(json_object_object_get_ex(j, "per_second", &v) && json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(j, "a_name", &v));
+	assert_string_equal(json_object_get_string(v), "nginx 14:02:11");
+	assert_true(json_object_object_get_ex(j, "terms", &terms));
+	v = json_object_array_get_idx(terms, 5);
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "term")),
+			    "pread64 calls /s");
+	assert_float_equal(json_object_get_double(json_object_object_get(v, "a")), 10000, 1e-6);
+	json_object_put(j);
+	/* files saved before the time was kept: a and b */
+	a->s.started_unix_ns = 0;
+	t = story(a, b);
+	assert_non_null(strstr(t, "\nCompare nginx (a) with nginx (b)\n"));
+	free(a);
+	free(b);
+}
+
+/* A program run to its end: its wall is the work, compared as totals. */
+static void test_exec_totals(void **state)
+{
+	struct side *a = attached(2000000000ull, T0, 1000, 2000000);
+	struct side *b = attached(4000000000ull, T0 + 86400, 1000, 2000000);
+	char *t;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	a->s.target.mode = b->s.target.mode = TGT_EXEC;
+	a->s.target.exited = b->s.target.exited = true;
+	t = story(a, b);
+	/* other days: the date too */
+	assert_non_null(strstr(t, "Compare nginx 2026-12-06 14:02:11 with nginx 2026-12-07 "
+			       "14:02:11\n"));
+	assert_string_equal(row_of(t, "wall time"), "wall time 2.00 s 4.00 s -50 %");
+	assert_non_null(strstr(t, "Net: nginx 2026-12-06 14:02:11 takes 2.00 s against 4.00 s"));
+	assert_null(strstr(t, "/s"));
 	free(a);
 	free(b);
 }
@@ -92,6 +203,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_terms),
 		cmocka_unit_test(test_pool_terms),
+		cmocka_unit_test(test_attach_rates),
+		cmocka_unit_test(test_exec_totals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

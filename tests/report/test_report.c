@@ -249,7 +249,10 @@ static void test_diff_of_different_settings(void **state)
 	assert_non_null(strstr(reported, "The runs' settings differ:\n"));
 	assert_non_null(strstr(reported, "f100.json: fcp, 100 files, pool 50, 2 threads x 500 ops"));
 	assert_non_null(strstr(reported, "f60.json: fcp, 60 files, pool 50, 2 threads x 500 ops"));
-	assert_non_null(strstr(reported, "\nCompare fcp with fcp at the same settings"));
+	/* two runs of fcp: each named by the time it began */
+	assert_non_null(strstr(reported, "\nCompare fcp "));
+	assert_non_null(strstr(reported, " with fcp "));
+	assert_non_null(strstr(reported, " at the same settings"));
 	/* the same settings: no such line (check_compare wants compare's text) */
 	assert_int_equal(run(ARGV("diff", test_at("f60.json"), test_at("f60.json")), reported, false), 0);
 	assert_null(strstr(reported, "settings differ"));
@@ -273,11 +276,16 @@ static void test_run_a_program(void **state)
 			     printed, true), 0);
 	assert_int_equal(run(ARGV("diff", test_at("p.json"), test_at("p2.json"), "--json", test_at("pd.json"),
 				  "--html", test_at("pd.html")), reported, false), 0);
-	assert_non_null(strstr(reported, "\nCompare target_prog with target_prog\n  (a: "
-			       TARGET " hold 50, window "));
+	/* two runs of one program, each named by the time it began; each ran
+	 * to its end (its wall is its work): totals, and Net of the walls */
+	assert_non_null(strstr(reported, "\nCompare target_prog "));
+	assert_non_null(strstr(reported, " with target_prog "));
+	assert_non_null(strstr(reported, "\n  (a: " TARGET " hold 50, window "));
+	assert_null(strstr(reported, "fixed"));
 	assert_non_null(strstr(reported, "   b: " TARGET " hold 150, window "));
 	assert_non_null(strstr(reported, "  lock wait   it saves "));
-	assert_non_null(strstr(reported, "Net: target_prog takes "));
+	assert_non_null(strstr(reported, "Net: target_prog "));
+	assert_non_null(strstr(reported, " takes "));
 	assert_null(strstr(reported, "per op"));
 	assert_null(strstr(reported, "0 files"));
 	/* and its document prints again as diff printed it (report of a comparison) */
@@ -313,6 +321,14 @@ static void test_attach_to_a_program(void **state)
 	waitpid(child, NULL, 0);
 	assert_non_null(strstr(printed, "fctrace attach: "));
 	assert_reports_as_run(test_at("at.json"), NULL);
+	/* an attach's window is fixed: diff compares per second of it, and
+	 * has no Net of the windows' lengths */
+	assert_int_equal(run(ARGV("diff", test_at("at.json"), test_at("at.json")), reported, false), 0);
+	assert_non_null(strstr(reported, " fixed, "));
+	assert_non_null(strstr(reported, "\nwindow (fixed) "));
+	assert_non_null(strstr(reported, "futex calls /s "));
+	assert_non_null(strstr(reported, "Net: fixed windows ("));
+	assert_null(strstr(reported, " takes "));
 }
 
 /* run -- java with "go" on its stdin (the Java programs wait for it). */

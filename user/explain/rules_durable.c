@@ -2,7 +2,10 @@
  * rules_durable.c - durable writes: time asleep in fsync, fdatasync,
  * sync_file_range, sync, syncfs and msync, waiting for written data to
  * reach the device (a database's log flush at each commit). Counted per
- * syscall number, asleep inside the call (struct fct_nr_stats).
+ * syscall number, asleep inside the call (struct fct_nr_stats). The
+ * calls listed are all threads', as the syscall table counts them; the
+ * share is of the working threads' time (working.h), and when threads
+ * left out of it made some of the calls the evidence says how many.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +20,15 @@ static const int durable_nrs[] = { SYS_fsync, SYS_fdatasync, SYS_sync_file_range
 				   SYS_syncfs, SYS_msync };
 #define NDURABLE (sizeof(durable_nrs) / sizeof(*durable_nrs))
 
+static const struct sc_stats *nr_in(const struct joined_run *m, size_t i)
+{
+	return &m->nr_total[durable_nrs[i] & (FCT_NR_MAX - 1)];
+}
+
+/* Over the working threads: what the share is of. */
 static const struct sc_stats *nr_of(const struct facts *f, size_t i)
 {
-	return &f->m->nr_total[durable_nrs[i] & (FCT_NR_MAX - 1)];
+	return nr_in(f->m, i);
 }
 
 double durable_ns(const struct facts *f)
@@ -33,7 +42,8 @@ double durable_ns(const struct facts *f)
 	return ns;
 }
 
-/* "9 601 fdatasync calls, 1.04 s asleep" for each kind called, into buf. */
+/* "9 601 fdatasync calls, 1.04 s asleep" for each kind called, into buf:
+ * all threads' calls, the figures of the syscall table. */
 void durable_calls(const struct facts *f, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -41,7 +51,7 @@ void durable_calls(const struct facts *f, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NDURABLE && n < len; i++) {
-		const struct sc_stats *s = nr_of(f, i);
+		const struct sc_stats *s = nr_in(f->whole, i);
 
 		if (!s->count)
 			continue;
@@ -52,13 +62,27 @@ void durable_calls(const struct facts *f, char *buf, size_t len)
 	}
 }
 
-static double durable_count(const struct facts *f)
+static double durable_count(const struct joined_run *m)
 {
 	double n = 0;
 
 	for (size_t i = 0; i < NDURABLE; i++)
-		n += (double)nr_of(f, i)->count;
+		n += (double)nr_in(m, i)->count;
 	return n;
+}
+
+/* The calls the share leaves out: made by threads that only waited. */
+static void ev_left_out(struct diag_cause *c, const struct facts *f, double calls)
+{
+	double all = durable_count(f->whole), ns = 0;
+
+	if (all <= calls)
+		return;
+	for (size_t i = 0; i < NDURABLE; i++)
+		ns += (double)nr_in(f->whole, i)->blocked_ns - (double)nr_of(f, i)->blocked_ns;
+	evidence_add(c, "Of the %s calls, %s (%s asleep) were made by threads that otherwise "
+		     "only waited, whose time the shares leave out; the working threads made %s.",
+		     fig_cnt(all), fig_cnt(all - calls), fig_ns(ns), fig_cnt(calls));
 }
 
 /* What the disk did for them (the disk group): the writes and cache
@@ -85,7 +109,7 @@ static void ev_device_writes(struct diag_cause *c, const struct facts *f, double
 
 bool rule_durable_writes(const struct facts *f, struct finding *o)
 {
-	double ns = durable_ns(f), share = fig_ratio(ns, f->wall), calls = durable_count(f);
+	double ns = durable_ns(f), share = fig_ratio(ns, f->wall), calls = durable_count(f->m);
 	char list[240];
 
 	if (share < EXPLAIN_MIN_SHARE)
@@ -94,9 +118,11 @@ bool rule_durable_writes(const struct facts *f, struct finding *o)
 	found(o, "durable_writes", share, 0.85, COV_BLOCKED);
 	set_title(o, "%s of thread time waiting for writes to reach the disk: %s", fig_pct(share),
 		  list);
-	evidence_add(&o->c, "The threads slept %s inside %s calls that make written data durable "
-		     "(%s per call): each returns only once the device has the data.",
-		     fig_ns(ns), fig_cnt(calls), fig_ns(fig_ratio(ns, calls)));
+	evidence_add(&o->c, "The %sthreads slept %s inside %s calls that make written data "
+		     "durable (%s per call): each returns only once the device has the data.",
+		     durable_count(f->whole) > calls ? "working " : "", fig_ns(ns), fig_cnt(calls),
+		     fig_ns(fig_ratio(ns, calls)));
+	ev_left_out(&o->c, f, calls);
 	evidence_add(&o->c, "All their uninterruptible sleep (disk, kernel locks) was %s; these "
 		     "calls are counted here, not with the sleeps outside locks.",
 		     fig_ns(f->blocked_io));

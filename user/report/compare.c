@@ -1,14 +1,17 @@
 /*
- * compare.c - where two runs at the same settings differ: wall time, the
- * syscalls each made, the time each spent waiting on locks and for CPUs,
- * and one sentence per term that says what the difference bought or cost.
+ * compare.c - where two runs differ: wall time, the syscalls each made,
+ * the time each spent waiting on locks and for CPUs, term by term; the
+ * sentences that say what each difference bought or cost are
+ * compare_story.c's. Two runs of one subject are named by the time each
+ * began; two fixed windows (attach) compare per second of window.
  */
-#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <json-c/json.h>
 #include "report/compare.h"
+#include "report/compare_int.h"
 #include "report/report.h"
 #include "base/termsafe.h"
 #include "base/units.h"
@@ -65,235 +68,175 @@ static const struct term terms[] = {
 };
 #define NTERMS (sizeof(terms) / sizeof(terms[0]))
 
-static void fmt(char *buf, size_t n, const struct term *t, double v)
+/* The window ends when fctrace stops watching, not when the work is
+ * done: attach, or a program still running when fctrace stopped. */
+static bool fixed_window(const struct session *s)
 {
-	if (t->time)
-		units_ns(buf, n, v);
-	else
-		units_count(buf, n, v);
+	const struct target_info *t = &s->target;
+
+	return t->mode == TGT_ATTACH ||
+	       (t->mode == TGT_EXEC && !t->exited && !t->term_signal);
 }
 
-static void print_terms(FILE *f, const struct session *a, const struct session *b)
+/* "nginx 14:02:11" (the day too when the runs' days differ): the time
+ * the window opened, by the clock of the machine that reads the files. */
+static void name_by_time(struct cmp_side *x, bool day)
 {
-	char va[24], vb[24], d[24];
+	time_t t = (time_t)(x->s->started_unix_ns / 1000000000ull);
+	const char *subject = x->s->subject ? x->s->subject : "?";
+	struct tm tm;
+	char when[32];
 
-	fprintf(f, "%-30s %12s %12s %10s\n", "term (all threads)", a->subject,
-		b->subject, "a vs b");
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(when, sizeof(when), day ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm))
+		snprintf(when, sizeof(when), "?");
+	snprintf(x->name, sizeof(x->name), "%.24s %s", subject, when);
+}
+
+static bool same_day(const struct session *a, const struct session *b)
+{
+	time_t ta = (time_t)(a->started_unix_ns / 1000000000ull);
+	time_t tb = (time_t)(b->started_unix_ns / 1000000000ull);
+	struct tm x, y;
+
+	return localtime_r(&ta, &x) && localtime_r(&tb, &y) && x.tm_year == y.tm_year &&
+	       x.tm_yday == y.tm_yday;
+}
+
+/* Two subjects go by their names; two runs of one subject by when each
+ * began, or as a and b in files saved before that was kept. */
+static void name_pair(struct cmp_pair *p)
+{
+	const struct session *a = p->a.s, *b = p->b.s;
+
+	snprintf(p->a.name, sizeof(p->a.name), "%s", a->subject ? a->subject : "?");
+	snprintf(p->b.name, sizeof(p->b.name), "%s", b->subject ? b->subject : "?");
+	if (strcmp(p->a.name, p->b.name))
+		return;
+	if (a->started_unix_ns && b->started_unix_ns) {
+		name_by_time(&p->a, !same_day(a, b));
+		name_by_time(&p->b, !same_day(a, b));
+	} else {
+		snprintf(p->a.name, sizeof(p->a.name), "%.40s (a)", a->subject ? a->subject : "?");
+		snprintf(p->b.name, sizeof(p->b.name), "%.40s (b)", b->subject ? b->subject : "?");
+	}
+}
+
+static double per_second(const struct session *s)
+{
+	return s->joined.wall_ns ? 1e9 / (double)s->joined.wall_ns : 0;
+}
+
+void cmp_pair_of(struct cmp_pair *p, const struct session *a, const struct session *b)
+{
+	memset(p, 0, sizeof(*p));
+	p->a.s = a;
+	p->b.s = b;
+	p->a.m = &a->joined;
+	p->b.m = &b->joined;
+	p->rates = fixed_window(a) || fixed_window(b);
+	p->a.per = p->rates ? per_second(a) : 1;
+	p->b.per = p->rates ? per_second(b) : 1;
+	name_pair(p);
+}
+
+char *cmp_fmt(char *buf, size_t n, const struct cmp_pair *p, const struct cmp_side *x,
+	      bool time, double v)
+{
+	char num[24];
+
+	if (!p->rates)
+		return time ? units_ns(buf, n, v) : units_count(buf, n, v);
+	if (time)
+		units_ns(num, sizeof(num), v * x->per);
+	else
+		units_count(num, sizeof(num), v * x->per);
+	snprintf(buf, n, "%s/s", num);
+	return buf;
+}
+
+/* Term i as compared: the window itself stays a length (it is what the
+ * rates are of); the rest per second of it in rates. */
+static const char *term_name(const struct cmp_pair *p, size_t i, char *buf, size_t n)
+{
+	if (!p->rates)
+		return terms[i].name;
+	if (i == 0)
+		return "window (fixed)";
+	snprintf(buf, n, "%s /s", terms[i].name);
+	return buf;
+}
+
+static double term_value(const struct cmp_pair *p, size_t i, const struct cmp_side *x)
+{
+	double v = terms[i].get(x->m);
+
+	return p->rates && i > 0 ? v * x->per : v;
+}
+
+static void print_terms(FILE *f, const struct cmp_pair *p)
+{
+	char va[24], vb[24], d[24], name[48];
+
+	fprintf(f, "%-30s %14s %14s %10s\n", "term (all threads)", p->a.name, p->b.name,
+		"a vs b");
 	for (size_t i = 0; i < NTERMS; i++) {
-		double x = terms[i].get(&a->joined), y = terms[i].get(&b->joined);
+		double x = terms[i].get(p->a.m), y = terms[i].get(p->b.m);
 
-		if (i > 1 && (!a->traced || !b->traced))
+		if (i > 1 && (!p->a.s->traced || !p->b.s->traced))
 			break;
-		fmt(va, sizeof(va), &terms[i], x);
-		fmt(vb, sizeof(vb), &terms[i], y);
-		if (y > 0)
+		cmp_fmt(va, sizeof(va), p, &p->a, terms[i].time, x);
+		cmp_fmt(vb, sizeof(vb), p, &p->b, terms[i].time, y);
+		if (p->rates && i == 0) {	/* a window's length is no result */
+			units_ns(va, sizeof(va), x);
+			units_ns(vb, sizeof(vb), y);
+		}
+		x = term_value(p, i, &p->a);
+		y = term_value(p, i, &p->b);
+		if (p->rates && i == 0)
+			snprintf(d, sizeof(d), "-");
+		else if (y > 0)
 			snprintf(d, sizeof(d), "%+.0f %%", 100.0 * (x - y) / y);
 		else
 			snprintf(d, sizeof(d), x > 0 ? "new" : "-");
-		fprintf(f, "%-30s %12s %12s %10s\n", terms[i].name, va, vb, d);
+		fprintf(f, "%-30s %14s %14s %10s\n", term_name(p, i, name, sizeof(name)), va, vb, d);
 	}
-}
-
-/* Mean cost of one call of a kind, from whichever run made it (b first). */
-static double call_cost(const struct sc_stats *sa, const struct sc_stats *sb)
-{
-	if (sb->count)
-		return (double)sb->total_ns / (double)sb->count;
-	return sa->count ? (double)sa->total_ns / (double)sa->count : 0;
-}
-
-/* The syscalls a workload may save or add, each kind with its cost: by
- * number, and the rest (-1: the saved run's "other" row, every number
- * but the named ones, costed as one). */
-static const struct { const char *name; int nr[2]; } kinds[] = {
-	{ "open+close", { __NR_openat, __NR_close } },
-	{ "stat", { __NR_newfstatat, __NR_statx } },
-	{ "pread64", { __NR_pread64, __NR_pread64 } },
-	{ "other (lseek, read, ...)", { -1, -1 } },
-};
-
-/* A kind's figures in run m: a number's, or the other calls'. */
-static const struct sc_stats *kind_calls(const struct joined_run *m, int nr)
-{
-	return nr < 0 ? &m->sc_total[SC_ROW_OTHER] : &m->nr_total[nr];
-}
-
-/* One kind: the calls a saves against b (negative: a makes more) and
- * their time at the measured cost per call. Returns the time. */
-static double story_calls(FILE *f, const struct joined_run *a, const struct joined_run *b,
-			  int k, const char *na, const char *nb)
-{
-	double ca = 0, cb = 0, ns = 0;
-	char s1[24], s2[24], s3[24], s4[24];
-
-	for (int i = 0; i < (kinds[k].nr[0] == kinds[k].nr[1] ? 1 : 2); i++) {
-		const struct sc_stats *sa = kind_calls(a, kinds[k].nr[i]);
-		const struct sc_stats *sb = kind_calls(b, kinds[k].nr[i]);
-
-		ca += (double)sa->count;
-		cb += (double)sb->count;
-		ns += ((double)sb->count - (double)sa->count) * call_cost(sa, sb);
-	}
-	/* a few calls either way (racing misses) are not a term */
-	if (fabs(cb - ca) <= 0.01 * fmax(ca, cb) && fabs(ns) < 1e6)
-		return 0;
-	fprintf(f, "  syscalls    %s makes %s %s %s calls than %s (%s against %s):\n"
-		"              %s %s at their measured cost\n", na, units_count(s1, sizeof(s1), fabs(cb - ca)),
-		cb > ca ? "fewer" : "more", kinds[k].name, nb, units_count(s2, sizeof(s2), ca),
-		units_count(s3, sizeof(s3), cb), ns >= 0 ? "saving" : "spending",
-		units_ns(s4, sizeof(s4), fabs(ns)));
-	return ns;
-}
-
-/* Sum of one own-clock field (at offset off) over a run's threads. */
-static double rows_sum(const struct joined_run *m, size_t off)
-{
-	double sum = 0;
-
-	for (unsigned i = 0; i < m->nrows; i++)
-		sum += (double)*(const uint64_t *)((const char *)&m->rows[i].own + off);
-	return sum;
-}
-#define ROWS_SUM(m, field) rows_sum(m, offsetof(struct thread_timings, field))
-
-/* Waits on the workload's named locks, as the kernel counted them. */
-static double named_waits(const struct joined_run *m)
-{
-	double n = 0;
-
-	for (int i = 0; i < m->nlocks; i++)
-		if (!m->locks[i].kernel)
-			n += (double)m->locks[i].waits;
-	return n;
-}
-
-static double per_op(double v, const struct joined_run *m)
-{
-	return m->ops ? v / (double)m->ops : 0;
-}
-
-/* User CPU, and the part of it spent holding the workload's locks by its
- * own clocks (a cache's lookup and replacement bookkeeping; the rest is
- * the copy out and the loop) - unless syscalls ran under the locks, when
- * the hold is not user CPU and is reported on its own. */
-static void story_user(FILE *f, const struct joined_run *a, const struct joined_run *b)
-{
-	double ua = t_user(a), ub = t_user(b), ha = ROWS_SUM(a, lock_hold_ns);
-	double in = ROWS_SUM(a, syscalls_in_lock);
-	char s1[24], s2[24], s3[24], s4[24], s5[24];
-
-	fprintf(f, "  user CPU    it %s %s on CPU in user space", ua >= ub ? "adds" : "saves",
-		units_ns(s1, sizeof(s1), fabs(ua - ub)));
-	if (!a->ops || !b->ops) {	/* programs fctrace did not write: no ops */
-		fprintf(f, " (%s against %s)\n", units_ns(s2, sizeof(s2), ua),
-			units_ns(s3, sizeof(s3), ub));
-		return;
-	}
-	fprintf(f, " (%s per op against %s)", units_ns(s2, sizeof(s2), per_op(ua, a)),
-		units_ns(s3, sizeof(s3), per_op(ub, b)));
-	if (ha > 0.01 * ua && ua > 0 && in == 0)
-		fprintf(f, ";\n              of its %s, %s per op holding its locks (lookup and "
-			"bookkeeping,\n              own clocks) and %s per op the rest (copying "
-			"out, the loop)", units_ns(s4, sizeof(s4), ua),
-			units_ns(s5, sizeof(s5), per_op(ha, a)),
-			units_ns(s1, sizeof(s1), per_op(ua > ha ? ua - ha : 0, a)));
-	else if (in > 0)
-		fprintf(f, ";\n              it holds its locks %s per op (own clocks), with %.2f "
-			"syscalls per op inside them", units_ns(s4, sizeof(s4), per_op(ha, a)),
-			per_op(in, a));
-	fprintf(f, "\n");
-}
-
-static void story_locks(FILE *f, const struct joined_run *a, const struct joined_run *b)
-{
-	double la = t_lock(a), lb = t_lock(b), wa = named_waits(a);
-	double acq = ROWS_SUM(a, lock_acquires), runq = t_runq(a) - t_runq(b);
-	char s1[24], s2[24], s3[24], s4[24];
-
-	if (la > 0 || lb > 0) {
-		fprintf(f, "  lock wait   it %s %s waiting on its locks (%s against %s)", la >= lb ?
-			"pays" : "saves", units_ns(s1, sizeof(s1), fabs(la - lb)),
-			units_ns(s2, sizeof(s2), la), units_ns(s3, sizeof(s3), lb));
-		if (wa > 0 && acq > 0)
-			fprintf(f, ":\n              %s of its %s acquisitions slept, %s each "
-				"(hand-off included)", units_count(s1, sizeof(s1), wa),
-				units_count(s4, sizeof(s4), acq), units_ns(s2, sizeof(s2), la / wa));
-		else if (wa > 0)	/* a program: its own clocks count no acquisitions */
-			fprintf(f, ":\n              %s waits slept, %s each (hand-off included)",
-				units_count(s1, sizeof(s1), wa), units_ns(s2, sizeof(s2), la / wa));
-		fprintf(f, "\n");
-	}
-	fprintf(f, "  CPUs        it %s %s waiting for a CPU (thread time)\n",
-		runq >= 0 ? "pays" : "saves", units_ns(s1, sizeof(s1), fabs(runq)));
-}
-
-static void story_pagecache(FILE *f, const struct joined_run *a, const struct joined_run *b)
-{
-	double ma = (double)a->pagecache_misses, mb = (double)b->pagecache_misses;
-	double bl = t_blocked(a) - t_blocked(b);
-	char s1[24], s2[24], s3[24], s4[24];
-
-	if (ma == mb && fabs(bl) < 1e6)
-		return;
-	fprintf(f, "  page cache  it %s %s page-cache misses (%s against %s pages read in)\n"
-		"              and %s %s blocked\n", ma <= mb ? "avoids" : "adds",
-		units_count(s1, sizeof(s1), fabs(mb - ma)), units_count(s2, sizeof(s2), ma),
-		units_count(s3, sizeof(s3), mb), bl <= 0 ? "saves" : "pays",
-		units_ns(s4, sizeof(s4), fabs(bl)));
-}
-
-/* One rule set for every pair: each term printed where the runs differ,
- * in the terms the kernel measured, whatever the workloads are. */
-static void print_story(FILE *f, const struct session *sa, const struct session *sb)
-{
-	const struct joined_run *a = &sa->joined, *b = &sb->joined;
-	const char *na = a->subject, *nb = b->subject;
-	double saved = 0;
-	char s1[24], s2[24];
-
-	fprintf(f, "\n%s against %s, term by term (all threads):\n", na, nb);
-	for (int k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
-		saved += story_calls(f, a, b, k, na, nb);
-	if (saved == 0)
-		fprintf(f, "  syscalls    about the same open, close, stat, pread64 and other calls\n");
-	story_user(f, a, b);
-	story_locks(f, a, b);
-	story_pagecache(f, a, b);
-	fprintf(f, "Net: %s takes %s against %s for %s (%+.0f %%).\n", na,
-		units_ns(s1, sizeof(s1), (double)a->wall_ns), units_ns(s2, sizeof(s2), (double)b->wall_ns),
-		nb, b->wall_ns ? 100.0 * ((double)a->wall_ns - b->wall_ns) / b->wall_ns : 0);
 }
 
 /* Programs fctrace did not write have no settings: each by its command
  * line and window (fctrace diff of two saved runs). */
-static void print_programs(FILE *f, const struct session *a, const struct session *b)
+static void print_programs(FILE *f, const struct cmp_pair *p)
 {
+	const struct session *a = p->a.s, *b = p->b.s;
 	char wa[24], wb[24];
 
-	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s, %u thread%s;\n   b: %.36s, "
-		"window %s, %u thread%s)\n", a->subject, b->subject, a->target.cmdline,
-		units_ns(wa, sizeof(wa), (double)a->joined.wall_ns), a->joined.nrows,
+	fprintf(f, "\nCompare %s with %s\n  (a: %.36s, window %s%s, %u thread%s;\n   b: %.36s, "
+		"window %s%s, %u thread%s)\n", p->a.name, p->b.name, a->target.cmdline,
+		units_ns(wa, sizeof(wa), (double)a->joined.wall_ns),
+		fixed_window(a) ? " fixed" : "", a->joined.nrows,
 		units_plural(a->joined.nrows), b->target.cmdline,
-		units_ns(wb, sizeof(wb), (double)b->joined.wall_ns), b->joined.nrows,
-		units_plural(b->joined.nrows));
+		units_ns(wb, sizeof(wb), (double)b->joined.wall_ns),
+		fixed_window(b) ? " fixed" : "", b->joined.nrows, units_plural(b->joined.nrows));
 }
 
 static void print_compare(FILE *f, const struct session *a, const struct session *b)
 {
+	struct cmp_pair p;
 	char d[200];
 
+	cmp_pair_of(&p, a, b);
 	report_describe(d, sizeof(d), a);
 	if (a->target.mode != TGT_NONE || b->target.mode != TGT_NONE)
-		print_programs(f, a, b);
+		print_programs(f, &p);
 	else
-		fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", a->subject,
-			b->subject, strchr(d, ',') ? strchr(d, ',') + 2 : d);
+		fprintf(f, "\nCompare %s with %s at the same settings\n  (%s)\n", p.a.name,
+			p.b.name, strchr(d, ',') ? strchr(d, ',') + 2 : d);
 	if (a->interrupted || b->interrupted)
 		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",
-			a->interrupted ? a->subject : b->subject);
-	print_terms(f, a, b);
+			a->interrupted ? p.a.name : p.b.name);
+	print_terms(f, &p);
 	if (a->traced && b->traced)
-		print_story(f, a, b);
+		compare_story(f, &p);
 	else
 		fprintf(f, "(timing only: the term-by-term account needs the kernel view)\n");
 }
@@ -311,18 +254,27 @@ void compare_print(FILE *out, const struct session *a, const struct session *b)
 	fclose(f);
 }
 
+/* The terms as the text compares them: in rates, per second of each
+ * window (the window itself in ns). */
 struct json_object *compare_json(const struct session *a, const struct session *b)
 {
 	struct json_object *o = json_object_new_object(), *t = json_object_new_array();
+	struct cmp_pair p;
+	char name[48];
 
+	cmp_pair_of(&p, a, b);
 	json_object_object_add(o, "a", json_object_new_string(a->subject));
 	json_object_object_add(o, "b", json_object_new_string(b->subject));
+	json_object_object_add(o, "a_name", json_object_new_string(p.a.name));
+	json_object_object_add(o, "b_name", json_object_new_string(p.b.name));
+	json_object_object_add(o, "per_second", json_object_new_boolean(p.rates));
 	for (size_t i = 0; i < NTERMS; i++) {
 		struct json_object *row = json_object_new_object();
 
-		json_object_object_add(row, "term", json_object_new_string(terms[i].name));
-		json_object_object_add(row, "a", json_object_new_double(terms[i].get(&a->joined)));
-		json_object_object_add(row, "b", json_object_new_double(terms[i].get(&b->joined)));
+		json_object_object_add(row, "term",
+				       json_object_new_string(term_name(&p, i, name, sizeof(name))));
+		json_object_object_add(row, "a", json_object_new_double(term_value(&p, i, &p.a)));
+		json_object_object_add(row, "b", json_object_new_double(term_value(&p, i, &p.b)));
 		json_object_array_add(t, row);
 	}
 	json_object_object_add(o, "terms", t);

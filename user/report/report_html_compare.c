@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <json-c/json.h>
 #include "report/compare.h"
+#include "report/compare_int.h"
 #include "report/html.h"
 #include "base/outfile.h"
 #include "report/report_html_int.h"
@@ -91,13 +92,16 @@ int report_html_compare(const char *path, const struct session *a, const struct 
 {
 	struct outfile out;
 	FILE *f = outfile_open(&out, "--html", path);
-	const char *names[2] = { a->subject, b->subject };
+	struct cmp_pair p;
+	const char *names[2];
 	char title[240], *text;
 
 	if (!f)
 		return -1;
-	snprintf(title, sizeof(title), "fctrace compare: %s against %s", a->subject,
-		 b->subject);
+	cmp_pair_of(&p, a, b);	/* the runs as the text names them */
+	names[0] = p.a.name;
+	names[1] = p.b.name;
+	snprintf(title, sizeof(title), "fctrace compare: %s against %s", p.a.name, p.b.name);
 	html_page_begin(f, title);
 	html_h1(f, title);
 	fputs("<h2>Term by term</h2>\n", f);

@@ -693,6 +693,8 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "interrupted", json_object_new_boolean(s->interrupted));
 	put_u64(doc, "stopped", s->stopped);
 	put_u64(doc, "wall_ns", m->wall_ns);
+	if (s->started_unix_ns)	/* a run saved before it was kept has none */
+		put_u64(doc, "started_unix_ns", s->started_unix_ns);
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
 	json_object_object_add(doc, "machine_cpu", machine_json(s));

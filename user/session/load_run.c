@@ -844,6 +844,7 @@ static const struct jr_field run_fields[] = {
 	JR_BOOLF(session, "interrupted", interrupted),
 	JR_FIELD(session, "stopped", stopped), JR_FIELD(session, "wall_ns", joined.wall_ns),
 	JR_FIELD(session, "ncpus", joined.ncpus),
+	JR_FIELD_IF(session, "started_unix_ns", started_unix_ns, OPT),
 };
 
 /* How the run went: cut short, stopped, its wall time and CPUs; and that

@@ -102,6 +102,7 @@ int session_explain(struct session *s)
 		return 1;
 	if (join_run(&s->joined, s->traced ? &s->kv : NULL, s->kv.groups, &att))
 		return 1;
+	s->started_unix_ns = wallclock_of_ns(s->joined.start_ns);
 	explain_run(&s->joined, &s->diag);
 	return 0;
 }

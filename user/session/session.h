@@ -54,6 +54,8 @@ struct session {
 	int jvm_flag;			/* enum jvm_flag: DTraceMonitorProbes as read
 					 * while the JVM lived (JVM_FLAG_UNKNOWN: never) */
 	unsigned stopped;		/* SIGCONTs during the run: it was stopped */
+	uint64_t started_unix_ns;	/* the window's start by the wall clock (ns since
+					 * the epoch; 0: a run saved before it was kept) */
 	struct tl_events tl_events;	/* --timeline: the records, as they came */
 	struct timeline *timeline;	/* and built (NULL without --timeline) */
 	struct json_object *saved_timeline;	/* a saved run's "timeline" (load_run.c) */
