@@ -75,6 +75,8 @@ TARGET_PROG := $(OUTPUT)/tests/target_prog
 HOLDPROG := $(OUTPUT)/tests/holdprog
 # and one with a handle cache of known size over known files (test_bpf_handles)
 FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
+# and one whose lock is taken in a function inlined into its caller (test_bpf_inline)
+INLINE_PROG := $(OUTPUT)/tests/inline_prog
 # the helpers every test binary links (tests/lib/), found by -Itests/lib
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
@@ -240,7 +242,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(INLINE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -373,6 +375,14 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 $(FDCACHE_PROG): tests/fdcache_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
+
+# -O2 -g as the issue's program: get_locked inlined, DWARF says so
+$(INLINE_PROG): tests/inline_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
+
+# the test runs it: built with it (order only: not linked in)
+$(OUTPUT)/tests/bpf/test_bpf_inline: | $(INLINE_PROG)
 
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
