@@ -5,6 +5,10 @@
  * The call's return address less one lies in the inlined function: it is
  * named there, with the line its caller called it from; an address in no
  * inlined function has none; the second question is the cache's answer.
+ * Two levels (a function inlined into one inlined into a third): both,
+ * innermost first, each with its own call line - which dwarf_getscopes
+ * alone does not give (past the first it lists the abstract definition's
+ * scopes).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,7 +39,26 @@ static inline __attribute__((always_inline)) uintptr_t inner_probe(void)
 	return r;
 }
 
-static int outer_call_line;
+static int outer_call_line, mid_call_line, nested_call_line;
+static volatile uintptr_t ret_nested;
+
+/* two levels: inner_probe inlined into mid_probe, inlined into nested_probe */
+static inline __attribute__((always_inline)) uintptr_t mid_probe(void)
+{
+	uintptr_t r;
+
+	mid_call_line = __LINE__ + 1;
+	r = inner_probe();
+	sink++;
+	return r;
+}
+
+__attribute__((noinline)) static void nested_probe(void)
+{
+	nested_call_line = __LINE__ + 1;
+	ret_nested = mid_probe();
+	sink++;
+}
 
 __attribute__((noinline)) static void outer_probe(void)
 {
@@ -92,6 +115,26 @@ static void test_inlined_named_with_call_line(void **state)
 	dwfl_end(d);
 }
 
+static void test_two_levels(void **state)
+{
+	Dwfl *d = self_dwfl();
+	struct uinl l[UINLINE_MAX];
+	Dwarf_Addr pc;
+
+	(void)state;
+	nested_probe();
+	pc = (Dwarf_Addr)ret_nested - 1;
+	assert_int_equal(uinline_at(NULL, dwfl_addrmodule(d, pc), pc, l, UINLINE_MAX), 2);
+	assert_string_equal(l[0].func, "inner_probe");
+	assert_int_equal(l[0].call_line, mid_call_line);
+	assert_string_equal(l[1].func, "mid_probe");
+	assert_int_equal(l[1].call_line, nested_call_line);
+	/* room for one: the innermost */
+	assert_int_equal(uinline_at(NULL, dwfl_addrmodule(d, pc), pc, l, 1), 1);
+	assert_string_equal(l[0].func, "inner_probe");
+	dwfl_end(d);
+}
+
 /* Many addresses: the cache grows, and keeps answering the same. */
 static void test_cache_grows(void **state)
 {
@@ -116,6 +159,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inlined_named_with_call_line),
+		cmocka_unit_test(test_two_levels),
 		cmocka_unit_test(test_cache_grows),
 	};
 

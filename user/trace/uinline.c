@@ -1,9 +1,12 @@
 /*
  * uinline.c - inlined functions at an address, from DWARF by libdw.
  *
- * dwarf_getscopes lists the scopes that hold pc, innermost first: lexical
- * blocks, DW_TAG_inlined_subroutine for each function inlined there, and
- * at last the DW_TAG_subprogram it all was inlined into. Each inlined
+ * dwarf_getscopes finds the innermost scope that holds pc; past an inlined
+ * function it goes on with the scopes of that function's abstract
+ * definition (what a debugger's variable lookup wants), so the scopes
+ * that hold that innermost one in the tree come from dwarf_getscopes_die:
+ * lexical blocks, a DW_TAG_inlined_subroutine for each function inlined
+ * there, and at last the DW_TAG_subprogram it all was inlined into. Each inlined
  * scope names its function through DW_AT_abstract_origin (followed by
  * dwarf_attr_integrate) and says where it was called from in the scope
  * around it (DW_AT_call_file, an index into the unit's file table, and
@@ -79,9 +82,11 @@ static void scope_call(Dwarf_Die *cu, Dwarf_Die *die, struct uinl *l)
 static int lookup(Dwfl_Module *mod, Dwarf_Addr pc, struct uinl *out, int max)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL;
-	int nscopes = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : -1, n = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *inner = NULL, *scopes = NULL;
+	int nscopes = cu && dwarf_getscopes(cu, pc - bias, &inner) > 0 ?
+		      dwarf_getscopes_die(&inner[0], &scopes) : -1, n = 0;
 
+	free(inner);
 	for (int i = 0; i < nscopes && n < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
