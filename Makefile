@@ -124,12 +124,13 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) $(addprefix tests/lib/,testutil.c bpfutil.c progwalk.c binutil.c \
-	     trace_check.c joinutil.c jsonutil.c)
+	     trace_check.c joinutil.c jsonutil.c flameutil.c)
 # named by their folder under tests/: asan/base/test_hist is tests/base/test_hist.c
 ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_explain explain/test_whatif \
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
-	      session/test_load_json base/test_termsafe base/test_sudo
+	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
+	      trace/test_uinline
 TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
