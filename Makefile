@@ -75,6 +75,8 @@ TARGET_PROG := $(OUTPUT)/tests/target_prog
 HOLDPROG := $(OUTPUT)/tests/holdprog
 # and one with a handle cache of known size over known files (test_bpf_handles)
 FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
+# and one whose lock is taken in a function inlined into its caller (test_bpf_inline)
+INLINE_PROG := $(OUTPUT)/tests/inline_prog
 # the helpers every test binary links (tests/lib/), found by -Itests/lib
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
@@ -122,12 +124,13 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) $(addprefix tests/lib/,testutil.c bpfutil.c progwalk.c binutil.c \
-	     trace_check.c joinutil.c jsonutil.c)
+	     trace_check.c joinutil.c jsonutil.c flameutil.c)
 # named by their folder under tests/: asan/base/test_hist is tests/base/test_hist.c
 ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_explain explain/test_whatif \
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
-	      session/test_load_json base/test_termsafe base/test_sudo
+	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
+	      trace/test_uinline
 TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -240,7 +243,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(INLINE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -373,6 +376,14 @@ $(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
 $(FDCACHE_PROG): tests/fdcache_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
+
+# -O2 -g as the issue's program: get_locked inlined, DWARF says so
+$(INLINE_PROG): tests/inline_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
+
+# the test runs it: built with it (order only: not linked in)
+$(OUTPUT)/tests/bpf/test_bpf_inline: | $(INLINE_PROG)
 
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)

@@ -36,6 +36,40 @@ int64_t pprof_wait_total(const char *gz)
 	return sum;
 }
 
+char *pprof_text(const char *gz)
+{
+	char cmd[1024], *out = NULL;
+	size_t len = 0, n = 0;
+	int c, space = 0;
+	FILE *p;
+
+	if (system("command -v protoc >/dev/null"))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "zcat %s | protoc --decode perftools.profiles.Profile "
+		 "-I %s profile.proto", gz, PPROF_PROTO_DIR);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((c = fgetc(p)) != EOF) {
+		if (n + 2 >= len) {
+			len = len ? 2 * len : 4096;
+			out = realloc(out, len);
+			assert_non_null(out);
+		}
+		if (c == ' ' || c == '\n' || c == '\t')
+			space = n > 0;
+		else {
+			if (space)
+				out[n++] = ' ';
+			space = 0;
+			out[n++] = (char)c;
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(out);
+	out[n] = '\0';
+	return out;
+}
+
 uint64_t folded_ns(const char *path, const char *n1, const char *n2)
 {
 	FILE *f = fopen(path, "r");

@@ -15,6 +15,11 @@
  * first value (wait ns); -1 when protoc is missing. */
 int64_t pprof_wait_total(const char *gz);
 
+/* protoc's text form of the gzipped profile gz, every run of white space
+ * one space ("location { id: 2 line { function_id: 3 line: 35 } ... }"),
+ * malloc'd; NULL when protoc is missing. */
+char *pprof_text(const char *gz);
+
 /* The folded file's time under the stacks whose line holds n1 and, if
  * not NULL, n2 (";"-separated frames, anywhere in the line up to the
  * space before its value: a needle ending in a space is the leaf). */

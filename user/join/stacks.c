@@ -17,11 +17,12 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static uint64_t frame_hash(const char *func, const char *file, uint32_t line)
+static uint64_t frame_hash(const char *func, const char *file, uint32_t line, bool inlined)
 {
 	uint64_t h = fnv(0xcbf29ce484222325ull, func, strlen(func) + 1);
 
 	h = fnv(h, file, strlen(file) + 1);
+	h = fnv(h, &inlined, sizeof(inlined));
 	return fnv(h, &line, sizeof(line));
 }
 
@@ -36,7 +37,7 @@ static int fhash_grow(struct stack_set *ss)
 	memset(h, -1, (size_t)cap * sizeof(*h));
 	for (int i = 0; i < ss->nframes; i++) {
 		const struct sframe *f = &ss->frames[i];
-		size_t at = frame_hash(f->func, f->file, f->line) & (size_t)(cap - 1);
+		size_t at = frame_hash(f->func, f->file, f->line, f->inlined) & (size_t)(cap - 1);
 
 		while (h[at] >= 0)
 			at = (at + 1) & (size_t)(cap - 1);
@@ -48,7 +49,8 @@ static int fhash_grow(struct stack_set *ss)
 	return 0;
 }
 
-static int frame_new(struct stack_set *ss, const char *func, const char *file, uint32_t line)
+static int frame_new(struct stack_set *ss, const char *func, const char *file, uint32_t line,
+		     bool inlined)
 {
 	struct sframe *f;
 
@@ -65,6 +67,7 @@ static int frame_new(struct stack_set *ss, const char *func, const char *file, u
 	f->func = strdup(func);
 	f->file = strdup(file);
 	f->line = line;
+	f->inlined = inlined;
 	if (!f->func || !f->file) {
 		free(f->func);
 		free(f->file);
@@ -75,6 +78,12 @@ static int frame_new(struct stack_set *ss, const char *func, const char *file, u
 
 int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint32_t line)
 {
+	return stacks_frame_inl(ss, func, file, line, false);
+}
+
+int stacks_frame_inl(struct stack_set *ss, const char *func, const char *file, uint32_t line,
+		     bool inlined)
+{
 	size_t at;
 	int i;
 
@@ -82,14 +91,15 @@ int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint3
 		file = "";
 	if (2 * (ss->nframes + 1) > ss->fhcap && fhash_grow(ss))
 		return -1;
-	at = frame_hash(func, file, line) & (size_t)(ss->fhcap - 1);
+	at = frame_hash(func, file, line, inlined) & (size_t)(ss->fhcap - 1);
 	for (; ss->fhash[at] >= 0; at = (at + 1) & (size_t)(ss->fhcap - 1)) {
 		const struct sframe *f = &ss->frames[ss->fhash[at]];
 
-		if (f->line == line && !strcmp(f->func, func) && !strcmp(f->file, file))
+		if (f->line == line && f->inlined == inlined && !strcmp(f->func, func) &&
+		    !strcmp(f->file, file))
 			return ss->fhash[at];
 	}
-	i = frame_new(ss, func, file, line);
+	i = frame_new(ss, func, file, line, inlined);
 	if (i >= 0)
 		ss->fhash[at] = i;
 	return i;

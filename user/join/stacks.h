@@ -17,6 +17,9 @@ struct sframe {
 	char *func;		/* "run", "mutex_lock_[k]" (kernel), "[no user stack]" */
 	char *file;		/* source file base name, or "" */
 	uint32_t line;		/* 0: unknown */
+	bool inlined;		/* inlined into the frame before it (its caller,
+				 * root first): one address, DWARF's inlined
+				 * subroutine; pprof puts them in one Location */
 };
 
 struct sstack {
@@ -53,6 +56,10 @@ struct stack_set {
 
 /* The index of frame (func, file, line), added if new; -1 out of memory. */
 int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint32_t line);
+/* The same, for a frame that may be inlined into its caller (a frame
+ * inlined and one not are two frames). */
+int stacks_frame_inl(struct stack_set *ss, const char *func, const char *file, uint32_t line,
+		     bool inlined);
 /* Add ns (and samples) to the stack (kind, thread, lock, frames): an
  * equal one is merged into. 0, or -1 out of memory. */
 int stacks_add(struct stack_set *ss, enum stack_kind kind, const char *thread, const char *lock,

@@ -155,7 +155,8 @@ void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const str
 	if (!ws)
 		return;
 	for (int i = n - 1; i >= 0 && k < USYM_MAX_STACK; i--) {	/* root first */
-		idx = stacks_frame(&ws->set, f[i].func, f[i].file, (uint32_t)f[i].line);
+		idx = stacks_frame_inl(&ws->set, f[i].func, f[i].file, (uint32_t)f[i].line,
+				       f[i].inlined);
 		if (idx < 0)
 			return;
 		fr[k++] = (uint32_t)idx;
@@ -270,7 +271,7 @@ static int copy_frames(const struct stack_set *from, const uint32_t *fr, int n,
 {
 	for (int i = 0; i < n; i++) {
 		const struct sframe *f = &from->frames[fr[i]];
-		int idx = stacks_frame(out, f->func, f->file, f->line);
+		int idx = stacks_frame_inl(out, f->func, f->file, f->line, f->inlined);
 
 		if (idx < 0)
 			return -1;

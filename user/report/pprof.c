@@ -3,8 +3,10 @@
  * protobuf-c from C that protoc-c generated out of pprof's own .proto
  * (the Makefile), gzipped by zlib. Two sample types, wait/nanoseconds and
  * cpu/nanoseconds: a wait stack's sample has its time in the first, an
- * on-CPU stack's in the second. One function and one location per frame
- * (name, file, line); the thread name as a root frame (unless
+ * on-CPU stack's in the second. One function per frame (name, file); one
+ * location per address: a frame with the frames inlined into it (DWARF's
+ * inlined subroutines), their lines innermost first as pprof has them,
+ * each location once; the thread name as a root frame (unless
  * --no-thread-frame) and as the label "thread"; the lock as "lock".
  */
 #include <stdlib.h>
@@ -34,8 +36,12 @@ struct pb {
 	Function **fnp;
 	Location *loc;
 	Location **locp;
-	Line *line;
+	size_t nloc;
+	Line *line;		/* the locations' lines, each location's together */
 	Line **linep;
+	size_t nline;
+	int *lhash;		/* locations by their frames (open addressing, -1: free) */
+	size_t lhcap;
 	Sample *smp;
 	Sample **smpp;
 	uint64_t *ids;		/* every sample's location ids, one array */
@@ -73,22 +79,60 @@ static int thread_index(struct pb *b, const char *name)
 	return b->nthreads++;
 }
 
-static void function_at(struct pb *b, size_t i, const char *name, const char *file, int64_t line)
+static void function_at(struct pb *b, size_t i, const char *name, const char *file)
 {
 	perftools__profiles__function__init(&b->fn[i]);
 	b->fn[i].id = i + 1;
 	b->fn[i].name = b->fn[i].system_name = str(b, name);
 	b->fn[i].filename = str(b, file);
 	b->fnp[i] = &b->fn[i];
-	perftools__profiles__line__init(&b->line[i]);
-	b->line[i].function_id = i + 1;
-	b->line[i].line = line;
-	b->linep[i] = &b->line[i];
-	perftools__profiles__location__init(&b->loc[i]);
-	b->loc[i].id = i + 1;
-	b->loc[i].n_line = 1;
-	b->loc[i].line = &b->linep[i];
-	b->locp[i] = &b->loc[i];
+}
+
+/* The functions (indices into b->fn) of a location, innermost first. */
+static bool same_location(const struct pb *b, const Location *l, const uint32_t *fns, int n)
+{
+	if (l->n_line != (size_t)n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (l->line[i]->function_id != fns[i] + 1)
+			return false;
+	return true;
+}
+
+static size_t location_slot(const struct pb *b, const uint32_t *fns, int n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < n; i++)
+		h = (h ^ fns[i]) * 0x100000001b3ull;
+	return (size_t)h & (b->lhcap - 1);
+}
+
+/* The location of functions fns (innermost first) with their lines: its
+ * id, made if new. Functions of frames take their frame's line. */
+static uint64_t location_of(struct pb *b, const struct stack_set *ss, const uint32_t *fns, int n)
+{
+	size_t at = location_slot(b, fns, n);
+	Location *l;
+
+	for (; b->lhash[at] >= 0; at = (at + 1) & (b->lhcap - 1))
+		if (same_location(b, &b->loc[b->lhash[at]], fns, n))
+			return b->loc[b->lhash[at]].id;
+	l = &b->loc[b->nloc];
+	perftools__profiles__location__init(l);
+	l->id = b->nloc + 1;
+	l->n_line = (size_t)n;
+	l->line = &b->linep[b->nline];
+	for (int i = 0; i < n; i++, b->nline++) {
+		perftools__profiles__line__init(&b->line[b->nline]);
+		b->line[b->nline].function_id = fns[i] + 1;
+		if ((int)fns[i] < ss->nframes)
+			b->line[b->nline].line = ss->frames[fns[i]].line;
+		b->linep[b->nline] = &b->line[b->nline];
+	}
+	b->locp[b->nloc] = l;
+	b->lhash[at] = (int)b->nloc++;
+	return l->id;
 }
 
 static int alloc_all(struct pb *b, const struct stack_set *ss)
@@ -101,10 +145,16 @@ static int alloc_all(struct pb *b, const struct stack_set *ss)
 	b->strs = calloc(b->strcap, sizeof(*b->strs));
 	b->fn = calloc(nf + 1, sizeof(*b->fn));
 	b->fnp = calloc(nf + 1, sizeof(*b->fnp));
-	b->loc = calloc(nf + 1, sizeof(*b->loc));
-	b->locp = calloc(nf + 1, sizeof(*b->locp));
-	b->line = calloc(nf + 1, sizeof(*b->line));
-	b->linep = calloc(nf + 1, sizeof(*b->linep));
+	/* at most a location, and a line, per frame of a stack */
+	b->loc = calloc(nids + 1, sizeof(*b->loc));
+	b->locp = calloc(nids + 1, sizeof(*b->locp));
+	b->line = calloc(nids + 1, sizeof(*b->line));
+	b->linep = calloc(nids + 1, sizeof(*b->linep));
+	for (b->lhcap = 256; b->lhcap < 2 * (nids + 1); b->lhcap *= 2)
+		;
+	b->lhash = malloc(b->lhcap * sizeof(*b->lhash));
+	if (b->lhash)
+		memset(b->lhash, -1, b->lhcap * sizeof(*b->lhash));
 	b->smp = calloc((size_t)ss->n + 1, sizeof(*b->smp));
 	b->smpp = calloc((size_t)ss->n + 1, sizeof(*b->smpp));
 	b->ids = calloc(nids + 1, sizeof(*b->ids));
@@ -113,14 +163,15 @@ static int alloc_all(struct pb *b, const struct stack_set *ss)
 	b->labp = calloc(2 * (size_t)ss->n + 1, sizeof(*b->labp));
 	b->threads = calloc((size_t)ss->n + 1, sizeof(*b->threads));
 	return b->strs && b->fn && b->fnp && b->loc && b->locp && b->line && b->linep &&
-	       b->smp && b->smpp && b->ids && b->vals && b->lab && b->labp && b->threads ? 0 : -1;
+	       b->lhash && b->smp && b->smpp && b->ids && b->vals && b->lab && b->labp &&
+	       b->threads ? 0 : -1;
 }
 
 static void free_all(struct pb *b)
 {
 	free(b->strs), free(b->fn), free(b->fnp), free(b->loc), free(b->locp);
 	free(b->line), free(b->linep), free(b->smp), free(b->smpp), free(b->ids);
-	free(b->vals), free(b->lab), free(b->labp), free(b->threads);
+	free(b->vals), free(b->lab), free(b->labp), free(b->threads), free(b->lhash);
 }
 
 static void label(Label *l, Label **lp, int64_t key, int64_t val)
@@ -129,6 +180,24 @@ static void label(Label *l, Label **lp, int64_t key, int64_t val)
 	l->key = key;
 	l->str = val;
 	*lp = l;
+}
+
+/* Stack s's location ids into m, leaf first: each frame with the frames
+ * inlined into it (after it, root first) as one location. */
+static void locations_of(struct pb *b, const struct stack_set *ss, const struct sstack *s,
+			 Sample *m)
+{
+	uint32_t fns[64];
+
+	for (int k = s->nframes - 1; k >= 0; ) {
+		int n = 0;
+
+		/* innermost first, down to the frame they were inlined into */
+		while (k > 0 && ss->frames[s->frames[k]].inlined && n < 63)
+			fns[n++] = s->frames[k--];
+		fns[n++] = s->frames[k--];
+		m->location_id[m->n_location_id++] = location_of(b, ss, fns, n);
+	}
 }
 
 /* One stack's sample: location ids leaf first, then its thread's frame. */
@@ -140,11 +209,12 @@ static void sample_of(struct pb *b, const struct stack_set *ss, int i, bool no_t
 
 	perftools__profiles__sample__init(m);
 	m->location_id = *ids;
-	for (int k = s->nframes - 1; k >= 0; k--)
-		m->location_id[m->n_location_id++] = s->frames[k] + 1;
-	if (!no_thread)
-		m->location_id[m->n_location_id++] =
-			(uint64_t)ss->nframes + 1 + (uint64_t)thread_index(b, s->thread);
+	locations_of(b, ss, s, m);
+	if (!no_thread) {
+		uint32_t fn = (uint32_t)ss->nframes + (uint32_t)thread_index(b, s->thread);
+
+		m->location_id[m->n_location_id++] = location_of(b, ss, &fn, 1);
+	}
 	*ids += m->n_location_id;
 	m->value = &b->vals[2 * i];
 	m->n_value = 2;
@@ -160,7 +230,7 @@ static void fill(struct pb *b, const struct stack_set *ss, const struct flame_op
 {
 	Profile *p = &b->p;
 	uint64_t *ids = b->ids;
-	size_t nloc;
+	size_t nfn;
 
 	perftools__profiles__profile__init(p);
 	b->strs[b->nstr++] = "";
@@ -171,18 +241,18 @@ static void fill(struct pb *b, const struct stack_set *ss, const struct flame_op
 		b->vtp[t] = &b->vt[t];
 	}
 	for (int i = 0; i < ss->nframes; i++)
-		function_at(b, (size_t)i, ss->frames[i].func, ss->frames[i].file,
-			    ss->frames[i].line);
+		function_at(b, (size_t)i, ss->frames[i].func, ss->frames[i].file);
 	for (int i = 0; i < ss->n; i++)
 		sample_of(b, ss, i, o->no_thread, &ids);
-	nloc = (size_t)ss->nframes;
+	nfn = (size_t)ss->nframes;
 	for (int t = 0; t < b->nthreads; t++)
-		function_at(b, nloc++, b->threads[t], "", 0);
+		function_at(b, nfn++, b->threads[t], "");
 	p->n_sample_type = 2;
 	p->sample_type = b->vtp;
 	p->n_sample = (size_t)ss->n;
 	p->sample = b->smpp;
-	p->n_location = p->n_function = nloc;
+	p->n_function = nfn;
+	p->n_location = b->nloc;
 	p->location = b->locp;
 	p->function = b->fnp;
 	perftools__profiles__value_type__init(&b->period);

@@ -4,6 +4,9 @@
  * frame as wide as the time it stands for. A few lines of inline script
  * zoom on a clicked frame (the root resets) and light up a lock's stacks
  * when its "stacks" link in the lock table is clicked. Nothing is fetched.
+ * A function the compiler inlined into its caller (DWARF) is a frame of
+ * its own, blue-green as flamegraph.pl draws inlined ones, "(inlined)"
+ * in its title.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 
 struct fnode {
 	const char *name;
+	bool inlined;		/* inlined into its parent (stacks.h) */
 	uint64_t ns;
 	uint64_t locks;		/* bit i: lock i of the lock table waits under it */
 	int child, next;	/* first child, next sibling (-1: none) */
@@ -28,7 +32,7 @@ struct ftree {
 	int len, cap;
 };
 
-static int node_new(struct ftree *t, const char *name)
+static int node_new(struct ftree *t, const char *name, bool inlined)
 {
 	if (t->len == t->cap) {
 		int cap = t->cap ? 2 * t->cap : 256;
@@ -39,19 +43,19 @@ static int node_new(struct ftree *t, const char *name)
 		t->n = n;
 		t->cap = cap;
 	}
-	t->n[t->len] = (struct fnode){ .name = name, .child = -1, .next = -1 };
+	t->n[t->len] = (struct fnode){ .name = name, .inlined = inlined, .child = -1, .next = -1 };
 	return t->len++;
 }
 
 /* parent's child called name, made if new */
-static int child_of(struct ftree *t, int parent, const char *name)
+static int child_of(struct ftree *t, int parent, const char *name, bool inlined)
 {
 	int c, prev = -1;
 
 	for (c = t->n[parent].child; c >= 0; prev = c, c = t->n[c].next)
-		if (!strcmp(t->n[c].name, name))
+		if (!strcmp(t->n[c].name, name) && t->n[c].inlined == inlined)
 			return c;
-	if ((c = node_new(t, name)) < 0)
+	if ((c = node_new(t, name, inlined)) < 0)
 		return -1;
 	if (prev < 0)
 		t->n[parent].child = c;
@@ -72,7 +76,7 @@ static int build(struct ftree *t, const struct session *s, enum stack_kind kind)
 {
 	const struct stack_set *ss = &s->stacks;
 
-	if (node_new(t, "all") < 0)
+	if (node_new(t, "all", false) < 0)
 		return -1;
 	for (int i = 0; i < ss->n; i++) {
 		const struct sstack *st = &ss->stacks[i];
@@ -84,7 +88,10 @@ static int build(struct ftree *t, const struct session *s, enum stack_kind kind)
 		t->n[0].ns += st->ns;
 		t->n[0].locks |= bit;
 		for (int k = -1; k < st->nframes && at >= 0; k++) {
-			at = child_of(t, at, k < 0 ? st->thread : ss->frames[st->frames[k]].func);
+			const struct sframe *f = k < 0 ? NULL : &ss->frames[st->frames[k]];
+
+			at = f ? child_of(t, at, f->func, f->inlined)
+			       : child_of(t, at, st->thread, false);
 			if (at >= 0) {
 				t->n[at].ns += st->ns;
 				t->n[at].locks |= bit;
@@ -101,13 +108,16 @@ struct draw {
 	uint64_t total;
 };
 
-static const char *colour_of(const char *name, char *buf, size_t n)
+static const char *colour_of(const char *name, bool inlined, char *buf, size_t n)
 {
 	unsigned h = 2166136261u;
 
 	for (const char *c = name; *c; c++)
 		h = (h ^ (unsigned char)*c) * 16777619u;
-	if (strstr(name, "_[k]"))
+	if (inlined)
+		snprintf(buf, n, "rgb(%u,%u,%u)", 60 + h % 40, 190 + (h >> 8) % 40,
+			 190 + (h >> 16) % 40);
+	else if (strstr(name, "_[k]"))
 		snprintf(buf, n, "rgb(%u,%u,%u)", 200 + h % 40, 120 + (h >> 8) % 50, 40);
 	else
 		snprintf(buf, n, "rgb(%u,%u,%u)", 215 + h % 40, 80 + (h >> 8) % 110, (h >> 16) % 55);
@@ -144,10 +154,11 @@ static void draw_node(const struct draw *d, int i, double x, int depth)
 	html_esc(d->f, n->name);
 	fputs("\"><title>", d->f);
 	html_esc(d->f, n->name);
+	fputs(n->inlined ? " (inlined)" : "", d->f);
 	fprintf(d->f, " - %s (%s)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"%s\" rx=\"2\"/>", units_ns(ns, sizeof(ns), (double)n->ns),
 		units_pct(pct, sizeof(pct), (double)n->ns / (double)d->total), x, y, w, ROW_H - 1,
-		colour_of(n->name, c, sizeof(c)));
+		colour_of(n->name, n->inlined, c, sizeof(c)));
 	fprintf(d->f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW_H - 5);
 	if (fit >= 3 && strlen(n->name) <= (size_t)fit) {
 		html_esc(d->f, n->name);

@@ -27,6 +27,8 @@ static struct json_object *frames_json(const struct stack_set *ss)
 		put_str(o, "func", ss->frames[i].func);
 		put_str(o, "file", ss->frames[i].file);
 		put_u64(o, "line", ss->frames[i].line);
+		if (ss->frames[i].inlined)	/* only then: older readers see no change */
+			json_object_object_add(o, "inlined", json_object_new_boolean(1));
 		json_object_array_add(a, o);
 	}
 	return a;

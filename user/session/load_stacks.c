@@ -12,6 +12,20 @@
 #define LOAD_MAX_STACKS	(1u << 20)
 #define LOAD_MAX_DEPTH	4096
 
+/* A frame's "inlined": true, or absent (false; runs saved before it). */
+static int load_inlined(struct jr *r, struct json_object *f, bool *inlined)
+{
+	struct json_object *v;
+
+	*inlined = false;
+	if (!json_object_object_get_ex(f, "inlined", &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean) || !json_object_get_boolean(v))
+		return jr_fail(r, "inlined", "must be true when present");
+	*inlined = true;
+	return 0;
+}
+
 static int load_frames(struct jr *r, struct json_object *o, struct stack_set *ss)
 {
 	struct json_object *a, *f;
@@ -25,15 +39,17 @@ static int load_frames(struct jr *r, struct json_object *o, struct stack_set *ss
 		return jr_fail(r, "frames", "has more frames than any run could");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t line;
+		bool inlined;
 
 		if (jr_element(r, a, "frames", i, &f, saved, sizeof(saved)) ||
 		    jr_str(r, f, "func", false, func, sizeof(func)) ||
-		    jr_str(r, f, "file", false, file, sizeof(file)) || jr_u64(r, f, "line", &line))
+		    jr_str(r, f, "file", false, file, sizeof(file)) ||
+		    jr_u64(r, f, "line", &line) || load_inlined(r, f, &inlined))
 			return -1;
 		if (line > UINT32_MAX)
 			return jr_fail(r, "line", "is out of range");
 		/* a repeated frame would merge: the indices would shift */
-		if (stacks_frame(ss, func, file, (uint32_t)line) != (int)i)
+		if (stacks_frame_inl(ss, func, file, (uint32_t)line, inlined) != (int)i)
 			return jr_fail(r, NULL, "repeats an earlier frame (or out of memory)");
 		jr_leave(r, saved);
 	}

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "base/tfile.h"
+#include "trace/uinline.h"
 #include "trace/usym.h"
 
 #define USYM_MAX_PROCS	64
@@ -69,6 +70,7 @@ struct uproc {
 	int nobjs;
 	struct troot root, host;	/* its root and the host's, as its owner */
 	Dwfl *dwfl;		/* built from objs; NULL until needed */
+	struct uinline *inl;	/* the inlined functions by address, of dwfl */
 	int attached;		/* dwfl_attach_state done */
 };
 
@@ -203,6 +205,8 @@ static void obj_drop_index(struct uobj *o)
 
 static void proc_drop_dwfl(struct uproc *p)
 {
+	uinline_free(p->inl);	/* its names point into the Dwfl's DWARF */
+	p->inl = NULL;
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
@@ -688,6 +692,7 @@ static Dwfl *proc_dwfl(struct uproc *p)
 	p->dwfl = dwfl_begin(&dwfl_cbs);
 	if (!p->dwfl)
 		return NULL;
+	p->inl = uinline_new();		/* NULL: asked anew each time */
 	dwfl_report_begin(p->dwfl);
 	for (int i = 0; i < p->nobjs; i++) {
 		struct uobj *o = &p->objs[i];
@@ -936,15 +941,40 @@ struct walk {
 	int found, frames;	/* frames outside the C library named so far */
 };
 
-/* "func+0x4a (file.c:34)", "func+0x4a", or "prog+0x1a2b" */
-static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
+/* The functions inlined at pc, innermost first (uinline.h), when o's
+ * DWARF can be read: the frames at pc are these, then the symbol's. */
+static int inlined_at(struct uobj *o, Dwfl_Module *mod, Dwarf_Addr pc, struct uinl *inl)
+{
+	if (!o || o->fd < 0 || !obj_dwarf_ok(o))
+		return 0;
+	return uinline_at(o->p->inl, mod, pc, inl, UINLINE_MAX);
+}
+
+/* The source line of frame i of those at pc: the pc's own for the
+ * innermost, else where the function inlined into it was called. */
+static const char *line_of(struct uobj *o, Dwfl_Module *mod, Dwarf_Addr pc,
+			   const struct uinl *inl, int i, int *lineno)
+{
+	Dwfl_Line *line;
+
+	*lineno = 0;
+	if (i > 0) {
+		*lineno = inl[i - 1].call_line;
+		return inl[i - 1].call_file;
+	}
+	line = o && obj_dwarf_ok(o) ? dwfl_module_getsrc(mod, pc) : NULL;
+	return line ? dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL) : NULL;
+}
+
+/* "func+0x4a (file.c:34)", "func+0x4a", or "prog+0x1a2b"; src and lineno
+ * as line_of says */
+static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, const char *src, int lineno,
+			char *buf, size_t len)
 {
 	struct uobj *o = obj_of(mod);
 	const struct usym_sym *s = o ? sym_at(o, pc, false) : NULL;
-	Dwfl_Line *line = o && obj_dwarf_ok(o) ? dwfl_module_getsrc(mod, pc) : NULL;
-	const char *fn, *src = NULL, *mname = o ? o->name : "?";
+	const char *fn, *mname = o ? o->name : "?";
 	Dwarf_Addr rel = pc;
-	int lineno = 0;
 	char dm[96];
 
 	if (o && o->fd < 0) {	/* refused: the file's offset, and the report says why */
@@ -956,8 +986,6 @@ static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
 		return;
 	}
 	fn = demangled(s ? s->name : NULL, dm, sizeof(dm));
-	if (line)
-		src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (o && !src && o->why)
 		o->said = true;		/* no lines: its debug file was refused */
 	if (fn && src)
@@ -969,6 +997,56 @@ static void format_site(Dwfl_Module *mod, Dwarf_Addr pc, char *buf, size_t len)
 		snprintf(buf, len, "%s+0x%llx", base_name(mname), (unsigned long long)rel);
 	else
 		snprintf(buf, len, "%s@0x%llx", base_name(mname), (unsigned long long)pc);
+}
+
+/* An inlined function as a site: "get_locked (file.c:35, inlined)" - it
+ * has no symbol, so no offset. */
+static void format_inlined(const char *func, const char *src, int lineno, char *buf, size_t len)
+{
+	char dm[96];
+
+	func = demangled(func, dm, sizeof(dm));
+	if (src)
+		snprintf(buf, len, "%s (%s:%d, inlined)", func, base_name(src), lineno);
+	else
+		snprintf(buf, len, "%s (inlined)", func);
+}
+
+/* The site takes one more frame: the first outside the C library, then
+ * its caller (a lock wrapper, yarn's possess or a RAII guard, is told
+ * apart by who calls it), and then it is whole. */
+static int site_add(struct walk *w, const char *frame)
+{
+	size_t n;
+
+	if (w->found++ == 0) {
+		snprintf(w->site, w->site_len, "%s", frame);
+		return DWARF_CB_OK;
+	}
+	n = strlen(w->site);
+	snprintf(w->site + n, w->site_len - n, " from %s", frame);
+	return DWARF_CB_ABORT;
+}
+
+/* The frames at pc outside the C library into the site: the functions
+ * inlined there (the innermost names the lock's site), then the symbol's. */
+static int site_frames(struct walk *w, Dwfl_Module *mod, Dwarf_Addr pc)
+{
+	struct uobj *o = obj_of(mod);
+	struct uinl inl[UINLINE_MAX];
+	int n = inlined_at(o, mod, pc, inl), lineno;
+	const char *src;
+	char buf[96];
+
+	for (int i = 0; i < n; i++) {
+		src = line_of(o, mod, pc, inl, i, &lineno);
+		format_inlined(inl[i].func, src, lineno, buf, sizeof(buf));
+		if (site_add(w, buf) == DWARF_CB_ABORT)
+			return DWARF_CB_ABORT;
+	}
+	src = line_of(o, mod, pc, inl, n, &lineno);
+	format_site(mod, pc, src, lineno, buf, sizeof(buf));
+	return site_add(w, buf);
 }
 
 static int on_frame(Dwfl_Frame *frame, void *arg)
@@ -995,20 +1073,7 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 			w->kind = kind_of(s->name);
 		return DWARF_CB_OK;
 	}
-	/* the first frame outside the C library, and its caller: a lock
-	 * wrapper (yarn's possess, a RAII guard) is told apart by who calls it */
-	if (w->found++ == 0) {
-		format_site(mod, pc, w->site, w->site_len);
-		return DWARF_CB_OK;
-	}
-	{
-		char caller[96];
-		size_t n = strlen(w->site);
-
-		format_site(mod, pc, caller, sizeof(caller));
-		snprintf(w->site + n, w->site_len - n, " from %s", caller);
-	}
-	return DWARF_CB_ABORT;
+	return site_frames(w, mod, pc);
 }
 
 int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
@@ -1087,19 +1152,19 @@ struct fwalk {
 	bool site_done;
 };
 
-static void name_frame(Dwfl_Module *mod, Dwarf_Addr pc, struct uframe *f)
+/* The symbol's frame at pc, its line src:lineno (line_of). */
+static void name_frame(Dwfl_Module *mod, Dwarf_Addr pc, const char *src, int lineno,
+		       struct uframe *f)
 {
 	struct uobj *o = obj_of(mod);
 	const struct usym_sym *s = o ? sym_at(o, pc, false) : NULL;
-	Dwfl_Line *line = o && obj_dwarf_ok(o) ? dwfl_module_getsrc(mod, pc) : NULL;
-	const char *src = line ? dwfl_lineinfo(line, NULL, &f->line, NULL, NULL, NULL) : NULL;
 	Dwarf_Addr rel = pc;
 	char dm[128];
 
 	snprintf(f->module, sizeof(f->module), "%s", base_name(o ? o->name : "?"));
 	snprintf(f->file, sizeof(f->file), "%s", src ? base_name(src) : "");
-	if (!src)
-		f->line = 0;
+	f->line = src ? lineno : 0;
+	f->inlined = false;
 	if (s) {
 		snprintf(f->func, sizeof(f->func), "%s", demangled(s->name, dm, sizeof(dm)));
 		if (strchr(f->func, '@'))	/* "pthread_mutex_lock@@GLIBC_2.2.5" */
@@ -1108,6 +1173,33 @@ static void name_frame(Dwfl_Module *mod, Dwarf_Addr pc, struct uframe *f)
 		snprintf(f->func, sizeof(f->func), "%s+0x%llx", f->module, (unsigned long long)rel);
 	else
 		snprintf(f->func, sizeof(f->func), "%s@0x%llx", f->module, (unsigned long long)pc);
+}
+
+/* The frames at pc into out (room for max): the functions inlined there,
+ * innermost first, each inlined into the next, then the symbol's. */
+static int name_frames(Dwfl_Module *mod, Dwarf_Addr pc, struct uframe *out, int max)
+{
+	struct uobj *o = obj_of(mod);
+	struct uinl inl[UINLINE_MAX];
+	int n = inlined_at(o, mod, pc, inl), k = 0, lineno;
+	const char *src;
+	char dm[128];
+
+	for (int i = 0; i < n && k < max; i++, k++) {
+		struct uframe *f = &out[k];
+
+		src = line_of(o, mod, pc, inl, i, &lineno);
+		snprintf(f->func, sizeof(f->func), "%s", demangled(inl[i].func, dm, sizeof(dm)));
+		snprintf(f->file, sizeof(f->file), "%s", src ? base_name(src) : "");
+		f->line = src ? lineno : 0;
+		snprintf(f->module, sizeof(f->module), "%s", base_name(o->name));
+		f->inlined = true;
+	}
+	if (k < max) {
+		src = line_of(o, mod, pc, inl, n, &lineno);
+		name_frame(mod, pc, src, lineno, &out[k++]);
+	}
+	return k;
 }
 
 static int on_any_frame(Dwfl_Frame *frame, void *arg)
@@ -1126,7 +1218,7 @@ static int on_any_frame(Dwfl_Frame *frame, void *arg)
 	mod = dwfl_addrmodule(w->dwfl, pc);
 	if (!mod)
 		return DWARF_CB_ABORT;	/* JIT code, or a map we did not see */
-	name_frame(mod, pc, &w->out[w->n++]);
+	w->n += name_frames(mod, pc, &w->out[w->n], w->max - w->n);
 	return DWARF_CB_OK;
 }
 

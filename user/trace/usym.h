@@ -64,6 +64,8 @@ int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t 
 
 /* Unwind one sampled wait: the first frame outside the C library as
  * "func+0x4a (file.c:34)", "func+0x4a" or "prog+0x1a2b" (no symbols),
+ * or "get_locked (file.c:35, inlined)" when the call lies in a function
+ * the compiler inlined there (then " from func+0x4a (file.c:50)"),
  * and the kind of wait the C library's frames show. 0, or -1 when not
  * even one frame outside the C library was found (site is "?"). */
 int usym_wait_site(struct usym *u, const struct fct_ustack *e, size_t len, char *site,
@@ -75,12 +77,15 @@ struct uframe {
 	char file[96];		/* its source file's base name, or "" */
 	int line;		/* the line of the call (of the pc, innermost), or 0 */
 	char module[64];	/* the file mapped there, base name */
+	bool inlined;		/* inlined into the next frame (its caller): the
+				 * same pc, from DWARF's DW_TAG_inlined_subroutine */
 };
 #define USYM_MAX_STACK	64	/* frames kept of one stack */
 
 /* Unwind one sampled wait the whole way (as far as the copied stack
- * slice reaches): up to max frames into out, innermost first. Returns
- * how many (0: none). */
+ * slice reaches): up to max frames into out, innermost first, with the
+ * functions inlined at each pc (uinline.h) as frames of their own.
+ * Returns how many (0: none). */
 int usym_unwind(struct usym *u, const struct fct_ustack *e, size_t len, struct uframe *out,
 		int max);
 
