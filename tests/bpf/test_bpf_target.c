@@ -516,7 +516,13 @@ static void test_group_commit_wakers(void **state)
 	assert_true(commit->wakers.after[0].wakes <= flusher->k.nr[SYS_fdatasync].count);
 	assert_int_equal(work->wakers.wakes, work->wakes);
 	assert_string_equal(work->wakers.after[0].call, "write");
+	assert_int_equal(commit->wakers.cls, WC_DURABLE);
+	assert_int_equal(work->wakers.cls, WC_OUTPUT);
 	assert_true(diag_says(&s.diag, "The waits end when flusher's fdatasync returns"));
+	/* the Why names the root first: the flusher's call, not the condvar */
+	if (cause_of(&s.diag, "event_wait"))
+		assert_non_null(strstr(cause_of(&s.diag, "event_wait")->title,
+				       "waiting for another thread's fdatasync"));
 	session_free(&s);
 }
 

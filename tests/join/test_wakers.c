@@ -86,6 +86,7 @@ static void test_by_thread_and_call(void **state)
 	assert_int_equal(w->after[0].wakes, 60);
 	assert_string_equal(w->after[1].call, "write");
 	assert_string_equal(w->after[2].call, "");	/* no call before it */
+	assert_int_equal(w->cls, WC_DURABLE);		/* 60 of 64 after fdatasync */
 	assert_int_equal(locks[1].wakers.wakes, 0);	/* a kernel lock: none */
 }
 
@@ -128,12 +129,47 @@ static void test_no_view(void **state)
 	assert_int_equal(locks[0].wakers.nthreads, 0);
 }
 
+/* The classes of the calls, and none past half. */
+static void test_classes(void **state)
+{
+	(void)state;
+	assert_int_equal(wake_class_of("fdatasync"), WC_DURABLE);
+	assert_int_equal(wake_class_of("recvfrom"), WC_INPUT);
+	assert_int_equal(wake_class_of("sendto"), WC_OUTPUT);
+	assert_int_equal(wake_class_of("epoll_wait"), WC_POLL);
+	assert_int_equal(wake_class_of("clock_nanosleep"), WC_TIMER);
+	assert_int_equal(wake_class_of(""), WC_HANDOFF);
+	assert_int_equal(wake_class_of("mprotect"), WC_OTHER);
+	assert_string_equal(wake_class_name(WC_DURABLE), "durable");
+	assert_string_equal(wake_class_name(WC_N), "none");
+}
+
+/* A lock whose wakes no call has half of is mixed. */
+static void test_mixed(void **state)
+{
+	struct joined_run m;
+	struct kview kv;
+	struct lock_total locks[2];
+
+	(void)state;
+	model(&m, &kv, locks);
+	after[0].val.wakes = 2;		/* fdatasync 2, write 2, none 1 */
+	after[1].val.wakes = 2;
+	wakers_join(&m);
+	after[0].val.wakes = 60;
+	after[1].val.wakes = 3;
+	assert_int_equal(locks[0].wakers.wakes, 5);
+	assert_int_equal(locks[0].wakers.cls, WC_MIXED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_thread_and_call),
 		cmocka_unit_test(test_kept_by_name),
 		cmocka_unit_test(test_no_view),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_mixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -637,6 +637,24 @@ static bool fix_from_wakers(struct finding *o, const struct lock_total *l)
 	return true;
 }
 
+/* The title by what ended the waits, when one kind of call did: the
+ * root of the wait named first (a flusher's fdatasync), not the condvar. */
+static void event_title(struct finding *o, double share, const struct lock_total *l)
+{
+	const struct lock_wakers *w = &l->wakers;
+
+	if (w->cls == WC_DURABLE)
+		set_title(o, "%s of thread time waiting for another thread's %s (%s is signalled "
+			  "after it): a durability point", fig_pct(share), w->after[0].call, l->name);
+	else if (w->cls == WC_INPUT)
+		set_title(o, "%s of thread time idle until work comes in (%s is signalled after "
+			  "another thread's %s): not a lock", fig_pct(share), l->name,
+			  w->after[0].call);
+	else
+		set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
+			  fig_pct(share), l->name);
+}
+
 bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
@@ -657,8 +675,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	if (!n)
 		return false;
 	found(o, "event_wait", share, 0.8, COV_EVENT);
-	set_title(o, "%s of thread time idle, waiting to be signalled (%s): not a lock",
-		  fig_pct(share), top[0]->name);
+	event_title(o, share, top[0]);
 	for (int i = 0; i < n && i < 3; i++)
 		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
 			ev_word(&o->c, f, top[i]);

@@ -169,6 +169,54 @@ static int waited_words(const struct joined_run *m, const int *ix, const struct 
 	return 0;
 }
 
+/* ---- what ended the waits ----------------------------------------------- */
+
+const char *const wake_class_names[WC_N] = {
+	[WC_NONE] = "none", [WC_MIXED] = "mixed", [WC_HANDOFF] = "handoff",
+	[WC_DURABLE] = "durable", [WC_INPUT] = "input", [WC_OUTPUT] = "output",
+	[WC_POLL] = "poll", [WC_TIMER] = "timer", [WC_OTHER] = "other",
+};
+
+static const struct {
+	const char *call;
+	enum wake_class cls;
+} call_classes[] = {
+	{ "fsync", WC_DURABLE }, { "fdatasync", WC_DURABLE }, { "sync_file_range", WC_DURABLE },
+	{ "read", WC_INPUT }, { "readv", WC_INPUT }, { "recvfrom", WC_INPUT },
+	{ "recvmsg", WC_INPUT }, { "recvmmsg", WC_INPUT }, { "accept", WC_INPUT },
+	{ "accept4", WC_INPUT }, { "write", WC_OUTPUT }, { "writev", WC_OUTPUT },
+	{ "sendto", WC_OUTPUT }, { "sendmsg", WC_OUTPUT }, { "sendmmsg", WC_OUTPUT },
+	{ "epoll_wait", WC_POLL }, { "epoll_pwait", WC_POLL }, { "epoll_pwait2", WC_POLL },
+	{ "poll", WC_POLL }, { "ppoll", WC_POLL }, { "select", WC_POLL }, { "pselect6", WC_POLL },
+	{ "nanosleep", WC_TIMER }, { "clock_nanosleep", WC_TIMER },
+};
+
+enum wake_class wake_class_of(const char *call)
+{
+	if (!call[0])
+		return WC_HANDOFF;
+	for (size_t i = 0; i < sizeof(call_classes) / sizeof(call_classes[0]); i++)
+		if (!strcmp(call, call_classes[i].call))
+			return call_classes[i].cls;
+	return WC_OTHER;
+}
+
+const char *wake_class_name(enum wake_class c)
+{
+	return (unsigned)c < WC_N ? wake_class_names[c] : "none";
+}
+
+/* The class of the call most wakes followed, when half or more did. */
+static void classify(struct lock_wakers *w)
+{
+	if (!w->wakes || !w->nafter)
+		w->cls = WC_NONE;
+	else if (w->after[0].wakes * 2 < w->wakes)
+		w->cls = WC_MIXED;
+	else
+		w->cls = wake_class_of(w->after[0].call);
+}
+
 /* ---- the join ---------------------------------------------------------- */
 
 static void put_threads(struct joined_run *m, const struct accs *s, const struct fct_thread *th,
@@ -268,6 +316,8 @@ void wakers_join(struct joined_run *m)
 			fold(&by_call);
 			put_threads(m, &by_thread, th, m->kv->nthreads);
 			put_calls(m, &by_call);
+			for (int i = 0; i < m->nlocks; i++)
+				classify(&m->locks[i].wakers);
 		}
 	}
 	free(by_thread.a);

@@ -25,8 +25,24 @@ struct waker_call {
 	uint64_t wakes;
 };
 
+/* What ended the waits, by the call most wakes followed (half or more of
+ * them; else mixed). */
+enum wake_class {
+	WC_NONE,		/* no wake joined */
+	WC_MIXED,		/* no call before half the wakes */
+	WC_HANDOFF,		/* no call before them: a lock passed on, futex to futex */
+	WC_DURABLE,		/* fsync, fdatasync, sync_file_range: a durability point */
+	WC_INPUT,		/* read, recv*, accept*: work handed over as it came in */
+	WC_OUTPUT,		/* write, send*: after the waker wrote (a reply, a log) */
+	WC_POLL,		/* epoll_wait, poll, select: an event loop's turn */
+	WC_TIMER,		/* nanosleep, clock_nanosleep: a periodic thread */
+	WC_OTHER,		/* another call */
+	WC_N
+};
+
 struct lock_wakers {
 	uint64_t wakes;		/* futex calls that woke a waiter, every waker's */
+	enum wake_class cls;	/* what ended them (wake_class_name) */
 	struct waker_thread threads[WAKERS_MAX];
 	int nthreads;
 	unsigned more_threads;	/* wakers past those kept */
@@ -36,6 +52,11 @@ struct lock_wakers {
 
 struct joined_run;
 struct lock_total;
+
+/* The class of a call's name ("" for none), and a class's name. */
+enum wake_class wake_class_of(const char *call);
+const char *wake_class_name(enum wake_class c);
+extern const char *const wake_class_names[WC_N];
 
 /* Each lock of m (other programs' named words) gets its wakers from the
  * kernel view m->kv; nothing without one. */

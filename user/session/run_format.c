@@ -92,6 +92,7 @@ const struct jr_table rf_lock = JR_TABLE(lock);
 
 static const struct jr_field wakers[] = {
 	JR_FIELD(lock_wakers, "wakes", wakes),
+	JR_CHOICEF(lock_wakers, "class", cls, wake_class_names),
 	JR_FIELD(lock_wakers, "more_threads", more_threads),
 };
 const struct jr_table rf_wakers = JR_TABLE(wakers);
