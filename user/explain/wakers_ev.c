@@ -35,7 +35,7 @@ static void ev_many_wakers(struct diag_cause *c, const struct facts *f,
 	int nr = syscall_nr(call);
 	const struct sc_stats *s;
 
-	if (nr < 0 || nr >= FCT_NR_MAX || !(s = &f->m->nr_total[nr])->count)
+	if (nr < 0 || nr >= FCT_NR_MAX || !(s = &f->whole->nr_total[nr])->count)
 		return;
 	evidence_add(c, "The waits end when one of their wakers' %s returns (%u threads woke "
 		     "them, each in turn): the program made %s %s calls, %s in all (%s each on "
@@ -76,7 +76,7 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		     w->nthreads > 1 || w->more_threads ? " (and other threads)" : "", calls);
 	if (!top->call[0] || top->wakes * 2 < w->wakes)
 		return;
-	if (t->wakes * 2 >= w->wakes && waker_call_time(f->m, t->tid, top->call, &count, &ns))
+	if (t->wakes * 2 >= w->wakes && waker_call_time(f->whole, t->tid, top->call, &count, &ns))
 		evidence_add(c, "The waits end when %s's %s returns: that thread made %s %s calls, "
 			     "%s in all (%s each on average) - what it does there bounds them.",
 			     t->comm[0] ? t->comm : "the waker", top->call, fig_cnt(count), top->call,
