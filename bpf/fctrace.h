@@ -387,6 +387,14 @@ struct fct_evict_global {
 	__u64 reread_pages;	/* the target's misses on pages removed earlier in the window */
 	__u64 removed_pages;	/* pages removed of files the target touched */
 	__u64 files;		/* files (dev, ino) the target touched */
+	/* the page cache past its size: pages reclaim removed machine-wide in
+	 * the window, and the target's re-reads of pages reclaim had removed,
+	 * by how many pages reclaim removed in between (the page's 64-page
+	 * block's last removal): with that much more memory an LRU would have
+	 * kept them. Pages per log-linear slot. */
+	__u64 reclaimed_pages;
+	__u64 reclaim_reread_pages;
+	__u64 reclaim_dist[FCT_HIST_SLOTS];
 };
 
 /* What every CPU ran at the cpu-clock samples that did not land on a

@@ -35,6 +35,7 @@ struct pcev_block_key {
 struct pcev_block {
 	__u64 bits;		/* pages removed and not read back yet */
 	struct fct_evict_key by;	/* the block's last remover */
+	__u64 stamp;		/* pc_evict.reclaimed_pages at that removal */
 };
 
 struct {
@@ -149,6 +150,7 @@ struct pcev_walk {
 	struct pcev_block_key k;
 	__u64 index, end;
 	struct fct_evict_key by;	/* set: the remover */
+	__u64 stamp;			/* set: the reclaim count then */
 };
 
 /* Block i of the walk: [lo, hi) in *lo, *hi, its key in w->k; false past the end. */
@@ -168,7 +170,7 @@ static __always_inline bool pcev_block_of(struct pcev_walk *w, __u64 i, __u64 *l
 static long pcev_set_one(__u64 i, void *ctx)
 {
 	struct pcev_walk *w = ctx;
-	struct pcev_block nb = { .by = w->by }, *b;
+	struct pcev_block nb = { .by = w->by, .stamp = w->stamp }, *b;
 	__u64 lo, hi;
 
 	if (!pcev_block_of(w, i, &lo, &hi))
@@ -177,6 +179,7 @@ static long pcev_set_one(__u64 i, void *ctx)
 	if (b) {
 		__sync_fetch_and_or(&b->bits, pcev_bits(lo, hi));
 		b->by = w->by;
+		b->stamp = w->stamp;
 		return 0;
 	}
 	nb.bits = pcev_bits(lo, hi);
@@ -189,9 +192,20 @@ static long pcev_set_one(__u64 i, void *ctx)
 static __always_inline void pcev_set(const struct pcev_file_key *f, __u64 index, __u64 n,
 				     const struct fct_evict_key *by)
 {
-	struct pcev_walk w = { .k = { .f = *f }, .index = index, .end = index + n, .by = *by };
+	struct pcev_walk w = { .k = { .f = *f }, .index = index, .end = index + n, .by = *by,
+			       .stamp = pc_evict.reclaimed_pages };
 
 	bpf_loop(PCEV_MAX_SPAN, pcev_set_one, &w, 0);
+}
+
+/* A re-read of cnt pages reclaim removed, d pages of reclaim ago. */
+static __always_inline void pcev_reclaim_reread(__u64 d, __u64 cnt)
+{
+	__u32 s = fct_hist_slot(d, FCT_HIST_SLOTS);
+
+	__sync_fetch_and_add(&pc_evict.reclaim_reread_pages, cnt);
+	if (s < FCT_HIST_SLOTS)	/* for the verifier */
+		__sync_fetch_and_add(&pc_evict.reclaim_dist[s], cnt);
 }
 
 static long pcev_reread_one(__u64 i, void *ctx)
@@ -209,6 +223,8 @@ static long pcev_reread_one(__u64 i, void *ctx)
 	__sync_fetch_and_and(&b->bits, ~m);
 	cnt = __builtin_popcountll(m);
 	__sync_fetch_and_add(&pc_evict.reread_pages, cnt);
+	if (b->by.how == FCT_EV_RECLAIM)
+		pcev_reclaim_reread(pc_evict.reclaimed_pages - b->stamp, cnt);
 	v = bpf_map_lookup_elem(&pc_evictors, &b->by);
 	if (v)
 		__sync_fetch_and_add(&v->reread_pages, cnt);
@@ -330,6 +346,10 @@ int BPF_PROG(fct_pc_remove, struct folio *folio)
 
 	if (!enabled || !(mapping = folio->mapping) || !(host = mapping->host))
 		return 0;
+	/* reclaim's removals of every file: the distance a re-read measures */
+	if (bpf_get_current_task_btf()->flags & (PF_KSWAPD | PF_MEMALLOC))
+		__sync_fetch_and_add(&pc_evict.reclaimed_pages,
+				     1ULL << (folio_order(folio) & 31));
 	pcev_file(host, &f);
 	target = fct_is_target(pid_tgid);
 	if (target)

@@ -174,6 +174,11 @@ static void sum_kinds(const struct facts *f, struct ev_sums *s)
 	}
 }
 
+static double pages_mib(uint64_t pages)
+{
+	return (double)pages * 4096.0 / (1024.0 * 1024.0);
+}
+
 static void fix_for(struct finding *o, enum ev_kind k, const struct pc_eviction *r,
 		    const struct facts *f, double share)
 {
@@ -198,10 +203,33 @@ static void fix_for(struct finding *o, enum ev_kind k, const struct pc_eviction 
 			pid_words(r), fig_pct(share));
 		break;
 	default:
-		set_fix(o, "Give the program's files room in memory: reclaim took pages it read "
-			"again (%s of its disk reads) - raise its memory cgroup's limit, free memory "
-			"on the machine, or shrink the working set.", fig_pct(share));
+		if (f->m->evictions.keep_most_pages)
+			set_fix(o, "Give the program's files %s MiB more page cache: reclaim took "
+				"pages it read again (%s of its disk reads), and that much more "
+				"would have kept nine in ten of them - raise its memory cgroup's "
+				"limit, free memory on the machine, or shrink the working set.",
+				fig_cnt(pages_mib(f->m->evictions.keep_most_pages)), fig_pct(share));
+		else
+			set_fix(o, "Give the program's files room in memory: reclaim took pages it "
+				"read again (%s of its disk reads) - raise its memory cgroup's limit, "
+				"free memory on the machine, or shrink the working set.",
+				fig_pct(share));
 	}
+}
+
+/* "12.3 k of them reclaim had removed: 96 MiB more page cache would have
+ * kept half, 310 MiB nine in ten" */
+static void ev_reclaim_distance(struct diag_cause *c, const struct pc_evictions *e)
+{
+	if (!e->reclaim_reread_pages || !e->keep_most_pages)
+		return;
+	evidence_add(c, "%s of the re-read pages had been removed by reclaim, while reclaim "
+		     "removed %s pages of every file in the window: by how many it removed "
+		     "between each page's removal and its re-read, %s MiB more page cache would "
+		     "have kept half of them and %s MiB nine in ten (an LRU keeps a page d "
+		     "removals longer with d pages more; counted by 64-page blocks).",
+		     fig_cnt((double)e->reclaim_reread_pages), fig_cnt((double)e->reclaimed_pages),
+		     fig_cnt(pages_mib(e->keep_half_pages)), fig_cnt(pages_mib(e->keep_most_pages)));
 }
 
 bool evictions_explain(struct finding *o, const struct facts *f)
@@ -222,6 +250,7 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 	for (int i = 0; i < e->n_by_comm && shown < 3; i++)
 		if (i == 0 || (double)e->by_comm[i].reread_pages >= 0.01 * miss)
 			ev_row(&o->c, &e->by_comm[i], f), shown++;
+	ev_reclaim_distance(&o->c, e);
 	sum_kinds(f, &s);
 	for (int k = 0; k < K_N; k++)
 		if (s.reread[k] && (best < 0 || s.reread[k] > s.reread[best]))

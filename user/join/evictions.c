@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/hist.h"
 #include "join/evictions.h"
 
 static const char *const how_names[FCT_EV_N] = {
@@ -108,6 +109,23 @@ static int by_pages(const void *a, const void *b)
 	return x->row.pid < y->row.pid ? -1 : x->row.pid > y->row.pid;
 }
 
+/* The memory more an LRU page cache would have needed to keep the
+ * re-reads: a page reclaim removed is still there after d more pages are
+ * reclaimed when the cache holds d pages more. */
+static void reclaim_distances(struct pc_evictions *o, const struct fct_evict_global *g)
+{
+	uint64_t h[FCT_HIST_SLOTS];
+
+	o->reclaimed_pages = g->reclaimed_pages;
+	o->reclaim_reread_pages = g->reclaim_reread_pages;
+	if (!g->reclaim_reread_pages)
+		return;
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		h[i] = g->reclaim_dist[i];
+	o->keep_half_pages = hist_percentile(h, FCT_HIST_SLOTS, 0.50, 0);
+	o->keep_most_pages = hist_percentile(h, FCT_HIST_SLOTS, 0.90, 0);
+}
+
 void evictions_build(struct pc_evictions *o, const struct kview *kv, uint64_t misses)
 {
 	struct fold *f;
@@ -123,6 +141,7 @@ void evictions_build(struct pc_evictions *o, const struct kview *kv, uint64_t mi
 	o->files = kv->evict_global.files;
 	o->avail_kb[0] = kv->mem_open.avail_kb;
 	o->avail_kb[1] = kv->mem_close.avail_kb;
+	reclaim_distances(o, &kv->evict_global);
 	if (!kv->nevict || !(f = calloc((size_t)kv->nevict, sizeof(*f))))
 		return;
 	for (int i = 0; i < kv->nevict; i++) {

@@ -42,6 +42,12 @@ struct pc_evictions {
 	uint64_t removed_pages;
 	uint64_t files;		/* files the target touched */
 	uint64_t avail_kb[2];	/* MemAvailable at the window's open and close (0: unknown) */
+	/* the page cache past its size: reclaim's removals of every file in
+	 * the window, the target's re-reads of pages reclaim had removed, and
+	 * the memory more that would have kept half and nine in ten of them
+	 * (their reclaim distances: pages reclaim removed in between) */
+	uint64_t reclaimed_pages, reclaim_reread_pages;
+	uint64_t keep_half_pages, keep_most_pages;
 };
 
 /* From the kernel view (NULL or without pc-evict: o->on false); misses:

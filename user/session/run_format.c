@@ -183,6 +183,10 @@ static const struct jr_field rereads[] = {
 	JR_FIELD(pc_evictions, "removed_pages", removed_pages),
 	JR_FIELD(pc_evictions, "files", files),
 	JR_OBJECT("mem_available_kb", mem_available, 0),
+	JR_FIELD_IF(pc_evictions, "reclaimed_pages", reclaimed_pages, OPT),
+	JR_FIELD_IF(pc_evictions, "reclaim_reread_pages", reclaim_reread_pages, OPT),
+	JR_FIELD_IF(pc_evictions, "keep_half_pages", keep_half_pages, OPT),
+	JR_FIELD_IF(pc_evictions, "keep_most_pages", keep_most_pages, OPT),
 };
 const struct jr_table rf_rereads = JR_TABLE(rereads);
 
