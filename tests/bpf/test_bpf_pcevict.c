@@ -18,6 +18,7 @@
 #include "session/session.h"
 #include "testutil.h"
 #include "workload.h"
+#include "join/evictions.h"
 
 #define K_PAGES		64
 #define BIG_PAGES	8192		/* 32 MiB: four times the cgroup's limit */
@@ -250,6 +251,7 @@ static void test_cgroup_reclaim(void **state)
 	struct memcg g;
 	const struct kv_evict *e;
 	uint64_t added, reread = 0, reclaimed = 0;
+	struct pc_evictions o;
 	char why[200];
 
 	BPF_TEST_REQUIRE();
@@ -279,6 +281,20 @@ static void test_cgroup_reclaim(void **state)
 	assert_int_equal(added - reread, BIG_PAGES);
 	assert_int_equal(fx.kv.evict_global.reread_pages, reread);
 	assert_true(reclaimed >= reread);
+	/* all after reclaim. The second pass's re-reads of the first's pages
+	 * come after at least half the file was reclaimed (the limit keeps a
+	 * quarter of it), so nine in ten need that much more; readahead's
+	 * pages taken before the read got them come back at once (short
+	 * distances: the median is theirs); never more than all reclaimed */
+	assert_int_equal(fx.kv.evict_global.reclaim_reread_pages, reread);
+	assert_true(fx.kv.evict_global.reclaimed_pages >= reclaimed);
+	evictions_build(&o, &fx.kv, added);
+	print_message("reclaimed %llu, re-read after reclaim %llu, keep half %llu most %llu\n",
+		      (unsigned long long)fx.kv.evict_global.reclaimed_pages,
+		      (unsigned long long)fx.kv.evict_global.reclaim_reread_pages,
+		      (unsigned long long)o.keep_half_pages, (unsigned long long)o.keep_most_pages);
+	assert_in_range(o.keep_most_pages, BIG_PAGES / 2, fx.kv.evict_global.reclaimed_pages);
+	assert_in_range(o.keep_half_pages, 1, o.keep_most_pages);
 	assert_int_equal(fx.kv.lost.pc_evict_full, 0);
 	assert_non_null(e = evictor(&fx.kv, (uint32_t)getpid(), FCT_EV_RECLAIM));
 	assert_int_equal(e->key.flags & FCT_EV_F_TARGET, FCT_EV_F_TARGET);
