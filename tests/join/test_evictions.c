@@ -11,6 +11,7 @@
 #include "histlog.h"
 #include "base/hist.h"
 #include "join/evictions.h"
+#include "join/join.h"
 
 static void view(struct kview *kv)
 {
@@ -58,11 +59,49 @@ static void test_none_after_reclaim(void **state)
 	assert_false(o.on);
 }
 
+/* The page cache as a cache: its misses the pages read, first reads its
+ * working set, the fix the memory more that keeps nine in ten re-reads,
+ * and the curve's point there keeps them. */
+static void test_pages_entry(void **state)
+{
+	static struct thread_row row;
+	struct joined_run m;
+	struct cache_entry c;
+	struct kview kv;
+
+	(void)state;
+	view(&kv);
+	kv.evict_global.reclaim_dist[fct_hist_slot(1000, FCT_HIST_SLOTS)] = 600;
+	kv.evict_global.reclaim_dist[fct_hist_slot(20000, FCT_HIST_SLOTS)] = 400;
+	memset(&m, 0, sizeof(m));
+	memset(&row, 0, sizeof(row));
+	row.has_kernel = true;
+	row.k.tgid = 7;
+	row.k.blocked_io_ns = 2000000000ull;
+	m.rows = &row;
+	m.nrows = 1;
+	m.pagecache_misses = 2000;
+	evictions_build(&m.evictions, &kv, 2000);
+	assert_true(caches_pages_entry(&c, &m, &kv));
+	assert_int_equal(c.kind, CACHE_PAGES);
+	assert_int_equal(c.pid, 7);
+	assert_int_equal(c.accesses, 2000);
+	assert_int_equal(c.ws_items, 800);
+	assert_int_equal(c.fix_items, m.evictions.keep_most_pages);
+	assert_true(c.hit_ratio_fix >= 0.9 * 1000 / 2000);
+	assert_true(c.hit_ratio_fix <= 1000.0 / 2000);
+	assert_float_equal(c.miss_each_ns, 1e6, 1);	/* 2 s over 2000 pages */
+	kv.evict_global.reclaim_reread_pages = 0;	/* none after reclaim: none */
+	evictions_build(&m.evictions, &kv, 2000);
+	assert_false(caches_pages_entry(&c, &m, &kv));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keep_sizes),
 		cmocka_unit_test(test_none_after_reclaim),
+		cmocka_unit_test(test_pages_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

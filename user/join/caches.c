@@ -12,6 +12,7 @@
 static const char *const kind_names[CACHE_KINDS] = {
 	[CACHE_HANDLES] = "handles",
 	[CACHE_BLOCKS] = "blocks",
+	[CACHE_PAGES] = "pages",
 };
 
 const char *cache_kind_name(enum cache_kind k)
@@ -211,20 +212,26 @@ static int by_saving(const void *a, const void *b)
 	return (x->saved_ns < y->saved_ns) - (x->saved_ns > y->saved_ns);
 }
 
+/* Fewer positional reads are a program's start-up (a locale file read
+ * twice), not a cache's misses. */
+#define BLOCKS_MIN_READS	32
+
 int caches_build(struct joined_run *m, const struct kview *kv)
 {
-	if (!kv || !kv->nhandles)
+	if (!kv)
 		return 0;
-	m->caches = calloc(2 * (size_t)kv->nhandles, sizeof(*m->caches));
+	m->caches = calloc(2 * (size_t)kv->nhandles + 1, sizeof(*m->caches));
 	if (!m->caches)
 		return -1;
+	if (caches_pages_entry(&m->caches[m->ncaches], m, kv))
+		m->ncaches++;
 	for (int i = 0; i < kv->nhandles; i++) {
 		const struct kv_handles *h = &kv->handles[i];
 
 		if (h->opens)
 			handles_entry(&m->caches[m->ncaches++], m, h);
 		/* a stream with no block read twice is not a cache's misses */
-		if (h->blocks.reads && h->blocks.rereads >= 1)
+		if (h->blocks.reads >= BLOCKS_MIN_READS && h->blocks.rereads >= 1)
 			blocks_entry(&m->caches[m->ncaches++], m, h);
 	}
 	qsort(m->caches, (size_t)m->ncaches, sizeof(*m->caches), by_saving);

@@ -20,6 +20,8 @@ enum cache_kind {
 	CACHE_HANDLES,		/* open descriptors of files opened again and again */
 	CACHE_BLOCKS,		/* blocks of files the program reads itself (pread):
 				 * a buffer pool, a block cache; only its misses seen */
+	CACHE_PAGES,		/* the page cache: its misses, the re-reads of pages
+				 * reclaim removed, by their reclaim distances */
 	CACHE_KINDS,
 };
 
@@ -58,6 +60,9 @@ struct kview;
  * 0, or -1 out of memory. */
 int caches_build(struct joined_run *m, const struct kview *kv);
 const char *cache_kind_name(enum cache_kind k);	/* "handles" ... (JSON) */
+/* The page cache's entry (caches_pages.c), when reclaim removed pages the
+ * threads read again; false when none. */
+bool caches_pages_entry(struct cache_entry *c, const struct joined_run *m, const struct kview *kv);
 /* The kind named s, or -1. */
 int cache_kind_parse(const char *s);
 /* The hit ratio the curve gives at size (linear between its points). */

@@ -109,6 +109,23 @@ static int by_pages(const void *a, const void *b)
 	return x->row.pid < y->row.pid ? -1 : x->row.pid > y->row.pid;
 }
 
+/* The top of the histogram's slot where the share p of its weight is
+ * reached: enough for at least p of it (at most a slot's 6.25 % more),
+ * so that the curve's point at that size keeps p (caches_pages.c). */
+static uint64_t slot_top(const uint64_t *h, double p)
+{
+	double all = 0, seen = 0;
+
+	for (int i = 0; i < FCT_HIST_SLOTS; i++)
+		all += (double)h[i];
+	for (int i = 0; i < FCT_HIST_SLOTS; i++) {
+		seen += (double)h[i];
+		if (h[i] && seen >= p * all)
+			return hist_slot_lower((unsigned)i) + hist_slot_width((unsigned)i);
+	}
+	return 0;
+}
+
 /* The memory more an LRU page cache would have needed to keep the
  * re-reads: a page reclaim removed is still there after d more pages are
  * reclaimed when the cache holds d pages more. */
@@ -122,8 +139,8 @@ static void reclaim_distances(struct pc_evictions *o, const struct fct_evict_glo
 		return;
 	for (int i = 0; i < FCT_HIST_SLOTS; i++)
 		h[i] = g->reclaim_dist[i];
-	o->keep_half_pages = hist_percentile(h, FCT_HIST_SLOTS, 0.50, 0);
-	o->keep_most_pages = hist_percentile(h, FCT_HIST_SLOTS, 0.90, 0);
+	o->keep_half_pages = slot_top(h, 0.50);
+	o->keep_most_pages = slot_top(h, 0.90);
 }
 
 void evictions_build(struct pc_evictions *o, const struct kview *kv, uint64_t misses)

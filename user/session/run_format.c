@@ -226,7 +226,8 @@ const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);
 /* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */
 
 static const char *const cache_kinds[CACHE_KINDS] = { [CACHE_HANDLES] = "handles",
-						      [CACHE_BLOCKS] = "blocks" };
+						      [CACHE_BLOCKS] = "blocks",
+						      [CACHE_PAGES] = "pages" };
 
 static const struct jr_field cache_ws[] = {
 	JR_FIELD(cache_entry, "items", ws_items),
