@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include "binutil.h"
 #include "bpfutil.h"
+#include "jsonutil.h"
 
 #define TARGET ".output/tests/target_prog"
 
@@ -230,20 +231,15 @@ static void test_attach_duration(void **state)
 }
 
 /* attach -p A,B and -p A -p B: both processes, in the JSON's threads. */
-static int json_has_tid(const char *path, pid_t tid)
+static bool json_has_tid(const char *path, pid_t tid)
 {
-	static char buf[1 << 20];
-	char key[32];
-	FILE *f = fopen(path, "r");
-	size_t n;
+	struct json_object *doc = json_file(path), *th = json_must_at(doc, "threads");
+	bool found = false;
 
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	snprintf(key, sizeof(key), "\"tid\":%d,", (int)tid);
-	return strstr(buf, key) != NULL;
+	for (size_t i = 0; i < json_object_array_length(th); i++)
+		found |= json_u64_at(json_object_array_get_idx(th, i), "tid") == (uint64_t)tid;
+	json_object_put(doc);
+	return found;
 }
 
 static void test_attach_list(void **state)

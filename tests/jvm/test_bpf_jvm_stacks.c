@@ -20,6 +20,7 @@
 #include "bpfutil.h"
 #include "flameutil.h"
 #include "javautil.h"
+#include "jsonutil.h"
 
 #define FCTRACE		"./fctrace"
 #define LEAF		";monitor java.lang.Object "
@@ -83,22 +84,14 @@ static uint64_t program_ns(const char *out, const char *path)
 	return strtoull(at + strlen(key), NULL, 10);
 }
 
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
 static uint64_t lock_ns(struct json_object *doc, const char *prefix)
 {
-	struct json_object *locks = member(doc, "locks"), *l;
+	struct json_object *locks = json_must_at(doc, "locks"), *l;
 
 	for (size_t i = 0; i < json_object_array_length(locks); i++) {
 		l = json_object_array_get_idx(locks, i);
-		if (!strncmp(json_object_get_string(member(l, "name")), prefix, strlen(prefix)))
-			return json_object_get_uint64(member(l, "wait_ns"));
+		if (!strncmp(json_str_at(l, "name"), prefix, strlen(prefix)))
+			return json_u64_at(l, "wait_ns");
 	}
 	fail_msg("no lock %s", prefix);
 	return 0;
@@ -142,7 +135,7 @@ static void test_java_paths_to_one_monitor(void **state)
 	pp = pprof_wait_total(gz);
 	if (pp >= 0)
 		assert_int_equal((uint64_t)pp,
-				 json_object_get_uint64(member(member(doc, "stacks"), "wait_ns")));
+				 json_object_get_uint64(json_must_at(doc, "stacks.wait_ns")));
 	json_object_put(doc);
 	unlink(folded), unlink(json), unlink(gz), unlink(log);
 }
