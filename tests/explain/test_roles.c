@@ -20,6 +20,7 @@
 #include "explain/roles.h"
 #include "report/report.h"
 #include "report/why.h"
+#include "diagutil.h"
 
 #define MAXT	6
 #define WALL	5000000000ull	/* every thread's window: 5 s */
@@ -126,30 +127,6 @@ static void fx_free(struct fx *x)
 	free(x);
 }
 
-static bool has_text(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		print_error("'%s' not in '%s'\n", needle, hay);
-	return strstr(hay, needle) != NULL;
-}
-
-static bool any_evidence(const struct diag_cause *c, const char *needle)
-{
-	for (int i = 0; i < c->nevidence; i++)
-		if (strstr(c->evidence[i], needle))
-			return true;
-	print_error("no evidence of %s says '%s'\n", c->cause, needle);
-	return false;
-}
-
-static bool any_cause(const struct diagnosis *d, const char *id)
-{
-	for (int i = 0; i < d->n; i++)
-		if (!strcmp(d->causes[i].cause, id))
-			return true;
-	return false;
-}
-
 /* The rows the Why gave role, a bit for each row's index. */
 static unsigned rows_in_role(const struct diagnosis *d, enum thread_role role)
 {
@@ -214,7 +191,7 @@ static void test_saturated_event_loop(void **state)
 	assert_true(any_evidence(c, "read and write came one to one"));
 	assert_true(any_evidence(c, "4 only waited"));
 	/* the idle helpers are no cause */
-	assert_false(any_cause(&x->d, "event_wait"));
+	assert_false(cause_of(&x->d, "event_wait"));
 	assert_true(has_text(x->d.threads, "shares are of the 1 working thread's time (5.00 s)"));
 	assert_int_equal(x->d.nroles, 5);
 	assert_int_equal(rows_in_role(&x->d, ROLE_IDLE), 0x1e);	/* 101 to 104 */
@@ -308,7 +285,7 @@ static void test_gate_parks_its_waiters(void **state)
 	roles_free(&r);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
-	assert_false(any_cause(&x->d, "user_lock_contention"));
+	assert_false(cause_of(&x->d, "user_lock_contention"));
 	assert_true(x->d.threads[0]);
 	assert_int_equal(x->d.nroles, 2);
 	assert_int_equal(rows_in_role(&x->d, ROLE_PARKED), 0x2);	/* io_thd_1 101 */
@@ -319,8 +296,8 @@ static void test_gate_parks_its_waiters(void **state)
 	 * said to be a gate, with no advice to shorten it */
 	x = fx_gate(0.5);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_false(any_cause(&x->d, "user_lock_contention"));
-	assert_true(any_cause(&x->d, "lock_gate"));
+	assert_false(cause_of(&x->d, "user_lock_contention"));
+	assert_true(cause_of(&x->d, "lock_gate"));
 	for (int i = 0; i < x->d.n; i++)
 		if (!strcmp(x->d.causes[i].cause, "lock_gate")) {
 			assert_true(has_text(x->d.causes[i].title, "parked on mutex @ "
@@ -356,7 +333,7 @@ static void test_joining_main_thread(void **state)
 	assert_int_equal(r.role[1], ROLE_WORKS);
 	roles_free(&r);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_false(any_cause(&x->d, "event_wait"));
+	assert_false(cause_of(&x->d, "event_wait"));
 	assert_string_equal(x->d.causes[0].cause, "blocked_other");
 	/* of the two workers' time, not of three threads' */
 	assert_float_equal(x->d.causes[0].share, 0.60, EPS);
@@ -402,7 +379,7 @@ static void test_join_never_a_cause(void **state)
 	fx_acct(x, 1, 0.40, 0.40, 0, 0, 0.20, 0);
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_false(any_cause(&x->d, "event_wait"));
+	assert_false(cause_of(&x->d, "event_wait"));
 	fx_free(x);
 }
 
