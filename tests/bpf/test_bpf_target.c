@@ -118,7 +118,7 @@ static void test_locks_named_and_timed(void **state)
 	/* waiter-cond did nothing but wait to be signalled: shown, no cause */
 	assert_null(cause_of(&s.diag, "event_wait"));
 	assert_true(s.diag.threads[0]);
-	assert_int_equal(first_in_role(&s, ROLE_IDLE), row_named(&s.joined, "waiter-cond"));
+	assert_ptr_equal(first_in_role(&s, ROLE_IDLE), row_named(&s.joined, "waiter-cond"));
 	/* only its re-take of cond_mu after the signal is a lock wait */
 	assert_true(row_named(&s.joined, "waiter-cond")->acct_ns[ACCT_LOCK_NAMED] <
 		    HOLD_MS * 100000ull);
