@@ -21,22 +21,11 @@
 #include "flameutil.h"
 #include "javautil.h"
 #include "jsonutil.h"
+#include "testutil.h"
 
 #define FCTRACE		"./fctrace"
 #define LEAF		";monitor java.lang.Object "
 #define LOCK		"monitor java.lang.Object @ MonitorPaths$Store.touch("
-
-static char dir[64];
-
-static char *path_of(const char *name)
-{
-	static char p[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
-}
 
 /* ./fctrace ARGS... with "go" on stdin, its output into out: its status. */
 static int fct_run(const char *const *args, const char *out)
@@ -99,8 +88,8 @@ static uint64_t lock_ns(struct json_object *doc, const char *prefix)
 
 static void test_java_paths_to_one_monitor(void **state)
 {
-	const char *folded = path_of("j.folded"), *json = path_of("j.json");
-	const char *gz = path_of("j.pb.gz"), *log = path_of("j.log");
+	const char *folded = test_at("j.folded"), *json = test_at("j.json");
+	const char *gz = test_at("j.pb.gz"), *log = test_at("j.log");
 	uint64_t get, put, lock, want_get, want_put;
 	struct json_object *doc;
 	double share, want;
@@ -140,22 +129,11 @@ static void test_java_paths_to_one_monitor(void **state)
 	unlink(folded), unlink(json), unlink(gz), unlink(log);
 }
 
-static int setup(void **state)
-{
-	snprintf(dir, sizeof(dir), "/tmp/fctrace-jstacks.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	return rmdir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_java_paths_to_one_monitor),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);
 }

@@ -221,6 +221,13 @@ int test_scratch_teardown(void **state)
 	return 0;
 }
 
+int test_scratch_teardown_empty(void **state)
+{
+	bool empty = test_dir_is_empty(test_scratch);
+
+	return test_scratch_teardown(state) || !empty ? -1 : 0;
+}
+
 char *test_at(const char *name)
 {
 	static char paths[8][512];

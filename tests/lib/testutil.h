@@ -59,6 +59,8 @@ bool test_dir_is_empty(const char *dir);
 extern char *test_scratch;
 int test_scratch_setup(void **state);
 int test_scratch_teardown(void **state);
+/* the same, failing (-1) when a test left something in it */
+int test_scratch_teardown_empty(void **state);
 char *test_at(const char *name);
 
 #endif /* FCTRACE_TESTUTIL_H */
