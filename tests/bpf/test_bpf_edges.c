@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
@@ -43,14 +42,6 @@ struct run {
 	struct json_object *doc;
 	char *dir;
 };
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts))
-		;
-}
 
 /* argv after "fctrace", NULL-ended; "JSON" stands for the run's JSON path */
 static void run_fctrace_json(struct run *r, const char *const *args)
@@ -367,21 +358,6 @@ static void test_jvm_monitor_flag_off(void **state)
 
 /* ---- 5. zombies ------------------------------------------------------------ */
 
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p, st = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	if (p)
-		sscanf(p + 1, " %c", &st);
-	return st;
-}
-
 /* A zombie was "exited during the attach", "slept 100.3 ms ... inside
  * read". Now: one line, status 2. */
 static void test_attach_zombie(void **state)
@@ -395,9 +371,9 @@ static void test_attach_zombie(void **state)
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
-	for (int i = 0; i < 200 && proc_state(pid) != 'Z'; i++)
-		sleep_ms(5);
-	assert_int_equal(proc_state(pid), 'Z');
+	for (int i = 0; i < 200 && test_proc_state(pid) != 'Z'; i++)
+		test_sleep_ms(5);
+	assert_int_equal(test_proc_state(pid), 'Z');
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	waitpid(pid, NULL, 0);
@@ -432,8 +408,8 @@ static void test_attach_zombie_leader(void **state)
 	close(p[1]);
 	f = fdopen(p[0], "r");
 	assert_non_null(fgets(ready, sizeof(ready), f));
-	for (int i = 0; i < 200 && proc_state(pid) != 'Z'; i++)
-		sleep_ms(5);
+	for (int i = 0; i < 200 && test_proc_state(pid) != 'Z'; i++)
+		test_sleep_ms(5);
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	waitpid(pid, NULL, 0);
@@ -486,7 +462,7 @@ static void test_attach_uid_in_json(void **state)
 		execl(target_prog(), target_prog(), "sleep", "1500", (char *)NULL);
 		_exit(127);
 	}
-	sleep_ms(100);
+	test_sleep_ms(100);
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	kill(pid, SIGTERM);
@@ -588,9 +564,9 @@ static void test_stopped_timeline_window(void **state)
 		pid = spawn_fctrace(argv, &so);
 	}
 	close(fd);
-	sleep_ms(500);
+	test_sleep_ms(500);
 	kill(pid, SIGSTOP);
-	sleep_ms(2000);
+	test_sleep_ms(2000);
 	kill(pid, SIGCONT);
 	assert_int_equal(wait_exit(pid), 0);
 	doc = json_object_from_file(json);

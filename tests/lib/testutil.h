@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include "workload.h"
 
 #define FAKE_FILES	128
@@ -44,6 +45,12 @@ unsigned fake_total(const unsigned *per_file);
 
 /* Real syscalls, but pread flips one byte in the middle of what it read. */
 extern const struct wl_io flip_io;
+
+/* Sleep ms milliseconds, all of them (a signal does not cut it short). */
+void test_sleep_ms(long ms);
+/* The one-letter state in /proc/PID/stat ('Z' a zombie), or 0 when the
+ * process is gone. */
+char test_proc_state(pid_t pid);
 
 /* A private directory under $TMPDIR or /tmp for one test; removed with
  * test_dir_remove (rmdir: it must be empty by then). */
