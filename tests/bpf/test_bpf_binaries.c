@@ -21,7 +21,6 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include "bpfutil.h"
 #include "session/session.h"
 
@@ -39,69 +38,45 @@ static void copy_prog(const char *path, mode_t mode)
 
 enum how { PLAIN, OWN_MOUNT, AS_NOBODY };
 
-struct served {
-	pid_t pid;
-	int in_fd;
+/* what the child runs, and how */
+struct serve_how {
+	const char *path, *dir;
+	enum how how;
 };
 
 /* The child: its namespace and user as how says, then exec path serve. */
-static void child(const char *path, const char *dir, enum how how)
+static void child(void *arg)
 {
-	if (how == OWN_MOUNT) {
+	const struct serve_how *h = arg;
+
+	if (h->how == OWN_MOUNT) {
 		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("tmpfs", dir, "tmpfs", 0, "size=16m"))
+		    mount("tmpfs", h->dir, "tmpfs", 0, "size=16m"))
 			_exit(126);
-		copy_prog(path, 0755);
+		copy_prog(h->path, 0755);
 	}
-	if (how == AS_NOBODY && (setgid(NOBODY) || setuid(NOBODY)))
+	if (h->how == AS_NOBODY && (setgid(NOBODY) || setuid(NOBODY)))
 		_exit(126);
-	execl(path, path, "serve", "200", (char *)NULL);
+	execl(h->path, h->path, "serve", "200", (char *)NULL);
 	_exit(127);
 }
 
-static void serve_start(struct served *sv, const char *path, const char *dir, enum how how)
+static void serve_start(struct gated *sv, const char *path, const char *dir, enum how how)
 {
-	int in[2], out[2];
-	char buf[16] = "";
+	struct serve_how h = { path, dir, how };
 
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(out), 0);
-	sv->pid = fork();
-	assert_true(sv->pid >= 0);
-	if (sv->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		close(in[1]);
-		close(out[0]);
-		child(path, dir, how);
-	}
-	close(in[0]);
-	close(out[1]);
-	assert_true(read(out[0], buf, sizeof(buf) - 1) > 0);
-	assert_non_null(strstr(buf, "ready"));
-	close(out[0]);
-	sv->in_fd = in[1];
+	gated_start_fn(sv, child, &h);
 }
 
-static void go_on(void *arg)
-{
-	struct served *sv = arg;
-
-	assert_int_equal(write(sv->in_fd, "go\n", 3), 3);
-}
-
-static void attach(struct served *sv, struct session *s)
+static void attach(struct gated *sv, struct session *s)
 {
 	struct trace_opts t = { .probes = PG_FULL };
-	struct target_opts to = { .mode = TGT_ATTACH, .pid = sv->pid, .on_window = go_on,
+	struct target_opts to = { .mode = TGT_ATTACH, .pid = sv->pid, .on_window = gated_go,
 				  .window_arg = sv };
-	int status;
 
 	assert_int_equal(session_run_target(&t, &to, s), 0);
 	assert_true(s->target.exited);
-	close(sv->in_fd);
-	assert_int_equal(waitpid(sv->pid, &status, 0), sv->pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	gated_end(sv);
 }
 
 static bool lock_has(const struct session *s, const char *text)
@@ -136,7 +111,7 @@ static void assert_named_as_on_disk(const struct session *s)
 static void test_deleted_binary(void **state)
 {
 	char dir[] = "/tmp/fctrace-bin.XXXXXX", path[64];
-	struct served sv;
+	struct gated sv;
 	struct session s;
 
 	BPF_TEST_REQUIRE();
@@ -154,7 +129,7 @@ static void test_deleted_binary(void **state)
 static void test_own_mount_namespace(void **state)
 {
 	char dir[] = "/tmp/fctrace-ns.XXXXXX", path[64];
-	struct served sv;
+	struct gated sv;
 	struct session s;
 	struct stat st;
 
@@ -174,7 +149,7 @@ static void run_only_swapped(const char *swap_to)
 {
 	char dir[] = "/tmp/fctrace-ro.XXXXXX", path[64], tmp[80];
 	const char *secret = "/tmp/fctrace-secret";
-	struct served sv;
+	struct gated sv;
 	struct session s;
 
 	assert_non_null(mkdtemp(dir));

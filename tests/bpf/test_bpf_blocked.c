@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include "bpfutil.h"
 #include "flameutil.h"
+#include "testutil.h"
 #include "base/sysnames.h"
 #include "report/flame.h"
 #include "report/report.h"
@@ -27,22 +28,10 @@
 #define ROUNDS		5000
 #define PREAD_LOCK	"[blocked in pread64]"
 
-static char dir[64];
-
-static char *path_of(const char *name)
-{
-	static char p[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
-}
-
 /* Run coldread; truth[0] load_index's sleep, truth[1] load_blob's. */
 static void run_coldread(struct session *s, uint64_t truth[2])
 {
-	char n[16], *out = path_of("truth"), *argv[] = {
+	char n[16], *out = test_at("truth"), *argv[] = {
 		(char *)target_prog(), "coldread", n, out, NULL };
 	struct trace_opts t = { .probes = PG_FULL, .sleep_stacks = true };
 	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
@@ -83,7 +72,7 @@ static void assert_share(const char *what, uint64_t got, uint64_t total, uint64_
 static void test_two_paths_to_the_disk(void **state)
 {
 	struct flame_opts fo = { 0 };
-	const char *folded = path_of("r.folded");
+	const char *folded = test_at("r.folded");
 	uint64_t truth[2], idx, blob, kernel;
 	struct session s;
 	int nr = syscall_nr("pread64");
@@ -139,7 +128,7 @@ static uint64_t json_blocked(struct json_object *doc, const char *name)
 static void test_totals_are_the_json(void **state)
 {
 	struct flame_opts fo = { .duration_ns = 1 };
-	const char *gz = path_of("r.pb.gz"), *js = path_of("r.json");
+	const char *gz = test_at("r.pb.gz"), *js = test_at("r.json");
 	struct json_object *doc, *st;
 	struct session s;
 	uint64_t truth[2];
@@ -164,17 +153,6 @@ static void test_totals_are_the_json(void **state)
 	session_free(&s);
 }
 
-static int setup(void **state)
-{
-	snprintf(dir, sizeof(dir), "/tmp/fctrace-blocked.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	return rmdir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,5 +160,5 @@ int main(void)
 		cmocka_unit_test(test_totals_are_the_json),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include "bpfutil.h"
 #include "session/session.h"
 
@@ -20,64 +19,36 @@
 #define CROWD_CALLS	3	/* getppid calls per thread */
 
 struct crowd {
-	pid_t pid;
-	int in_fd;		/* its stdin */
+	struct gated g;
 	bool close_after_go;	/* the end too: the crowd exits */
 };
 
 /* target_prog crowd N, up to its "ready" (every thread made). */
 static void crowd_start(struct crowd *c, int n)
 {
-	char num[16], buf[16] = "";
-	int in[2], out[2];
+	char num[16];
+	const char *args[] = { "crowd", num, NULL };
 
 	snprintf(num, sizeof(num), "%d", n);
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(out), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		close(in[1]);
-		close(out[0]);
-		execl(target_prog(), target_prog(), "crowd", num, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	assert_true(read(out[0], buf, sizeof(buf) - 1) > 0);
-	assert_non_null(strstr(buf, "ready"));
-	close(out[0]);
-	c->in_fd = in[1];
+	gated_start(&c->g, args);
 }
 
 static void go(void *arg)
 {
 	struct crowd *c = arg;
 
-	assert_int_equal(write(c->in_fd, "go\n", 3), 3);
+	gated_go(&c->g);
 	if (c->close_after_go) {
-		close(c->in_fd);
-		c->in_fd = -1;
+		close(c->g.in_fd);
+		c->g.in_fd = -1;
 	}
-}
-
-static void crowd_end(struct crowd *c)
-{
-	int status;
-
-	if (c->in_fd >= 0)
-		close(c->in_fd);
-	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static int attach(struct crowd *c, unsigned max_threads, uint64_t duration_ns,
 		  struct session *s)
 {
 	struct trace_opts t = { .probes = PG_FULL, .max_threads = max_threads };
-	struct target_opts to = { .mode = TGT_ATTACH, .pid = c->pid, .on_window = go,
+	struct target_opts to = { .mode = TGT_ATTACH, .pid = c->g.pid, .on_window = go,
 				  .window_arg = c, .duration_ns = duration_ns };
 
 	return session_run_target(&t, &to, s);
@@ -106,13 +77,13 @@ static void test_crowd_every_thread(void **state)
 	for (int i = 0; i < s.kv.nthreads; i++) {
 		const struct fct_thread *a = &s.kv.threads[i];
 
-		if (a->tgid != (uint32_t)c.pid || strcmp(a->comm, "crowd"))
+		if (a->tgid != (uint32_t)c.g.pid || strcmp(a->comm, "crowd"))
 			continue;
 		crowd++;
 		assert_int_equal(getppids(a), CROWD_CALLS);
 	}
 	assert_int_equal(crowd, CROWD);
-	crowd_end(&c);
+	gated_end(&c.g);
 	session_free(&s);
 }
 
@@ -144,7 +115,7 @@ static void test_crowd_too_small_names_missing(void **state)
 	assert_true(s.joined.losses.n >= 1);
 	assert_non_null(strstr(s.joined.losses.l[0].says, "missing at the end: "));
 	assert_non_null(strstr(s.joined.losses.l[0].says, "--max-threads"));
-	crowd_end(&c);
+	gated_end(&c.g);
 	session_free(&s);
 }
 

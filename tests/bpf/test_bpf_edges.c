@@ -23,13 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
 #include "binutil.h"
 #include "javautil.h"
+#include "jsonutil.h"
 #include "testutil.h"
 
 #define OUT_LEN		(1 << 20)
@@ -42,14 +42,6 @@ struct run {
 	struct json_object *doc;
 	char *dir;
 };
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts))
-		;
-}
 
 /* argv after "fctrace", NULL-ended; "JSON" stands for the run's JSON path */
 static void run_fctrace_json(struct run *r, const char *const *args)
@@ -81,37 +73,6 @@ static void run_done(struct run *r)
 	free(r->err);
 }
 
-static struct json_object *get(struct json_object *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-
-	while (o && path && *path) {
-		dot = strchr(path, '.');
-		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
-		if (!json_object_object_get_ex(o, key, &o))
-			return NULL;
-		path = dot ? dot + 1 : NULL;
-	}
-	return o;
-}
-
-static uint64_t u64(struct json_object *doc, const char *path)
-{
-	struct json_object *v = get(doc, path);
-
-	assert_non_null(v);
-	return (uint64_t)json_object_get_uint64(v);
-}
-
-static const char *str(struct json_object *doc, const char *path)
-{
-	struct json_object *v = get(doc, path);
-
-	assert_non_null(v);
-	return json_object_get_string(v);
-}
-
 /* The terminal report: on stderr when --json is given, else on stdout. */
 static const char *report_of(const struct run *r)
 {
@@ -132,21 +93,13 @@ static bool lost_first(const struct run *r, const char *needle)
 /* The loss named id in the run's `losses`, or NULL. */
 static struct json_object *loss_named(struct json_object *doc, const char *id)
 {
-	struct json_object *a = get(doc, "losses");
-
-	assert_non_null(a);
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		struct json_object *l = json_object_array_get_idx(a, i);
-
-		if (!strcmp(str(l, "lost"), id))
-			return l;
-	}
-	return NULL;
+	assert_non_null(json_at(doc, "losses"));
+	return json_find(doc, "losses", "lost", id);
 }
 
 static bool touches(struct json_object *loss, const char *key)
 {
-	struct json_object *t = get(loss, "touches");
+	struct json_object *t = json_at(loss, "touches");
 
 	for (size_t i = 0; t && i < json_object_array_length(t); i++)
 		if (!strcmp(json_object_get_string(json_object_array_get_idx(t, i)), key))
@@ -171,8 +124,8 @@ static void test_lost_threads_said_first(void **state)
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	lost = u64(r.doc, "lost_events.slot_full");
-	held = json_object_array_length(get(r.doc, "threads"));
+	lost = json_u64_at(r.doc, "lost_events.slot_full");
+	held = json_object_array_length(json_at(r.doc, "threads"));
 	assert_int_equal(lost + held, 2001);
 	assert_true(held <= FCT_SLOTS_MIN);
 	snprintf(line, sizeof(line), "%llu of 2001 threads not accounted: the thread table held "
@@ -180,15 +133,15 @@ static void test_lost_threads_said_first(void **state)
 	assert_true(lost_first(&r, line));
 	l = loss_named(r.doc, "slot_full");
 	assert_non_null(l);
-	assert_int_equal(u64(l, "count"), lost);
+	assert_int_equal(json_u64_at(l, "count"), lost);
 	assert_true(touches(l, "threads") && touches(l, "diagnosis"));
 	/* the first cause says it first, with its confidence lowered */
-	c = json_object_array_get_idx(get(r.doc, "diagnosis"), 0);
+	c = json_object_array_get_idx(json_at(r.doc, "diagnosis"), 0);
 	assert_non_null(c);
 	assert_non_null(strstr(json_object_get_string(json_object_array_get_idx(
-		get(c, "evidence"), 0)), "Lost: "));
-	assert_true(json_object_get_double(get(c, "confidence")) < 0.75 * 0.9 + 1e-9);
-	assert_non_null(strstr(str(r.doc, "why.headline"), "more threads not accounted"));
+		json_at(c, "evidence"), 0)), "Lost: "));
+	assert_true(json_object_get_double(json_at(c, "confidence")) < 0.75 * 0.9 + 1e-9);
+	assert_non_null(strstr(json_str_at(r.doc, "why.headline"), "more threads not accounted"));
 	run_done(&r);
 }
 
@@ -205,8 +158,8 @@ static void test_max_threads_holds_them(void **state)
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_int_equal(u64(r.doc, "lost_events.slot_full"), 0);
-	t = get(r.doc, "threads");
+	assert_int_equal(json_u64_at(r.doc, "lost_events.slot_full"), 0);
+	t = json_at(r.doc, "threads");
 	assert_int_equal(json_object_array_length(t), 2001);
 	run_done(&r);
 }
@@ -224,13 +177,13 @@ static void test_lost_futex_words_said_first(void **state)
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_true(u64(r.doc, "lost_events.futex_map_full") >= 100000 - FCT_FUTEX_ENTRIES);
+	assert_true(json_u64_at(r.doc, "lost_events.futex_map_full") >= 100000 - FCT_FUTEX_ENTRIES);
 	assert_true(lost_first(&r, "futex waits and wakes not given to a word: the futex table "
 			       "holds 16384"));
 	l = loss_named(r.doc, "futex_map_full");
 	assert_non_null(l);
 	assert_true(touches(l, "locks"));
-	assert_true(json_object_get_double(get(l, "kept")) < 0.2);
+	assert_true(json_object_get_double(json_at(l, "kept")) < 0.2);
 	run_done(&r);
 }
 
@@ -238,7 +191,7 @@ static void test_lost_futex_words_said_first(void **state)
 
 static bool is_child_row(struct json_object *t, uint64_t leader)
 {
-	return u64(t, "tid") != leader;
+	return json_u64_at(t, "tid") != leader;
 }
 
 /* 300 children one after another: 45 phantom "blocked" windows totalling
@@ -257,25 +210,25 @@ static void test_follow_300_sequential_children(void **state)
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_int_equal(u64(r.doc, "lost_events.total"), 0);
-	assert_non_null(get(r.doc, "losses"));
-	assert_int_equal(json_object_array_length(get(r.doc, "losses")), 0);
+	assert_int_equal(json_u64_at(r.doc, "lost_events.total"), 0);
+	assert_non_null(json_at(r.doc, "losses"));
+	assert_int_equal(json_object_array_length(json_at(r.doc, "losses")), 0);
 	assert_null(strstr(report_of(&r), "LOST:"));
-	th = get(r.doc, "threads");
-	leader = u64(r.doc, "target.pid");
+	th = json_at(r.doc, "threads");
+	leader = json_u64_at(r.doc, "target.pid");
 	for (size_t i = 0; i < json_object_array_length(th); i++) {
 		struct json_object *t = json_object_array_get_idx(th, i);
 
 		if (!is_child_row(t, leader))
 			continue;
 		children++;
-		children_ns += u64(t, "wall_ns");
+		children_ns += json_u64_at(t, "wall_ns");
 		assert_string_equal(json_object_get_string(json_object_array_get_idx(
-			get(t, "window"), 1)), "exited");
+			json_at(t, "window"), 1)), "exited");
 	}
 	assert_int_equal(children, 300);
 	/* one after another: together they fit in the run */
-	assert_true(children_ns < u64(r.doc, "wall_ns"));
+	assert_true(children_ns < json_u64_at(r.doc, "wall_ns"));
 	run_done(&r);
 }
 
@@ -296,8 +249,8 @@ static void test_follow_table_full_counted(void **state)
 	run_fctrace_json(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	lost = u64(r.doc, "lost_events.tgids_full");
-	rows = json_object_array_length(get(r.doc, "threads"));
+	lost = json_u64_at(r.doc, "lost_events.tgids_full");
+	rows = json_object_array_length(json_at(r.doc, "threads"));
 	assert_int_equal(lost + rows - 1, 300);
 	assert_in_range(lost, 1, 300 - FCT_MAX_TGIDS);
 	if (lost != 300 - FCT_MAX_TGIDS)
@@ -338,8 +291,8 @@ static void test_cpu_shares_short_threads(void **state)
 	assert_shares_at_most_100(report_of(&r), "other processes took ");
 	assert_shares_at_most_100(report_of(&r), "processes took ");
 	assert_shares_at_most_100(report_of(&r), "fctrace itself ");
-	assert_non_null(get(r.doc, "machine_cpu.samples_tracer"));
-	assert_true(u64(r.doc, "machine_cpu.window_ns") >= u64(r.doc, "wall_ns"));
+	assert_non_null(json_at(r.doc, "machine_cpu.samples_tracer"));
+	assert_true(json_u64_at(r.doc, "machine_cpu.window_ns") >= json_u64_at(r.doc, "wall_ns"));
 	run_done(&r);
 }
 
@@ -379,9 +332,8 @@ static void test_jvm_long_tool_options(void **state)
 	assert_int_equal(r.rc, 0);
 	assert_non_null(strstr(r.err, "adding -XX:+DTraceMonitorProbes to JAVA_TOOL_OPTIONS"));
 	assert_non_null(r.doc);
-	assert_non_null(get(r.doc, "target.jvm"));
-	assert_string_equal(str(r.doc, "target.jvm.monitor_flag"), "on");
-	assert_non_null(strstr(report_of(&r), "monitor probes on"));
+	assert_non_null(json_at(r.doc, "target.jvm"));
+	assert_string_equal(json_str_at(r.doc, "target.jvm.monitor_flag"), "on");
 	run_done(&r);
 }
 
@@ -398,28 +350,13 @@ static void test_jvm_monitor_flag_off(void **state)
 	run_with_go(&r, args);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_string_equal(str(r.doc, "target.jvm.monitor_flag"), "off");
-	assert_false(json_object_get_boolean(get(r.doc, "target.jvm.monitor_probes")));
+	assert_string_equal(json_str_at(r.doc, "target.jvm.monitor_flag"), "off");
+	assert_false(json_object_get_boolean(json_at(r.doc, "target.jvm.monitor_probes")));
 	assert_non_null(strstr(report_of(&r), "monitor probes off"));
 	run_done(&r);
 }
 
 /* ---- 5. zombies ------------------------------------------------------------ */
-
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p, st = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	if (p)
-		sscanf(p + 1, " %c", &st);
-	return st;
-}
 
 /* A zombie was "exited during the attach", "slept 100.3 ms ... inside
  * read". Now: one line, status 2. */
@@ -434,9 +371,9 @@ static void test_attach_zombie(void **state)
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
-	for (int i = 0; i < 200 && proc_state(pid) != 'Z'; i++)
-		sleep_ms(5);
-	assert_int_equal(proc_state(pid), 'Z');
+	for (int i = 0; i < 200 && test_proc_state(pid) != 'Z'; i++)
+		test_sleep_ms(5);
+	assert_int_equal(test_proc_state(pid), 'Z');
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	waitpid(pid, NULL, 0);
@@ -471,8 +408,8 @@ static void test_attach_zombie_leader(void **state)
 	close(p[1]);
 	f = fdopen(p[0], "r");
 	assert_non_null(fgets(ready, sizeof(ready), f));
-	for (int i = 0; i < 200 && proc_state(pid) != 'Z'; i++)
-		sleep_ms(5);
+	for (int i = 0; i < 200 && test_proc_state(pid) != 'Z'; i++)
+		test_sleep_ms(5);
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	waitpid(pid, NULL, 0);
@@ -481,9 +418,9 @@ static void test_attach_zombie_leader(void **state)
 	assert_non_null(strstr(r.err, "its main thread has exited (a zombie); its 1 live thread "
 			       "is traced"));
 	assert_non_null(r.doc);
-	th = get(r.doc, "threads");
+	th = json_at(r.doc, "threads");
 	assert_int_equal(json_object_array_length(th), 1);
-	assert_string_equal(str(json_object_array_get_idx(th, 0), "comm"), "sleeper");
+	assert_string_equal(json_str_at(json_object_array_get_idx(th, 0), "comm"), "sleeper");
 	run_done(&r);
 }
 
@@ -504,8 +441,8 @@ static void test_sudo_uid_in_json(void **state)
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(atoi(r.out), 65534);
 	assert_non_null(r.doc);
-	assert_int_equal(u64(r.doc, "target.uid"), 65534);
-	assert_int_equal(u64(r.doc, "target.gid"), 65534);
+	assert_int_equal(json_u64_at(r.doc, "target.uid"), 65534);
+	assert_int_equal(json_u64_at(r.doc, "target.gid"), 65534);
 	run_done(&r);
 }
 
@@ -525,15 +462,15 @@ static void test_attach_uid_in_json(void **state)
 		execl(target_prog(), target_prog(), "sleep", "1500", (char *)NULL);
 		_exit(127);
 	}
-	sleep_ms(100);
+	test_sleep_ms(100);
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
 	run_fctrace_json(&r, args);
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
 	assert_int_equal(r.rc, 0);
 	assert_non_null(r.doc);
-	assert_int_equal(u64(r.doc, "target.uid"), 65534);
-	assert_int_equal(u64(r.doc, "target.gid"), 65534);
+	assert_int_equal(json_u64_at(r.doc, "target.uid"), 65534);
+	assert_int_equal(json_u64_at(r.doc, "target.gid"), 65534);
 	run_done(&r);
 }
 
@@ -627,15 +564,16 @@ static void test_stopped_timeline_window(void **state)
 		pid = spawn_fctrace(argv, &so);
 	}
 	close(fd);
-	sleep_ms(500);
+	test_sleep_ms(500);
 	kill(pid, SIGSTOP);
-	sleep_ms(2000);
+	test_sleep_ms(2000);
 	kill(pid, SIGCONT);
 	assert_int_equal(wait_exit(pid), 0);
 	doc = json_object_from_file(json);
 	assert_non_null(doc);
-	assert_true(u64(doc, "timeline.window_ns") < 900000000ull);
-	assert_true(u64(doc, "timeline.window_ns") <= u64(doc, "wall_ns") + 50000000ull);
+	assert_true(json_u64_at(doc, "timeline.window_ns") < 900000000ull);
+	assert_true(json_u64_at(doc, "timeline.window_ns") <=
+		    json_u64_at(doc, "wall_ns") + 50000000ull);
 	json_object_put(doc);
 	unlink(json);
 	unlink(out);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bpfutil.h"
+#include "diagutil.h"
 #include "holdutil.h"
 #include "cli/commands.h"
 #include "session/session.h"
@@ -41,15 +42,6 @@ static const struct lock_total *lock_named(const struct joined_run *m, const cha
  * The syscalls inside are exact on both sides but for the first holds,
  * made before the word was first waited on and watched.
  */
-static const struct diag_cause *first_code_cause(const struct diagnosis *d)
-{
-	for (int i = 0; i < d->n; i++)
-		if (strcmp(d->causes[i].cause, "cpu_oversubscription") &&
-		    strcmp(d->causes[i].cause, "cpu_competition"))
-			return &d->causes[i];
-	return NULL;
-}
-
 static void test_fcp_generic_against_own_counters(void **state)
 {
 	const struct diag_cause *c;

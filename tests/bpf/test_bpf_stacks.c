@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 #include "bpfutil.h"
 #include "flameutil.h"
+#include "testutil.h"
 #include "report/flame.h"
 #include "report/report.h"
 #include "session/load_run.h"
@@ -26,8 +27,6 @@
 
 #define WORKERS		8
 #define LOCK		"paths_lock (mutex)"
-
-static char dir[64];
 
 static void run_paths(struct session *s)
 {
@@ -38,16 +37,6 @@ static void run_paths(struct session *s)
 	snprintf(n, sizeof(n), "%d", WORKERS);
 	assert_int_equal(session_run_target(&t, &to, s), 0);
 	assert_int_equal(target_exit_status(&s->target), 0);
-}
-
-static char *path_of(const char *name)
-{
-	static char p[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
 }
 
 static const struct lock_total *lock_named(const struct joined_run *m, const char *name)
@@ -61,7 +50,7 @@ static const struct lock_total *lock_named(const struct joined_run *m, const cha
 static void test_two_paths_split(void **state)
 {
 	struct flame_opts fo = { 0 };
-	const char *folded = path_of("w.folded");
+	const char *folded = test_at("w.folded");
 	const struct lock_total *l;
 	struct session s;
 	uint64_t get, put, samples = 0;
@@ -123,8 +112,8 @@ static uint64_t lock_table_total(const struct joined_run *m)
 static void test_pprof_and_json_totals(void **state)
 {
 	struct flame_opts fo = { .duration_ns = 1 };
-	const char *gz = path_of("w.pb.gz"), *js = path_of("w.json");
-	const char *f1 = path_of("a.folded"), *f2 = path_of("b.folded");
+	const char *gz = test_at("w.pb.gz"), *js = test_at("w.json");
+	const char *f1 = test_at("a.folded"), *f2 = test_at("b.folded");
 	struct session s, back;
 	char why[256], cmd[512];
 	int64_t pp;
@@ -164,7 +153,7 @@ static bool browser_required(void)
 
 static void test_html_flame_renders(void **state)
 {
-	const char *with = path_of("with.html"), *without = path_of("without.html");
+	const char *with = test_at("with.html"), *without = test_at("without.html");
 	char cmd[1024], src[] = __FILE__;
 	struct session s;
 	int rc;
@@ -187,17 +176,6 @@ static void test_html_flame_renders(void **state)
 	assert_int_equal(rc, 0);
 }
 
-static int setup(void **state)
-{
-	snprintf(dir, sizeof(dir), "/tmp/fctrace-stacks.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	return rmdir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,5 +184,5 @@ int main(void)
 		cmocka_unit_test(test_html_flame_renders),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);
 }

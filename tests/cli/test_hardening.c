@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "binutil.h"
 #include "bpfutil.h"
+#include "jsonutil.h"
 #include "testutil.h"
 
 /* fctrace programs (named fct_*) loaded anywhere in the kernel. */
@@ -201,14 +202,6 @@ static int interrupt(char *const argv[], bool (*ready)(void *arg), void *arg,
 	return rc;
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
 /* SIGINT inside a traced run's window: exit 130, the table's header and
  * the JSON say the results are partial, and what was measured is there. */
 static void test_interrupted_run_is_partial(void **state)
@@ -225,9 +218,9 @@ static void test_interrupted_run_is_partial(void **state)
 	assert_non_null(strstr(out, "  [INTERRUPTED: partial results]\n"));
 	assert_non_null(strstr(out, "\nTime account per thread"));	/* the kernel view too */
 	assert_non_null(doc = json_object_from_file(path));
-	assert_true(json_object_get_boolean(get(doc, "interrupted")));
-	assert_true(json_object_get_int64(get(doc, "ops")) > 0);
-	assert_true(json_object_get_int64(get(get(get(doc, "syscalls"), "pread64"), "count")) > 0);
+	assert_true(json_bool_at(doc, "interrupted"));
+	assert_true(json_object_get_int64(json_must_at(doc, "ops")) > 0);
+	assert_true(json_u64_at(doc, "syscalls.pread64.count") > 0);
 	json_object_put(doc);
 	unlink(path);
 	assert_true(test_dir_is_empty(dir));
@@ -253,11 +246,11 @@ static void test_interrupted_sweep_is_partial(void **state)
 			       "(* stopped early, - not run)\n"));
 	assert_non_null(strstr(out, "*       -\n"));		/* the 1-thread cell, then none */
 	assert_non_null(doc = json_object_from_file(json));
-	assert_true(json_object_get_boolean(get(doc, "interrupted")));
-	cells = get(doc, "cells");
+	assert_true(json_bool_at(doc, "interrupted"));
+	cells = json_must_at(doc, "cells");
 	assert_int_equal(json_object_array_length(cells), 1);
-	assert_true(json_object_get_boolean(get(json_object_array_get_idx(cells, 0), "interrupted")));
-	assert_true(json_object_get_int64(get(json_object_array_get_idx(cells, 0), "ops")) > 0);
+	assert_true(json_bool_at(doc, "cells.0.interrupted"));
+	assert_true(json_u64_at(doc, "cells.0.ops") > 0);
 	json_object_put(doc);
 	assert_non_null(f = fopen(csv, "r"));
 	assert_non_null(fgets(line, sizeof(line), f));		/* header */
@@ -304,7 +297,7 @@ static void test_interrupted_compare_is_partial(void **state)
 	char *argv[] = { (char *)fctrace_binary(), "compare", "--workload", "fc,bcache",
 			 "--files", "1", "--threads", "1", "--ops", "100000000", "--no-bpf",
 			 "--dir", dir, "--json", json, NULL };
-	struct json_object *doc, *runs;
+	struct json_object *doc;
 	struct stat st;
 
 	snprintf(json, sizeof(json), "%s.json", dir);
@@ -322,10 +315,9 @@ static void test_interrupted_compare_is_partial(void **state)
 				   sizeof(err)), 130);
 	assert_non_null(strstr(out, "INTERRUPTED: partial results, fc was stopped early\n"));
 	assert_non_null(doc = json_object_from_file(json));
-	assert_true(json_object_get_boolean(get(doc, "interrupted")));
-	runs = get(doc, "runs");
-	assert_false(json_object_get_boolean(get(json_object_array_get_idx(runs, 0), "interrupted")));
-	assert_true(json_object_get_boolean(get(json_object_array_get_idx(runs, 1), "interrupted")));
+	assert_true(json_bool_at(doc, "interrupted"));
+	assert_false(json_bool_at(doc, "runs.0.interrupted"));
+	assert_true(json_bool_at(doc, "runs.1.interrupted"));
 	json_object_put(doc);
 	unlink(json);
 	assert_true(test_dir_is_empty(dir));

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "binutil.h"
 #include "bpfutil.h"
+#include "jsonutil.h"
 #include "testutil.h"
 
 #define NOBODY	65534
@@ -397,14 +398,6 @@ static int into_second_run(char *argv[], const char *dir, int sig, char *err, si
 	return rc;
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
 /* run --compare: a failed compared run is a failure with no file; one
  * that ran writes both runs; cut in the second run, the file says so. */
 static void test_run_compare(void **state)
@@ -424,22 +417,21 @@ static void test_run_compare(void **state)
 
 	assert_int_equal(into_second_run(argv, dir, SIGINT, err, sizeof(err)), 130);
 	assert_non_null(doc = json_object_from_file(json));
-	assert_string_equal(json_object_get_string(get(doc, "command")), "compare");
-	assert_true(json_object_get_boolean(get(doc, "interrupted")));
-	runs = get(doc, "runs");
+	assert_string_equal(json_str_at(doc, "command"), "compare");
+	assert_true(json_bool_at(doc, "interrupted"));
+	runs = json_must_at(doc, "runs");
 	assert_int_equal(json_object_array_length(runs), 2);
-	assert_true(json_object_get_boolean(get(json_object_array_get_idx(runs, 1), "interrupted")));
+	assert_true(json_bool_at(doc, "runs.1.interrupted"));
 	json_object_put(doc);
 	unlink(json);
 
 	argv[11] = "100";
 	assert_int_equal(run_fctrace(argv, NULL, err, sizeof(err)), 0);
 	assert_non_null(doc = json_object_from_file(json));
-	runs = get(doc, "runs");
+	runs = json_must_at(doc, "runs");
 	assert_int_equal(json_object_array_length(runs), 2);
-	assert_string_equal(json_object_get_string(get(get(json_object_array_get_idx(runs, 1),
-								"config"), "workload")), "fc");
-	assert_false(json_object_get_boolean(get(doc, "interrupted")));
+	assert_string_equal(json_str_at(doc, "runs.1.config.workload"), "fc");
+	assert_false(json_bool_at(doc, "interrupted"));
 	json_object_put(doc);
 	unlink(json);
 	assert_true(test_dir_is_empty(dir));
@@ -493,7 +485,7 @@ static void test_stopped_run(void **state)
 	fclose(fout);
 	assert_non_null(strstr(out, "\nSTOPPED: the run was stopped and continued (SIGCONT x1)"));
 	assert_non_null(doc = json_object_from_file(json));
-	assert_int_equal(json_object_get_int64(get(doc, "stopped")), 1);
+	assert_int_equal(json_object_get_int64(json_must_at(doc, "stopped")), 1);
 	json_object_put(doc);
 	unlink(json);
 	assert_true(test_dir_is_empty(dir));

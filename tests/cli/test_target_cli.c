@@ -11,12 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "binutil.h"
 #include "bpfutil.h"
+#include "jsonutil.h"
+#include "testutil.h"
 
 #define TARGET ".output/tests/target_prog"
 
@@ -132,27 +133,6 @@ static void assert_detached(const uint32_t *ids, int n)
 	}
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* The one-letter state in /proc/PID/stat, or 0 when it is gone. */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	return p ? p[2] : 0;
-}
-
 static void test_ctrl_c_during_run(void **state)
 {
 	struct spawn_opts so = { .uid = -1, .errfd = -1 };
@@ -162,7 +142,7 @@ static void test_ctrl_c_during_run(void **state)
 
 	BPF_TEST_REQUIRE();
 	pid = spawn_fctrace(ARGV("run", "-q", "--", TARGET, "sleep", "20000"), &so);
-	sleep_ms(1500);
+	test_sleep_ms(1500);
 	n = progs_of(pid, ids, 64);
 	assert_true(n > 0);
 	kill(pid, SIGINT);
@@ -190,7 +170,7 @@ static void test_ctrl_c_during_attach(void **state)
 	snprintf(json, sizeof(json), "/tmp/fctrace-attach-int-%d.json", (int)getpid());
 	unlink(json);
 	pid = spawn_fctrace(ARGV("attach", "-q", "-p", p, "--json", json), &so);
-	sleep_ms(1500);
+	test_sleep_ms(1500);
 	n = progs_of(pid, ids, 64);
 	assert_true(n > 0);
 	kill(pid, SIGINT);
@@ -203,7 +183,7 @@ static void test_ctrl_c_during_attach(void **state)
 	json_object_put(doc);
 	unlink(json);
 	assert_detached(ids, n);
-	assert_int_equal(proc_state(target), 'S');	/* running on, not stopped */
+	assert_int_equal(test_proc_state(target), 'S');	/* running on, not stopped */
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 }
@@ -220,30 +200,25 @@ static void test_attach_duration(void **state)
 		execl(TARGET, TARGET, "sleep", "20000", (char *)NULL);
 		_exit(127);
 	}
-	sleep_ms(100);
+	test_sleep_ms(100);
 	snprintf(p, sizeof(p), "%d", (int)target);
 	assert_int_equal(run_fctrace(ARGV("attach", "-q", "-p", p, "--duration", "0.5"), &so,
 				     err, sizeof(err)), 0);
-	assert_int_equal(proc_state(target), 'S');
+	assert_int_equal(test_proc_state(target), 'S');
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 }
 
 /* attach -p A,B and -p A -p B: both processes, in the JSON's threads. */
-static int json_has_tid(const char *path, pid_t tid)
+static bool json_has_tid(const char *path, pid_t tid)
 {
-	static char buf[1 << 20];
-	char key[32];
-	FILE *f = fopen(path, "r");
-	size_t n;
+	struct json_object *doc = json_file(path), *th = json_must_at(doc, "threads");
+	bool found = false;
 
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	snprintf(key, sizeof(key), "\"tid\":%d,", (int)tid);
-	return strstr(buf, key) != NULL;
+	for (size_t i = 0; i < json_object_array_length(th); i++)
+		found |= json_u64_at(json_object_array_get_idx(th, i), "tid") == (uint64_t)tid;
+	json_object_put(doc);
+	return found;
 }
 
 static void test_attach_list(void **state)
@@ -259,7 +234,7 @@ static void test_attach_list(void **state)
 			execl(TARGET, TARGET, "sleep", "20000", (char *)NULL);
 			_exit(127);
 		}
-	sleep_ms(100);
+	test_sleep_ms(100);
 	snprintf(a, sizeof(a), "%d", (int)t[0]);
 	snprintf(b, sizeof(b), "%d", (int)t[1]);
 	snprintf(ab, sizeof(ab), "%d,%d", (int)t[0], (int)t[1]);

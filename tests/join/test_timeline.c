@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include "join/timeline.h"
 #include "report/timeline_json.h"
+#include "jsonutil.h"
 #include "trace_check.h"
 
 #define NR_FUTEX	202
@@ -231,9 +232,29 @@ static char *chrome(const struct timeline *tl)
 	return s;
 }
 
+/* The first event of the trace whose string at path is value and whose
+ * tid is tid (-1: any), or NULL. */
+static struct json_object *event_with(struct json_object *doc, const char *path,
+				      const char *value, long tid)
+{
+	struct json_object *a = json_must_at(doc, "traceEvents"), *e, *v, *t;
+
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		v = json_at(e, path);
+		t = json_at(e, "tid");
+		if (v && json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), value) &&
+		    (tid < 0 || (t && json_object_get_int64(t) == tid)))
+			return e;
+	}
+	return NULL;
+}
+
 static void test_chrome_json(void **state)
 {
 	struct tl_input in = window(1000, 2000);
+	struct json_object *doc, *e;
 	struct trace_counts c;
 	struct timeline tl;
 	char why[256] = "", *s;
@@ -246,11 +267,15 @@ static void test_chrome_json(void **state)
 	assert_int_equal(c.complete, NWANT);
 	assert_int_equal(c.flows, 2);
 	assert_true(c.span_us > 0.999 && c.span_us < 1.001);	/* 1000 ns */
-	assert_non_null(strstr(s, "\"name\":\"lock wait fcp.pool\""));
-	assert_non_null(strstr(s, "\"ts\":0.120,\"dur\":0.180"));	/* 12 runnable, in µs */
-	assert_non_null(strstr(s, "\"name\":\"pread64\""));
-	assert_non_null(strstr(s, "\"name\":\"lock hand-off\""));
-	assert_non_null(strstr(s, "\"name\":\"worker 1\""));
+	assert_non_null(doc = json_tokener_parse(s));
+	assert_non_null(event_with(doc, "name", "lock wait fcp.pool", -1));
+	assert_non_null(e = event_with(doc, "cat", "runnable", 12));	/* in µs */
+	assert_float_equal(json_num_at(e, "ts"), 0.120, 1e-9);
+	assert_float_equal(json_num_at(e, "dur"), 0.180, 1e-9);
+	assert_non_null(event_with(doc, "name", "pread64", 13));
+	assert_non_null(event_with(doc, "name", "lock hand-off", -1));
+	assert_non_null(event_with(doc, "args.name", "worker 1", -1));	/* the lane's name */
+	json_object_put(doc);
 	free(s);
 	timeline_free(&tl);
 }

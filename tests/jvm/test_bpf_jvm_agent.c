@@ -19,24 +19,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "bpfutil.h"
 #include "javautil.h"
+#include "testutil.h"
 
 #define FCTRACE	"./fctrace"
 #define WAIT_MS	30000
 
 static char text[1 << 16];
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ./fctrace ARGS..., stdin from in_fd (-1: /dev/null), stdout and
  * stderr into the file out. */
@@ -78,7 +71,7 @@ static const char *slurp(const char *path)
 /* Wait until the file holds s (true), or WAIT_MS pass. */
 static bool await_text(const char *path, const char *s)
 {
-	for (int ms = 0; ms < WAIT_MS; ms += 50, sleep_ms(50))
+	for (int ms = 0; ms < WAIT_MS; ms += 50, test_sleep_ms(50))
 		if (strstr(slurp(path), s))
 			return true;
 	return false;
@@ -265,7 +258,7 @@ static void test_attach_names_and_detach(void **state)
 	check_names(json, true);
 	/* detached: the agent's thread ends, the JVM runs on */
 	for (int ms = 0; ms < 5000 && has_task(p.pid, "fctrace-agent"); ms += 50)
-		sleep_ms(50);
+		test_sleep_ms(50);
 	assert_false(has_task(p.pid, "fctrace-agent"));
 	assert_int_equal(kill(p.pid, 0), 0);
 	nothing_left(f, p.pid);

@@ -20,22 +20,12 @@
 #include "bpfutil.h"
 #include "flameutil.h"
 #include "javautil.h"
+#include "jsonutil.h"
+#include "testutil.h"
 
 #define FCTRACE		"./fctrace"
 #define LEAF		";monitor java.lang.Object "
 #define LOCK		"monitor java.lang.Object @ MonitorPaths$Store.touch("
-
-static char dir[64];
-
-static char *path_of(const char *name)
-{
-	static char p[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
-	return p[i];
-}
 
 /* ./fctrace ARGS... with "go" on stdin, its output into out: its status. */
 static int fct_run(const char *const *args, const char *out)
@@ -83,22 +73,14 @@ static uint64_t program_ns(const char *out, const char *path)
 	return strtoull(at + strlen(key), NULL, 10);
 }
 
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
 static uint64_t lock_ns(struct json_object *doc, const char *prefix)
 {
-	struct json_object *locks = member(doc, "locks"), *l;
+	struct json_object *locks = json_must_at(doc, "locks"), *l;
 
 	for (size_t i = 0; i < json_object_array_length(locks); i++) {
 		l = json_object_array_get_idx(locks, i);
-		if (!strncmp(json_object_get_string(member(l, "name")), prefix, strlen(prefix)))
-			return json_object_get_uint64(member(l, "wait_ns"));
+		if (!strncmp(json_str_at(l, "name"), prefix, strlen(prefix)))
+			return json_u64_at(l, "wait_ns");
 	}
 	fail_msg("no lock %s", prefix);
 	return 0;
@@ -106,8 +88,8 @@ static uint64_t lock_ns(struct json_object *doc, const char *prefix)
 
 static void test_java_paths_to_one_monitor(void **state)
 {
-	const char *folded = path_of("j.folded"), *json = path_of("j.json");
-	const char *gz = path_of("j.pb.gz"), *log = path_of("j.log");
+	const char *folded = test_at("j.folded"), *json = test_at("j.json");
+	const char *gz = test_at("j.pb.gz"), *log = test_at("j.log");
 	uint64_t get, put, lock, want_get, want_put;
 	struct json_object *doc;
 	double share, want;
@@ -142,20 +124,9 @@ static void test_java_paths_to_one_monitor(void **state)
 	pp = pprof_wait_total(gz);
 	if (pp >= 0)
 		assert_int_equal((uint64_t)pp,
-				 json_object_get_uint64(member(member(doc, "stacks"), "wait_ns")));
+				 json_object_get_uint64(json_must_at(doc, "stacks.wait_ns")));
 	json_object_put(doc);
 	unlink(folded), unlink(json), unlink(gz), unlink(log);
-}
-
-static int setup(void **state)
-{
-	snprintf(dir, sizeof(dir), "/tmp/fctrace-jstacks.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	return rmdir(dir);
 }
 
 int main(void)
@@ -164,5 +135,5 @@ int main(void)
 		cmocka_unit_test(test_java_paths_to_one_monitor),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);
 }

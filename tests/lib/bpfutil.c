@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "bpfutil.h"
 #include "join/join.h"
@@ -168,4 +169,69 @@ const char *target_prog(void)
 	const char *env = getenv("FCTRACE_TARGET_PROG");
 
 	return env ? env : ".output/tests/target_prog";
+}
+
+void gated_start_fn(struct gated *g, void (*child)(void *arg), void *arg)
+{
+	int in[2], out[2];
+	size_t n = 0;
+	char c;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	g->pid = fork();
+	assert_true(g->pid >= 0);
+	if (g->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		child(arg);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	/* a byte at a time up to its newline, so nothing after it is taken */
+	while (n + 1 < sizeof(g->ready) && read(out[0], &c, 1) == 1 && c != '\n')
+		g->ready[n++] = c;
+	g->ready[n] = '\0';
+	close(out[0]);
+	g->in_fd = in[1];
+	if (strncmp(g->ready, "ready", 5))
+		fail_msg("pid %d said \"%s\", not ready", (int)g->pid, g->ready);
+}
+
+static void exec_target_prog(void *arg)
+{
+	const char *const *args = arg;
+	const char *argv[16] = { target_prog() };
+	int n = 1;
+
+	for (; *args && n < 15; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	execv(argv[0], (char *const *)argv);
+}
+
+void gated_start(struct gated *g, const char *const *args)
+{
+	gated_start_fn(g, exec_target_prog, (void *)args);
+}
+
+void gated_go(void *arg)
+{
+	struct gated *g = arg;
+
+	assert_int_equal(write(g->in_fd, "go\n", 3), 3);
+}
+
+void gated_end(struct gated *g)
+{
+	int status;
+
+	if (g->in_fd >= 0)
+		close(g->in_fd);
+	g->in_fd = -1;
+	assert_int_equal(waitpid(g->pid, &status, 0), g->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }

@@ -19,6 +19,24 @@
  * trace: $FCTRACE_TARGET_PROG or .output/tests/target_prog. */
 const char *target_prog(void);
 
+/* A process that says "ready..." on its stdout and goes on at a line on
+ * its stdin (tests/target_prog's protocol), started on two pipes. */
+struct gated {
+	pid_t pid;
+	int in_fd;		/* its stdin; -1 once closed */
+	char ready[128];	/* its first line, "ready" and what follows */
+};
+/* Fork; in the child, stdin and stdout on the pipes, then child(arg), which
+ * must not return (exec or _exit). Returns at its first line, which must
+ * start "ready". */
+void gated_start_fn(struct gated *g, void (*child)(void *arg), void *arg);
+/* the same, the child execs target_prog with args (NULL-ended) */
+void gated_start(struct gated *g, const char *const *args);
+/* "go" on its stdin: a target_opts' on_window, arg a struct gated */
+void gated_go(void *g);
+/* close its stdin and wait for it: it must exit 0 */
+void gated_end(struct gated *g);
+
 /* Why the BPF tests cannot run here, or NULL. */
 const char *bpf_test_unavailable(void);
 /* FCTRACE_REQUIRE_BPF=1 or CI=true: a missing capability is a failure. */

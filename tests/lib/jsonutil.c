@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -34,6 +35,7 @@ struct json_object *json_at(struct json_object *o, const char *path)
 	return o;
 }
 
+/* the value at path, which must be there and not null */
 static struct json_object *must(struct json_object *o, const char *path)
 {
 	struct json_object *v = json_at(o, path);
@@ -41,6 +43,22 @@ static struct json_object *must(struct json_object *o, const char *path)
 	if (!v)
 		fail_msg("the JSON has no %s", path);
 	return v;
+}
+
+struct json_object *json_must_at(struct json_object *o, const char *path)
+{
+	const char *last = strrchr(path, '.');
+	struct json_object *v = json_at(o, path), *parent;
+	char up[256];
+
+	if (v)
+		return v;
+	snprintf(up, sizeof(up), "%.*s", last ? (int)(last - path) : 0, path);
+	parent = last ? json_at(o, up) : o;
+	if (!parent || !json_object_is_type(parent, json_type_object) ||
+	    !json_object_object_get_ex(parent, last ? last + 1 : path, NULL))
+		fail_msg("the JSON has no %s", path);
+	return NULL;	/* there, and null */
 }
 
 uint64_t json_u64_at(struct json_object *o, const char *path)
@@ -56,6 +74,11 @@ double json_num_at(struct json_object *o, const char *path)
 const char *json_str_at(struct json_object *o, const char *path)
 {
 	return json_object_get_string(must(o, path));
+}
+
+bool json_bool_at(struct json_object *o, const char *path)
+{
+	return json_object_get_boolean(must(o, path));
 }
 
 struct json_object *json_file(const char *path)

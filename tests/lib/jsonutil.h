@@ -13,10 +13,14 @@
 /* The value at path ("threads.0.syscalls.pread64.count": keys, and
  * indexes into arrays), or NULL when any step is missing. */
 struct json_object *json_at(struct json_object *o, const char *path);
-/* The same, failing the test when the value is missing. */
+/* The same, failing the test when the member is missing (a JSON null
+ * there is NULL, as json-c has it). */
+struct json_object *json_must_at(struct json_object *o, const char *path);
+/* The value, failing the test when it is missing or null. */
 uint64_t json_u64_at(struct json_object *o, const char *path);
 double json_num_at(struct json_object *o, const char *path);
 const char *json_str_at(struct json_object *o, const char *path);
+bool json_bool_at(struct json_object *o, const char *path);
 /* The file read whole (the test fails if it is not JSON); json_object_put it. */
 struct json_object *json_file(const char *path);
 /* The first element of the array at path whose member key is the string

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "testutil.h"
 #include "wl_internal.h"
@@ -170,6 +171,29 @@ const struct wl_io flip_io = {
 	.stat = real_stat,
 };
 
+void test_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+char test_proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p, st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (p)
+		sscanf(p + 1, " %c", &st);
+	return st;
+}
+
 char *test_dir_make(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -219,6 +243,13 @@ int test_scratch_teardown(void **state)
 	test_dir_remove(test_scratch);
 	test_scratch = NULL;
 	return 0;
+}
+
+int test_scratch_teardown_empty(void **state)
+{
+	bool empty = test_dir_is_empty(test_scratch);
+
+	return test_scratch_teardown(state) || !empty ? -1 : 0;
 }
 
 char *test_at(const char *name)

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include "workload.h"
 
 #define FAKE_FILES	128
@@ -45,6 +46,12 @@ unsigned fake_total(const unsigned *per_file);
 /* Real syscalls, but pread flips one byte in the middle of what it read. */
 extern const struct wl_io flip_io;
 
+/* Sleep ms milliseconds, all of them (a signal does not cut it short). */
+void test_sleep_ms(long ms);
+/* The one-letter state in /proc/PID/stat ('Z' a zombie), or 0 when the
+ * process is gone. */
+char test_proc_state(pid_t pid);
+
 /* A private directory under $TMPDIR or /tmp for one test; removed with
  * test_dir_remove (rmdir: it must be empty by then). */
 char *test_dir_make(void);
@@ -59,6 +66,8 @@ bool test_dir_is_empty(const char *dir);
 extern char *test_scratch;
 int test_scratch_setup(void **state);
 int test_scratch_teardown(void **state);
+/* the same, failing (-1) when a test left something in it */
+int test_scratch_teardown_empty(void **state);
 char *test_at(const char *name);
 
 #endif /* FCTRACE_TESTUTIL_H */

@@ -349,15 +349,7 @@ static int run_java(char *const argv[])
 
 static void test_run_a_jvm(void **state)
 {
-	const char *why;
-
-	BPF_TEST_REQUIRE();
-	if ((why = java_unavailable())) {
-		if (bpf_test_required())
-			fail_msg("JDK required but unavailable: %s", why);
-		print_message("skip: %s\n", why);
-		skip();
-	}
+	JAVA_REQUIRE();
 	assert_int_equal(run_java(ARGV("run", "--json", test_at("j.json"), "--", "java", "-cp",
 				       (char *)java_classpath(), "PoolBench", "4", "10", "2")), 0);
 	assert_non_null(strstr(printed, "\nJVM: "));

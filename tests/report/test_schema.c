@@ -24,6 +24,7 @@
 #include "report/sweep_print.h"
 #include "join/timeline.h"
 #include "joinutil.h"
+#include "jsonutil.h"
 
 #define NT	2
 #define WALL	500000000ull
@@ -204,14 +205,6 @@ static void check_queued(void)
 		verdict(&queue[i], out);
 }
 
-static struct json_object *at(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
 /* ---- the tests ------------------------------------------------------- */
 
 static void test_run_traced(void **state)
@@ -220,14 +213,14 @@ static void test_run_traced(void **state)
 	struct json_object *doc = report_json_run(&x->s), *lat;
 
 	/* the histogram layout, and how the user/sys and lock figures came */
-	assert_int_equal(json_object_get_int(at(doc, "hist_sub_buckets")), FCT_HIST_SUB);
-	lat = at(json_object_array_get_idx(at(doc, "threads"), 0), "latency");
-	assert_int_equal(json_object_array_length(at(lat, "hist")), WL_HIST_SLOTS);
-	assert_int_equal(json_object_get_int(json_object_array_get_idx(at(lat, "hist"), 12)), 50);
-	assert_int_equal(json_object_get_int64(at(lat, "p99_ns")), 12);	/* slot 12 holds 12 ns */
-	assert_string_equal(json_object_get_string(at(at(doc, "cpu_split"), "method")),
+	assert_int_equal(json_object_get_int(json_must_at(doc, "hist_sub_buckets")), FCT_HIST_SUB);
+	lat = json_must_at(doc, "threads.0.latency");
+	assert_int_equal(json_object_array_length(json_must_at(lat, "hist")), WL_HIST_SLOTS);
+	assert_int_equal(json_u64_at(lat, "hist.12"), 50);
+	assert_int_equal(json_u64_at(lat, "p99_ns"), 12);	/* slot 12 holds 12 ns */
+	assert_string_equal(json_str_at(doc, "cpu_split.method"),
 			    "syscall hooks");		/* no samples in the fixture */
-	assert_non_null(json_object_get_string(at(at(doc, "kernel_lock_sites"), "attribution")));
+	assert_non_null(json_str_at(doc, "kernel_lock_sites.attribution"));
 	assert_valid(doc);
 	fx_free(x);
 	check_queued();
@@ -257,17 +250,18 @@ static void test_run_timeline(void **state)
 	struct json_object *doc;
 
 	doc = report_json_run(&x->s);
-	assert_true(json_object_is_type(at(doc, "timeline"), json_type_null));
+	assert_true(json_object_is_type(json_must_at(doc, "timeline"), json_type_null));
 	json_object_put(doc);
 	fx_timeline(x);
 	doc = report_json_run(&x->s);
-	assert_int_equal(json_object_get_int(at(at(doc, "timeline"), "handoffs")), 1);
+	assert_int_equal(json_object_get_int(json_must_at(doc, "timeline.handoffs")), 1);
 	assert_valid(doc);
 	doc = report_json_run(&x->s);
-	json_object_object_del(at(doc, "timeline"), "dropped");	/* null or the object */
+	/* null or the object */
+	json_object_object_del(json_must_at(doc, "timeline"), "dropped");
 	assert_invalid(doc, "timeline: {'events': 3, 'begin_ns'");
 	doc = report_json_run(&x->s);
-	json_object_object_del(at(doc, "lost_events"), "timeline_drops");
+	json_object_object_del(json_must_at(doc, "lost_events"), "timeline_drops");
 	assert_invalid(doc, "lost_events: {'slot_full'");
 	fx_free(x);
 	check_queued();
@@ -278,7 +272,7 @@ static void test_run_timing_only_cache(void **state)
 	struct fx *x = fx_run("bcache", false, true);
 	struct json_object *doc = report_json_run(&x->s);
 
-	assert_true(json_object_is_type(at(doc, "syscalls"), json_type_null));
+	assert_true(json_object_is_type(json_must_at(doc, "syscalls"), json_type_null));
 	assert_valid(doc);
 	fx_free(x);
 	check_queued();
@@ -293,7 +287,7 @@ static void test_compare(void **state)
 	assert_valid(compare_document(&a->s, &b->s));
 	b->s.interrupted = true;			/* cut in the second run */
 	doc = compare_document(&a->s, &b->s);
-	assert_true(json_object_get_boolean(at(doc, "interrupted")));
+	assert_true(json_bool_at(doc, "interrupted"));
 	assert_valid(doc);
 	fx_free(a);
 	fx_free(b);
@@ -310,9 +304,8 @@ static void test_sweep(void **state)
 
 	assert_valid(sweep_doc());
 	doc = sweep_json(&sw);
-	assert_true(json_object_get_boolean(at(doc, "interrupted")));
-	assert_true(json_object_get_boolean(at(json_object_array_get_idx(at(doc, "cells"), 0),
-					       "interrupted")));
+	assert_true(json_bool_at(doc, "interrupted"));
+	assert_true(json_bool_at(doc, "cells.0.interrupted"));
 	assert_valid(doc);
 	check_queued();
 }
@@ -329,7 +322,7 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	json_object_object_add(doc, "ops", json_object_new_string("many"));
 	assert_invalid(doc, "'many' is not of type 'integer'");
 	doc = report_json_run(&x->s);
-	json_object_object_del(json_object_array_get_idx(at(doc, "threads"), 0), "account_ns");
+	json_object_object_del(json_must_at(doc, "threads.0"), "account_ns");
 	assert_invalid(doc, "'account_ns' is a required property");
 	doc = report_json_run(&x->s);
 	json_object_object_del(doc, "hist_sub_buckets");
@@ -338,11 +331,12 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	log2 = json_object_new_array();
 	for (int i = 0; i < 40; i++)
 		json_object_array_add(log2, json_object_new_int(0));
-	json_object_object_add(at(json_object_array_get_idx(at(doc, "threads"), 0), "latency"),
+	json_object_object_add(json_must_at(doc, "threads.0.latency"),
 			       "hist", log2);
 	assert_invalid(doc, "is too short");
 	doc = report_json_run(&x->s);
-	json_object_object_add(at(doc, "cpu_split"), "method", json_object_new_string("guess"));
+	json_object_object_add(json_must_at(doc, "cpu_split"), "method",
+			       json_object_new_string("guess"));
 	assert_invalid(doc, "is not valid under any of the given schemas");
 	doc = report_json_run(&x->s);
 	json_object_object_del(doc, "kernel_lock_sites");
@@ -352,28 +346,28 @@ static void test_missing_or_mistyped_keys_fail(void **state)
 	json_object_object_del(doc, "why");
 	assert_invalid(doc, "'why' is a required property");
 	doc = report_json_run(&x->s);
-	json_object_object_del(at(at(doc, "syscalls"), "pread64"), "hist");
+	json_object_object_del(json_must_at(doc, "syscalls.pread64"), "hist");
 	assert_invalid(doc, "syscalls: ");	/* no branch of its oneOf fits */
 	doc = report_json_run(&x->s);
 	json_object_object_add(doc, "schema_version", json_object_new_int(1));
 	assert_invalid(doc, "2 was expected");
 	doc = compare_document(&x->s, &y->s);
-	json_object_object_del(at(json_object_array_get_idx(at(doc, "runs"), 1), "config"), "seed");
+	json_object_object_del(json_must_at(doc, "runs.1.config"), "seed");
 	assert_invalid(doc, "'seed' is a required property");
 	doc = compare_document(&x->s, &y->s);
 	json_object_object_del(doc, "interrupted");
 	assert_invalid(doc, "'interrupted' is a required property");
 	doc = sweep_doc();
-	json_object_object_del(json_object_array_get_idx(at(doc, "cells"), 1), "workload");
+	json_object_object_del(json_must_at(doc, "cells.1"), "workload");
 	assert_invalid(doc, "'workload' is a required property");
 	doc = sweep_doc();
 	json_object_object_del(doc, "interrupted");
 	assert_invalid(doc, "'interrupted' is a required property");
 	doc = sweep_doc();
-	json_object_object_del(json_object_array_get_idx(at(doc, "cells"), 0), "interrupted");
+	json_object_object_del(json_must_at(doc, "cells.0"), "interrupted");
 	assert_invalid(doc, "'interrupted' is a required property");
 	doc = sweep_doc();
-	json_object_object_add(json_object_array_get_idx(at(doc, "cells"), 0), "hit_ratio",
+	json_object_object_add(json_must_at(doc, "cells.0"), "hit_ratio",
 			       json_object_new_string("0.5"));
 	assert_invalid(doc, "is not of type 'number', 'null'");
 	fx_free(x);
