@@ -38,7 +38,7 @@ static void *drain(void *arg)
 struct fupump *fupump_start(int ring_fd, struct fu_streams *s)
 {
 	struct fupump *p = calloc(1, sizeof(*p));
-	int err;
+	int err = 0;
 
 	if (!p)
 		return NULL;
