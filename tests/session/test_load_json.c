@@ -302,6 +302,8 @@ static const char *const optional[] = {
 	"syscall_hist_full@", "errors@number", "timed@number", "min_ns@number", "max_ns@number",
 	"wake_after_full@", "wakers@",	/* runs saved before the wakers' join */
 	"from_diskstats@", "probed_reads@", "probed_writes@",	/* before the diskstats view */
+	/* before the reclaim distances */
+	"reclaimed_pages@", "reclaim_reread_pages@", "keep_half_pages@", "keep_most_pages@",
 };
 
 static bool is_optional(const char *key, const char *where)

@@ -204,21 +204,22 @@ static uint64_t named_wait_ns(const struct thread_row *r)
 }
 
 /*
- * The thread's lock waits scaled to at most its futex time: the two come
- * from different hooks (per word at the futex's exit; the whole thread's
- * on-CPU share capped by its switches), and the table and the account
- * must show one figure for the same wait.
+ * A thread's lock waits past its futex time: the waits are each call's
+ * own enter-to-exit time, exact; the futex time's on-CPU part is held to
+ * the on-CPU time the switches had booked, which can lag. The lock keeps
+ * its exact figure (the table, the flame graph's stacks and the Why show
+ * one) and the excess comes out of the buckets the lag left it in, so
+ * that the account still tiles the window.
  */
-static void cap_lock_waits(struct thread_row *r, uint64_t named, uint64_t cap)
+static void take_excess(struct thread_row *r, uint64_t excess)
 {
-	for (int i = 0; i < r->nlocks; i++) {
-		struct lock_use *u = &r->locks[i];
+	static const int from[] = { ACCT_CPU_SYS, ACCT_CPU_USER, ACCT_RUNQ, ACCT_BLOCKED };
 
-		if (!u->is_lock)
-			continue;
-		u->wait_ns = (uint64_t)((unsigned __int128)u->wait_ns * cap / named);
-		if (u->runq_ns > u->wait_ns)
-			u->runq_ns = u->wait_ns;
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]) && excess; i++) {
+		uint64_t take = r->acct_ns[from[i]] < excess ? r->acct_ns[from[i]] : excess;
+
+		r->acct_ns[from[i]] -= take;
+		excess -= take;
 	}
 }
 
@@ -238,12 +239,10 @@ static void fill_account(struct thread_row *r, unsigned groups)
 	r->acct_ns[ACCT_RUNQ] = k->runq_ns;
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns;
 	if (groups & PG_MASK(PG_SYSCALLS)) {
-		if (named > d->futex_wait_ns) {
-			cap_lock_waits(r, named, d->futex_wait_ns);
-			named = named_wait_ns(r);
-		}
 		r->acct_ns[ACCT_LOCK_NAMED] = named;
-		r->acct_ns[ACCT_FUTEX_OTHER] = d->futex_wait_ns - named;
+		r->acct_ns[ACCT_FUTEX_OTHER] = named < d->futex_wait_ns ? d->futex_wait_ns - named : 0;
+		if (named > d->futex_wait_ns)
+			take_excess(r, named - d->futex_wait_ns);
 		return;
 	}
 	named = r->own.lock_wait_ns < k->blocked_ns ? r->own.lock_wait_ns : k->blocked_ns;
