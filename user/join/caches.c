@@ -9,7 +9,7 @@
 #include "join/caches.h"
 #include "join/join.h"
 
-static const char *const kind_names[CACHE_KINDS] = {
+const char *const cache_kind_names[CACHE_KINDS] = {
 	[CACHE_HANDLES] = "handles",
 	[CACHE_BLOCKS] = "blocks",
 	[CACHE_PAGES] = "pages",
@@ -17,13 +17,13 @@ static const char *const kind_names[CACHE_KINDS] = {
 
 const char *cache_kind_name(enum cache_kind k)
 {
-	return (unsigned)k < CACHE_KINDS ? kind_names[k] : "unknown";
+	return (unsigned)k < CACHE_KINDS ? cache_kind_names[k] : "unknown";
 }
 
 int cache_kind_parse(const char *s)
 {
 	for (int k = 0; k < CACHE_KINDS; k++)
-		if (s && !strcmp(s, kind_names[k]))
+		if (s && !strcmp(s, cache_kind_names[k]))
 			return k;
 	return -1;
 }

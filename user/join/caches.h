@@ -60,6 +60,7 @@ struct kview;
  * 0, or -1 out of memory. */
 int caches_build(struct joined_run *m, const struct kview *kv);
 const char *cache_kind_name(enum cache_kind k);	/* "handles" ... (JSON) */
+extern const char *const cache_kind_names[CACHE_KINDS];	/* the same, as a table */
 /* The page cache's entry (caches_pages.c), when reclaim removed pages the
  * threads read again; false when none. */
 bool caches_pages_entry(struct cache_entry *c, const struct joined_run *m, const struct kview *kv);

@@ -225,10 +225,6 @@ static const struct jr_field disk_dev[] = {
 const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);
 /* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */
 
-static const char *const cache_kinds[CACHE_KINDS] = { [CACHE_HANDLES] = "handles",
-						      [CACHE_BLOCKS] = "blocks",
-						      [CACHE_PAGES] = "pages" };
-
 static const struct jr_field cache_ws[] = {
 	JR_FIELD(cache_entry, "items", ws_items),
 	JR_FIELD(cache_entry, "bytes", ws_bytes),
@@ -250,7 +246,7 @@ static const struct jr_field cache_cost[] = {
 /* in the order written: size_now and mrc, written in code, between
  * working_set and fix_size */
 static const struct jr_field cache_head[] = {
-	JR_CHOICEF(cache_entry, "kind", kind, cache_kinds),
+	JR_CHOICEF(cache_entry, "kind", kind, cache_kind_names),
 	JR_STRF(cache_entry, "object", object, 0),
 	JR_FIELD(cache_entry, "pid", pid),
 	JR_STRF(cache_entry, "comm", comm, 0),
