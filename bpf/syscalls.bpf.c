@@ -164,9 +164,13 @@ static __always_inline bool word_warming(struct fct_slot *t)
 {
 	static const __u32 zero;
 	struct fct_word_key key = { .tgid = t->a.tgid, .uaddr = t->futex_uaddr };
-	__u32 *n = fct_hash_entry(&ustack_words, &key, &zero, &lost.futex_map_full);
+	__u32 *n = bpf_map_lookup_elem(&ustack_words, &key);
 
-	if (!n)
+	if (!n) {
+		bpf_map_update_elem(&ustack_words, &key, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&ustack_words, &key);
+	}
+	if (!n)		/* the table full: that word's warm-up uncapped, nothing lost */
 		return true;
 	if (*n >= FCT_USTACK_WORD_WARMUP)
 		return false;
