@@ -77,6 +77,8 @@ HOLDPROG := $(OUTPUT)/tests/holdprog
 FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
 # and one whose lock is taken in a function inlined into its caller (test_bpf_inline)
 INLINE_PROG := $(OUTPUT)/tests/inline_prog
+# and a pool of N that times its own waits and holds (test_bpf_pools)
+POOL_PROG := $(OUTPUT)/tests/pool_prog
 # the helpers every test binary links (tests/lib/), found by -Itests/lib
 TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
@@ -130,7 +132,7 @@ ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_exp
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
 	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
-	      trace/test_uinline
+	      trace/test_uinline join/test_pools
 TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -144,7 +146,8 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 POOL_TESTS := report/test_html workloads/test_wl_run workloads/test_wl_bcache workloads/test_wl_pool \
 	      report/test_compare explain/test_explain base/test_hist join/test_join jvm/test_jvm \
 	      base/test_numlist cli/test_options trace/test_probes explain/test_roles session/test_sweep \
-	      join/test_timeline explain/test_whatif explain/test_whatif_lock join/test_lockname join/test_reuse
+	      join/test_timeline explain/test_whatif explain/test_whatif_lock join/test_lockname join/test_reuse \
+	      join/test_pools
 POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/asan/%,$(POOL_TESTS)),$(ASAN_BINS))
@@ -243,7 +246,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(INLINE_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(INLINE_PROG) $(POOL_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -384,6 +387,12 @@ $(INLINE_PROG): tests/inline_prog.c | $(OUTPUT)/tests
 
 # the test runs it: built with it (order only: not linked in)
 $(OUTPUT)/tests/bpf/test_bpf_inline: | $(INLINE_PROG)
+
+$(POOL_PROG): tests/pool_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
+
+$(OUTPUT)/tests/bpf/test_bpf_pools $(OUTPUT)/tests/session/test_saved: | $(POOL_PROG)
 
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)

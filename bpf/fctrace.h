@@ -245,6 +245,64 @@ struct fct_wake_after_val {
 };
 
 /*
+ * Pools of N (pools.bpf.h): per futex object - a word with its low three
+ * address bits cleared, so that a glibc condvar's two group words are
+ * one object - the threads waiting on it and the holds its waiters
+ * take. A hold opens when a thread is woken from a wait on the object
+ * and closes when the same thread wakes the object's waiters (it gave
+ * the item back): from the outside, the time a woken waiter kept what
+ * it waited for. A hold whose thread waits on the object again first
+ * got nothing (another thread took the item: a retry). Holds taken
+ * without a wait (a fast path that found an item free) are not seen;
+ * their releases are, as wakes. The integrals run over the window:
+ *   mean waiters = waiting_ns / window, mean open holds = holding_ns / window.
+ * The hold's parts (the thread's account between the two edges):
+ *   hold_ns = hold_oncpu_ns + hold_runq_ns + hold_blocked_ns + hold_futex_ns
+ * with hold_sys_ns the syscalls' on-CPU part of hold_oncpu_ns (an
+ * estimate, as the account's sys_on_est_ns) and hold_futex_ns the futex
+ * waits on other words (another lock) off CPU.
+ */
+#define FCT_POOL_ENTRIES	4096
+#define FCT_POOL_OBJ(uaddr)	((uaddr) & ~7ULL)
+#define FCT_POOL_OPEN		2	/* holds a thread may have open at once */
+
+#ifdef __bpf__
+#define FCT_SPIN_LOCK_FIELD	struct bpf_spin_lock lock
+#else
+#define FCT_SPIN_LOCK_FIELD	__u32 lock	/* the BPF side's spin lock */
+#endif
+
+struct fct_pool_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 obj;		/* FCT_POOL_OBJ(uaddr) */
+};
+
+struct fct_pool_val {
+	FCT_SPIN_LOCK_FIELD;
+	__u32 waiting;		/* traced threads in a futex wait on it now */
+	__u32 holding;		/* holds open now */
+	__u32 max_holding;	/* the most holds open at once while a thread waited */
+	__u64 since;		/* when waiting or holding last changed (0: never) */
+	__u64 queued_ns;	/* time with a thread waiting */
+	__u64 waiting_ns;	/* integral of waiting (ns x threads) */
+	__u64 holding_ns;	/* integral of holding */
+	__u64 queued_holding_ns;	/* the same, while a thread waited */
+	__u64 releases;		/* futex wakes on it (after a first wait on it) */
+	__u64 woken;		/* the waiters they woke */
+	__u64 opened;		/* wake-ups from a wait on it (holds opened) */
+	__u64 retries;		/* of those, holds that waited on it again first */
+	__u64 dropped;		/* holds given up unclosed: two newer ones open */
+	__u64 holds;		/* holds closed by their thread's wake on it */
+	__u64 hold_ns;		/* their length, wake-up to wake */
+	__u64 hold_oncpu_ns;
+	__u64 hold_sys_ns;	/* of hold_oncpu_ns: in syscalls (estimate) */
+	__u64 hold_runq_ns;	/* runnable, not running (preempted) */
+	__u64 hold_blocked_ns;	/* asleep outside futex waits (I/O, sleeps) */
+	__u64 hold_futex_ns;	/* in futex waits on other objects, off CPU */
+};
+
+/*
  * A sampled futex wait's user stack, sent through the `ustacks` ring
  * buffer at the wait's exit (after it was timed, so the copy does not
  * lengthen it): the registers and the stack's top FCT_USTACK_BYTES, for
@@ -435,6 +493,8 @@ struct fct_lost {
 				 * sc_hists map full: counted and timed, no histogram */
 	__u64 wake_after_full;	/* wakes whose (waker, word, call) found the
 				 * wake_after map full: counted, not joined */
+	__u64 pool_full;	/* futex edges whose object found the pools
+				 * map full: its waiters and holds not counted */
 };
 
 

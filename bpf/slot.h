@@ -86,6 +86,17 @@ struct fct_slot {
 	__s64 hold_sc_w, hold_sc_c;
 	__u64 hold_off_ns;
 	__s64 hold_off_w, hold_off_c;
+	/* pools.bpf.h: the object of the futex wait in progress, counted
+	 * among its waiters (0: none), and the holds open: the object
+	 * (0: free), when it opened, and the account's marks then */
+	__u64 pw_waiting;
+	__u64 pw_obj[FCT_POOL_OPEN];
+	__u64 pw_since[FCT_POOL_OPEN];
+	__u64 pw_on[FCT_POOL_OPEN];
+	__u64 pw_sys[FCT_POOL_OPEN];
+	__u64 pw_runq[FCT_POOL_OPEN];
+	__u64 pw_blocked[FCT_POOL_OPEN];
+	__u64 pw_futex[FCT_POOL_OPEN];
 };
 
 #endif /* FCTRACE_SLOT_H */

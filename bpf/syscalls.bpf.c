@@ -23,6 +23,7 @@
 #include "bstack.bpf.h"
 #include "fdfile.bpf.h"
 #include "fileuse.bpf.h"
+#include "pools.bpf.h"
 
 #define PAGE_SHIFT_4K		12
 
@@ -139,6 +140,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		t->sc_runq_mark = t->a.runq_total_ns;
 		t->sc_enter_ns = bpf_ktime_get_ns();
 	}
+	if (pools_on && direct && t->in_futex_wait)
+		fct_pool_wait_enter(t);
 	if (holders_on && direct)
 		fct_hold_enter(t, regs, id);
 	if (handles_on && direct)
@@ -347,10 +350,15 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 	if (tl_on)
 		fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_EXIT,
 			    t->in_futex_wait ? t->futex_op : 0, ret);
+	if (pools_on && direct && t->pw_waiting)
+		fct_pool_wait_exit(t, ret);
 	t->in_futex_wait = 0;
 	fct_bstack_exit(t, regs);
-	if (t->in_futex_wake)
+	if (t->in_futex_wake) {
+		if (pools_on && direct)
+			fct_pool_wake(t, ret);
 		wake_record(t, ret);
+	}
 }
 
 SEC("tp_btf/sys_enter")

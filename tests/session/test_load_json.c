@@ -279,6 +279,7 @@ static const char *const derived[] = {
 	"whatif@top",	/* the what-ifs on locks: made again from the locks */
 	"stack_ids",	/* a lock's stacks: found again by the stacks' lock names */
 	"ranked", "also_seen",	/* the confidence floor: of each cause's confidence */
+	"pools@top",	/* fctrace's own workload: null, not measured; [] reads as none found */
 };
 
 /* Members a run saved before they were written lacks: absent is read as
@@ -304,6 +305,7 @@ static const char *const optional[] = {
 	"from_diskstats@", "probed_reads@", "probed_writes@",	/* before the diskstats view */
 	/* before the reclaim distances */
 	"reclaimed_pages@", "reclaim_reread_pages@", "keep_half_pages@", "keep_most_pages@",
+	"pool_full@", "pools@top",	/* before the pools of N */
 };
 
 static bool is_optional(const char *key, const char *where)

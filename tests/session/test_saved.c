@@ -6,7 +6,8 @@
  * binary: timing-only runs of a pool and of a cache, a comparison and a
  * sweep; as root also a traced fcp run with a timeline and stacks, run --
  * CMD on tests/target_prog (its locks, their holders and the chain between
- * them, the page cache's evictions, a run that lost threads) and a JVM
+ * them, the page cache's evictions, a run that lost threads), run -- CMD on
+ * tests/pool_prog (a pool of 4 for 16 threads) and a JVM
  * with fctrace's agent (when a JDK is there). Of each run:
  *   - round trip: `fctrace report FILE --json AGAIN` writes FILE again,
  *     byte for byte (a sweep is not reported: report refuses it);
@@ -47,6 +48,7 @@
 #include "session/load_run.h"
 
 #define TARGET		".output/tests/target_prog"
+#define POOL_PROG	".output/tests/pool_prog"
 #define OUT_MAX		(1 << 16)
 #define MAX_DOCS	16
 #define MAX_DEPTH	16
@@ -375,6 +377,10 @@ static void test_traced_runs(void **state)
 	run_ok(ARGV("run", "--probes", "full,pc-evict", "-q", "--json", test_at("evict.json"), "--",
 		    TARGET, "coldread", "10", test_at("coldread.out")), false);
 	check_run(test_at("evict.json"));
+	/* a pool of 4 for 16 threads: the pools, their holds and what-ifs */
+	run_ok(ARGV("run", "-q", "--json", test_at("pool.json"), "--", POOL_PROG, "sem", "4", "16",
+		    "800", "1000", "0", "sleep"), false);
+	check_run(test_at("pool.json"));
 	/* more threads than the table holds: a loss */
 	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", test_at("lost.json"), "--", TARGET,
 		    "threads", "100"), false);

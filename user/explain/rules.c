@@ -83,7 +83,7 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_user_lock, rule_event_wait,
+	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_pool_of_n, rule_user_lock, rule_event_wait,
 	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other,
 	rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,

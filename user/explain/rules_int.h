@@ -109,6 +109,13 @@ bool rule_klock(const struct facts *f, struct finding *o);
 /* The other processes that took the CPUs, largest first (rules_cpu.c). */
 void ev_competitors(struct diag_cause *c, const struct facts *f);
 
+/* rules_pool.c: a pool of N its threads queue for (join/pools.h); the
+ * pool a lock or event is, if any; the pools' waits on locks (is_lock)
+ * or on events, which the lock and event rules leave to it */
+bool rule_pool_of_n(const struct facts *f, struct finding *o);
+const struct pool_row *pool_of_lock(const struct joined_run *m, const struct lock_total *l);
+double pool_wait_ns(const struct facts *f, bool is_lock);
+
 /* rules_thread.c: a thread saturated, on CPU or runnable most of its window */
 bool rule_saturated(const struct facts *f, struct finding *o);
 

@@ -402,7 +402,8 @@ static int top_words(const struct joined_run *m, bool is_lock, const struct lock
 			for (int j = 0; j < n; j++)
 				taken |= top[j] == l;
 			if (!l->kernel && l->is_lock == is_lock && l->wait_ns && !taken &&
-			    !is_join(l) && (!best || l->wait_ns > best->wait_ns))
+			    !is_join(l) && !pool_of_lock(m, l) &&
+			    (!best || l->wait_ns > best->wait_ns))
 				best = l;
 		}
 		if (!best)
@@ -558,7 +559,7 @@ bool rule_user_lock(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 }, *held = NULL;
 	struct held_ctx x = held_ctx_of(f);
-	double share = lock_share(f);
+	double share = lock_share(f) - fig_ratio(pool_wait_ns(f, true), f->kwall);
 	bool own;
 	int n;
 
@@ -667,7 +668,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	for (int i = 0; i < f->m->nlocks; i++)
 		if (!f->m->locks[i].kernel && is_join(&f->m->locks[i]))
 			joins += (double)f->m->locks[i].wait_ns;
-	share = fig_ratio((double)f->m->event_wait_ns - joins, f->wall);
+	share = fig_ratio((double)f->m->event_wait_ns - joins - pool_wait_ns(f, false), f->wall);
 
 	if (!f->sc || share < EXPLAIN_MIN_SHARE)
 		return false;

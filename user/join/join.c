@@ -970,7 +970,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
 	disk_build(&m->disk, kv);
-	if (caches_build(m, kv))
+	if (caches_build(m, kv) || pools_build(m, kv))
 		return -1;
 	return join_jvm(m, kv, att);
 }
@@ -980,6 +980,9 @@ void join_free(struct joined_run *m)
 	free(m->rows);
 	free(m->locks);
 	free(m->caches);
+	free(m->pools);
+	m->pools = NULL;
+	m->npools = 0;
 	m->rows = NULL;
 	m->locks = NULL;
 	m->caches = NULL;

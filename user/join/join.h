@@ -18,6 +18,7 @@
 #include "join/disk.h"
 #include "join/caches.h"
 #include "join/wakers.h"
+#include "join/pools.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
 
@@ -229,6 +230,8 @@ struct joined_run {
 	struct disk_run disk;		/* the disk's requests (the disk group; disk.h) */
 	struct cache_entry *caches;	/* the programs' caches, most costly first (caches.h) */
 	int ncaches;
+	struct pool_row *pools;		/* pools of N, the most waited for first (pools.h) */
+	int npools;
 };
 
 /* How many locks the subject named itself (0: none, or it timed nothing). */

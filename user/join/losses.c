@@ -253,6 +253,15 @@ void losses_find(const struct kview *kv, struct losses *o)
 		     (unsigned long long)kv->lost.wake_after_full, FCT_WAKE_AFTER_ENTRIES);
 		touches(l, locks);
 	}
+	l = add(o, "pool_full", kv->lost.pool_full, 0.9);
+	if (l) {
+		static const char *const pools[] = { "pools", NULL };
+
+		says(l, "%llu futex waits and wakes on objects the pools' table had no room for "
+		     "(it holds %d): those objects' waiters and holds are not counted",
+		     (unsigned long long)kv->lost.pool_full, FCT_POOL_ENTRIES);
+		touches(l, pools);
+	}
 	l = add(o, "timeline_drops", kv->tl.dropped, 1);
 	if (l) {
 		says(l, "%llu timeline records lost (no room in the ring buffer): its lanes have "

@@ -17,6 +17,7 @@
 #include "report/flame.h"
 #include "report/report.h"
 #include "report/caches_json.h"
+#include "report/pools_json.h"
 #include "report/evictions_json.h"
 #include "report/disk_json.h"
 #include "report/whatif_print.h"
@@ -712,6 +713,7 @@ struct json_object *report_json_run(const struct session *s)
 	evictions_json(doc, &m->evictions);
 	disk_json(doc, &m->disk);
 	caches_json(doc, m);
+	pools_json(doc, m);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -7,6 +7,7 @@
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "explain/roles.h"
+#include "report/pools_print.h"
 #include "report/report.h"
 #include "report/evictions_json.h"
 #include "report/why.h"
@@ -723,7 +724,8 @@ static void print_probes(FILE *f, const struct session *s)
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +
 				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full +
-				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full),
+				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
+				     l->pool_full),
 		(unsigned long long)l->stack_lost);
 	if (s->kv.tl.on)
 		print_timeline(f, s);
@@ -783,6 +785,7 @@ static void print_table(FILE *f, const struct session *s)
 			print_syscalls_by_nr(f, m);
 		print_locks(f, m);
 		print_holders(f, m);
+		pools_print(f, m);
 		print_pagecache(f, m);
 		print_disk(f, m);
 	}

@@ -28,6 +28,7 @@
 #include "session/load_json.h"
 #include "session/load_stacks.h"
 #include "session/load_caches.h"
+#include "session/load_pools.h"
 #include "session/load_evictions.h"
 #include "session/load_disk.h"
 #include "session/load_run.h"
@@ -1041,7 +1042,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	    load_splits(r, doc, m) || load_op_costs(r, doc, s) || load_machine(r, doc, &s->kv) ||
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
 	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions) ||
-	    load_disk(r, doc, &m->disk) || load_caches(r, doc, m))
+	    load_disk(r, doc, &m->disk) || load_caches(r, doc, m) ||
+	    load_pools(r, doc, m))
 		return -1;
 	m->ops = ops;
 	return 0;

@@ -74,6 +74,7 @@ static const struct jr_field lost[] = {
 	JR_FIELD_IF(fct_lost, "pagecache_evict_full", pc_evict_full, OPT),
 	JR_FIELD_IF(fct_lost, "syscall_hist_full", sc_hist_full, OPT),
 	JR_FIELD_IF(fct_lost, "wake_after_full", wake_after_full, OPT),
+	JR_FIELD_IF(fct_lost, "pool_full", pool_full, OPT),
 };
 const struct jr_table rf_lost = JR_TABLE(lost);
 
@@ -271,3 +272,52 @@ static const struct jr_field cache_point[] = {
 	JR_DOUBLEF(fu_point, "hit_ratio", hit_ratio),
 };
 const struct jr_table rf_cache_point = JR_TABLE(cache_point);
+
+/* pools[] (join/pools.h): capacity and whatif are written in code */
+static const char *const pool_kind_names[LK_N] = LOCK_KIND_NAMES;
+static const char *const pool_how_names[PC_N] = { "little", "cpu_bound" };
+
+static const struct jr_field pool_head[] = {
+	JR_STRF(pool_row, "name", name, 0),
+	JR_CHOICEF(pool_row, "kind", kind, pool_kind_names),
+	JR_FIELD(pool_row, "pid", tgid),
+	JR_FIELD(pool_row, "threads", threads),
+};
+
+static const struct jr_field pool_state[] = {
+	JR_NSF(pool_row, "syscall_ns", state_ns[HS_SYSCALL]),
+	JR_NSF(pool_row, "blocked_ns", state_ns[HS_BLOCKED]),
+	JR_NSF(pool_row, "preempted_ns", state_ns[HS_PREEMPTED]),
+	JR_NSF(pool_row, "user_ns", state_ns[HS_USER]),
+	JR_NSF(pool_row, "waiting_ns", state_ns[HS_WAITING]),
+};
+
+static const struct jr_field pool_tail[] = {
+	JR_CHOICEF(pool_row, "capacity_method", how, pool_how_names),
+	JR_DOUBLEF(pool_row, "capacity_estimate", capacity_est),
+	JR_FIELD(pool_row, "acquisitions", releases),
+	JR_FIELD(pool_row, "waits", waits),
+	JR_FIELD(pool_row, "wait_ns", wait_ns),
+	JR_FIELD(pool_row, "holds_seen", holds),
+	JR_FIELD(pool_row, "retries", retries),
+	JR_NSF(pool_row, "hold_ns_mean", hold_ns),
+	JR_DOUBLEF(pool_row, "holders_mean", holders_mean),
+	JR_DOUBLEF(pool_row, "waiters_mean", waiters_mean),
+	JR_FIELD(pool_row, "max_holders_seen", max_holding),
+	JR_FIELD(pool_row, "queued_ns", queued_ns),
+	JR_NSF(pool_row, "outside_ns", outside_ns),
+	JR_NSF(pool_row, "cpu_ns", cpu_ns),
+	JR_DOUBLEF(pool_row, "runq_share", runq_share),
+	JR_NSF(pool_row, "window_ns", window_ns),
+	JR_FIELD(pool_row, "cpus", ncpus),
+	JR_OBJECT("hold_state", pool_state, 0),
+};
+
+static const struct jr_field pool_whatif_row[] = {
+	JR_FIELD(pool_whatif, "capacity", capacity),
+	JR_FIELD(pool_whatif, "threads", threads),
+	JR_NSF(pool_whatif, "predicted_wall_ns", wall_ns),
+};
+const struct jr_table rf_pool_head = JR_TABLE(pool_head);
+const struct jr_table rf_pool_tail = JR_TABLE(pool_tail);
+const struct jr_table rf_pool_whatif = JR_TABLE(pool_whatif_row);

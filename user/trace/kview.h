@@ -28,6 +28,12 @@ struct kv_wake_after {
 	struct fct_wake_after_val val;
 };
 
+/* A futex object's waiters and holds (pools.bpf.h; struct fct_pool_key). */
+struct kv_pool {
+	struct fct_pool_key key;
+	struct fct_pool_val val;
+};
+
 /* The shape of a thread's timed calls of one syscall number (the
  * sc_hists map); its counts and times are in the account's nr[]. */
 struct kv_sc_hist {
@@ -108,6 +114,9 @@ struct kview {
 	int nfutex;
 	struct kv_wake_after *wake_after;	/* the wakes by the call before them */
 	int nwake_after;
+	struct kv_pool *pools;	/* futex objects' waiters and holds (pools.bpf.h) */
+	int npools;
+	bool pools_ran;		/* that code ran (other programs, tp_btf syscalls) */
 	struct kv_sc_hist *sc_hists;	/* sorted by (tid, nr): kview_sort_sc_hists */
 	int nsc_hists;
 	struct kv_klock *klock;

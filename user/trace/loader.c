@@ -334,6 +334,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
+	skel->rodata->pools_on = t->on_ustack != NULL;		/* and their pools */
 	/* the kernel stacks of sleeps in syscalls, for the wait flame graph */
 	skel->rodata->blocked_stacks = t->on_ustack != NULL && t->sleep_stacks;
 	skel->rodata->holders_on = t->holders;
@@ -1145,6 +1146,17 @@ static int add_wake_after(struct kview *kv, const void *k, const void *v, void *
 	return 0;
 }
 
+static int add_pool(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_pool *p = grow(&kv->pools, &kv->npools, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(&p->key, k, sizeof(p->key));
+	memcpy(&p->val, v, sizeof(p->val));
+	return 0;
+}
+
 static int add_evict(struct kview *kv, const void *k, const void *v, void *arg)
 {
 	struct kv_evict *e = grow(&kv->evict, &kv->nevict, sizeof(*e));
@@ -1327,6 +1339,11 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		err = read_hash(bpf_map__fd(t->skel->maps.wake_after),
 				sizeof(struct fct_wake_after_key), sizeof(struct fct_wake_after_val),
 				add_wake_after, kv, NULL);
+	kv->pools_ran = t->skel->rodata->pools_on && t->links[prog_index("fct_sys_enter")] &&
+			t->links[prog_index("fct_sys_exit")];
+	if (!err && kv->pools_ran)
+		err = read_hash(bpf_map__fd(t->skel->maps.pools), sizeof(struct fct_pool_key),
+				sizeof(struct fct_pool_val), add_pool, kv, NULL);
 	if (!err)
 		err = read_hash(bpf_map__fd(t->skel->maps.sc_hists), sizeof(struct fct_sc_hist_key),
 				sizeof(struct fct_sc_hist), add_sc_hist, kv, NULL);

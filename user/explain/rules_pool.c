@@ -1,0 +1,163 @@
+/*
+ * rules_pool.c - a pool of N that threads queue for (join/pools.h): its
+ * capacity, who waits and how long, what the holders do with an item,
+ * and what another capacity or thread count would give. The lock and
+ * event rules leave a pool's waits to this one (pool_wait_ns).
+ */
+#include <math.h>
+#include <string.h>
+#include "explain/rules_int.h"
+#include "explain/words.h"
+
+const struct pool_row *pool_of_lock(const struct joined_run *m, const struct lock_total *l)
+{
+	for (int i = 0; l && !l->kernel && i < m->npools; i++)
+		if (!strcmp(m->pools[i].name, l->name))
+			return &m->pools[i];
+	return NULL;
+}
+
+static const struct lock_total *lock_of_pool(const struct joined_run *m, const struct pool_row *p)
+{
+	for (int i = 0; i < m->nlocks; i++)
+		if (!m->locks[i].kernel && !strcmp(m->locks[i].name, p->name))
+			return &m->locks[i];
+	return NULL;
+}
+
+double pool_wait_ns(const struct facts *f, bool is_lock)
+{
+	double ns = 0;
+
+	for (int i = 0; i < f->m->npools; i++) {
+		const struct lock_total *l = lock_of_pool(f->m, &f->m->pools[i]);
+
+		if (l && l->is_lock == is_lock)
+			ns += (double)l->wait_ns;
+	}
+	return ns;
+}
+
+/* "asleep 1.11 ms (93.5 %), on CPU 37 µs, ..." of the mean hold */
+static void ev_hold(struct diag_cause *c, const struct pool_row *p)
+{
+	static const char *const words[HS_N] = {
+		[HS_SYSCALL] = "on CPU in syscalls", [HS_BLOCKED] = "asleep (I/O, sleeps)",
+		[HS_PREEMPTED] = "preempted (runnable, no CPU)", [HS_USER] = "on CPU in user space",
+		[HS_WAITING] = "waiting for another lock",
+	};
+	int top = 0;
+
+	for (int s = 1; s < HS_N; s++)
+		if (p->state_ns[s] > p->state_ns[top])
+			top = s;
+	evidence_add(c, "An item is held %s on average, from the wake-up that hands it to a waiter "
+		     "to the wake that gives it back (%s holds seen whole): %s %s (%s of it); in "
+		     "syscalls %s, asleep %s, preempted %s, on CPU in user space %s, waiting for "
+		     "another lock %s.", fig_ns(p->hold_ns), fig_cnt((double)p->holds), words[top],
+		     fig_ns(p->state_ns[top]), fig_pct(fig_ratio(p->state_ns[top], p->hold_ns)),
+		     fig_ns(p->state_ns[HS_SYSCALL]), fig_ns(p->state_ns[HS_BLOCKED]),
+		     fig_ns(p->state_ns[HS_PREEMPTED]), fig_ns(p->state_ns[HS_USER]),
+		     fig_ns(p->state_ns[HS_WAITING]));
+}
+
+static void ev_capacity(struct diag_cause *c, const struct pool_row *p, const struct facts *f)
+{
+	if (p->capacity) {
+		evidence_add(c, "Its capacity is %u: while a thread waited, %s items were given back "
+			     "in %s, each held %s, so %.2f were held at once (Little's law; the most "
+			     "holds seen open at once: %u).", p->capacity, fig_cnt((double)p->releases),
+			     fig_ns((double)p->queued_ns), fig_ns(p->hold_ns), p->capacity_est,
+			     p->max_holding);
+		return;
+	}
+	evidence_add(c, "Its capacity was not measured: the threads were runnable %s of their time "
+		     "(%u threads on %u CPUs), and a hold runs as long as the run queue lets it "
+		     "(Little's law gives %.1f from the holds seen; at least %u were held at once).",
+		     fig_pct(p->runq_share), p->threads, f->ncpus, p->capacity_est, p->max_holding);
+}
+
+static const struct pool_whatif *whatif_at(const struct pool_row *p, unsigned n, unsigned t)
+{
+	for (int i = 0; i < p->nwhatif; i++)
+		if (p->whatif[i].capacity == n && p->whatif[i].threads == t)
+			return &p->whatif[i];
+	return NULL;
+}
+
+/* The what-ifs in one sentence: other capacities, then fewer threads. */
+static void ev_whatif(struct diag_cause *c, const struct pool_row *p)
+{
+	char buf[600] = "";
+
+	for (int i = 0; i < p->nwhatif; i++) {
+		const struct pool_whatif *w = &p->whatif[i];
+
+		if (w->capacity == p->capacity && w->threads == p->threads)
+			continue;
+		if (w->capacity)
+			words_append(buf, sizeof(buf), "%scapacity %u with %u threads: %s",
+				     buf[0] ? "; " : "", w->capacity, w->threads, fig_ns(w->wall_ns));
+		else
+			words_append(buf, sizeof(buf), "%s%u threads: %s", buf[0] ? "; " : "",
+				     w->threads, fig_ns(w->wall_ns));
+	}
+	if (buf[0])
+		evidence_add(c, "The same work, %s now, would take (a queueing model of the threads' "
+			     "cycle from the holds and the time outside the pool): %s.",
+			     fig_ns(p->window_ns), buf);
+}
+
+static void pool_fix(struct finding *o, const struct pool_row *p, const struct facts *f)
+{
+	unsigned enough = pool_capacity_enough(p);
+	const struct pool_whatif *w = whatif_at(p, enough, p->threads);
+	const struct pool_whatif *few = whatif_at(p, p->capacity, p->capacity);
+
+	if (!p->capacity) {
+		set_fix(o, "Use fewer threads: %u CPUs run at most %u at once, and the rest queue for "
+			"the pool and the CPUs both; the pool's capacity matters once its holds are "
+			"not stretched by the run queue.", f->ncpus, f->ncpus);
+		return;
+	}
+	if (enough > p->capacity && w)
+		set_fix(o, "Raise %s's capacity from %u to %u: the model puts the same work at %s "
+			"instead of %s%s%s.", p->name, p->capacity, enough, fig_ns(w->wall_ns),
+			fig_ns(p->window_ns), few ? "; or run as many threads as it has items, "
+			"which the queue only delays: " : "", few ? fig_ns(few->wall_ns) : "");
+	else
+		set_fix(o, "%s's %u items are enough for its %u threads: shorten the hold (%s each).",
+			p->name, p->capacity, p->threads, fig_ns(p->hold_ns));
+}
+
+bool rule_pool_of_n(const struct facts *f, struct finding *o)
+{
+	const struct pool_row *p = f->m->npools ? &f->m->pools[0] : NULL;
+	const struct lock_total *l = p ? lock_of_pool(f->m, p) : NULL;
+	double share;
+
+	if (!l)
+		return false;
+	share = fig_ratio((double)p->wait_ns, f->kwall);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "pool_too_small", share, p->capacity ? 0.8 : 0.5,
+	      l->is_lock ? COV_LOCK : COV_EVENT);
+	if (p->capacity)
+		set_title(o, "%s of thread time queued for one of %s's %u items: %u threads, %.1f "
+			  "waiting on average", fig_pct(share), p->name, p->capacity, p->threads,
+			  p->waiters_mean);
+	else
+		set_title(o, "%s of thread time queued for %s, a pool of several items: %u threads "
+			  "on %u CPUs", fig_pct(share), p->name, p->threads, f->ncpus);
+	evidence_add(&o->c, "%s (%s): %s waits by %u threads, %s in total, %.1f threads waiting "
+		     "and %.1f items held on average over %s.", p->name, lock_kind_name(p->kind),
+		     fig_cnt((double)p->waits), p->threads, fig_ns((double)p->wait_ns),
+		     p->waiters_mean, p->holders_mean, fig_ns(p->window_ns));
+	ev_capacity(&o->c, p, f);
+	ev_hold(&o->c, p);
+	ev_word_wakers(&o->c, f, l);
+	ev_whatif(&o->c, p);
+	pool_fix(o, p, f);
+	return true;
+}

@@ -1,0 +1,88 @@
+/*
+ * pools.h - pools of N in a program fctrace did not write: a semaphore
+ * of N permits, a free list a condvar guards - an object that threads
+ * queue on for one of N items and that the holders themselves give back.
+ * Measured from outside (bpf/pools.bpf.h): the waits, the holds the
+ * woken waiters take (from their wake-up to the wake they give back),
+ * and what the holders do meanwhile; the capacity follows by Little's
+ * law, and a model of the threads' cycle predicts other capacities and
+ * thread counts.
+ */
+#ifndef FCTRACE_POOLS_H
+#define FCTRACE_POOLS_H
+
+#include <stdint.h>
+#include "fctrace.h"
+#include "join/holders.h"
+#include "lock_kind.h"
+
+#define POOLS_MAX		8	/* pools kept, the most waited for first */
+#define POOL_WHATIF_MAX		10
+/* holds seen before a pool's capacity is estimated */
+#define POOL_MIN_HOLDS		16
+/* the threads' run-queue share above which their holds are stretched by
+ * waiting for a CPU and a capacity is not read from them */
+#define POOL_CPU_BOUND_SHARE	0.25
+
+/* How a pool's capacity was had. */
+enum pool_capacity_how {
+	PC_LITTLE,	/* releases x mean hold / time with a waiter */
+	PC_CPU_BOUND,	/* not: the holds are stretched by the run queue */
+	PC_N
+};
+const char *pool_capacity_how_name(enum pool_capacity_how h);	/* JSON ids */
+
+/* Another capacity or thread count, and the wall time the same work
+ * would take with it. */
+struct pool_whatif {
+	unsigned capacity;	/* 0: not known (the capacity of the run) */
+	unsigned threads;
+	double wall_ns;
+};
+
+struct pool_row {
+	char name[160];		/* its object's name in the lock table */
+	enum lock_kind kind;
+	uint32_t tgid;
+	unsigned threads;	/* threads that waited on it */
+	uint64_t waits, wait_ns;	/* futex waits on it (the lock table's) */
+	uint64_t releases;	/* futex wakes on it: items given back to a queue */
+	uint64_t holds;		/* holds seen whole (a woken waiter's) */
+	uint64_t retries;	/* wake-ups that found no item (waited again) */
+	uint64_t queued_ns;	/* time with a thread waiting */
+	unsigned max_holding;	/* most holds seen open at once with a waiter */
+	double hold_ns;		/* mean hold, wake-up to the wake that gives it back */
+	double state_ns[HS_N];	/* of the mean hold: syscall, blocked, preempted,
+				 * user, waiting (holders.h) */
+	double waiters_mean;	/* over the window */
+	double holders_mean;	/* items held, over the window (Little) */
+	double capacity_est;	/* releases x hold_ns / queued_ns */
+	unsigned capacity;	/* rounded; 0 when not measured */
+	enum pool_capacity_how how;
+	/* the threads' cycle, per item given back: outside the pool, on CPU */
+	double outside_ns, cpu_ns;
+	double runq_share;	/* the waiting threads' run-queue share */
+	double window_ns;	/* the span the means are over */
+	unsigned ncpus;		/* the CPUs the program had */
+	struct pool_whatif whatif[POOL_WHATIF_MAX];
+	int nwhatif;
+};
+
+struct joined_run;
+struct kview;
+
+/* m->pools from the kernel view's futex objects, named by m's lock names
+ * (other programs'); nothing without them. 0, or -1 out of memory. */
+int pools_build(struct joined_run *m, const struct kview *kv);
+
+/* The model: items given back per second with capacity n and t threads,
+ * for a cycle of hold h and outside z (uncontended ns), cpu ns on CPU
+ * per item and ncpus CPUs. */
+double pool_rate(double n, double t, double h, double z, double cpu, unsigned ncpus);
+/* The what-if rows of p (its capacity, threads, hold, cycle and CPUs set). */
+void pool_whatifs(struct pool_row *p);
+/* The smallest capacity whose predicted wall is within 10 % of the
+ * best the what-ifs found at p's thread count; 0 when none is known. */
+unsigned pool_capacity_enough(const struct pool_row *p);
+
+#endif
