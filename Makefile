@@ -84,7 +84,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/join/fixtures/*.c))
 
-.PHONY: all agent deps deps-test run test test-build bench holdcheck truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all agent deps deps-test run test test-build bench holdcheck pools-check truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -197,7 +197,7 @@ $(TSAN_BINS): $(OUTPUT)/tsan/%: $(OUTPUT)/tsan/tests/%.o $(patsubst %.c,$(OUTPUT
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG)
+bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG) $(POOL_PROG)
 	@sh tests/bench.sh
 
 # docs/how-we-checked.md: lock sites, user/sys and p99 against independent figures
@@ -407,6 +407,10 @@ $(OUTPUT)/tests/holdcheck: $(OUTPUT)/tests/holdcheck.o $(OUTPUT)/tests/lib/holdu
 # sudo make holdcheck: the holders probes against holdprog's own timings
 holdcheck: fctrace $(HOLDPROG) $(OUTPUT)/tests/holdcheck
 	@sh tests/holdcheck.sh
+
+# a pool's what-ifs against real runs of tests/pool_prog (docs/pools.md)
+pools-check: fctrace $(POOL_PROG)
+	@sh tests/pools_check.sh
 
 # make bench's helpers: the bare fc loop (only fc's random stream) and the loader probe.
 $(OUTPUT)/tests/bench_bare: tests/bench_bare.c $(OUTPUT)/libworkloads.a | $(OUTPUT)/tests

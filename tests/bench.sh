@@ -52,7 +52,11 @@
 #   8. Handles (root): full with the handles group's code inside the
 #      syscall programs against the same in two programs of its own
 #      (FCTRACE_HANDLES_APART=1), interleaved, for fc/1 and fcp/8.
-#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles"   the parts to run
+#   9. Pools (root): run -- tests/pool_prog (16 threads over a pool of 4,
+#      20 us holds on the CPU: a futex wait or wake every few
+#      microseconds) with the pools' code inside the syscall programs
+#      against FCTRACE_POOLS_OFF=1, interleaved; the program's own wall.
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles pools"   the parts to run
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -71,12 +75,13 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm handles"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm handles pools"}
 JVM_ROUNDS=${BENCH_JVM_ROUNDS:-5}
 AGENT_BENCH=$OUT/tests/bench_jvm_agent
 BARE=$OUT/tests/bench_bare
 PROBE=$OUT/tests/bench_probe
 HOLDPROG=$OUT/tests/holdprog
+POOL_PROG=$OUT/tests/pool_prog
 NOHOLD=syscalls,sched,klock,pagecache,cpuclock,pc-evict	# full without holders
 NOEVICT=syscalls,sched,klock,pagecache,cpuclock,holders	# full without pc-evict
 EVICT=${BENCH_EVICT:-1}
@@ -587,6 +592,35 @@ hosted_handles() {
 	ab_table "$tmp/handles" handles apart
 }
 
+# Part 9: one run of pool_prog's cell $1 (sem or cond, 16 threads, a pool
+# of 4) under full with the pools' code ($2 full) or without it (off:
+# FCTRACE_POOLS_OFF=1), round $3: "cell variant round wall_ns" (its own).
+run_pools() {
+	off=; [ "$2" = off ] && off=1
+	FCTRACE_POOLS_OFF=$off POOL_PROG_OUT="$tmp/p.out" "$FCTRACE" run --quiet -- \
+		"$POOL_PROG" "$1" 4 16 40000 20 0 spin >/dev/null 2>"$tmp/err" ||
+		{ echo "bench: pools $1 $2 failed: $(head -n 1 "$tmp/err")" >&2; return 0; }
+	echo "$1 $2 $3 $(awk '{ print $NF }' "$tmp/p.out")" >>"$tmp/pools"
+}
+
+pools_cost() {
+	[ "$(id -u)" = 0 ] && [ -x "$POOL_PROG" ] || return 0
+	: >"$tmp/pools"
+	for r in $(seq 1 "$ROUNDS"); do
+		[ -t 2 ] && printf '\rpools round %d/%d ' "$r" "$ROUNDS" >&2
+		for cell in sem cond; do
+			if [ $((r % 2)) = 1 ]; then order="full off"; else order="off full"; fi
+			for v in $order; do run_pools "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+	echo
+	echo "9. The pools' code (full) against full without it (FCTRACE_POOLS_OFF=1, \"without\"),"
+	echo "   run -- pool_prog: 16 threads, a pool of 4, 20 us holds; $ROUNDS rounds interleaved,"
+	echo "   the program's own wall"
+	ab_table "$tmp/pools" pools off
+}
+
 # Is part $1 asked for (BENCH_PARTS)?
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -602,6 +636,7 @@ part cpustacks && cpustacks
 part pcevict && pcevict
 part jvm && jvm_agent_cost
 part handles && hosted_handles
+part pools && pools_cost
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

@@ -179,8 +179,10 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 	p->how = p->runq_share > POOL_CPU_BOUND_SHARE ? PC_CPU_BOUND : PC_LITTLE;
 	if (p->how == PC_LITTLE)
 		p->capacity = (unsigned)lround(p->capacity_est);
-	/* one item is a lock; a pool's holders overlap */
-	if (p->how == PC_LITTLE ? p->capacity < 2 : p->max_holding < 2)
+	/* one item is a lock: a pool's holds overlap, by Little's law (the
+	 * most holds seen open at once counts woken threads that had no CPU
+	 * yet: a lock's reach two and more on a busy machine) */
+	if (p->capacity_est < 1.5)
 		return false;
 	pool_whatifs(p);
 	return true;

@@ -334,7 +334,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->ustack_sample = t->on_ustack != NULL;
 	skel->rodata->cpu_stacks = t->on_ustack != NULL && t->cpu_stacks;
 	skel->rodata->wake_count = t->on_ustack != NULL;	/* the same programs' words */
-	skel->rodata->pools_on = t->on_ustack != NULL;		/* and their pools */
+	/* and their pools; FCTRACE_POOLS_OFF=1 leaves that code out (the bench) */
+	skel->rodata->pools_on = t->on_ustack != NULL && !getenv("FCTRACE_POOLS_OFF");
 	/* the kernel stacks of sleeps in syscalls, for the wait flame graph */
 	skel->rodata->blocked_stacks = t->on_ustack != NULL && t->sleep_stacks;
 	skel->rodata->holders_on = t->holders;
