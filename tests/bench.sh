@@ -366,14 +366,7 @@ holders() {
 	cells="fcp/8 fc/1 holdprog"
 	command -v javac >/dev/null && javac -d "$OUT/java" tests/java/HoldBench.java 2>/dev/null &&
 		cells="$cells java"
-	for r in $(seq 1 "$HOLD_ROUNDS"); do
-		[ -t 2 ] && printf '\rholders round %d/%d ' "$r" "$HOLD_ROUNDS" >&2
-		for cell in $cells; do
-			if [ $((r % 2)) = 1 ]; then order="full nohold"; else order="nohold full"; fi
-			for v in $order; do run_hold "$cell" "$v" "$r"; done
-		done
-	done
-	[ -t 2 ] && printf '\r' >&2
+	interleave "$HOLD_ROUNDS" holders run_hold "$cells" full nohold
 	echo
 	echo "4. Holders: full against full without them (--probes $NOHOLD), $HOLD_ROUNDS rounds"
 	echo "   interleaved; holdprog: locked, 8 threads x $HOLD_OPS ops, its own wall clock;"
@@ -423,14 +416,7 @@ run_evict() {
 pcevict() {
 	[ "$EVICT" = 1 ] && [ "$(id -u)" = 0 ] || return 0
 	: >"$tmp/evict"
-	for r in $(seq 1 "$EVICT_ROUNDS"); do
-		[ -t 2 ] && printf '\rpc-evict round %d/%d ' "$r" "$EVICT_ROUNDS" >&2
-		for cell in fc/1 fcp/8 fc/1+p; do
-			if [ $((r % 2)) = 1 ]; then order="full noevict"; else order="noevict full"; fi
-			for v in $order; do run_evict "$cell" "$v" "$r"; done
-		done
-	done
-	[ -t 2 ] && printf '\r' >&2
+	interleave "$EVICT_ROUNDS" pc-evict run_evict "fc/1 fcp/8 fc/1+p" full noevict
 	echo
 	echo "6. Page-cache removals: full against full without pc-evict (--probes $NOEVICT),"
 	echo "   $EVICT_ROUNDS rounds interleaved; fc/1+p: fc under --pressure 20000 (removals all along)"
@@ -439,7 +425,22 @@ pcevict() {
 
 # Part 5: one run of cell $1 (ext or holdprog) with full, with or without
 # --cpu-stacks ($2: plain or stacks), round $3: "cell variant round wall_ns".
-run_cpustacks() {
+run_# Runs RUNNER CELL VARIANT ROUND for ROUNDS rounds over CELLS, the two
+# variants A and B alternating which goes first (drift hits both alike);
+# LABEL names the progress line: interleave ROUNDS LABEL RUNNER "CELLS" A B
+interleave() {
+	rounds=$1 label=$2 runner=$3 cells=$4 va=$5 vb=$6
+	for r in $(seq 1 "$rounds"); do
+		[ -t 2 ] && printf '\r%s round %d/%d ' "$label" "$r" "$rounds" >&2
+		for cell in $cells; do
+			if [ $((r % 2)) = 1 ]; then order="$va $vb"; else order="$vb $va"; fi
+			for v in $order; do "$runner" "$cell" "$v" "$r"; done
+		done
+	done
+	[ -t 2 ] && printf '\r' >&2
+}
+
+cpustacks() {
 	flag=; [ "$2" = stacks ] && flag=--cpu-stacks
 	case $1 in
 	holdprog) set -- "$1" "$2" "$3" "$HOLDPROG" --ops "$HOLD_OPS" ;;
@@ -458,14 +459,7 @@ run_cpustacks() {
 cpustacks() {
 	[ "$(id -u)" = 0 ] || return 0
 	: >"$tmp/cpus"
-	for r in $(seq 1 "$HOLD_ROUNDS"); do
-		[ -t 2 ] && printf '\rcpu stacks round %d/%d ' "$r" "$HOLD_ROUNDS" >&2
-		for cell in ext holdprog; do
-			if [ $((r % 2)) = 1 ]; then order="plain stacks"; else order="stacks plain"; fi
-			for v in $order; do run_cpustacks "$cell" "$v" "$r"; done
-		done
-	done
-	[ -t 2 ] && printf '\r' >&2
+	interleave "$HOLD_ROUNDS" "cpu stacks" run_cpustacks "ext holdprog" plain stacks
 	echo
 	echo "5. CPU stacks: full against full --cpu-stacks, $HOLD_ROUNDS rounds interleaved;"
 	echo "   ext: bench_bare's fc loop, 1 thread; holdprog: 8 threads x $HOLD_OPS ops; own clocks"
@@ -577,14 +571,7 @@ run_handles() {
 hosted_handles() {
 	[ "$(id -u)" = 0 ] || return 0
 	: >"$tmp/handles"
-	for r in $(seq 1 "$ROUNDS"); do
-		[ -t 2 ] && printf '\rhandles round %d/%d ' "$r" "$ROUNDS" >&2
-		for cell in fc/1 fcp/8; do
-			if [ $((r % 2)) = 1 ]; then order="full apart"; else order="apart full"; fi
-			for v in $order; do run_handles "$cell" "$v" "$r"; done
-		done
-	done
-	[ -t 2 ] && printf '\r' >&2
+	interleave "$ROUNDS" handles run_handles "fc/1 fcp/8" full apart
 	echo
 	echo "8. The handles group inside the syscall programs (full) against in two programs of"
 	echo "   its own (FCTRACE_HANDLES_APART=1, \"without\"), $ROUNDS rounds interleaved: below 1, the"
@@ -606,14 +593,7 @@ run_pools() {
 pools_cost() {
 	[ "$(id -u)" = 0 ] && [ -x "$POOL_PROG" ] || return 0
 	: >"$tmp/pools"
-	for r in $(seq 1 "$ROUNDS"); do
-		[ -t 2 ] && printf '\rpools round %d/%d ' "$r" "$ROUNDS" >&2
-		for cell in sem cond; do
-			if [ $((r % 2)) = 1 ]; then order="full off"; else order="off full"; fi
-			for v in $order; do run_pools "$cell" "$v" "$r"; done
-		done
-	done
-	[ -t 2 ] && printf '\r' >&2
+	interleave "$ROUNDS" pools run_pools "sem cond" full off
 	echo
 	echo "9. The pools' code (full) against full without it (FCTRACE_POOLS_OFF=1, \"without\"),"
 	echo "   run -- pool_prog: 16 threads, a pool of 4, 20 us holds; $ROUNDS rounds interleaved,"
