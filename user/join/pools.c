@@ -181,8 +181,11 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 		p->capacity = (unsigned)lround(p->capacity_est);
 	/* one item is a lock: a pool's holds overlap, by Little's law (the
 	 * most holds seen open at once counts woken threads that had no CPU
-	 * yet: a lock's reach two and more on a busy machine) */
-	if (p->capacity_est < 1.5)
+	 * yet: a lock's reach two and more on a busy machine). When the run
+	 * queue stretches the holds the estimate strays both ways (a baton
+	 * three threads pass round read 1.8, a semaphore of 4 read 2.0): only
+	 * a clear several is called a pool then */
+	if (p->capacity_est < (p->how == PC_LITTLE ? POOL_MIN_ITEMS : POOL_MIN_ITEMS_CPU_BOUND))
 		return false;
 	pool_whatifs(p);
 	return true;
@@ -242,9 +245,9 @@ int pools_build(struct joined_run *m, const struct kview *kv)
 
 	m->pools = NULL;
 	m->npools = 0;
-	if (!kv || !kv->npools || !m->names)
+	if (!kv || !kv->pools_ran)
 		return 0;
-	n = sums_collect(m, kv, &s);
+	n = m->names ? sums_collect(m, kv, &s) : 0;
 	if (n < 0)
 		return -1;
 	m->pools = calloc(n ? (size_t)n : 1, sizeof(*m->pools));

@@ -18,6 +18,10 @@
 
 #define POOLS_MAX		8	/* pools kept, the most waited for first */
 #define POOL_WHATIF_MAX		10
+/* Little's estimate from which an object is a pool (of two or more), and
+ * the same when the holds were stretched by the run queue (PC_CPU_BOUND) */
+#define POOL_MIN_ITEMS			1.5
+#define POOL_MIN_ITEMS_CPU_BOUND	2.5
 /* holds seen before a pool's capacity is estimated */
 #define POOL_MIN_HOLDS		16
 /* the threads' run-queue share above which their holds are stretched by
@@ -72,7 +76,8 @@ struct joined_run;
 struct kview;
 
 /* m->pools from the kernel view's futex objects, named by m's lock names
- * (other programs'); nothing without them. 0, or -1 out of memory. */
+ * (other programs'): allocated, maybe empty, when the pools were measured
+ * (kv->pools_ran), NULL when not. 0, or -1 out of memory. */
 int pools_build(struct joined_run *m, const struct kview *kv);
 
 /* The model: items given back per second with capacity n and t threads,

@@ -30,7 +30,7 @@ void pools_json(struct json_object *doc, const struct joined_run *m)
 {
 	struct json_object *a;
 
-	if ((!m->kv || !m->kv->pools_ran) && !m->pools) {	/* not measured, nor loaded */
+	if (!m->pools) {	/* not measured (pools_build), nor loaded */
 		json_object_object_add(doc, "pools", NULL);
 		return;
 	}

@@ -727,9 +727,8 @@ static void print_probes(FILE *f, const struct session *s)
 				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
 				     l->pool_full),
 		(unsigned long long)l->stack_lost);
-	if (s->kv.pools_ran)
-		fprintf(f, "  pools of N: measured inside tp_btf/sys_enter and sys_exit (%d futex "
-			"objects)\n", s->kv.npools);
+	if (s->joined.pools)
+		fprintf(f, "  pools of N: measured inside tp_btf/sys_enter and sys_exit\n");
 	if (s->kv.tl.on)
 		print_timeline(f, s);
 	for (int i = 0; i < s->kv.nprobes; i++)
