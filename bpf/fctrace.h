@@ -119,7 +119,7 @@ enum fct_run_state {
 #define FCT_COMM_LEN		16
 
 /* what a traced process was doing when it woke another's sleep */
-enum fct_wake_by { FCT_WAKE_SIGNAL, FCT_WAKE_WRITE, FCT_WAKE_N };
+enum fct_wake_by { FCT_WAKE_SIGNAL, FCT_WAKE_WRITE, FCT_WAKE_REQUEST, FCT_WAKE_N };
 
 /*
  * One thread's account, from the start of its window to its end: the
@@ -185,8 +185,11 @@ struct fct_thread {
 	/* sleeps in a syscall (epoll_wait, poll, read ...; not futex waits)
 	 * that another traced process ended (wakers.bpf.c), by what it was
 	 * doing: [FCT_WAKE_SIGNAL] kill, tgkill, sigqueue; [FCT_WAKE_WRITE]
-	 * a write to a pipe, eventfd or socket. A latch (PostgreSQL's) is
-	 * both: a wait for a sibling process, not for input */
+	 * a write to a pipe, eventfd or socket by a process of the same
+	 * program (the same executable); [FCT_WAKE_REQUEST] such a write by
+	 * a process of another program (a proxy's statement to its backend).
+	 * A latch (PostgreSQL's) is the first two: a wait for a sibling
+	 * process, not for input; the third is input, handed over */
 	__u64 sib_waits[FCT_WAKE_N];
 	__u64 sib_wait_ns[FCT_WAKE_N];	/* asleep, up to the wake-up */
 	__u64 sib_wakes[FCT_WAKE_N];	/* such sleeps of others this thread ended */

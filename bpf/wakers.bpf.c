@@ -11,6 +11,9 @@
  * other than a futex wait, the sleep is booked to the wakee as a wait
  * for a sibling, and the wake to the waker. A waker in user mode or in
  * another syscall (a timer or a packet interrupting it) books nothing.
+ * A write by a process running another program (another executable: a
+ * proxy in front of its server's backends) is a request handed over,
+ * not a sibling's latch: it is booked apart (FCT_WAKE_REQUEST).
  */
 #include "common.bpf.h"
 #include "sysnr.bpf.h"
@@ -26,6 +29,16 @@ static __always_inline __u32 wake_by(__u32 nr)
 		return FCT_WAKE_WRITE;
 	}
 	return FCT_WAKE_N;
+}
+
+/* The executable a task runs, as (device, inode); 0 for a kernel thread. */
+static __always_inline __u64 exe_id(struct task_struct *t)
+{
+	struct inode *ino = BPF_CORE_READ(t, mm, exe_file, f_inode);
+
+	if (!ino)
+		return 0;
+	return ((__u64)BPF_CORE_READ(ino, i_sb, s_dev) << 40) ^ BPF_CORE_READ(ino, i_ino);
 }
 
 SEC("tp_btf/sched_waking")
@@ -51,6 +64,9 @@ int BPF_PROG(fct_sched_waking, struct task_struct *p)
 	if (by >= FCT_WAKE_N || !t || t->st_state != FCT_ST_BLOCKED || !t->in_syscall ||
 	    t->in_futex_wait)
 		return 0;
+	if (by == FCT_WAKE_WRITE &&
+	    exe_id(bpf_get_current_task_btf()) != exe_id(p))
+		by = FCT_WAKE_REQUEST;
 	now = bpf_ktime_get_ns();
 	t->a.sib_waits[by]++;
 	if (now > t->st_since_ns)	/* asleep since its switch out */

@@ -373,6 +373,38 @@ static void test_latch_between_processes(void **state)
 	session_free(&s);
 }
 
+/* A shell's echo writes REQUESTS lines into a pipe that cat reads, one
+ * every 20 ms: each write ends cat's sleep in read, and the writer runs
+ * another program (dash, not cat): a request handed over, not a latch.
+ * Exact counts on both sides; no sibling_wait cause, and the sleeps'
+ * cause says where the requests came from. */
+#define REQUESTS	40
+
+static void test_request_from_another_program(void **state)
+{
+	char script[160], *argv[] = { "/bin/sh", "-c", script, NULL };
+	const struct thread_row *cat, *by = NULL;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(script, sizeof(script), "{ sleep 0.3; i=0; while [ $i -lt %d ]; do echo x; "
+		 "sleep 0.02; i=$((i+1)); done; } | cat > /dev/null", REQUESTS);
+	assert_int_equal(run_target(argv, true, &s), 0);
+	cat = row_named(&s.joined, "cat");
+	assert_non_null(cat);
+	assert_int_equal(cat->k.sib_waits[FCT_WAKE_REQUEST], REQUESTS);
+	assert_int_equal(cat->k.sib_waits[FCT_WAKE_WRITE], 0);
+	assert_true(cat->k.sib_wait_ns[FCT_WAKE_REQUEST] <= cat->k.blocked_ns);
+	for (unsigned i = 0; i < s.joined.nrows; i++)
+		if (s.joined.rows[i].k.sib_wakes[FCT_WAKE_REQUEST])
+			by = &s.joined.rows[i];
+	assert_non_null(by);
+	assert_string_equal(by->k.comm, "sh");
+	assert_int_equal(by->k.sib_wakes[FCT_WAKE_REQUEST], REQUESTS);
+	assert_null(cause_of(&s.diag, "sibling_wait"));
+	session_free(&s);
+}
+
 static bool diag_says(const struct diagnosis *d, const char *text);
 
 /* Three processes take one process-shared semaphore as a lock: it is a
@@ -590,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_attach_follow_takes_in_running_children),
 		cmocka_unit_test(test_attach_list),
 		cmocka_unit_test(test_latch_between_processes),
+		cmocka_unit_test(test_request_from_another_program),
 		cmocka_unit_test(test_durable_writes_named),
 		cmocka_unit_test(test_semaphore_as_lock),
 		cmocka_unit_test(test_group_commit_wakers),

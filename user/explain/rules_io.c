@@ -281,6 +281,35 @@ static void ev_durable_small(struct diag_cause *c, const struct facts *f, const 
 	evidence_add(c, "Durable writes: %s (waiting for the device to have the data).", list);
 }
 
+/* Sleeps a traced process of another program ended with a write: a
+ * request handed over (a proxy's statement to its backend), and the one
+ * that wrote most of them. */
+static void ev_requests(struct diag_cause *c, const struct facts *f)
+{
+	double waits = 0, ns = 0, top = 0;
+	const struct thread_row *by = NULL;
+
+	for (unsigned i = 0; i < f->m->nrows; i++) {
+		const struct thread_row *r = &f->m->rows[i];
+
+		if (!r->has_kernel || r->aside)
+			continue;
+		waits += (double)r->k.sib_waits[FCT_WAKE_REQUEST];
+		ns += (double)r->k.sib_wait_ns[FCT_WAKE_REQUEST];
+		if ((double)r->k.sib_wakes[FCT_WAKE_REQUEST] > top) {
+			top = (double)r->k.sib_wakes[FCT_WAKE_REQUEST];
+			by = r;
+		}
+	}
+	if (waits <= 0 || !by)
+		return;
+	evidence_add(c, "%s of these sleeps (%s) ended when a traced process of another program "
+		     "wrote to the socket or pipe the sleeper waited on - most often %s (pid %u), "
+		     "%s times: requests handed over; the sleepers were idle until they came, "
+		     "not waiting for a sibling.", fig_cnt(waits), fig_ns(ns),
+		     by->k.comm[0] ? by->k.comm : "?", by->k.tgid, fig_cnt(top));
+}
+
 bool rule_blocked_other(const struct facts *f, struct finding *o)
 {
 	struct apart a;
@@ -311,6 +340,7 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	ev_apart(&o->c, &a, b);
 	ev_durable_small(&o->c, f, &a);
 	ev_idle_calls(&o->c, f, b);
+	ev_requests(&o->c, f);
 	ev_slept_in(&o->c, f);
 	if (f->disk && f->disk_reads > 0)
 		evidence_add(&o->c, "The threads caused %s disk reads (%s with one in flight) and "

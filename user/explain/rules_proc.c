@@ -15,6 +15,13 @@ static bool counted(const struct thread_row *r)
 	return r->has_kernel && !r->aside;
 }
 
+/* A sibling's kill or write (a latch); a request from another program is
+ * input, which the sleeps' rule tells (FCT_WAKE_REQUEST). */
+static bool latch_kind(int b)
+{
+	return b != FCT_WAKE_REQUEST;
+}
+
 double sibling_wait_ns(const struct facts *f)
 {
 	double ns = 0;
@@ -24,7 +31,7 @@ double sibling_wait_ns(const struct facts *f)
 	for (unsigned i = 0; i < f->m->nrows; i++)
 		if (counted(&f->m->rows[i]))
 			for (int b = 0; b < FCT_WAKE_N; b++)
-				ns += (double)f->m->rows[i].k.sib_wait_ns[b];
+				ns += latch_kind(b) ? (double)f->m->rows[i].k.sib_wait_ns[b] : 0;
 	return ns;
 }
 
@@ -133,6 +140,8 @@ static bool in_party(const struct thread_row *r)
 	uint64_t ns = 0, wakes = 0;
 
 	for (int b = 0; b < FCT_WAKE_N; b++) {
+		if (!latch_kind(b))
+			continue;
 		ns += r->k.sib_wait_ns[b];
 		wakes += r->k.sib_wakes[b];
 	}
@@ -154,7 +163,7 @@ static void party_of(const struct facts *f, struct party *p)
 			continue;
 		p->wall += (double)(r->end_ns - r->start_ns);
 		for (int b = 0; b < FCT_WAKE_N; b++)
-			p->ns += (double)r->k.sib_wait_ns[b];
+			p->ns += latch_kind(b) ? (double)r->k.sib_wait_ns[b] : 0;
 		for (j = 0; j < p->nproc && seen[j] != r->k.tgid; j++)
 			;
 		if (j == p->nproc && j < 256)

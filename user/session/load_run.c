@@ -485,6 +485,10 @@ static const struct jr_field kernel_fields[] = {
 	JR_FIELD_IF(thread_row, "sibling_write_waits", k.sib_waits[FCT_WAKE_WRITE], OPT_NULL),
 	JR_FIELD_IF(thread_row, "sibling_write_wait_ns", k.sib_wait_ns[FCT_WAKE_WRITE], OPT_NULL),
 	JR_FIELD_IF(thread_row, "sibling_write_wakes", k.sib_wakes[FCT_WAKE_WRITE], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_request_waits", k.sib_waits[FCT_WAKE_REQUEST], OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_request_wait_ns", k.sib_wait_ns[FCT_WAKE_REQUEST],
+		    OPT_NULL),
+	JR_FIELD_IF(thread_row, "sibling_request_wakes", k.sib_wakes[FCT_WAKE_REQUEST], OPT_NULL),
 	/* the disk probes' (report/disk_json.c): added in 2026-12 */
 	JR_FIELD_IF(thread_row, "disk_reads", disk.reads, OPT_NULL),
 	JR_FIELD_IF(thread_row, "disk_read_ns", disk.read_ns, OPT_NULL),
