@@ -392,7 +392,8 @@ $(POOL_PROG): tests/pool_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
 
-$(OUTPUT)/tests/bpf/test_bpf_pools $(OUTPUT)/tests/session/test_saved: | $(POOL_PROG)
+$(OUTPUT)/tests/bpf/test_bpf_pools $(OUTPUT)/tests/session/test_saved \
+	$(OUTPUT)/tests/bpf/test_bpf_blocked: | $(POOL_PROG)
 
 $(HOLDPROG): tests/holdprog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)

@@ -53,7 +53,7 @@ const volatile __u32 cpu_stacks = 0;	/* rodata: --cpu-stacks, send each sample's
 static __always_inline void cpu_stack_send(struct bpf_perf_event_data *ctx, struct fct_slot *t,
 					   bool user)
 {
-	struct fct_ustack *e = fct_ustack_reserve(t);
+	struct fct_ustack *e = fct_ustack_reserve(t, &lost.flame_stack_drops);
 
 	if (!e)
 		return;

@@ -331,13 +331,18 @@ struct fct_word_key {
 #define FCT_USTACK_OP_CPU	0x7d
 /* A sleep inside a syscall (not a futex wait), sent at the syscall's
  * exit with the kernel stack of its first sleep: uaddr is the syscall's
- * number, ns the syscall's blocked time (from each switch out to its
- * wake-up). A call that slept d ns is sent with probability
- * min(1, d / FCT_BSTACK_NS) (probability proportional to size), so
- * that a sample stands for max(d, FCT_BSTACK_NS) ns: unbiased, with at
- * most one user stack to copy per FCT_BSTACK_NS of sleep. */
+ * number, ns what the sample stands for. A call that slept d ns (from
+ * each switch out to its wake-up) is sent with probability min(1, d / T)
+ * (probability proportional to size), T = FCT_BSTACK_NS at first, so
+ * that a sample stands for max(d, T) ns: unbiased, with at most one user
+ * stack to copy per T of sleep. */
 #define FCT_USTACK_OP_BLOCKED	0x7c
 #define FCT_BSTACK_NS		200000
+/* ... and, for calls that wait for input or time (epoll_wait, poll,
+ * nanosleep ...), doubles for every FCT_BSTACK_DOUBLE of them a thread
+ * has sent, at most FCT_BSTACK_SHIFT_MAX times (200 us x 4096: 0.8 s) */
+#define FCT_BSTACK_DOUBLE	64
+#define FCT_BSTACK_SHIFT_MAX	12
 /* kernel frames a record keeps: a sleep's stack from the syscall entry
  * down to schedule() and the BPF glue is ~15-20 deep */
 #define FCT_USTACK_KDEPTH	32
@@ -485,7 +490,8 @@ struct fct_lost {
 	__u64 klock_map_full;
 	__u64 pc_map_full;
 	__u64 stack_lost;	/* bpf_get_stack failed */
-	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for */
+	__u64 ustack_drops;	/* futex wait stacks the ring buffer had no room for
+				 * (the sleeps' and samples': flame_stack_drops) */
 	__u64 jvm_threads_full;	/* a Java thread found the JVM thread map full */
 	__u64 jvm_monitors_full;	/* a (thread, class) found the monitor map full */
 	__u64 tgids_full;	/* --follow: a fork found the process table full
@@ -498,6 +504,9 @@ struct fct_lost {
 				 * wake_after map full: counted, not joined */
 	__u64 pool_full;	/* futex edges whose object found the pools
 				 * map full: its waiters and holds not counted */
+	__u64 flame_stack_drops;	/* sleeps' and cpu samples' stacks the ring
+				 * buffer had no room for: the flame graph's
+				 * [blocked in] and cpu parts have fewer samples */
 };
 
 

@@ -64,7 +64,8 @@ struct fct_slot {
 	__u32 bs_nr;
 	__u32 bs_have;		/* sampled: bs_kips holds its stack */
 	__u32 bs_u;		/* the threshold drawn at its first sleep */
-	__u32 bs_pad;
+	__u32 bs_sent;		/* sampled sleeps in idle calls sent: their
+				 * threshold doubles (bstack.bpf.h) */
 	__u64 bs_out_ns;	/* when the current sleep went off CPU */
 	__u64 bs_ns;		/* the call's blocked time so far */
 	__u64 bs_kips[FCT_USTACK_KDEPTH];

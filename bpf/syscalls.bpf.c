@@ -196,7 +196,7 @@ static __always_inline bool ustack_wanted(struct fct_slot *t, const struct fct_f
  * the stack above the wait's rsp is what it was at entry, the thread slept. */
 static __always_inline void ustack_send(struct fct_slot *t, struct pt_regs *regs)
 {
-	struct fct_ustack *e = fct_ustack_reserve(t);
+	struct fct_ustack *e = fct_ustack_reserve(t, &lost.ustack_drops);
 
 	if (!e)
 		return;

@@ -32,6 +32,11 @@
 #define NR_TGKILL	234
 #define NR_RT_TGSIGQUEUEINFO	297
 #define NR_PIDFD_SEND_SIGNAL	424
+/* the calls that wait for input or time (user/join/join.c's idle calls) */
+#define IDLE_CALLS(nr)	((nr) == 35 || (nr) == 230 || (nr) == 232 || (nr) == 281 || \
+			 (nr) == 441 || (nr) == 7 || (nr) == 271 || (nr) == 23 || \
+			 (nr) == 270 || (nr) == 130 || (nr) == 128 || (nr) == 34 || \
+			 (nr) == 61 || (nr) == 247)
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_OPENAT	56
 #define NR_CLOSE	57
@@ -55,9 +60,19 @@
 #define NR_RT_SIGQUEUEINFO	138
 #define NR_RT_TGSIGQUEUEINFO	240
 #define NR_PIDFD_SEND_SIGNAL	424
+#define IDLE_CALLS(nr)	((nr) == 101 || (nr) == 115 || (nr) == 22 || (nr) == 441 || \
+			 (nr) == 73 || (nr) == 72 || (nr) == 133 || (nr) == 137 || \
+			 (nr) == 260 || (nr) == 95)
 #else
 #error "fctrace: syscall numbers unknown for this architecture"
 #endif
+
+/* Does syscall nr wait for input or time (epoll_wait, poll, nanosleep,
+ * wait4 ...)? */
+static __always_inline bool fct_idle_call(__u32 nr)
+{
+	return IDLE_CALLS(nr);
+}
 
 /* futex(2) ops (uapi linux/futex.h, which vmlinux.h does not carry):
  * the ones that can put the caller to sleep, and the mask that drops

@@ -14,12 +14,13 @@
 
 /* A record in the `ustacks` ring for thread t, its ids filled in; NULL
  * (counted as a drop) when the ring is full. */
-static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_slot *t)
+static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_slot *t,
+							     __u64 *drops)
 {
 	struct fct_ustack *e = bpf_ringbuf_reserve(&ustacks, sizeof(*e), 0);
 
 	if (!e) {
-		__sync_fetch_and_add(&lost.ustack_drops, 1);
+		__sync_fetch_and_add(drops, 1);
 		return NULL;
 	}
 	e->tid = t->a.tid;

@@ -8,7 +8,8 @@
  * stacks hold both paths under "[blocked in pread64]" down to the
  * kernel's page wait, each with its true share of the sleep within a
  * tenth; the pread64 stacks add up to the JSON's blocked_ns of pread64
- * exactly, and the pprof file's total to the JSON's wait_ns.
+ * exactly, and the pprof file's total to the JSON's wait_ns. And a
+ * thread's naps in an idle call, sampled less and less.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,11 +154,58 @@ static void test_totals_are_the_json(void **state)
 	session_free(&s);
 }
 
+static uint64_t lock_stacks_samples(const struct stack_set *ss, const char *lock)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < ss->n; i++)
+		if (ss->stacks[i].kind == STK_WAIT && !strcmp(ss->stacks[i].lock, lock))
+			n += ss->stacks[i].samples;
+	return n;
+}
+
+/* A thread asleep in an idle call again and again (tests/pool_prog, one
+ * thread: NAPS naps of 1 ms in nanosleep between its ops) sends its
+ * first stacks at once, then fewer: the threshold, 200 us, doubles with
+ * every 64 of them, so the first 3 x 64 naps are all sampled and the
+ * rest less and less (each would be, at a fixed 200 us). The naps'
+ * stacks still add up to the exact blocked time. */
+#define NAPS		600
+#define NAP_LOCK	"[blocked in clock_nanosleep]"
+
+static void test_idle_sleeps_sampled_less_and_less(void **state)
+{
+	char n[16], *argv[] = { getenv("FCTRACE_POOL_PROG") ? getenv("FCTRACE_POOL_PROG") :
+				".output/tests/pool_prog", "sem", "1", "1", n, "0", "1000", "sleep",
+				NULL };
+	struct trace_opts t = { .probes = PG_FULL, .sleep_stacks = true };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	struct session s;
+	uint64_t samples;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", NAPS);
+	setenv("POOL_PROG_OUT", test_at("naps"), 1);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	unsetenv("POOL_PROG_OUT");
+	unlink(test_at("naps"));
+	assert_int_equal(target_exit_status(&s.target), 0);
+	samples = lock_stacks_samples(&s.stacks, NAP_LOCK);
+	print_message("  %d naps of 1 ms: %llu sampled\n", NAPS, (unsigned long long)samples);
+	assert_true(samples >= 3 * FCT_BSTACK_DOUBLE);
+	assert_true(samples < NAPS * 5 / 6);
+	assert_int_equal(s.kv.lost.flame_stack_drops, 0);
+	assert_int_equal(lock_stacks_ns(&s.stacks, NAP_LOCK),
+			 s.joined.nr_total[syscall_nr("clock_nanosleep")].blocked_ns);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_paths_to_the_disk),
 		cmocka_unit_test(test_totals_are_the_json),
+		cmocka_unit_test(test_idle_sleeps_sampled_less_and_less),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);

@@ -166,6 +166,16 @@ static void lost_names(const struct kview *kv, struct losses *o)
 		     "would have named may be unnamed", (unsigned long long)kv->lost.ustack_drops);
 		touches(l, names);
 	}
+	l = add(o, "flame_stack_drops", kv->lost.flame_stack_drops, 0.9);
+	if (l) {
+		static const char *const stacks[] = { "stacks", NULL };
+
+		says(l, "%llu stacks of sleeps in syscalls and of cpu-clock samples dropped (the "
+		     "ring buffer was full): the flame graph's [blocked in] and cpu parts rest on "
+		     "fewer samples, their totals stay exact",
+		     (unsigned long long)kv->lost.flame_stack_drops);
+		touches(l, stacks);
+	}
 	l = add(o, "jvm_threads_full", kv->lost.jvm_threads_full, 0.75);
 	if (l) {
 		says(l, "%llu Java thread events lost: the JVM thread table was full, so some "

@@ -174,7 +174,7 @@ void waitstacks_add(struct waitstacks *ws, const struct fct_ustack *e, const str
 	if (r) {
 		r->n++;
 		/* what the size-proportional sampler's sample stands for */
-		r->ns += e->ns > FCT_BSTACK_NS ? e->ns : FCT_BSTACK_NS;
+		r->ns += e->op == FCT_USTACK_OP_BLOCKED ? e->ns : FCT_BSTACK_NS;
 	}
 }
 

@@ -430,6 +430,7 @@ static void probes_section(FILE *f, const struct session *s)
 	lost_row(f, "syscall histogram table full", l->sc_hist_full);
 	lost_row(f, "wakers' table full", l->wake_after_full);
 	lost_row(f, "pools' table full", l->pool_full);
+	lost_row(f, "flame graph stacks dropped", l->flame_stack_drops);
 	lost_row(f, "stacks lost", l->stack_lost);
 	if (s->kv.tl.on)
 		lost_row(f, "timeline records dropped", s->kv.tl.dropped);
