@@ -20,10 +20,14 @@
 #define ATTACH_MS	20000	/* the JVM agent's load, at most */
 
 /*
- * run -- java: HotSpot's monitor probes fire only with the flag, which
- * only takes effect at JVM start: CMD gets it through JAVA_TOOL_OPTIONS
- * (the JVM says "Picked up JAVA_TOOL_OPTIONS" on its stderr). attach to
- * a JVM started without it: one line says what is not measured.
+ * run -- java: fctrace's JVMTI agent measures the contended monitors and
+ * Object.wait from JVMTI events, so CMD gets the agent, not the flag:
+ * HotSpot's monitor probes fire only with -XX:+DTraceMonitorProbes, which
+ * puts every monitor operation on a slow path (a Commons Pool benchmark
+ * ran at 0.55 of its speed with it). Only where the agent cannot be added
+ * does CMD get the flag, through JAVA_TOOL_OPTIONS (the JVM says "Picked
+ * up JAVA_TOOL_OPTIONS" on its stderr). attach to a JVM started without
+ * it: the agent again, or one line says what is not measured.
  */
 /* CMD's JAVA_TOOL_OPTIONS with the flag added, into *env (malloc'd), or
  * one line saying why the JVM runs without it. */
@@ -77,9 +81,10 @@ void target_find_jvm(struct session *s, const struct target_opts *to, char **env
 			return;
 		}
 		jvm_fd_name(*fd, ti->libjvm, sizeof(ti->libjvm));
-		add_jvm_flag(s, env);
-		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
 		w->agent = agent_for_exec(env, uid, gid);
+		if (!w->agent)
+			add_jvm_flag(s, env);
+		s->jvm_flag = flag_from_argv(to, *env ? *env : getenv("JAVA_TOOL_OPTIONS"));
 		return;
 	}
 	if ((*fd = jvm_open_libjvm(to->pid)) < 0) {
