@@ -23,8 +23,9 @@
  * run -- java: fctrace's JVMTI agent measures the contended monitors and
  * Object.wait from JVMTI events, so CMD gets the agent, not the flag:
  * HotSpot's monitor probes fire only with -XX:+DTraceMonitorProbes, which
- * puts every monitor operation on a slow path (a Commons Pool benchmark
- * ran at 0.55 of its speed with it). Only where the agent cannot be added
+ * puts every monitor operation on a slow path (Commons Pool 1 under run
+ * --: 0.85 of its untraced speed with the agent, 0.74 with the flag as
+ * well; docs/jvm.md). Only where the agent cannot be added
  * does CMD get the flag, through JAVA_TOOL_OPTIONS (the JVM says "Picked
  * up JAVA_TOOL_OPTIONS" on its stderr). attach to a JVM started without
  * it: the agent again, or one line says what is not measured.
