@@ -245,6 +245,24 @@ struct fct_wake_after_key {
 struct fct_wake_after_val {
 	__u64 wakes;		/* futex calls that woke a waiter */
 	__u64 woken;		/* and the waiters they woke */
+	/* what the waker did since its previous wake of the same object (a
+	 * word, & ~7: fct_pool_key's; the wakes after its first): its account's parts over that span, which
+	 * add up to span_ns; sys_ns is an estimate (the account's
+	 * sys_on_est_ns), part of oncpu_ns */
+	__u64 cycles;
+	__u64 span_ns;
+	__u64 oncpu_ns;
+	__u64 sys_ns;
+	__u64 runq_ns;		/* runnable outside futex waits */
+	__u64 blocked_ns;	/* asleep outside futex waits: I/O, sleeps */
+	__u64 futex_ns;		/* off CPU in futex waits: itself waiting */
+};
+
+/* A waker's account at its last wake of an object (BPF's; key
+ * fct_word_key with the waker's tid in tgid's place, FCT_POOL_OBJ(uaddr)). */
+struct fct_wake_mark {
+	__u64 at_ns;
+	__u64 oncpu_ns, sys_ns, runq_ns, blocked_ns, futex_ns;
 };
 
 /*
@@ -292,6 +310,7 @@ struct fct_pool_val {
 	__u64 holding_ns;	/* integral of holding */
 	__u64 queued_holding_ns;	/* the same, while a thread waited */
 	__u64 releases;		/* futex wakes on it (after a first wait on it) */
+	__u64 queued_releases;	/* of those, made while a thread waited on it */
 	__u64 woken;		/* the waiters they woke */
 	__u64 opened;		/* wake-ups from a wait on it (holds opened) */
 	__u64 retries;		/* of those, holds that waited on it again first */

@@ -199,6 +199,8 @@ static __always_inline void fct_pool_wake(struct fct_slot *t, long woken)
 	bpf_spin_lock(&p->lock);
 	pool_advance(p, now);
 	p->releases++;
+	if (p->waiting)
+		p->queued_releases++;
 	p->woken += woken;
 	if (i >= 0 && i < FCT_POOL_OPEN) {
 		if (p->holding)

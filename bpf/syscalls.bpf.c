@@ -234,7 +234,50 @@ static __always_inline void futex_record(struct fct_slot *t, __u64 d, long ret,
 	}
 }
 
-/* The same wake by what its thread finished last before it. */
+/* the wakers' accounts at their last wake of each word */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_WAKE_AFTER_ENTRIES);
+	__type(key, struct fct_word_key);
+	__type(value, struct fct_wake_mark);
+} wake_marks SEC(".maps");
+
+/* What the waker did since its last wake of this object, into v: the
+ * account's parts over the span (the running interval included: the
+ * waker is on CPU, in its futex call); then the marks move to now. By
+ * object (FCT_POOL_OBJ), not word: a glibc condvar's broadcasts go to
+ * its two group words in turn, and spans per word would overlap. */
+static __always_inline void wake_cycle(struct fct_slot *t, struct fct_wake_after_val *v)
+{
+	static const struct fct_wake_mark zero = {};
+	struct fct_word_key key = { .tgid = t->a.tid, .uaddr = FCT_POOL_OBJ(t->futex_uaddr) };
+	struct fct_wake_mark *k = fct_hash_entry(&wake_marks, &key, &zero, &lost.wake_after_full);
+	__u64 now = bpf_ktime_get_ns(), on = t->a.oncpu_ns;
+
+	if (!k)
+		return;
+	if (t->st_state == FCT_ST_RUNNING && now > t->st_since_ns)
+		on += now - t->st_since_ns;
+	if (k->at_ns) {
+		v->cycles++;
+		v->span_ns += now - k->at_ns;
+		v->oncpu_ns += on - k->oncpu_ns;
+		v->sys_ns += t->a.sys_on_est_ns - k->sys_ns;
+		v->runq_ns += t->a.runq_ns - k->runq_ns;
+		v->blocked_ns += t->a.blocked_ns - k->blocked_ns;
+		v->futex_ns += t->a.futex_off_ns - k->futex_ns;
+	}
+	k->at_ns = now;
+	k->oncpu_ns = on;
+	k->sys_ns = t->a.sys_on_est_ns;
+	k->runq_ns = t->a.runq_ns;
+	k->blocked_ns = t->a.blocked_ns;
+	k->futex_ns = t->a.futex_off_ns;
+}
+
+/* The same wake by what its thread finished last before it, and what
+ * the thread did since its last wake of the word. */
 static __always_inline void wake_after_record(struct fct_slot *t, long woken)
 {
 	static const struct fct_wake_after_val zero = {};
@@ -248,6 +291,7 @@ static __always_inline void wake_after_record(struct fct_slot *t, long woken)
 		return;
 	v->wakes++;
 	v->woken += woken;
+	wake_cycle(t, v);
 }
 
 /* A wake that woke someone: who passes this word to whom. One entry per

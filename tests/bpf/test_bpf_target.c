@@ -10,6 +10,7 @@
  * one a producer signals is an event.
  */
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,30 @@ static void test_durable_writes_named(void **state)
  * flusher's on gc_work with a writer's signal, right after its write.
  * The wakers' count is the lock's (one figure), and the Why says what
  * ends the waits. */
+/* What the wakers did between their wakes of gc_commit (the flusher's
+ * broadcasts, and now and then a writer's): one span a wake after each
+ * waker's first; the states add up to the spans, and the writers' waits,
+ * charged in the same proportions, to their time; asleep (the flusher's
+ * fdatasync) the largest share. */
+static void check_while_waited(const struct lock_total *commit, const struct joined_run *m)
+{
+	const struct lock_wakers *w = &commit->wakers;
+	double between = 0, charged = 0;
+
+	assert_true(w->cycles > 0 && w->cycles < w->wakes);
+	/* each waker's spans lie inside the run, one after another (by the
+	 * condvar, not by its two group words, whose spans would overlap) */
+	assert_true(w->span_ns <= (double)m->wall_ns * (w->nthreads + w->more_threads));
+	for (int k = 0; k < HS_N; k++) {
+		between += w->between_ns[k];
+		charged += w->while_waited_ns[k];
+	}
+	assert_true(fabs(between - w->span_ns) <= HS_N + w->span_ns * 1e-9);
+	assert_true(fabs(charged - (double)commit->wait_ns) <= HS_N);
+	for (int k = 0; k < HS_N; k++)
+		assert_true(w->while_waited_ns[HS_BLOCKED] >= w->while_waited_ns[k]);
+}
+
 static void test_group_commit_wakers(void **state)
 {
 	char *argv[] = { (char *)target_prog(), "groupcommit", "200", NULL };
@@ -496,6 +521,7 @@ static void test_group_commit_wakers(void **state)
 	assert_int_equal(commit->wakers.cls, WC_DURABLE);
 	assert_int_equal(work->wakers.cls, WC_OUTPUT);
 	assert_true(diag_says(&s.diag, "The waits end when flusher's fdatasync returns"));
+	check_while_waited(commit, &s.joined);
 	/* the Why names the root first: the flusher's call, not the condvar */
 	if (cause_of(&s.diag, "event_wait"))
 		assert_non_null(strstr(cause_of(&s.diag, "event_wait")->title,

@@ -30,7 +30,11 @@ static struct kv_futex futex[] = {
 };
 
 static struct kv_wake_after after[] = {
-	{ .key = { 101, SYS_fdatasync + 1, WORD }, .val = { .wakes = 60, .woken = 66 } },
+	/* the flusher between its wakes: 59 spans, 100 ms: 70 asleep (its
+	 * fdatasync), 20 on CPU of which 15 in syscalls, 10 preempted */
+	{ .key = { 101, SYS_fdatasync + 1, WORD }, .val = { .wakes = 60, .woken = 66,
+		.cycles = 59, .span_ns = 100000000, .oncpu_ns = 20000000, .sys_ns = 15000000,
+		.runq_ns = 10000000, .blocked_ns = 70000000 } },
 	{ .key = { 102, SYS_write + 1, WORD }, .val = { .wakes = 3, .woken = 3 } },
 	{ .key = { 103, 0, WORD }, .val = { .wakes = 1, .woken = 1 } },
 	{ .key = { 102, SYS_write + 1, REFS }, .val = { .wakes = 2, .woken = 2 } },
@@ -56,6 +60,7 @@ static void model(struct joined_run *m, struct kview *kv, struct lock_total *loc
 	m->nnames = 1;
 	memset(locks, 0, 2 * sizeof(*locks));
 	snprintf(locks[0].name, sizeof(locks[0].name), "commit (condvar)");
+	locks[0].wait_ns = 2000000000;
 	snprintf(locks[1].name, sizeof(locks[1].name), "spinlock @ x");
 	locks[1].kernel = true;
 	m->locks = locks;
@@ -87,6 +92,15 @@ static void test_by_thread_and_call(void **state)
 	assert_string_equal(w->after[1].call, "write");
 	assert_string_equal(w->after[2].call, "");	/* no call before it */
 	assert_int_equal(w->cls, WC_DURABLE);		/* 60 of 64 after fdatasync */
+	/* the waiters' 2 s charged as the flusher spent its spans */
+	assert_int_equal(w->cycles, 59);
+	assert_float_equal(w->span_ns, 100000000, 0);
+	assert_float_equal(w->between_ns[HS_BLOCKED], 70000000, 0);
+	assert_float_equal(w->while_waited_ns[HS_BLOCKED], 1400000000, 0);
+	assert_float_equal(w->while_waited_ns[HS_SYSCALL], 300000000, 0);
+	assert_float_equal(w->while_waited_ns[HS_USER], 100000000, 0);
+	assert_float_equal(w->while_waited_ns[HS_PREEMPTED], 200000000, 0);
+	assert_float_equal(w->while_waited_ns[HS_WAITING], 0, 0);
 	assert_int_equal(locks[1].wakers.wakes, 0);	/* a kernel lock: none */
 }
 

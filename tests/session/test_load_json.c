@@ -307,6 +307,7 @@ static const char *const optional[] = {
 	"reclaimed_pages@", "reclaim_reread_pages@", "keep_half_pages@", "keep_most_pages@",
 	"pool_full@", "pools@top",	/* before the pools of N */
 	"flame_stack_drops@",	/* before the sleeps' drops were counted apart */
+	"while_waited@",	/* before the wakers' spans */
 	"sibling_request_waits@thread", "sibling_request_wait_ns@thread",	/* before requests */
 	"sibling_request_wakes@thread",
 };

@@ -66,7 +66,8 @@ static void ev_capacity(struct diag_cause *c, const struct pool_row *p, const st
 	if (p->capacity) {
 		evidence_add(c, "Its capacity is %u: while a thread waited, %s items were given back "
 			     "in %s, each held %s, so %.2f were held at once (Little's law; the most "
-			     "holds seen open at once: %u).", p->capacity, fig_cnt((double)p->releases),
+			     "holds seen open at once: %u).", p->capacity,
+			     fig_cnt((double)p->queued_releases),
 			     fig_ns((double)p->queued_ns), fig_ns(p->hold_ns), p->capacity_est,
 			     p->max_holding);
 		return;

@@ -58,6 +58,41 @@ static void calls_words(const struct lock_wakers *w, char *buf, size_t n)
 							  (double)w->wakes)));
 }
 
+/* "While they waited, their wakers were asleep 58 % (I/O, sleeps), ..."
+ * from what the wakers did between their wakes (wakers.h while_waited),
+ * when one thread does most of the waking. */
+static void ev_while_waited(struct diag_cause *c, const struct lock_wakers *w)
+{
+	static const char *const words[HS_N] = {
+		[HS_SYSCALL] = "on CPU in syscalls", [HS_BLOCKED] = "asleep (I/O, fsync, sleeps)",
+		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
+		[HS_WAITING] = "waiting on other locks themselves",
+	};
+	double all = 0;
+	int top = 0;
+
+	for (int s = 0; s < HS_N; s++) {
+		all += w->while_waited_ns[s];
+		if (w->while_waited_ns[s] > w->while_waited_ns[top])
+			top = s;
+	}
+	/* a span between a waker's wakes is the waits' only when one thread
+	 * does most of the waking (a flusher); wakers in turn (MariaDB's
+	 * group commit leaders) span everything they did between turns */
+	if (all <= 0 || !w->cycles || !w->nthreads || w->threads[0].wakes * 2 < w->wakes)
+		return;
+	evidence_add(c, "While they waited, their wakers were %s %s of the time (of their %s "
+		     "between one wake and the next, over %s such spans): %s of the waits; on CPU "
+		     "in user space %s, in syscalls %s, asleep %s, preempted %s, waiting on other "
+		     "locks %s.", words[top], fig_pct(w->while_waited_ns[top] / all),
+		     fig_ns(w->span_ns), fig_cnt((double)w->cycles), fig_ns(w->while_waited_ns[top]),
+		     fig_pct(w->while_waited_ns[HS_USER] / all),
+		     fig_pct(w->while_waited_ns[HS_SYSCALL] / all),
+		     fig_pct(w->while_waited_ns[HS_BLOCKED] / all),
+		     fig_pct(w->while_waited_ns[HS_PREEMPTED] / all),
+		     fig_pct(w->while_waited_ns[HS_WAITING] / all));
+}
+
 void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
 {
 	const struct lock_wakers *w = &l->wakers;
@@ -74,6 +109,7 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		     fig_cnt((double)w->wakes), fig_pct(fig_ratio((double)t->wakes, (double)w->wakes)),
 		     t->comm[0] ? t->comm : "thread", (int)t->tid,
 		     w->nthreads > 1 || w->more_threads ? " (and other threads)" : "", calls);
+	ev_while_waited(c, w);
 	if (!top->call[0] || top->wakes * 2 < w->wakes)
 		return;
 	if (t->wakes * 2 >= w->wakes && waker_call_time(f->whole, t->tid, top->call, &count, &ns))

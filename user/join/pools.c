@@ -56,6 +56,8 @@ static void sum_add(struct fct_pool_val *d, const struct fct_pool_val *s)
 	d->queued_ns += s->queued_ns;
 	d->waiting_ns += s->waiting_ns;
 	d->releases += s->releases;
+	d->queued_releases += s->queued_releases;
+	d->woken += s->woken;
 	d->opened += s->opened;
 	d->retries += s->retries;
 	d->holds += s->holds;
@@ -157,6 +159,10 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 
 	if (!l || v->holds < POOL_MIN_HOLDS || !v->queued_ns || !m->wall_ns)
 		return false;
+	/* an item given back wakes one waiter; a release that wakes them all
+	 * (a broadcast) passes a turn round: a baton, a lock */
+	if ((double)v->woken > POOL_MAX_WOKEN * (double)v->releases)
+		return false;
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", l->name);
 	p->kind = s->name->kind;
@@ -165,6 +171,7 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 	p->waits = l->waits;
 	p->wait_ns = l->wait_ns;
 	p->releases = v->releases;
+	p->queued_releases = v->queued_releases;
 	p->holds = v->holds;
 	p->retries = v->retries;
 	p->queued_ns = v->queued_ns;
@@ -174,7 +181,8 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 	hold_means(p, v);
 	p->waiters_mean = (double)v->waiting_ns / p->window_ns;
 	p->holders_mean = (double)v->releases * p->hold_ns / p->window_ns;
-	p->capacity_est = (double)v->releases * p->hold_ns / (double)v->queued_ns;
+	/* Little's law over the time with a waiter: the items given back then */
+	p->capacity_est = (double)v->queued_releases * p->hold_ns / (double)v->queued_ns;
 	cycle_of(p, m);
 	p->how = p->runq_share > POOL_CPU_BOUND_SHARE ? PC_CPU_BOUND : PC_LITTLE;
 	if (p->how == PC_LITTLE)

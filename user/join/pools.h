@@ -22,6 +22,9 @@
  * the same when the holds were stretched by the run queue (PC_CPU_BOUND) */
 #define POOL_MIN_ITEMS			1.5
 #define POOL_MIN_ITEMS_CPU_BOUND	2.5
+/* waiters a release wakes on average, at most: a pool's give wakes one
+ * (sem_post, pthread_cond_signal); more is a broadcast passing a turn */
+#define POOL_MAX_WOKEN			1.5
 /* holds seen before a pool's capacity is estimated */
 #define POOL_MIN_HOLDS		16
 /* the threads' run-queue share above which their holds are stretched by
@@ -51,6 +54,7 @@ struct pool_row {
 	unsigned threads;	/* threads that waited on it */
 	uint64_t waits, wait_ns;	/* futex waits on it (the lock table's) */
 	uint64_t releases;	/* futex wakes on it: items given back to a queue */
+	uint64_t queued_releases;	/* of those, while a thread waited on it */
 	uint64_t holds;		/* holds seen whole (a woken waiter's) */
 	uint64_t retries;	/* wake-ups that found no item (waited again) */
 	uint64_t queued_ns;	/* time with a thread waiting */

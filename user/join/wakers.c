@@ -260,8 +260,39 @@ static void put_calls(struct joined_run *m, const struct accs *s)
 	}
 }
 
+/* What entry e's waker did between its wakes, into w. */
+static void add_between(struct lock_wakers *w, const struct fct_wake_after_val *v)
+{
+	double sys = (double)(v->sys_ns < v->oncpu_ns ? v->sys_ns : v->oncpu_ns);
+
+	w->cycles += v->cycles;
+	w->span_ns += (double)v->span_ns;
+	w->between_ns[HS_SYSCALL] += sys;
+	w->between_ns[HS_USER] += (double)v->oncpu_ns - sys;
+	w->between_ns[HS_PREEMPTED] += (double)v->runq_ns;
+	w->between_ns[HS_BLOCKED] += (double)v->blocked_ns;
+	w->between_ns[HS_WAITING] += (double)v->futex_ns;
+}
+
+/* The waiters' time in the wakers' proportions, whole nanoseconds (as the
+ * JSON keeps them). */
+static void charge_waits(struct lock_total *l)
+{
+	struct lock_wakers *w = &l->wakers;
+	double all = 0;
+
+	for (int s = 0; s < HS_N; s++)
+		all += w->between_ns[s];
+	for (int s = 0; s < HS_N; s++) {
+		w->between_ns[s] = (double)(uint64_t)w->between_ns[s];
+		w->while_waited_ns[s] = all > 0 ?
+			(double)(uint64_t)((double)l->wait_ns * w->between_ns[s] / all) : 0;
+	}
+	w->span_ns = (double)(uint64_t)w->span_ns;
+}
+
 /* Each entry to its lock, by waker and by call; -1 when out of memory. */
-static int collect(const struct joined_run *m, const int *ix, const struct fct_thread *th,
+static int collect(struct joined_run *m, const int *ix, const struct fct_thread *th,
 		   int nth, struct accs *by_thread, struct accs *by_call)
 {
 	const struct kview *kv = m->kv;
@@ -286,6 +317,7 @@ static int collect(const struct joined_run *m, const int *ix, const struct fct_t
 		if (push(by_thread, l, (int)e->key.tid, e->val.wakes) ||
 		    push(by_call, l, (int)e->key.nr, e->val.wakes))
 			err = -1;
+		add_between(&m->locks[l].wakers, &e->val);
 	}
 	free(ww.w);
 	free(ww.op);
@@ -316,8 +348,10 @@ void wakers_join(struct joined_run *m)
 			fold(&by_call);
 			put_threads(m, &by_thread, th, m->kv->nthreads);
 			put_calls(m, &by_call);
-			for (int i = 0; i < m->nlocks; i++)
+			for (int i = 0; i < m->nlocks; i++) {
 				classify(&m->locks[i].wakers);
+				charge_waits(&m->locks[i]);
+			}
 		}
 	}
 	free(by_thread.a);
@@ -333,6 +367,7 @@ void wakers_keep(struct joined_run *m, const struct lock_total *old, int n)
 			if (old[j].kernel == m->locks[i].kernel &&
 			    !strcmp(old[j].name, m->locks[i].name)) {
 				m->locks[i].wakers = old[j].wakers;
+				charge_waits(&m->locks[i]);	/* its waits as summed now */
 				break;
 			}
 }

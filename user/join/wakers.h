@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "fctrace.h"
+#include "join/holders.h"
 
 #define WAKERS_MAX	4	/* threads and calls kept, the most wakes first */
 
@@ -48,6 +49,15 @@ struct lock_wakers {
 	unsigned more_threads;	/* wakers past those kept */
 	struct waker_call after[WAKERS_MAX];
 	int nafter;
+	/* what the wakers did between their wakes of its words, summed over
+	 * them (syscall, blocked, preempted, user, waiting: holders.h's
+	 * states), over spans of `span_ns` in all, `cycles` of them; and the
+	 * waiters' time charged to those states in the same proportions:
+	 * while they waited, what ended their waits was doing this */
+	uint64_t cycles;
+	double span_ns;
+	double between_ns[HS_N];
+	double while_waited_ns[HS_N];
 };
 
 struct joined_run;

@@ -22,5 +22,7 @@ struct json_object *wakers_json(const struct lock_wakers *w)
 						  rf_waker_call));
 	json_object_object_add(o, "threads", threads);
 	json_object_object_add(o, "after", after);
+	json_object_object_add(o, "while_waited", JW_T(json_object_new_object(), w,
+						       rf_wakers_while));
 	return o;
 }

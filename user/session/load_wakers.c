@@ -6,6 +6,21 @@
 #include "session/load_wakers.h"
 #include "session/run_format.h"
 
+/* while_waited: absent in runs saved before it */
+static int load_while(struct jr *r, struct json_object *o, struct lock_wakers *w)
+{
+	struct json_object *ww;
+	char saved[128];
+
+	if (!json_object_object_get_ex(o, "while_waited", &ww))
+		return 0;
+	if (jr_object(r, o, "while_waited", false, &ww, saved, sizeof(saved)) ||
+	    JR_READ_T(r, ww, w, rf_wakers_while))
+		return -1;
+	jr_leave(r, saved);
+	return 0;
+}
+
 int load_wakers(struct jr *r, struct json_object *lock, struct lock_wakers *w)
 {
 	const struct jr_rows threads = {
@@ -26,7 +41,7 @@ int load_wakers(struct jr *r, struct json_object *lock, struct lock_wakers *w)
 	if (jr_object(r, lock, "wakers", false, &o, saved, sizeof(saved)))
 		return -1;
 	if (JR_READ_T(r, o, w, rf_wakers) || jr_array_rows(r, o, &threads, w->threads, NULL, &nt) ||
-	    jr_array_rows(r, o, &after, w->after, NULL, &na))
+	    jr_array_rows(r, o, &after, w->after, NULL, &na) || load_while(r, o, w))
 		return -1;
 	jr_leave(r, saved);
 	w->nthreads = (int)nt;

@@ -99,6 +99,24 @@ static const struct jr_field wakers[] = {
 };
 const struct jr_table rf_wakers = JR_TABLE(wakers);
 
+/* wakers.while_waited: the waiters' time by what the wakers did between
+ * their wakes, and the spans that rests on */
+static const struct jr_field wakers_while[] = {
+	JR_NSF(lock_wakers, "syscall_ns", while_waited_ns[HS_SYSCALL]),
+	JR_NSF(lock_wakers, "blocked_ns", while_waited_ns[HS_BLOCKED]),
+	JR_NSF(lock_wakers, "preempted_ns", while_waited_ns[HS_PREEMPTED]),
+	JR_NSF(lock_wakers, "user_ns", while_waited_ns[HS_USER]),
+	JR_NSF(lock_wakers, "waiting_ns", while_waited_ns[HS_WAITING]),
+	JR_FIELD(lock_wakers, "cycles", cycles),
+	JR_NSF(lock_wakers, "span_ns", span_ns),
+	JR_NSF(lock_wakers, "between_syscall_ns", between_ns[HS_SYSCALL]),
+	JR_NSF(lock_wakers, "between_blocked_ns", between_ns[HS_BLOCKED]),
+	JR_NSF(lock_wakers, "between_preempted_ns", between_ns[HS_PREEMPTED]),
+	JR_NSF(lock_wakers, "between_user_ns", between_ns[HS_USER]),
+	JR_NSF(lock_wakers, "between_waiting_ns", between_ns[HS_WAITING]),
+};
+const struct jr_table rf_wakers_while = JR_TABLE(wakers_while);
+
 static const struct jr_field waker_thread[] = {
 	JR_FIELD(waker_thread, "tid", tid), JR_STRF(waker_thread, "comm", comm, 0),
 	JR_FIELD(waker_thread, "wakes", wakes),
@@ -297,6 +315,7 @@ static const struct jr_field pool_tail[] = {
 	JR_CHOICEF(pool_row, "capacity_method", how, pool_how_names),
 	JR_DOUBLEF(pool_row, "capacity_estimate", capacity_est),
 	JR_FIELD(pool_row, "acquisitions", releases),
+	JR_FIELD(pool_row, "acquisitions_queued", queued_releases),
 	JR_FIELD(pool_row, "waits", waits),
 	JR_FIELD(pool_row, "wait_ns", wait_ns),
 	JR_FIELD(pool_row, "holds_seen", holds),

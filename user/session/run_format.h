@@ -41,5 +41,7 @@ extern const struct jr_table rf_cache_head, rf_cache_tail;
 extern const struct jr_table rf_cache_point;	/* caches[].mrc[], but size_bytes */
 /* pools[]: before capacity, after it (whatif aside), and whatif[] */
 extern const struct jr_table rf_pool_head, rf_pool_tail, rf_pool_whatif;
+/* locks[].wakers.while_waited */
+extern const struct jr_table rf_wakers_while;
 
 #endif
