@@ -207,6 +207,12 @@ static void test_broadcast_baton(void **state)
 	assert_int_equal(pools_build(&m, &kv), 0);
 	assert_int_equal(m.npools, 0);
 	free(m.pools);
+	/* and three threads whose estimate reaches 4: no pool for so few */
+	model(&m, &kv);
+	locks[0].threads = 3;
+	assert_int_equal(pools_build(&m, &kv), 0);
+	assert_int_equal(m.npools, 0);
+	free(m.pools);
 }
 
 /* Too few holds seen whole: no pool. */

@@ -109,9 +109,10 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		     fig_cnt((double)w->wakes), fig_pct(fig_ratio((double)t->wakes, (double)w->wakes)),
 		     t->comm[0] ? t->comm : "thread", (int)t->tid,
 		     w->nthreads > 1 || w->more_threads ? " (and other threads)" : "", calls);
-	ev_while_waited(c, w);
-	if (!top->call[0] || top->wakes * 2 < w->wakes)
+	if (!top->call[0] || top->wakes * 2 < w->wakes) {
+		ev_while_waited(c, w);
 		return;
+	}
 	if (t->wakes * 2 >= w->wakes && waker_call_time(f->whole, t->tid, top->call, &count, &ns))
 		evidence_add(c, "The waits end when %s's %s returns: that thread made %s %s calls, "
 			     "%s in all (%s each on average) - what it does there bounds them.",
@@ -119,4 +120,5 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 			     fig_ns(ns), fig_ns(fig_ratio(ns, count)));
 	else
 		ev_many_wakers(c, f, w, top->call);
+	ev_while_waited(c, w);	/* after the call that ends them: the root first */
 }
