@@ -34,23 +34,42 @@ static bool joins(const struct thread_row *row)
 	return all && join * 2 > all;
 }
 
-/* The row's waits on locks that are gates (held.h). */
-static double gate_waits(const struct joined_run *m, const struct thread_row *row)
+/* The run's gates (held.h): user locks whose holders mostly slept in
+ * one call. Found once, not per row: a server's 10 000 threads each
+ * against its 10 000 futex words would be 10^8 name compares. */
+struct gates {
+	const struct lock_total **lock;
+	int n;
+};
+
+static int gates_find(const struct joined_run *m, struct gates *g)
+{
+	g->n = 0;
+	g->lock = malloc(sizeof(*g->lock) * (size_t)(m->nlocks ? m->nlocks : 1));
+	if (!g->lock)
+		return -1;
+	for (int j = 0; j < m->nlocks; j++)
+		if (!m->locks[j].kernel && held_is_gate(&m->locks[j].holders))
+			g->lock[g->n++] = &m->locks[j];
+	return 0;
+}
+
+/* The row's waits on locks that are gates. */
+static double gate_waits(const struct gates *g, const struct thread_row *row)
 {
 	double ns = 0;
 
-	for (int i = 0; i < row->nlocks; i++)
-		for (int j = 0; row->locks[i].is_lock && j < m->nlocks; j++)
-			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, row->locks[i].name) &&
-			    held_is_gate(&m->locks[j].holders))
+	for (int i = 0; g->n && i < row->nlocks; i++)
+		for (int j = 0; row->locks[i].is_lock && j < g->n; j++)
+			if (!strcmp(g->lock[j]->name, row->locks[i].name))
 				ns += (double)row->locks[i].wait_ns;
 	return ns;
 }
 
-static enum thread_role role_of(const struct joined_run *m, const struct thread_row *row)
+static enum thread_role role_of(const struct gates *g, const struct thread_row *row)
 {
 	double wall = (double)(row->end_ns - row->start_ns);
-	double gated = gate_waits(m, row);
+	double gated = gate_waits(g, row);
 	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
 	double calls = (double)row->idle_ns;
 	double busy = (double)(row->acct_ns[ACCT_CPU_USER] + row->acct_ns[ACCT_CPU_SYS] +
@@ -67,23 +86,25 @@ static enum thread_role role_of(const struct joined_run *m, const struct thread_
 int roles_find(const struct joined_run *m, struct thread_roles *r)
 {
 	unsigned counted = 0;
+	struct gates g;
 
 	memset(r, 0, sizeof(*r));
 	r->role = calloc(m->nrows ? m->nrows : 1, sizeof(*r->role));
 	r->drop = calloc(m->nrows ? m->nrows : 1, sizeof(*r->drop));
-	if (!r->role || !r->drop) {
+	if (!r->role || !r->drop || gates_find(m, &g)) {
 		roles_free(r);
 		return -1;
 	}
 	r->nrows = m->nrows;
 	/* the roles need the scheduler's account of each thread */
 	for (unsigned i = 0; i < m->nrows && (m->groups & PG_MASK(PG_SCHED)); i++) {
-		r->role[i] = role_of(m, &m->rows[i]);
+		r->role[i] = role_of(&g, &m->rows[i]);
 		r->count[r->role[i]]++;
 		r->drop[i] = role_waits(r->role[i]);
 		r->ndrop += r->drop[i];
 		counted += !m->rows[i].aside;
 	}
+	free(g.lock);
 	if (r->ndrop >= counted) {	/* all waited: nothing else to rank them against */
 		memset(r->drop, 0, m->nrows * sizeof(*r->drop));
 		r->ndrop = 0;

@@ -2,6 +2,7 @@
  * report_table.c - the terminal report of one run: tables under 100
  * columns, the Why wrapped at WHY_WIDTH (why.h).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "base/hist.h"
@@ -412,26 +413,40 @@ static void print_syscalls_by_nr(FILE *f, const struct joined_run *m)
 	}
 }
 
-/* The k-th lock by total wait (k from 0), longest first. */
-static const struct lock_total *nth_longest(const struct joined_run *m, int k)
-{
-	int rank;
+/* The locks' indexes, longest total wait first (ties by index): one sort,
+ * as a target may have 10 000 futex words. */
+static const struct lock_total *longest_base;
 
-	for (int i = 0; i < m->nlocks; i++) {
-		rank = 0;
-		for (int j = 0; j < m->nlocks; j++)
-			rank += m->locks[j].wait_ns > m->locks[i].wait_ns ||
-				(m->locks[j].wait_ns == m->locks[i].wait_ns && j < i);
-		if (rank == k)
-			return &m->locks[i];
-	}
-	return &m->locks[k];
+static int by_wait_desc(const void *a, const void *b)
+{
+	int i = *(const int *)a, j = *(const int *)b;
+	uint64_t wi = longest_base[i].wait_ns, wj = longest_base[j].wait_ns;
+
+	if (wi != wj)
+		return wi < wj ? 1 : -1;
+	return (i > j) - (i < j);
+}
+
+static int *locks_longest_first(const struct joined_run *m)
+{
+	int *order = malloc(sizeof(*order) * (size_t)m->nlocks);
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < m->nlocks; i++)
+		order[i] = i;
+	longest_base = m->locks;
+	qsort(order, (size_t)m->nlocks, sizeof(*order), by_wait_desc);
+	return order;
 }
 
 /* Kernel lock sites below this share of thread time are not printed
  * (the JSON has them all): a run's tens of scheduler spinlocks at
  * 0.00 % would push the locks that matter off the screen. */
 #define TABLE_KLOCK_MIN_SHARE	0.0005
+/* Past this many rows the rest are one line: 10 000 futex words of a
+ * server would bury the summary under them (the JSON has them all). */
+#define TABLE_LOCKS_MAX		40
 
 static double lock_share(const struct joined_run *m, const struct lock_total *l)
 {
@@ -441,7 +456,8 @@ static double lock_share(const struct joined_run *m, const struct lock_total *l)
 static void print_locks(FILE *f, const struct joined_run *m)
 {
 	char w[16], tot[16], mean[16], mx[16], share[16];
-	int hidden = 0;
+	int hidden = 0, rows = 0, more = 0, *order;
+	uint64_t more_ns = 0;
 
 	if (!m->nlocks) {
 		fprintf(f, "\nLocks: no lock waits, in user space or in the kernel\n");
@@ -450,13 +466,20 @@ static void print_locks(FILE *f, const struct joined_run *m)
 	fprintf(f, "\nLock waits (share = of all %sthread time)\n%-48s %8s %9s %9s %9s %6s\n",
 		m->jvm ? "application " : "",
 		"lock", "waits", "total", "mean", "max", "share");
+	order = locks_longest_first(m);
 	for (int k = 0; k < m->nlocks; k++) {
-		const struct lock_total *l = nth_longest(m, k);
+		const struct lock_total *l = &m->locks[order ? order[k] : k];
 
 		if (l->kernel && lock_share(m, l) < TABLE_KLOCK_MIN_SHARE) {
 			hidden++;
 			continue;
 		}
+		if (rows == TABLE_LOCKS_MAX) {
+			more++;
+			more_ns += l->wait_ns;
+			continue;
+		}
+		rows++;
 		fprintf(f, "%-48.48s %8s %9s %9s %9s %6s\n", l->name,
 			units_count(w, sizeof(w), (double)l->waits),
 			units_ns(tot, sizeof(tot), (double)l->wait_ns),
@@ -465,6 +488,12 @@ static void print_locks(FILE *f, const struct joined_run *m)
 			units_pct(share, sizeof(share), lock_share(m, l)));
 		print_sites(f, m, l);
 	}
+	free(order);
+	if (more)
+		fprintf(f, "(%d more lock%s, %s of waits in all, %s of thread time; the JSON has "
+			"them)\n", more, more == 1 ? "" : "s", units_ns(tot, sizeof(tot), (double)more_ns),
+			units_pct(share, sizeof(share), m->thread_wall_total_ns ?
+				  (double)more_ns / m->thread_wall_total_ns : 0));
 	if (hidden)
 		fprintf(f, "(%d kernel lock site%s below %.2f %% of thread time not shown; the JSON "
 			"has them)\n", hidden, hidden == 1 ? "" : "s", 100 * TABLE_KLOCK_MIN_SHARE);

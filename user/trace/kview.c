@@ -74,6 +74,51 @@ const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid)
 	return best;
 }
 
+static int tid_at_cmp(const void *a, const void *b)
+{
+	const struct kv_tid_at *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Each tid's latest account (kview_thread's answer), sorted by tid: who
+ * looks up every thread of a target with 10 000 of them cannot walk the
+ * accounts (20 KB each) once a lookup. NULL with *n = 0 when there are
+ * none or no memory; kview_tids_find then walks. */
+struct kv_tid_at *kview_tids_sorted(const struct kview *kv, int *n)
+{
+	struct kv_tid_at *ix = kv->nthreads ? malloc(sizeof(*ix) * (size_t)kv->nthreads) : NULL;
+	int k = 0;
+
+	*n = 0;
+	if (!ix)
+		return NULL;
+	for (int i = 0; i < kv->nthreads; i++)
+		ix[i] = (struct kv_tid_at){ .tid = kv->threads[i].tid, .at = i };
+	qsort(ix, (size_t)kv->nthreads, sizeof(*ix), tid_at_cmp);
+	for (int i = 0; i < kv->nthreads; i++) {	/* one entry a tid: the latest */
+		if (k && ix[k - 1].tid == ix[i].tid) {
+			if (kv->threads[ix[i].at].begin_ns > kv->threads[ix[k - 1].at].begin_ns)
+				ix[k - 1].at = ix[i].at;
+			continue;
+		}
+		ix[k++] = ix[i];
+	}
+	*n = k;
+	return ix;
+}
+
+const struct fct_thread *kview_tids_find(const struct kview *kv, const struct kv_tid_at *ix,
+					 int n, uint32_t tid)
+{
+	struct kv_tid_at key = { .tid = tid }, *hit;
+
+	if (!ix)
+		return kview_thread(kv, tid);
+	hit = bsearch(&key, ix, (size_t)n, sizeof(*ix), tid_at_cmp);
+	return hit ? &kv->threads[hit->at] : NULL;
+}
+
 static int sc_hist_cmp(const void *a, const void *b)
 {
 	const struct fct_sc_hist_key *x = a, *y = b;
@@ -143,13 +188,17 @@ struct kv_derived kview_derived(const struct fct_thread *t)
 
 void kview_scale(struct kview *kv)
 {
+	int n;
+	struct kv_tid_at *ix = kview_tids_sorted(kv, &n);
+
 	for (int i = 0; i < kv->nsc_hists; i++) {
 		const struct kv_sc_hist *h = &kv->sc_hists[i];
-		struct fct_thread *t = (struct fct_thread *)kview_thread(kv, h->key.tid);
+		struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, h->key.tid);
 
 		if (t && h->key.nr < FCT_NR_MAX)
 			scale_to_count(&t->nr[h->key.nr], &h->val);
 	}
+	free(ix);
 }
 
 /* The thread tid's exact kernel lock waits and time, over every account

@@ -172,6 +172,14 @@ void kview_free(struct kview *kv);
 /* Every event lost, of every kind (struct fct_lost, the timeline's drops). */
 uint64_t kview_lost_total(const struct kview *kv);
 const struct fct_thread *kview_thread(const struct kview *kv, uint32_t tid);
+/* kview_thread for many lookups: an index built once (free it). */
+struct kv_tid_at {
+	uint32_t tid;
+	int at;		/* in kv->threads */
+};
+struct kv_tid_at *kview_tids_sorted(const struct kview *kv, int *n);
+const struct fct_thread *kview_tids_find(const struct kview *kv, const struct kv_tid_at *ix,
+					 int n, uint32_t tid);
 /* The [A] buckets of an account read from the kernel. */
 struct kv_derived kview_derived(const struct fct_thread *t);
 /* Sort the syscall histograms by (tid, nr) for kview_sc_hist. */

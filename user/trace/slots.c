@@ -56,16 +56,20 @@ void slots_find_missing(struct kview *kv, pid_t tgid)
 	struct dirent *e;
 	DIR *d;
 
+	struct kv_tid_at *ix;
+	int n;
+
 	kv->nmissing = 0;
 	kv->missing_more = 0;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
 	if (!(d = opendir(path)))
 		return;
+	ix = kview_tids_sorted(kv, &n);
 	while ((e = readdir(d))) {
 		unsigned tid = (unsigned)strtoul(e->d_name, NULL, 10);
 		struct kv_missing *m;
 
-		if (!tid || kview_thread(kv, tid))
+		if (!tid || kview_tids_find(kv, ix, n, tid))
 			continue;
 		if (kv->nmissing == KV_MISSING_MAX) {
 			kv->missing_more++;
@@ -75,5 +79,6 @@ void slots_find_missing(struct kview *kv, pid_t tgid)
 		m->tid = tid;
 		thread_comm(tgid, tid, m->comm, sizeof(m->comm));
 	}
+	free(ix);
 	closedir(d);
 }
