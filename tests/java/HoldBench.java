@@ -14,7 +14,10 @@
  *
  * The program times itself with System.nanoTime (the vDSO: no syscall):
  * every hold, from the first statement inside the block to the last,
- * and the stat/open/close calls made inside it. At exit it writes one
+ * and each stat/open/read/close call made inside it alone (the path, the
+ * File and FileChannel objects and the eviction outside those windows;
+ * the JDK's own work inside a call - its objects, JNI, the Cleaner - is
+ * still in them: the windows are an upper bound on the calls). At exit it writes one
  * JSON object to OUT:
  *   wall_ns, holds, held_ns, misses, syscall_ns_in_lock,
  *   syscalls_in_lock {newfstatat, openat, pread64, close}
@@ -82,18 +85,25 @@ public final class HoldBench {
             RandomAccessFile h = table.get(f);
             if (h == null) {
                 st.misses++;
+                /* each call timed alone: the path, the channel object
+                 * and the eviction are Java's work, not the calls' */
+                String p = path(f);
+                File file = new File(p);
                 long s0 = System.nanoTime();
-                new File(path(f)).length();
-                RandomAccessFile n = new RandomAccessFile(path(f), "r");
-                readHead(st, n);
+                file.length();
+                long s1 = System.nanoTime();
+                RandomAccessFile n = new RandomAccessFile(p, "r");
+                long s2 = System.nanoTime();
+                st.scNs += (s1 - s0) + (s2 - s1) + readHead(st, n);
                 st.stats++;
                 st.opens++;
                 RandomAccessFile old = evict();
                 if (old != null) {
+                    long c0 = System.nanoTime();
                     old.close();
+                    st.scNs += System.nanoTime() - c0;
                     st.closes++;
                 }
-                st.scNs += System.nanoTime() - s0;
                 table.put(f, n);
             }
             spinNs(preempt ? holdUs * 1000L : holdNs);
@@ -141,10 +151,15 @@ public final class HoldBench {
     }
 
     /* the file's first READ bytes: one pread64 */
-    static void readHead(Stats st, RandomAccessFile r) throws IOException {
+    /* the positional read, its time in ns (the channel made before) */
+    static long readHead(Stats st, RandomAccessFile r) throws IOException {
+        FileChannel ch = r.getChannel();
         st.head.clear();
-        r.getChannel().read(st.head, 0);
+        long t0 = System.nanoTime();
+        ch.read(st.head, 0);
+        long ns = System.nanoTime() - t0;
         st.reads++;
+        return ns;
     }
 
     /* the least recently used handle, out of the table if it is full */
