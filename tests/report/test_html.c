@@ -20,6 +20,7 @@
 #include "report/html.h"
 #include "report/report.h"
 #include "session/sweep.h"
+#include "join/caches.h"
 #include "join/timeline.h"
 #include "joinutil.h"
 
@@ -188,6 +189,38 @@ static void fx_timeline(struct fx *x)
 	fx_timeline_of(x, "fcp.pool");
 }
 
+/* Two caches of process 77 (comm): descriptors of 60 files holding 51,
+ * hit 83.1 % (60 would hit 100 %), and a block cache seen only by its
+ * misses, 1320 blocks of working set, 1315 more serving 99.3 %. */
+static void fx_caches(struct fx *x, const char *comm, const char *object)
+{
+	struct joined_run *m = &x->s.joined;
+	struct cache_entry *c = calloc(2, sizeof(*c));
+
+	assert_non_null(c);
+	c[0] = (struct cache_entry){ .kind = CACHE_HANDLES, .pid = 77, .accesses = 786600,
+		.misses = 133200, .ws_items = 60, .ws_bytes = 6000000, .size_known = true,
+		.size_items = 51, .hit_ratio_now = 0.831, .fix_items = 60, .hit_ratio_fix = 1.0,
+		.miss_ns = 715600000, .sample_rate = 1 };
+	for (int i = 0; i < 64; i++)
+		c[0].mrc[c[0].nmrc++] = (struct fu_point){ (uint64_t)i + 1, i >= 59 ? 1.0 :
+							  (i + 1) / 60.0 };
+	c[1] = (struct cache_entry){ .kind = CACHE_BLOCKS, .pid = 77, .accesses = 800000,
+		.misses = 800000, .ws_items = 1320, .ws_bytes = 1320 * 4096ull, .fix_items = 1315,
+		.hit_ratio_fix = 0.993, .miss_ns = 956000000, .sample_rate = 1 };
+	snprintf(c[1].why_unknown, sizeof(c[1].why_unknown), "only its misses are seen");
+	c[1].mrc[c[1].nmrc++] = (struct fu_point){ 100, 0.075 };
+	c[1].mrc[c[1].nmrc++] = (struct fu_point){ 1315, 0.993 };
+	for (int i = 0; i < 2; i++) {
+		snprintf(c[i].comm, sizeof(c[i].comm), "%s", comm);
+		snprintf(c[i].object, sizeof(c[i].object), "%s", object);
+	}
+	free(m->caches);
+	m->caches = c;
+	m->ncaches = 2;
+	m->groups |= PG_MASK(PG_HANDLES);
+}
+
 /* Another program's run whose threads, lock and frames are named by the
  * EVIL_ payloads: the timeline, the lock table and both flame graphs. */
 static struct fx *fx_hostile(void)
@@ -197,6 +230,7 @@ static struct fx *fx_hostile(void)
 	uint32_t fr[2];
 
 	fx_timeline_of(x, EVIL_LOCK);
+	fx_caches(x, EVIL_A, EVIL_LOCK);
 	x->s.target.mode = TGT_ATTACH;
 	x->s.target.pid = 1000;
 	snprintf(x->s.target.cmdline, sizeof(x->s.target.cmdline), "%s", EVIL_FRAME);
@@ -456,6 +490,44 @@ static void test_run_page_hostile(void **state)
 	assert_true(has(page, "<td>" EVIL_LOCK_ESC "</td>"));
 	assert_true(has(page, "onerror=id=&#39;P&#39; (tid 1001)"));
 	assert_true(has(page, "data-n=\"&quot;&gt;&lt;svg onload="));
+	assert_true(has(page, "<td>" EVIL_LOCK_ESC "</td><td class=\"n\">786.6 k</td>"));
+	assert_true(has(page, "&lt;img src=x (77): handles cache, the hit ratio at each size"));
+	free(page);
+	unlink(path);
+	rmdir(x->dir);
+	fx_free(x);
+}
+
+/* The caches: the text report's cells, each curve drawn whole with the
+ * size now and the fix marked; none without the handles probes. */
+static void test_run_page_caches(void **state)
+{
+	struct fx *x = fx_run("fcp", true);
+	char path[128], *page;
+
+	(void)state;
+	fx_caches(x, "nginx", "html/ (60 files)");
+	make_dir(x->dir, sizeof(x->dir));
+	assert_int_equal(report_html_run(page_path(x, "run.html", path, sizeof(path)), &x->s), 0);
+	page = slurp(path);
+	assert_page(page);
+	assert_int_equal(charts_drawn(page), 4);	/* time, latency, two curves */
+	assert_true(has(page, "<h2>Caches the programs keep</h2>"));
+	assert_true(has(page, "<td>nginx (77) handles</td><td>html/ (60 files)</td>"
+			"<td class=\"n\">786.6 k</td><td class=\"n\">83.1 %</td>"
+			"<td class=\"n\">51</td><td class=\"n\">60 (5.7 MiB)</td>"
+			"<td class=\"n\">60: 100.0 %</td><td class=\"n\">715.6 ms</td>"));
+	assert_true(has(page, "<td class=\"n\">?</td><td class=\"n\">?</td>"
+			"<td class=\"n\">1320 (5.2 MiB)</td><td class=\"n\">+1315: 99.3 %</td>"));
+	assert_true(has(page, ">now</text>"));
+	assert_true(has(page, ">fix 60</text>"));
+	assert_true(has(page, ">fix +1315</text>"));
+	assert_true(has(page, "size: items more than now"));
+	free(page);
+	x->s.joined.groups &= ~PG_MASK(PG_HANDLES);
+	assert_int_equal(report_html_run(path, &x->s), 0);
+	page = slurp(path);
+	assert_int_equal(count(page, "Caches the programs keep"), 0);
 	free(page);
 	unlink(path);
 	rmdir(x->dir);
@@ -655,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_run_page),
 		cmocka_unit_test(test_run_page_timeline),
 		cmocka_unit_test(test_run_page_hostile),
+		cmocka_unit_test(test_run_page_caches),
 		cmocka_unit_test(test_run_page_timing_only),
 		cmocka_unit_test(test_compare_page),
 		cmocka_unit_test(test_sweep_page),

@@ -541,6 +541,7 @@ void html_run_body(FILE *f, const struct session *s, double w)
 	if (s->traced) {
 		lock_section(f, s);
 		html_flame_section(f, s, w);
+		html_caches_section(f, &s->joined, w);
 		pagecache_section(f, &s->joined);
 	}
 	why_section(f, s);

@@ -23,6 +23,11 @@ void html_run_body(FILE *f, const struct session *s, double w);
 /* --timeline: the swimlanes, w px wide (nothing without a timeline) */
 void html_timeline_section(FILE *f, const struct session *s, double w);
 
+/* The programs' caches and their curves, w px wide (nothing without
+ * any; report_html_caches.c). */
+struct joined_run;
+void html_caches_section(FILE *f, const struct joined_run *m, double w);
+
 /* The flame graphs of the run's stacks, w px wide (nothing without
  * stacks), with the script that zooms them (report_html_flame.c). */
 void html_flame_section(FILE *f, const struct session *s, double w);

@@ -8,6 +8,7 @@
 #include "base/hist.h"
 #include "base/sysnames.h"
 #include "explain/roles.h"
+#include "report/caches_print.h"
 #include "report/pools_print.h"
 #include "report/report.h"
 #include "report/evictions_json.h"
@@ -817,6 +818,7 @@ static void print_table(FILE *f, const struct session *s)
 		print_locks(f, m);
 		print_holders(f, m);
 		pools_print(f, m);
+		caches_print(f, m);
 		print_pagecache(f, m);
 		print_disk(f, m);
 	}
