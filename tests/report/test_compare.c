@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "report/compare.h"
+#include "trace/probes.h"
 
 struct side {
 	struct session s;
@@ -175,6 +176,60 @@ static void test_attach_rates(void **state)
 	free(b);
 }
 
+static void add_cache(struct side *x, enum cache_kind kind, const char *comm, pid_t pid,
+		      uint64_t accesses, uint64_t misses, uint64_t size, double rereads)
+{
+	struct joined_run *m = &x->s.joined;
+	struct cache_entry *c = realloc(m->caches, sizeof(*c) * (size_t)(m->ncaches + 1));
+
+	assert_non_null(c);
+	m->caches = c;
+	c = &m->caches[m->ncaches++];
+	*c = (struct cache_entry){ .kind = kind, .pid = pid, .accesses = accesses,
+		.misses = misses, .size_known = kind == CACHE_HANDLES, .size_items = size,
+		.ws_items = 100, .ws_bytes = 100 << 20, .rereads = rereads };
+	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+	m->groups |= PG_MASK(PG_HANDLES);
+}
+
+/* The programs' caches, per second of each window: nginx's two workers'
+ * handle caches summed against one's, a block cache in one run only
+ * (the other run had the probes: it read no block twice), a page cache
+ * whose other run did not measure (no handles probes there). */
+static void test_program_caches(void **state)
+{
+	struct side *a = attached(10000000000ull, T0, 100, 200000);
+	struct side *b = attached(20000000000ull, T1, 100, 200000);
+	char *t;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	add_cache(a, CACHE_HANDLES, "nginx", 11, 30000, 15000, 51, 0);
+	add_cache(a, CACHE_BLOCKS, "mariadbd", 12, 5000, 5000, 0, 4000);
+	add_cache(a, CACHE_HANDLES, "nginx", 13, 10000, 5000, 51, 0);
+	add_cache(b, CACHE_HANDLES, "nginx", 21, 80000, 400, 100, 0);
+	t = story(a, b);
+	/* 40 k accesses and 20 k misses in 10 s against 80 k and 400 in 20 s */
+	assert_non_null(strstr(t, "  caches      nginx's handles: hit 50.0 % against 99.5 %; "
+			       "misses 2000/s against 20/s\n              (working set 100 MiB "
+			       "against 100 MiB; it holds 51 against 100)\n"));
+	assert_non_null(strstr(t, "  caches      mariadbd's blocks: in nginx 14:02:11 only: "
+			       "nginx 14:05:40 read no block twice\n"));
+	assert_int_equal(strstr(t, "nginx's handles") < strstr(t, "mariadbd's blocks"), 1);
+	assert_null(strstr(t, "caches      nginx's handles: in"));	/* one term for both */
+	free(b->s.joined.caches);
+	b->s.joined.caches = NULL;
+	b->s.joined.ncaches = 0;
+	b->s.joined.groups = 0;
+	t = story(a, b);
+	assert_non_null(strstr(t, "  caches      nginx's handles: in nginx 14:02:11 only: not "
+			       "measured in nginx 14:05:40\n"));
+	free(a->s.joined.caches);
+	free(a);
+	free(b);
+}
+
 /* A program run to its end: its wall is the work, compared as totals. */
 static void test_exec_totals(void **state)
 {
@@ -205,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_pool_terms),
 		cmocka_unit_test(test_attach_rates),
 		cmocka_unit_test(test_exec_totals),
+		cmocka_unit_test(test_program_caches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

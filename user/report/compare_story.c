@@ -1,16 +1,18 @@
 /*
  * compare_story.c - one sentence per term where two runs differ: the
  * calls one saves or adds and each run's time in them, user CPU, lock waits,
- * waits for a CPU, page-cache misses; then Net. The same rule set for
+ * waits for a CPU, the programs' caches, page-cache misses; then Net. The same rule set for
  * every pair, in the terms the kernel measured, whatever the subjects
  * are. Each figure is the run's total times its side's factor
  * (compare_int.h): totals, or per second of a fixed window.
  */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include "report/compare_int.h"
 #include "base/units.h"
+#include "trace/probes.h"
 
 static double acct(const struct cmp_side *x, enum acct_bucket b)
 {
@@ -175,6 +177,111 @@ static void story_pagecache(FILE *f, const struct cmp_pair *p)
 		units_ns(s4, sizeof(s4), fabs(bl)), p->rates ? " a second" : "");
 }
 
+/* One program's caches of one kind in a run, its processes summed (a
+ * server's workers each keep their own; pids differ between runs, the
+ * name does not). */
+struct cache_sum {
+	double accesses, misses, rereads, ws_bytes;
+	uint64_t size_max;
+	bool size_known;
+	int procs;
+};
+
+static void cache_sum(const struct joined_run *m, const struct cache_entry *like,
+		      struct cache_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < m->ncaches; i++) {
+		const struct cache_entry *c = &m->caches[i];
+
+		if (c->kind != like->kind || strcmp(c->comm, like->comm))
+			continue;
+		s->accesses += (double)c->accesses;
+		s->misses += (double)c->misses;
+		s->rereads += c->rereads;
+		if ((double)c->ws_bytes > s->ws_bytes)
+			s->ws_bytes = (double)c->ws_bytes;
+		if (c->size_known && c->size_items > s->size_max)
+			s->size_max = c->size_items;
+		s->size_known |= c->size_known;
+		s->procs++;
+	}
+}
+
+/* Whether an entry of this program and kind came earlier in m. */
+static bool cache_seen(const struct joined_run *m, int before, const struct cache_entry *c)
+{
+	for (int i = 0; i < before; i++)
+		if (m->caches[i].kind == c->kind && !strcmp(m->caches[i].comm, c->comm))
+			return true;
+	return false;
+}
+
+/* A handle cache by its hit ratio; a block or page cache, whose hits are
+ * not seen, by its re-reads. */
+static void story_cache(FILE *f, const struct cmp_pair *p, const struct cache_entry *c)
+{
+	struct cache_sum a, b;
+	char s1[24], s2[24], s3[24], s4[24], w1[16], w2[16];
+
+	cache_sum(p->a.m, c, &a);
+	cache_sum(p->b.m, c, &b);
+	fprintf(f, "  caches      %s's %s: ", c->comm, cache_kind_name(c->kind));
+	if (!a.procs || !b.procs) {
+		const struct cmp_side *none = a.procs ? &p->b : &p->a;
+
+		fprintf(f, "in %s only: ", a.procs ? p->a.name : p->b.name);
+		if (!(none->m->groups & PG_MASK(PG_HANDLES)))
+			fprintf(f, "not measured in %s\n", none->name);
+		else
+			fprintf(f, "%s %s\n", none->name, c->kind == CACHE_HANDLES ?
+				"opened no file twice" : c->kind == CACHE_BLOCKS ?
+				"read no block twice" : "re-read no page reclaim had removed");
+		return;
+	}
+	if (c->kind == CACHE_HANDLES)
+		fprintf(f, "hit %s against %s; misses %s against %s", units_pct(s1, sizeof(s1),
+			a.accesses > 0 ? 1 - a.misses / a.accesses : 0), units_pct(s2, sizeof(s2),
+			b.accesses > 0 ? 1 - b.misses / b.accesses : 0),
+			cmp_fmt(s3, sizeof(s3), p, &p->a, false, a.misses),
+			cmp_fmt(s4, sizeof(s4), p, &p->b, false, b.misses));
+	else
+		fprintf(f, "re-reads %s against %s of %s against %s reads",
+			cmp_fmt(s1, sizeof(s1), p, &p->a, false, a.rereads),
+			cmp_fmt(s2, sizeof(s2), p, &p->b, false, b.rereads),
+			cmp_fmt(s3, sizeof(s3), p, &p->a, false, a.misses),
+			cmp_fmt(s4, sizeof(s4), p, &p->b, false, b.misses));
+	fprintf(f, "\n              (working set %s against %s", units_bytes(w1, sizeof(w1), a.ws_bytes),
+		units_bytes(w2, sizeof(w2), b.ws_bytes));
+	if (a.size_known && b.size_known)
+		fprintf(f, "; it holds %llu against %llu", (unsigned long long)a.size_max,
+			(unsigned long long)b.size_max);
+	fprintf(f, ")\n");
+}
+
+#define CACHE_TERMS	4	/* the costliest first: caches_build's order */
+
+static void story_caches(FILE *f, const struct cmp_pair *p)
+{
+	int told = 0;
+
+	for (int i = 0; i < p->a.m->ncaches && told < CACHE_TERMS; i++)
+		if (!cache_seen(p->a.m, i, &p->a.m->caches[i])) {
+			story_cache(f, p, &p->a.m->caches[i]);
+			told++;
+		}
+	for (int i = 0; i < p->b.m->ncaches && told < CACHE_TERMS; i++) {
+		const struct cache_entry *c = &p->b.m->caches[i];
+		struct cache_sum in_a;
+
+		cache_sum(p->a.m, c, &in_a);
+		if (!in_a.procs && !cache_seen(p->b.m, i, c)) {
+			story_cache(f, p, c);
+			told++;
+		}
+	}
+}
+
 /* Net: the walls, when the work set them; fixed windows set their own
  * length, so the runs' time on CPU per second of window instead. */
 static void story_net(FILE *f, const struct cmp_pair *p)
@@ -210,6 +317,7 @@ void compare_story(FILE *f, const struct cmp_pair *p)
 		fprintf(f, "  syscalls    about the same open, close, stat, pread64 and other calls\n");
 	story_user(f, p);
 	story_locks(f, p);
+	story_caches(f, p);
 	story_pagecache(f, p);
 	story_net(f, p);
 }
