@@ -210,7 +210,7 @@ static void test_bss_lock_named(void **state)
 /* A lock chain (target_prog chain): outer_lock's holders wait for
  * inner_lock, which its own holder keeps 2 ms at a time: outer_lock's
  * held time is mostly "waiting for another lock", and that lock is
- * named. */
+ * named; the chain's root is inner_lock's holder's sleep. */
 static void test_lock_chain_named(void **state)
 {
 	char *argv[] = { (char *)target_prog(), "chain", "100", NULL };
@@ -233,6 +233,23 @@ static void test_lock_chain_named(void **state)
 	assert_non_null(strstr(h->chain[0].lock, "inner_lock"));
 	/* 200 holds of outer_lock, each takes inner_lock once */
 	assert_in_range(h->chain[0].count, 1, 400);
+	/* the chain to its root: outer_lock, then inner_lock, whose holder
+	 * sleeps in clock_nanosleep holding it (its 2 ms); inner_lock's own
+	 * root is that sleep */
+	print_message("  root: %d links, %s %.0f %%, state %s, call %d\n", l->root.nlinks,
+		      l->root.nlinks > 1 ? l->root.link[1] : "-", 100 * l->root.share[1],
+		      hold_state_name(l->root.state), l->root.nr);
+	assert_int_equal(l->root.nlinks, 2);
+	assert_string_equal(l->root.link[0], l->name);
+	assert_non_null(strstr(l->root.link[1], "inner_lock"));
+	assert_int_equal(l->root.state, HS_BLOCKED);
+	assert_int_equal(l->root.nr, __NR_clock_nanosleep);
+	assert_false(l->root.cycle);
+	l = lock_starting(&s.joined, "inner_lock");
+	assert_non_null(l);
+	assert_int_equal(l->root.nlinks, 1);
+	assert_int_equal(l->root.state, HS_BLOCKED);
+	assert_int_equal(l->root.nr, __NR_clock_nanosleep);
 	session_free(&s);
 }
 

@@ -280,6 +280,7 @@ static const char *const derived[] = {
 	"stack_ids",	/* a lock's stacks: found again by the stacks' lock names */
 	"ranked", "also_seen",	/* the confidence floor: of each cause's confidence */
 	"pools@top",	/* fctrace's own workload: null, not measured; [] reads as none found */
+	"root",		/* a lock's wait chain: found again from its holders */
 };
 
 /* Members a run saved before they were written lacks: absent is read as

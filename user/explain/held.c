@@ -131,6 +131,47 @@ static void waited_words(char *buf, size_t n, const struct lock_holders *h)
 						behind[s]);
 }
 
+/* What the root's holders did: "asleep in clock_nanosleep". */
+static void root_state_words(char *buf, size_t n, const struct lock_root *r)
+{
+	static const char *const what[HS_N] = {
+		[HS_SYSCALL] = "in syscalls", [HS_BLOCKED] = "asleep",
+		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
+		[HS_WAITING] = "waiting for a lock not measured",
+	};
+	char call[32];
+
+	if (r->nr >= 0)
+		snprintf(buf, n, "%s in %s", what[r->state],
+			 syscall_name((unsigned)r->nr, call, sizeof(call)));
+	else
+		snprintf(buf, n, "%s", what[r->state]);
+}
+
+/* A chain of two or more locks, link by link to the root (roots.h). */
+static void chain_evidence(struct diag_cause *c, const struct lock_root *r)
+{
+	char text[900], state[80];
+	size_t len = 0;
+
+	if (r->nlinks < 2)
+		return;
+	text[0] = '\0';
+	for (int i = 0; i + 1 < r->nlinks && len < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s's waiters waited %s "
+					"behind holders waiting for %s", i ? "; " : "", r->link[i],
+					fig_pct(r->share[i]), r->link[i + 1]);
+	root_state_words(state, sizeof(state), r);
+	if (r->cycle)
+		evidence_add(c, "The chain to its root: %s, whose holders wait for a lock already "
+			     "in the chain: the locks are taken in both orders.", text);
+	else
+		evidence_add(c, "The chain to its root: %s; %s's waiters waited %s behind holders "
+			     "%s. That is the root: shortening it shortens every hold along the "
+			     "chain.", text, r->link[r->nlinks - 1],
+			     fig_pct(r->share[r->nlinks - 1]), state);
+}
+
 void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)
 {
 	const struct lock_holders *h = &l->holders;
@@ -155,6 +196,7 @@ void held_evidence(struct diag_cause *c, const struct lock_total *l, const struc
 		     "lock released and the next waiter woken but not yet running.",
 		     fig_ns(h->waiter_ns), fig_pct(fig_ratio(h->waiter_ns, x->thread_ns)), waited,
 		     fig_pct(fig_ratio(handoff, h->waiter_ns)));
+	chain_evidence(c, &l->root);
 	if (l->waits && handoff > 0)
 		evidence_add(c, "That hand-off is %s per wait over %s wait%s%s.",
 			     fig_ns(handoff / (double)l->waits), fig_cnt((double)l->waits),
@@ -187,6 +229,16 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 			 "different data take different locks.", l->name);
 		break;
 	default:
+		if (l->root.nlinks >= 2 && !l->root.cycle) {
+			char state[80];
+
+			root_state_words(state, sizeof(state), &l->root);
+			snprintf(buf, n, "Holders of %s wait for %s while holding it, and the chain "
+				 "ends at %s's holders %s: shorten that, or take no lock while "
+				 "holding %s.", l->name, l->root.link[1],
+				 l->root.link[l->root.nlinks - 1], state, l->name);
+			break;
+		}
 		snprintf(buf, n, "Holders of %s wait for %s while holding it: shorten the inner "
 			 "lock's holds or take the two in one step.", l->name,
 			 l->holders.nchain && l->holders.chain[0].is_lock ?

@@ -18,6 +18,7 @@
 #include "join/disk.h"
 #include "join/caches.h"
 #include "join/wakers.h"
+#include "join/roots.h"
 #include "join/pools.h"
 
 #define MODEL_MAX_NAMED	16	/* named user locks shown per thread */
@@ -140,6 +141,7 @@ struct lock_total {
 	uint64_t wakes, wakes_by_waiters;
 	struct lock_holders holders;	/* what its holders did (holders.h) */
 	struct lock_wakers wakers;	/* who ended its waits, after what (wakers.h) */
+	struct lock_root root;		/* its wait chain to the root (roots.h) */
 	struct lock_site sites[LOCK_SITES_MAX];	/* a JVM's: the largest first */
 	int nsites;
 };

@@ -22,6 +22,7 @@
 #include "report/disk_json.h"
 #include "report/whatif_print.h"
 #include "report/why.h"
+#include "report/roots_json.h"
 #include "report/wakers_json.h"
 #include "session/run_format.h"
 #include "explain/words.h"
@@ -337,6 +338,7 @@ static struct json_object *lock_totals_json(const struct joined_run *m,
 					       flame_stack_ids_json(ss, m->locks[i].name));
 		json_object_object_add(o, "sites", sites_json(&m->locks[i]));
 		json_object_object_add(o, "wakers", wakers_json(&m->locks[i].wakers));
+		json_object_object_add(o, "root", root_json(&m->locks[i].root));
 		json_object_array_add(a, o);
 	}
 	return a;

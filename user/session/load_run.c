@@ -1050,6 +1050,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	    load_pools(r, doc, m))
 		return -1;
 	m->ops = ops;
+	roots_join(m);	/* derived from the holders, as the run found them */
 	return 0;
 }
 
