@@ -5,19 +5,65 @@
 #include <string.h>
 #include "explain/working.h"
 
-/* out's user word named name, or NULL. */
-static struct lock_total *word_of(struct joined_run *out, const char *name)
+/* out's user words by name, for add_use to find each row's words in:
+ * a server's 10 000 threads on 10 000 words would be 10^8 compares by a
+ * walk. */
+struct word_index {
+	const struct joined_run *out;
+	int *at;
+	int n;
+};
+
+static const struct joined_run *index_base;
+
+static int by_name(const void *a, const void *b)
 {
-	for (int i = 0; i < out->nlocks; i++)
-		if (!out->locks[i].kernel && !strcmp(out->locks[i].name, name))
-			return &out->locks[i];
+	return strcmp(index_base->locks[*(const int *)a].name,
+		      index_base->locks[*(const int *)b].name);
+}
+
+static void index_words(struct word_index *x, struct joined_run *out)
+{
+	x->out = out;
+	x->n = 0;
+	x->at = malloc(sizeof(*x->at) * (size_t)(out->nlocks > 0 ? out->nlocks : 1));
+	for (int i = 0; x->at && i < out->nlocks; i++)
+		if (!out->locks[i].kernel)
+			x->at[x->n++] = i;
+	index_base = out;
+	if (x->at)
+		qsort(x->at, (size_t)x->n, sizeof(*x->at), by_name);
+}
+
+/* out's user word named name, or NULL. */
+static struct lock_total *word_of(const struct word_index *x, const char *name)
+{
+	struct joined_run *out = (struct joined_run *)x->out;
+	int lo = 0, hi = x->n - 1;
+
+	if (!x->at) {	/* no memory for the index: walk */
+		for (int i = 0; i < out->nlocks; i++)
+			if (!out->locks[i].kernel && !strcmp(out->locks[i].name, name))
+				return &out->locks[i];
+		return NULL;
+	}
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(out->locks[x->at[mid]].name, name);
+
+		if (!c)
+			return &out->locks[x->at[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return NULL;
 }
 
 /* One kept row's waits on a word, into the word's figures. */
-static void add_use(struct joined_run *out, const struct lock_use *u)
+static void add_use(struct joined_run *out, const struct word_index *x, const struct lock_use *u)
 {
-	struct lock_total *t = word_of(out, u->name);
+	struct lock_total *t = word_of(x, u->name);
 
 	if (!u->is_lock)
 		out->event_wait_ns += u->wait_ns;
@@ -35,6 +81,7 @@ static void add_use(struct joined_run *out, const struct lock_use *u)
  * the rows kept; then those no kept row waited on taken out. */
 static void sum_words(struct joined_run *out)
 {
+	struct word_index x;
 	int kept = 0;
 
 	for (int i = 0; i < out->nlocks; i++) {
@@ -46,9 +93,11 @@ static void sum_words(struct joined_run *out)
 		t->threads = 0;
 	}
 	out->event_wait_ns = 0;
+	index_words(&x, out);
 	for (unsigned i = 0; i < out->nrows; i++)
 		for (int j = 0; !out->rows[i].aside && j < out->rows[i].nlocks; j++)
-			add_use(out, &out->rows[i].locks[j]);
+			add_use(out, &x, &out->rows[i].locks[j]);
+	free(x.at);
 	for (int i = 0; i < out->nlocks; i++)
 		if (out->locks[i].kernel || out->locks[i].threads)
 			out->locks[kept++] = out->locks[i];
