@@ -94,6 +94,32 @@ static void test_cpu_bound(void **state)
 	assert_string_equal(w.bound, "the CPUs");
 }
 
+/* A cache's misses gone (whatif_lock_calls_gone), CPU-bound as above
+ * with no futex time: all of the holders' 0.4 s of syscalls gone, and
+ * 0.4 s of CPU with them: (3.6 - 0.4) / 4 = 0.8 s. Half of
+ * them (0.2 s): (3.6 - 0.2) / 4 = 0.85 s, the lock held 0.3 s. Moving
+ * them out instead keeps their CPU: 0.9 s. Nothing to take, or more
+ * than all, is no prediction. */
+static void test_calls_gone(void **state)
+{
+	struct fx x;
+	struct lock_whatif w;
+
+	(void)state;
+	fx_init(&x, 3.6, 0);
+	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 1, 0.4 * S, &w), 0);
+	assert_float_equal(w.predicted_wall_ns / S, 0.8, 1e-9);
+	assert_float_equal(w.held_after_ns / S, 0.1, 1e-9);
+	assert_string_equal(w.bound, "the CPUs");
+	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 0.5, 0.2 * S, &w), 0);
+	assert_float_equal(w.predicted_wall_ns / S, 0.85, 1e-9);
+	assert_float_equal(w.held_after_ns / S, 0.3, 1e-9);
+	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
+	assert_float_equal(w.predicted_wall_ns / S, 0.9, 1e-9);
+	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 0, 0.1 * S, &w), -1);
+	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 1.5, 0.1 * S, &w), -1);
+}
+
 /* Other processes took 2 of the 4 CPUs over the window (cpu-clock
  * samples): the program keeps the other 2, and the same 3.6 s of CPU
  * (0.4 s of syscalls moved, no futex time) need 3.6 / 2 = 1.8 s. */
@@ -164,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_bound),
 		cmocka_unit_test(test_cpu_bound),
+		cmocka_unit_test(test_calls_gone),
 		cmocka_unit_test(test_cpu_bound_busy_machine),
 		cmocka_unit_test(test_lock_bound),
 		cmocka_unit_test(test_refusals),

@@ -47,6 +47,7 @@
  * the model is fitted to the run it predicts from, and says which bound
  * sets the answer.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,22 +238,31 @@ static double solve(const struct lock_holders *h, const struct run_cpu *r,
 	return wall1;
 }
 
-int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
-		struct lock_whatif *out)
+/* The prediction with mv of the lock's held time and dw of its waiters'
+ * time taken out of it, and gone_ns of the threads' own time (on CPU)
+ * gone altogether, not moved. */
+static int predict(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
+		   double mv, double dw, double gone_ns, struct lock_whatif *out)
 {
 	static const char *const bounds[] = { "the threads' own time", "the CPUs",
 					      "the lock's holds", "one thread's own work" };
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
 	struct demand d = demand_of(m, &r, c);
-	double wall = (double)m->wall_ns, outside = 0, mv, dw;
+	double wall = (double)m->wall_ns, outside = 0;
 	int which = 0;
 
 	if (!h->measured || h->held_ns <= 0 || wall <= 0 || r.threads < 1 || r.waiters < 1)
 		return -1;
-	moved(h, c, &mv, &dw);
 	if (mv <= 0)
 		return -1;
+	/* calls gone: the waiters' share of them from their own time, all of
+	 * them from the CPU the threads need, one thread's worth from the
+	 * longest */
+	r.waiter_own_ns = fmax(0, r.waiter_own_ns - gone_ns *
+			       (r.waiters < r.threads ? r.waiters / r.threads : 1));
+	d.cpu = fmax(0, d.cpu - gone_ns);
+	d.longest = fmax(0, d.longest - gone_ns / r.threads);
 	/* The lock changes nothing before its first waiter starts or after
 	 * its last one ends (a JVM's start-up and exit): the bounds are of
 	 * the waiters' span, the rest of the window is kept as it was. */
@@ -270,4 +280,24 @@ int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum loc
 						 dw, out, &which);
 	out->bound = bounds[which];
 	return 0;
+}
+
+int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
+		struct lock_whatif *out)
+{
+	double mv, dw;
+
+	moved(&l->holders, c, &mv, &dw);
+	return predict(m, l, c, mv, dw, 0, out);
+}
+
+int whatif_lock_calls_gone(const struct joined_run *m, const struct lock_total *l, double part,
+			   double gone_ns, struct lock_whatif *out)
+{
+	const struct lock_holders *h = &l->holders;
+
+	if (part <= 0 || part > 1)
+		return -1;
+	return predict(m, l, LC_SYSCALLS_OUTSIDE, h->state_ns[HS_SYSCALL] * part,
+		       h->waited_ns[HS_SYSCALL] * part, gone_ns, out);
 }

@@ -30,5 +30,12 @@ const char *lock_change_name(enum lock_change c);
  * say enough (no holders measured, nothing to move, no kernel account). */
 int whatif_lock(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
 		struct lock_whatif *out);
+/* The prediction if a part (0..1] of what L's holders spent in syscalls
+ * were not made at all - a cache's misses that a bigger cache would hit:
+ * that part of the holds and of the waits behind it leaves the lock, and
+ * gone_ns of the threads' own time on CPU goes with it. out->change says
+ * syscalls_outside (the same model, the calls gone besides). */
+int whatif_lock_calls_gone(const struct joined_run *m, const struct lock_total *l, double part,
+			   double gone_ns, struct lock_whatif *out);
 
 #endif
