@@ -537,7 +537,15 @@ static void test_group_commit_wakers(void **state)
 	assert_string_equal(work->wakers.after[0].call, "write");
 	assert_int_equal(commit->wakers.cls, WC_DURABLE);
 	assert_int_equal(work->wakers.cls, WC_OUTPUT);
-	assert_true(diag_says(&s.diag, "The waits end when flusher's fdatasync returns"));
+	if (!diag_says(&s.diag, "The waits end when flusher's fdatasync returns")) {
+		for (int i = 0; i < s.diag.n; i++) {	/* what the Why said instead */
+			print_message("  cause %s: %s\n", s.diag.causes[i].cause,
+				      s.diag.causes[i].title);
+			for (int e = 0; e < s.diag.causes[i].nevidence; e++)
+				print_message("    %s\n", s.diag.causes[i].evidence[e]);
+		}
+		fail_msg("the Why does not say the waits end when the flusher's fdatasync returns");
+	}
 	check_while_waited(commit, &s.joined);
 	/* the Why names the root first: the flusher's call, not the condvar */
 	if (cause_of(&s.diag, "event_wait"))

@@ -85,6 +85,7 @@ static const char *const DERIVED[] = {
 	/* the run-wide syscalls: the threads' summed (join_retotal), as a run sums them */
 	"syscalls.*",
 	"caches#.mrc#.size_bytes",	/* size_items x the working set's bytes per item */
+	"locks#.root*",			/* the wait chain: found again from the holders */
 	/* the confidence floor: of each cause's confidence (explain_floor) */
 	"diagnosis#.ranked", "why.also_seen",
 };
