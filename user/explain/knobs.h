@@ -14,5 +14,9 @@
  * max=60 (per worker process)");
  * false when fctrace does not know the program's knob. */
 bool knob_for(const char *comm, enum cache_kind k, uint64_t items, char *buf, size_t n);
+/* The cache's items the program keeps free of data whatever its size
+ * (InnoDB's innodb_lru_scan_depth pages), which the size set must add to
+ * the working set, and why in words; 0 when none is known. */
+uint64_t knob_margin(const char *comm, enum cache_kind k, const char **why);
 
 #endif

@@ -331,10 +331,19 @@ static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
 
 static void fix_blocks(struct finding *o, const struct cache_entry *e)
 {
+	const char *why;
+	uint64_t margin = knob_margin(e->comm, e->kind, &why);
+	double each = e->ws_items ? (double)e->ws_bytes / (double)e->ws_items : 0;
+	double margin_mib = (double)margin * each / MIB;
+	uint64_t mib = (uint64_t)((double)e->ws_bytes / MIB + margin_mib) + 1;
 	char knob[160];
-	uint64_t mib = (uint64_t)((double)e->ws_bytes / MIB) + 1;
 
-	if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)))
+	if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)) && margin && each > 0)
+		set_fix(o, "Set %s (its working set, %s MiB, and %s MiB for the %s pages of %s "
+			"bytes %s; the cache's size now is not seen from outside): the %s re-reads "
+			"then hit.", knob, fig_cnt((double)e->ws_bytes / MIB), fig_cnt(margin_mib),
+			fig_cnt((double)margin), fig_cnt(each), why, fig_cnt(e->rereads));
+	else if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)))
 		set_fix(o, "Set %s (its working set; the cache's size now is not seen from "
 			"outside): the %s re-reads then hit.", knob, fig_cnt(e->rereads));
 	else
