@@ -3,36 +3,35 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/places.h"
 #include "explain/working.h"
 
 /* out's user words by name, for add_use to find each row's words in:
  * a server's 10 000 threads on 10 000 words would be 10^8 compares by a
- * walk. */
+ * walk. The kernel's sites sort last and are never found. */
 struct word_index {
 	const struct joined_run *out;
 	int *at;
-	int n;
+	int n;		/* the user words: at's first n */
 };
 
-static const struct joined_run *index_base;
-
-static int by_name(const void *a, const void *b)
+static int by_name(const void *a, const void *b, void *arg)
 {
-	return strcmp(index_base->locks[*(const int *)a].name,
-		      index_base->locks[*(const int *)b].name);
+	const struct lock_total *l = arg;
+	int i = *(const int *)a, j = *(const int *)b;
+
+	if (l[i].kernel != l[j].kernel)
+		return l[i].kernel ? 1 : -1;
+	return strcmp(l[i].name, l[j].name);
 }
 
 static void index_words(struct word_index *x, struct joined_run *out)
 {
 	x->out = out;
 	x->n = 0;
-	x->at = malloc(sizeof(*x->at) * (size_t)(out->nlocks > 0 ? out->nlocks : 1));
+	x->at = places_sorted(out->nlocks, out->locks, by_name);
 	for (int i = 0; x->at && i < out->nlocks; i++)
-		if (!out->locks[i].kernel)
-			x->at[x->n++] = i;
-	index_base = out;
-	if (x->at)
-		qsort(x->at, (size_t)x->n, sizeof(*x->at), by_name);
+		x->n += !out->locks[i].kernel;
 }
 
 /* out's user word named name, or NULL. */

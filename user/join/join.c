@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "base/hist.h"
+#include "base/places.h"
 #include "base/sysnames.h"
 #include "join/join.h"
 #include "join/jvmstacks.h"
@@ -447,17 +448,6 @@ static int by_row_tid(const void *a, const void *b, void *arg)
 	uint32_t tx = (uint32_t)r[x].tid, ty = (uint32_t)r[y].tid;
 
 	return tx != ty ? (tx > ty) - (tx < ty) : (x > y) - (x < y);
-}
-
-static int *places_sorted(int n, void *arg, int (*cmp)(const void *, const void *, void *))
-{
-	int *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
-
-	for (int i = 0; v && i < n; i++)
-		v[i] = i;
-	if (v)
-		qsort_r(v, (size_t)n, sizeof(*v), cmp, arg);
-	return v;
 }
 
 static void totals_ix_init(struct totals_ix *x, struct joined_run *m)

@@ -4,6 +4,7 @@
  * what a scan from the start gave.
  */
 #include <stdlib.h>
+#include "base/places.h"
 #include "join/wordindex.h"
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -37,19 +38,6 @@ static int by_thread(const void *a, const void *b, void *arg)
 	       (x > y) - (x < y);
 }
 
-static int *sorted_places(int n, const void *arg,
-			  int (*cmp)(const void *, const void *, void *))
-{
-	int *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
-
-	if (!v)
-		return NULL;
-	for (int i = 0; i < n; i++)
-		v[i] = i;
-	qsort_r(v, (size_t)n, sizeof(*v), cmp, (void *)arg);
-	return v;
-}
-
 /* each tid once: the first of its run, which by_thread put first */
 static int first_of_each_tid(const struct fct_thread *t, int *v, int n)
 {
@@ -64,9 +52,9 @@ static int first_of_each_tid(const struct fct_thread *t, int *v, int n)
 int kv_index_build(struct kv_index *ix, const struct kview *kv)
 {
 	*ix = (struct kv_index){ .kv = kv };
-	ix->by_addr = sorted_places(kv->nfutex, kv->futex, by_addr);
-	ix->by_tid = sorted_places(kv->nfutex, kv->futex, by_tid);
-	ix->threads = sorted_places(kv->nthreads, kv->threads, by_thread);
+	ix->by_addr = places_sorted(kv->nfutex, kv->futex, by_addr);
+	ix->by_tid = places_sorted(kv->nfutex, kv->futex, by_tid);
+	ix->threads = places_sorted(kv->nthreads, kv->threads, by_thread);
 	if (!ix->by_addr || !ix->by_tid || !ix->threads) {
 		kv_index_free(ix);
 		return -1;
@@ -155,7 +143,7 @@ static int by_name_place(const void *a, const void *b, void *arg)
 int name_index_build(struct name_index *ix, const struct lock_name *names, int n)
 {
 	*ix = (struct name_index){ .names = names, .n = n };
-	if (!(ix->order = sorted_places(n, names, by_name_place)))
+	if (!(ix->order = places_sorted(n, names, by_name_place)))
 		return -1;
 	for (int i = 0; i < n; i++)
 		if (names[i].size > ix->max_size)

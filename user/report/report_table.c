@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "base/hist.h"
+#include "base/places.h"
 #include "base/sysnames.h"
 #include "explain/roles.h"
 #include "report/caches_print.h"
@@ -414,31 +415,16 @@ static void print_syscalls_by_nr(FILE *f, const struct joined_run *m)
 	}
 }
 
-/* The locks' indexes, longest total wait first (ties by index): one sort,
- * as a target may have 10 000 futex words. */
-static const struct lock_total *longest_base;
-
-static int by_wait_desc(const void *a, const void *b)
+/* The locks longest total wait first, ties by place (places_sorted: one
+ * sort, as a target may have 10 000 futex words). */
+static int by_wait_desc(const void *a, const void *b, void *arg)
 {
+	const struct lock_total *l = arg;
 	int i = *(const int *)a, j = *(const int *)b;
-	uint64_t wi = longest_base[i].wait_ns, wj = longest_base[j].wait_ns;
 
-	if (wi != wj)
-		return wi < wj ? 1 : -1;
+	if (l[i].wait_ns != l[j].wait_ns)
+		return l[i].wait_ns < l[j].wait_ns ? 1 : -1;
 	return (i > j) - (i < j);
-}
-
-static int *locks_longest_first(const struct joined_run *m)
-{
-	int *order = malloc(sizeof(*order) * (size_t)m->nlocks);
-
-	if (!order)
-		return NULL;
-	for (int i = 0; i < m->nlocks; i++)
-		order[i] = i;
-	longest_base = m->locks;
-	qsort(order, (size_t)m->nlocks, sizeof(*order), by_wait_desc);
-	return order;
 }
 
 /* Kernel lock sites below this share of thread time are not printed
@@ -467,7 +453,7 @@ static void print_locks(FILE *f, const struct joined_run *m)
 	fprintf(f, "\nLock waits (share = of all %sthread time)\n%-48s %8s %9s %9s %9s %6s\n",
 		m->jvm ? "application " : "",
 		"lock", "waits", "total", "mean", "max", "share");
-	order = locks_longest_first(m);
+	order = places_sorted(m->nlocks, m->locks, by_wait_desc);
 	for (int k = 0; k < m->nlocks; k++) {
 		const struct lock_total *l = &m->locks[order ? order[k] : k];
 
