@@ -113,14 +113,16 @@ static void inside_words(char *buf, size_t n, const struct lock_holders *h)
 	}
 }
 
+/* What a holder was doing, as the waiters' time behind it is told. */
+static const char *const behind[HS_N] = {
+	[HS_SYSCALL] = "in syscalls", [HS_BLOCKED] = "asleep",
+	[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
+	[HS_WAITING] = "waiting for another lock",
+};
+
 /* Of the waiters' time: behind which state of the holder, and hand-off. */
 static void waited_words(char *buf, size_t n, const struct lock_holders *h)
 {
-	static const char *const behind[HS_N] = {
-		[HS_SYSCALL] = "in syscalls", [HS_BLOCKED] = "asleep",
-		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
-		[HS_WAITING] = "waiting for another lock",
-	};
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -134,18 +136,14 @@ static void waited_words(char *buf, size_t n, const struct lock_holders *h)
 /* What the root's holders did: "asleep in clock_nanosleep". */
 static void root_state_words(char *buf, size_t n, const struct lock_root *r)
 {
-	static const char *const what[HS_N] = {
-		[HS_SYSCALL] = "in syscalls", [HS_BLOCKED] = "asleep",
-		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
-		[HS_WAITING] = "waiting for a lock not measured",
-	};
+	const char *what = r->state == HS_WAITING ? "waiting for a lock not measured" :
+			   behind[r->state];
 	char call[32];
 
 	if (r->nr >= 0)
-		snprintf(buf, n, "%s in %s", what[r->state],
-			 syscall_name((unsigned)r->nr, call, sizeof(call)));
+		snprintf(buf, n, "%s in %s", what, syscall_name((unsigned)r->nr, call, sizeof(call)));
 	else
-		snprintf(buf, n, "%s", what[r->state]);
+		snprintf(buf, n, "%s", what);
 }
 
 /* A chain of two or more locks, link by link to the root (roots.h). */
