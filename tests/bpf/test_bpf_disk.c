@@ -160,6 +160,17 @@ static const struct fct_disk_dev *busiest_traced(const struct kview *kv, int dir
 	return best;
 }
 
+/* The reads the traced threads caused, by the threads' rows and by the
+ * devices' traced counts: one figure counted twice in disk.bpf.c. */
+static void traced_reads(const struct kview *kv, uint64_t *by_threads, uint64_t *by_devs)
+{
+	*by_threads = *by_devs = 0;
+	for (int i = 0; i < kv->ndisk_threads; i++)
+		*by_threads += kv->disk_threads[i].ios[FCT_DISK_READ];
+	for (int i = 0; i < kv->ndisk_devs; i++)
+		*by_devs += kv->disk_devs[i].traced_ios[FCT_DISK_READ];
+}
+
 static uint64_t hist_total(const uint32_t *h)
 {
 	uint64_t n = 0;
@@ -209,6 +220,7 @@ static void test_odirect_reads(void **state)
 	struct marked m[1];
 	const struct fct_disk_thread *d;
 	const struct fct_disk_dev *dev;
+	uint64_t by_threads, by_devs;
 
 	BPF_TEST_REQUIRE();
 	disk_run_one(&fx, &c, m, read_direct);
@@ -231,8 +243,17 @@ static void test_odirect_reads(void **state)
 
 	dev = busiest_traced(&fx.kv, FCT_DISK_READ);
 	assert_non_null(dev);
-	assert_int_equal(dev->traced_ios[FCT_DISK_READ], N_BLOCKS);
-	assert_int_equal(dev->traced_bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS * BLOCK);
+	/* the device holds our reads and those of the test's other threads
+	 * (a fresh clone's CI once saw 2 more, 50 against 48: pages of the
+	 * test's own files read in): each read is the thread's and the
+	 * device's alike */
+	traced_reads(&fx.kv, &by_threads, &by_devs);
+	if (by_threads > N_BLOCKS)
+		print_message("  the test's other threads read %llu blocks\n",
+			      (unsigned long long)(by_threads - N_BLOCKS));
+	assert_int_equal(by_devs, by_threads);
+	assert_true(dev->traced_ios[FCT_DISK_READ] >= N_BLOCKS);
+	assert_true(dev->traced_bytes[FCT_DISK_READ] >= (uint64_t)N_BLOCKS * BLOCK);
 	assert_true(dev->ios[FCT_DISK_READ] >= N_BLOCKS);
 	assert_true(dev->name[0]);
 	/* the device view: /proc/diskstats over the window, the probes'
