@@ -26,13 +26,14 @@ enum lock_kind {
 	LK_OBJECT_WAIT,	/* Java's Object.wait */
 	LK_PARK,	/* Java's LockSupport.park */
 	LK_KERNEL,	/* a kernel lock site (type @ caller) */
+	LK_SLEEP,	/* a timed sleep on a futex word: a JVM's Thread.sleep */
 	LK_N,
 };
 
 /* The words the JSON uses for the kinds, in enum order (JSON-stable):
  * the saved run's tables read and write them (session/run_format.c). */
 #define LOCK_KIND_NAMES { "lock", "mutex", "rwlock", "condvar", "semaphore", "barrier", \
-			  "join", "futex_waitv", "monitor", "object_wait", "park", "kernel" }
+			  "join", "futex_waitv", "monitor", "object_wait", "park", "kernel", "sleep" }
 
 /* The word a lock's name and the JSON use for its kind: "mutex",
  * "condvar", "lock" ... */
@@ -56,16 +57,17 @@ static inline enum lock_kind lock_kind_of(const char *name)
  * What a thread waits for when it waits on a lock or event: a holder to
  * let go (a lock, or an event its own waiters pass round: taken in turns,
  * is_lock), a signal that there is work (condvars, semaphores, barriers,
- * parks), or a thread to end (a join). The rules rank the first as
- * contention; the others are no cause of their own.
+ * parks), a thread to end (a join), or time to pass (a sleep). The
+ * rules rank the first as contention; the others are no cause of their
+ * own (a sleep is the thread's own pacing, as nanosleep is).
  */
-enum wait_class { WAIT_LOCK, WAIT_EVENT, WAIT_EXIT };
+enum wait_class { WAIT_LOCK, WAIT_EVENT, WAIT_EXIT, WAIT_TIME };
 
 static inline enum wait_class wait_class_of(enum lock_kind k, bool is_lock)
 {
 	if (is_lock)
 		return WAIT_LOCK;
-	return k == LK_JOIN ? WAIT_EXIT : WAIT_EVENT;
+	return k == LK_JOIN ? WAIT_EXIT : k == LK_SLEEP ? WAIT_TIME : WAIT_EVENT;
 }
 
 #endif /* FCTRACE_LOCK_KIND_H */

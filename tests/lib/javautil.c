@@ -18,7 +18,7 @@
 static const char *const sources[] = {
 	"Harness.java", "PoolBench.java", "ParkBench.java", "ParkLoop.java", "GcBench.java",
 	"SiteBench.java", "AgentBench.java", "HoldBench.java", "MonitorPaths.java",
-	"ChainBench.java",
+	"ChainBench.java", "JPoolBench.java",
 };
 
 const char *java_classpath(void)

@@ -8,6 +8,7 @@
  * the kernel clears and wakes when that thread exits: its word is of kind
  * LK_JOIN (lockname.c, from the C library's frames or the wakes).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,18 @@
 #include "explain/held.h"
 #include "explain/roles.h"
 #include "explain/words.h"
+
+/* Its timed sleeps on futex words (a JVM's Thread.sleep): a sleep in a
+ * timer, as nanosleep is, not a wait for others. */
+static double timed_sleeps(const struct thread_row *row)
+{
+	double ns = 0;
+
+	for (int i = 0; i < row->nlocks; i++)
+		if (wait_class_of(row->locks[i].kind, row->locks[i].is_lock) == WAIT_TIME)
+			ns += (double)row->locks[i].wait_ns;
+	return ns;
+}
 
 /* Most of its event waits on joins: waits for threads to end. */
 static bool joins(const struct thread_row *row)
@@ -66,12 +79,28 @@ static double gate_waits(const struct gates *g, const struct thread_row *row)
 	return ns;
 }
 
-static enum thread_role role_of(const struct gates *g, const struct thread_row *row)
+/* The row's waits in a pool's queue (pools.h): a thread queued for one
+ * of N items waits for a resource, not for others' work - it works. */
+static double pool_waits(const struct joined_run *m, const struct thread_row *row)
+{
+	double ns = 0;
+
+	for (int i = 0; m->npools && i < row->nlocks; i++)
+		for (int j = 0; !row->locks[i].is_lock && j < m->npools; j++)
+			if (!strcmp(m->pools[j].name, row->locks[i].name))
+				ns += (double)row->locks[i].wait_ns;
+	return ns;
+}
+
+static enum thread_role role_of(const struct joined_run *m, const struct gates *g,
+				const struct thread_row *row)
 {
 	double wall = (double)(row->end_ns - row->start_ns);
-	double gated = gate_waits(g, row);
-	double events = (double)row->acct_ns[ACCT_FUTEX_OTHER] + gated;
-	double calls = (double)row->idle_ns;
+	double gated = gate_waits(g, row), other = (double)row->acct_ns[ACCT_FUTEX_OTHER];
+	double queued = fmin(pool_waits(m, row), other);
+	double slept = fmin(timed_sleeps(row), other - queued);
+	double events = other + gated - queued - slept;
+	double calls = (double)row->idle_ns + slept;
 	double busy = (double)(row->acct_ns[ACCT_CPU_USER] + row->acct_ns[ACCT_CPU_SYS] +
 			       row->acct_ns[ACCT_RUNQ]);
 
@@ -98,7 +127,7 @@ int roles_find(const struct joined_run *m, struct thread_roles *r)
 	r->nrows = m->nrows;
 	/* the roles need the scheduler's account of each thread */
 	for (unsigned i = 0; i < m->nrows && (m->groups & PG_MASK(PG_SCHED)); i++) {
-		r->role[i] = role_of(&g, &m->rows[i]);
+		r->role[i] = role_of(m, &g, &m->rows[i]);
 		r->count[r->role[i]]++;
 		r->drop[i] = role_waits(r->role[i]);
 		r->ndrop += r->drop[i];

@@ -384,6 +384,12 @@ static bool is_join(const struct lock_total *l)
 	return wait_class_of(l->kind, l->is_lock) == WAIT_EXIT;
 }
 
+/* A timed sleep (a JVM's Thread.sleep): the thread's own pacing. */
+static bool is_sleep(const struct lock_total *l)
+{
+	return wait_class_of(l->kind, l->is_lock) == WAIT_TIME;
+}
+
 /* The user futex words with the most wait, of one kind (locks or
  * events, joins left out), largest first; returns how many went into
  * top[]. */
@@ -402,7 +408,7 @@ static int top_words(const struct joined_run *m, bool is_lock, const struct lock
 			for (int j = 0; j < n; j++)
 				taken |= top[j] == l;
 			if (!l->kernel && l->is_lock == is_lock && l->wait_ns && !taken &&
-			    !is_join(l) && !pool_of_lock(m, l) &&
+			    !is_join(l) && !is_sleep(l) && !pool_of_lock(m, l) &&
 			    (!best || l->wait_ns > best->wait_ns))
 				best = l;
 		}
@@ -660,15 +666,22 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
 	const struct thread_row *b = busiest(f->m);
-	double joins = 0, share;
+	double joins = 0, sleeps = 0, share;
 	int n;
 
 	/* a thread waiting for its workers to end waits for their work, which
-	 * the other causes explain: its join is left out */
-	for (int i = 0; i < f->m->nlocks; i++)
-		if (!f->m->locks[i].kernel && is_join(&f->m->locks[i]))
-			joins += (double)f->m->locks[i].wait_ns;
-	share = fig_ratio((double)f->m->event_wait_ns - joins - pool_wait_ns(f, false), f->wall);
+	 * the other causes explain: its join is left out; so is a timed sleep,
+	 * which waits for no one */
+	for (int i = 0; i < f->m->nlocks; i++) {
+		const struct lock_total *l = &f->m->locks[i];
+
+		if (!l->kernel && is_join(l))
+			joins += (double)l->wait_ns;
+		if (!l->kernel && is_sleep(l))
+			sleeps += (double)l->wait_ns;
+	}
+	share = fig_ratio((double)f->m->event_wait_ns - joins - sleeps - pool_wait_ns(f, false),
+			  f->wall);
 
 	if (!f->sc || share < EXPLAIN_MIN_SHARE)
 		return false;
@@ -686,6 +699,9 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	if (joins > 0)
 		evidence_add(&o->c, "Waits for threads to end (pthread_join, %s) are left out of this "
 			     "share: they wait for the work the other causes explain.", fig_ns(joins));
+	if (sleeps > 0)
+		evidence_add(&o->c, "Timed sleeps (Thread.sleep, %s) are left out of this share: they "
+			     "wait for no other thread.", fig_ns(sleeps));
 	if (!fix_from_wakers(o, top[0]) && b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,

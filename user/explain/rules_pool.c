@@ -51,6 +51,19 @@ static void ev_hold(struct diag_cause *c, const struct pool_row *p)
 	for (int s = 1; s < HS_N; s++)
 		if (p->state_ns[s] > p->state_ns[top])
 			top = s;
+	if (p->how == PC_NOT_QUEUED) {
+		evidence_add(c, "An item is held at most %s (Little's law: the items held over the "
+			     "%s items given back a second; the time its threads work outside the "
+			     "pool is in it): %s %s (%s of it); in syscalls %s, asleep %s, preempted "
+			     "%s, on CPU in user space %s, in another wait %s.", fig_ns(p->hold_ns),
+			     fig_cnt((double)p->releases * 1e9 / (double)p->queued_ns), words[top],
+			     fig_ns(p->state_ns[top]),
+			     fig_pct(fig_ratio(p->state_ns[top], p->hold_ns)),
+			     fig_ns(p->state_ns[HS_SYSCALL]), fig_ns(p->state_ns[HS_BLOCKED]),
+			     fig_ns(p->state_ns[HS_PREEMPTED]), fig_ns(p->state_ns[HS_USER]),
+			     fig_ns(p->state_ns[HS_WAITING]));
+		return;
+	}
 	evidence_add(c, "An item is held %s on average, from the wake-up that hands it to a waiter "
 		     "to the wake that gives it back (%s holds seen whole): %s %s (%s of it); in "
 		     "syscalls %s, asleep %s, preempted %s, on CPU in user space %s, waiting for "
@@ -63,6 +76,16 @@ static void ev_hold(struct diag_cause *c, const struct pool_row *p)
 
 static void ev_capacity(struct diag_cause *c, const struct pool_row *p, const struct facts *f)
 {
+	if (p->how == PC_NOT_QUEUED) {
+		evidence_add(c, "Its capacity is at most %u: of its %u threads, %.2f on average were "
+			     "not queued (on CPU, runnable, or asleep in I/O or another wait; not in "
+			     "its waits nor a lock's) while the others queued - the items' holders, "
+			     "and any work the threads do outside the pool; %.2f if a woken waiter "
+			     "has its item only once it runs. Its waiters sleep each on a word of "
+			     "their own, woken by the threads that give items back, so no hold is "
+			     "seen whole.", p->capacity, p->threads, p->capacity_est, p->capacity_low);
+		return;
+	}
 	if (p->capacity) {
 		evidence_add(c, "Its capacity is %u: while a thread waited, %s items were given back "
 			     "in %s, each held %s, so %.2f were held at once (Little's law; the most "
@@ -114,7 +137,19 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 	unsigned enough = pool_capacity_enough(p);
 	const struct pool_whatif *w = whatif_at(p, enough, p->threads);
 	const struct pool_whatif *few = whatif_at(p, p->capacity, p->capacity);
+	const struct pool_whatif *more = whatif_at(p, 2 * p->capacity, p->threads);
 
+	if (p->capacity && few && more &&
+	    (p->runq_share > POOL_CPU_BOUND_SHARE || pool_cpu_bound(p))) {
+		set_fix(o, "The CPUs, not the pool, set the pace: its %u threads were runnable %s "
+			"of their time on %u CPUs, and each item given back costs %s on CPU. The model puts the same work at %s with %u "
+			"items and at %s with %u threads, as many as it has items (now %s): run "
+			"fewer threads, which queue less for the same work, and to go faster cut "
+			"the work per item.", p->threads, fig_pct(p->runq_share), f->ncpus,
+			fig_ns(p->cpu_ns), fig_ns(more->wall_ns), more->capacity,
+			fig_ns(few->wall_ns), p->capacity, fig_ns(p->window_ns));
+		return;
+	}
 	if (!p->capacity) {
 		set_fix(o, "Use fewer threads: %u CPUs run at most %u at once, and the rest queue for "
 			"the pool and the CPUs both; the pool's capacity matters once its holds are "
@@ -143,9 +178,14 @@ bool rule_pool_of_n(const struct facts *f, struct finding *o)
 	if (share < EXPLAIN_MIN_SHARE)
 		return false;
 	/* a condvar's estimate reads high when its gives find no waiter */
-	found(o, "pool_too_small", share, !p->capacity ? 0.5 : p->kind == LK_CONDVAR ? 0.6 : 0.8,
+	found(o, "pool_too_small", share, !p->capacity ? 0.5 :
+	      p->kind == LK_CONDVAR || p->how == PC_NOT_QUEUED ? 0.6 : 0.8,
 	      l->is_lock ? COV_LOCK : COV_EVENT);
-	if (p->capacity)
+	if (p->how == PC_NOT_QUEUED)
+		set_title(o, "%s of thread time queued for one of at most %u items (%s): %u threads, "
+			  "%.1f asleep on average", fig_pct(share), p->capacity, p->name, p->threads,
+			  p->waiters_mean);
+	else if (p->capacity)
 		set_title(o, "%s of thread time queued for one of %s's %u items: %u threads, %.1f "
 			  "waiting on average", fig_pct(share), p->name, p->capacity, p->threads,
 			  p->waiters_mean);

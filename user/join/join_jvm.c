@@ -164,8 +164,10 @@ static void rename_hotspot_waits(struct thread_row *r)
 		for (size_t k = 0; k < sizeof(hotspot_sites) / sizeof(*hotspot_sites); k++) {
 			if (!strstr(u->name, hotspot_sites[k].site))
 				continue;
-			if (hotspot_sites[k].as) {
+			if (hotspot_sites[k].as) {	/* JavaThread::sleep: a timed sleep */
 				snprintf(u->name, sizeof(u->name), "%s", hotspot_sites[k].as);
+				u->kind = LK_SLEEP;
+				u->is_lock = false;
 				break;
 			}
 			*u = r->locks[--r->nlocks];	/* dropped: a row below has it */

@@ -21,11 +21,11 @@
 #include "join/join.h"
 #include "join/pools.h"
 
-static const char *const how_names[PC_N] = { "little", "cpu_bound" };
+const char *const pool_capacity_how_names[PC_N] = { "little", "cpu_bound", "not_queued" };
 
 const char *pool_capacity_how_name(enum pool_capacity_how h)
 {
-	return (unsigned)h < PC_N ? how_names[h] : "little";
+	return (unsigned)h < PC_N ? pool_capacity_how_names[h] : "little";
 }
 
 /* Kinds a pool is built on: not a mutex, a join or a barrier. */
@@ -116,7 +116,8 @@ static bool row_waits_on(const struct thread_row *r, const char *name)
  * on CPU, and their run-queue share. */
 static void cycle_of(struct pool_row *p, const struct joined_run *m)
 {
-	double window = 0, oncpu = 0, asleep = 0, runq_all = 0, items = (double)p->releases;
+	double window = 0, oncpu = 0, asleep = 0, runq_all = 0, futex = 0;
+	double items = (double)p->releases;
 	double outside;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
@@ -128,6 +129,7 @@ static void cycle_of(struct pool_row *p, const struct joined_run *m)
 		oncpu += (double)r->k.oncpu_ns;
 		asleep += (double)r->k.blocked_ns;
 		runq_all += (double)r->k.runq_total_ns;
+		futex += pool_futex_cpu(&r->k);
 	}
 	if (items <= 0 || window <= 0)
 		return;
@@ -135,6 +137,7 @@ static void cycle_of(struct pool_row *p, const struct joined_run *m)
 		  p->state_ns[HS_BLOCKED];
 	p->outside_ns = outside > 0 ? outside : 0;
 	p->cpu_ns = oncpu / items;
+	p->queue_cpu_ns = futex / items;
 	p->runq_share = runq_all / window;
 }
 
@@ -183,6 +186,7 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 	p->holders_mean = (double)v->releases * p->hold_ns / p->window_ns;
 	/* Little's law over the time with a waiter: the items given back then */
 	p->capacity_est = (double)v->queued_releases * p->hold_ns / (double)v->queued_ns;
+	p->capacity_low = p->capacity_est;
 	cycle_of(p, m);
 	p->how = p->runq_share > POOL_CPU_BOUND_SHARE ? PC_CPU_BOUND : PC_LITTLE;
 	if (p->how == PC_LITTLE)
@@ -251,6 +255,15 @@ static int cmp_wait(const void *a, const void *b)
 	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
 }
 
+void pools_rank(struct joined_run *m)
+{
+	if (!m->pools)
+		return;
+	qsort(m->pools, (size_t)m->npools, sizeof(*m->pools), cmp_wait);
+	if (m->npools > POOLS_MAX)
+		m->npools = POOLS_MAX;
+}
+
 int pools_build(struct joined_run *m, const struct kview *kv)
 {
 	struct pool_sum *s = NULL;
@@ -272,9 +285,7 @@ int pools_build(struct joined_run *m, const struct kview *kv)
 		if (row_of(&m->pools[m->npools], &s[i], m))
 			m->npools++;
 	free(s);
-	qsort(m->pools, (size_t)m->npools, sizeof(*m->pools), cmp_wait);
-	if (m->npools > POOLS_MAX)
-		m->npools = POOLS_MAX;
+	pools_rank(m);
 	for (int i = 0; i < m->npools; i++)
 		pool_rename(m, &m->pools[i]);
 	return 0;

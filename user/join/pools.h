@@ -37,9 +37,11 @@
 enum pool_capacity_how {
 	PC_LITTLE,	/* releases x mean hold / time with a waiter */
 	PC_CPU_BOUND,	/* not: the holds are stretched by the run queue */
+	PC_NOT_QUEUED,	/* at most: its threads not queued (pools_jvm.c) */
 	PC_N
 };
-const char *pool_capacity_how_name(enum pool_capacity_how h);	/* JSON ids */
+extern const char *const pool_capacity_how_names[PC_N];	/* JSON ids */
+const char *pool_capacity_how_name(enum pool_capacity_how h);
 
 /* Another capacity or thread count, and the wall time the same work
  * would take with it. */
@@ -67,10 +69,15 @@ struct pool_row {
 	double waiters_mean;	/* over the window */
 	double holders_mean;	/* items held, over the window (Little) */
 	double capacity_est;	/* releases x hold_ns / queued_ns */
+	double capacity_low;	/* PC_NOT_QUEUED: its low bound (woken waiters
+				 * not yet running counted queued); else
+				 * capacity_est */
 	unsigned capacity;	/* rounded; 0 when not measured */
 	enum pool_capacity_how how;
 	/* the threads' cycle, per item given back: outside the pool, on CPU */
 	double outside_ns, cpu_ns;
+	double queue_cpu_ns;	/* of cpu_ns: on CPU in the futex calls of its
+				 * waits and wakes, which fewer waits save */
 	double runq_share;	/* the waiting threads' run-queue share */
 	double window_ns;	/* the span the means are over */
 	unsigned ncpus;		/* the CPUs the program had */
@@ -85,13 +92,27 @@ struct kview;
  * (other programs'): allocated, maybe empty, when the pools were measured
  * (kv->pools_ran), NULL when not. 0, or -1 out of memory. */
 int pools_build(struct joined_run *m, const struct kview *kv);
+/* m->pools, the most waited for first, at most POOLS_MAX. */
+void pools_rank(struct joined_run *m);
+/* A JVM's pools whose waiters sleep each on a word of their own (an
+ * Object.wait latch, a park on a Semaphore or a deque), from the agent's
+ * groups of waits (join_sites.c) and the kernel's accounts, appended to
+ * m->pools: after the JVM's join. 0, or -1 out of memory. */
+int pools_add_jvm(struct joined_run *m);
 
 /* The model: items given back per second with capacity n and t threads,
  * for a cycle of hold h and outside z (uncontended ns), cpu ns on CPU
  * per item and ncpus CPUs. */
 double pool_rate(double n, double t, double h, double z, double cpu, unsigned ncpus);
+/* A thread's time on CPU in futex calls: inside its waits (going to
+ * sleep, waking up) and in its wakes - what a queue's waits cost it. */
+double pool_futex_cpu(const struct fct_thread *k);
 /* The what-if rows of p (its capacity, threads, hold, cycle and CPUs set). */
 void pool_whatifs(struct pool_row *p);
+/* Whether the model puts p's threads at their CPUs' bound: its items,
+ * given back as fast as the holds allow, would take more CPU than the
+ * CPUs have (more items would not help). */
+bool pool_cpu_bound(const struct pool_row *p);
 /* The smallest capacity whose predicted wall is within 10 % of the
  * best the what-ifs found at p's thread count; 0 when none is known. */
 unsigned pool_capacity_enough(const struct pool_row *p);

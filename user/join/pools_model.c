@@ -12,13 +12,16 @@
  * measured wall: what the model gets wrong there cancels.
  */
 #include <math.h>
+#include <sys/syscall.h>
 #include "join/join.h"
 #include "join/pools.h"
 
-/* threads at the pool, k = 0..t, in logs (t up to a few thousand) */
-static double finite_source_rate(double n, unsigned t, double h, double z)
+/* The finite-source queue with t threads: the items given back per
+ * second, and the chance that all n items are busy (*full). Threads at
+ * the pool, k = 0..t, in logs (t up to a few thousand). */
+static double finite_source(double n, unsigned t, double h, double z, double *full)
 {
-	double logp = 0, top = 0, busy = 0, all = 0, r;
+	double logp = 0, top = 0, busy = 0, all = 0, over = 0, r;
 	static double lp[4097];
 
 	if (t > 4096)
@@ -40,8 +43,30 @@ static double finite_source_rate(double n, unsigned t, double h, double z)
 
 		busy += p * ((double)k < n ? (double)k : n);
 		all += p;
+		if ((double)k >= n)
+			over += p;
 	}
+	if (full)
+		*full = over / all;
 	return busy / all / h;
+}
+
+static double finite_source_rate(double n, unsigned t, double h, double z)
+{
+	return finite_source(n, t, h, z, NULL);
+}
+
+/* The share of takes that wait: a thread that arrives sees the pool as
+ * the other t - 1 threads keep it (the arrival theorem), and waits when
+ * all n items are busy. */
+static double wait_chance(double n, unsigned t, double h, double z)
+{
+	double full = 0;
+
+	if (t < 2)
+		return 0;
+	finite_source(n, t - 1, h, z, &full);
+	return full;
 }
 
 double pool_rate(double n, double t, double h, double z, double cpu, unsigned ncpus)
@@ -54,6 +79,17 @@ double pool_rate(double n, double t, double h, double z, double cpu, unsigned nc
 	if (cpu > 0 && ncpus && x > ncpus / cpu)
 		x = ncpus / cpu;
 	return x;
+}
+
+/* On CPU in futex calls: inside its waits (sleeping and waking up), and
+ * in the wakes, whose time is the calls' less the waits' (every futex
+ * call is timed). */
+double pool_futex_cpu(const struct fct_thread *k)
+{
+	double calls = (double)k->nr[__NR_futex].total_ns;
+	double waits = (double)(k->futex_off_ns + k->futex_on_ns);
+
+	return (double)k->futex_on_ns + (calls > waits ? calls - waits : 0);
 }
 
 /* The hold as it would run alone: its own work (on CPU, asleep), without
@@ -74,11 +110,29 @@ static double model_capacity(const struct pool_row *p)
 	return p->capacity_est > 2 ? round(p->capacity_est) : 2;
 }
 
+/* On CPU per item with n items and t threads: the queue's waits and
+ * wakes cost CPU (queue_cpu_ns at the run's share of takes that waited),
+ * and fewer waits cost less of it. */
+static double cpu_at(const struct pool_row *p, double n, double t, double h, double z)
+{
+	double now = wait_chance(model_capacity(p), p->threads, h, z), then;
+
+	if (p->queue_cpu_ns <= 0 || now <= 0)
+		return p->cpu_ns;
+	then = wait_chance(n, (unsigned)lround(t), h, z);
+	return p->cpu_ns - p->queue_cpu_ns * (1 - (then < now ? then / now : 1));
+}
+
 static double predicted_wall(const struct pool_row *p, double n, double t)
 {
 	double h = hold_uncontended(p), z = p->outside_ns;
 	double now = pool_rate(model_capacity(p), p->threads, h, z, p->cpu_ns, p->ncpus);
-	double then = pool_rate(n, t, h, z, p->cpu_ns, p->ncpus);
+	double cpu = cpu_at(p, n, t, h, z);
+	/* a hold read off the threads not queued (PC_NOT_QUEUED) holds the
+	 * waits' wake-ups and the wakes too: what fewer waits save is its
+	 * time as well; a hold seen from wake-up to wake has none of it */
+	double h_then = p->how == PC_NOT_QUEUED ? h - (p->cpu_ns - cpu) : h;
+	double then = pool_rate(n, t, h_then, z, cpu, p->ncpus);
 
 	return then > 0 ? p->window_ns * now / then : 0;
 }
@@ -121,6 +175,17 @@ void pool_whatifs(struct pool_row *p)
 	add(p, n, ncpus);
 	add(p, n, n);
 	add(p, n, t / 2);
+}
+
+bool pool_cpu_bound(const struct pool_row *p)
+{
+	unsigned t = p->threads;
+	double x;
+
+	if (!t || p->cpu_ns <= 0 || !p->ncpus || hold_uncontended(p) <= 0)
+		return false;
+	x = finite_source_rate(model_capacity(p), t, hold_uncontended(p), p->outside_ns);
+	return x >= p->ncpus / p->cpu_ns;
 }
 
 unsigned pool_capacity_enough(const struct pool_row *p)

@@ -46,7 +46,9 @@ void pools_print(FILE *f, const struct joined_run *m)
 	for (int i = 0; i < m->npools; i++) {
 		const struct pool_row *p = &m->pools[i];
 
-		if (p->capacity)
+		if (p->capacity && p->how == PC_NOT_QUEUED)
+			snprintf(cap, sizeof(cap), "<=%u", p->capacity);
+		else if (p->capacity)
 			snprintf(cap, sizeof(cap), "%u", p->capacity);
 		else
 			snprintf(cap, sizeof(cap), "?");
@@ -60,6 +62,10 @@ void pools_print(FILE *f, const struct joined_run *m)
 		if (!p->capacity)
 			fprintf(f, "  capacity not measured: the threads were runnable %.0f %% of their "
 				"time (Little's law gives %.1f)\n", 100 * p->runq_share, p->capacity_est);
+		if (p->how == PC_NOT_QUEUED)
+			fprintf(f, "  capacity at most %.2f: its threads not queued, on average (%.2f if "
+				"a woken waiter has its item only once it runs); the hold, by Little's "
+				"law, at most\n", p->capacity_est, p->capacity_low);
 		print_whatifs(f, p);
 	}
 	fprintf(f, "capacity: items given back while a thread waited x mean hold / time with a "

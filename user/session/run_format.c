@@ -294,7 +294,6 @@ const struct jr_table rf_cache_point = JR_TABLE(cache_point);
 
 /* pools[] (join/pools.h): capacity and whatif are written in code */
 static const char *const pool_kind_names[LK_N] = LOCK_KIND_NAMES;
-static const char *const pool_how_names[PC_N] = { "little", "cpu_bound" };
 
 static const struct jr_field pool_head[] = {
 	JR_STRF(pool_row, "name", name, 0),
@@ -312,8 +311,9 @@ static const struct jr_field pool_state[] = {
 };
 
 static const struct jr_field pool_tail[] = {
-	JR_CHOICEF(pool_row, "capacity_method", how, pool_how_names),
+	JR_CHOICEF(pool_row, "capacity_method", how, pool_capacity_how_names),
 	JR_DOUBLEF(pool_row, "capacity_estimate", capacity_est),
+	JR_DOUBLEF(pool_row, "capacity_low", capacity_low),
 	JR_FIELD(pool_row, "acquisitions", releases),
 	JR_FIELD(pool_row, "acquisitions_queued", queued_releases),
 	JR_FIELD(pool_row, "waits", waits),
@@ -327,6 +327,7 @@ static const struct jr_field pool_tail[] = {
 	JR_FIELD(pool_row, "queued_ns", queued_ns),
 	JR_NSF(pool_row, "outside_ns", outside_ns),
 	JR_NSF(pool_row, "cpu_ns", cpu_ns),
+	JR_NSF(pool_row, "queue_cpu_ns", queue_cpu_ns),
 	JR_DOUBLEF(pool_row, "runq_share", runq_share),
 	JR_NSF(pool_row, "window_ns", window_ns),
 	JR_FIELD(pool_row, "cpus", ncpus),

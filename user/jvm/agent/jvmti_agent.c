@@ -439,6 +439,26 @@ static struct key *key_of(jmethodID m, jlocation loc)
 	return NULL;
 }
 
+/* An Object.wait's key: its top frame is the native Object.wait(long)
+ * whoever calls it, so the two frames below it (Object.wait() and its
+ * caller, or the caller and its own) tell its call sites apart, folded
+ * into one (method, location) pair. 0, or a JVMTI error. */
+static int wait_key(jthread t, jvmtiFrameInfo *key)
+{
+	jvmtiFrameInfo f[3];
+	jint n = 0;
+	int err = (*ag.ti)->GetStackTrace(ag.ti, t, 0, 3, f, &n);
+
+	if (err || n < 1)
+		return err ? err : -1;
+	*key = f[n - 1];
+	if (n == 3) {
+		key->method = (jmethodID)((uintptr_t)f[1].method ^ ((uintptr_t)f[2].method << 1));
+		key->location = f[1].location * 65599 + f[2].location;
+	}
+	return 0;
+}
+
 /* The site of the current thread's wait on obj: walked, or the top
  * frame's last site (sampling); *walked says which, and *stk is the
  * walked stack's entry (kind's). */
@@ -454,7 +474,8 @@ static int wait_site(JNIEnv *jni, jthread t, jobject obj, char kind, int *walked
 
 	*walked = 0;
 	*stk = NULL;
-	if ((*ag.ti)->GetFrameLocation(ag.ti, t, 0, &f[0].method, &f[0].location))
+	if (kind == 'w' ? wait_key(t, &f[0]) != 0 :
+	    (*ag.ti)->GetFrameLocation(ag.ti, t, 0, &f[0].method, &f[0].location) != JVMTI_ERROR_NONE)
 		return -1;
 	pthread_mutex_lock(&ag.mu);
 	k = key_of(f[0].method, f[0].location);

@@ -1,0 +1,354 @@
+/*
+ * pools_jvm.c - pools of N in a JVM, whose waiters each sleep on a word
+ * of their own: HotSpot parks a thread in Object.wait and in
+ * LockSupport.park on the thread's own ParkEvent or Parker, so the futex
+ * object that bpf/pools.bpf.h keys a pool by holds one waiter, and no
+ * pool is seen there. A Commons Pool's Latch, a Semaphore's permits, a
+ * LinkedBlockingDeque of idle objects are such pools. fctrace's agent
+ * names these waits by class and Java call site (join_sites.c); a group
+ * of them is a pool when:
+ *
+ *   - its waits are events (Object.wait, a park), not a lock's blocker;
+ *   - its waiters give each other the items: the futex wakes of the
+ *     words they sleep on are, nearly all, their own (a work queue's
+ *     waiters are woken by its producers, a pool's by the threads that
+ *     give an item back);
+ *   - and several of its threads are never asleep at once.
+ *
+ * The capacity. No hold is seen whole here (a take and a give are calls
+ * inside the JVM; no futex word is the pool's). While its threads queue,
+ * each of them is either queued (asleep in the pool's waits, or in a
+ * lock's on the way to it), holding an item, or working outside the pool
+ * between a give and its next take. So the threads of the queue that were
+ * not queued - on CPU, runnable, asleep in I/O or in another wait (a
+ * connection's reply, a sleep) - are on average the items held, and an
+ * upper bound of them when the threads also work outside the pool:
+ * PC_NOT_QUEUED, "at most". A lock's park (a ReentrantLock that guards
+ * the pool's deque, reacquired by a woken waiter) is a lock's wait. A woken waiter that is runnable counts as a
+ * holder: a pool that hands an item to the waiter it wakes (Commons
+ * Pool's Latch) has given it; one that lets the woken thread race for it
+ * (a Semaphore's barging) may not have.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "join/join.h"
+#include "join/pools.h"
+#include "trace/kview.h"
+
+/* a futex wake of the words a group's threads sleep on is theirs in
+ * at least this share, for the group to be a pool */
+#define POOL_MIN_PEER_WAKES	0.8
+/* a thread is of the group when it made this share of a thread's mean
+ * waits at least (the main thread's one wait on the same class is not) */
+#define POOL_MEMBER_SHARE	0.1
+
+/* Park blockers that are locks (a pool of one): their waiters also wake
+ * each other, and the lock rules speak of them. */
+static bool blocker_is_lock(const char *name)
+{
+	static const char *const locks[] = { "ReentrantLock", "ReentrantReadWriteLock",
+					     "StampedLock" };
+
+	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++)
+		if (strstr(name, locks[i]))
+			return true;
+	return false;
+}
+
+static bool candidate(const struct lock_total *l)
+{
+	if (l->kernel || l->is_lock || l->threads < 3 || l->waits < POOL_MIN_HOLDS)
+		return false;
+	if (l->kind == LK_OBJECT_WAIT)
+		return true;
+	return l->kind == LK_PARK && !blocker_is_lock(l->name);
+}
+
+/* A thread that waited in the group, and the wakes it gave the words
+ * the group's threads sleep on. */
+struct cand {
+	uint32_t tid;
+	const struct thread_row *row;
+	double waits, wakes;
+};
+
+static int cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct cand *)a)->tid, y = ((const struct cand *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct cand *cand_of(struct cand *c, unsigned n, uint32_t tid)
+{
+	struct cand key = { .tid = tid };
+
+	return bsearch(&key, c, n, sizeof(*c), cmp_tid);
+}
+
+/* The threads that waited in group l, by tid; their count. */
+static unsigned candidates(const struct joined_run *m, const struct lock_total *l,
+			   struct cand *c)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < m->nrows; r++) {
+		const struct thread_row *t = &m->rows[r];
+
+		for (int i = 0; t->has_kernel && i < t->nlocks; i++)
+			if (!strcmp(t->locks[i].name, l->name) && t->locks[i].waits) {
+				c[n++] = (struct cand){ (uint32_t)t->tid, t,
+							(double)t->locks[i].waits, 0 };
+				break;
+			}
+	}
+	qsort(c, n, sizeof(*c), cmp_tid);
+	return n;
+}
+
+/* The futex words the candidates with a fair share of the waits slept
+ * on, sorted; their count, or -1 out of memory. */
+static long sleep_words(const struct kview *kv, struct cand *c, unsigned n, double fair,
+			uint64_t **out)
+{
+	uint64_t *w = malloc((size_t)(kv->nfutex ? kv->nfutex : 1) * sizeof(*w));
+	long nw = 0;
+
+	if (!w)
+		return -1;
+	for (int i = 0; i < kv->nfutex; i++) {
+		const struct cand *t = cand_of(c, n, kv->futex[i].key.tid);
+
+		if (kv->futex[i].key.op != FCT_FUTEX_OP_WAKE && t && t->waits >= fair)
+			w[nw++] = kv->futex[i].key.uaddr;
+	}
+	qsort(w, (size_t)nw, sizeof(*w), cmp_u64);
+	*out = w;
+	return nw;
+}
+
+/*
+ * The group's threads (into, m->nrows long): those with a fair share of
+ * its waits, and those that gave a fair share of the wakes of their words
+ * (a thread that seldom found the pool empty still takes and gives back
+ * items; a main thread that waited once on the same class does neither).
+ * *peers: the share of the wakes of those words its threads gave, -1
+ * when none was seen. Their count; -1 out of memory.
+ */
+static int members(const struct joined_run *m, const struct lock_total *l,
+		   const struct thread_row **into, double *peers)
+{
+	double fair = (double)l->waits / (double)l->threads * POOL_MEMBER_SHARE, all = 0, mine = 0;
+	struct cand *c = calloc(m->nrows, sizeof(*c));
+	uint64_t *words = NULL;
+	unsigned nc;
+	long nw;
+	int n = 0;
+
+	if (!c)
+		return -1;
+	nc = candidates(m, l, c);
+	nw = sleep_words(m->kv, c, nc, fair, &words);
+	for (int i = 0; nw > 0 && i < m->kv->nfutex; i++) {
+		const struct kv_futex *e = &m->kv->futex[i];
+		struct cand *t;
+
+		if (e->key.op != FCT_FUTEX_OP_WAKE ||
+		    !bsearch(&e->key.uaddr, words, (size_t)nw, sizeof(*words), cmp_u64))
+			continue;
+		all += (double)e->val.wakes;
+		if ((t = cand_of(c, nc, e->key.tid)))
+			t->wakes += (double)e->val.wakes;
+	}
+	for (unsigned i = 0; nw >= 0 && i < nc; i++)
+		if (c[i].waits >= fair || c[i].wakes >= fair) {
+			into[n++] = c[i].row;
+			mine += c[i].wakes;
+		}
+	*peers = all > 0 ? mine / all : -1;
+	free(words);
+	free(c);
+	return nw < 0 ? -1 : n;
+}
+
+/* What the group's threads did while not queued, summed over them, and
+ * the span they were there together. A thread is queued while asleep in
+ * the group's waits or in a lock's (a monitor's contended enter on the
+ * way to the pool); its other futex waits (a sleep, another park) and
+ * everything else are the hold's, or the work outside the pool. A wait's
+ * time runs to the thread's return to the JVM, runnable after its wake
+ * included: the asleep part is the thread's share of its futex time
+ * spent asleep. */
+struct awake {
+	double span_ns;		/* first start to last end of the group's threads */
+	double items;		/* threads not queued, on average over the span */
+	double items_low;	/* the same, a woken waiter's runnable time queued */
+	double state_ns[HS_N];	/* that time, by what the threads did */
+	double oncpu_ns, runq_ns, thread_ns;
+	double queue_cpu_ns;	/* on CPU in futex calls: waits' and wakes' */
+};
+
+static void waits_of(const struct thread_row *t, const char *group, double *queue, double *other)
+{
+	*queue = *other = 0;
+	for (int i = 0; i < t->nlocks; i++) {
+		const struct lock_use *u = &t->locks[i];
+
+		if (u->is_lock || !strcmp(u->name, group) ||
+		    (u->kind == LK_PARK && blocker_is_lock(u->name)))
+			*queue += (double)u->wait_ns;
+		else
+			*other += (double)u->wait_ns;
+	}
+}
+
+static void awake_add(struct awake *a, const struct thread_row *t, const char *group)
+{
+	const struct fct_thread *k = &t->k;
+	double window = (double)(t->end_ns - t->start_ns), queue, other, asleep_share;
+	double sys = (double)(k->sys_on_est_ns < k->oncpu_ns ? k->sys_on_est_ns : k->oncpu_ns);
+	double futex_asleep = k->offcpu_ns > k->blocked_ns ? (double)(k->offcpu_ns - k->blocked_ns) : 0;
+	double notq, low, rest;
+
+	waits_of(t, group, &queue, &other);
+	asleep_share = queue + other > 0 ? futex_asleep / (queue + other) : 0;
+	if (asleep_share > 1)
+		asleep_share = 1;
+	notq = window - asleep_share * queue;
+	if (notq < 0)
+		notq = 0;
+	a->items += notq;
+	/* a woken waiter runnable in its wait holds its item if the pool
+	 * handed it over (a Latch), not if it must still take it (a deque
+	 * polled again): the low bound counts that time queued */
+	low = notq;
+	if (queue + other > 0 && k->runq_total_ns > k->runq_ns)
+		low -= (double)(k->runq_total_ns - k->runq_ns) * queue / (queue + other);
+	a->items_low += low > 0 ? low : 0;
+	a->state_ns[HS_USER] += (double)k->oncpu_ns - sys;
+	a->state_ns[HS_SYSCALL] += sys;
+	/* another wait of the JVM's - Thread.sleep, a park on a reply - is
+	 * the holder asleep, not contention for another lock (a lock's are
+	 * the queue's) */
+	a->state_ns[HS_BLOCKED] += (double)k->blocked_ns + asleep_share * other;
+	rest = notq - ((double)k->oncpu_ns + (double)k->blocked_ns + asleep_share * other);
+	a->state_ns[HS_PREEMPTED] += rest > 0 ? rest : 0;	/* runnable, woken ones too */
+	a->oncpu_ns += (double)k->oncpu_ns;
+	a->runq_ns += (double)k->runq_total_ns;
+	a->thread_ns += window;
+	a->queue_cpu_ns += pool_futex_cpu(k);
+}
+
+static void awake_sum(struct awake *a, const struct thread_row *const *p, unsigned n,
+		      const char *group)
+{
+	uint64_t lo = 0, hi = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (unsigned i = 0; i < n; i++) {
+		if (!i || p[i]->start_ns < lo)
+			lo = p[i]->start_ns;
+		if (!i || p[i]->end_ns > hi)
+			hi = p[i]->end_ns;
+		awake_add(a, p[i], group);
+	}
+	a->span_ns = hi > lo ? (double)(hi - lo) : 0;
+	a->items = a->span_ns > 0 ? a->items / a->span_ns : 0;
+	a->items_low = a->span_ns > 0 ? a->items_low / a->span_ns : 0;
+}
+
+/* The row of a pool of group l, its threads p; false when it is none. */
+static bool jvm_row(struct pool_row *o, const struct joined_run *m, const struct lock_total *l,
+		    const struct thread_row *const *p, unsigned n, double peers)
+{
+	struct awake a;
+	double items, per;
+
+	if (n < 3 || peers < POOL_MIN_PEER_WAKES)
+		return false;
+	awake_sum(&a, p, n, l->name);
+	if (a.span_ns <= 0)
+		return false;
+	items = a.items;
+	/* a queue that formed (a waiter on average), fewer items than
+	 * threads, and more than one: else a lock's or an event's */
+	if ((double)l->wait_ns / a.span_ns < 1 || items < POOL_MIN_ITEMS ||
+	    items > (double)n - 1)
+		return false;
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "%s", l->name);
+	o->kind = l->kind;
+	o->tgid = (uint32_t)p[0]->k.tgid;
+	o->threads = n;
+	o->waits = l->waits;
+	o->wait_ns = l->wait_ns;
+	o->releases = o->queued_releases = l->waits;	/* each wait ended with an item */
+	o->queued_ns = (uint64_t)a.span_ns;
+	per = (double)l->waits;
+	for (int s = 0; s < HS_N; s++)
+		o->state_ns[s] = a.state_ns[s] / per;
+	/* Little's law: items held = items given back per second x hold */
+	o->hold_ns = items * a.span_ns / per;
+	o->capacity_est = o->holders_mean = items;
+	o->capacity_low = a.items_low;
+	o->capacity = (unsigned)lround(items);
+	o->how = PC_NOT_QUEUED;
+	/* asleep: in its queue, or (a few) in another wait on the way to it */
+	o->waiters_mean = (double)n - items;
+	o->outside_ns = 0;	/* not seen: counted in the hold */
+	o->cpu_ns = a.oncpu_ns / per;
+	o->queue_cpu_ns = a.queue_cpu_ns / per;
+	o->runq_share = a.runq_ns / a.thread_ns;
+	o->window_ns = (double)m->wall_ns;
+	o->ncpus = m->ncpus;
+	pool_whatifs(o);
+	return true;
+}
+
+static int add_row(struct joined_run *m, const struct pool_row *row)
+{
+	struct pool_row *more = realloc(m->pools, (size_t)(m->npools + 1) * sizeof(*more));
+
+	if (!more)
+		return -1;
+	m->pools = more;
+	m->pools[m->npools++] = *row;
+	return 0;
+}
+
+int pools_add_jvm(struct joined_run *m)
+{
+	const struct thread_row **p;
+	struct pool_row row;
+	int err = 0;
+
+	if (!m->kv || !m->nrows)
+		return 0;
+	p = calloc(m->nrows, sizeof(*p));
+	if (!p)
+		return -1;
+	for (int i = 0; !err && i < m->nlocks; i++) {
+		const struct lock_total *l = &m->locks[i];
+		double peers;
+		int n;
+
+		if (!candidate(l))
+			continue;
+		if ((n = members(m, l, p, &peers)) < 0)
+			err = -1;
+		else if (jvm_row(&row, m, l, p, (unsigned)n, peers))
+			err = add_row(m, &row);
+	}
+	free(p);
+	pools_rank(m);
+	return err;
+}
