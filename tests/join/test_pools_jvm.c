@@ -178,6 +178,31 @@ static void test_members(void **state)
 	free(m.pools);
 }
 
+/* Threads runnable 30 % of their time: a runnable one may hold an item or
+ * wait to take it, and the threads not queued are no bound to trust - the
+ * capacity is not read (as a futex object's is not), the pool stays, and
+ * only fewer threads are predicted. */
+static void test_cpu_bound(void **state)
+{
+	struct joined_run m;
+	struct kview kv;
+	const struct pool_row *p;
+
+	(void)state;
+	model(&m, &kv, LK_OBJECT_WAIT, GROUP);
+	for (int i = 0; i < THREADS; i++)
+		rows[i].k.runq_total_ns = 300 * (uint64_t)MS;
+	assert_int_equal(pools_add_jvm(&m), 0);
+	assert_int_equal(m.npools, 1);
+	p = &m.pools[0];
+	assert_int_equal(p->how, PC_CPU_BOUND);
+	assert_int_equal(p->capacity, 0);
+	assert_float_equal(p->capacity_est, 4.0, 1e-9);
+	for (int i = 0; i < p->nwhatif; i++)
+		assert_int_equal(p->whatif[i].capacity, 0);
+	free(m.pools);
+}
+
 /* Waits ended by a thread outside the group (a producer): a work queue's
  * waiters, not a pool's. */
 static void test_woken_by_another(void **state)
@@ -247,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_latch_pool_of_four),
 		cmocka_unit_test(test_whatif_waits_cost_cpu),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_cpu_bound),
 		cmocka_unit_test(test_woken_by_another),
 		cmocka_unit_test(test_locks_are_not_pools),
 		cmocka_unit_test(test_no_queue),

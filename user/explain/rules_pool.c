@@ -51,17 +51,16 @@ static void ev_hold(struct diag_cause *c, const struct pool_row *p)
 	for (int s = 1; s < HS_N; s++)
 		if (p->state_ns[s] > p->state_ns[top])
 			top = s;
-	if (p->how == PC_NOT_QUEUED) {
+	if (!p->holds) {	/* none seen whole: by Little's law from its items */
 		evidence_add(c, "An item is held at most %s (Little's law: the items held over the "
 			     "%s items given back a second; the time its threads work outside the "
 			     "pool is in it): %s %s (%s of it); in syscalls %s, asleep %s, preempted "
-			     "%s, on CPU in user space %s, in another wait %s.", fig_ns(p->hold_ns),
+			     "%s, on CPU in user space %s.", fig_ns(p->hold_ns),
 			     fig_cnt((double)p->releases * 1e9 / (double)p->queued_ns), words[top],
 			     fig_ns(p->state_ns[top]),
 			     fig_pct(fig_ratio(p->state_ns[top], p->hold_ns)),
 			     fig_ns(p->state_ns[HS_SYSCALL]), fig_ns(p->state_ns[HS_BLOCKED]),
-			     fig_ns(p->state_ns[HS_PREEMPTED]), fig_ns(p->state_ns[HS_USER]),
-			     fig_ns(p->state_ns[HS_WAITING]));
+			     fig_ns(p->state_ns[HS_PREEMPTED]), fig_ns(p->state_ns[HS_USER]));
 		return;
 	}
 	evidence_add(c, "An item is held %s on average, from the wake-up that hands it to a waiter "
@@ -93,6 +92,14 @@ static void ev_capacity(struct diag_cause *c, const struct pool_row *p, const st
 			     fig_cnt((double)p->queued_releases),
 			     fig_ns((double)p->queued_ns), fig_ns(p->hold_ns), p->capacity_est,
 			     p->max_holding);
+		return;
+	}
+	if (!p->holds) {
+		evidence_add(c, "Its capacity was not measured: the threads were runnable %s of "
+			     "their time (%u threads on %u CPUs), and a runnable thread may hold an "
+			     "item or wait to take it (its threads not queued read %.1f, %.1f with "
+			     "woken waiters counted queued).", fig_pct(p->runq_share), p->threads,
+			     f->ncpus, p->capacity_est, p->capacity_low);
 		return;
 	}
 	evidence_add(c, "Its capacity was not measured: the threads were runnable %s of their time "

@@ -87,11 +87,29 @@ struct pool_row {
 
 struct joined_run;
 struct kview;
+struct thread_row;
 
 /* m->pools from the kernel view's futex objects, named by m's lock names
  * (other programs'): allocated, maybe empty, when the pools were measured
  * (kv->pools_ran), NULL when not. 0, or -1 out of memory. */
 int pools_build(struct joined_run *m, const struct kview *kv);
+/* What a pool's threads did while not queued for it (pools_queue.c),
+ * summed over them: the items held, an upper bound when the threads also
+ * work outside the pool. */
+struct pool_awake {
+	double span_ns;		/* first start to last end of the threads */
+	double items;		/* threads not queued, on average over the span */
+	double items_low;	/* the same, a woken waiter's runnable time queued */
+	double state_ns[HS_N];	/* that time, by what the threads did */
+	double oncpu_ns, runq_ns, thread_ns;
+	double queue_cpu_ns;	/* on CPU in futex calls: waits' and wakes' */
+};
+/* p[0..n), the threads of the pool whose waits are named group. */
+void pool_awake_sum(struct pool_awake *a, const struct thread_row *const *p, unsigned n,
+		    const char *group);
+/* Park blockers that are locks (a pool of one): ReentrantLock ... */
+bool pool_blocker_is_lock(const char *name);
+
 /* m->pools, the most waited for first, at most POOLS_MAX. */
 void pools_rank(struct joined_run *m);
 /* A JVM's pools whose waiters sleep each on a word of their own (an

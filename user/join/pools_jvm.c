@@ -44,26 +44,13 @@
  * waits at least (the main thread's one wait on the same class is not) */
 #define POOL_MEMBER_SHARE	0.1
 
-/* Park blockers that are locks (a pool of one): their waiters also wake
- * each other, and the lock rules speak of them. */
-static bool blocker_is_lock(const char *name)
-{
-	static const char *const locks[] = { "ReentrantLock", "ReentrantReadWriteLock",
-					     "StampedLock" };
-
-	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++)
-		if (strstr(name, locks[i]))
-			return true;
-	return false;
-}
-
 static bool candidate(const struct lock_total *l)
 {
 	if (l->kernel || l->is_lock || l->threads < 3 || l->waits < POOL_MIN_HOLDS)
 		return false;
 	if (l->kind == LK_OBJECT_WAIT)
 		return true;
-	return l->kind == LK_PARK && !blocker_is_lock(l->name);
+	return l->kind == LK_PARK && !pool_blocker_is_lock(l->name);
 }
 
 /* A thread that waited in the group, and the wakes it gave the words
@@ -180,102 +167,16 @@ static int members(const struct joined_run *m, const struct lock_total *l,
 	return nw < 0 ? -1 : n;
 }
 
-/* What the group's threads did while not queued, summed over them, and
- * the span they were there together. A thread is queued while asleep in
- * the group's waits or in a lock's (a monitor's contended enter on the
- * way to the pool); its other futex waits (a sleep, another park) and
- * everything else are the hold's, or the work outside the pool. A wait's
- * time runs to the thread's return to the JVM, runnable after its wake
- * included: the asleep part is the thread's share of its futex time
- * spent asleep. */
-struct awake {
-	double span_ns;		/* first start to last end of the group's threads */
-	double items;		/* threads not queued, on average over the span */
-	double items_low;	/* the same, a woken waiter's runnable time queued */
-	double state_ns[HS_N];	/* that time, by what the threads did */
-	double oncpu_ns, runq_ns, thread_ns;
-	double queue_cpu_ns;	/* on CPU in futex calls: waits' and wakes' */
-};
-
-static void waits_of(const struct thread_row *t, const char *group, double *queue, double *other)
-{
-	*queue = *other = 0;
-	for (int i = 0; i < t->nlocks; i++) {
-		const struct lock_use *u = &t->locks[i];
-
-		if (u->is_lock || !strcmp(u->name, group) ||
-		    (u->kind == LK_PARK && blocker_is_lock(u->name)))
-			*queue += (double)u->wait_ns;
-		else
-			*other += (double)u->wait_ns;
-	}
-}
-
-static void awake_add(struct awake *a, const struct thread_row *t, const char *group)
-{
-	const struct fct_thread *k = &t->k;
-	double window = (double)(t->end_ns - t->start_ns), queue, other, asleep_share;
-	double sys = (double)(k->sys_on_est_ns < k->oncpu_ns ? k->sys_on_est_ns : k->oncpu_ns);
-	double futex_asleep = k->offcpu_ns > k->blocked_ns ? (double)(k->offcpu_ns - k->blocked_ns) : 0;
-	double notq, low, rest;
-
-	waits_of(t, group, &queue, &other);
-	asleep_share = queue + other > 0 ? futex_asleep / (queue + other) : 0;
-	if (asleep_share > 1)
-		asleep_share = 1;
-	notq = window - asleep_share * queue;
-	if (notq < 0)
-		notq = 0;
-	a->items += notq;
-	/* a woken waiter runnable in its wait holds its item if the pool
-	 * handed it over (a Latch), not if it must still take it (a deque
-	 * polled again): the low bound counts that time queued */
-	low = notq;
-	if (queue + other > 0 && k->runq_total_ns > k->runq_ns)
-		low -= (double)(k->runq_total_ns - k->runq_ns) * queue / (queue + other);
-	a->items_low += low > 0 ? low : 0;
-	a->state_ns[HS_USER] += (double)k->oncpu_ns - sys;
-	a->state_ns[HS_SYSCALL] += sys;
-	/* another wait of the JVM's - Thread.sleep, a park on a reply - is
-	 * the holder asleep, not contention for another lock (a lock's are
-	 * the queue's) */
-	a->state_ns[HS_BLOCKED] += (double)k->blocked_ns + asleep_share * other;
-	rest = notq - ((double)k->oncpu_ns + (double)k->blocked_ns + asleep_share * other);
-	a->state_ns[HS_PREEMPTED] += rest > 0 ? rest : 0;	/* runnable, woken ones too */
-	a->oncpu_ns += (double)k->oncpu_ns;
-	a->runq_ns += (double)k->runq_total_ns;
-	a->thread_ns += window;
-	a->queue_cpu_ns += pool_futex_cpu(k);
-}
-
-static void awake_sum(struct awake *a, const struct thread_row *const *p, unsigned n,
-		      const char *group)
-{
-	uint64_t lo = 0, hi = 0;
-
-	memset(a, 0, sizeof(*a));
-	for (unsigned i = 0; i < n; i++) {
-		if (!i || p[i]->start_ns < lo)
-			lo = p[i]->start_ns;
-		if (!i || p[i]->end_ns > hi)
-			hi = p[i]->end_ns;
-		awake_add(a, p[i], group);
-	}
-	a->span_ns = hi > lo ? (double)(hi - lo) : 0;
-	a->items = a->span_ns > 0 ? a->items / a->span_ns : 0;
-	a->items_low = a->span_ns > 0 ? a->items_low / a->span_ns : 0;
-}
-
 /* The row of a pool of group l, its threads p; false when it is none. */
 static bool jvm_row(struct pool_row *o, const struct joined_run *m, const struct lock_total *l,
 		    const struct thread_row *const *p, unsigned n, double peers)
 {
-	struct awake a;
+	struct pool_awake a;
 	double items, per;
 
 	if (n < 3 || peers < POOL_MIN_PEER_WAKES)
 		return false;
-	awake_sum(&a, p, n, l->name);
+	pool_awake_sum(&a, p, n, l->name);
 	if (a.span_ns <= 0)
 		return false;
 	items = a.items;
@@ -300,14 +201,18 @@ static bool jvm_row(struct pool_row *o, const struct joined_run *m, const struct
 	o->hold_ns = items * a.span_ns / per;
 	o->capacity_est = o->holders_mean = items;
 	o->capacity_low = a.items_low;
-	o->capacity = (unsigned)lround(items);
-	o->how = PC_NOT_QUEUED;
+	o->runq_share = a.runq_ns / a.thread_ns;
+	/* threads runnable much of their time: runnable ones are holders and
+	 * waiters that must still take their item alike, and the bound strays
+	 * far (a C semaphore's 16 spinners on 2 CPUs read 13.7 for 4): not
+	 * read, as a futex object's is not (PC_CPU_BOUND) */
+	o->how = o->runq_share > POOL_CPU_BOUND_SHARE ? PC_CPU_BOUND : PC_NOT_QUEUED;
+	o->capacity = o->how == PC_NOT_QUEUED ? (unsigned)lround(items) : 0;
 	/* asleep: in its queue, or (a few) in another wait on the way to it */
 	o->waiters_mean = (double)n - items;
 	o->outside_ns = 0;	/* not seen: counted in the hold */
 	o->cpu_ns = a.oncpu_ns / per;
 	o->queue_cpu_ns = a.queue_cpu_ns / per;
-	o->runq_share = a.runq_ns / a.thread_ns;
 	o->window_ns = (double)m->wall_ns;
 	o->ncpus = m->ncpus;
 	pool_whatifs(o);
