@@ -3,11 +3,12 @@
  * libcommons-pool-java, code nobody here wrote) as issue 41 did: THREADS
  * threads borrow one of MAX objects of a GenericObjectPool (waiting in
  * Object.wait on its Latch when none is free), hold it WORK_US
- * microseconds of CPU and return it, for SECONDS seconds; prints "ops N",
- * the borrows of all threads.
+ * microseconds of CPU (or asleep in Thread.sleep, a connection's wait for
+ * its server, with "sleep") and return it, for SECONDS seconds; prints
+ * "ops N", the borrows of all threads.
  *
  * javac -cp /usr/share/java/commons-pool.jar -d OUT CommonsPool1Driver.java
- * java -cp /usr/share/java/commons-pool.jar:OUT CommonsPool1Driver THREADS MAX WORK_US SECONDS
+ * java -cp /usr/share/java/commons-pool.jar:OUT CommonsPool1Driver THREADS MAX WORK_US SECONDS [sleep]
  */
 import org.apache.commons.pool.BasePoolableObjectFactory;
 import org.apache.commons.pool.impl.GenericObjectPool;
@@ -26,6 +27,7 @@ public final class CommonsPool1Driver {
     public static void main(String[] a) throws Exception {
         int threads = Integer.parseInt(a[0]), max = Integer.parseInt(a[1]);
         int workUs = Integer.parseInt(a[2]), seconds = Integer.parseInt(a[3]);
+        boolean sleep = a.length > 4 && a[4].equals("sleep");
         GenericObjectPool pool = new GenericObjectPool(new Factory());
         pool.setMaxActive(max);
         pool.setMaxIdle(max);
@@ -38,7 +40,10 @@ public final class CommonsPool1Driver {
                 try {
                     while (System.nanoTime() < end) {
                         Object o = pool.borrowObject();
-                        spin(workUs);
+                        if (sleep)
+                            Thread.sleep(workUs / 1000, (workUs % 1000) * 1000);
+                        else
+                            spin(workUs);
                         pool.returnObject(o);
                         ops[k]++;
                     }

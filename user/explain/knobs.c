@@ -1,5 +1,5 @@
 /*
- * knobs.c - known programs' cache settings (knobs.h).
+ * knobs.c - known programs' cache and pool settings (knobs.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -53,4 +53,26 @@ uint64_t knob_margin(const char *comm, enum cache_kind k, const char **why)
 	}
 	*why = NULL;
 	return 0;
+}
+
+/* Pools by what names their waits: the JVM groups' class and call site
+ * (join/pools_jvm.c). Commons Pool 1's borrowers wait on a
+ * GenericObjectPool$Latch, Commons Pool 2's on its LinkedBlockingDeque;
+ * both sized by tests/realjvm's drivers with these calls. */
+static const struct { const char *in_name, *fmt; } pool_knobs[] = {
+	{ "org.apache.commons.pool.impl.GenericObjectPool",
+	  "setMaxActive(%u) on the GenericObjectPool (Commons Pool 1's maxActive)" },
+	{ "org.apache.commons.pool2.",
+	  "setMaxTotal(%u) on the GenericObjectPool (Commons Pool 2's maxTotal)" },
+};
+
+bool pool_knob_for(const char *name, unsigned capacity, char *buf, size_t n)
+{
+	for (size_t i = 0; i < sizeof(pool_knobs) / sizeof(*pool_knobs); i++) {
+		if (!strstr(name, pool_knobs[i].in_name))
+			continue;
+		snprintf(buf, n, pool_knobs[i].fmt, capacity);
+		return true;
+	}
+	return false;
 }

@@ -1,5 +1,5 @@
 /*
- * knobs.h - the settings that size a known program's caches: a small
+ * knobs.h - the settings that size a known program's caches and pools: a small
  * table, each entry checked on the real program (docs/caches.md says
  * how). A program not in it gets a fix in general words.
  */
@@ -18,5 +18,10 @@ bool knob_for(const char *comm, enum cache_kind k, uint64_t items, char *buf, si
  * (InnoDB's innodb_lru_scan_depth pages), which the size set must add to
  * the working set, and why in words; 0 when none is known. */
 uint64_t knob_margin(const char *comm, enum cache_kind k, const char **why);
+
+/* The setting that sizes a known pool, named as the lock table names its
+ * waits (a JVM's class and call site), at capacity, into buf; false when
+ * fctrace does not know it. */
+bool pool_knob_for(const char *name, unsigned capacity, char *buf, size_t n);
 
 #endif

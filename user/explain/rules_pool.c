@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "explain/knobs.h"
 #include "explain/rules_int.h"
 #include "explain/words.h"
 
@@ -163,11 +164,16 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 			"not stretched by the run queue.", f->ncpus, f->ncpus);
 		return;
 	}
-	if (enough > p->capacity && w)
-		set_fix(o, "Raise %s's capacity from %u to %u: the model puts the same work at %s "
-			"instead of %s%s%s.", p->name, p->capacity, enough, fig_ns(w->wall_ns),
+	if (enough > p->capacity && w) {
+		char knob[160] = "", with[200] = "";
+
+		if (pool_knob_for(p->name, enough, knob, sizeof(knob)))
+			snprintf(with, sizeof(with), " (%s)", knob);
+		set_fix(o, "Raise %s's capacity from %u to %u%s: the model puts the same work at %s "
+			"instead of %s%s%s.", p->name, p->capacity, enough, with, fig_ns(w->wall_ns),
 			fig_ns(p->window_ns), few ? "; or run as many threads as it has items, "
 			"which the queue only delays: " : "", few ? fig_ns(few->wall_ns) : "");
+	}
 	else
 		set_fix(o, "%s's %u items are enough for its %u threads: shorten the hold (%s each).",
 			p->name, p->capacity, p->threads, fig_ns(p->hold_ns));
