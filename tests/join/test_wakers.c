@@ -176,6 +176,61 @@ static void test_mixed(void **state)
 	assert_int_equal(locks[0].wakers.cls, WC_MIXED);
 }
 
+/* Processes forked from one parent share a semaphore at one address
+ * (PostgreSQL's: a backend sleeps on its own; the one that releases an
+ * LWLock after its fdatasync posts the waiter's): a wake by another
+ * process of the same program joins the semaphore's lock; by another
+ * program's, or of a word that is no semaphore, it does not. */
+static void test_shared_semaphore(void **state)
+{
+	static struct fct_thread procs[] = {
+		{ .tid = 200, .tgid = 200, .comm = "postgres" },	/* waits on SEM */
+		{ .tid = 300, .tgid = 300, .comm = "postgres" },	/* wakes it */
+		{ .tid = 400, .tgid = 400, .comm = "other" },		/* wakes it too */
+	};
+	static struct kv_futex waits[] = { { .key = { 200, 9, 0x7000 }, .val = { .waits = 50 } } };
+	static struct kv_wake_after wakes[] = {
+		{ .key = { 300, SYS_fdatasync + 1, 0x7000 }, .val = { .wakes = 40, .woken = 40 } },
+		{ .key = { 400, SYS_write + 1, 0x7000 }, .val = { .wakes = 5, .woken = 5 } },
+	};
+	static struct lock_name sem[] = { { .tgid = 200, .addr = 0x7000, .size = 32,
+		.name = "semaphore used as a lock @ PGSemaphoreLock+0x21", .kind = LK_SEMAPHORE,
+		.is_lock = true } };
+	struct joined_run m;
+	struct kview kv;
+	struct lock_total locks[1];
+
+	(void)state;
+	memset(&kv, 0, sizeof(kv));
+	kv.threads = procs;
+	kv.nthreads = 3;
+	kv.futex = waits;
+	kv.nfutex = 1;
+	kv.wake_after = wakes;
+	kv.nwake_after = 2;
+	memset(&m, 0, sizeof(m));
+	m.kv = &kv;
+	m.names = sem;
+	m.nnames = 1;
+	memset(locks, 0, sizeof(locks));
+	snprintf(locks[0].name, sizeof(locks[0].name), "%s", sem[0].name);
+	locks[0].kind = LK_SEMAPHORE;
+	locks[0].is_lock = true;
+	m.locks = locks;
+	m.nlocks = 1;
+	wakers_join(&m);
+	assert_int_equal(locks[0].wakers.wakes, 40);
+	assert_int_equal(locks[0].wakers.nthreads, 1);
+	assert_int_equal(locks[0].wakers.threads[0].tid, 300);
+	assert_string_equal(locks[0].wakers.after[0].call, "fdatasync");
+	assert_int_equal(locks[0].wakers.cls, WC_DURABLE);
+	/* a condvar at the same address is no shared semaphore: not joined */
+	sem[0].kind = LK_CONDVAR;
+	locks[0].kind = LK_CONDVAR;
+	wakers_join(&m);
+	assert_int_equal(locks[0].wakers.wakes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_no_view),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_mixed),
+		cmocka_unit_test(test_shared_semaphore),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

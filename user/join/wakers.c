@@ -86,6 +86,16 @@ static const struct fct_thread *thread_of(const struct fct_thread *sorted, int n
 	return bsearch(&key, sorted, (size_t)n, sizeof(*sorted), by_tid);
 }
 
+/* Is process tgid's first thread seen of the same program as thread t
+ * (the same name: forked processes keep theirs)? */
+static bool same_program(const struct fct_thread *sorted, int n, uint32_t tgid,
+			 const struct fct_thread *t)
+{
+	const struct fct_thread *main = thread_of(sorted, n, tgid);
+
+	return main && !strncmp(main->comm, t->comm, sizeof(t->comm));
+}
+
 static const struct joined_run *sort_m;	/* qsort has no argument */
 
 static int by_name(const void *x, const void *y)
@@ -135,8 +145,18 @@ static int by_word(const void *x, const void *y)
 struct waited {
 	struct word *w;
 	size_t n;
+	struct word *by_addr;	/* the same words by (address, process) */
 	uint32_t *op;		/* per lock: the op of its largest wait entry */
 };
+
+static int by_addr(const void *x, const void *y)
+{
+	const struct word *a = x, *b = y;
+
+	if (a->uaddr != b->uaddr)
+		return a->uaddr < b->uaddr ? -1 : 1;
+	return a->tgid < b->tgid ? -1 : a->tgid > b->tgid;
+}
 
 static int waited_words(const struct joined_run *m, const int *ix, const struct fct_thread *th,
 			int nth, struct waited *o)
@@ -166,7 +186,48 @@ static int waited_words(const struct joined_run *m, const int *ix, const struct 
 	if (!o->w || !o->op)
 		return -1;
 	qsort(o->w, o->n, sizeof(*o->w), by_word);
+	o->by_addr = malloc((o->n + 1) * sizeof(*o->by_addr));
+	if (!o->by_addr)
+		return -1;
+	memcpy(o->by_addr, o->w, o->n * sizeof(*o->w));
+	qsort(o->by_addr, o->n, sizeof(*o->by_addr), by_addr);
 	return 0;
+}
+
+/* A wake of a word its waker's process never waited on: a semaphore in
+ * memory shared by processes forked from one parent lies at the same
+ * address in each (PostgreSQL's: a backend sleeps on its own, and the
+ * one that releases an LWLock posts the waiter's). The lock of the word
+ * as the process of the same program that waited on it names it, when
+ * that is a semaphore; -1 when none is. */
+static int shared_sem_lock(const struct joined_run *m, const int *ix, const struct waited *ww,
+			   const struct fct_thread *waker, const struct fct_thread *th, int nth,
+			   uint64_t uaddr)
+{
+	struct word key = { 0, 0, uaddr };
+	size_t lo = 0, hi = ww->n;
+	char name[160];
+
+	while (lo < hi) {	/* the first word at uaddr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ww->by_addr[mid].uaddr < uaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < ww->n && ww->by_addr[i].uaddr == key.uaddr; i++) {
+		const struct word *w = &ww->by_addr[i];
+		int l;
+
+		if (w->tgid == waker->tgid || !same_program(th, nth, w->tgid, waker))
+			continue;
+		join_name_word(m, w->tgid, uaddr, name, sizeof(name));
+		l = lock_named(m, ix, name);
+		if (l >= 0 && m->locks[l].kind == LK_SEMAPHORE && w->op == ww->op[l])
+			return l;
+	}
+	return -1;
 }
 
 /* ---- what ended the waits ----------------------------------------------- */
@@ -309,10 +370,10 @@ static int collect(struct joined_run *m, const int *ix, const struct fct_thread 
 		if (!t)
 			continue;
 		join_name_word(m, t->tgid, e->key.uaddr, name, sizeof(name));
-		if ((l = lock_named(m, ix, name)) < 0)
-			continue;
-		key = (struct word){ t->tgid, ww.op[l], e->key.uaddr };
-		if (!bsearch(&key, ww.w, ww.n, sizeof(*ww.w), by_word))
+		l = lock_named(m, ix, name);
+		key = (struct word){ t->tgid, l >= 0 ? ww.op[l] : 0, e->key.uaddr };
+		if ((l < 0 || !bsearch(&key, ww.w, ww.n, sizeof(*ww.w), by_word)) &&
+		    (l = shared_sem_lock(m, ix, &ww, t, th, nth, e->key.uaddr)) < 0)
 			continue;
 		if (push(by_thread, l, (int)e->key.tid, e->val.wakes) ||
 		    push(by_call, l, (int)e->key.nr, e->val.wakes))
@@ -320,6 +381,7 @@ static int collect(struct joined_run *m, const int *ix, const struct fct_thread 
 		add_between(&m->locks[l].wakers, &e->val);
 	}
 	free(ww.w);
+	free(ww.by_addr);
 	free(ww.op);
 	return err;
 }
