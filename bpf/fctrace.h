@@ -197,6 +197,27 @@ struct fct_thread {
 	struct fct_nr_stats nr[FCT_NR_MAX];	/* every syscall by number */
 };
 
+/*
+ * A sleep another traced process ended with a kill or a write
+ * (wakers.bpf.c), by the waker, the kind of wake (FCT_WAKE_*) and the
+ * call the waker finished last before it (+ 1; 0: none since the window
+ * opened), futex calls and the signals it sends aside: what ends a latch
+ * - a backend's kill after its commit's fdatasync.
+ */
+#define FCT_SIB_AFTER_ENTRIES	4096
+
+struct fct_sib_after_key {
+	__u32 tid;		/* the waker */
+	__u32 nr;		/* the call before it, + 1 */
+	__u32 by;		/* FCT_WAKE_* */
+	__u32 pad;
+};
+
+struct fct_sib_after_val {
+	__u64 wakes;
+	__u64 wait_ns;		/* the sleeps it ended, asleep up to the wake-up */
+};
+
 /* The tables that can fill, in entries: each full one counts its losses
  * in struct fct_lost, and the reports say what the losses touch. */
 #define FCT_FUTEX_ENTRIES	16384	/* (thread, futex word); at load, at least

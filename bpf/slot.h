@@ -37,7 +37,8 @@ struct fct_slot {
 	__u32 in_futex_wait;
 	__u32 futex_op;
 	__u32 done_nr;		/* the last syscall other than futex it finished, + 1 */
-	__u32 done_pad;
+	__u32 cause_nr;		/* the same, the signals it sends aside (a
+				 * latch's kill follows what set it) */
 	__u64 sc_enter_ns;	/* set only when timed */
 	__u64 sc_off_mark;	/* offcpu_ns + runq_total_ns at a timed entry */
 	__u64 sc_runq_mark;	/* runq_total_ns at a timed entry */

@@ -383,6 +383,9 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 		s->errors++;
 	if (nr != NR_FUTEX && nr != NR_FUTEX_WAITV)
 		t->done_nr = nr + 1;
+	if (nr != NR_FUTEX && nr != NR_FUTEX_WAITV && nr != NR_KILL && nr != NR_TKILL &&
+	    nr != NR_TGKILL && nr != NR_RT_SIGQUEUEINFO && nr != NR_RT_TGSIGQUEUEINFO)
+		t->cause_nr = nr + 1;
 	if (nr == NR_PREAD64 && ret > 0) {
 		if (t->pread_direct)
 			t->a.pages_direct += pages_spanned(t->pread_pos, ret);

@@ -18,6 +18,28 @@
 #include "common.bpf.h"
 #include "sysnr.bpf.h"
 
+/* the sleeps ended, by waker, kind and the waker's call before the wake */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_SIB_AFTER_ENTRIES);
+	__type(key, struct fct_sib_after_key);
+	__type(value, struct fct_sib_after_val);
+} sib_after SEC(".maps");
+
+static __always_inline void sib_after_record(const struct fct_slot *w, __u32 by, __u64 slept)
+{
+	static const struct fct_sib_after_val zero = {};
+	struct fct_sib_after_key key = { .tid = w->a.tid, .nr = w->cause_nr, .by = by };
+	struct fct_sib_after_val *v = fct_hash_entry(&sib_after, &key, &zero,
+						     &lost.wake_after_full);
+
+	if (!v)
+		return;
+	v->wakes++;
+	v->wait_ns += slept;
+}
+
 /* The kind of wake a waker's current syscall makes, or FCT_WAKE_N. */
 static __always_inline __u32 wake_by(__u32 nr)
 {
@@ -44,7 +66,7 @@ static __always_inline __u64 exe_id(struct task_struct *t)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(fct_sched_waking, struct task_struct *p)
 {
-	__u64 pid_tgid, now;
+	__u64 pid_tgid, now, slept;
 	struct fct_slot *t, *w;
 	__u32 by;
 
@@ -68,9 +90,10 @@ int BPF_PROG(fct_sched_waking, struct task_struct *p)
 	    exe_id(bpf_get_current_task_btf()) != exe_id(p))
 		by = FCT_WAKE_REQUEST;
 	now = bpf_ktime_get_ns();
+	slept = now > t->st_since_ns ? now - t->st_since_ns : 0;	/* since its switch out */
 	t->a.sib_waits[by]++;
-	if (now > t->st_since_ns)	/* asleep since its switch out */
-		t->a.sib_wait_ns[by] += now - t->st_since_ns;
+	t->a.sib_wait_ns[by] += slept;
 	w->a.sib_wakes[by]++;
+	sib_after_record(w, by, slept);
 	return 0;
 }

@@ -385,6 +385,21 @@ static void test_latch_between_processes(void **state)
 	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] > 0);
 	assert_true(a->k.sib_wait_ns[FCT_WAKE_WRITE] <= a->k.blocked_ns);
 	assert_true(b->k.sib_wait_ns[FCT_WAKE_SIGNAL] <= b->k.blocked_ns);
+	/* what each waker finished just before its kill or write: the close of
+	 * the /proc status file it read to see the other asleep, every time */
+	assert_true(s.joined.sib_measured);
+	for (int by = FCT_WAKE_SIGNAL; by <= FCT_WAKE_WRITE; by++) {
+		const struct sib_wakers *w = &s.joined.sib[by];
+
+		print_message("  %s: %llu wakes, first after %s (%llu)\n", sib_kind_names[by],
+			      (unsigned long long)w->wakes, w->nafter ? w->after[0].call : "-",
+			      w->nafter ? (unsigned long long)w->after[0].wakes : 0ull);
+		assert_int_equal(w->wakes, LATCH_ROUNDS);
+		assert_int_equal(w->nafter, 1);
+		assert_string_equal(w->after[0].call, "close");
+		assert_int_equal(w->after[0].wakes, LATCH_ROUNDS);
+	}
+	assert_int_equal(s.joined.sib[FCT_WAKE_REQUEST].wakes, 0);
 	/* the Why names the latch, with the count, as a wait for a sibling */
 	assert_non_null(cause_of(&s.diag, "sibling_wait"));
 	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));

@@ -231,6 +231,51 @@ static void test_shared_semaphore(void **state)
 	assert_int_equal(locks[0].wakers.wakes, 0);
 }
 
+/* Sleeps ended by a sibling's kill or write, by the waker's call before
+ * them: summed by call over the wakers, the most first, at most
+ * WAKERS_MAX (the smallest gives way), the class of the leading call. */
+static void test_sibling_wakers(void **state)
+{
+	static struct kv_sib_after sib[] = {
+		{ .key = { 300, SYS_fdatasync + 1, FCT_WAKE_SIGNAL }, .val = { 60, 6000 } },
+		{ .key = { 301, SYS_fdatasync + 1, FCT_WAKE_SIGNAL }, .val = { 40, 4000 } },
+		{ .key = { 300, SYS_recvfrom + 1, FCT_WAKE_SIGNAL }, .val = { 30, 300 } },
+		{ .key = { 300, SYS_read + 1, FCT_WAKE_SIGNAL }, .val = { 5, 50 } },
+		{ .key = { 300, SYS_lseek + 1, FCT_WAKE_SIGNAL }, .val = { 3, 30 } },
+		{ .key = { 300, 0, FCT_WAKE_SIGNAL }, .val = { 4, 40 } },	/* no call yet */
+		{ .key = { 301, SYS_close + 1, FCT_WAKE_WRITE }, .val = { 7, 70 } },
+	};
+	struct joined_run m;
+	struct kview kv;
+	const struct sib_wakers *w;
+
+	(void)state;
+	memset(&kv, 0, sizeof(kv));
+	memset(&m, 0, sizeof(m));
+	m.kv = &kv;
+	sib_wakers_join(&m);
+	assert_false(m.sib_measured);		/* none: not measured */
+	kv.sib_after = sib;
+	kv.nsib_after = 7;
+	sib_wakers_join(&m);
+	assert_true(m.sib_measured);
+	w = &m.sib[FCT_WAKE_SIGNAL];
+	assert_int_equal(w->wakes, 142);
+	assert_int_equal(w->wait_ns, 10420);
+	assert_int_equal(w->nafter, WAKERS_MAX);
+	assert_string_equal(w->after[0].call, "fdatasync");
+	assert_int_equal(w->after[0].wakes, 100);
+	assert_int_equal(w->after[0].wait_ns, 10000);
+	assert_string_equal(w->after[1].call, "recvfrom");
+	assert_string_equal(w->after[2].call, "read");
+	assert_string_equal(w->after[3].call, "");	/* lseek's 3 gave way to 4 */
+	assert_int_equal(w->cls, WC_DURABLE);		/* 100 of 142 */
+	assert_int_equal(m.sib[FCT_WAKE_WRITE].wakes, 7);
+	assert_string_equal(m.sib[FCT_WAKE_WRITE].after[0].call, "close");
+	assert_int_equal(m.sib[FCT_WAKE_REQUEST].wakes, 0);
+	assert_int_equal(m.sib[FCT_WAKE_REQUEST].cls, WC_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_shared_semaphore),
+		cmocka_unit_test(test_sibling_wakers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -281,6 +281,7 @@ static const char *const derived[] = {
 	"ranked", "also_seen",	/* the confidence floor: of each cause's confidence */
 	"pools@top",	/* fctrace's own workload: null, not measured; [] reads as none found */
 	"root",		/* a lock's wait chain: found again from its holders */
+	"sibling_wakers@top",	/* one process: null, none seen; [] reads as none */
 };
 
 /* Members a run saved before they were written lacks: absent is read as
@@ -311,6 +312,7 @@ static const char *const optional[] = {
 	"while_waited@",	/* before the wakers' spans */
 	"sibling_request_waits@thread", "sibling_request_wait_ns@thread",	/* before requests */
 	"sibling_request_wakes@thread",
+	"sibling_wakers@top",	/* before the latches' wakers by call */
 };
 
 static bool is_optional(const char *key, const char *where)

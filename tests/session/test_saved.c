@@ -6,7 +6,8 @@
  * binary: timing-only runs of a pool and of a cache, a comparison and a
  * sweep; as root also a traced fcp run with a timeline and stacks, run --
  * CMD on tests/target_prog (its locks, their holders and the chain between
- * them, the page cache's evictions, a run that lost threads), run -- CMD on
+ * them, the page cache's evictions, a run that lost threads, two processes
+ * setting each other's latch), run -- CMD on
  * tests/pool_prog (a pool of 4 for 16 threads) and a JVM
  * with fctrace's agent (when a JDK is there). Of each run:
  *   - round trip: `fctrace report FILE --json AGAIN` writes FILE again,
@@ -382,6 +383,11 @@ static void test_traced_runs(void **state)
 	run_ok(ARGV("run", "-q", "--json", test_at("pool.json"), "--", POOL_PROG, "sem", "4", "16",
 		    "800", "1000", "0", "sleep"), false);
 	check_run(test_at("pool.json"));
+	/* two processes setting each other's latch: the sleeps a sibling
+	 * ended, by the waker's call before it (sibling_wakers) */
+	run_ok(ARGV("run", "--follow", "-q", "--json", test_at("latch.json"), "--", TARGET, "latch",
+		    "20"), false);
+	check_run(test_at("latch.json"));
 	/* more threads than the table holds: a loss */
 	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", test_at("lost.json"), "--", TARGET,
 		    "threads", "100"), false);

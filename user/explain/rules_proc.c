@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include "base/sysnames.h"
 #include "explain/rules_int.h"
 #include "explain/words.h"
 
@@ -171,6 +172,89 @@ static void party_of(const struct facts *f, struct party *p)
 	}
 }
 
+/* The latches' wakes (kill and write) by the waker's call before them,
+ * summed over the two kinds: the calls and their wakes into calls[],
+ * most first; their count. */
+static int latch_calls(const struct joined_run *m, struct sib_call *calls, int max)
+{
+	int n = 0;
+
+	for (int b = 0; b < FCT_WAKE_N; b++) {
+		if (!latch_kind(b))
+			continue;
+		for (int i = 0; i < m->sib[b].nafter; i++) {
+			const struct sib_call *c = &m->sib[b].after[i];
+			int j;
+
+			for (j = 0; j < n && strcmp(calls[j].call, c->call); j++)
+				;
+			if (j == n && n == max)
+				continue;
+			if (j == n)
+				calls[n++] = (struct sib_call){ .wakes = 0 };
+			snprintf(calls[j].call, sizeof(calls[j].call), "%s", c->call);
+			calls[j].wakes += c->wakes;
+			calls[j].wait_ns += c->wait_ns;
+		}
+	}
+	for (int a = 1; a < n; a++)	/* most wakes first */
+		for (int b = a; b > 0 && calls[b].wakes > calls[b - 1].wakes; b--) {
+			struct sib_call t = calls[b];
+
+			calls[b] = calls[b - 1];
+			calls[b - 1] = t;
+		}
+	return n;
+}
+
+/*
+ * What the wakers finished just before they woke the sleepers, and when
+ * a durable write leads (a backend's kill after its commit's fdatasync:
+ * the row lock it held is released at commit), the fix names it. True
+ * when the fix was set.
+ */
+static bool ev_after(struct finding *o, const struct facts *f)
+{
+	struct sib_call calls[2 * WAKERS_MAX];
+	char list[200] = "";
+	double all = 0;
+	int n = latch_calls(f->m, calls, 2 * WAKERS_MAX);
+
+	for (int i = 0; i < n; i++)
+		all += (double)calls[i].wakes;
+	if (!f->m->sib_measured || all <= 0)
+		return false;
+	for (int i = 0; i < n && i < 4; i++)
+		words_append(list, sizeof(list), "%s%s %s", i ? ", " : "",
+			     calls[i].call[0] ? calls[i].call : "no call yet",
+			     fig_pct((double)calls[i].wakes / all));
+	evidence_add(&o->c, "The call each waker finished just before its kill or write (the "
+		     "signals it sends aside): %s.", list);
+	for (int i = 0; i < n; i++) {
+		double share = (double)calls[i].wakes / all;
+		int nr = syscall_nr(calls[i].call);
+		const struct sc_stats *st;
+
+		if (wake_class_of(calls[i].call) != WC_DURABLE || share < 0.25 || nr < 0 ||
+		    nr >= FCT_NR_MAX)
+			continue;
+		st = &f->whole->nr_total[nr];
+		evidence_add(&o->c, "%s of these sleeps (%s asleep) ended right after the waker's %s: "
+			     "it made a write durable, then woke them - what it held until then "
+			     "(a row lock to its commit) was the wait, and the device's flush "
+			     "bounds it (the program made %s %s calls, %s in all, %s of it asleep).",
+			     fig_pct(share), fig_ns((double)calls[i].wait_ns), calls[i].call,
+			     fig_cnt((double)st->count), calls[i].call, fig_ns((double)st->total_ns),
+			     fig_ns((double)st->blocked_ns));
+		set_fix(o, "The sleepers wait for other processes' %s (%s of the wakes come right "
+			"after it): make the durable point cheaper (a faster flush device, group "
+			"commits, a setting that syncs less often), or hold less across it.",
+			calls[i].call, fig_pct(share));
+		return true;
+	}
+	return false;
+}
+
 /*
  * The share is of the time of the processes that wake each other (each
  * waking a sibling and waiting for them): a server's idle helpers (a
@@ -209,8 +293,9 @@ bool rule_sibling_wait(const struct facts *f, struct finding *o)
 		     "with the sleeps outside locks.");
 	ev_wakers(&o->c, f);
 	ev_kills(&o->c, f);
-	set_fix(o, "The sleepers wait for what the waking processes do before they wake them: "
-		"shorten that (a lock held across slow work, a conflict on the same rows or "
-		"items), or have fewer processes wait for the same one.");
+	if (!ev_after(o, f))
+		set_fix(o, "The sleepers wait for what the waking processes do before they wake "
+			"them: shorten that (a lock held across slow work, a conflict on the same "
+			"rows or items), or have fewer processes wait for the same one.");
 	return true;
 }

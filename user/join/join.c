@@ -955,6 +955,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	total_locks(m);
 	join_holders(m);
 	wakers_join(m);
+	sib_wakers_join(m);
 	unindex_view(m, &kix, &nix);
 	op_costs(m);
 	losses_find(kv, &m->losses);

@@ -176,6 +176,10 @@ struct joined_run {
 	struct thread_row *rows;	/* one per thread, in index order */
 	unsigned nrows;
 	struct lock_total *locks;	/* named user locks, then kernel locks */
+	/* sleeps ended by a sibling's kill or write, by the waker's call
+	 * before it (wakers.h); measured: the view had such wakes */
+	struct sib_wakers sib[FCT_WAKE_N];
+	bool sib_measured;
 	int nlocks;
 	struct sc_stats nr_total[FCT_NR_MAX];	/* every syscall by number, all workers summed */
 	struct sc_stats sc_total[SC_ROW_N];	/* the saved run's rows of it: the rows'

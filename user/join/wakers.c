@@ -433,3 +433,65 @@ void wakers_keep(struct joined_run *m, const struct lock_total *old, int n)
 				break;
 			}
 }
+
+/* ---- sleeps ended by a sibling's kill or write ------------------------- */
+
+static void sib_add(struct sib_wakers *w, unsigned nr, const struct fct_sib_after_val *v)
+{
+	char name[24] = "", buf[32];
+	int i;
+
+	if (nr)
+		snprintf(name, sizeof(name), "%s", syscall_name(nr - 1, buf, sizeof(buf)));
+	w->wakes += v->wakes;
+	w->wait_ns += v->wait_ns;
+	for (i = 0; i < w->nafter && strcmp(w->after[i].call, name); i++)
+		;
+	if (i == w->nafter) {
+		if (w->nafter == WAKERS_MAX) {	/* the smallest gives way */
+			int small = 0;
+
+			for (int k = 1; k < w->nafter; k++)
+				if (w->after[k].wakes < w->after[small].wakes)
+					small = k;
+			if (w->after[small].wakes >= v->wakes)
+				return;
+			i = small;
+		} else {
+			w->nafter++;
+		}
+		w->after[i] = (struct sib_call){ .wakes = 0 };
+		snprintf(w->after[i].call, sizeof(w->after[i].call), "%s", name);
+	}
+	w->after[i].wakes += v->wakes;
+	w->after[i].wait_ns += v->wait_ns;
+}
+
+static int by_sib_wakes(const void *x, const void *y)
+{
+	const struct sib_call *a = x, *b = y;
+
+	return a->wakes < b->wakes ? 1 : a->wakes > b->wakes ? -1 : strcmp(a->call, b->call);
+}
+
+const char *const sib_kind_names[FCT_WAKE_N] = { "signal", "write", "request" };
+
+void sib_wakers_join(struct joined_run *m)
+{
+	memset(m->sib, 0, sizeof(m->sib));
+	m->sib_measured = m->kv && m->kv->nsib_after > 0;
+	for (int i = 0; m->sib_measured && i < m->kv->nsib_after; i++) {
+		const struct kv_sib_after *e = &m->kv->sib_after[i];
+
+		if (e->key.by < FCT_WAKE_N)
+			sib_add(&m->sib[e->key.by], e->key.nr, &e->val);
+	}
+	for (int b = 0; b < FCT_WAKE_N; b++) {
+		struct sib_wakers *w = &m->sib[b];
+
+		w->by = (enum fct_wake_by)b;
+		qsort(w->after, (size_t)w->nafter, sizeof(*w->after), by_sib_wakes);
+		w->cls = !w->nafter ? WC_NONE : w->after[0].wakes * 2 < w->wakes ? WC_MIXED :
+			 wake_class_of(w->after[0].call);
+	}
+}

@@ -75,4 +75,28 @@ void wakers_join(struct joined_run *m);
  * same name (m's locks rebuilt from its rows). */
 void wakers_keep(struct joined_run *m, const struct lock_total *old, int n);
 
+/* Sleeps another traced process ended with a kill or a write (a latch,
+ * or a request from another program: FCT_WAKE_*), by the call the waker
+ * finished just before (the signals it sends aside): a backend's kill
+ * after its commit's fdatasync. */
+struct sib_call {
+	char call[24];		/* "": none since the window opened */
+	uint64_t wakes;
+	uint64_t wait_ns;	/* the sleeps they ended */
+};
+
+struct sib_wakers {
+	enum fct_wake_by by;	/* its place in joined_run's sib[] */
+	uint64_t wakes, wait_ns;
+	enum wake_class cls;	/* of the call most wakes followed (half or more) */
+	struct sib_call after[WAKERS_MAX];
+	int nafter;
+};
+
+/* The JSON's words for FCT_WAKE_*: "signal", "write", "request". */
+extern const char *const sib_kind_names[FCT_WAKE_N];
+/* m->sib[] from the kernel view's sib_after entries, when it has any
+ * (m->sib_measured). */
+void sib_wakers_join(struct joined_run *m);
+
 #endif

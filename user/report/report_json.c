@@ -716,6 +716,7 @@ struct json_object *report_json_run(const struct session *s)
 	disk_json(doc, &m->disk);
 	caches_json(doc, m);
 	pools_json(doc, m);
+	sib_wakers_json(doc, m);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

@@ -11,5 +11,9 @@
 
 /* null when no wake of its waiters was joined to a waker */
 struct json_object *wakers_json(const struct lock_wakers *w);
+/* The run's "sibling_wakers": each kind of sleep ended by a sibling's kill
+ * or write, by the waker's call before it; null when not measured. */
+struct joined_run;
+void sib_wakers_json(struct json_object *doc, const struct joined_run *m);
 
 #endif

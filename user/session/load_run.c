@@ -1047,7 +1047,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	    load_timeline(r, doc, s) || load_losses(r, doc, &m->losses) ||
 	    load_stacks(r, doc, &s->stacks) || load_evictions(r, doc, &m->evictions) ||
 	    load_disk(r, doc, &m->disk) || load_caches(r, doc, m) ||
-	    load_pools(r, doc, m))
+	    load_pools(r, doc, m) || load_sib_wakers(r, doc, m))
 		return -1;
 	m->ops = ops;
 	roots_join(m);	/* derived from the holders, as the run found them */

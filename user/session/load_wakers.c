@@ -3,6 +3,7 @@
  * tables.
  */
 #include <string.h>
+#include "join/join.h"
 #include "session/load_wakers.h"
 #include "session/run_format.h"
 
@@ -46,5 +47,49 @@ int load_wakers(struct jr *r, struct json_object *lock, struct lock_wakers *w)
 	jr_leave(r, saved);
 	w->nthreads = (int)nt;
 	w->nafter = (int)na;
+	return 0;
+}
+
+static int load_sib_kind(struct jr *r, struct json_object *o, struct joined_run *m)
+{
+	const struct jr_rows after = {
+		"after", 0, sizeof(struct sib_call), WAKERS_MAX,
+		"has more calls than fctrace keeps", rf_sib_call.f, rf_sib_call.n, NULL,
+	};
+	struct sib_wakers w = { 0 };
+	size_t na;
+
+	if (JR_READ_T(r, o, &w, rf_sib_wakers) || jr_array_rows(r, o, &after, w.after, NULL, &na))
+		return -1;
+	if (m->sib[w.by].wakes)
+		return jr_fail(r, "kind", "is given twice");
+	w.nafter = (int)na;
+	m->sib[w.by] = w;
+	return 0;
+}
+
+int load_sib_wakers(struct jr *r, struct json_object *doc, struct joined_run *m)
+{
+	struct json_object *a, *o;
+	char saved[128];
+	size_t n;
+
+	memset(m->sib, 0, sizeof(m->sib));
+	m->sib_measured = false;
+	if (!json_object_object_get_ex(doc, "sibling_wakers", &a) || !a)
+		return 0;
+	if (jr_array(r, doc, "sibling_wakers", JR_NULL, &a, &n))
+		return -1;
+	if (n > FCT_WAKE_N)
+		return jr_fail(r, "sibling_wakers", "has more entries than fctrace writes");
+	for (size_t i = 0; i < n; i++) {
+		if (jr_element(r, a, "sibling_wakers", i, &o, saved, sizeof(saved)) ||
+		    load_sib_kind(r, o, m))
+			return -1;
+		jr_leave(r, saved);
+	}
+	for (int b = 0; b < FCT_WAKE_N; b++)
+		m->sib[b].by = (enum fct_wake_by)b;
+	m->sib_measured = true;
 	return 0;
 }

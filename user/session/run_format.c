@@ -128,6 +128,21 @@ static const struct jr_field waker_call[] = {
 };
 const struct jr_table rf_waker_call = JR_TABLE(waker_call);
 
+/* sibling_wakers[]: sleeps ended by a sibling's kill or write, by the
+ * waker's call before the wake; after is written in code */
+static const struct jr_field sib_wakers_row[] = {
+	JR_CHOICEF(sib_wakers, "kind", by, sib_kind_names),
+	JR_FIELD(sib_wakers, "wakes", wakes), JR_FIELD(sib_wakers, "wait_ns", wait_ns),
+	JR_CHOICEF(sib_wakers, "class", cls, wake_class_names),
+};
+const struct jr_table rf_sib_wakers = JR_TABLE(sib_wakers_row);
+
+static const struct jr_field sib_call_row[] = {
+	JR_STRF(sib_call, "syscall", call, 0), JR_FIELD(sib_call, "wakes", wakes),
+	JR_FIELD(sib_call, "wait_ns", wait_ns),
+};
+const struct jr_table rf_sib_call = JR_TABLE(sib_call_row);
+
 static const struct jr_field site[] = {
 	JR_STRF(lock_site, "site", site, 0), JR_FIELD(lock_site, "waits", waits),
 	JR_FIELD(lock_site, "wait_ns", wait_ns),

@@ -24,6 +24,7 @@ void kview_free(struct kview *kv)
 	free(kv->threads);
 	free(kv->futex);
 	free(kv->wake_after);
+	free(kv->sib_after);
 	free(kv->pools);
 	kv->pools = NULL;
 	kv->npools = 0;
@@ -51,6 +52,8 @@ void kview_free(struct kview *kv)
 	kv->futex = NULL;
 	kv->wake_after = NULL;
 	kv->nwake_after = 0;
+	kv->sib_after = NULL;
+	kv->nsib_after = 0;
 	kv->klock = NULL;
 	kv->pc = NULL;
 	kv->holds = NULL;

@@ -28,6 +28,13 @@ struct kv_wake_after {
 	struct fct_wake_after_val val;
 };
 
+/* A waker's ends of others' sleeps by kill or write, after one call
+ * (struct fct_sib_after_key). */
+struct kv_sib_after {
+	struct fct_sib_after_key key;
+	struct fct_sib_after_val val;
+};
+
 /* A futex object's waiters and holds (pools.bpf.h; struct fct_pool_key). */
 struct kv_pool {
 	struct fct_pool_key key;
@@ -114,6 +121,8 @@ struct kview {
 	int nfutex;
 	struct kv_wake_after *wake_after;	/* the wakes by the call before them */
 	int nwake_after;
+	struct kv_sib_after *sib_after;		/* sleeps ended by a sibling, by its call */
+	int nsib_after;
 	struct kv_pool *pools;	/* futex objects' waiters and holds (pools.bpf.h) */
 	int npools;
 	bool pools_ran;		/* that code ran (other programs, tp_btf syscalls) */

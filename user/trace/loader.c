@@ -1147,6 +1147,17 @@ static int add_wake_after(struct kview *kv, const void *k, const void *v, void *
 	return 0;
 }
 
+static int add_sib_after(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_sib_after *w = grow(&kv->sib_after, &kv->nsib_after, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	memcpy(&w->key, k, sizeof(w->key));
+	memcpy(&w->val, v, sizeof(w->val));
+	return 0;
+}
+
 static int add_pool(struct kview *kv, const void *k, const void *v, void *arg)
 {
 	struct kv_pool *p = grow(&kv->pools, &kv->npools, sizeof(*p));
@@ -1340,6 +1351,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		err = read_hash(bpf_map__fd(t->skel->maps.wake_after),
 				sizeof(struct fct_wake_after_key), sizeof(struct fct_wake_after_val),
 				add_wake_after, kv, NULL);
+	if (!err)
+		err = read_hash(bpf_map__fd(t->skel->maps.sib_after),
+				sizeof(struct fct_sib_after_key), sizeof(struct fct_sib_after_val),
+				add_sib_after, kv, NULL);
 	kv->pools_ran = t->skel->rodata->pools_on && t->links[prog_index("fct_sys_enter")] &&
 			t->links[prog_index("fct_sys_exit")];
 	if (!err && kv->pools_ran)
