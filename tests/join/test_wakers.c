@@ -2,7 +2,8 @@
  * test_wakers.c - each lock's wakers (join/wakers.c) from a hand-made
  * kernel view: who woke its waiters, after which call, only wakes of the
  * words its waiters slept on with its op counted, and the figures kept
- * when the locks are summed again.
+ * when the locks are summed again; the sleeps a sibling ended by the
+ * waker's call; the wait-for graph.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -276,6 +277,58 @@ static void test_sibling_wakers(void **state)
 	assert_int_equal(m.sib[FCT_WAKE_REQUEST].cls, WC_NONE);
 }
 
+/* The wait-for graph: a waiter's time on a lock split over its wakers by
+ * their wakes, the most first; a lock with no waker seen is unjoined. */
+static void test_wait_graph(void **state)
+{
+	static struct thread_row rows[2];
+	struct lock_total locks[2];
+	struct joined_run m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(rows, 0, sizeof(rows));
+	memset(locks, 0, sizeof(locks));
+	snprintf(locks[0].name, sizeof(locks[0].name), "commit (condvar)");
+	locks[0].wakers.wakes = 4;
+	locks[0].wakers.nthreads = 2;
+	locks[0].wakers.threads[0] = (struct waker_thread){ .tid = 10, .comm = "flusher", .wakes = 3 };
+	locks[0].wakers.threads[1] = (struct waker_thread){ .tid = 11, .comm = "helper", .wakes = 1 };
+	snprintf(locks[1].name, sizeof(locks[1].name), "quiet (mutex)");
+	locks[1].kind = LK_MUTEX;
+	locks[1].is_lock = true;
+	for (int i = 0; i < 2; i++) {
+		rows[i].tid = 20 + i;
+		rows[i].has_kernel = true;
+		snprintf(rows[i].k.comm, sizeof(rows[i].k.comm), "writer-%d", i);
+		snprintf(rows[i].locks[0].name, sizeof(rows[i].locks[0].name), "commit (condvar)");
+		rows[i].locks[0].wait_ns = 800 * (uint64_t)(i + 1);
+		snprintf(rows[i].locks[1].name, sizeof(rows[i].locks[1].name), "quiet (mutex)");
+		rows[i].locks[1].wait_ns = 50;
+		rows[i].nlocks = 2;
+	}
+	m.rows = rows;
+	m.nrows = 2;
+	m.locks = locks;
+	m.nlocks = 2;
+	assert_int_equal(wait_graph_build(&m), 0);
+	assert_int_equal(m.graph.nedges, 4);
+	assert_int_equal(m.graph.edges[0].waiter, 21);		/* 1600 x 3/4 */
+	assert_int_equal(m.graph.edges[0].waker, 10);
+	assert_string_equal(m.graph.edges[0].waker_comm, "flusher");
+	assert_string_equal(m.graph.edges[0].waiter_comm, "writer-1");
+	assert_string_equal(m.graph.edges[0].via, "commit (condvar)");
+	assert_int_equal(m.graph.edges[0].cls, WAIT_EVENT);
+	assert_float_equal(m.graph.edges[0].wait_ns, 1200, 1e-9);
+	assert_float_equal(m.graph.edges[1].wait_ns, 600, 1e-9);	/* writer-0, flusher */
+	assert_float_equal(m.graph.edges[2].wait_ns, 400, 1e-9);	/* writer-1, helper */
+	assert_float_equal(m.graph.edges[3].wait_ns, 200, 1e-9);
+	assert_float_equal(m.graph.unjoined_ns, 100, 1e-9);	/* the mutex: no waker seen */
+	assert_int_equal(m.graph.more_edges, 0);
+	wait_graph_free(&m.graph);
+	assert_null(m.graph.edges);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_shared_semaphore),
 		cmocka_unit_test(test_sibling_wakers),
+		cmocka_unit_test(test_wait_graph),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

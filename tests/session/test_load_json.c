@@ -282,6 +282,7 @@ static const char *const derived[] = {
 	"pools@top",	/* fctrace's own workload: null, not measured; [] reads as none found */
 	"root",		/* a lock's wait chain: found again from its holders */
 	"sibling_wakers@top",	/* one process: null, none seen; [] reads as none */
+	"wait_graph@top",	/* built again from the rows and the wakers */
 };
 
 /* Members a run saved before they were written lacks: absent is read as

@@ -87,6 +87,7 @@ static const char *const DERIVED[] = {
 	"syscalls.*",
 	"caches#.mrc#.size_bytes",	/* size_items x the working set's bytes per item */
 	"locks#.root*",			/* the wait chain: found again from the holders */
+	"wait_graph*",			/* from the rows' waits and the locks' wakers */
 	/* the confidence floor: of each cause's confidence (explain_floor) */
 	"diagnosis#.ranked", "why.also_seen",
 };

@@ -965,7 +965,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	    pools_add_jvm(m))
 		return -1;
 	roots_join(m);	/* after the JVM's monitors got their holders */
-	return 0;
+	return wait_graph_build(m);
 }
 
 void join_free(struct joined_run *m)
@@ -974,6 +974,7 @@ void join_free(struct joined_run *m)
 	free(m->locks);
 	free(m->caches);
 	free(m->pools);
+	wait_graph_free(&m->graph);
 	m->pools = NULL;
 	m->npools = 0;
 	m->rows = NULL;

@@ -17,6 +17,7 @@
 #include "join/evictions.h"
 #include "join/disk.h"
 #include "join/caches.h"
+#include "join/waitgraph.h"
 #include "join/wakers.h"
 #include "join/roots.h"
 #include "join/pools.h"
@@ -180,6 +181,7 @@ struct joined_run {
 	 * before it (wakers.h); measured: the view had such wakes */
 	struct sib_wakers sib[FCT_WAKE_N];
 	bool sib_measured;
+	struct wait_graph graph;	/* who waited for whom (waitgraph.h) */
 	int nlocks;
 	struct sc_stats nr_total[FCT_NR_MAX];	/* every syscall by number, all workers summed */
 	struct sc_stats sc_total[SC_ROW_N];	/* the saved run's rows of it: the rows'

@@ -717,6 +717,7 @@ struct json_object *report_json_run(const struct session *s)
 	caches_json(doc, m);
 	pools_json(doc, m);
 	sib_wakers_json(doc, m);
+	wait_graph_json(doc, m);
 	json_object_object_add(doc, "target", target_json(s));
 	json_object_object_add(doc, "syscalls_by_number", s->traced &&
 			       (m->groups & PG_MASK(PG_SYSCALLS)) ? by_number_json(m) : NULL);

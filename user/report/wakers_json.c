@@ -53,3 +53,41 @@ void sib_wakers_json(struct json_object *doc, const struct joined_run *m)
 	}
 	json_object_object_add(doc, "sibling_wakers", a);
 }
+
+static const char *wait_class_word(int cls)
+{
+	static const char *const words[] = { "lock", "event", "exit", "time" };
+
+	return cls >= 0 && cls < (int)(sizeof(words) / sizeof(*words)) ? words[cls] : "event";
+}
+
+void wait_graph_json(struct json_object *doc, const struct joined_run *m)
+{
+	const struct wait_graph *g = &m->graph;
+	struct json_object *o, *edges;
+
+	if (!g->nedges) {
+		json_object_object_add(doc, "wait_graph", NULL);
+		return;
+	}
+	o = json_object_new_object();
+	edges = json_object_new_array();
+	for (int i = 0; i < g->nedges; i++) {
+		const struct wait_edge *e = &g->edges[i];
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "waiter", json_object_new_int64(e->waiter));
+		json_object_object_add(j, "waiter_comm", json_object_new_string(e->waiter_comm));
+		json_object_object_add(j, "waker", json_object_new_int64(e->waker));
+		json_object_object_add(j, "waker_comm", json_object_new_string(e->waker_comm));
+		json_object_object_add(j, "via", json_object_new_string(e->via));
+		json_object_object_add(j, "class", json_object_new_string(wait_class_word(e->cls)));
+		json_object_object_add(j, "wait_ns", json_object_new_uint64((uint64_t)e->wait_ns));
+		json_object_array_add(edges, j);
+	}
+	json_object_object_add(o, "edges", edges);
+	json_object_object_add(o, "more_edges", json_object_new_uint64(g->more_edges));
+	json_object_object_add(o, "more_wait_ns", json_object_new_uint64((uint64_t)g->more_wait_ns));
+	json_object_object_add(o, "unjoined_ns", json_object_new_uint64((uint64_t)g->unjoined_ns));
+	json_object_object_add(doc, "wait_graph", o);
+}

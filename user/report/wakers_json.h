@@ -15,5 +15,8 @@ struct json_object *wakers_json(const struct lock_wakers *w);
  * or write, by the waker's call before it; null when not measured. */
 struct joined_run;
 void sib_wakers_json(struct json_object *doc, const struct joined_run *m);
+/* The run's "wait_graph" (join/waitgraph.h): derived, not read back (a
+ * saved run's is built again); null when no wait was joined to a waker. */
+void wait_graph_json(struct json_object *doc, const struct joined_run *m);
 
 #endif

@@ -1051,6 +1051,8 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 		return -1;
 	m->ops = ops;
 	roots_join(m);	/* derived from the holders, as the run found them */
+	if (wait_graph_build(m))	/* and from the rows' waits and the wakers */
+		return jr_fail(r, "locks", "does not fit in memory");
 	return 0;
 }
 

@@ -1,0 +1,145 @@
+/*
+ * waitgraph.c - the run's wait-for graph (waitgraph.h). A lock keeps its
+ * WAKERS_MAX busiest wakers: the waits their wakes stand for are charged
+ * to them, the rest (the other wakers' share) is said as unjoined.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/places.h"
+#include "join/join.h"
+#include "join/waitgraph.h"
+
+/* The user locks by name, looked up per wait: a server of 10 000 threads
+ * has as many words, and a scan per wait would be their product. */
+struct by_name {
+	const struct joined_run *m;
+	int *order;
+	int n;
+};
+
+static int name_cmp(const void *x, const void *y, void *arg)
+{
+	const struct lock_total *l = ((const struct joined_run *)arg)->locks;
+
+	return strcmp(l[*(const int *)x].name, l[*(const int *)y].name);
+}
+
+static const struct lock_total *lock_of(const struct by_name *ix, const char *name)
+{
+	int lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct lock_total *l = &ix->m->locks[ix->order[mid]];
+		int c = strcmp(l->name, name);
+
+		if (!c)
+			return l->kernel ? NULL : l;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct edges {
+	struct wait_edge *e;
+	size_t n, cap;
+};
+
+static int add(struct edges *s, const struct thread_row *r,
+	       const struct lock_total *l, const struct waker_thread *w, double ns)
+{
+	struct wait_edge *e;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct wait_edge *more = realloc(s->e, cap * sizeof(*more));
+
+		if (!more)
+			return -1;
+		s->e = more;
+		s->cap = cap;
+	}
+	e = &s->e[s->n++];
+	memset(e, 0, sizeof(*e));
+	e->waiter = r->tid;
+	e->waker = w->tid;
+	snprintf(e->waiter_comm, sizeof(e->waiter_comm), "%s", r->k.comm);
+	snprintf(e->waker_comm, sizeof(e->waker_comm), "%s", w->comm);
+	snprintf(e->via, sizeof(e->via), "%s", l->name);
+	e->cls = (int)wait_class_of(l->kind, l->is_lock);
+	e->wait_ns = ns;
+	return 0;
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const struct wait_edge *a = x, *b = y;
+
+	return a->wait_ns < b->wait_ns ? 1 : a->wait_ns > b->wait_ns ? -1 : 0;
+}
+
+/* One row's waits charged to their locks' wakers. */
+static int row_edges(struct edges *s, struct wait_graph *g, const struct by_name *ix,
+		     const struct thread_row *r)
+{
+	for (int i = 0; i < r->nlocks; i++) {
+		const struct lock_use *u = &r->locks[i];
+		const struct lock_total *l = u->wait_ns ? lock_of(ix, u->name) : NULL;
+		double kept = 0;
+
+		if (!l || !l->wakers.wakes) {
+			g->unjoined_ns += (double)u->wait_ns;
+			continue;
+		}
+		for (int k = 0; k < l->wakers.nthreads; k++) {
+			double share = (double)l->wakers.threads[k].wakes / (double)l->wakers.wakes;
+
+			kept += share;
+			if (add(s, r, l, &l->wakers.threads[k], (double)u->wait_ns * share))
+				return -1;
+		}
+		g->unjoined_ns += (double)u->wait_ns * (1 - kept > 0 ? 1 - kept : 0);
+	}
+	return 0;
+}
+
+int wait_graph_build(struct joined_run *m)
+{
+	struct wait_graph *g = &m->graph;
+	struct by_name ix = { m, places_sorted(m->nlocks, m, name_cmp), m->nlocks };
+	struct edges s = { 0 };
+
+	wait_graph_free(g);
+	if (!ix.order)
+		return -1;
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].has_kernel && row_edges(&s, g, &ix, &m->rows[i])) {
+			free(s.e);
+			free(ix.order);
+			return -1;
+		}
+	free(ix.order);
+	if (!s.n) {
+		free(s.e);
+		g->unjoined_ns = 0;
+		return 0;
+	}
+	qsort(s.e, s.n, sizeof(*s.e), by_time);
+	for (size_t i = WAIT_EDGES_MAX; i < s.n; i++) {
+		g->more_edges++;
+		g->more_wait_ns += s.e[i].wait_ns;
+	}
+	g->edges = s.e;
+	g->nedges = s.n < WAIT_EDGES_MAX ? (int)s.n : WAIT_EDGES_MAX;
+	return 0;
+}
+
+void wait_graph_free(struct wait_graph *g)
+{
+	free(g->edges);
+	memset(g, 0, sizeof(*g));
+}
