@@ -4,7 +4,7 @@
  *   fcp     fctrace's own pool measured from outside, as any program's
  *           lock is, against the workload's exact counters: the syscalls
  *           made holding the pool lock within 10 % of its
- *           syscalls_in_lock, the time held within 25 % of its
+ *           syscalls_in_lock, the time held 0.70 - 1.10 of its
  *           lock_hold_ns (see below), and the pool's Why made by the
  *           generic chain;
  *   whatif  holdprog (a program that times its own holds) with its
@@ -76,7 +76,9 @@ static void test_fcp_generic_against_own_counters(void **state)
 		      "ms (%.3f)\n", (unsigned long long)l->holders.syscalls, own_sc, ratio,
 		      l->holders.held_ns / 1e6, own_hold / 1e6, l->holders.held_ns / own_hold);
 	assert_true(ratio > 0.9 && ratio <= 1.0);
-	assert_true(fabs(l->holders.held_ns / own_hold - 1) <= 0.25);
+	/* the workload's figure runs above (its clock read before the swap):
+	 * 0.75 - 0.86 of it over ten runs here, so the bound is one-sided */
+	assert_true(l->holders.held_ns / own_hold >= 0.70 && l->holders.held_ns / own_hold <= 1.10);
 	/* the first cause in the code: on a busy machine the CPUs' share (the
 	 * machine's, not the program's) may rank above it */
 	c = first_code_cause(&s.diag);
