@@ -127,8 +127,10 @@ static void ev_cost(struct diag_cause *c, const struct facts *f, const struct ca
 	}
 
 	evidence_add(c, "Each miss opens and closes a file (and stats it, where the process stats as often as it opens), %s at this process's mean times: %s of "
-		     "thread time%s%s%s; a cache of %s would save %s (%s of the threads' time): the "
-		     "run would take ~%s instead of %s if the saving spreads over the threads.",
+		     "thread time%s%s%s; a cache of %s would save at least %s (%s of the threads' "
+		     "time: the calls a miss makes, not the slower calls after a fresh open nor "
+		     "the program's own bookkeeping): the run would take ~%s instead of %s if the "
+		     "saving spreads over the threads.",
 		     fig_ns(e->miss_each_ns), fig_ns(own), procs > 1 ? " over its processes" : "",
 		     waited > 0 ? ", and the lock's waits while they ran " : "",
 		     waited > 0 ? fig_ns(waited) : "", fig_cnt((double)e->fix_items), fig_ns(saved),
