@@ -370,9 +370,9 @@ $(OUTPUT)/tests/%: $(OUTPUT)/tests/%.o $(TEST_HELPERS) $(OUTPUT)/libfctrace.a $(
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-$(TARGET_PROG): tests/target_prog.c | $(OUTPUT)/tests
+$(TARGET_PROG): tests/target_prog.c tests/lib/uring.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) -g -O1 -fomit-frame-pointer $(WARN) $< -o $@ -pthread
+	$(Q)$(CC) -g -O1 -fomit-frame-pointer $(WARN) -Itests/lib $^ -o $@ -pthread
 
 # the holders probes' ground truth (tests/holdprog.c, built alone like
 # target_prog) and its reader, which runs it under those probes

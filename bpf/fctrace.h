@@ -840,6 +840,33 @@ struct fct_disk_thread {
 };
 
 /* run-wide: what did not fit */
+/*
+ * io_uring per ring (uring.bpf.c, in the disk group): what a traced
+ * process submitted on each of its rings and how it completed, whoever
+ * completed it (an interrupt, an iou-wrk worker, the submitter).
+ */
+#define FCT_URING_RINGS		256	/* (process, ring) */
+#define FCT_URING_INFLIGHT	4096	/* requests followed at once */
+
+enum fct_uring_kind { FCT_URING_READ, FCT_URING_WRITE, FCT_URING_OTHER, FCT_URING_KINDS };
+
+struct fct_uring_key {
+	__u32 tgid;		/* the submitting process */
+	__u32 pad;
+	__u64 ctx;		/* the ring (its io_ring_ctx) */
+};
+
+struct fct_uring_val {
+	__u64 submitted[FCT_URING_KINDS];
+	__u64 completed[FCT_URING_KINDS];	/* of those submitted in the window */
+	__u64 bytes[FCT_URING_KINDS];		/* their results > 0 */
+	__u64 lat_ns[FCT_URING_KINDS];		/* submit to completion, summed */
+	__u64 max_ns;
+	__u64 errors;		/* completions with a result < 0 */
+	__u64 async;		/* punted to an io-wq worker (an iou-wrk thread) */
+	__u64 untracked;	/* submissions the in-flight table had no room for */
+};
+
 struct fct_disk_global {
 	__u64 rqs_full;		/* requests not followed: the in-flight table was full */
 	__u64 devs_full;	/* requests of a disk the device table had no room for */

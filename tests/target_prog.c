@@ -58,6 +58,9 @@
  *   target_prog fsync N      append 4 KiB to a new file in the current
  *                            directory and fdatasync it, N times; the file
  *                            is removed
+ *   target_prog uring N      N one-block reads of a file it writes in the
+ *                            current directory, through one io_uring ring
+ *                            (4 in flight); the file is removed
  *   target_prog latch N      two processes wait for each other N times each
  *                            in epoll_wait on a self-pipe, as PostgreSQL's
  *                            latch: "latch-a" (main) wakes "latch-b" with
@@ -100,6 +103,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "uring.h"
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -739,6 +743,26 @@ static int durable(long n)
 	return bad;
 }
 
+/* uring: n one-block reads of a file it made, through one io_uring ring
+ * (tests/lib/uring.c); the file is removed */
+static int uring(long n)
+{
+	static char buf[4 * 4096] __attribute__((aligned(4096)));
+	char name[] = "target_prog.uring.XXXXXX";
+	int fd = mkstemp(name), bad = fd < 0, got = -1;
+
+	memset(buf, 'u', sizeof(buf));
+	for (long i = 0; i < 2 * n && !bad; i++)
+		bad = write(fd, buf, 4096) != 4096;
+	if (!bad)
+		got = uring_read_blocks(fd, buf, 4096, (unsigned)n);
+	if (fd >= 0) {
+		unlink(name);
+		close(fd);
+	}
+	return bad || got != n;
+}
+
 #define TREE_MAX	16
 
 /* One process of tree: started, asleep until a byte arrives, then its
@@ -1127,7 +1151,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
-			"       fanout|words|zleader|tree|latch|fsync|semlock|paths|workq|chain|coldread|\n"
+			"       fanout|words|zleader|tree|latch|fsync|uring|semlock|paths|workq|chain|coldread|\n"
 			"       groupcommit N\n");
 		return 2;
 	}
@@ -1163,6 +1187,8 @@ int main(int argc, char **argv)
 		return latch(n);
 	if (!strcmp(argv[1], "fsync"))
 		return durable(n);
+	if (!strcmp(argv[1], "uring"))
+		return uring(n);
 	if (!strcmp(argv[1], "semlock"))
 		return semlock(n);
 	if (!strcmp(argv[1], "paths"))

@@ -288,6 +288,28 @@ static void test_uring_reads(void **state)
 	assert_int_equal(d->bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS / 2 * BLOCK);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 0);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_direct, 0);
+	/* and its ring (uring.bpf.c): the reads submitted and completed on it,
+	 * each a whole block, exactly, none another kind */
+	{
+		const struct kv_uring *u = NULL;
+
+		for (int i = 0; i < fx.kv.nuring; i++)
+			if (fx.kv.uring[i].key.tgid == (uint32_t)getpid())
+				u = &fx.kv.uring[i];
+		assert_non_null(u);
+		print_message("  ring: %llu reads submitted, %llu completed, %llu bytes, mean %.1f us\n",
+			      (unsigned long long)u->val.submitted[FCT_URING_READ],
+			      (unsigned long long)u->val.completed[FCT_URING_READ],
+			      (unsigned long long)u->val.bytes[FCT_URING_READ],
+			      u->val.completed[FCT_URING_READ] ?
+			      u->val.lat_ns[FCT_URING_READ] / 1e3 / u->val.completed[FCT_URING_READ] : 0);
+		assert_int_equal(u->val.submitted[FCT_URING_READ], N_BLOCKS / 2);
+		assert_int_equal(u->val.completed[FCT_URING_READ], N_BLOCKS / 2);
+		assert_int_equal(u->val.bytes[FCT_URING_READ], (uint64_t)N_BLOCKS / 2 * BLOCK);
+		assert_int_equal(u->val.submitted[FCT_URING_WRITE] + u->val.submitted[FCT_URING_OTHER], 0);
+		assert_int_equal(u->val.errors + u->val.untracked, 0);
+		assert_true(u->val.lat_ns[FCT_URING_READ] > 0);
+	}
 	disk_run_done(&fx, &c);
 }
 

@@ -314,6 +314,7 @@ static const char *const optional[] = {
 	"sibling_request_waits@thread", "sibling_request_wait_ns@thread",	/* before requests */
 	"sibling_request_wakes@thread",
 	"sibling_wakers@top",	/* before the latches' wakers by call */
+	"io_uring@",		/* a disk's rings: before the io_uring probes */
 };
 
 static bool is_optional(const char *key, const char *where)

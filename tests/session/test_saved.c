@@ -7,7 +7,7 @@
  * sweep; as root also a traced fcp run with a timeline and stacks, run --
  * CMD on tests/target_prog (its locks, their holders and the chain between
  * them, the page cache's evictions, a run that lost threads, two processes
- * setting each other's latch), run -- CMD on
+ * setting each other's latch, reads through an io_uring ring), run -- CMD on
  * tests/pool_prog (a pool of 4 for 16 threads) and a JVM
  * with fctrace's agent (when a JDK is there). Of each run:
  *   - round trip: `fctrace report FILE --json AGAIN` writes FILE again,
@@ -389,6 +389,10 @@ static void test_traced_runs(void **state)
 	run_ok(ARGV("run", "--follow", "-q", "--json", test_at("latch.json"), "--", TARGET, "latch",
 		    "20"), false);
 	check_run(test_at("latch.json"));
+	/* reads through an io_uring ring: the disk's rings */
+	run_ok(ARGV("run", "-q", "--json", test_at("uring.json"), "--", TARGET, "uring", "8"),
+	       false);
+	check_run(test_at("uring.json"));
 	/* more threads than the table holds: a loss */
 	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", test_at("lost.json"), "--", TARGET,
 		    "threads", "100"), false);

@@ -86,6 +86,51 @@ static void dev_row(struct disk_dev_row *o, const struct fct_disk_dev *d)
 	o->read_p99_ns = hist_percentile(h, FCT_HIST_SLOTS, 0.99, 0);
 }
 
+static uint64_t ring_ops(const struct disk_ring *r)
+{
+	return r->submitted[FCT_URING_READ] + r->submitted[FCT_URING_WRITE] +
+	       r->submitted[FCT_URING_OTHER];
+}
+
+static int by_submitted(const void *a, const void *b)
+{
+	uint64_t x = ring_ops(a), y = ring_ops(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The traced processes' rings, the most submitted first. */
+static void rings_build(struct disk_run *o, const struct kview *kv)
+{
+	struct disk_ring *all = calloc(kv->nuring ? kv->nuring : 1, sizeof(*all));
+
+	if (!all)
+		return;
+	for (int i = 0; i < kv->nuring; i++) {
+		const struct kv_uring *u = &kv->uring[i];
+		struct disk_ring *r = &all[i];
+
+		r->pid = u->key.tgid;
+		memcpy(r->submitted, u->val.submitted, sizeof(r->submitted));
+		memcpy(r->completed, u->val.completed, sizeof(r->completed));
+		memcpy(r->bytes, u->val.bytes, sizeof(r->bytes));
+		memcpy(r->lat_ns, u->val.lat_ns, sizeof(r->lat_ns));
+		r->max_ns = u->val.max_ns;
+		r->errors = u->val.errors;
+		r->async = u->val.async;
+		r->untracked = u->val.untracked;
+	}
+	for (int i = 0; i < kv->nuring; i++)	/* numbered within the process */
+		for (int j = 0; j < kv->nuring; j++)
+			if (kv->uring[j].key.tgid == kv->uring[i].key.tgid &&
+			    kv->uring[j].key.ctx <= kv->uring[i].key.ctx)
+				all[i].ring++;
+	qsort(all, (size_t)kv->nuring, sizeof(*all), by_submitted);
+	for (int i = 0; i < kv->nuring && o->nrings < DISK_RINGS_MAX; i++)
+		o->ring[o->nrings++] = all[i];
+	free(all);
+}
+
 void disk_build(struct disk_run *o, const struct kview *kv)
 {
 	uint64_t h[FCT_HIST_SLOTS] = { 0 };
@@ -126,6 +171,7 @@ void disk_build(struct disk_run *o, const struct kview *kv)
 		if (all[i].reads + all[i].writes + all[i].flushes)
 			o->dev[o->ndevs++] = all[i];
 	free(all);
+	rings_build(o, kv);
 }
 
 double disk_queue_depth(const struct disk_run *o, const struct disk_dev_row *d)

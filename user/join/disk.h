@@ -34,6 +34,19 @@ struct disk_thread_row {
 	uint64_t flushes;
 };
 
+#define DISK_RINGS_MAX	8	/* io_uring rings kept, most submitted first */
+
+/* One io_uring ring of a traced process (struct fct_uring_val): its
+ * operations by kind (reads, writes, others), their results and time. */
+struct disk_ring {
+	uint32_t pid;
+	uint32_t ring;		/* 1, 2 ... among its process's rings (by the kernel's
+				 * address, which is not shown: no kernel pointer leaves) */
+	uint64_t submitted[FCT_URING_KINDS], completed[FCT_URING_KINDS];
+	uint64_t bytes[FCT_URING_KINDS], lat_ns[FCT_URING_KINDS];
+	uint64_t max_ns, errors, async, untracked;
+};
+
 struct disk_run {
 	bool on;		/* the disk probes ran */
 	/* the traced program's requests (every traced thread's, rows or not) */
@@ -45,6 +58,8 @@ struct disk_run {
 	struct disk_dev_row dev[DISK_DEVS_MAX];
 	int ndevs;
 	uint64_t lost;		/* requests not followed (the tables were full) */
+	struct disk_ring ring[DISK_RINGS_MAX];	/* io_uring (uring.bpf.c) */
+	int nrings;
 };
 
 /* From the kernel view (NULL or without the disk group: o->on false). */

@@ -18,6 +18,10 @@ void disk_json(struct json_object *doc, const struct disk_run *d)
 	for (int i = 0; i < d->ndevs; i++)
 		json_object_array_add(a, JW_T(json_object_new_object(), &d->dev[i], rf_disk_dev));
 	json_object_object_add(o, "devices", a);
+	a = json_object_new_array();
+	for (int i = 0; i < d->nrings; i++)
+		json_object_array_add(a, JW_T(json_object_new_object(), &d->ring[i], rf_disk_ring));
+	json_object_object_add(o, "io_uring", a);
 	json_object_object_add(doc, "disk", o);
 }
 

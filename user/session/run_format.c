@@ -258,6 +258,17 @@ static const struct jr_field disk_dev[] = {
 	JR_FIELD_IF(disk_dev_row, "probed_writes", probed_writes, OPT),
 };
 const struct jr_table rf_disk_dev = JR_TABLE(disk_dev);
+
+/* disk.io_uring[]: a ring's operations by kind (fctrace.h's enum
+ * fct_uring_kind: reads, writes, others) */
+static const struct jr_field disk_ring_row[] = {
+	JR_FIELD(disk_ring, "pid", pid), JR_FIELD(disk_ring, "ring", ring),
+	JR_NUMSF(disk_ring, "submitted", submitted), JR_NUMSF(disk_ring, "completed", completed),
+	JR_NUMSF(disk_ring, "bytes", bytes), JR_NUMSF(disk_ring, "latency_ns", lat_ns),
+	JR_FIELD(disk_ring, "max_ns", max_ns), JR_FIELD(disk_ring, "errors", errors),
+	JR_FIELD(disk_ring, "async", async), JR_FIELD(disk_ring, "untracked", untracked),
+};
+const struct jr_table rf_disk_ring = JR_TABLE(disk_ring_row);
 /* ---- caches[] (report/caches_json.c, session/load_caches.c) ---------------- */
 
 static const struct jr_field cache_ws[] = {

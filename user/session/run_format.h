@@ -36,7 +36,8 @@ extern const struct jr_table rf_cpu_split;	/* cpu_split, but method and hz */
 extern const struct jr_table rf_klock_sites;	/* kernel_lock_sites, but attribution */
 extern const struct jr_table rf_rereads;	/* pagecache_rereads */
 extern const struct jr_table rf_disk;		/* disk, but devices */
-extern const struct jr_table rf_disk_dev;	/* disk.devices[] */
+extern const struct jr_table rf_disk_dev;
+extern const struct jr_table rf_disk_ring;	/* disk.devices[] */
 /* caches[]: its members before size_now and mrc, and after them */
 extern const struct jr_table rf_cache_head, rf_cache_tail;
 extern const struct jr_table rf_cache_point;	/* caches[].mrc[], but size_bytes */

@@ -41,8 +41,11 @@ void kview_free(struct kview *kv)
 	kv->evict = NULL;
 	kv->nevict = 0;
 	free(kv->disk_devs);
+	free(kv->uring);
 	free(kv->disk_threads);
 	kv->disk_devs = NULL;
+	kv->uring = NULL;
+	kv->nuring = 0;
 	kv->disk_threads = NULL;
 	kv->ndisk_devs = kv->ndisk_threads = 0;
 	free(kv->handles);

@@ -35,6 +35,12 @@ struct kv_sib_after {
 	struct fct_sib_after_val val;
 };
 
+/* A traced process's io_uring ring (uring.bpf.c; struct fct_uring_key). */
+struct kv_uring {
+	struct fct_uring_key key;
+	struct fct_uring_val val;
+};
+
 /* A futex object's waiters and holds (pools.bpf.h; struct fct_pool_key). */
 struct kv_pool {
 	struct fct_pool_key key;
@@ -144,6 +150,8 @@ struct kview {
 	 * thread that caused some (trace/disk.c reads them) */
 	struct fct_disk_dev *disk_devs;
 	int ndisk_devs;
+	struct kv_uring *uring;		/* io_uring rings (the disk group) */
+	int nuring;
 	struct fct_disk_thread *disk_threads;
 	int ndisk_threads;
 	struct fct_disk_global disk_global;

@@ -89,6 +89,12 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
 	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
 	{ .prog = "fct_disk_merge", .shown = "tp_btf/block_rq_merge", .group = PG_DISK },
+	{ .prog = "fct_uring_submit", .shown = "tracepoint/io_uring/io_uring_submit_req",
+	  .group = PG_DISK },
+	{ .prog = "fct_uring_async", .shown = "tracepoint/io_uring/io_uring_queue_async_work",
+	  .group = PG_DISK },
+	{ .prog = "fct_uring_complete", .shown = "tracepoint/io_uring/io_uring_complete",
+	  .group = PG_DISK },
 	/* the handles' stream (fileuse.bpf.h): inside the syscall programs when
 	 * they load in their tp_btf form, in programs of its own otherwise */
 	{ .prog = "fct_fu_enter", .shown = "tp_btf/sys_enter (handles)", .group = PG_HANDLES,
@@ -1147,6 +1153,17 @@ static int add_wake_after(struct kview *kv, const void *k, const void *v, void *
 	return 0;
 }
 
+static int add_uring(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	struct kv_uring *u = grow(&kv->uring, &kv->nuring, sizeof(*u));
+
+	if (!u)
+		return -ENOMEM;
+	memcpy(&u->key, k, sizeof(u->key));
+	memcpy(&u->val, v, sizeof(u->val));
+	return 0;
+}
+
 static int add_sib_after(struct kview *kv, const void *k, const void *v, void *arg)
 {
 	struct kv_sib_after *w = grow(&kv->sib_after, &kv->nsib_after, sizeof(*w));
@@ -1380,6 +1397,10 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		kv->disk_global = t->skel->bss->disk_global;
 		err = disk_read_maps(bpf_map__fd(t->skel->maps.disk_devs),
 				     bpf_map__fd(t->skel->maps.disk_threads), kv);
+		if (!err)
+			err = read_hash(bpf_map__fd(t->skel->maps.uring_rings),
+					sizeof(struct fct_uring_key), sizeof(struct fct_uring_val),
+					add_uring, kv, NULL);
 	}
 	if (!err) {
 		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),

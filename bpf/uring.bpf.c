@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * uring.bpf.c - io_uring per ring (probe group disk): each request a
+ * traced process submits is followed by its address from
+ * io_uring_submit_req to io_uring_complete, which fires wherever the
+ * completion runs - an interrupt, an iou-wrk worker the request was
+ * punted to (io_uring_queue_async_work), the submitter's own task work -
+ * and is booked to the submitting process's ring (struct fct_uring_val).
+ * The block layer's view (disk.bpf.c) has the requests' disk side; this
+ * has the program's: its operations, their results and latency.
+ */
+#include "common.bpf.h"
+
+struct uring_rq {
+	__u64 start_ns;
+	__u64 ctx;
+	__u32 tgid;
+	__u32 kind;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCT_URING_INFLIGHT);
+	__type(key, __u64);		/* the io_kiocb */
+	__type(value, struct uring_rq);
+} uring_rqs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCT_URING_RINGS);
+	__type(key, struct fct_uring_key);
+	__type(value, struct fct_uring_val);
+} uring_rings SEC(".maps");
+
+/* IORING_OP_READV, READ_FIXED, READ; WRITEV, WRITE_FIXED, WRITE */
+static __always_inline __u32 uring_kind(__u8 op)
+{
+	if (op == 1 || op == 4 || op == 22)
+		return FCT_URING_READ;
+	if (op == 2 || op == 5 || op == 23)
+		return FCT_URING_WRITE;
+	return FCT_URING_OTHER;
+}
+
+static __always_inline struct fct_uring_val *ring_entry(__u32 tgid, __u64 ctx)
+{
+	static const struct fct_uring_val zero = {};
+	struct fct_uring_key key = { .tgid = tgid, .ctx = ctx };
+	struct fct_uring_val *v = bpf_map_lookup_elem(&uring_rings, &key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(&uring_rings, &key, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&uring_rings, &key);
+}
+
+SEC("tracepoint/io_uring/io_uring_submit_req")
+int fct_uring_submit(struct trace_event_raw_io_uring_submit_req *tp)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)tp->req;
+	struct uring_rq r = { .start_ns = bpf_ktime_get_ns(), .ctx = (__u64)tp->ctx,
+			      .tgid = pid_tgid >> 32, .kind = uring_kind(tp->opcode) };
+	struct fct_uring_val *v;
+
+	if (!enabled || !fct_is_target(pid_tgid))
+		return 0;
+	v = ring_entry(r.tgid, r.ctx);
+	if (!v)
+		return 0;
+	if (r.kind < FCT_URING_KINDS)
+		__sync_fetch_and_add(&v->submitted[r.kind], 1);
+	if (bpf_map_update_elem(&uring_rqs, &key, &r, BPF_ANY))
+		__sync_fetch_and_add(&v->untracked, 1);
+	return 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_queue_async_work")
+int fct_uring_async(struct trace_event_raw_io_uring_queue_async_work *tp)
+{
+	__u64 key = (__u64)tp->req;
+	struct uring_rq *r = bpf_map_lookup_elem(&uring_rqs, &key);
+	struct fct_uring_val *v;
+
+	if (!r)
+		return 0;
+	v = ring_entry(r->tgid, r->ctx);
+	if (v)
+		__sync_fetch_and_add(&v->async, 1);
+	return 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_complete")
+int fct_uring_complete(struct trace_event_raw_io_uring_complete *tp)
+{
+	__u64 key = (__u64)tp->req, now = bpf_ktime_get_ns(), d;
+	struct uring_rq *r = bpf_map_lookup_elem(&uring_rqs, &key);
+	struct fct_uring_val *v;
+	__u32 kind;
+	int res;
+
+	if (!r)
+		return 0;
+	kind = r->kind;
+	d = now > r->start_ns ? now - r->start_ns : 0;
+	v = ring_entry(r->tgid, r->ctx);
+	bpf_map_delete_elem(&uring_rqs, &key);
+	if (!v || kind >= FCT_URING_KINDS)
+		return 0;
+	res = tp->res;
+	__sync_fetch_and_add(&v->completed[kind], 1);
+	__sync_fetch_and_add(&v->lat_ns[kind], d);
+	if (res > 0)
+		__sync_fetch_and_add(&v->bytes[kind], (__u64)res);
+	else if (res < 0)
+		__sync_fetch_and_add(&v->errors, 1);
+	if (d > v->max_ns)
+		v->max_ns = d;
+	return 0;
+}
