@@ -174,7 +174,7 @@ static void test_missing_probe_reported_rest_runs(void **state)
 	assert_true(has_line(out, "unavailable here: pagecache (their probes failed"));
 	assert_true(has_line(out, "  tp_btf/mm_filemap_add_to_page_cache: load failed: "
 			     "Invalid argument"));
-	assert_non_null(strstr(out, " set, 19 attached, 1 failed, "));	/* the Probes line */
+	assert_non_null(strstr(out, " set, 22 attached, 1 failed, "));	/* the Probes line */
 	assert_false(has_line(out, "Page cache:"));
 	assert_true(has_line(out, "openat            600 "));
 	assert_true(has_line(out, "close             600 "));
