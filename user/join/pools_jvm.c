@@ -13,21 +13,14 @@
  *     words they sleep on are, nearly all, their own (a work queue's
  *     waiters are woken by its producers, a pool's by the threads that
  *     give an item back);
- *   - and several of its threads are never asleep at once.
+ *   - a queue formed (a waiter on average), and its threads not queued
+ *     read between 1.5 items and its threads less one.
  *
- * The capacity. No hold is seen whole here (a take and a give are calls
- * inside the JVM; no futex word is the pool's). While its threads queue,
- * each of them is either queued (asleep in the pool's waits, or in a
- * lock's on the way to it), holding an item, or working outside the pool
- * between a give and its next take. So the threads of the queue that were
- * not queued - on CPU, runnable, asleep in I/O or in another wait (a
- * connection's reply, a sleep) - are on average the items held, and an
- * upper bound of them when the threads also work outside the pool:
- * PC_NOT_QUEUED, "at most". A lock's park (a ReentrantLock that guards
- * the pool's deque, reacquired by a woken waiter) is a lock's wait. A woken waiter that is runnable counts as a
- * holder: a pool that hands an item to the waiter it wakes (Commons
- * Pool's Latch) has given it; one that lets the woken thread race for it
- * (a Semaphore's barging) may not have.
+ * No hold is seen whole here (a take and a give are calls inside the
+ * JVM): the capacity is the group's threads not queued, at most
+ * (pools_queue.c, PC_NOT_QUEUED), and not read when they are runnable
+ * more than a quarter of their time (PC_CPU_BOUND), as for a futex
+ * object.
  */
 #include <math.h>
 #include <stdio.h>
