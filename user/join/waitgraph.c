@@ -6,43 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/places.h"
 #include "join/join.h"
 #include "join/waitgraph.h"
-
-/* The user locks by name, looked up per wait: a server of 10 000 threads
- * has as many words, and a scan per wait would be their product. */
-struct by_name {
-	const struct joined_run *m;
-	int *order;
-	int n;
-};
-
-static int name_cmp(const void *x, const void *y, void *arg)
-{
-	const struct lock_total *l = ((const struct joined_run *)arg)->locks;
-
-	return strcmp(l[*(const int *)x].name, l[*(const int *)y].name);
-}
-
-static const struct lock_total *lock_of(const struct by_name *ix, const char *name)
-{
-	int lo = 0, hi = ix->n;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		const struct lock_total *l = &ix->m->locks[ix->order[mid]];
-		int c = strcmp(l->name, name);
-
-		if (!c)
-			return l->kernel ? NULL : l;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
+#include "join/wordindex.h"
 
 struct edges {
 	struct wait_edge *e;
@@ -83,12 +49,13 @@ static int by_time(const void *x, const void *y)
 }
 
 /* One row's waits charged to their locks' wakers. */
-static int row_edges(struct edges *s, struct wait_graph *g, const struct by_name *ix,
+static int row_edges(struct edges *s, struct wait_graph *g, const struct lock_index *ix,
 		     const struct thread_row *r)
 {
 	for (int i = 0; i < r->nlocks; i++) {
 		const struct lock_use *u = &r->locks[i];
-		const struct lock_total *l = u->wait_ns ? lock_of(ix, u->name) : NULL;
+		int at = u->wait_ns ? lock_index_find(ix, u->name) : -1;
+		const struct lock_total *l = at >= 0 ? &ix->locks[at] : NULL;
 		double kept = 0;
 
 		if (!l || !l->wakers.wakes) {
@@ -110,19 +77,19 @@ static int row_edges(struct edges *s, struct wait_graph *g, const struct by_name
 int wait_graph_build(struct joined_run *m)
 {
 	struct wait_graph *g = &m->graph;
-	struct by_name ix = { m, places_sorted(m->nlocks, m, name_cmp), m->nlocks };
+	struct lock_index ix;
 	struct edges s = { 0 };
 
 	wait_graph_free(g);
-	if (!ix.order)
+	if (lock_index_build(&ix, m->locks, m->nlocks))
 		return -1;
 	for (unsigned i = 0; i < m->nrows; i++)
 		if (m->rows[i].has_kernel && row_edges(&s, g, &ix, &m->rows[i])) {
 			free(s.e);
-			free(ix.order);
+			lock_index_free(&ix);
 			return -1;
 		}
-	free(ix.order);
+	lock_index_free(&ix);
 	if (!s.n) {
 		free(s.e);
 		g->unjoined_ns = 0;

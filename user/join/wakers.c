@@ -8,6 +8,7 @@
 #include "base/sysnames.h"
 #include "join/join.h"
 #include "join/wakers.h"
+#include "join/wordindex.h"
 
 /* One entry's share of a lock: by waker (key = tid) or by call (key = nr). */
 struct acc {
@@ -96,30 +97,6 @@ static bool same_program(const struct fct_thread *sorted, int n, uint32_t tgid,
 	return main && !strncmp(main->comm, t->comm, sizeof(t->comm));
 }
 
-static const struct joined_run *sort_m;	/* qsort has no argument */
-
-static int by_name(const void *x, const void *y)
-{
-	return strcmp(sort_m->locks[*(const int *)x].name, sort_m->locks[*(const int *)y].name);
-}
-
-static int lock_named(const struct joined_run *m, const int *ix, const char *name)
-{
-	int lo = 0, hi = m->nlocks;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2, c = strcmp(m->locks[ix[mid]].name, name);
-
-		if (!c)
-			return m->locks[ix[mid]].kernel ? -1 : ix[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /*
  * The words waited on, by process and op: only wakes of a word waited on
  * with its lock's op count, as lockname.c counts a name's wakes (a
@@ -158,8 +135,8 @@ static int by_addr(const void *x, const void *y)
 	return a->tgid < b->tgid ? -1 : a->tgid > b->tgid;
 }
 
-static int waited_words(const struct joined_run *m, const int *ix, const struct fct_thread *th,
-			int nth, struct waited *o)
+static int waited_words(const struct joined_run *m, const struct lock_index *ix,
+			const struct fct_thread *th, int nth, struct waited *o)
 {
 	const struct kview *kv = m->kv;
 	uint64_t *most = calloc((size_t)m->nlocks, sizeof(*most));
@@ -177,7 +154,7 @@ static int waited_words(const struct joined_run *m, const int *ix, const struct 
 			continue;
 		o->w[o->n++] = (struct word){ t->tgid, f->key.op, f->key.uaddr };
 		join_name_word(m, t->tgid, f->key.uaddr, name, sizeof(name));
-		if ((l = lock_named(m, ix, name)) >= 0 && f->val.waits > most[l]) {
+		if ((l = lock_index_find(ix, name)) >= 0 && f->val.waits > most[l]) {
 			most[l] = f->val.waits;
 			o->op[l] = f->key.op;
 		}
@@ -200,9 +177,9 @@ static int waited_words(const struct joined_run *m, const int *ix, const struct 
  * one that releases an LWLock posts the waiter's). The lock of the word
  * as the process of the same program that waited on it names it, when
  * that is a semaphore; -1 when none is. */
-static int shared_sem_lock(const struct joined_run *m, const int *ix, const struct waited *ww,
-			   const struct fct_thread *waker, const struct fct_thread *th, int nth,
-			   uint64_t uaddr)
+static int shared_sem_lock(const struct joined_run *m, const struct lock_index *ix,
+			   const struct waited *ww, const struct fct_thread *waker,
+			   const struct fct_thread *th, int nth, uint64_t uaddr)
 {
 	struct word key = { 0, 0, uaddr };
 	size_t lo = 0, hi = ww->n;
@@ -223,7 +200,7 @@ static int shared_sem_lock(const struct joined_run *m, const int *ix, const stru
 		if (w->tgid == waker->tgid || !same_program(th, nth, w->tgid, waker))
 			continue;
 		join_name_word(m, w->tgid, uaddr, name, sizeof(name));
-		l = lock_named(m, ix, name);
+		l = lock_index_find(ix, name);
 		if (l >= 0 && m->locks[l].kind == LK_SEMAPHORE && w->op == ww->op[l])
 			return l;
 	}
@@ -353,7 +330,7 @@ static void charge_waits(struct lock_total *l)
 }
 
 /* Each entry to its lock, by waker and by call; -1 when out of memory. */
-static int collect(struct joined_run *m, const int *ix, const struct fct_thread *th,
+static int collect(struct joined_run *m, const struct lock_index *ix, const struct fct_thread *th,
 		   int nth, struct accs *by_thread, struct accs *by_call)
 {
 	const struct kview *kv = m->kv;
@@ -370,7 +347,7 @@ static int collect(struct joined_run *m, const int *ix, const struct fct_thread 
 		if (!t)
 			continue;
 		join_name_word(m, t->tgid, e->key.uaddr, name, sizeof(name));
-		l = lock_named(m, ix, name);
+		l = lock_index_find(ix, name);
 		key = (struct word){ t->tgid, l >= 0 ? ww.op[l] : 0, e->key.uaddr };
 		if ((l < 0 || !bsearch(&key, ww.w, ww.n, sizeof(*ww.w), by_word)) &&
 		    (l = shared_sem_lock(m, ix, &ww, t, th, nth, e->key.uaddr)) < 0)
@@ -389,23 +366,18 @@ static int collect(struct joined_run *m, const int *ix, const struct fct_thread 
 void wakers_join(struct joined_run *m)
 {
 	struct accs by_thread = { 0 }, by_call = { 0 };
+	struct lock_index ix;
 	struct fct_thread *th;
-	int *ix;
 
 	for (int i = 0; i < m->nlocks; i++)
 		memset(&m->locks[i].wakers, 0, sizeof(m->locks[i].wakers));
 	if (!m->kv || !m->kv->nwake_after || !m->nlocks)
 		return;
 	th = malloc(((size_t)m->kv->nthreads + 1) * sizeof(*th));
-	ix = malloc((size_t)m->nlocks * sizeof(*ix));
-	if (th && ix) {
+	if (th && !lock_index_build(&ix, m->locks, m->nlocks)) {
 		memcpy(th, m->kv->threads, (size_t)m->kv->nthreads * sizeof(*th));
 		qsort(th, (size_t)m->kv->nthreads, sizeof(*th), by_tid);
-		for (int i = 0; i < m->nlocks; i++)
-			ix[i] = i;
-		sort_m = m;
-		qsort(ix, (size_t)m->nlocks, sizeof(*ix), by_name);
-		if (!collect(m, ix, th, m->kv->nthreads, &by_thread, &by_call)) {
+		if (!collect(m, &ix, th, m->kv->nthreads, &by_thread, &by_call)) {
 			fold(&by_thread);
 			fold(&by_call);
 			put_threads(m, &by_thread, th, m->kv->nthreads);
@@ -415,11 +387,11 @@ void wakers_join(struct joined_run *m)
 				charge_waits(&m->locks[i]);
 			}
 		}
+		lock_index_free(&ix);
 	}
 	free(by_thread.a);
 	free(by_call.a);
 	free(th);
-	free(ix);
 }
 
 void wakers_keep(struct joined_run *m, const struct lock_total *old, int n)

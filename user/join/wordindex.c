@@ -196,3 +196,53 @@ const struct lock_name *name_index_find(const struct name_index *ix, uint32_t tg
 {
 	return name_index_find_if(ix, tgid, uaddr, NULL);
 }
+
+/* ---- locks by name --------------------------------------------------- */
+
+static int by_lock_name(const void *a, const void *b, void *arg)
+{
+	const struct lock_total *l = arg;
+	int i = *(const int *)a, j = *(const int *)b;
+
+	if (l[i].kernel != l[j].kernel)
+		return l[i].kernel ? 1 : -1;
+	return strcmp(l[i].name, l[j].name);
+}
+
+int lock_index_build(struct lock_index *ix, const struct lock_total *locks, int nlocks)
+{
+	*ix = (struct lock_index){ .locks = locks, .nlocks = nlocks };
+	ix->order = places_sorted(nlocks, locks, by_lock_name);
+	for (int i = 0; ix->order && i < nlocks; i++)
+		ix->n += !locks[i].kernel;
+	return ix->order ? 0 : -1;
+}
+
+void lock_index_free(struct lock_index *ix)
+{
+	free(ix->order);
+	*ix = (struct lock_index){ 0 };
+}
+
+int lock_index_find(const struct lock_index *ix, const char *name)
+{
+	int lo = 0, hi = ix->n - 1;
+
+	if (!ix->order) {
+		for (int i = 0; i < ix->nlocks; i++)
+			if (!ix->locks[i].kernel && !strcmp(ix->locks[i].name, name))
+				return i;
+		return -1;
+	}
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(ix->locks[ix->order[mid]].name, name);
+
+		if (!c)
+			return ix->order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
