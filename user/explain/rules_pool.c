@@ -150,8 +150,9 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 	if (p->capacity && few && more &&
 	    (p->runq_share > POOL_CPU_BOUND_SHARE || pool_cpu_bound(p))) {
 		set_fix(o, "The CPUs, not the pool, set the pace: its %u threads were runnable %s "
-			"of their time on %u CPUs, and each item given back costs %s on CPU. The model puts the same work at %s with %u "
-			"items and at %s with %u threads, as many as it has items (now %s): run "
+			"of their time on %u CPUs, and each item given back costs %s on CPU. The "
+			"model puts the same work at %s with %u items and at %s with %u threads, as "
+			"many as it has items (now %s): run "
 			"fewer threads, which queue less for the same work, and to go faster cut "
 			"the work per item.", p->threads, fig_pct(p->runq_share), f->ncpus,
 			fig_ns(p->cpu_ns), fig_ns(more->wall_ns), more->capacity,

@@ -23,11 +23,6 @@
 
 const char *const pool_capacity_how_names[PC_N] = { "little", "cpu_bound", "not_queued" };
 
-const char *pool_capacity_how_name(enum pool_capacity_how h)
-{
-	return (unsigned)h < PC_N ? pool_capacity_how_names[h] : "little";
-}
-
 /* Kinds a pool is built on: not a mutex, a join or a barrier. */
 static bool pool_kind(enum lock_kind k)
 {

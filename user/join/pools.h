@@ -41,7 +41,6 @@ enum pool_capacity_how {
 	PC_N
 };
 extern const char *const pool_capacity_how_names[PC_N];	/* JSON ids */
-const char *pool_capacity_how_name(enum pool_capacity_how h);
 
 /* Another capacity or thread count, and the wall time the same work
  * would take with it. */

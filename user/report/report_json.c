@@ -198,7 +198,7 @@ static struct json_object *how_json(uint32_t how)
  * its write, and the ones of others this thread ended. */
 static void sibling_json(struct json_object *o, const struct thread_row *r, bool sched)
 {
-	static const char *const by[FCT_WAKE_N] = { "signal", "write", "request" };
+	const char *const *by = sib_kind_names;	/* join/wakers.h: the kinds' words */
 	char key[48];
 
 	for (int i = 0; i < FCT_WAKE_N; i++) {
