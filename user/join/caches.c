@@ -72,6 +72,18 @@ static double mean_ns(const struct joined_run *m, pid_t pid, const int *nrs, int
 
 static const int stat_nrs[] = { SYS_newfstatat, SYS_statx, SYS_stat, SYS_lstat };
 
+/* What c's misses cost at each_ns a miss, and what the fix size saves. In
+ * whole nanoseconds, as the saved run keeps them: a report of the saved
+ * run prints the same figures as the run did. */
+void cache_costs(struct cache_entry *c, double each_ns)
+{
+	c->miss_each_ns = round(each_ns);
+	c->miss_ns = round(c->miss_each_ns * (double)c->misses);
+	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
+	if (c->misses_at_fix < c->misses)
+		c->saved_ns = round(c->miss_each_ns * (double)(c->misses - c->misses_at_fix));
+}
+
 /* A miss's calls at the process's mean times: an open and a close, and
  * the stats by path its opens come with (as many as opens, at most one
  * each: a cache checks a file before it opens it again). */
@@ -120,11 +132,7 @@ static void handles_entry(struct cache_entry *c, const struct joined_run *m,
 	c->fix_bytes = (uint64_t)(bytes_each * (double)h->fix_size);
 	c->hit_ratio_fix = h->hit_ratio_fix;
 	c->sample_rate = h->sample_rate;
-	c->miss_each_ns = miss_each_ns(m, h->tgid);
-	c->miss_ns = c->miss_each_ns * (double)c->misses;
-	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
-	if (c->misses_at_fix < c->misses)
-		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+	cache_costs(c, miss_each_ns(m, h->tgid));
 }
 
 static const int pread_nrs[] = { SYS_pread64, SYS_preadv, SYS_preadv2 };
@@ -198,11 +206,7 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	c->sample_rate = b->sample_rate;
 	c->direct = b->direct;
 	c->rereads = b->rereads;
-	c->miss_each_ns = read_cost_ns(m, h->tgid);
-	c->miss_ns = c->miss_each_ns * (double)c->misses;
-	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
-	if (c->misses_at_fix < c->misses)
-		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+	cache_costs(c, read_cost_ns(m, h->tgid));
 }
 
 static int by_saving(const void *a, const void *b)

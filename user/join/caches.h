@@ -66,6 +66,9 @@ extern const char *const cache_kind_names[CACHE_KINDS];	/* the same, as a table 
 bool caches_pages_entry(struct cache_entry *c, const struct joined_run *m, const struct kview *kv);
 /* The kind named s, or -1. */
 int cache_kind_parse(const char *s);
+/* c's misses' cost at each_ns a miss and the fix size's saving, whole ns
+ * (c's misses, accesses and hit_ratio_fix set before). */
+void cache_costs(struct cache_entry *c, double each_ns);
 /* The hit ratio the curve gives at size (linear between its points). */
 double cache_hit_ratio_at(const struct cache_entry *c, uint64_t size);
 

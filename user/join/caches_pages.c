@@ -64,10 +64,6 @@ bool caches_pages_entry(struct cache_entry *c, const struct joined_run *m, const
 	c->hit_ratio_fix = cache_hit_ratio_at(c, c->fix_items);
 	c->sample_rate = 1;
 	c->rereads = (double)e->reclaim_reread_pages;
-	c->miss_each_ns = per_page_ns(m);
-	c->miss_ns = c->miss_each_ns * (double)c->misses;
-	c->misses_at_fix = (uint64_t)((double)c->accesses * (1.0 - c->hit_ratio_fix) + 0.5);
-	if (c->misses_at_fix < c->misses)
-		c->saved_ns = c->miss_each_ns * (double)(c->misses - c->misses_at_fix);
+	cache_costs(c, per_page_ns(m));
 	return true;
 }

@@ -89,11 +89,11 @@ static const struct prog_desc progs[] = {
 	{ .prog = "fct_disk_issue", .shown = "tp_btf/block_rq_issue", .group = PG_DISK },
 	{ .prog = "fct_disk_complete", .shown = "tp_btf/block_rq_complete", .group = PG_DISK },
 	{ .prog = "fct_disk_merge", .shown = "tp_btf/block_rq_merge", .group = PG_DISK },
-	{ .prog = "fct_uring_submit", .shown = "tracepoint/io_uring/io_uring_submit_req",
+	{ .prog = "fct_uring_submit", .shown = "tp_btf/io_uring_submit_req",
 	  .group = PG_DISK },
-	{ .prog = "fct_uring_async", .shown = "tracepoint/io_uring/io_uring_queue_async_work",
+	{ .prog = "fct_uring_async", .shown = "tp_btf/io_uring_queue_async_work",
 	  .group = PG_DISK },
-	{ .prog = "fct_uring_complete", .shown = "tracepoint/io_uring/io_uring_complete",
+	{ .prog = "fct_uring_complete", .shown = "tp_btf/io_uring_complete",
 	  .group = PG_DISK },
 	/* the handles' stream (fileuse.bpf.h): inside the syscall programs when
 	 * they load in their tp_btf form, in programs of its own otherwise */
