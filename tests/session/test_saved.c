@@ -18,7 +18,8 @@
  *     refuse the file (it checked the field). A byte-equal round trip
  *     alone misses a field the reader drops whose value is the default.
  *     Fields the writer derives from others are in DERIVED, with what
- *     they are derived from;
+ *     they are derived from. A path (its indexes as #) is checked in the
+ *     first document that has it: one reader entry serves it in all;
  *   - schema: every document validates (schema_check.py), every key
  *     written is described and every property described is written by one
  *     of the runs, but for the commented few of schema_coverage.py's
@@ -233,15 +234,32 @@ static void put(struct fields *f, struct json_object *v)
 		json_object_array_put_idx(parent, last->idx, v);
 }
 
+/* Whether the path (as path_text writes it) was checked before, in this
+ * document or an earlier one; remembered when not. Each check reads and
+ * writes the whole run, and the runs share most of their paths. */
+static bool seen_before(const char *path)
+{
+	static char seen[4096][160];
+	static size_t nseen;
+
+	for (size_t i = 0; i < nseen; i++)
+		if (!strcmp(seen[i], path))
+			return true;
+	if (nseen < 4096 && strlen(path) < sizeof(seen[0]))
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", path);
+	return false;
+}
+
 /* The file read with the field changed, and written again: does the new
  * value come back? */
 static void check_field(struct fields *f, struct json_object *was)
 {
-	struct json_object *now = changed(was), *out, *back;
+	struct json_object *now, *out, *back;
 	struct session s;
 	char why[320], path[512];
 
-	if (!now)
+	path_text(f, path, sizeof(path));
+	if (seen_before(path) || !(now = changed(was)))
 		return;
 	json_object_get(was);
 	put(f, json_object_get(now));
@@ -251,7 +269,6 @@ static void check_field(struct fields *f, struct json_object *was)
 	} else {
 		out = report_json_run(&s);
 		back = follow(out, f->path, f->depth);
-		path_text(f, path, sizeof(path));
 		if (!json_object_equal(back, now) && !derived(path) &&
 		    f->nbad < sizeof(f->bad) - 200)
 			f->nbad += (size_t)snprintf(f->bad + f->nbad, sizeof(f->bad) - f->nbad,
