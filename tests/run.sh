@@ -1,10 +1,12 @@
 #!/bin/sh
 # Run every test binary with cmocka's TAP output and print one total line.
-# Usage: tests/run.sh [-j N POOLED_BIN... --] BIN...
-#   The POOLED binaries run N at a time, first; then each BIN runs alone.
-#   Only tests that need no root, load no BPF and time nothing may be
-#   pooled (make test's POOL_TESTS): a BPF test's figures would change with
-#   another test taking its CPU, so those stay one at a time.
+# Usage: tests/run.sh [-j N POOLED_BIN... --]... BIN...
+#   Each group of POOLED binaries runs N at a time, the groups in turn,
+#   first; then each BIN runs alone. make test's groups: POOL_TESTS (no
+#   root, no BPF, no timing), then PAIR_TESTS two at a time (BPF, but
+#   asserting nothing a neighbour's CPU use could move: texts, files, exact
+#   counts, round trips). A test whose figures would change with another
+#   test taking its CPU stays one at a time.
 # Exit status 1 when any test failed. Each line ends with the binary's wall
 # and CPU (user+sys) seconds, and the slowest ten are listed at the end:
 # where make test's time goes.
@@ -54,21 +56,22 @@ tell() {
 	grep '# *SKIP' "$log" | sed 's/^/    /'
 }
 
-# worker W BIN...: take each binary no other worker has taken (mkdir is
-# the atomic claim) and run it
+# worker G BIN...: of group G, take each binary no other worker has taken
+# (mkdir is the atomic claim) and run it
 worker() {
-	w=$1 i=0
+	g=$1 i=0
 	shift
 	for bin in "$@"; do
 		i=$((i + 1))
-		mkdir "$tmp/claim.$i" 2>/dev/null || continue
-		run_one "p$i" "$bin"
+		mkdir "$tmp/claim.$g.$i" 2>/dev/null || continue
+		run_one "p$g.$i" "$bin"
 	done
 }
 
 suite_start=$(date +%s%N)
-if [ "$1" = -j ]; then
-	jobs=$2
+g=0
+while [ "$1" = -j ]; do
+	jobs=$2 g=$((g + 1))
 	shift 2
 	n=0
 	for bin in "$@"; do
@@ -80,17 +83,17 @@ if [ "$1" = -j ]; then
 	# shellcheck disable=SC2086 # one binary a word: paths have no blanks
 	while [ "$w" -lt "$jobs" ]; do
 		w=$((w + 1))
-		worker "$w" $pooled &
+		worker "$g" $pooled &
 	done
 	wait
 	i=0
 	for bin in $pooled; do
 		i=$((i + 1))
-		tell "p$i" "$bin"
+		tell "p$g.$i" "$bin"
 	done
 	shift "$n"
 	[ "$1" = -- ] && shift
-fi
+done
 i=0
 for bin in "$@"; do
 	i=$((i + 1))

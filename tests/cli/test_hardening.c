@@ -338,5 +338,6 @@ int main(void)
 
 	if (require_fctrace_binary("test_hardening"))
 		return 1;
+	test_signals_default();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -594,5 +594,6 @@ int main(void)
 
 	if (require_fctrace_binary("test_outputs"))
 		return 1;
+	test_signals_default();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,5 +307,6 @@ int main(void)
 		cmocka_unit_test(test_attach_list),
 	};
 
+	test_signals_default();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "bpfutil.h"
+#include "testutil.h"
 #include "base/deadline.h"
 #include "base/signals.h"
 #include "base/as_target.h"
@@ -719,5 +720,6 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--listen"))
 		return listen_once((pid_t)atoi(argv[2]));
+	test_signals_default();
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

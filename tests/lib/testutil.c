@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,4 +261,10 @@ char *test_at(const char *name)
 
 	snprintf(p, sizeof(paths[0]), "%s/%s", test_scratch, name);
 	return p;
+}
+
+void test_signals_default(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 }

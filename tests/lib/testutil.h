@@ -52,6 +52,12 @@ void test_sleep_ms(long ms);
  * process is gone. */
 char test_proc_state(pid_t pid);
 
+/* SIGINT and SIGQUIT at their defaults, for a test that sends them to the
+ * fctrace it starts: tests/run.sh runs some tests in the background, where
+ * sh starts them ignored, and fctrace (rightly) keeps an ignored SIGQUIT
+ * ignored. A user's fctrace from a terminal has them at their defaults. */
+void test_signals_default(void);
+
 /* A private directory under $TMPDIR or /tmp for one test; removed with
  * test_dir_remove (rmdir: it must be empty by then). */
 char *test_dir_make(void);
