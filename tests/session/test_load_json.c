@@ -363,8 +363,9 @@ static const char *kind_of(struct json_object *root, struct json_object *o, cons
 {
 	if (o == root)
 		return "top";
+	/* a thread's syscalls: the rows of the calls it made */
 	if (key && (!strcmp(key, "locks") || !strcmp(key, "probes") ||
-		    !strcmp(key, "probe_groups")))
+		    !strcmp(key, "probe_groups") || !strcmp(key, "syscalls")))
 		return "map";
 	if (json_object_object_get_ex(o, "latency", NULL))
 		return "thread";

@@ -79,12 +79,16 @@ static struct json_object *sc_json(const struct sc_stats *st)
 }
 
 /* The saved run's syscall rows (enum sc_row), each by its name. */
-static struct json_object *syscalls_json(const struct sc_stats *sc)
+/* The rows of a syscall table; a thread's (made_only) without the rows of
+ * calls it never made: a thread of a 10 000-thread server made few of
+ * them, and each empty row is a histogram of zeros. */
+static struct json_object *syscalls_json(const struct sc_stats *sc, bool made_only)
 {
 	struct json_object *o = json_object_new_object();
 
 	for (int s = 0; s < SC_ROW_N; s++)
-		json_object_object_add(o, sc_row_name(s), sc_json(&sc[s]));
+		if (!made_only || sc[s].count || sc[s].errors || sc[s].timed)
+			json_object_object_add(o, sc_row_name(s), sc_json(&sc[s]));
 	return o;
 }
 
@@ -129,7 +133,9 @@ static void own_clocks_json(struct json_object *o, const struct thread_row *r)
 	put_u64(o, "evictions", u->evictions);
 	put_u64(o, "syscalls_in_lock", u->syscalls_in_lock);
 	put_u64(o, "verify_errors", u->verify_errors);
-	json_object_object_add(o, "latency", latency_json(u));
+	/* null when the subject timed none of its ops (any thread of a
+	 * program fctrace did not write) */
+	json_object_object_add(o, "latency", u->lat_timed ? latency_json(u) : NULL);
 }
 
 static struct json_object *locks_of_row(const struct thread_row *r)
@@ -160,7 +166,7 @@ static void kernel_json(struct json_object *o, const struct thread_row *r, unsig
 	bool pc = r->has_kernel && (groups & PG_MASK(PG_PAGECACHE));
 	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
 
-	json_object_object_add(o, "syscalls", sc ? syscalls_json(r->sc) : NULL);
+	json_object_object_add(o, "syscalls", sc ? syscalls_json(r->sc, true) : NULL);
 	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(r->d.futex_wait_ns) : NULL);
 	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
 	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
@@ -453,7 +459,7 @@ static void tracing_json(struct json_object *doc, const struct session *s)
 	json_object_object_add(doc, "timeline", timeline_json(s));
 	json_object_object_add(doc, "load_ns", s->traced ? json_object_new_uint64(s->prepare_ns) : NULL);
 	json_object_object_add(doc, "syscalls", s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
-			       syscalls_json(m->sc_total) : NULL);
+			       syscalls_json(m->sc_total, false) : NULL);
 	json_object_object_add(doc, "syscall_time_every",
 			       s->traced && (m->groups & PG_MASK(PG_SYSCALLS)) ?
 			       json_object_new_uint64(s->kv.time_every) : NULL);

@@ -354,7 +354,7 @@ static const struct jr_field thread_fields[] = {
 	JR_FIELD(thread_row, "evictions", own.evictions),
 	JR_FIELD(thread_row, "syscalls_in_lock", own.syscalls_in_lock),
 	JR_FIELD(thread_row, "verify_errors", own.verify_errors),
-	JR_OBJECT("latency", latency_fields, 0),
+	JR_OBJECT("latency", latency_fields, JR_NULL),
 	JR_STRF(thread_row, "comm", k.comm, JR_NULL),
 	JR_STRF(thread_row, "name", name, JR_NULL),
 };
@@ -416,7 +416,7 @@ static void row_to_account(struct thread_row *row, enum sc_row s)
 }
 
 /* The syscalls of one thread: each row by its name (null without the
- * syscalls group). */
+ * syscalls group; a row absent: the thread never made that call). */
 static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row *row)
 {
 	struct json_object *kinds;
@@ -426,7 +426,7 @@ static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row 
 	if (jr_object(r, o, "syscalls", true, &kinds, saved, sizeof(saved)))
 		return -1;
 	for (int s = 0; kinds && s < SC_ROW_N; s++) {
-		if (JR_SECTION(r, kinds, sc_row_name(s), 0, &row->sc[s], sc_fields, &there))
+		if (JR_SECTION(r, kinds, sc_row_name(s), JR_SINCE, &row->sc[s], sc_fields, &there))
 			return -1;
 		row_to_account(row, s);
 	}
