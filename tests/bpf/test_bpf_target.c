@@ -207,6 +207,26 @@ static void test_bss_lock_named(void **state)
 	session_free(&s);
 }
 
+/* The wait-for graph's roots on the chain: every wait ends in the inner
+ * thread's sleep (the outer threads wait on outer_lock for a holder that
+ * waits on inner_lock), so it keeps most of the edges' time, and what
+ * the threads keep sums to the edges' time. */
+static void check_wait_roots(const struct wait_graph *g)
+{
+	double edges = g->more_wait_ns, kept = 0;
+
+	for (int i = 0; i < g->nedges; i++)
+		edges += g->edges[i].wait_ns;
+	for (int i = 0; i < g->nroots; i++)
+		kept += g->roots[i].ended_ns;
+	print_message("  wait roots: %s keeps %.1f of %.1f ms\n", g->nroots ? g->roots[0].comm : "-",
+		      g->nroots ? g->roots[0].ended_ns / 1e6 : 0, edges / 1e6);
+	assert_true(g->nroots >= 1);
+	assert_string_equal(g->roots[0].comm, "inner");
+	assert_true(g->roots[0].ended_ns > 0.75 * edges);
+	assert_true(kept > 0.999 * edges && kept < 1.001 * edges);
+}
+
 /* A lock chain (target_prog chain): outer_lock's holders wait for
  * inner_lock, which its own holder keeps 2 ms at a time: outer_lock's
  * held time is mostly "waiting for another lock", and that lock is
@@ -250,6 +270,7 @@ static void test_lock_chain_named(void **state)
 	assert_int_equal(l->root.nlinks, 1);
 	assert_int_equal(l->root.state, HS_BLOCKED);
 	assert_int_equal(l->root.nr, __NR_clock_nanosleep);
+	check_wait_roots(&s.joined.graph);
 	session_free(&s);
 }
 

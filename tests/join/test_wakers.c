@@ -329,6 +329,92 @@ static void test_wait_graph(void **state)
 	assert_null(m.graph.edges);
 }
 
+/* One thread row for the roots' tests: tid, its wall 1000 ns, its waits
+ * on one lock. */
+static void root_row(struct thread_row *r, pid_t tid, const char *lock, uint64_t wait_ns)
+{
+	memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->has_kernel = true;
+	r->end_ns = 1000;
+	if (lock) {
+		snprintf(r->locks[0].name, sizeof(r->locks[0].name), "%s", lock);
+		r->locks[0].wait_ns = wait_ns;
+		r->nlocks = 1;
+	}
+}
+
+static void root_lock(struct lock_total *l, const char *name, pid_t waker, const char *comm)
+{
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->wakers.wakes = 1;
+	l->wakers.nthreads = 1;
+	l->wakers.threads[0] = (struct waker_thread){ .tid = waker, .wakes = 1 };
+	snprintf(l->wakers.threads[0].comm, sizeof(l->wakers.threads[0].comm), "%s", comm);
+}
+
+/* Where the waits end: a waits 600 for b (x's other waker is a itself,
+ * which a's waits are not split to), b waits half its wall for
+ * c, which waits for nobody (on CPU 30 %, asleep 70 %). b passes half of
+ * a's 600 on to c: c 500 + 300, b 300; then a cycle, d and e each waiting
+ * all their wall for the other: what passes round is kept at the last
+ * hop, and every thread's kept time sums to the edges'. */
+static void test_wait_roots(void **state)
+{
+	static struct thread_row rows[5];
+	struct lock_total locks[4];
+	struct joined_run m = { .rows = rows, .nrows = 3, .locks = locks, .nlocks = 2 };
+	const struct wait_root *r;
+	double sum = 0;
+
+	(void)state;
+	root_row(&rows[0], 1, "x (mutex)", 600);
+	root_row(&rows[1], 2, "y (condvar)", 500);
+	root_row(&rows[2], 3, NULL, 0);
+	rows[2].acct_ns[ACCT_CPU_USER] = 200;
+	rows[2].acct_ns[ACCT_CPU_SYS] = 100;
+	rows[2].acct_ns[ACCT_BLOCKED] = 700;
+	root_lock(&locks[0], "x (mutex)", 2, "b");
+	/* a also woke x's waiters 3 times: not its own, its waits are b's */
+	locks[0].wakers.threads[1] = (struct waker_thread){ .tid = 1, .comm = "a", .wakes = 3 };
+	locks[0].wakers.nthreads = 2;
+	locks[0].wakers.wakes = 4;
+	root_lock(&locks[1], "y (condvar)", 3, "c");
+	assert_int_equal(wait_graph_build(&m), 0);
+	assert_int_equal(m.graph.nedges, 2);
+	assert_float_equal(m.graph.edges[0].wait_ns, 600, 1e-9);
+	assert_int_equal(m.graph.edges[0].waker, 2);
+	assert_int_equal(m.graph.nroots, 2);
+	r = &m.graph.roots[0];
+	assert_int_equal(r->tid, 3);
+	assert_string_equal(r->comm, "c");
+	assert_float_equal(r->ended_ns, 800, 1e-9);
+	assert_float_equal(r->direct_ns, 500, 1e-9);
+	assert_float_equal(r->waited_share, 0, 1e-12);
+	assert_float_equal(r->cpu_share, 0.3, 1e-12);
+	assert_float_equal(r->blocked_share, 0.7, 1e-12);
+	r = &m.graph.roots[1];
+	assert_int_equal(r->tid, 2);
+	assert_float_equal(r->ended_ns, 300, 1e-9);
+	assert_float_equal(r->waited_share, 0.5, 1e-12);
+	wait_graph_free(&m.graph);
+
+	root_row(&rows[3], 4, "z (condvar)", 1000);
+	root_row(&rows[4], 5, "w (condvar)", 1000);
+	root_lock(&locks[2], "z (condvar)", 5, "e");
+	root_lock(&locks[3], "w (condvar)", 4, "d");
+	m.nrows = 5;
+	m.nlocks = 4;
+	assert_int_equal(wait_graph_build(&m), 0);
+	assert_int_equal(m.graph.nroots, 4);
+	for (int i = 0; i < m.graph.nroots; i++)
+		sum += m.graph.roots[i].ended_ns;
+	assert_float_equal(sum, 600 + 500 + 1000 + 1000, 1e-6);
+	wait_graph_free(&m.graph);
+	assert_int_equal(m.graph.nroots, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_shared_semaphore),
 		cmocka_unit_test(test_sibling_wakers),
 		cmocka_unit_test(test_wait_graph),
+		cmocka_unit_test(test_wait_roots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

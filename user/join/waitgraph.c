@@ -8,12 +8,28 @@
 #include <string.h>
 #include "join/join.h"
 #include "join/waitgraph.h"
+#include "join/waitroots.h"
 #include "join/wordindex.h"
 
 struct edges {
 	struct wait_edge *e;
 	size_t n, cap;
 };
+
+/* Of the waiters' time on l, the share its holders (or, for an event,
+ * its wakers between their wakes) were themselves waiting on another
+ * lock or event; -1 when neither was measured. */
+static double waker_waiting(const struct lock_total *l)
+{
+	const struct lock_holders *h = &l->holders;
+	double all = 0;
+
+	if (h->measured && h->waiter_ns > 0)
+		return h->waited_ns[HS_WAITING] / h->waiter_ns;
+	for (int s = 0; s < HS_N; s++)
+		all += l->wakers.while_waited_ns[s];
+	return all > 0 ? l->wakers.while_waited_ns[HS_WAITING] / all : -1;
+}
 
 static int add(struct edges *s, const struct thread_row *r,
 	       const struct lock_total *l, const struct waker_thread *w, double ns)
@@ -38,6 +54,7 @@ static int add(struct edges *s, const struct thread_row *r,
 	snprintf(e->via, sizeof(e->via), "%s", l->name);
 	e->cls = (int)wait_class_of(l->kind, l->is_lock);
 	e->wait_ns = ns;
+	e->waker_waiting = waker_waiting(l);
 	return 0;
 }
 
@@ -56,15 +73,23 @@ static int row_edges(struct edges *s, struct wait_graph *g, const struct lock_in
 		const struct lock_use *u = &r->locks[i];
 		int at = u->wait_ns ? lock_index_find(ix, u->name) : -1;
 		const struct lock_total *l = at >= 0 ? &ix->locks[at] : NULL;
-		double kept = 0;
+		double kept = 0, others;
 
 		if (!l || !l->wakers.wakes) {
 			g->unjoined_ns += (double)u->wait_ns;
 			continue;
 		}
-		for (int k = 0; k < l->wakers.nthreads; k++) {
-			double share = (double)l->wakers.threads[k].wakes / (double)l->wakers.wakes;
+		/* a thread does not wake itself: its waits are split over the
+		 * lock's other wakers */
+		others = (double)l->wakers.wakes;
+		for (int k = 0; k < l->wakers.nthreads; k++)
+			if (l->wakers.threads[k].tid == r->tid)
+				others -= (double)l->wakers.threads[k].wakes;
+		for (int k = 0; k < l->wakers.nthreads && others > 0; k++) {
+			double share = (double)l->wakers.threads[k].wakes / others;
 
+			if (l->wakers.threads[k].tid == r->tid)
+				continue;
 			kept += share;
 			if (add(s, r, l, &l->wakers.threads[k], (double)u->wait_ns * share))
 				return -1;
@@ -96,6 +121,10 @@ int wait_graph_build(struct joined_run *m)
 		return 0;
 	}
 	qsort(s.e, s.n, sizeof(*s.e), by_time);
+	if (wait_roots_find(g, s.e, s.n, m)) {
+		free(s.e);
+		return -1;
+	}
 	for (size_t i = WAIT_EDGES_MAX; i < s.n; i++) {
 		g->more_edges++;
 		g->more_wait_ns += s.e[i].wait_ns;

@@ -21,6 +21,26 @@ struct wait_edge {
 	char via[160];			/* the lock's or event's name */
 	int cls;			/* its wait class (lock_kind.h's enum wait_class) */
 	double wait_ns;			/* the waiter's time on it, the waker's share */
+	double waker_waiting;		/* the share of it the waker itself waited on
+					 * others (the lock's holders' or wakers' span,
+					 * when measured), or -1: not known */
+};
+
+/* Where waits end, wPerf's way: a wait charged to its waker is passed on
+ * along the waker's own waits in the share of it the waker itself waited
+ * (measured on the lock when its holders or its wakers' spans were, else
+ * the share of the waker's wall it waited); what stays is the waits that
+ * ended in the waker's own work. A root is a thread much time stays at. */
+#define WAIT_ROOTS_MAX	8
+#define WAIT_DEPTH_MAX	8	/* hops followed; what is left then stays */
+
+struct wait_root {
+	pid_t tid;
+	char comm[FCT_COMM_LEN];
+	double ended_ns;		/* others' waits that end in its own work */
+	double direct_ns;		/* of the waits charged to it directly */
+	double waited_share;		/* the share of its wall it waited on others */
+	double cpu_share, blocked_share, runq_share;	/* its account, of its wall */
 };
 
 struct wait_graph {
@@ -30,6 +50,8 @@ struct wait_graph {
 	double more_wait_ns;		/* their time */
 	double unjoined_ns;		/* waits whose lock had no waker seen, or its
 					 * wakers past those a lock keeps */
+	struct wait_root roots[WAIT_ROOTS_MAX];	/* the most time ended first */
+	int nroots;
 };
 
 struct joined_run;

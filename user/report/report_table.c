@@ -11,6 +11,7 @@
 #include "explain/roles.h"
 #include "report/caches_print.h"
 #include "report/pools_print.h"
+#include "report/waitroots_print.h"
 #include "report/report.h"
 #include "report/evictions_json.h"
 #include "report/why.h"
@@ -829,6 +830,7 @@ static void print_table(FILE *f, const struct session *s)
 			print_syscalls_by_nr(f, m);
 		print_locks(f, m);
 		print_holders(f, m);
+		wait_roots_print(f, m);
 		pools_print(f, m);
 		caches_print(f, m);
 		print_pagecache(f, m);

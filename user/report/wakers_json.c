@@ -61,6 +61,27 @@ static const char *wait_class_word(int cls)
 	return cls >= 0 && cls < (int)(sizeof(words) / sizeof(*words)) ? words[cls] : "event";
 }
 
+static struct json_object *roots_json(const struct wait_graph *g)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < g->nroots; i++) {
+		const struct wait_root *r = &g->roots[i];
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "tid", json_object_new_int64(r->tid));
+		json_object_object_add(j, "comm", json_object_new_string(r->comm));
+		json_object_object_add(j, "ended_ns", json_object_new_uint64((uint64_t)r->ended_ns));
+		json_object_object_add(j, "direct_ns", json_object_new_uint64((uint64_t)r->direct_ns));
+		json_object_object_add(j, "waited_share", json_object_new_double(r->waited_share));
+		json_object_object_add(j, "cpu_share", json_object_new_double(r->cpu_share));
+		json_object_object_add(j, "blocked_share", json_object_new_double(r->blocked_share));
+		json_object_object_add(j, "runq_share", json_object_new_double(r->runq_share));
+		json_object_array_add(a, j);
+	}
+	return a;
+}
+
 void wait_graph_json(struct json_object *doc, const struct joined_run *m)
 {
 	const struct wait_graph *g = &m->graph;
@@ -89,5 +110,6 @@ void wait_graph_json(struct json_object *doc, const struct joined_run *m)
 	json_object_object_add(o, "more_edges", json_object_new_uint64(g->more_edges));
 	json_object_object_add(o, "more_wait_ns", json_object_new_uint64((uint64_t)g->more_wait_ns));
 	json_object_object_add(o, "unjoined_ns", json_object_new_uint64((uint64_t)g->unjoined_ns));
+	json_object_object_add(o, "roots", roots_json(g));
 	json_object_object_add(doc, "wait_graph", o);
 }
