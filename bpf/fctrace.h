@@ -210,7 +210,7 @@ struct fct_sib_after_key {
 	__u32 tid;		/* the waker */
 	__u32 nr;		/* the call before it, + 1 */
 	__u32 by;		/* FCT_WAKE_* */
-	__u32 pad;
+	__u32 wakee;		/* the thread it woke: the edge between processes */
 };
 
 struct fct_sib_after_val {

@@ -27,10 +27,12 @@ struct {
 	__type(value, struct fct_sib_after_val);
 } sib_after SEC(".maps");
 
-static __always_inline void sib_after_record(const struct fct_slot *w, __u32 by, __u64 slept)
+static __always_inline void sib_after_record(const struct fct_slot *w, __u32 by, __u64 slept,
+					     __u32 wakee)
 {
 	static const struct fct_sib_after_val zero = {};
-	struct fct_sib_after_key key = { .tid = w->a.tid, .nr = w->cause_nr, .by = by };
+	struct fct_sib_after_key key = { .tid = w->a.tid, .nr = w->cause_nr, .by = by,
+					 .wakee = wakee };
 	struct fct_sib_after_val *v = fct_hash_entry(&sib_after, &key, &zero,
 						     &lost.wake_after_full);
 
@@ -94,6 +96,6 @@ int BPF_PROG(fct_sched_waking, struct task_struct *p)
 	t->a.sib_waits[by]++;
 	t->a.sib_wait_ns[by] += slept;
 	w->a.sib_wakes[by]++;
-	sib_after_record(w, by, slept);
+	sib_after_record(w, by, slept, p->pid);
 	return 0;
 }

@@ -384,6 +384,29 @@ static void test_attach_list(void **state)
  * waker's wakes counted, exactly. */
 #define LATCH_ROUNDS	100
 
+/* The same sleeps as edges between the two threads, each way: a waited
+ * for b's writes, b for a's kills, LATCH_ROUNDS wakes each; and in the
+ * wait-for graph. */
+static void check_latch_edges(const struct joined_run *m, pid_t a, pid_t b)
+{
+	bool a_for_b = false, b_for_a = false;
+
+	assert_int_equal(m->nsib_edges, 2);
+	for (int i = 0; i < m->nsib_edges; i++) {
+		const struct sib_edge *e = &m->sib_edges[i];
+
+		assert_int_equal(e->wakes, LATCH_ROUNDS);
+		assert_string_equal(e->call, "close");
+		a_for_b |= e->waiter == a && e->waker == b && e->by == FCT_WAKE_WRITE;
+		b_for_a |= e->waiter == b && e->waker == a && e->by == FCT_WAKE_SIGNAL;
+	}
+	assert_true(a_for_b && b_for_a);
+	assert_int_equal(m->graph.nedges, 2);
+	for (int i = 0; i < m->graph.nedges; i++)
+		assert_true(!strcmp(m->graph.edges[i].via, "write after close") ||
+			    !strcmp(m->graph.edges[i].via, "signal after close"));
+}
+
 static void test_latch_between_processes(void **state)
 {
 	char n[16], *argv[] = { (char *)target_prog(), "latch", n, NULL };
@@ -421,6 +444,7 @@ static void test_latch_between_processes(void **state)
 		assert_int_equal(w->after[0].wakes, LATCH_ROUNDS);
 	}
 	assert_int_equal(s.joined.sib[FCT_WAKE_REQUEST].wakes, 0);
+	check_latch_edges(&s.joined, a->tid, b->tid);
 	/* the Why names the latch, with the count, as a wait for a sibling */
 	assert_non_null(cause_of(&s.diag, "sibling_wait"));
 	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));

@@ -282,6 +282,7 @@ static const char *const derived[] = {
 	"pools@top",	/* fctrace's own workload: null, not measured; [] reads as none found */
 	"root",		/* a lock's wait chain: found again from its holders */
 	"sibling_wakers@top",	/* one process: null, none seen; [] reads as none */
+	"sibling_edges@top",	/* the same: null, none seen; [] reads as none */
 	"wait_graph@top",	/* built again from the rows and the wakers */
 };
 
@@ -314,6 +315,7 @@ static const char *const optional[] = {
 	"sibling_request_waits@thread", "sibling_request_wait_ns@thread",	/* before requests */
 	"sibling_request_wakes@thread",
 	"sibling_wakers@top",	/* before the latches' wakers by call */
+	"sibling_edges@top",	/* before the edges between processes */
 	"io_uring@",		/* a disk's rings: before the io_uring probes */
 };
 

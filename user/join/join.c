@@ -15,6 +15,7 @@
 #include "base/places.h"
 #include "base/sysnames.h"
 #include "join/join.h"
+#include "join/sibedges.h"
 #include "join/jvmstacks.h"
 #include "join/wordindex.h"
 
@@ -957,6 +958,8 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	wakers_join(m);
 	sib_wakers_join(m);
 	unindex_view(m, &kix, &nix);
+	if (sib_edges_join(m))
+		return -1;
 	op_costs(m);
 	losses_find(kv, &m->losses);
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
@@ -974,7 +977,10 @@ void join_free(struct joined_run *m)
 	free(m->locks);
 	free(m->caches);
 	free(m->pools);
+	free(m->sib_edges);
 	wait_graph_free(&m->graph);
+	m->sib_edges = NULL;
+	m->nsib_edges = 0;
 	m->pools = NULL;
 	m->npools = 0;
 	m->rows = NULL;

@@ -181,6 +181,9 @@ struct joined_run {
 	 * before it (wakers.h); measured: the view had such wakes */
 	struct sib_wakers sib[FCT_WAKE_N];
 	bool sib_measured;
+	struct sib_edge *sib_edges;	/* the same sleeps by waiter and waker thread,
+					 * the most time first (owned) */
+	int nsib_edges;
 	struct wait_graph graph;	/* who waited for whom (waitgraph.h) */
 	int nlocks;
 	struct sc_stats nr_total[FCT_NR_MAX];	/* every syscall by number, all workers summed */

@@ -31,20 +31,30 @@ static double waker_waiting(const struct lock_total *l)
 	return all > 0 ? l->wakers.while_waited_ns[HS_WAITING] / all : -1;
 }
 
+/* Room for one more edge; -1 out of memory. */
+static int grow(struct edges *s)
+{
+	size_t cap;
+	struct wait_edge *more;
+
+	if (s->n < s->cap)
+		return 0;
+	cap = s->cap ? 2 * s->cap : 256;
+	more = realloc(s->e, cap * sizeof(*more));
+	if (!more)
+		return -1;
+	s->e = more;
+	s->cap = cap;
+	return 0;
+}
+
 static int add(struct edges *s, const struct thread_row *r,
 	       const struct lock_total *l, const struct waker_thread *w, double ns)
 {
 	struct wait_edge *e;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct wait_edge *more = realloc(s->e, cap * sizeof(*more));
-
-		if (!more)
-			return -1;
-		s->e = more;
-		s->cap = cap;
-	}
+	if (grow(s))
+		return -1;
 	e = &s->e[s->n++];
 	memset(e, 0, sizeof(*e));
 	e->waiter = r->tid;
@@ -99,6 +109,31 @@ static int row_edges(struct edges *s, struct wait_graph *g, const struct lock_in
 	return 0;
 }
 
+/* The sleeps another process's thread ended (m->sib_edges) as edges: via
+ * the kind of wake and the waker's call before it ("signal after close"). */
+static int sibling_edges(struct edges *s, const struct joined_run *m)
+{
+	for (int i = 0; i < m->nsib_edges; i++) {
+		const struct sib_edge *x = &m->sib_edges[i];
+		struct wait_edge *e;
+
+		if (grow(s))
+			return -1;
+		e = &s->e[s->n++];
+		memset(e, 0, sizeof(*e));
+		e->waiter = x->waiter;
+		e->waker = x->waker;
+		memcpy(e->waiter_comm, x->waiter_comm, sizeof(e->waiter_comm));
+		memcpy(e->waker_comm, x->waker_comm, sizeof(e->waker_comm));
+		snprintf(e->via, sizeof(e->via), "%s%s%s", sib_kind_names[x->by],
+			 x->call[0] ? " after " : "", x->call);
+		e->cls = WAIT_EVENT;
+		e->wait_ns = (double)x->wait_ns;
+		e->waker_waiting = -1;
+	}
+	return 0;
+}
+
 int wait_graph_build(struct joined_run *m)
 {
 	struct wait_graph *g = &m->graph;
@@ -115,6 +150,10 @@ int wait_graph_build(struct joined_run *m)
 			return -1;
 		}
 	lock_index_free(&ix);
+	if (sibling_edges(&s, m)) {
+		free(s.e);
+		return -1;
+	}
 	if (!s.n) {
 		free(s.e);
 		g->unjoined_ns = 0;

@@ -93,10 +93,23 @@ struct sib_wakers {
 	int nafter;
 };
 
+/* One thread's sleeps another process's thread ended, by the kind of
+ * wake and the waker's call before it: an edge of the wait-for graph
+ * between processes (waitgraph.h). */
+#define SIB_EDGES_MAX	64	/* kept, the most time first */
+struct sib_edge {
+	pid_t waiter, waker;
+	char waiter_comm[FCT_COMM_LEN], waker_comm[FCT_COMM_LEN];
+	enum fct_wake_by by;
+	char call[24];		/* the waker's call before the wake; "": none */
+	uint64_t wakes;
+	uint64_t wait_ns;	/* asleep, up to the wake-up */
+};
+
 /* The JSON's words for FCT_WAKE_*: "signal", "write", "request". */
 extern const char *const sib_kind_names[FCT_WAKE_N];
-/* m->sib[] from the kernel view's sib_after entries, when it has any
- * (m->sib_measured). */
+/* m->sib[] and m->sib_edges from the kernel view's sib_after entries,
+ * when it has any (m->sib_measured). */
 void sib_wakers_join(struct joined_run *m);
 
 #endif

@@ -34,6 +34,7 @@ void sib_wakers_json(struct json_object *doc, const struct joined_run *m)
 
 	if (!m->sib_measured) {
 		json_object_object_add(doc, "sibling_wakers", NULL);
+		json_object_object_add(doc, "sibling_edges", NULL);
 		return;
 	}
 	a = json_object_new_array();
@@ -52,6 +53,11 @@ void sib_wakers_json(struct json_object *doc, const struct joined_run *m)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "sibling_wakers", a);
+	a = json_object_new_array();
+	for (int i = 0; i < m->nsib_edges; i++)
+		json_object_array_add(a, JW_T(json_object_new_object(), &m->sib_edges[i],
+					      rf_sib_edge));
+	json_object_object_add(doc, "sibling_edges", a);
 }
 
 static const char *wait_class_word(int cls)

@@ -2,6 +2,7 @@
  * load_wakers.c - a lock's wakers read back by session/run_format.c's
  * tables.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "join/join.h"
 #include "session/load_wakers.h"
@@ -68,6 +69,25 @@ static int load_sib_kind(struct jr *r, struct json_object *o, struct joined_run 
 	return 0;
 }
 
+/* sibling_edges: absent in runs saved before it */
+static int load_sib_edges(struct jr *r, struct json_object *doc, struct joined_run *m)
+{
+	const struct jr_rows rows = {
+		"sibling_edges", JR_SINCE | JR_NULL, sizeof(struct sib_edge), SIB_EDGES_MAX,
+		"has more edges than fctrace keeps", rf_sib_edge.f, rf_sib_edge.n, NULL,
+	};
+	size_t n;
+
+	free(m->sib_edges);
+	m->nsib_edges = 0;
+	if (!(m->sib_edges = calloc(SIB_EDGES_MAX, sizeof(*m->sib_edges))))
+		return jr_fail(r, "sibling_edges", "cannot be held: out of memory");
+	if (jr_array_rows(r, doc, &rows, m->sib_edges, NULL, &n))
+		return -1;
+	m->nsib_edges = (int)n;
+	return 0;
+}
+
 int load_sib_wakers(struct jr *r, struct json_object *doc, struct joined_run *m)
 {
 	struct json_object *a, *o;
@@ -91,5 +111,5 @@ int load_sib_wakers(struct jr *r, struct json_object *doc, struct joined_run *m)
 	for (int b = 0; b < FCT_WAKE_N; b++)
 		m->sib[b].by = (enum fct_wake_by)b;
 	m->sib_measured = true;
-	return 0;
+	return load_sib_edges(r, doc, m);
 }

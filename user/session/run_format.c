@@ -143,6 +143,15 @@ static const struct jr_field sib_call_row[] = {
 };
 const struct jr_table rf_sib_call = JR_TABLE(sib_call_row);
 
+/* sibling_edges[]: the same sleeps by waiter and waker thread */
+static const struct jr_field sib_edge_row[] = {
+	JR_FIELD(sib_edge, "waiter", waiter), JR_STRF(sib_edge, "waiter_comm", waiter_comm, 0),
+	JR_FIELD(sib_edge, "waker", waker), JR_STRF(sib_edge, "waker_comm", waker_comm, 0),
+	JR_CHOICEF(sib_edge, "kind", by, sib_kind_names), JR_STRF(sib_edge, "syscall", call, 0),
+	JR_FIELD(sib_edge, "wakes", wakes), JR_FIELD(sib_edge, "wait_ns", wait_ns),
+};
+const struct jr_table rf_sib_edge = JR_TABLE(sib_edge_row);
+
 static const struct jr_field site[] = {
 	JR_STRF(lock_site, "site", site, 0), JR_FIELD(lock_site, "waits", waits),
 	JR_FIELD(lock_site, "wait_ns", wait_ns),

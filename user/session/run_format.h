@@ -25,7 +25,7 @@ extern const struct jr_table rf_lock;		/* locks[], but holders, stacks, sites */
 extern const struct jr_table rf_site;		/* locks[].sites[] */
 /* locks[].wakers, but its threads[] and after[]; and those */
 extern const struct jr_table rf_wakers, rf_waker_thread, rf_waker_call;
-extern const struct jr_table rf_sib_wakers, rf_sib_call;
+extern const struct jr_table rf_sib_wakers, rf_sib_call, rf_sib_edge;
 extern const struct jr_table rf_chain;		/* locks[].holders.waiting_for[] */
 extern const struct jr_table rf_use;		/* threads[].locks.NAME */
 extern const struct jr_table rf_other;		/* machine_cpu.others[] */
