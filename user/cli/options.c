@@ -153,8 +153,9 @@ static struct argp_option *argp_options(unsigned places)
 static const char *doc_text(void)
 {
 	static char doc[2048];
-	size_t n = (size_t)snprintf(doc, sizeof(doc), "fctrace -- why a file-handle pool or a "
-				    "block cache is slow, from the kernel's view\vCommands:\n");
+	size_t n = (size_t)snprintf(doc, sizeof(doc), "fctrace -- why a program takes as long as "
+				    "it does: its threads' waits, locks, pools, caches and disk, from "
+				    "the kernel's view\vCommands:\n");
 
 	for (int c = 0; c < NCOMMANDS && n < sizeof(doc); c++)
 		n += (size_t)snprintf(doc + n, sizeof(doc) - n, "  %-8s %s\n", commands[c].name,

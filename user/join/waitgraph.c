@@ -31,36 +31,38 @@ static double waker_waiting(const struct lock_total *l)
 	return all > 0 ? l->wakers.while_waited_ns[HS_WAITING] / all : -1;
 }
 
-/* Room for one more edge; -1 out of memory. */
-static int grow(struct edges *s)
+/* A new edge at the end of s, zeroed but for its threads; NULL out of
+ * memory. */
+static struct wait_edge *edge_new(struct edges *s, pid_t waiter, const char *waiter_comm,
+				  pid_t waker, const char *waker_comm)
 {
-	size_t cap;
-	struct wait_edge *more;
+	struct wait_edge *e;
 
-	if (s->n < s->cap)
-		return 0;
-	cap = s->cap ? 2 * s->cap : 256;
-	more = realloc(s->e, cap * sizeof(*more));
-	if (!more)
-		return -1;
-	s->e = more;
-	s->cap = cap;
-	return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct wait_edge *more = realloc(s->e, cap * sizeof(*more));
+
+		if (!more)
+			return NULL;
+		s->e = more;
+		s->cap = cap;
+	}
+	e = &s->e[s->n++];
+	memset(e, 0, sizeof(*e));
+	e->waiter = waiter;
+	e->waker = waker;
+	snprintf(e->waiter_comm, sizeof(e->waiter_comm), "%s", waiter_comm);
+	snprintf(e->waker_comm, sizeof(e->waker_comm), "%s", waker_comm);
+	return e;
 }
 
 static int add(struct edges *s, const struct thread_row *r,
 	       const struct lock_total *l, const struct waker_thread *w, double ns)
 {
-	struct wait_edge *e;
+	struct wait_edge *e = edge_new(s, r->tid, r->k.comm, w->tid, w->comm);
 
-	if (grow(s))
+	if (!e)
 		return -1;
-	e = &s->e[s->n++];
-	memset(e, 0, sizeof(*e));
-	e->waiter = r->tid;
-	e->waker = w->tid;
-	snprintf(e->waiter_comm, sizeof(e->waiter_comm), "%s", r->k.comm);
-	snprintf(e->waker_comm, sizeof(e->waker_comm), "%s", w->comm);
 	snprintf(e->via, sizeof(e->via), "%s", l->name);
 	e->cls = (int)wait_class_of(l->kind, l->is_lock);
 	e->wait_ns = ns;
@@ -115,16 +117,11 @@ static int sibling_edges(struct edges *s, const struct joined_run *m)
 {
 	for (int i = 0; i < m->nsib_edges; i++) {
 		const struct sib_edge *x = &m->sib_edges[i];
-		struct wait_edge *e;
+		struct wait_edge *e = edge_new(s, x->waiter, x->waiter_comm, x->waker,
+					       x->waker_comm);
 
-		if (grow(s))
+		if (!e)
 			return -1;
-		e = &s->e[s->n++];
-		memset(e, 0, sizeof(*e));
-		e->waiter = x->waiter;
-		e->waker = x->waker;
-		memcpy(e->waiter_comm, x->waiter_comm, sizeof(e->waiter_comm));
-		memcpy(e->waker_comm, x->waker_comm, sizeof(e->waker_comm));
 		snprintf(e->via, sizeof(e->via), "%s%s%s", sib_kind_names[x->by],
 			 x->call[0] ? " after " : "", x->call);
 		e->cls = WAIT_EVENT;
