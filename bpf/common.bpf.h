@@ -19,8 +19,12 @@
 #include "slot.h"
 
 /* Map shapes, named so that the definition and the externs agree. */
+/* mmapable: user space reads the accounts in place at the end (a table of
+ * 8 192 slots for 4 000 threads: 0.72 s one lookup per slot, 0.52 s in
+ * place, the copy of the used ones the rest) */
 struct fct_slots_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, FCT_MAX_SLOTS);
 	__type(key, __u32);
 	__type(value, struct fct_slot);

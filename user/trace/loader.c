@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <sys/sysmacros.h>
@@ -1051,38 +1052,69 @@ void tracer_stop(struct tracer *t)
 	}
 }
 
+/* One used slot's account onto kv->threads; -ENOMEM. */
+static int keep_thread(struct kview *kv, const struct fct_thread *a, int *cap)
+{
+	if (kv->nthreads == *cap) {
+		void *p = realloc(kv->threads, (size_t)(*cap = *cap ? 2 * *cap : 64) *
+				  sizeof(*kv->threads));
+
+		if (!p)
+			return -ENOMEM;
+		kv->threads = p;
+	}
+	memcpy(&kv->threads[kv->nthreads++], a, sizeof(*kv->threads));
+	return 0;
+}
+
+/* The slots read in place through the map's mapping (BPF_F_MMAPABLE: an
+ * array's values are 8-byte aligned, one after the other); 1 when it
+ * cannot be mapped, and the caller looks them up one by one. */
+static int read_threads_mapped(struct tracer *t, struct kview *kv, int fd, size_t vsz)
+{
+	size_t stride = (vsz + 7) & ~(size_t)7, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (stride * t->nslots + page - 1) / page * page;
+	const char *base = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	int cap = 0, err = 0;
+
+	if (base == MAP_FAILED)
+		return 1;
+	/* one allocation for the used slots: doubling copied each 21 KB
+	 * account again and again */
+	for (__u32 k = 0; k < t->nslots; k++)
+		cap += ((const struct fct_thread *)(base + k * stride))->tid != 0;
+	if (cap && !(kv->threads = calloc((size_t)cap, sizeof(*kv->threads))))
+		err = -ENOMEM;
+	for (__u32 k = 0; k < t->nslots && !err; k++) {
+		const struct fct_thread *a = (const struct fct_thread *)(base + k * stride);
+
+		if (a->tid)
+			err = keep_thread(kv, a, &cap);
+	}
+	munmap((void *)base, len);
+	return err;
+}
+
 /* Every slot a thread used, active or closed. A slot is the account
  * (struct fct_thread) followed by the BPF programs' private state: only
  * the account is kept. */
 static int read_threads(struct tracer *t, struct kview *kv)
 {
-	int fd = bpf_map__fd(t->skel->maps.slots);
+	int fd = bpf_map__fd(t->skel->maps.slots), cap = 0, err;
 	size_t vsz = bpf_map__value_size(t->skel->maps.slots);
-	char *val = calloc(1, vsz);
-	int cap = 0;
+	char *val;
 
-	if (!val || vsz < sizeof(struct fct_thread)) {
-		free(val);
+	if (vsz < sizeof(struct fct_thread))
 		return -ENOMEM;
-	}
-	for (__u32 k = 0; k < t->nslots; k++) {
-		if (bpf_map_lookup_elem(fd, &k, val) || !((struct fct_thread *)val)->tid)
-			continue;
-		if (kv->nthreads == cap) {
-			void *p = realloc(kv->threads, (size_t)(cap = cap ? 2 * cap : 64) *
-					  sizeof(*kv->threads));
-
-			if (!p) {
-				free(val);
-				return -ENOMEM;
-			}
-			kv->threads = p;
-		}
-		memcpy(&kv->threads[kv->nthreads], val, sizeof(*kv->threads));
-		kv->nthreads++;
-	}
+	if ((err = read_threads_mapped(t, kv, fd, vsz)) <= 0)
+		return err;
+	if (!(val = calloc(1, vsz)))
+		return -ENOMEM;
+	for (__u32 k = 0; k < t->nslots && !err; k++)
+		if (!bpf_map_lookup_elem(fd, &k, val) && ((struct fct_thread *)val)->tid)
+			err = keep_thread(kv, (const struct fct_thread *)val, &cap);
 	free(val);
-	return 0;
+	return err;
 }
 
 /* Copy a hash map: calls add(key, value) for every entry, in no order. */
