@@ -86,7 +86,7 @@ static __always_inline __u32 sc_weight(long id, __u64 n)
 
 	if (sc_is_futex(id) || n < FCT_SC_WARMUP)
 		return 1;
-	return (n & (every - 1)) ? 0 : every;
+	return (n & (every - 1)) == fct_sc_offset(n / every, every) ? every : 0;
 }
 
 /* The timeline's record of a syscall entry: a futex call's word and op

@@ -131,9 +131,15 @@ bool bpf_prog_id_exists(uint32_t id)
 
 /* Of n events sampled as fctrace.h says (the first `warmup`, then one in
  * `every`), how many are sampled, and the sum of their weights. */
+/* n calls: the warm-up, one a full block, and the last block's one if
+ * its position (fct_sc_offset) was reached */
 uint64_t sampled_count(uint64_t n, unsigned warmup, unsigned every)
 {
-	return n <= warmup ? n : warmup + (n - warmup + every - 1) / every;
+	uint64_t past = n - warmup, full = past / every, rem = past % every;
+
+	if (n <= warmup)
+		return n;
+	return warmup + full + (rem > fct_sc_offset(warmup / every + full, every));
 }
 
 uint64_t sampled_weight(uint64_t n, unsigned warmup, unsigned every)
