@@ -28,7 +28,9 @@ static __always_inline __u32 stack_weight(__u64 n)
 {
 	if (n < FCT_KLOCK_WARMUP)
 		return 1;
-	return (n & (FCT_KLOCK_EVERY - 1)) ? 0 : FCT_KLOCK_EVERY;
+	/* at a hashed place in each block, as the syscalls' timing (fctrace.h) */
+	return (n & (FCT_KLOCK_EVERY - 1)) == fct_sc_offset(n / FCT_KLOCK_EVERY, FCT_KLOCK_EVERY) ?
+	       FCT_KLOCK_EVERY : 0;
 }
 
 SEC("tp_btf/contention_begin")
