@@ -267,11 +267,17 @@ static void fill_rows(struct thread_row *r, const struct kview *kv)
 	}
 }
 
+const struct fct_thread *join_account_of(const struct joined_run *m, pid_t tid)
+{
+	if (!m->kv)
+		return NULL;
+	return m->kix ? kv_index_thread(m->kix, (uint32_t)tid) : kview_thread(m->kv, (uint32_t)tid);
+}
+
 static void join_thread(struct thread_row *r, const struct joined_run *m,
 			const struct kview *kv, unsigned groups)
 {
-	const struct fct_thread *k = !kv ? NULL : m->kix ? kv_index_thread(m->kix,
-				     (uint32_t)r->tid) : kview_thread(kv, (uint32_t)r->tid);
+	const struct fct_thread *k = join_account_of(m, r->tid);
 	uint64_t wall = r->end_ns - r->start_ns, sum = 0;
 
 	if (!k)
@@ -935,6 +941,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 {
 	struct kv_index kix;
 	struct name_index nix;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	m->subject = att->subject;
@@ -957,8 +964,9 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	join_holders(m);
 	wakers_join(m);
 	sib_wakers_join(m);
+	rc = sib_edges_join(m);
 	unindex_view(m, &kix, &nix);
-	if (sib_edges_join(m))
+	if (rc)
 		return -1;
 	op_costs(m);
 	losses_find(kv, &m->losses);

@@ -332,6 +332,9 @@ void sc_stats_of(struct sc_stats *dst, const struct fct_nr_stats *n, const struc
 void sc_stats_add(struct sc_stats *dst, const struct sc_stats *src);
 /* The figures of a few numbers summed (e.g. newfstatat and statx). */
 struct sc_stats join_calls(const struct joined_run *m, const int *nrs, int n);
+/* Thread tid's latest kernel account in m's view (through the view's
+ * index while join_run builds it), or NULL. */
+const struct fct_thread *join_account_of(const struct joined_run *m, pid_t tid);
 /* A call that waits for time, input or a child: nanosleep, epoll_wait,
  * poll, select, rt_sigsuspend, wait4 ... (by number). */
 bool join_idle_call(unsigned nr);

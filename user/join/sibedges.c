@@ -24,14 +24,13 @@ static int by_wait(const void *x, const void *y)
 	return a->by != b->by ? (int)a->by - (int)b->by : strcmp(a->call, b->call);
 }
 
-/* comm of the row with tid, "" when none */
+/* tid's comm from its account, "" when it has none */
 static void comm_of(const struct joined_run *m, pid_t tid, char *comm)
 {
-	for (unsigned i = 0; i < m->nrows; i++)
-		if (m->rows[i].tid == tid) {
-			memcpy(comm, m->rows[i].k.comm, FCT_COMM_LEN);
-			return;
-		}
+	const struct fct_thread *k = join_account_of(m, tid);
+
+	if (k)
+		memcpy(comm, k->comm, FCT_COMM_LEN);
 }
 
 int sib_edges_join(struct joined_run *m)

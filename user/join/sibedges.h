@@ -9,7 +9,8 @@
 struct joined_run;
 
 /* m->sib_edges from the kernel view's sib_after entries, the most time
- * first, at most SIB_EDGES_MAX; 0, or -1 out of memory. */
+ * first, at most SIB_EDGES_MAX (named while join_run has the view
+ * indexed); 0, or -1 out of memory. */
 int sib_edges_join(struct joined_run *m);
 
 #endif

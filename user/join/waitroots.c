@@ -176,11 +176,9 @@ int wait_roots_find(struct wait_graph *g, const struct wait_edge *e, size_t n,
 	if (nodes_make(&s, e, n, m))
 		return -1;
 	first_hop(&s, e, n);
+	/* the last hop keeps what reached it: nothing is sent past it */
 	for (int h = 0; h < WAIT_DEPTH_MAX; h++)
 		hop(&s, e, n, h == WAIT_DEPTH_MAX - 1);
-	/* what the last hop sent arrived nowhere further: kept where it is */
-	for (size_t i = 0; i < s.n; i++)
-		s.v[i].kept += s.v[i].next_pass;
 	qsort(s.v, s.n, sizeof(*s.v), by_kept);
 	for (size_t i = 0; i < s.n && g->nroots < WAIT_ROOTS_MAX && s.v[i].kept >= 1; i++)
 		root_of(&g->roots[g->nroots++], &s.v[i], e, n);
