@@ -20,7 +20,9 @@
  * still in them: the windows are an upper bound on the calls). At exit it writes one
  * JSON object to OUT:
  *   wall_ns, holds, held_ns, misses, syscall_ns_in_lock,
- *   syscalls_in_lock {newfstatat, openat, pread64, close}
+ *   syscalls_in_lock {newfstatat, openat, pread64, close},
+ *   oncpu_ns_in_lock (with --preempt: the holders' own CPU time inside
+ *   the monitor, from their CPU clocks; null otherwise)
  * The calls as OpenJDK 17 makes them on Linux (checked with strace -f):
  * File.length is one newfstatat; opening a RandomAccessFile is an openat
  * and an fstat (glibc's fstat is newfstatat); a FileChannel's positional
@@ -41,6 +43,8 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.Iterator;
@@ -56,6 +60,10 @@ public final class HoldBench {
     static int threads = 8, ops = 20000, files = 60, cap = 50, holdUs = 200, holdNs;
     static boolean fixed, preempt;
     static String dir;
+    /* --preempt: the thread's own CPU time across each hold (a
+     * clock_gettime of its CPU clock at each end), the ground truth of
+     * the time the holder was off CPU inside the monitor */
+    static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     /* the lock under study: this object's monitor */
     static final class Table extends LinkedHashMap<Integer, RandomAccessFile> {
@@ -67,7 +75,7 @@ public final class HoldBench {
     static final Set<Integer> present = ConcurrentHashMap.newKeySet();
 
     static final class Stats {
-        long holds, heldNs, misses, scNs, stats, opens, reads, closes;
+        long holds, heldNs, misses, scNs, stats, opens, reads, closes, cpuNs;
         final ByteBuffer head = ByteBuffer.allocateDirect(READ);
     }
 
@@ -82,6 +90,7 @@ public final class HoldBench {
     static void getLocked(Stats st, int f) throws IOException {
         synchronized (table) {
             long t0 = System.nanoTime();
+            long cpu0 = preempt ? CPU.getCurrentThreadCpuTime() : 0;
             RandomAccessFile h = table.get(f);
             if (h == null) {
                 st.misses++;
@@ -107,6 +116,8 @@ public final class HoldBench {
                 table.put(f, n);
             }
             spinNs(preempt ? holdUs * 1000L : holdNs);
+            if (preempt)
+                st.cpuNs += CPU.getCurrentThreadCpuTime() - cpu0;
             st.heldNs += System.nanoTime() - t0;
             st.holds++;
         }
@@ -255,13 +266,16 @@ public final class HoldBench {
             sum.scNs += s.scNs; sum.stats += s.stats; sum.opens += s.opens;
             sum.reads += s.reads;
             sum.closes += s.closes;
+            sum.cpuNs += s.cpuNs;
         }
         try (PrintStream o = new PrintStream(new FileOutputStream(a[0]))) {
             o.printf("{\"wall_ns\": %d, \"holds\": %d, \"held_ns\": %d, \"misses\": %d, "
                      + "\"syscall_ns_in_lock\": %d, \"syscalls_in_lock\": {\"newfstatat\": %d, "
-                     + "\"openat\": %d, \"pread64\": %d, \"close\": %d}}%n", wall, sum.holds,
+                     + "\"openat\": %d, \"pread64\": %d, \"close\": %d}, "
+                     + "\"oncpu_ns_in_lock\": %s}%n", wall, sum.holds,
                      sum.heldNs, sum.misses, sum.scNs, sum.stats + sum.opens, sum.opens,
-                     fixed ? 0 : sum.reads, sum.closes);
+                     fixed ? 0 : sum.reads, sum.closes,
+                     preempt ? Long.toString(sum.cpuNs) : "null");
         }
         for (RandomAccessFile r : table.values())
             r.close();

@@ -13,8 +13,9 @@
  *   fixed    the calls moved out: their share of the hold under 10 %,
  *            and the "syscalls outside" what-if of the locked run
  *            predicts this run's wall within 25 %;
- *   preempt  long holds, two spinners: more runnable threads than CPUs,
- *            the preempted share shows;
+ *   preempt  long holds, two spinners: more runnable threads than CPUs;
+ *            the share of the holds spent off CPU within 10 points of
+ *            the holders' own CPU clocks;
  *   chain    tests/java/ChainBench: Outer's holders enter Inner, which
  *            another thread keeps 2 ms at a time: most of Outer's held
  *            time is waiting for another lock, named by Inner's class.
@@ -234,7 +235,13 @@ static void test_preempt(void **state)
 	hold_compare(r->mon, &r->truth, &c);
 	print_cmp("preempt", r, &c);
 	assert_true(fabs(c.held_err) <= 25);
-	assert_true(c.preempted_share > 20);	/* 8 holders and 2 spinners on 2 CPUs */
+	/* off CPU inside the holds, against the holders' own CPU clocks (how
+	 * much depends on the load: 16-45 % here with 2 CPUs; a third of it
+	 * at the return of the clock's own syscalls, the edges) */
+	assert_false(isnan(c.offcpu_share_prog));
+	print_message("  preempt: off CPU in the holds bpf %.1f %%, program %.1f %%\n",
+		      c.offcpu_share_bpf, c.offcpu_share_prog);
+	assert_true(fabs(c.offcpu_share_bpf - c.offcpu_share_prog) <= 10);
 	session_free(&r->s);
 	free(r);
 }

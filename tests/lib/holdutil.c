@@ -19,12 +19,17 @@
 
 static double json_num(const char *json, const char *key)
 {
-	char pat[64];
+	char pat[64], *end;
 	const char *p;
+	double v;
 
 	snprintf(pat, sizeof(pat), "\"%s\":", key);
 	p = strstr(json, pat);
-	return p ? strtod(p + strlen(pat), NULL) : NAN;
+	if (!p)
+		return NAN;
+	p += strlen(pat);
+	v = strtod(p, &end);
+	return end == p ? NAN : v;	/* null: not said */
 }
 
 /* syscalls_in_lock {"name": count, ...} into tr's name and count lists */
@@ -55,6 +60,7 @@ void hold_parse_truth(struct hold_truth *tr)
 	tr->wall_ns = json_num(tr->json, "wall_ns");
 	tr->held_ns = json_num(tr->json, "held_ns");
 	tr->sc_ns = json_num(tr->json, "syscall_ns_in_lock");
+	tr->oncpu_ns = json_num(tr->json, "oncpu_ns_in_lock");
 	parse_syscalls(tr);
 }
 
@@ -234,6 +240,10 @@ void hold_compare(const struct fct_hold_lock *h, const struct hold_truth *tr,
 	c->sc_share_prog = pct(tr->sc_ns, tr->held_ns);
 	c->preempted_share = pct(m.preempted_ns + m.sc_preempted_ns, m.held_ns);
 	c->blocked_share = pct(m.blocked_ns + m.sc_blocked_ns, m.held_ns);
+	c->offcpu_share_bpf = pct(m.preempted_ns + m.sc_preempted_ns + m.blocked_ns +
+				  m.sc_blocked_ns + m.sc_edge_ns, m.held_ns);
+	c->offcpu_share_prog = isnan(tr->oncpu_ns) ? NAN : pct(tr->held_ns - tr->oncpu_ns,
+							      tr->held_ns);
 }
 
 uint64_t hold_sc_count(const struct fct_hold_lock *h, const char *name)

@@ -19,6 +19,8 @@
  * syscall_ns_in_lock, syscalls_in_lock {name: count}). */
 struct hold_truth {
 	double wall_ns, held_ns, sc_ns;
+	double oncpu_ns;	/* on CPU inside the holds, by the threads' CPU
+				 * clocks; NAN when the program did not say */
 	int nsc;
 	char sc_name[HOLD_SC_NAMES][24];
 	double sc_count[HOLD_SC_NAMES];
@@ -40,6 +42,10 @@ struct hold_cmp {
 	double sc_share_bpf, sc_share_prog;	/* syscalls' share of the hold */
 	double preempted_share;			/* bpf: preempted, of the hold */
 	double blocked_share;			/* bpf: asleep, of the hold */
+	double offcpu_share_bpf;		/* bpf: preempted or asleep, in or out
+						 * of syscalls, on their way back too */
+	double offcpu_share_prog;		/* program: held less on CPU, of the
+						 * hold (NAN when it did not say) */
 };
 
 /* One run of a program under the probes. */
