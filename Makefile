@@ -75,6 +75,7 @@ TARGET_PROG := $(OUTPUT)/tests/target_prog
 HOLDPROG := $(OUTPUT)/tests/holdprog
 # and one with a handle cache of known size over known files (test_bpf_handles)
 FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
+CONN_PROG := $(OUTPUT)/tests/conn_prog
 # and one whose lock is taken in a function inlined into its caller (test_bpf_inline)
 INLINE_PROG := $(OUTPUT)/tests/inline_prog
 # and a pool of N that times its own waits and holds (test_bpf_pools)
@@ -254,7 +255,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(INLINE_PROG) $(POOL_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(CONN_PROG) $(INLINE_PROG) $(POOL_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -385,6 +386,10 @@ $(TARGET_PROG): tests/target_prog.c tests/lib/uring.c | $(OUTPUT)/tests
 # the holders probes' ground truth (tests/holdprog.c, built alone like
 # target_prog) and its reader, which runs it under those probes
 $(FDCACHE_PROG): tests/fdcache_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
+
+$(CONN_PROG): tests/conn_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
 

@@ -890,7 +890,9 @@ struct fct_disk_global {
  * inode), through the `fileuse` ring buffer. A thread's uses of the file
  * it used last are sent once (a request reads a file in several calls);
  * its positional reads are each sent, with where they read: the block
- * stream of the caches a program keeps itself (a buffer pool).
+ * stream of the caches a program keeps itself (a buffer pool). Sockets
+ * too, but only their connects, their closes and the end of a new
+ * connection's set-up: a pool of connections' misses.
  * Every file is sent; where the files are many, user space samples them
  * (user/base/reuse.h, SHARDS) and counts what its tables could not keep.
  */
@@ -900,11 +902,19 @@ enum fct_fileuse_op {
 	FCT_FU_CLOSE,		/* close(fd) */
 	FCT_FU_READ,		/* a positional read (pread64, preadv, preadv2) on fd:
 				 * a use of the file too, unless repeat */
+	FCT_FU_CONNECT,		/* connect(fd) succeeded or is in progress: ino the
+				 * socket's, peer the address it connects to, ts
+				 * when the call began, off its time in ns */
+	FCT_FU_SETUP,		/* the connection on socket ino carried a second
+				 * exchange: off the ns from connect's entry to the
+				 * end of the first read that returned data (its
+				 * set-up, as a pool would save it), ts the time */
 };
 
 #define FCT_FU_REPEAT		1u	/* flags: the thread's last file again (not a
 					 * new use of the handle) */
 #define FCT_FU_DIRECT		2u	/* the file is open O_DIRECT */
+#define FCT_FU_SOCKET		4u	/* FCT_FU_CLOSE: of a socket (ts the time) */
 
 #define FCT_FU_NAME_LEN		32
 
@@ -916,15 +926,27 @@ struct fct_fileuse {
 	__u32 op;		/* enum fct_fileuse_op */
 	__s32 fd;
 	__u32 nr;		/* the syscall */
-	__u64 size;		/* the file's size (i_size) */
-	__u64 off;		/* FCT_FU_READ: where it reads, and how many bytes */
+	union {
+		__u64 size;	/* a file's events: its size (i_size) */
+		__u64 ts;	/* a socket's: the time (CLOCK_MONOTONIC ns) */
+	};
+	__u64 off;		/* FCT_FU_READ: where it reads, and how many bytes;
+				 * FCT_FU_CONNECT, FCT_FU_SETUP: a time in ns */
 	__u32 len;		/* (0: not known, a vector read) */
 	__u32 flags;		/* FCT_FU_REPEAT, FCT_FU_DIRECT */
-	/* FCT_FU_OPEN only: the file's name and its directory's */
-	char name[FCT_FU_NAME_LEN];
-	char dir[FCT_FU_NAME_LEN];
+	union {
+		struct {	/* FCT_FU_OPEN: the file's name and its directory's */
+			char name[FCT_FU_NAME_LEN];
+			char dir[FCT_FU_NAME_LEN];
+		};
+		/* FCT_FU_CONNECT: the sockaddr as the program passed it (a
+		 * path past FCT_FU_PEER_LEN bytes cut) */
+		__u8 peer[2 * FCT_FU_NAME_LEN];
+	};
 };
-/* a use's and a close's record: the names are sent with an open only */
+#define FCT_FU_PEER_LEN		(2 * FCT_FU_NAME_LEN)
+/* a use's and a close's record: the names are sent with an open or a
+ * connect only */
 #define FCT_FU_HEAD_BYTES	__builtin_offsetof(struct fct_fileuse, name)
 
 /* A file's key: its device and inode in one word */

@@ -12,6 +12,7 @@
 
 #define FCT_S_IFMT		00170000
 #define FCT_S_IFREG		0100000
+#define FCT_S_IFSOCK		0140000
 #define FCT_O_DIRECT		040000
 
 static __always_inline struct file *fct_regular(struct file *file)
@@ -21,8 +22,13 @@ static __always_inline struct file *fct_regular(struct file *file)
 	return (BPF_CORE_READ(file, f_inode, i_mode) & FCT_S_IFMT) == FCT_S_IFREG ? file : NULL;
 }
 
-/* The regular file behind fd, or NULL (tp_btf programs). */
-static __always_inline struct file *fct_fd_file_btf(long fd)
+static __always_inline bool fct_is_socket(struct file *file)
+{
+	return file && (BPF_CORE_READ(file, f_inode, i_mode) & FCT_S_IFMT) == FCT_S_IFSOCK;
+}
+
+/* The file behind fd, whatever it is, or NULL (tp_btf programs). */
+static __always_inline struct file *fct_fd_any_btf(long fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fdtable *fdt = task->files->fdt;
@@ -31,7 +37,13 @@ static __always_inline struct file *fct_fd_file_btf(long fd)
 	if (fd < 0 || (unsigned long)fd >= fdt->max_fds)
 		return NULL;
 	bpf_probe_read_kernel(&file, sizeof(file), &fdt->fd[fd]);
-	return fct_regular(file);
+	return file;
+}
+
+/* The regular file behind fd, or NULL (tp_btf programs). */
+static __always_inline struct file *fct_fd_file_btf(long fd)
+{
+	return fct_regular(fct_fd_any_btf(fd));
 }
 
 /* The same with probe reads, for raw_tp programs. */

@@ -7,13 +7,15 @@
  */
 #include "fileuse.bpf.h"
 
-/* the slot first only for calls that are a file's: fu_fd_of is cheaper */
+/* the slot first only for calls that are a file's or may be a
+ * connection's: fu_fd_of is cheaper */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(fct_fu_enter, struct pt_regs *regs, long id)
 {
 	struct fct_slot *t;
 
-	if (fu_fd_of(regs, id) < 0 || !(t = fct_current_slot()))
+	if ((fu_fd_of(regs, id) < 0 && id != FU_CONNECT && !fu_is_send(id)) ||
+	    !(t = fct_current_slot()))
 		return 0;
 	fu_enter(t, regs, id);
 	return 0;
@@ -24,7 +26,10 @@ int BPF_PROG(fct_fu_exit, struct pt_regs *regs, long ret)
 {
 	struct fct_slot *t;
 
-	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(t = fct_current_slot()))
+	long nr = FU_NR(regs);
+
+	if (((ret < 0 || !fu_is_open(nr)) && nr != FU_CONNECT && !fu_is_recv(nr)) ||
+	    !(t = fct_current_slot()))
 		return 0;
 	fu_exit(t, regs, ret);
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * fileuse.bpf.h - the reference stream of a program's handles (probe
  * group "handles", struct fct_fileuse): each open of a regular file, each
- * call on a descriptor of one, each close, by device and inode, so that
+ * call on a descriptor of one, each close, by device and inode, and each
+ * new connection (a connect, its set-up, its close: see below), so that
  * user space sees the working set of the files a program opens again and
  * again and the hit ratio its handle cache would have at every size
  * (user/trace/fileuse.c, user/join/caches.c). The descriptor is read from
@@ -45,7 +46,8 @@ enum {
 	FU_CREAT = 85, FU_READAHEAD = 187, FU_FADVISE = 221, FU_OPENAT = 257,
 	FU_NEWFSTATAT = 262, FU_SPLICE = 275, FU_FALLOCATE = 285, FU_PREADV = 295,
 	FU_PWRITEV = 296, FU_COPY_RANGE = 326, FU_PREADV2 = 327, FU_PWRITEV2 = 328,
-	FU_STATX = 332, FU_OPENAT2 = 437,
+	FU_STATX = 332, FU_OPENAT2 = 437, FU_CONNECT = 42, FU_SENDTO = 44, FU_RECVFROM = 45,
+	FU_SENDMSG = 46, FU_RECVMSG = 47,
 };
 #elif defined(__TARGET_ARCH_arm64)
 #define FU_NR(regs)	((long)BPF_CORE_READ(regs, syscallno))
@@ -56,7 +58,8 @@ enum {
 	FU_CREAT = -3, FU_READAHEAD = 213, FU_FADVISE = 223, FU_OPENAT = 56,
 	FU_NEWFSTATAT = 79, FU_SPLICE = 76, FU_FALLOCATE = 47, FU_PREADV = 69,
 	FU_PWRITEV = 70, FU_COPY_RANGE = 285, FU_PREADV2 = 286, FU_PWRITEV2 = 287,
-	FU_STATX = 291, FU_OPENAT2 = 437,
+	FU_STATX = 291, FU_OPENAT2 = 437, FU_CONNECT = 203, FU_SENDTO = 206, FU_RECVFROM = 207,
+	FU_SENDMSG = 211, FU_RECVMSG = 212,
 };
 #else
 #error "fctrace: syscall numbers unknown for this architecture"
@@ -162,23 +165,182 @@ static __always_inline void fu_send(struct fct_slot *t, struct file *file, long 
 	__sync_fetch_and_add(&fu_sent, 1);
 }
 
-/* A syscall's entry: a use or a close of a file's descriptor. Cheapest
- * test first: most syscalls are not a file's. */
+/*
+ * Connections. A connect is a pool's miss; so that user space can say
+ * what a pool would save, the thread that connected is followed on that
+ * socket until the connection carries a second exchange: a send after
+ * the first read that returned data. The time from connect's entry to the
+ * end of that read is the connection's set-up (a server's greeting, a
+ * start-up and authentication), sent as FCT_FU_SETUP; a connection used
+ * for one exchange and closed has none past its connect. The state is the
+ * thread's own (struct fct_slot.conn_*): a connection set up by one thread
+ * and used by another is counted, its set-up not measured.
+ */
+enum fu_conn_state {
+	FU_CONN_NONE,		/* no connection being followed */
+	FU_CONN_CALLING,	/* inside connect(conn_fd) */
+	FU_CONN_OPEN,		/* connected, nothing read yet */
+	FU_CONN_REPLIED,	/* its first read returned data at conn_reply_ns */
+};
+
+#define FU_EINPROGRESS	115
+#define FU_SOCK_STREAM	1
+
+static __always_inline bool fu_is_send(long id)
+{
+	return id == FU_WRITE || id == FU_SENDTO || id == FU_SENDMSG || id == FU_WRITEV;
+}
+
+static __always_inline bool fu_is_recv(long id)
+{
+	return id == FU_READ || id == FU_RECVFROM || id == FU_RECVMSG || id == FU_READV;
+}
+
+/* Sends a socket's event (op, flags): ts and off as fctrace.h says, the
+ * peer from connect's arguments when regs is given. */
+static __always_inline void fu_send_sock(struct fct_slot *t, __u32 op, __u32 flags, long fd,
+					 __u64 ts, __u64 off, struct pt_regs *regs)
+{
+	struct fct_fileuse *e;
+	__u64 len;
+
+	if (regs)
+		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
+	if (!e) {
+		__sync_fetch_and_add(&fu_drops, 1);
+		return;
+	}
+	e->tgid = t->a.tgid;
+	e->tid = t->a.tid;
+	e->ino = t->conn_sock;
+	e->dev = t->conn_dev;
+	e->op = op;
+	e->fd = (__s32)fd;
+	e->nr = 0;
+	e->ts = ts;
+	e->off = off;
+	e->len = 0;
+	e->flags = flags;
+	if (regs) {
+		__builtin_memset(e->peer, 0, sizeof(e->peer));
+		len = (__u64)PT_REGS_PARM3_SYSCALL(regs);
+		if (len > FCT_FU_PEER_LEN)
+			len = FCT_FU_PEER_LEN;
+		if (len > 0 && len <= FCT_FU_PEER_LEN)
+			bpf_probe_read_user(e->peer, len, (void *)PT_REGS_PARM2_SYSCALL(regs));
+	}
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&fu_sent, 1);
+}
+
+/* The socket's identity into the thread's connection state; false when
+ * file is no stream socket. */
+static __always_inline bool fu_conn_sock(struct fct_slot *t, struct file *file)
+{
+	struct socket *sock;
+	struct inode *inode;
+
+	if (!fct_is_socket(file))
+		return false;
+	sock = BPF_CORE_READ(file, private_data);
+	if (BPF_CORE_READ(sock, type) != FU_SOCK_STREAM)
+		return false;	/* a datagram socket's connect only sets a default peer */
+	inode = BPF_CORE_READ(file, f_inode);
+	t->conn_sock = BPF_CORE_READ(inode, i_ino);
+	t->conn_dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	return true;
+}
+
+/* connect's exit: a new connection, followed from here */
+static __always_inline void fu_conn_made(struct fct_slot *t, struct pt_regs *regs, long ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	t->conn_state = FU_CONN_NONE;
+	if ((ret && ret != -FU_EINPROGRESS) || !fu_conn_sock(t, fct_fd_any_btf(t->conn_fd)))
+		return;
+	fu_send_sock(t, FCT_FU_CONNECT, 0, t->conn_fd, t->conn_start_ns, now - t->conn_start_ns,
+		     regs);
+	t->conn_state = FU_CONN_OPEN;
+}
+
+/* A syscall's exit while a connection is followed. */
+static __always_inline void fu_conn_exit(struct fct_slot *t, struct pt_regs *regs, long ret)
+{
+	long id = FU_NR(regs);
+
+	if (t->conn_state == FU_CONN_CALLING) {
+		if (id == FU_CONNECT)
+			fu_conn_made(t, regs, ret);
+	} else if (t->conn_state == FU_CONN_OPEN && ret > 0 && fu_is_recv(id) &&
+		   (long)PT_REGS_PARM1_SYSCALL(regs) == t->conn_fd) {
+		t->conn_reply_ns = bpf_ktime_get_ns();
+		t->conn_state = FU_CONN_REPLIED;
+	}
+}
+
+/* A syscall's entry while a connection is followed, or a connect: the
+ * set-up's end at a send after the first reply. */
+static __always_inline void fu_conn_enter(struct fct_slot *t, struct pt_regs *regs, long id)
+{
+	long fd = (long)PT_REGS_PARM1_SYSCALL(regs);
+
+	if (id == FU_CONNECT) {
+		t->conn_state = FU_CONN_CALLING;
+		t->conn_fd = (__s32)fd;
+		t->conn_start_ns = bpf_ktime_get_ns();
+	} else if (t->conn_state == FU_CONN_REPLIED && fu_is_send(id) && fd == t->conn_fd) {
+		fu_send_sock(t, FCT_FU_SETUP, 0, fd, t->conn_reply_ns,
+			     t->conn_reply_ns - t->conn_start_ns, NULL);
+		t->conn_state = FU_CONN_NONE;
+	} else if (id == FU_CLOSE && fd == t->conn_fd) {
+		t->conn_state = FU_CONN_NONE;
+	}
+}
+
+/* close of a socket: a connection's end, matched in user space to its
+ * connect by the socket's identity (closes of others are ignored there) */
+static __always_inline void fu_sock_close(struct fct_slot *t, struct file *file, long fd)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	__u64 sock = t->conn_sock;
+	__u32 dev = t->conn_dev;
+
+	t->conn_sock = BPF_CORE_READ(inode, i_ino);
+	t->conn_dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	fu_send_sock(t, FCT_FU_CLOSE, FCT_FU_SOCKET, fd, bpf_ktime_get_ns(), 0, NULL);
+	t->conn_sock = sock;
+	t->conn_dev = dev;
+}
+
+/* A syscall's entry: a use or a close of a file's descriptor, a
+ * connection's events. Cheapest test first: most syscalls are not a
+ * file's. */
 static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, long id)
 {
 	struct file *file;
-	long fd = fu_fd_of(regs, id);
+	long fd;
 
-	if (fd < 0 || !(file = fct_fd_file_btf(fd)))
+	if (id == FU_CONNECT || t->conn_state)
+		fu_conn_enter(t, regs, id);
+	fd = fu_fd_of(regs, id);
+	if (fd < 0 || !(file = fct_fd_any_btf(fd)))
 		return;
-	fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
+	if (fct_regular(file))
+		fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
+	else if (id == FU_CLOSE && fct_is_socket(file))
+		fu_sock_close(t, file, fd);
 }
 
-/* A syscall's exit: the descriptor an open returned. */
+/* A syscall's exit: the descriptor an open returned; a connection's. */
 static __always_inline void fu_exit(struct fct_slot *t, struct pt_regs *regs, long ret)
 {
 	struct file *file;
 
+	if (t->conn_state)
+		fu_conn_exit(t, regs, ret);
 	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
 		return;
 	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);

@@ -46,6 +46,15 @@ struct fct_slot {
 	__u32 pread_direct;	/* and whether its file is open O_DIRECT */
 	__u64 fu_last;		/* fileuse.bpf.c: the file this thread used last
 				 * (fct_fileuse_key, 0: none) */
+	/* fileuse.bpf.h: the connection this thread opened last, until its
+	 * set-up is known (conn_state: enum fu_conn_state) */
+	__u32 conn_state;
+	__s32 conn_fd;
+	__u64 conn_start_ns;	/* connect's entry */
+	__u64 conn_reply_ns;	/* the end of its first read that returned data */
+	__u64 conn_sock;	/* the socket's inode */
+	__u32 conn_dev;
+	__u32 conn_pad;
 	__u64 futex_uaddr;	/* set while inside a futex wait */
 	/* the last two charged intervals, newest first: the end mark takes
 	 * back what fell after end_ns (a preemption between the worker's

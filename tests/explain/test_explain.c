@@ -516,6 +516,92 @@ static void test_handle_cache_after_blocks(void **state)
 	free(x);
 }
 
+/* New connections to two peers (caches.h CACHE_CONNS): 2 000 to a
+ * database at 0.5 ms each (1 s of the 4 s of thread time) and 400 to a
+ * cache server at 0.25 ms; the cause weighs both, the title and the Fix
+ * name the costlier first and its pool's size, the other beside it, and
+ * the sleeps' rule leaves their time out; pgbench's knob when it is
+ * pgbench. */
+static struct fx *fx_conns(const char *comm)
+{
+	struct fx *x = fx_new("client", 2, true);
+	static struct lock_name none = { .name = "" };
+	static struct cache_entry c[2];
+
+	x->m.names = &none;
+	x->res.cfg.files = 0;
+	fx_account(x, 0.10, 0.0, 0.0, 0.0);
+	fx_total(x);
+	c[0] = (struct cache_entry){ .kind = CACHE_CONNS, .pid = 42, .accesses = 2000,
+				     .misses = 2000, .ws_items = 8, .fix_items = 8,
+				     .hit_ratio_fix = 0.996, .sample_rate = 1,
+				     .miss_each_ns = 500000, .miss_ns = 1e9, .misses_at_fix = 8,
+				     .saved_ns = 0.996e9, .has_conn = true,
+				     .conn = { .peer = "127.0.0.1:5432", .setups = 2000,
+					       .closes = 2000, .connect_each_ns = 20000,
+					       .setup_each_ns = 480000, .lived_each_ns = 900000 } };
+	c[1] = c[0];
+	c[1].accesses = c[1].misses = 400;
+	c[1].ws_items = c[1].fix_items = 2;
+	c[1].miss_each_ns = 250000;
+	c[1].miss_ns = 1e8;
+	c[1].misses_at_fix = 2;
+	c[1].saved_ns = 0.995e8;
+	snprintf(c[1].conn.peer, sizeof(c[1].conn.peer), "unix:/run/cache.sock");
+	for (int i = 0; i < 2; i++) {
+		snprintf(c[i].comm, sizeof(c[i].comm), "%s", comm);
+		snprintf(c[i].object, sizeof(c[i].object), "connections to %s", c[i].conn.peer);
+	}
+	x->m.caches = c;
+	x->m.ncaches = 2;
+	return x;
+}
+
+static void test_connections_not_kept(void **state)
+{
+	struct fx *x = fx_conns("client");
+	const struct diag_cause *c;
+
+	(void)state;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "connections_not_kept");
+	assert_non_null(c);
+	assert_float_equal(c->share, 1.1e9 / (2.0 * WALL), 1e-6);
+	assert_true(has_text(c->title, "client opened 2000 to 127.0.0.1:5432, at most 8 at once; "
+			     "a pool of 8 kept connections would serve 99.6 % of them"));
+	assert_true(any_evidence(c, "from connect to the peer's first reply"));
+	assert_true(any_evidence(c, "400 to unix:/run/cache.sock"));
+	assert_true(has_text(x->d.fix, "Keep 8 connections to 127.0.0.1:5432 open"));
+	assert_true(has_text(x->d.fix, "keep 2 to unix:/run/cache.sock likewise"));
+	show(x);
+	free(x);
+}
+
+static void test_connections_knob(void **state)
+{
+	struct fx *x = fx_conns("pgbench");
+
+	(void)state;
+	explain_run(&x->m, &x->d);
+	assert_non_null(cause_of(&x->d, "connections_not_kept"));
+	assert_true(has_text(x->d.fix, "Run pgbench without -C: each of its clients (8 at once "
+			     "here) then keeps its connection"));
+	free(x);
+}
+
+/* A start-up's few connections are no pool's misses. */
+static void test_connections_few(void **state)
+{
+	struct fx *x = fx_conns("client");
+
+	(void)state;
+	x->m.caches[0].accesses = x->m.caches[0].misses = 10;
+	x->m.caches[1].accesses = x->m.caches[1].misses = 10;
+	explain_run(&x->m, &x->d);
+	assert_null(cause_of(&x->d, "connections_not_kept"));
+	free(x);
+}
+
 /* Re-reads under a tenth of the reads are not a cache too small. */
 static void test_block_cache_few_rereads(void **state)
 {
@@ -1289,6 +1375,9 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses),
 		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_block_cache_too_small),
+		cmocka_unit_test(test_connections_not_kept),
+		cmocka_unit_test(test_connections_knob),
+		cmocka_unit_test(test_connections_few),
 		cmocka_unit_test(test_handle_cache_after_blocks),
 		cmocka_unit_test(test_block_cache_innodb_margin),
 		cmocka_unit_test(test_disk_reads_beside_block_cache),

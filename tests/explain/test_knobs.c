@@ -23,6 +23,9 @@ static void test_cache_knobs(void **state)
 	assert_string_equal(buf, "innodb_buffer_pool_size=66M");
 	assert_int_equal(knob_margin("mariadbd", CACHE_BLOCKS, &why), 1536);
 	assert_non_null(why);
+	assert_true(knob_for("pgbench", CACHE_CONNS, 4, buf, sizeof(buf)));
+	assert_string_equal(buf, "Run pgbench without -C: each of its clients (4 at once here) "
+			    "then keeps its connection");
 	assert_false(knob_for("nginx", CACHE_BLOCKS, 60, buf, sizeof(buf)));
 	assert_false(knob_for("someprog", CACHE_HANDLES, 60, buf, sizeof(buf)));
 	assert_int_equal(knob_margin("nginx", CACHE_HANDLES, &why), 0);

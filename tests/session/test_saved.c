@@ -8,7 +8,8 @@
  * CMD on tests/target_prog (its locks, their holders and the chain between
  * them, the page cache's evictions, a run that lost threads, two processes
  * setting each other's latch, reads through an io_uring ring), run -- CMD on
- * tests/pool_prog (a pool of 4 for 16 threads) and a JVM
+ * tests/pool_prog (a pool of 4 for 16 threads), on tests/conn_prog (new
+ * connections to two peers) and a JVM
  * with fctrace's agent (when a JDK is there). Of each run:
  *   - round trip: `fctrace report FILE --json AGAIN` writes FILE again,
  *     byte for byte (a sweep is not reported: report refuses it);
@@ -38,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -51,8 +53,9 @@
 
 #define TARGET		".output/tests/target_prog"
 #define POOL_PROG	".output/tests/pool_prog"
+#define CONN_PROG	".output/tests/conn_prog"
 #define OUT_MAX		(1 << 16)
-#define MAX_DOCS	16
+#define MAX_DOCS	24
 #define MAX_DEPTH	16
 
 #define ARGV(...) ((char *const[]){ (char *)fctrace_binary(), __VA_ARGS__, NULL })
@@ -410,6 +413,11 @@ static void test_traced_runs(void **state)
 	run_ok(ARGV("run", "-q", "--json", test_at("uring.json"), "--", TARGET, "uring", "8"),
 	       false);
 	check_run(test_at("uring.json"));
+	/* new connections to two peers of its own: the connections' entries */
+	assert_int_equal(mkdir(test_at("csock"), 0700), 0);
+	run_ok(ARGV("run", "-q", "--json", test_at("conns.json"), "--", CONN_PROG,
+		    test_at("csock"), "20", "2", "3", "0"), false);
+	check_run(test_at("conns.json"));
 	/* more threads than the table holds: a loss */
 	run_ok(ARGV("run", "--max-threads", "64", "-q", "--json", test_at("lost.json"), "--", TARGET,
 		    "threads", "100"), false);

@@ -76,6 +76,8 @@ struct diagnosis {
  *   page_cache_misses        reads wait for the disk
  *   block_cache_too_small    a process re-reads blocks it read before (its
  *                            positional reads are a block cache's misses)
+ *   connections_not_kept     a process connects to one peer again and again
+ *                            (a pool of connections missing or too small)
  *   sibling_wait             asleep until another traced process's kill or
  *                            write woke it (a latch): waiting for it
  *   durable_writes           asleep in fsync, fdatasync, sync_file_range ...

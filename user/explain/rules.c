@@ -83,7 +83,8 @@ static void healthy(const struct facts *f, struct finding *o)
 typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
-	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_pool_of_n, rule_user_lock, rule_event_wait,
+	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_conns, rule_pool_of_n,
+	rule_user_lock, rule_event_wait,
 	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other,
 	rule_runq,
 	rule_klock, rule_stopped, rule_gc, rule_saturated,
@@ -171,7 +172,7 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, covered, &l);
-	if (f->sched && !(covered & (COV_BLOCKED | COV_PC)))
+	if (f->sched && !(covered & (COV_BLOCKED | COV_PC | COV_CONNS)))
 		item(&l, "asleep outside locks %s", fig_pct_small(kshare(f, ACCT_BLOCKED)));
 	if (f->klock && !(covered & COV_KLOCK))
 		item(&l, "kernel locks %s", fig_pct_small(fig_ratio(klock_wait_ns(f->m), f->kwall)));

@@ -46,7 +46,7 @@ struct facts {
 
 /* What a finding covers, so "not the problem" does not repeat it. */
 enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
-       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128, COV_BLOCKS = 256 };
+       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128, COV_BLOCKS = 256, COV_CONNS = 512 };
 
 struct finding {
 	struct diag_cause c;
@@ -94,6 +94,8 @@ bool rule_block_cache(const struct facts *f, struct finding *o);
 /* and below the floor, a phrase for "Not the problem" (false: none) */
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */
+bool rule_conns(const struct facts *f, struct finding *o);	/* rules_conns.c */
+double conns_apart_ns(const struct facts *f);	/* its time, which the sleeps' rule leaves */
 /* wakers_ev.c: who ended a lock's or event's waits, after what call */
 void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */

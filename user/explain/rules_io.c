@@ -224,7 +224,7 @@ static double read_io_ns(const struct facts *f)
 
 /* The sleeps counted by other rules: page-cache reads, durable writes,
  * waits for another process. */
-struct apart { double pc, disk, durable, sibling; };
+struct apart { double pc, disk, durable, sibling, conns; };
 
 static void sleeps_apart(const struct facts *f, struct apart *a)
 {
@@ -236,6 +236,7 @@ static void sleeps_apart(const struct facts *f, struct apart *a)
 	a->disk = disk_direct_ns(f);
 	a->durable = named_apart(durable_ns(f), f);
 	a->sibling = named_apart(sibling_wait_ns(f), f);
+	a->conns = conns_apart_ns(f);
 }
 
 /* Asleep outside futex waits, not stopped, not named by another rule. */
@@ -243,7 +244,7 @@ static double blocked_other_ns(const struct facts *f, const struct apart *a)
 {
 	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
 
-	b -= a->pc + a->disk + a->durable + a->sibling;
+	b -= a->pc + a->disk + a->durable + a->sibling + a->conns;
 	return b > 0 ? b : 0;
 }
 
@@ -265,9 +266,13 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 	if (a->sibling > 0 && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", waits for another process %s",
 				      fig_ns(a->sibling));
+	if (a->conns > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", new connections' set-up %s",
+				      fig_ns(a->conns));
 	if (n)
 		evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
-			     fig_ns(a->pc + a->disk + a->durable + a->sibling), buf + 2, fig_ns(here));
+			     fig_ns(a->pc + a->disk + a->durable + a->sibling + a->conns), buf + 2,
+			     fig_ns(here));
 }
 
 /* Durable writes too small for a cause of their own, named here. */

@@ -13,6 +13,7 @@ const char *const cache_kind_names[CACHE_KINDS] = {
 	[CACHE_HANDLES] = "handles",
 	[CACHE_BLOCKS] = "blocks",
 	[CACHE_PAGES] = "pages",
+	[CACHE_CONNS] = "connections",
 };
 
 const char *cache_kind_name(enum cache_kind k)
@@ -26,6 +27,11 @@ int cache_kind_parse(const char *s)
 		if (s && !strcmp(s, cache_kind_names[k]))
 			return k;
 	return -1;
+}
+
+bool cache_sizes_relative(const struct cache_entry *c)
+{
+	return c->kind == CACHE_BLOCKS || c->kind == CACHE_PAGES;
 }
 
 double cache_hit_ratio_at(const struct cache_entry *c, uint64_t size)
@@ -209,6 +215,66 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	cache_costs(c, read_cost_ns(m, h->tgid));
 }
 
+#define CONNS_UNKNOWN "a connection a program keeps is reused without a call the kernel sees: " \
+	"only new connections are seen, each a miss, and the curve is the share of them a pool " \
+	"of each size would have served"
+#define CONNS_SLACK	0.005	/* "reaches the ceiling": within half a point */
+
+/* The pool sizes of the curve: each up to the peak (at most FU_MRC_MAX),
+ * and the smallest that reaches the ceiling. */
+static void conns_curve(struct cache_entry *c, const struct kv_conn *k)
+{
+	uint64_t top = k->peak < FU_MRC_MAX ? k->peak : FU_MRC_MAX;
+	double ceiling = cu_hit_ratio_at(k, k->peak);
+
+	for (uint64_t s = 1; s <= top; s++, c->nmrc++)
+		c->mrc[c->nmrc] = (struct fu_point){ s, cu_hit_ratio_at(k, s) };
+	c->fix_items = k->peak;
+	for (uint64_t s = 1; s <= k->peak; s++)
+		if (cu_hit_ratio_at(k, s) >= ceiling - CONNS_SLACK) {
+			c->fix_items = s;
+			break;
+		}
+	c->hit_ratio_fix = cu_hit_ratio_at(k, c->fix_items);
+}
+
+/* What a new connection costs that a kept one would not: its set-up where
+ * measured (connect to the first reply), its connect call where not, and
+ * its close at the process's mean. */
+static double conn_miss_ns(const struct joined_run *m, pid_t pid, const struct kv_conn *k)
+{
+	double connect = k->connects ? (double)k->connect_ns / (double)k->connects : 0;
+	double unmeasured = k->connects > k->setups ? (double)(k->connects - k->setups) : 0;
+
+	if (!k->connects)
+		return 0;
+	return ((double)k->setup_ns + unmeasured * connect) / (double)k->connects +
+	       mean_ns(m, pid, close_nrs, 1, NULL);
+}
+
+static void conns_entry(struct cache_entry *c, const struct joined_run *m,
+			const struct kv_handles *h, const struct kv_conn *k)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = CACHE_CONNS;
+	c->pid = h->tgid;
+	memcpy(c->comm, h->comm, sizeof(c->comm));
+	snprintf(c->object, sizeof(c->object), "connections to %s", k->peer);
+	c->accesses = c->misses = k->connects;
+	c->ws_items = k->peak;
+	snprintf(c->why_unknown, sizeof(c->why_unknown), "%s", CONNS_UNKNOWN);
+	c->sample_rate = 1;
+	conns_curve(c, k);
+	c->has_conn = true;
+	snprintf(c->conn.peer, sizeof(c->conn.peer), "%s", k->peer);
+	c->conn.setups = k->setups;
+	c->conn.closes = k->closes;
+	c->conn.connect_each_ns = round((double)k->connect_ns / (double)k->connects);
+	c->conn.setup_each_ns = k->setups ? round((double)k->setup_ns / (double)k->setups) : 0;
+	c->conn.lived_each_ns = k->closes ? round((double)k->life_ns / (double)k->closes) : 0;
+	cache_costs(c, conn_miss_ns(m, h->tgid, k));
+}
+
 static int by_saving(const void *a, const void *b)
 {
 	const struct cache_entry *x = a, *y = b;
@@ -219,12 +285,28 @@ static int by_saving(const void *a, const void *b)
 /* Fewer positional reads are a program's start-up (a locale file read
  * twice), not a cache's misses. */
 #define BLOCKS_MIN_READS	32
+/* Fewer new connections to a peer are a program's start-up (a name
+ * service asked once or twice), not a pool's misses. */
+#define CONNS_MIN	4
+
+static int entries_of(const struct kv_handles *h)
+{
+	int n = 2;
+
+	for (int j = 0; j < h->conns.npeers; j++)
+		n += h->conns.peers[j].connects >= CONNS_MIN;
+	return n;
+}
 
 int caches_build(struct joined_run *m, const struct kview *kv)
 {
+	size_t n = 1;
+
 	if (!kv)
 		return 0;
-	m->caches = calloc(2 * (size_t)kv->nhandles + 1, sizeof(*m->caches));
+	for (int i = 0; i < kv->nhandles; i++)
+		n += (size_t)entries_of(&kv->handles[i]);
+	m->caches = calloc(n, sizeof(*m->caches));
 	if (!m->caches)
 		return -1;
 	if (caches_pages_entry(&m->caches[m->ncaches], m, kv))
@@ -237,6 +319,9 @@ int caches_build(struct joined_run *m, const struct kview *kv)
 		/* a stream with no block read twice is not a cache's misses */
 		if (h->blocks.reads >= BLOCKS_MIN_READS && h->blocks.rereads >= 1)
 			blocks_entry(&m->caches[m->ncaches++], m, h);
+		for (int j = 0; j < h->conns.npeers; j++)
+			if (h->conns.peers[j].connects >= CONNS_MIN)
+				conns_entry(&m->caches[m->ncaches++], m, h, &h->conns.peers[j]);
 	}
 	qsort(m->caches, (size_t)m->ncaches, sizeof(*m->caches), by_saving);
 	return 0;

@@ -6,7 +6,9 @@
  *
  * Built from the handles' stream (trace/fileuse.h): the files a process
  * opens again and again are the misses of a handle cache, its open
- * descriptors the cache. Nothing here asks who the program is.
+ * descriptors the cache; its positional reads a block cache's misses;
+ * its new connections to one peer a connection pool's. Nothing here asks
+ * who the program is.
  */
 #ifndef FCTRACE_CACHES_H
 #define FCTRACE_CACHES_H
@@ -22,6 +24,9 @@ enum cache_kind {
 				 * a buffer pool, a block cache; only its misses seen */
 	CACHE_PAGES,		/* the page cache: its misses, the re-reads of pages
 				 * reclaim removed, by their reclaim distances */
+	CACHE_CONNS,		/* connections to one peer made again and again: a
+				 * pool of them missing or too small; only the new
+				 * ones seen, each a miss */
 	CACHE_KINDS,
 };
 
@@ -51,6 +56,15 @@ struct cache_entry {
 	double miss_each_ns, miss_ns;
 	uint64_t misses_at_fix;	/* predicted: accesses x (1 - hit_ratio_fix) */
 	double saved_ns;	/* the misses' time the fix size avoids: the order */
+	bool has_conn;		/* connections: conn below */
+	struct cache_conn {
+		char peer[112];		/* "127.0.0.1:5432", "unix:/run/x.sock" */
+		uint64_t setups;	/* set-ups measured (a second exchange came) */
+		uint64_t closes;	/* connections closed in the window */
+		double connect_each_ns;	/* a connect call, mean */
+		double setup_each_ns;	/* connect to its first reply, mean of setups */
+		double lived_each_ns;	/* connect to close, mean of closes */
+	} conn;
 };
 
 struct joined_run;
@@ -69,6 +83,10 @@ int cache_kind_parse(const char *s);
 /* c's misses' cost at each_ns a miss and the fix size's saving, whole ns
  * (c's misses, accesses and hit_ratio_fix set before). */
 void cache_costs(struct cache_entry *c, double each_ns);
+/* Whether c's curve's sizes are items more than the cache has now (its
+ * size is not seen: blocks, pages) rather than sizes (handles, a pool of
+ * connections). */
+bool cache_sizes_relative(const struct cache_entry *c);
 /* The hit ratio the curve gives at size (linear between its points). */
 double cache_hit_ratio_at(const struct cache_entry *c, uint64_t size);
 

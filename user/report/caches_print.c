@@ -16,7 +16,7 @@
 /* blocks and pages: the size now is not seen, sizes are what it needs more */
 static const char *size_prefix(const struct cache_entry *c)
 {
-	return c->kind == CACHE_HANDLES ? "" : "+";
+	return cache_sizes_relative(c) ? "+" : "";
 }
 
 static void curve_cells(const struct cache_entry *c, char *buf, size_t n)
@@ -51,8 +51,13 @@ void cache_cells(const struct cache_entry *c, struct cache_cells *o)
 		snprintf(o->hit_now, sizeof(o->hit_now), "?");
 		snprintf(o->size_now, sizeof(o->size_now), "?");
 	}
-	snprintf(o->ws, sizeof(o->ws), "%s (%s)", units_count(a, sizeof(a), (double)c->ws_items),
-		 units_bytes(b, sizeof(b), (double)c->ws_bytes));
+	if (c->kind == CACHE_CONNS)	/* connections in use at once, no bytes */
+		snprintf(o->ws, sizeof(o->ws), "%s at once",
+			 units_count(a, sizeof(a), (double)c->ws_items));
+	else
+		snprintf(o->ws, sizeof(o->ws), "%s (%s)",
+			 units_count(a, sizeof(a), (double)c->ws_items),
+			 units_bytes(b, sizeof(b), (double)c->ws_bytes));
 	snprintf(o->fix, sizeof(o->fix), "%s%s: %s", size_prefix(c),
 		 units_count(a, sizeof(a), (double)c->fix_items),
 		 units_pct(b, sizeof(b), c->hit_ratio_fix));
@@ -66,10 +71,10 @@ static void print_entry(FILE *f, const struct cache_entry *c)
 	char line[600];
 
 	cache_cells(c, &x);
-	fprintf(f, "%-28.28s %9s %8s %8s %16s %14s %9s\n", x.name, x.accesses, x.hit_now,
+	fprintf(f, "%-30.30s %9s %8s %8s %16s %14s %9s\n", x.name, x.accesses, x.hit_now,
 		x.size_now, x.ws, x.fix, x.cost);
 	snprintf(line, sizeof(line), "%s; curve (%s: hit ratio): %s", c->object,
-		 c->kind == CACHE_HANDLES ? "size" : "more", x.curve[0] ? x.curve : "none");
+		 cache_sizes_relative(c) ? "more" : "size", x.curve[0] ? x.curve : "none");
 	if (!c->size_known && c->why_unknown[0])
 		words_append(line, sizeof(line), "; size now not seen: %s", c->why_unknown);
 	why_wrap(f, "  ", line);
@@ -80,7 +85,7 @@ void caches_print(FILE *f, const struct joined_run *m)
 	if (!(m->groups & PG_MASK(PG_HANDLES)) || !m->ncaches)
 		return;
 	fprintf(f, "\nCaches the programs keep, as the kernel saw them used (each process's own; the "
-		"JSON has\nthe curves)\n%-28s %9s %8s %8s %16s %14s %9s\n", "process and kind",
+		"JSON has\nthe curves)\n%-30s %9s %8s %8s %16s %14s %9s\n", "process and kind",
 		"accesses", "hit now", "size now", "working set", "fix: hit", "misses");
 	for (int i = 0; i < m->ncaches; i++)
 		print_entry(f, &m->caches[i]);

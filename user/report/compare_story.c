@@ -182,7 +182,7 @@ static void story_pagecache(FILE *f, const struct cmp_pair *p)
  * name does not). */
 struct cache_sum {
 	double accesses, misses, rereads, ws_bytes;
-	uint64_t size_max;
+	uint64_t size_max, ws_items;
 	bool size_known;
 	int procs;
 };
@@ -201,6 +201,8 @@ static void cache_sum(const struct joined_run *m, const struct cache_entry *like
 		s->rereads += c->rereads;
 		if ((double)c->ws_bytes > s->ws_bytes)
 			s->ws_bytes = (double)c->ws_bytes;
+		if (c->ws_items > s->ws_items)
+			s->ws_items = c->ws_items;
 		if (c->size_known && c->size_items > s->size_max)
 			s->size_max = c->size_items;
 		s->size_known |= c->size_known;
@@ -236,7 +238,16 @@ static void story_cache(FILE *f, const struct cmp_pair *p, const struct cache_en
 		else
 			fprintf(f, "%s %s\n", none->name, c->kind == CACHE_HANDLES ?
 				"opened no file twice" : c->kind == CACHE_BLOCKS ?
-				"read no block twice" : "re-read no page reclaim had removed");
+				"read no block twice" : c->kind == CACHE_CONNS ?
+				"made few new connections to any one peer" :
+				"re-read no page reclaim had removed");
+		return;
+	}
+	if (c->kind == CACHE_CONNS) {
+		fprintf(f, "new connections %s against %s (at most %llu against %llu open at "
+			"once)\n", cmp_fmt(s1, sizeof(s1), p, &p->a, false, a.misses),
+			cmp_fmt(s2, sizeof(s2), p, &p->b, false, b.misses),
+			(unsigned long long)a.ws_items, (unsigned long long)b.ws_items);
 		return;
 	}
 	if (c->kind == CACHE_HANDLES)

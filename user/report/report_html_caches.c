@@ -24,7 +24,7 @@ static void curve_svg(FILE *f, const struct cache_entry *c, double w)
 	double x[FU_MRC_MAX], y[FU_MRC_MAX], xmax = 1;
 	struct svg_plot p;
 	char title[240], fix[64];
-	bool more = c->kind != CACHE_HANDLES;
+	bool more = cache_sizes_relative(c);
 
 	if (c->nmrc < 2)
 		return;

@@ -298,6 +298,16 @@ static const struct jr_field cache_cost[] = {
 	JR_NSF(cache_entry, "total_ns", miss_ns),
 };
 
+/* connections: the peer, and what a connection cost and how long it lived */
+static const struct jr_field cache_conn[] = {
+	JR_STRF(cache_entry, "peer", conn.peer, 0),
+	JR_FIELD(cache_entry, "setups", conn.setups),
+	JR_FIELD(cache_entry, "closes", conn.closes),
+	JR_NSF(cache_entry, "connect_each_ns", conn.connect_each_ns),
+	JR_NSF(cache_entry, "setup_each_ns", conn.setup_each_ns),
+	JR_NSF(cache_entry, "lived_each_ns", conn.lived_each_ns),
+};
+
 /* in the order written: size_now and mrc, written in code, between
  * working_set and fix_size */
 static const struct jr_field cache_head[] = {
@@ -317,6 +327,8 @@ static const struct jr_field cache_tail[] = {
 	 * runs saved before it */
 	{ .key = "rereads", .kind = JR_DOUBLE, .flags = JR_SINCE, JR_AT(cache_entry, rereads) },
 	JR_FIELD_IF(cache_entry, "direct", direct, JR_SINCE),
+	/* connections only (null for the other kinds); absent before them */
+	JR_OBJECT_AS(cache_entry, "connection", has_conn, cache_conn, JR_NULL | JR_SINCE),
 };
 const struct jr_table rf_cache_head = JR_TABLE(cache_head);
 const struct jr_table rf_cache_tail = JR_TABLE(cache_tail);

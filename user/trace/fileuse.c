@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/reuse.h"
+#include "trace/connuse.h"
 #include "trace/fileuse.h"
 
 #define FILES_MIN	256
@@ -34,6 +35,7 @@ struct fu_proc {
 	int64_t open_now;	/* the set's descriptors open */
 	uint64_t open_max;
 	struct bu_proc *blocks;	/* its positional reads, from the first */
+	struct cu_proc *conns;	/* its new connections, from the first */
 };
 
 struct fu_streams {
@@ -56,6 +58,7 @@ void fu_streams_free(struct fu_streams *s)
 		free(s->procs[i].files);
 		reuse_free(s->procs[i].dist);
 		bu_proc_free(s->procs[i].blocks);
+		cu_proc_free(s->procs[i].conns);
 	}
 	free(s->procs);
 	free(s);
@@ -65,8 +68,13 @@ uint64_t fu_streams_lost(const struct fu_streams *s)
 {
 	uint64_t n = s ? s->lost : 0;
 
-	for (int i = 0; s && i < s->nprocs; i++)
+	struct kv_conns c;
+
+	for (int i = 0; s && i < s->nprocs; i++) {
 		n += bu_lost(s->procs[i].blocks);
+		cu_figures(s->procs[i].conns, &c);
+		n += c.lost;
+	}
 	return n;
 }
 
@@ -85,15 +93,23 @@ static void read_comm(pid_t tgid, char *comm)
 	fclose(f);
 }
 
-static struct fu_proc *proc_of(struct fu_streams *s, pid_t tgid)
+/* The process's entry if it has one. */
+static struct fu_proc *known_proc(struct fu_streams *s, pid_t tgid)
 {
-	struct fu_proc *p;
-
 	if (s->last < s->nprocs && s->procs[s->last].tgid == tgid)
 		return &s->procs[s->last];
 	for (int i = 0; i < s->nprocs; i++)
 		if (s->procs[i].tgid == tgid)
 			return &s->procs[s->last = i];
+	return NULL;
+}
+
+static struct fu_proc *proc_of(struct fu_streams *s, pid_t tgid)
+{
+	struct fu_proc *p = known_proc(s, tgid);
+
+	if (p)
+		return p;
 	if (s->nprocs == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 8;
 		struct fu_proc *np = realloc(s->procs, (size_t)cap * sizeof(*np));
@@ -232,14 +248,45 @@ static void on_read(struct fu_streams *s, struct fu_proc *p, struct fu_file *f,
 		reference(s, p, f);
 }
 
+static bool is_socket_event(const struct fct_fileuse *e)
+{
+	return e->op == FCT_FU_CONNECT || e->op == FCT_FU_SETUP ||
+	       (e->op == FCT_FU_CLOSE && (e->flags & FCT_FU_SOCKET));
+}
+
+/* A connection's event; a close of a socket the process never connected
+ * (an accepted one, a datagram's) makes no entry. */
+static void on_socket(struct fu_streams *s, struct fu_proc *p, const struct fct_fileuse *e)
+{
+	if (!p->conns) {
+		if (e->op != FCT_FU_CONNECT)
+			return;
+		if (!(p->conns = cu_proc_new())) {
+			s->lost++;
+			return;
+		}
+	}
+	cu_event(p->conns, e);
+}
+
 void fu_streams_event(struct fu_streams *s, const void *data, size_t len)
 {
 	const struct fct_fileuse *e = data;
 	struct fu_proc *p;
 	struct fu_file *f;
 
-	if (len < FCT_FU_HEAD_BYTES || (e->op == FCT_FU_OPEN && len < sizeof(*e)) ||
-	    !(p = proc_of(s, (pid_t)e->tgid)))
+	if (len < FCT_FU_HEAD_BYTES ||
+	    ((e->op == FCT_FU_OPEN || e->op == FCT_FU_CONNECT) && len < sizeof(*e)))
+		return;
+	if (is_socket_event(e)) {
+		/* a process that only closes sockets gets no entry */
+		p = e->op == FCT_FU_CONNECT ? proc_of(s, (pid_t)e->tgid) :
+		    known_proc(s, (pid_t)e->tgid);
+		if (p)
+			on_socket(s, p, e);
+		return;
+	}
+	if (!(p = proc_of(s, (pid_t)e->tgid)))
 		return;
 	if (!(f = file_of(p, fct_fileuse_key(e->dev, e->ino))))
 		return;
@@ -358,11 +405,12 @@ static void figures(struct kv_handles *h, const struct fu_proc *p)
 	h->hit_ratio_fix = hit_ratio_at(p->dist, h->fix_size);
 	curve(h, p->dist);
 	bu_figures(p->blocks, &h->blocks);
+	cu_figures(p->conns, &h->conns);
 }
 
 static bool reported(const struct fu_proc *p)
 {
-	return p->opens > 0 || p->blocks;
+	return p->opens > 0 || p->blocks || p->conns;
 }
 
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include "fctrace.h"
 #include "trace/blockuse.h"
+#include "trace/connuse.h"
 
 #define FU_MRC_MAX	128	/* points of a curve */
 #define FU_DIRS_MAX	3	/* directories named, most files first */
@@ -50,6 +51,7 @@ struct kv_handles {
 	uint32_t dir_files[FU_DIRS_MAX];
 	int ndirs;
 	struct kv_blocks blocks;	/* its positional reads (blockuse.h) */
+	struct kv_conns conns;		/* its new connections (connuse.h) */
 };
 
 struct fu_streams;
