@@ -232,12 +232,18 @@ int BPF_PROG(fct_disk_issue, struct request *rq)
 	return 0;
 }
 
-/* The thread's share of a completed request. */
+/* The thread's share of a completed request; its slot's running sums,
+ * which the holders' code reads at a charged syscall's edges. */
 static __always_inline void thread_done(const struct disk_rq *r, __u64 now, __u64 lat)
 {
 	struct fct_disk_thread *t = bpf_map_lookup_elem(&disk_threads, &r->tid);
+	struct fct_slot *s = fct_slot(r->tid);
 	__u32 i;
 
+	if (s && r->start_ns && now > r->start_ns) {
+		__sync_fetch_and_add(&s->disk_done, 1);
+		__sync_fetch_and_add(&s->disk_wait_ns, now - r->start_ns);
+	}
 	if (!t)
 		return;
 	if (r->flush)

@@ -697,6 +697,13 @@ struct fct_hold_lock {
 	struct fct_hold_time sc_futex;		/* of sc: futex waits (on another word) */
 	struct fct_hold_time blocked;		/* exact: asleep outside syscalls (faults) */
 	struct fct_hold_time preempted;		/* exact: preempted outside syscalls */
+	struct fct_hold_time disk;		/* the disk requests the holder submitted
+						 * that completed inside its charged
+						 * syscalls or its sleeps holding it
+						 * outside them (a fault), submission to
+						 * completion, capped at the segment;
+						 * across the states above */
+	__u64 disk_ios;				/* those requests */
 	struct fct_hold_time sc_edge;		/* exact: off CPU on a charged syscall's
 						 * way back to user space, after its exit
 						 * tracepoint (preempted there, mostly) */

@@ -365,7 +365,30 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 	if (jwait && (h = hold_lock(t->hold_jwait - 1)))
 		t->hold_sc_word = h->uaddr;	/* the monitor it waits for */
 	t->hold_sc_ns = now;
+	t->hold_sc_disk_n = t->disk_done;
+	t->hold_sc_disk_ns = t->disk_wait_ns;
 	hold_marks(i, now, &t->hold_sc_w, &t->hold_sc_c);
+}
+
+/* The disk requests the thread submitted that completed in a segment of
+ * d ns held (a charged syscall, or a sleep outside one: a page fault),
+ * from the marks taken at its start (waiter and contended integrals w, c
+ * over it): their time, capped at the segment, with the integrals' share
+ * of it. */
+static __always_inline void hold_disk(struct fct_hold_lock *h, const struct fct_slot *t,
+				      __u64 mark_n, __u64 mark_ns, __u64 d, __s64 w, __s64 c)
+{
+	__u64 n = t->disk_done - mark_n, dd, part;
+
+	if (!n || !d)
+		return;
+	dd = t->disk_wait_ns - mark_ns;
+	if (dd > d)
+		dd = d;
+	part = dd * 1024 / d;	/* of the segment, in 1024ths: no overflow below */
+	__sync_fetch_and_add(&h->disk_ios, n);
+	hold_add(&h->disk, dd, w > 0 ? (__s64)((__u64)w / 1024 * part) : 0,
+		 c > 0 ? (__s64)((__u64)c / 1024 * part) : 0);
 }
 
 /* A futex wait on word made holding h, of d ns: the chain's entry for
@@ -406,6 +429,7 @@ static __always_inline bool hold_sc_end(struct fct_slot *t, __u32 i, __u64 now)
 	c -= t->hold_sc_c;
 	__sync_fetch_and_add(&h->sc_count, 1);
 	hold_add(&h->sc, d, w, c);
+	hold_disk(h, t, t->hold_sc_disk_n, t->hold_sc_disk_ns, d, w, c);
 	if (t->hold_sc_futex) {
 		hold_add(&h->sc_futex, d, w, c);
 		hold_chain_add(h, t->hold_sc_word, d);
@@ -475,6 +499,8 @@ static __always_inline void hold_switch_out(struct fct_slot *t, struct task_stru
 	else if (t->hold_edge_nr && hold_on_sc_return(prev, t->hold_edge_nr - 1))
 		t->hold_off_code |= HOLD_OFF_EDGE;
 	t->hold_off_ns = now;
+	t->hold_off_disk_n = t->disk_done;
+	t->hold_off_disk_ns = t->disk_wait_ns;
 	hold_marks(i, now, &t->hold_off_w, &t->hold_off_c);
 }
 
@@ -503,6 +529,11 @@ static __always_inline void hold_switch_in(struct fct_slot *t, __u64 now)
 	else
 		ht = (code & FCT_C_STATE) == FCT_ST_BLOCKED ? &h->blocked : &h->preempted;
 	hold_add(ht, now - t->hold_off_ns, w - t->hold_off_w, c - t->hold_off_c);
+	/* asleep outside a charged syscall (a fault reading a mapped file):
+	 * its disk requests here; inside one, the syscall's own count */
+	if (ht == &h->blocked)
+		hold_disk(h, t, t->hold_off_disk_n, t->hold_off_disk_ns, now - t->hold_off_ns,
+			  w - t->hold_off_w, c - t->hold_off_c);
 }
 
 /* sched_switch at now, with the slots of prev and next (NULL: not

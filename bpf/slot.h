@@ -53,6 +53,14 @@ struct fct_slot {
 	__u64 conn_start_ns;	/* connect's entry */
 	__u64 conn_reply_ns;	/* the end of its first read that returned data */
 	__u64 conn_sock;	/* the socket's inode */
+	/* disk.bpf.c: the thread's disk requests completed, and their time
+	 * from submission to completion, summed (the holders' marks) */
+	__u64 disk_done;
+	__u64 disk_wait_ns;
+	__u64 hold_sc_disk_n;	/* holders.bpf.h: disk_done and disk_wait_ns */
+	__u64 hold_sc_disk_ns;	/* where the charged syscall began */
+	__u64 hold_off_disk_n;	/* and where the thread went off CPU holding one */
+	__u64 hold_off_disk_ns;
 	__u32 conn_dev;
 	__u32 conn_pad;
 	__u64 futex_uaddr;	/* set while inside a futex wait */

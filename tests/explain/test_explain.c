@@ -1137,6 +1137,54 @@ static void test_other_lock_held(void **state)
 	free(x);
 }
 
+/* Holders that sleep on their own disk reads (the disk group joined to
+ * the charged syscalls): said beside the states, the waiters' time then,
+ * and the fix points at the disk; without the disk group nothing is said
+ * of it, and with it and no request the sleep is said not to be the
+ * disk's. */
+static void test_lock_held_disk(void **state)
+{
+	struct fx *x = fx_new("sessstore", NT, true);
+	struct lock_name name = { .name = "session_table_lock", .is_lock = true };
+	struct diag_cause *c = &x->d.causes[0];
+	struct lock_holders *h;
+
+	x->m.names = &name;
+	x->m.nnames = 1;
+	x->m.groups |= PG_MASK(PG_HOLDERS);
+	fx_account(x, 0.15, 0.60, 0.01, 0.14);
+	fx_total(x);
+	fx_lock(x, "session_table_lock", false, 400000, (uint64_t)(0.60 * NT * WALL));
+	x->locks[0].is_lock = true;
+	fx_holders(&x->locks[0]);
+	h = &x->locks[0].holders;
+	/* 1.2 s of the 1.6 s held asleep, 1.0 s of it with a read in flight */
+	h->state_ns[HS_SYSCALL] = 0.2e9;
+	h->state_ns[HS_BLOCKED] = 1.2e9;
+	h->state_ns[HS_PREEMPTED] = 0.04e9;
+	h->disk_measured = true;
+	h->disk_ios = 5000;
+	h->disk_ns = 1.0e9;
+	h->disk_waited_ns = 0.5 * h->waiter_ns;
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_string_equal(c->cause, "user_lock_contention");
+	assert_true(any_evidence(c, "A disk request its holder had submitted was in flight 62.5 % "
+				 "of the time session_table_lock was held (5000 requests, 1.00 s), "
+				 "and 50.0 % of its waiters' time passed then."));
+	assert_true(has_text(x->d.fix, "Its holders wait for the disk holding session_table_lock "
+			     "(5000 requests in flight 62.5 % of the time held)"));
+	show(x);
+	h->disk_ios = 0;
+	h->disk_ns = h->disk_waited_ns = 0;
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(any_evidence(c, "disk request its holder"));
+	assert_true(any_evidence(c, "asleep (not on the disk"));
+	h->disk_measured = false;
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(any_evidence(c, "asleep (I/O, a page-cache miss"));
+	free(x);
+}
+
 /*
  * Issue 38: the same futex contention is one cause with the same figures
  * whoever wrote the program. A lock word a program named for itself
@@ -1376,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_block_cache_too_small),
 		cmocka_unit_test(test_connections_not_kept),
+		cmocka_unit_test(test_lock_held_disk),
 		cmocka_unit_test(test_connections_knob),
 		cmocka_unit_test(test_connections_few),
 		cmocka_unit_test(test_handle_cache_after_blocks),

@@ -289,6 +289,9 @@ static void print_lock(FILE *f, const struct fct_hold_lock *h, const struct hold
 		(unsigned long long)h->samples_sc_return.ns, (unsigned long long)h->samples_user.ns);
 	fprintf(f, "  bpf held while others waited %.1f ms; waiters' time inside holds %.1f ms\n",
 		m.cont_held_ns / 1e6, m.waiter_ns_in_hold / 1e6);
+	fprintf(f, "  bpf disk requests waited for in the syscalls %llu, %.1f ms (waiters' time "
+		"meanwhile %.1f ms)\n", (unsigned long long)h->disk_ios, h->disk.ns / 1e6,
+		h->disk.waiter_ns / 1e6);
 	fprintf(f, "  bpf in-lock syscalls %llu, unconfirmed %llu, samples inside them %llu,"
 		" nested %llu\n", (unsigned long long)h->sc_count,
 		(unsigned long long)h->sc_unconfirmed, (unsigned long long)h->samples_in_sc,

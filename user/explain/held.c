@@ -40,6 +40,22 @@ static void call_names(char *buf, size_t n, const struct lock_holders *h, int ma
 					syscall_name(h->nr[i].nr, tmp, sizeof(tmp)));
 }
 
+/* The share of the time held a holder's disk request was in flight. */
+static double disk_share(const struct lock_holders *h)
+{
+	return h->disk_measured ? fig_ratio(h->disk_ns, h->held_ns) : 0;
+}
+
+/* Where the disk group ran and no request was made holding it, the
+ * sleep was something else. */
+static void blocked_words(char *buf, size_t n, const struct lock_holders *h)
+{
+	if (h->disk_measured && !h->disk_ios)
+		snprintf(buf, n, "asleep (not on the disk: a sleep, a socket or pipe, a fault)");
+	else
+		snprintf(buf, n, "asleep (I/O, a page-cache miss, a sleep or a fault)");
+}
+
 void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum hold_state s)
 {
 	char calls[128];
@@ -50,7 +66,7 @@ void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum ho
 		snprintf(buf, n, h->nnr ? "in syscalls (%s)" : "in syscalls", calls);
 		break;
 	case HS_BLOCKED:
-		snprintf(buf, n, "asleep (I/O, a page-cache miss, a sleep or a fault)");
+		blocked_words(buf, n, h);
 		break;
 	case HS_PREEMPTED:
 		snprintf(buf, n, "preempted (runnable, not running)");
@@ -133,6 +149,42 @@ static void waited_words(char *buf, size_t n, const struct lock_holders *h)
 						behind[s]);
 }
 
+/* The holders' disk requests, across the states above: a request's time
+ * runs from its submission in a syscall to its completion, on CPU and
+ * asleep alike. */
+static void disk_evidence(struct diag_cause *c, const struct lock_total *l)
+{
+	const struct lock_holders *h = &l->holders;
+
+	if (!h->disk_measured || !h->disk_ios)
+		return;
+	evidence_add(c, "A disk request its holder had submitted was in flight %s of the time %s "
+		     "was held (%s request%s, %s), and %s of its waiters' time passed then.",
+		     fig_pct(fig_ratio(h->disk_ns, h->held_ns)), l->name,
+		     fig_cnt((double)h->disk_ios), fig_plural((double)h->disk_ios),
+		     fig_ns(h->disk_ns), fig_pct(fig_ratio(h->disk_waited_ns, h->waiter_ns)));
+}
+
+void held_disk_link(struct diag_cause *c, const struct joined_run *m)
+{
+	const struct lock_total *best = NULL;
+
+	for (int i = 0; i < m->nlocks; i++) {
+		const struct lock_holders *h = &m->locks[i].holders;
+
+		if (h->disk_measured && h->disk_ios &&
+		    (!best || h->disk_waited_ns > best->holders.disk_waited_ns))
+			best = &m->locks[i];
+	}
+	if (!best)
+		return;
+	evidence_add(c, "%s of the threads' disk requests were submitted holding %s: while one was in flight "
+		     "its waiters waited %s (%s of their time on it), which that lock's cause "
+		     "counts.", fig_cnt((double)best->holders.disk_ios), best->name,
+		     fig_ns(best->holders.disk_waited_ns),
+		     fig_pct(fig_ratio(best->holders.disk_waited_ns, best->holders.waiter_ns)));
+}
+
 /* What the root's holders did: "asleep in clock_nanosleep". */
 static void root_state_words(char *buf, size_t n, const struct lock_root *r)
 {
@@ -194,6 +246,7 @@ void held_evidence(struct diag_cause *c, const struct lock_total *l, const struc
 		     "lock released and the next waiter woken but not yet running.",
 		     fig_ns(h->waiter_ns), fig_pct(fig_ratio(h->waiter_ns, x->thread_ns)), waited,
 		     fig_pct(fig_ratio(handoff, h->waiter_ns)));
+	disk_evidence(c, l);
 	chain_evidence(c, &l->root);
 	if (l->waits && handoff > 0)
 		evidence_add(c, "That hand-off is %s per wait over %s wait%s%s.",
@@ -215,8 +268,14 @@ void held_fix(char *buf, size_t n, const struct lock_total *l)
 			 "to read or publish their results.", calls, l->name);
 		break;
 	case HS_BLOCKED:
-		snprintf(buf, n, "Its holders sleep holding %s: do the I/O (or whatever they wait "
-			 "for) outside it.", l->name);
+		if (disk_share(h) >= 0.5 * held_share(h, HS_BLOCKED))
+			snprintf(buf, n, "Its holders wait for the disk holding %s (%s requests in "
+				 "flight %s of the time held): read or write before taking it, or "
+				 "keep the data in memory.", l->name, fig_cnt((double)h->disk_ios),
+				 fig_pct(disk_share(h)));
+		else
+			snprintf(buf, n, "Its holders sleep holding %s: do the I/O (or whatever they "
+				 "wait for) outside it.", l->name);
 		break;
 	case HS_PREEMPTED:
 		snprintf(buf, n, "Its holders are preempted holding %s: run no more busy threads "

@@ -39,6 +39,11 @@ bool held_is_gate(const struct lock_holders *h);
 /* The gate's sentences and fix (is_gate must hold). */
 void held_gate_evidence(struct diag_cause *c, const struct lock_total *l);
 void held_gate_fix(char *buf, size_t n, const struct lock_total *l);
+/* The disk's causes' link to the locks: the lock whose waiters waited
+ * longest while a holder's disk request was in flight, as a sentence
+ * into c ("2466 of these requests were submitted holding table_lock
+ * ..."); nothing when no holder waited for the disk. */
+void held_disk_link(struct diag_cause *c, const struct joined_run *m);
 /* What to change, for the state the holders spent the most time in. */
 void held_fix(char *buf, size_t n, const struct lock_total *l);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "base/units.h"
+#include "explain/held.h"
 #include "explain/rules_int.h"
 #include "explain/words.h"
 
@@ -159,6 +160,7 @@ bool rule_disk_reads(const struct facts *f, struct finding *o)
 		evidence_add(&o->c, "Of the %s asleep on these reads, %s were re-reads of blocks read "
 			     "before: block_cache_too_small counts them, this cause the rest.",
 			     fig_ns(disk_direct_ns(f)), fig_ns(rereads));
+	held_disk_link(&o->c, f->m);
 	busy = ev_device(&o->c, f);
 	if (busy >= DISK_SATURATED)
 		set_fix(o, "The disk is the limit (busy %s): keep more of these blocks in memory - "

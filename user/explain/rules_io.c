@@ -160,6 +160,7 @@ bool rule_pagecache(const struct facts *f, struct finding *o)
 		  "disk", fig_pct(share), fig_cnt((double)f->m->pagecache_misses));
 	ev_pc_kernel(&o->c, f);
 	ev_cache_state(&o->c, f);
+	held_disk_link(&o->c, f->m);
 	if (!evictions_explain(o, f))	/* who removed the pages, when traced */
 		fix_pagecache(o);
 	return true;

@@ -134,13 +134,17 @@ void holders_name_chain(struct lock_holders *h, hold_namer_fn namer, const void 
 						    h->chain[i].lock, sizeof(h->chain[i].lock));
 }
 
-void holders_add(struct lock_holders *h, const struct fct_hold_lock *k)
+void holders_add(struct lock_holders *h, const struct fct_hold_lock *k, bool disk)
 {
 	double all[HS_N], waited[HS_N];
 
 	partition(k, 0, all);
 	partition(k, 1, waited);
 	h->measured = true;
+	h->disk_measured = disk;
+	h->disk_ios += k->disk_ios;
+	h->disk_ns += (double)k->disk.ns;
+	h->disk_waited_ns += (double)k->disk.waiter_ns;
 	h->words++;
 	for (int s = 0; s < HS_N; s++) {
 		h->state_ns[s] += all[s];
@@ -172,6 +176,8 @@ void holders_whole_ns(struct lock_holders *h)
 		h->chain[i].ns = floor(h->chain[i].ns);
 	h->waiter_ns = floor(h->waiter_ns);
 	h->contended_ns = floor(h->contended_ns);
+	h->disk_ns = floor(h->disk_ns);
+	h->disk_waited_ns = floor(h->disk_waited_ns);
 }
 
 double holders_handoff_ns(const struct lock_holders *h)

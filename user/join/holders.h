@@ -68,10 +68,17 @@ struct lock_holders {
 	uint64_t waits;		/* futex waits on its words (holders' view) */
 	struct hold_chain chain[HOLDERS_MAX_CHAIN];	/* the most waited for first */
 	int nchain;
+	/* of the syscalls' time: the disk requests the holders submitted and
+	 * waited for inside them (submission to completion), and the waiters'
+	 * time meanwhile; measured only with the disk group */
+	bool disk_measured;
+	uint64_t disk_ios;
+	double disk_ns, disk_waited_ns;
 };
 
-/* Add one watched word's figures to h. */
-void holders_add(struct lock_holders *h, const struct fct_hold_lock *k);
+/* Add one watched word's figures to h; disk: the disk group ran (its
+ * requests' figures are measured). */
+void holders_add(struct lock_holders *h, const struct fct_hold_lock *k, bool disk);
 /* Name chain entries still unnamed: namer(arg, tgid, uaddr, buf, n)
  * writes the name and says whether it is a lock's. */
 typedef bool (*hold_namer_fn)(const void *arg, uint32_t tgid, uint64_t uaddr, char *buf,

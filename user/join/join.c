@@ -636,7 +636,8 @@ static void join_holders(struct joined_run *m)
 			if (!m->locks[j].kernel && !strcmp(m->locks[j].name, name))
 				t = &m->locks[j];
 		if (t) {
-			holders_add(&t->holders, &m->kv->holds[i]);
+			holders_add(&t->holders, &m->kv->holds[i],
+				    (m->groups & PG_MASK(PG_DISK)) != 0);
 			holders_name_chain(&t->holders, join_name_word, m);
 		}
 	}

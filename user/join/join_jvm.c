@@ -262,7 +262,7 @@ static void add_monitor_holders(struct joined_run *m, const struct jvm_view *v)
 		if (k->kind != FCT_HOLD_HOTSPOT || !(cls = class_of_monitor(v, k->uaddr)) ||
 		    !(t = monitor_lock(m, cls)))
 			continue;
-		holders_add(&t->holders, k);
+		holders_add(&t->holders, k, (m->groups & PG_MASK(PG_DISK)) != 0);
 		name_chain(m, v, &t->holders);
 		t->holders.java = true;
 	}

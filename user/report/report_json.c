@@ -303,6 +303,13 @@ static struct json_object *holders_json(const struct lock_holders *h)
 	}
 	put_u64(waited, "handoff_ns", (uint64_t)holders_handoff_ns(h));
 	put_u64(waited, "waiter_ns", (uint64_t)h->waiter_ns);
+	/* the disk requests waited for holding it: null without the disk group */
+	json_object_object_add(o, "disk_ios", h->disk_measured ?
+			       json_object_new_uint64(h->disk_ios) : NULL);
+	json_object_object_add(o, "disk_ns", h->disk_measured ?
+			       json_object_new_uint64((uint64_t)h->disk_ns) : NULL);
+	json_object_object_add(waited, "disk_ns", h->disk_measured ?
+			       json_object_new_uint64((uint64_t)h->disk_waited_ns) : NULL);
 	for (int i = 0; i < h->nnr; i++) {
 		const char *call = syscall_name(h->nr[i].nr, name, sizeof(name));
 

@@ -667,10 +667,16 @@ static const struct jr_field holder_fields[] = {
 	JR_FIELD(lock_holders, "syscall_count", syscalls),
 	JR_NSF(lock_holders, "contended_ns", contended_ns),
 	JR_FIELD(lock_holders, "samples", samples), JR_FIELD(lock_holders, "words", words),
+	/* null without the disk group; absent before the disk was joined */
+	JR_FIELD_IF(lock_holders, "disk_ios", disk_ios, JR_NULL | JR_SINCE),
+	{ .key = "disk_ns", .kind = JR_NS, .flags = JR_NULL | JR_SINCE,
+	  JR_AT(lock_holders, disk_ns) },
 };
 
 static const struct jr_field waited_fields[] = {
 	JR_NSF(lock_holders, "waiter_ns", waiter_ns),
+	{ .key = "disk_ns", .kind = JR_NS, .flags = JR_NULL | JR_SINCE,
+	  JR_AT(lock_holders, disk_waited_ns) },
 };
 
 /* While the holders held it, the waiters' time: the states' own, and
@@ -712,6 +718,7 @@ static int load_holders(struct jr *r, struct json_object *o, struct lock_holders
 	jr_leave(r, saved);
 	h->measured = true;
 	h->java = strstr(method, "ObjectMonitor") != NULL;	/* holders_method's words */
+	h->disk_measured = json_object_object_get_ex(ho, "disk_ns", &ho) && ho;
 	return 0;
 }
 
