@@ -76,6 +76,7 @@ HOLDPROG := $(OUTPUT)/tests/holdprog
 # and one with a handle cache of known size over known files (test_bpf_handles)
 FDCACHE_PROG := $(OUTPUT)/tests/fdcache_prog
 CONN_PROG := $(OUTPUT)/tests/conn_prog
+PROXY_PROG := $(OUTPUT)/tests/proxy_prog
 # and one whose lock is taken in a function inlined into its caller (test_bpf_inline)
 INLINE_PROG := $(OUTPUT)/tests/inline_prog
 # and a pool of N that times its own waits and holds (test_bpf_pools)
@@ -255,7 +256,7 @@ fuzz-merge: $(FUZZ_BINS)
 	@sh tests/fuzz/fuzz.sh merge 0 $(FUZZ_BINS)
 
 # make test's builds (here, after FUZZ_BINS: prerequisites expand as read)
-test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(CONN_PROG) $(INLINE_PROG) $(POOL_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
+test-build: fctrace $(AGENT) $(TARGET_PROG) $(HOLDPROG) $(FDCACHE_PROG) $(CONN_PROG) $(PROXY_PROG) $(INLINE_PROG) $(POOL_PROG) $(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS) \
 	    $(FUZZ_BINS)
 
 $(OUTPUT)/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c $(OUTPUT)/fctrace.skel.h
@@ -392,6 +393,10 @@ $(FDCACHE_PROG): tests/fdcache_prog.c | $(OUTPUT)/tests
 $(CONN_PROG): tests/conn_prog.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) -g -O2 $(WARN) $< -o $@
+
+$(PROXY_PROG): tests/proxy_prog.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 $(WARN) $< -o $@ -pthread
 
 # -O2 -g as the issue's program: get_locked inlined, DWARF says so
 $(INLINE_PROG): tests/inline_prog.c | $(OUTPUT)/tests

@@ -23,6 +23,9 @@ struct fct_holds_map holds SEC(".maps");
 struct fct_hold_sync_map hold_sync SEC(".maps");
 /* the handles' stream (fileuse.bpf.h), for the same reason */
 struct fct_fileuse_map fileuse SEC(".maps");
+/* a proxy's sockets and their exchanges (sockflow.bpf.h), the same */
+struct fct_flow_socks_map flow_socks SEC(".maps");
+struct fct_flow_groups_map flow_groups SEC(".maps");
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
@@ -39,6 +42,7 @@ __u64 tl_end_ns = 0;
 __u64 tl_drops = 0;
 __u64 fu_drops = 0;
 __u64 fu_sent = 0;
+__u32 flow_on = 0;
 struct fct_hold_global hold_global = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -952,6 +952,45 @@ struct fct_fileuse {
 	};
 };
 #define FCT_FU_PEER_LEN		(2 * FCT_FU_NAME_LEN)
+
+/*
+ * A proxy's pool of connections (sockflow.bpf.h, in the handles group):
+ * the sockets of a process that forwards its clients' requests over
+ * fewer connections of its own to a peer (a connection pooler). User
+ * space finds them (trace/sockinv.c: the process's listening, accepted
+ * and connected sockets) and puts each in flow_socks with its role and
+ * group; the probes then time each exchange on them: on a client's
+ * (inbound) socket from the read that brings a request to the write of
+ * the reply, on a pool's (outbound) one from the write of a request to
+ * the read that brings its reply. What the first holds beyond the second
+ * is the clients' wait in the proxy for a connection.
+ */
+#define FCT_FLOW_SOCKS		16384
+#define FCT_FLOW_GROUPS		8
+
+enum fct_flow_role {
+	FCT_FLOW_LISTEN = 1,	/* a listening socket: what it accepts is inbound */
+	FCT_FLOW_IN,		/* a client's connection, accepted */
+	FCT_FLOW_OUT,		/* a connection of the pool, to the peer */
+};
+
+struct fct_flow_sock {		/* flow_socks' value, keyed by the socket's inode */
+	__u32 group;		/* < FCT_FLOW_GROUPS */
+	__u32 role;		/* enum fct_flow_role */
+	__u64 since;		/* the exchange open since (0: none) */
+};
+
+#define FCT_FLOW_LEVELS		32	/* the pool's busy connections, one by one */
+
+struct fct_flow_group {		/* flow_groups' value, one per proxy */
+	__u64 in_n, in_ns;	/* client exchanges closed, their time summed */
+	__u64 out_n, out_ns;	/* the pool's exchanges closed, their time */
+	__u64 accepted;		/* client connections accepted in the window */
+	__s64 out_open;		/* the pool's exchanges open now */
+	__u64 level_since;	/* when out_open last changed */
+	/* the time with k of the pool's exchanges open (the last: k or more) */
+	__u64 level_ns[FCT_FLOW_LEVELS];
+};
 /* a use's and a close's record: the names are sent with an open or a
  * connect only */
 #define FCT_FU_HEAD_BYTES	__builtin_offsetof(struct fct_fileuse, name)

@@ -28,8 +28,8 @@ int BPF_PROG(fct_fu_exit, struct pt_regs *regs, long ret)
 
 	long nr = FU_NR(regs);
 
-	if (((ret < 0 || !fu_is_open(nr)) && nr != FU_CONNECT && !fu_is_recv(nr)) ||
-	    !(t = fct_current_slot()))
+	if (((ret < 0 || !fu_is_open(nr)) && nr != FU_CONNECT && !fu_is_recv(nr) &&
+	     !fu_is_accept(nr)) || !(t = fct_current_slot()))
 		return 0;
 	fu_exit(t, regs, ret);
 	return 0;

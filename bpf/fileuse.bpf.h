@@ -21,6 +21,7 @@
 
 #include "common.bpf.h"
 #include "fdfile.bpf.h"
+#include "sockflow.bpf.h"
 
 /* The ring to user space (trace/fupump.c); in common.bpf.c, as the
  * linker needs (see there). */
@@ -47,7 +48,7 @@ enum {
 	FU_NEWFSTATAT = 262, FU_SPLICE = 275, FU_FALLOCATE = 285, FU_PREADV = 295,
 	FU_PWRITEV = 296, FU_COPY_RANGE = 326, FU_PREADV2 = 327, FU_PWRITEV2 = 328,
 	FU_STATX = 332, FU_OPENAT2 = 437, FU_CONNECT = 42, FU_SENDTO = 44, FU_RECVFROM = 45,
-	FU_SENDMSG = 46, FU_RECVMSG = 47,
+	FU_SENDMSG = 46, FU_RECVMSG = 47, FU_ACCEPT = 43, FU_ACCEPT4 = 288,
 };
 #elif defined(__TARGET_ARCH_arm64)
 #define FU_NR(regs)	((long)BPF_CORE_READ(regs, syscallno))
@@ -59,7 +60,7 @@ enum {
 	FU_NEWFSTATAT = 79, FU_SPLICE = 76, FU_FALLOCATE = 47, FU_PREADV = 69,
 	FU_PWRITEV = 70, FU_COPY_RANGE = 285, FU_PREADV2 = 286, FU_PWRITEV2 = 287,
 	FU_STATX = 291, FU_OPENAT2 = 437, FU_CONNECT = 203, FU_SENDTO = 206, FU_RECVFROM = 207,
-	FU_SENDMSG = 211, FU_RECVMSG = 212,
+	FU_SENDMSG = 211, FU_RECVMSG = 212, FU_ACCEPT = 202, FU_ACCEPT4 = 242,
 };
 #else
 #error "fctrace: syscall numbers unknown for this architecture"
@@ -74,6 +75,7 @@ static __always_inline long fu_fd_of(struct pt_regs *regs, long id)
 	case FU_FDATASYNC: case FU_FTRUNCATE: case FU_READAHEAD: case FU_FADVISE:
 	case FU_SPLICE: case FU_FALLOCATE: case FU_PREADV: case FU_PWRITEV:
 	case FU_COPY_RANGE: case FU_PREADV2: case FU_PWRITEV2: case FU_CLOSE:
+	case FU_SENDTO: case FU_RECVFROM: case FU_SENDMSG: case FU_RECVMSG:
 		return (long)PT_REGS_PARM1_SYSCALL(regs);
 	case FU_SENDFILE:		/* sendfile(out, in, ...): the file is in */
 		return (long)PT_REGS_PARM2_SYSCALL(regs);
@@ -328,10 +330,32 @@ static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, l
 	fd = fu_fd_of(regs, id);
 	if (fd < 0 || !(file = fct_fd_any_btf(fd)))
 		return;
-	if (fct_regular(file))
+	if (fct_regular(file)) {
 		fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
-	else if (id == FU_CLOSE && fct_is_socket(file))
+	} else if (id == FU_CLOSE && fct_is_socket(file)) {
+		if (flow_on)
+			flow_forget(file);
 		fu_sock_close(t, file, fd);
+	} else if (flow_on && fu_is_send(id)) {
+		flow_send(file);
+	}
+}
+
+static __always_inline bool fu_is_accept(long id)
+{
+	return id == FU_ACCEPT || id == FU_ACCEPT4;
+}
+
+/* A proxy's sockets at a syscall's exit: a reply or a request read, a
+ * client accepted (sockflow.bpf.h). */
+static __always_inline void fu_flow_exit(struct pt_regs *regs, long id, long ret)
+{
+	long fd = (long)PT_REGS_PARM1_SYSCALL(regs);
+
+	if (ret > 0 && fu_is_recv(id))
+		flow_recv(fct_fd_any_btf(fd));
+	else if (ret >= 0 && fu_is_accept(id))
+		flow_accept(fct_fd_any_btf(fd), fct_fd_any_btf(ret));
 }
 
 /* A syscall's exit: the descriptor an open returned; a connection's. */
@@ -341,6 +365,8 @@ static __always_inline void fu_exit(struct fct_slot *t, struct pt_regs *regs, lo
 
 	if (t->conn_state)
 		fu_conn_exit(t, regs, ret);
+	if (flow_on)
+		fu_flow_exit(regs, FU_NR(regs), ret);
 	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
 		return;
 	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);

@@ -27,13 +27,16 @@ enum lock_kind {
 	LK_PARK,	/* Java's LockSupport.park */
 	LK_KERNEL,	/* a kernel lock site (type @ caller) */
 	LK_SLEEP,	/* a timed sleep on a futex word: a JVM's Thread.sleep */
+	LK_CONNECTIONS,	/* a proxy's pool of connections to a peer (no futex:
+			 * its clients' requests wait in it for one) */
 	LK_N,
 };
 
 /* The words the JSON uses for the kinds, in enum order (JSON-stable):
  * the saved run's tables read and write them (session/run_format.c). */
 #define LOCK_KIND_NAMES { "lock", "mutex", "rwlock", "condvar", "semaphore", "barrier", \
-			  "join", "futex_waitv", "monitor", "object_wait", "park", "kernel", "sleep" }
+			  "join", "futex_waitv", "monitor", "object_wait", "park", "kernel", "sleep", \
+			  "connections" }
 
 /* The word a lock's name and the JSON use for its kind: "mutex",
  * "condvar", "lock" ... */

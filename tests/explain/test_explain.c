@@ -549,8 +549,11 @@ static struct fx *fx_conns(const char *comm)
 	c[1].saved_ns = 0.995e8;
 	snprintf(c[1].conn.peer, sizeof(c[1].conn.peer), "unix:/run/cache.sock");
 	for (int i = 0; i < 2; i++) {
+		char peer[sizeof(c[i].conn.peer)];
+
+		memcpy(peer, c[i].conn.peer, sizeof(peer));
 		snprintf(c[i].comm, sizeof(c[i].comm), "%s", comm);
-		snprintf(c[i].object, sizeof(c[i].object), "connections to %s", c[i].conn.peer);
+		snprintf(c[i].object, sizeof(c[i].object), "connections to %s", peer);
 	}
 	x->m.caches = c;
 	x->m.ncaches = 2;

@@ -68,6 +68,10 @@ static const struct { const char *in_name, *fmt; } pool_knobs[] = {
 	  "setMaxActive(%u) on the GenericObjectPool (Commons Pool 1's maxActive)" },
 	{ "org.apache.commons.pool2.",
 	  "setMaxTotal(%u) on the GenericObjectPool (Commons Pool 2's maxTotal)" },
+	/* a proxy's pool (pools_proxy.c names it "COMM's connections to
+	 * PEER"): pgbouncer 1.18 sizes it per database and user */
+	{ "pgbouncer's connections", "default_pool_size = %u in pgbouncer.ini (or pool_size in "
+	  "the database's line), then RELOAD" },
 };
 
 bool pool_knob_for(const char *name, unsigned capacity, char *buf, size_t n)

@@ -95,6 +95,7 @@ bool rule_block_cache(const struct facts *f, struct finding *o);
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */
 bool rule_conns(const struct facts *f, struct finding *o);	/* rules_conns.c */
+bool rule_proxy_pool(const struct facts *f, struct finding *o);	/* rules_proxy.c */
 double conns_apart_ns(const struct facts *f);	/* its time, which the sleeps' rule leaves */
 /* wakers_ev.c: who ended a lock's or event's waits, after what call */
 void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l);

@@ -180,13 +180,25 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 			p->name, p->capacity, p->threads, fig_ns(p->hold_ns));
 }
 
+/* The most waited for pool whose waits are a lock table's (a proxy's
+ * pool of connections is rules_proxy.c's). */
+static const struct pool_row *top_pool(const struct joined_run *m, const struct lock_total **l)
+{
+	for (int i = 0; i < m->npools; i++)
+		if (m->pools[i].kind != LK_CONNECTIONS) {
+			*l = lock_of_pool(m, &m->pools[i]);
+			return *l ? &m->pools[i] : NULL;
+		}
+	return NULL;
+}
+
 bool rule_pool_of_n(const struct facts *f, struct finding *o)
 {
-	const struct pool_row *p = f->m->npools ? &f->m->pools[0] : NULL;
-	const struct lock_total *l = p ? lock_of_pool(f->m, p) : NULL;
+	const struct lock_total *l = NULL;
+	const struct pool_row *p = top_pool(f->m, &l);
 	double share;
 
-	if (!l)
+	if (!p)
 		return false;
 	share = fig_ratio((double)p->wait_ns, f->kwall);
 	if (share < EXPLAIN_MIN_SHARE)

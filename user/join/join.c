@@ -974,7 +974,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 	evictions_build(&m->evictions, kv, m->pagecache_misses);
 	disk_build(&m->disk, kv);
 	if (caches_build(m, kv) || pools_build(m, kv) || join_jvm(m, kv, att) ||
-	    pools_add_jvm(m))
+	    pools_add_jvm(m) || pools_add_proxies(m, kv))
 		return -1;
 	roots_join(m);	/* after the JVM's monitors got their holders */
 	return wait_graph_build(m);

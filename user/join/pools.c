@@ -21,7 +21,8 @@
 #include "join/join.h"
 #include "join/pools.h"
 
-const char *const pool_capacity_how_names[PC_N] = { "little", "cpu_bound", "not_queued" };
+const char *const pool_capacity_how_names[PC_N] = { "little", "cpu_bound", "not_queued",
+							 "counted" };
 
 /* Kinds a pool is built on: not a mutex, a join or a barrier. */
 static bool pool_kind(enum lock_kind k)
@@ -248,6 +249,17 @@ static int cmp_wait(const void *a, const void *b)
 	const struct pool_row *x = a, *y = b;
 
 	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
+}
+
+int pools_append(struct joined_run *m, const struct pool_row *row)
+{
+	struct pool_row *more = realloc(m->pools, (size_t)(m->npools + 1) * sizeof(*more));
+
+	if (!more)
+		return -1;
+	m->pools = more;
+	m->pools[m->npools++] = *row;
+	return 0;
 }
 
 void pools_rank(struct joined_run *m)

@@ -38,6 +38,7 @@ enum pool_capacity_how {
 	PC_LITTLE,	/* releases x mean hold / time with a waiter */
 	PC_CPU_BOUND,	/* not: the holds are stretched by the run queue */
 	PC_NOT_QUEUED,	/* at most: its threads not queued (pools_jvm.c) */
+	PC_COUNTED,	/* counted: a proxy's connections to its peer (pools_proxy.c) */
 	PC_N
 };
 extern const char *const pool_capacity_how_names[PC_N];	/* JSON ids */
@@ -111,6 +112,12 @@ bool pool_blocker_is_lock(const char *name);
 
 /* m->pools, the most waited for first, at most POOLS_MAX. */
 void pools_rank(struct joined_run *m);
+/* row appended to m->pools; 0, or -1 out of memory. */
+int pools_append(struct joined_run *m, const struct pool_row *row);
+/* The proxies' pools of connections (kv->flows, trace/sockinv.h)
+ * appended to m->pools, ranked again: after the rows are joined. 0, or
+ * -1 out of memory. */
+int pools_add_proxies(struct joined_run *m, const struct kview *kv);
 /* A JVM's pools whose waiters sleep each on a word of their own (an
  * Object.wait latch, a park on a Semaphore or a deque), from the agent's
  * groups of waits (join_sites.c) and the kernel's accounts, appended to

@@ -212,17 +212,6 @@ static bool jvm_row(struct pool_row *o, const struct joined_run *m, const struct
 	return true;
 }
 
-static int add_row(struct joined_run *m, const struct pool_row *row)
-{
-	struct pool_row *more = realloc(m->pools, (size_t)(m->npools + 1) * sizeof(*more));
-
-	if (!more)
-		return -1;
-	m->pools = more;
-	m->pools[m->npools++] = *row;
-	return 0;
-}
-
 int pools_add_jvm(struct joined_run *m)
 {
 	const struct thread_row **p;
@@ -244,7 +233,7 @@ int pools_add_jvm(struct joined_run *m)
 		if ((n = members(m, l, p, &peers)) < 0)
 			err = -1;
 		else if (jvm_row(&row, m, l, p, (unsigned)n, peers))
-			err = add_row(m, &row);
+			err = pools_append(m, &row);
 	}
 	free(p);
 	pools_rank(m);

@@ -41,8 +41,9 @@ void cache_cells(const struct cache_entry *c, struct cache_cells *o)
 {
 	char a[16], b[16];
 
+	/* "conns" in the table's narrow column; the JSON's kind is "connections" */
 	snprintf(o->name, sizeof(o->name), "%.15s (%d) %s", c->comm, (int)c->pid,
-		 cache_kind_name(c->kind));
+		 c->kind == CACHE_CONNS ? "conns" : cache_kind_name(c->kind));
 	units_count(o->accesses, sizeof(o->accesses), (double)c->accesses);
 	if (c->size_known) {
 		units_pct(o->hit_now, sizeof(o->hit_now), c->hit_ratio_now);
@@ -71,7 +72,7 @@ static void print_entry(FILE *f, const struct cache_entry *c)
 	char line[600];
 
 	cache_cells(c, &x);
-	fprintf(f, "%-30.30s %9s %8s %8s %16s %14s %9s\n", x.name, x.accesses, x.hit_now,
+	fprintf(f, "%-28.28s %9s %8s %8s %16s %14s %9s\n", x.name, x.accesses, x.hit_now,
 		x.size_now, x.ws, x.fix, x.cost);
 	snprintf(line, sizeof(line), "%s; curve (%s: hit ratio): %s", c->object,
 		 cache_sizes_relative(c) ? "more" : "size", x.curve[0] ? x.curve : "none");
@@ -85,7 +86,7 @@ void caches_print(FILE *f, const struct joined_run *m)
 	if (!(m->groups & PG_MASK(PG_HANDLES)) || !m->ncaches)
 		return;
 	fprintf(f, "\nCaches the programs keep, as the kernel saw them used (each process's own; the "
-		"JSON has\nthe curves)\n%-30s %9s %8s %8s %16s %14s %9s\n", "process and kind",
+		"JSON has\nthe curves)\n%-28s %9s %8s %8s %16s %14s %9s\n", "process and kind",
 		"accesses", "hit now", "size now", "working set", "fix: hit", "misses");
 	for (int i = 0; i < m->ncaches; i++)
 		print_entry(f, &m->caches[i]);

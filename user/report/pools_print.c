@@ -53,7 +53,11 @@ void pools_print(FILE *f, const struct joined_run *m)
 		else
 			snprintf(cap, sizeof(cap), "?");
 		for (int s = 0; s < HS_N; s++)
-			units_pct(st[s], sizeof(st[s]), p->hold_ns > 0 ? p->state_ns[s] / p->hold_ns : 0);
+			if (p->kind == LK_CONNECTIONS)	/* the peer's side: not measured */
+				snprintf(st[s], sizeof(st[s]), "-");
+			else
+				units_pct(st[s], sizeof(st[s]),
+					  p->hold_ns > 0 ? p->state_ns[s] / p->hold_ns : 0);
 		fprintf(f, "%-34.34s %8s %7u %7.1f %5.1f %9s %7s %7s %7s %7s %7s %9s\n", p->name, cap,
 			p->threads, p->waiters_mean, p->holders_mean,
 			units_ns(hold, sizeof(hold), p->hold_ns), st[HS_SYSCALL], st[HS_BLOCKED],
@@ -62,6 +66,10 @@ void pools_print(FILE *f, const struct joined_run *m)
 		if (!p->capacity)
 			fprintf(f, "  capacity not measured: the threads were runnable %.0f %% of their "
 				"time (Little's law gives %.1f)\n", 100 * p->runq_share, p->capacity_est);
+		if (p->kind == LK_CONNECTIONS)
+			why_wrap(f, "  ", "a proxy's connections, counted from its sockets: "
+				 "threads are its clients, a hold one request's exchange on a "
+				 "connection, waiting its clients' requests in it for one");
 		if (p->how == PC_NOT_QUEUED)
 			fprintf(f, "  capacity at most %.2f: its threads not queued, on average (%.2f if "
 				"a woken waiter has its item only once it runs); the hold, by Little's "

@@ -10,10 +10,13 @@
 
 /* 8 MiB of ring at 40 bytes a use: 200 k events between two drains */
 #define DRAIN_NS	2000000L
+#define TICK_DRAINS	500	/* a tick a second */
 
 struct fupump {
 	pthread_t thread;
 	struct ring_buffer *rb;
+	fupump_tick_fn tick;
+	void *tick_arg;
 	int stop;		/* atomic */
 };
 
@@ -27,21 +30,26 @@ static void *drain(void *arg)
 {
 	struct fupump *p = arg;
 	struct timespec ts = { 0, DRAIN_NS };
+	unsigned n = 0;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		if (p->tick && n++ % TICK_DRAINS == 0)
+			p->tick(p->tick_arg);
 		ring_buffer__consume(p->rb);
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
 }
 
-struct fupump *fupump_start(int ring_fd, struct fu_streams *s)
+struct fupump *fupump_start(int ring_fd, struct fu_streams *s, fupump_tick_fn tick, void *arg)
 {
 	struct fupump *p = calloc(1, sizeof(*p));
 	int err = 0;
 
 	if (!p)
 		return NULL;
+	p->tick = tick;
+	p->tick_arg = arg;
 	p->rb = ring_buffer__new(ring_fd, on_event, s, NULL);
 	if (!p->rb || (err = pthread_create(&p->thread, NULL, drain, p))) {
 		err = p->rb ? err : errno;

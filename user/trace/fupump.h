@@ -12,8 +12,12 @@
 
 struct fupump;
 
-/* Drain ring_fd into s until fupump_stop; NULL (errno set) on failure. */
-struct fupump *fupump_start(int ring_fd, struct fu_streams *s);
+/* Called by the thread about once a second, first at its start. */
+typedef void (*fupump_tick_fn)(void *arg);
+
+/* Drain ring_fd into s until fupump_stop, calling tick(arg) (when not
+ * NULL) at its start and once a second; NULL (errno set) on failure. */
+struct fupump *fupump_start(int ring_fd, struct fu_streams *s, fupump_tick_fn tick, void *arg);
 /* Stop, drain what is left, free; s is the caller's again. */
 void fupump_stop(struct fupump *p);
 

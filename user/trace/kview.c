@@ -51,6 +51,9 @@ void kview_free(struct kview *kv)
 	free(kv->handles);
 	kv->handles = NULL;
 	kv->nhandles = 0;
+	free(kv->flows);
+	kv->flows = NULL;
+	kv->nflows = 0;
 	kv->threads = NULL;
 	kv->futex = NULL;
 	kv->wake_after = NULL;

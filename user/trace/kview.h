@@ -14,6 +14,7 @@
 #include "trace/cpustat.h"
 #include "trace/diskstats.h"
 #include "trace/fileuse.h"
+#include "trace/sockinv.h"
 #include "trace/meminfo.h"
 #include "trace/probes.h"
 
@@ -162,6 +163,9 @@ struct kview {
 	int nhandles;
 	uint64_t fu_sent, fu_drops;	/* the stream's events, and those the ring lost */
 	uint64_t fu_uncounted;		/* references not counted (out of memory) */
+	/* proxies with a pool of connections, and their exchanges (sockinv.h) */
+	struct kv_flow *flows;
+	int nflows;
 	struct meminfo mem_open, mem_close;	/* at the window's edges (0: unknown) */
 
 	unsigned time_every;	/* one syscall in this many was timed */

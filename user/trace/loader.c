@@ -31,6 +31,7 @@
 #include "trace/tlrec.h"
 #include "trace/disk.h"
 #include "trace/fupump.h"
+#include "trace/sockinv.h"
 #include "base/termsafe.h"
 
 /* Every program in the skeleton, with the name shown to the user. A
@@ -166,6 +167,7 @@ struct tracer {
 	struct ring_buffer *ustacks;	/* NULL unless user stacks are sampled */
 	struct fu_streams *fu;		/* NULL unless the handles group runs */
 	struct fupump *fupump;		/* draining into fu, from start to stop */
+	struct sockinv *flows;		/* the proxies found, scanned by fupump's tick */
 	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
 	struct jvm_links jvm;
@@ -813,10 +815,43 @@ static int open_fileuse(struct tracer *t)
 	return t->fu ? 0 : -ENOMEM;
 }
 
+/* The processes traced now: the target, and the tgids map's (a list, or
+ * the forks followed), at most max. */
+static int traced_tgids(struct tracer *t, pid_t *out, int max)
+{
+	int fd = bpf_map__fd(t->skel->maps.tgids), n = 0;
+	__u32 k, next;
+	bool first = true;
+
+	if (t->tgid > 0)
+		out[n++] = t->tgid;
+	while (n < max && !bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
+		first = false;
+		k = next;
+		if ((pid_t)k != t->tgid)
+			out[n++] = (pid_t)k;
+	}
+	return n;
+}
+
+/* Once a second in the pump's thread: the traced proxies' sockets into
+ * the flow table (sockinv.h). */
+static void scan_flows(void *arg)
+{
+	struct tracer *t = arg;
+	pid_t tgids[256];
+
+	if (t->flows)
+		sockinv_scan(t->flows, tgids, traced_tgids(t, tgids, 256));
+}
+
 static void start_fileuse(struct tracer *t)
 {
+	if (t->fu && !t->flows)
+		t->flows = sockinv_new(bpf_map__fd(t->skel->maps.flow_socks),
+				       bpf_map__fd(t->skel->maps.flow_groups), &t->skel->bss->flow_on);
 	if (t->fu && !t->fupump && !(t->fupump = fupump_start(
-			bpf_map__fd(t->skel->maps.fileuse), t->fu)))
+			bpf_map__fd(t->skel->maps.fileuse), t->fu, scan_flows, t)))
 		fprintf(stderr, "fctrace: cannot drain the handles' ring buffer: %s\n",
 			strerror(errno));
 }
@@ -835,6 +870,8 @@ static int read_fileuse(struct tracer *t, struct kview *kv)
 	kv->fu_sent = t->skel->bss->fu_sent;
 	kv->fu_drops = t->skel->bss->fu_drops;
 	kv->fu_uncounted = fu_streams_lost(t->fu);
+	if (sockinv_read(t->flows, &kv->flows, &kv->nflows))
+		return -ENOMEM;
 	return fu_streams_read(t->fu, &kv->handles, &kv->nhandles);
 }
 
@@ -1498,6 +1535,7 @@ void tracer_finish(struct tracer *t)
 	ring_buffer__free(t->ustacks);
 	stop_fileuse(t);
 	fu_streams_free(t->fu);
+	sockinv_free(t->flows);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,0 +1,128 @@
+/*
+ * rules_proxy.c - a proxy's pool of connections too small for its
+ * clients (join/pools.h, kind connections, from pools_proxy.c): how many
+ * clients wait in it for one of its N connections to the peer and how
+ * long, how busy the N were, and the setting that sizes it. The share is
+ * of its clients' time (they need not be traced): the requests' wait in
+ * the proxy over the clients' time in the window.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "explain/knobs.h"
+#include "explain/rules_int.h"
+#include "explain/words.h"
+
+/* The proxy's pool whose clients waited longest. */
+static const struct pool_row *top_proxy(const struct joined_run *m)
+{
+	const struct pool_row *best = NULL;
+
+	for (int i = 0; i < m->npools; i++)
+		if (m->pools[i].kind == LK_CONNECTIONS && m->pools[i].waits &&
+		    (!best || m->pools[i].wait_ns > best->wait_ns))
+			best = &m->pools[i];
+	return best;
+}
+
+/* Of the clients' time in the window, the share spent waiting in it. */
+static double clients_share(const struct pool_row *p)
+{
+	double ns = (double)p->threads * p->window_ns;
+
+	return ns > 0 && (double)p->wait_ns < ns ? (double)p->wait_ns / ns : ns > 0 ? 1 : 0;
+}
+
+static void ev_requests(struct diag_cause *c, const struct pool_row *p, const char *comm)
+{
+	double each = (double)p->wait_ns / (double)p->waits;
+
+	evidence_add(c, "%s (pid %u) kept %u connections to the peer for %u clients (counted from "
+		     "its sockets): %s requests came in over %s; each spent %s on one of the %u "
+		     "connections (the peer's time and the way there), and %s waiting in %s for "
+		     "one (its time there less %s's own on CPU), %.1f clients at once on average.",
+		     comm, p->tgid, p->capacity, p->threads, fig_cnt((double)p->waits),
+		     fig_ns(p->window_ns), fig_ns(p->hold_ns), p->capacity, fig_ns(each), comm,
+		     comm, p->waiters_mean);
+}
+
+/* The proxy's threads' share of their time runnable, waiting for a CPU:
+ * it hands connections over late then. */
+static double proxy_runq_share(const struct joined_run *m, uint32_t tgid)
+{
+	double runq = 0, wall = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (!r->has_kernel || r->k.tgid != tgid)
+			continue;
+		runq += (double)r->acct_ns[ACCT_RUNQ];
+		wall += (double)(r->end_ns - r->start_ns);
+	}
+	return fig_ratio(runq, wall);
+}
+
+static void ev_busy(struct diag_cause *c, const struct joined_run *m, const struct pool_row *p,
+		    const char *comm)
+{
+	double busy = fig_ratio(p->holders_mean, (double)p->capacity);
+	double runq = proxy_runq_share(m, p->tgid);
+
+	evidence_add(c, "All %u connections had a request in flight %s of the window, and %.2f "
+		     "on average (%s of their time).", p->capacity,
+		     fig_pct(fig_ratio((double)p->queued_ns, p->window_ns)), p->holders_mean,
+		     fig_pct(busy));
+	if (busy < 0.9)
+		evidence_add(c, "Clients queued although a connection had a request in flight only "
+			     "%s of the time: the rest it was held without one - between its "
+			     "client's requests (in a pooler's transaction mode a connection stays "
+			     "its client's for the whole transaction, through the client's round "
+			     "trips) or idle.", fig_pct(busy));
+	if (runq >= 0.1)
+		evidence_add(c, "%s itself was runnable, waiting for a CPU, %s of its time: each "
+			     "request and each connection handed over waits for it too.", comm,
+			     fig_pct(runq));
+}
+
+static void proxy_fix(struct finding *o, const struct pool_row *p, const char *comm,
+		      const char *peer)
+{
+	char knob[200];
+
+	if (pool_knob_for(p->name, p->threads, knob, sizeof(knob)))
+		set_fix(o, "Raise %s's pool from %u connections toward its %u clients: %s. Each "
+			"request now waits %s for one; the peer must have the CPUs for more at "
+			"once (a server process per connection).", comm, p->capacity, p->threads,
+			knob, fig_ns((double)p->wait_ns / (double)p->waits));
+	else
+		set_fix(o, "Give %s more than %u connections to %s (its pool), toward its %u "
+			"clients, as far as the peer has the CPUs for them: each request now waits "
+			"%s for one.", comm, p->capacity, peer, p->threads,
+			fig_ns((double)p->wait_ns / (double)p->waits));
+}
+
+bool rule_proxy_pool(const struct facts *f, struct finding *o)
+{
+	const struct pool_row *p = top_proxy(f->m);
+	char comm[FCT_COMM_LEN], peer[160];
+	const char *s;
+	double share;
+
+	if (!p || !p->capacity)
+		return false;
+	share = clients_share(p);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	/* the name is "COMM's connections to PEER" (pools_proxy.c) */
+	s = strstr(p->name, "'s connections to ");
+	snprintf(comm, sizeof(comm), "%.*s", s ? (int)(s - p->name) : 0, p->name);
+	snprintf(peer, sizeof(peer), "%s", s ? s + strlen("'s connections to ") : p->name);
+	found(o, "pool_too_small", share, 0.8, 0);	/* the clients' time, not the threads' */
+	set_title(o, "%s of its clients' time waiting in %s for one of its %u connections to %s: "
+		  "%u clients, %.1f waiting on average", fig_pct(share), comm, p->capacity, peer,
+		  p->threads, p->waiters_mean);
+	ev_requests(&o->c, p, comm);
+	ev_busy(&o->c, f->m, p, comm);
+	proxy_fix(o, p, comm, peer);
+	return true;
+}

@@ -1,0 +1,98 @@
+/*
+ * pools_proxy.c - a proxy's pool of connections as a pool of N
+ * (pools.h): its clients' requests wait in it for one of the N
+ * connections it keeps to its peer. From the probes' sums
+ * (trace/sockinv.h): a client's request from its arrival to its reply
+ * (in), the same request on a pool's connection (out). What the first
+ * holds beyond the second, less the proxy's own time on CPU, is the wait
+ * for a connection; the N are counted, not inferred.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "join/join.h"
+#include "join/pools.h"
+
+#define PROXY_MIN_REQUESTS	20
+
+/* The proxy's own threads' time on CPU: work, not a wait, in the time
+ * its requests spent in it. */
+static double proxy_cpu_ns(const struct joined_run *m, pid_t tgid)
+{
+	double ns = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (r->has_kernel && (pid_t)r->k.tgid == tgid)
+			ns += (double)(r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS]);
+	}
+	return ns;
+}
+
+/* The most of the pool's connections seen busy at once, and the time
+ * with all n of them busy. */
+static unsigned busy_levels(const struct fct_flow_group *g, unsigned n, uint64_t *all_ns)
+{
+	unsigned top = 0;
+
+	*all_ns = 0;
+	for (unsigned k = 0; k < FCT_FLOW_LEVELS; k++) {
+		if (!g->level_ns[k])
+			continue;
+		top = k;
+		if (n && k >= n)
+			*all_ns += g->level_ns[k];
+	}
+	return top;
+}
+
+/* A proxy forwards each request it gets on one of its connections: as
+ * many exchanges on those as requests in, give or take a tenth (an
+ * application server that makes queries of its own for some requests
+ * and none for others is no proxy, and its time is not a queue's). */
+static bool forwards(const struct fct_flow_group *g)
+{
+	double in = (double)g->in_n, out = (double)g->out_n;
+
+	return in >= PROXY_MIN_REQUESTS && out >= 0.9 * in && out <= 1.1 * in;
+}
+
+static void proxy_row(struct pool_row *p, const struct joined_run *m, const struct kv_flow *f)
+{
+	const struct fct_flow_group *g = &f->g;
+	double queued = (double)g->in_ns - (double)g->out_ns - proxy_cpu_ns(m, f->tgid);
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s's connections to %s", f->comm, f->peer);
+	p->kind = LK_CONNECTIONS;
+	p->tgid = (uint32_t)f->tgid;
+	p->threads = f->clients;
+	p->capacity = f->conns;
+	p->capacity_est = p->capacity_low = f->conns;
+	p->how = PC_COUNTED;
+	p->releases = g->out_n;
+	p->holds = g->out_n;
+	p->hold_ns = g->out_n ? (double)g->out_ns / (double)g->out_n : 0;
+	p->waits = g->in_n;
+	p->wait_ns = queued > 0 ? (uint64_t)queued : 0;
+	p->window_ns = (double)m->wall_ns;
+	p->holders_mean = p->window_ns > 0 ? (double)g->out_ns / p->window_ns : 0;
+	p->waiters_mean = p->window_ns > 0 ? (double)p->wait_ns / p->window_ns : 0;
+	p->max_holding = busy_levels(g, f->conns, &p->queued_ns);
+	p->ncpus = m->ncpus;
+}
+
+int pools_add_proxies(struct joined_run *m, const struct kview *kv)
+{
+	struct pool_row row;
+
+	for (int i = 0; kv && i < kv->nflows; i++) {
+		if (!forwards(&kv->flows[i].g) || !kv->flows[i].conns)
+			continue;
+		proxy_row(&row, m, &kv->flows[i]);
+		if (pools_append(m, &row))
+			return -1;
+	}
+	pools_rank(m);
+	return 0;
+}

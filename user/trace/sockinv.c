@@ -1,0 +1,502 @@
+/*
+ * sockinv.c - proxies and their pools of connections, from their sockets
+ * (sockinv.h).
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include "trace/sockinv.h"
+
+#define ST_ESTABLISHED	1	/* the kernel's TCP states, which unix sockets share */
+#define ST_LISTEN	10
+#define FDS_MAX		65536	/* a process's sockets looked at, at most */
+
+/* One socket of the machine's tables. */
+struct sock_ent {
+	uint64_t ino;
+	int state;		/* ST_* or other */
+	char name[SOCKINV_NAME];	/* unix: "unix:PATH"; tcp: local "ip:port" */
+	char peer[SOCKINV_NAME];	/* tcp: remote "ip:port" */
+	uint64_t peer_ino;	/* unix: the other end */
+	unsigned port;		/* tcp: the local port */
+};
+
+struct sock_table {
+	struct sock_ent *e;
+	size_t n, cap;
+};
+
+struct proxy {
+	pid_t tgid;
+	char comm[FCT_COMM_LEN];
+	char peer[SOCKINV_NAME], listen[SOCKINV_NAME];
+	unsigned conns, clients;
+	unsigned first_clients;	/* its clients at the scan that found it */
+};
+
+/* A process with more sockets than RESCAN_MANY that no scan found a
+ * proxy is scanned again after RESCAN_OTHERS scans: its sockets are read
+ * each time, a readlink a descriptor. One with fewer, each second (it
+ * may listen or connect later). */
+#define RESCAN_OTHERS	8
+#define RESCAN_MANY	64
+#define SEEN_MAX	256
+
+struct sockinv {
+	int socks_fd, groups_fd;
+	volatile uint32_t *flow_on;
+	struct proxy proxies[FCT_FLOW_GROUPS];
+	int nproxies;
+	uint32_t inserted;
+	unsigned scans;
+	struct { pid_t tgid; unsigned next; } seen[SEEN_MAX];	/* no proxy at the last look */
+	int nseen;
+};
+
+struct sockinv *sockinv_new(int socks_fd, int groups_fd, volatile uint32_t *flow_on)
+{
+	struct sockinv *s = calloc(1, sizeof(*s));
+
+	if (s) {
+		s->socks_fd = socks_fd;
+		s->groups_fd = groups_fd;
+		s->flow_on = flow_on;
+	}
+	return s;
+}
+
+void sockinv_free(struct sockinv *s)
+{
+	free(s);
+}
+
+/* ---- the machine's socket tables ---------------------------------------- */
+
+static struct sock_ent *table_add(struct sock_table *t)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		struct sock_ent *e = realloc(t->e, cap * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		t->e = e, t->cap = cap;
+	}
+	memset(&t->e[t->n], 0, sizeof(t->e[0]));
+	return &t->e[t->n++];
+}
+
+/* One unix socket's message of the dump into t. */
+static int unix_entry(struct sock_table *t, const struct nlmsghdr *h)
+{
+	const struct unix_diag_msg *m = NLMSG_DATA(h);
+	int len = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof(*m)));
+	const struct rtattr *a = (const struct rtattr *)(m + 1);
+	struct sock_ent *e;
+
+	if (m->udiag_type != SOCK_STREAM)
+		return 0;
+	if (!(e = table_add(t)))
+		return -ENOMEM;
+	e->ino = m->udiag_ino;
+	e->state = m->udiag_state;
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		const char *p = RTA_DATA(a);
+		size_t n = RTA_PAYLOAD(a);
+
+		if (a->rta_type == UNIX_DIAG_NAME && n > 0)
+			snprintf(e->name, sizeof(e->name), "unix:%s%.*s", p[0] ? "" : "@",
+				 (int)(p[0] ? strnlen(p, n) : strnlen(p + 1, n - 1)), p[0] ? p : p + 1);
+		else if (a->rta_type == UNIX_DIAG_PEER && n >= 4)
+			e->peer_ino = *(const uint32_t *)p;
+	}
+	return 0;
+}
+
+/* The stream unix sockets, their names and peers, by sock_diag. */
+static int read_unix(struct sock_table *t)
+{
+	struct {
+		struct nlmsghdr h;
+		struct unix_diag_req r;
+	} q = {
+		.h = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u,
+		       .udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_PEER },
+	};
+	static char buf[32768] __attribute__((aligned(8)));
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), rc = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &q, sizeof(q), 0) < 0)
+		rc = -errno;
+	while (!rc && (len = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len);
+		     h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				goto done;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				rc = -EIO;
+				break;
+			}
+			if ((rc = unix_entry(t, h)))
+				break;
+		}
+	}
+	if (!rc && len < 0)
+		rc = -errno;
+done:
+	close(fd);
+	return rc;
+}
+
+/* "0100007F:1920" (the kernel's words, little-endian) into "127.0.0.1:6432" */
+static void tcp_addr(const char *hex, unsigned port, char *out, size_t n, unsigned *portp)
+{
+	uint32_t w[4] = { 0 };
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (strlen(hex) == 8 && sscanf(hex, "%8x", &w[0]) == 1) {
+		inet_ntop(AF_INET, w, a, sizeof(a));
+		snprintf(out, n, "%s:%u", a, port);
+	} else if (strlen(hex) == 32 &&
+		   sscanf(hex, "%8x%8x%8x%8x", &w[0], &w[1], &w[2], &w[3]) == 4) {
+		inet_ntop(AF_INET6, w, a, sizeof(a));
+		snprintf(out, n, "[%s]:%u", a, port);
+	}
+	if (portp)
+		*portp = port;
+}
+
+static int read_tcp(struct sock_table *t, const char *path)
+{
+	char line[512], l[40], r[40];
+	unsigned lp, rp, st;
+	unsigned long ino;
+	FILE *f = fopen(path, "re");
+	struct sock_ent *e;
+
+	if (!f)
+		return 0;	/* no IPv6, say */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %*d: %39[0-9A-Fa-f]:%x %39[0-9A-Fa-f]:%x %x %*s %*s %*s %*s %*s "
+			   "%lu", l, &lp, r, &rp, &st, &ino) != 6 || !ino)
+			continue;
+		if (!(e = table_add(t))) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		e->ino = ino;
+		e->state = (int)st;
+		tcp_addr(l, lp, e->name, sizeof(e->name), &e->port);
+		tcp_addr(r, rp, e->peer, sizeof(e->peer), NULL);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int by_ino(const void *a, const void *b)
+{
+	const struct sock_ent *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static const struct sock_ent *find(const struct sock_table *t, uint64_t ino)
+{
+	struct sock_ent k = { .ino = ino };
+
+	return ino ? bsearch(&k, t->e, t->n, sizeof(k), by_ino) : NULL;
+}
+
+static int read_tables(struct sock_table *t)
+{
+	int rc = read_unix(t);
+
+	if (!rc)
+		rc = read_tcp(t, "/proc/net/tcp");
+	if (!rc)
+		rc = read_tcp(t, "/proc/net/tcp6");
+	if (!rc)
+		qsort(t->e, t->n, sizeof(t->e[0]), by_ino);
+	return rc;
+}
+
+/* ---- a process's sockets ------------------------------------------------- */
+
+/* The inodes of the sockets process tgid has open, at most max. */
+static int proc_sockets(pid_t tgid, uint64_t *inos, int max)
+{
+	char dir[64], path[320], link[64];
+	struct dirent *de;
+	unsigned long ino;
+	ssize_t len;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)tgid);
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "socket:[%lu]", &ino) == 1)
+			inos[n++] = ino;
+	}
+	closedir(d);
+	return n;
+}
+
+#define LISTEN_MAX	8
+
+/* A process's sockets by role: listening, its clients' (accepted: a unix
+ * socket named as one it listens on, a TCP one on a port it listens on),
+ * and the connections it made, each with its peer's name. */
+struct roles {
+	uint64_t ino[FDS_MAX / 16];
+	int role[FDS_MAX / 16];
+	const char *peer[FDS_MAX / 16];
+	int n, nlisten, nin, nout;
+	const char *listen[LISTEN_MAX];
+	unsigned port[LISTEN_MAX];
+};
+
+static bool is_listened(const struct roles *r, const struct sock_ent *e)
+{
+	for (int i = 0; i < r->nlisten; i++)
+		if (e->port ? e->port == r->port[i] : !strcmp(e->name, r->listen[i]))
+			return true;
+	return false;
+}
+
+static void add_role(struct roles *r, uint64_t ino, int role, const char *peer)
+{
+	if (r->n >= (int)(sizeof(r->ino) / sizeof(r->ino[0])))
+		return;
+	r->ino[r->n] = ino;
+	r->role[r->n] = role;
+	r->peer[r->n++] = peer;
+	r->nin += role == FCT_FLOW_IN;
+	r->nout += role == FCT_FLOW_OUT;
+}
+
+static void classify(const struct sock_table *t, const uint64_t *inos, int n, struct roles *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < n; i++) {
+		const struct sock_ent *e = find(t, inos[i]);
+
+		if (!e || e->state != ST_LISTEN || r->nlisten == LISTEN_MAX)
+			continue;
+		r->listen[r->nlisten] = e->name;
+		r->port[r->nlisten++] = e->port;
+		add_role(r, e->ino, FCT_FLOW_LISTEN, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct sock_ent *e = find(t, inos[i]), *p;
+
+		if (!e || e->state != ST_ESTABLISHED)
+			continue;
+		if ((e->port || e->name[0]) && is_listened(r, e))
+			add_role(r, e->ino, FCT_FLOW_IN, NULL);
+		else if (e->port)
+			add_role(r, e->ino, FCT_FLOW_OUT, e->peer);
+		else if ((p = find(t, e->peer_ino)) && p->name[0])
+			add_role(r, e->ino, FCT_FLOW_OUT, p->name);
+	}
+}
+
+/* The peer most of the pool's connections go to. */
+static const char *main_peer(const struct roles *r)
+{
+	const char *best = NULL;
+	int most = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		int k = 0;
+
+		if (r->role[i] != FCT_FLOW_OUT)
+			continue;
+		for (int j = 0; j < r->n; j++)
+			k += r->role[j] == FCT_FLOW_OUT && !strcmp(r->peer[j], r->peer[i]);
+		if (k > most)
+			most = k, best = r->peer[i];
+	}
+	return best;
+}
+
+/* ---- the proxies --------------------------------------------------------- */
+
+static struct proxy *proxy_of(struct sockinv *s, pid_t tgid, bool make)
+{
+	for (int i = 0; i < s->nproxies; i++)
+		if (s->proxies[i].tgid == tgid)
+			return &s->proxies[i];
+	if (!make || s->nproxies == FCT_FLOW_GROUPS)
+		return NULL;
+	memset(&s->proxies[s->nproxies], 0, sizeof(s->proxies[0]));
+	s->proxies[s->nproxies].tgid = tgid;
+	return &s->proxies[s->nproxies++];
+}
+
+static void read_comm(pid_t tgid, char *comm)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (fgets(comm, FCT_COMM_LEN, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+/* A process that listens and has connections of its own to a peer: a
+ * proxy if it forwards its clients' requests on them (pools_proxy.c
+ * asks). Its sockets into the table (those there already keep their open
+ * exchange); the clients it accepts later the probes add. */
+static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
+		     const uint64_t *inos, int ninos, struct roles *r)
+{
+	struct proxy *p;
+	const char *peer;
+	uint32_t group;
+
+	classify(t, inos, ninos, r);
+	if (!r->nlisten || !r->nout || !(peer = main_peer(r)) ||
+	    !(p = proxy_of(s, tgid, true)))
+		return;
+	group = (uint32_t)(p - s->proxies);
+	if (!p->comm[0]) {
+		read_comm(tgid, p->comm);
+		p->first_clients = (unsigned)r->nin;
+	}
+	snprintf(p->peer, sizeof(p->peer), "%s", peer);
+	snprintf(p->listen, sizeof(p->listen), "%s", r->listen[0]);
+	if ((unsigned)r->nout > p->conns)
+		p->conns = (unsigned)r->nout;
+	if ((unsigned)r->nin > p->clients)
+		p->clients = (unsigned)r->nin;
+	for (int i = 0; i < r->n; i++) {
+		struct fct_flow_sock v = { .group = group, .role = (uint32_t)r->role[i] };
+
+		if (r->role[i] == FCT_FLOW_OUT && strcmp(r->peer[i], peer))
+			continue;	/* another peer's: not this pool */
+		if (!bpf_map_update_elem(s->socks_fd, &r->ino[i], &v, BPF_NOEXIST))
+			s->inserted++;
+	}
+}
+
+/* Whether tgid is due a scan: a proxy each time, another process every
+ * RESCAN_OTHERS scans. */
+static bool due(const struct sockinv *s, pid_t tgid)
+{
+	if (proxy_of((struct sockinv *)s, tgid, false))
+		return true;
+	for (int i = 0; i < s->nseen; i++)
+		if (s->seen[i].tgid == tgid)
+			return s->scans >= s->seen[i].next;
+	return true;
+}
+
+static void not_proxy(struct sockinv *s, pid_t tgid)
+{
+	int i;
+
+	if (proxy_of(s, tgid, false))
+		return;
+	for (i = 0; i < s->nseen && s->seen[i].tgid != tgid; i++)
+		;
+	if (i == SEEN_MAX)
+		i = (int)(s->scans % SEEN_MAX);		/* full: forget one */
+	else if (i == s->nseen)
+		s->nseen++;
+	s->seen[i].tgid = tgid;
+	s->seen[i].next = s->scans + RESCAN_OTHERS;
+}
+
+int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
+{
+	struct sock_table t = { 0 };
+	uint64_t *inos = malloc(FDS_MAX * sizeof(*inos));
+	int *first = malloc(((size_t)n + 1) * sizeof(*first));
+	struct roles *r = malloc(sizeof(*r));
+	int rc = inos && first && r ? 0 : -ENOMEM, total = 0;
+
+	s->scans++;
+	/* each due process's sockets, one after the other in inos */
+	for (int i = 0; !rc && i < n; i++) {
+		first[i] = total;
+		if (due(s, tgids[i]))
+			total += proc_sockets(tgids[i], inos + total, FDS_MAX - total);
+	}
+	if (!rc)
+		first[n] = total;
+	/* the machine's tables only when some process has a socket */
+	if (!rc && total)
+		rc = read_tables(&t);
+	for (int i = 0; !rc && total && i < n; i++) {
+		int k = first[i + 1] - first[i];
+
+		if (!k)
+			continue;
+		scan_one(s, &t, tgids[i], inos + first[i], k, r);
+		if (k > RESCAN_MANY)
+			not_proxy(s, tgids[i]);
+	}
+	if (s->inserted)
+		*s->flow_on = s->inserted;
+	free(t.e);
+	free(inos);
+	free(first);
+	free(r);
+	return rc;
+}
+
+int sockinv_read(struct sockinv *s, struct kv_flow **out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!s || !s->nproxies)
+		return 0;
+	if (!(*out = calloc((size_t)s->nproxies, sizeof(**out))))
+		return -ENOMEM;
+	for (int i = 0; i < s->nproxies; i++) {
+		struct kv_flow *f = &(*out)[i];
+		uint32_t k = (uint32_t)i;
+
+		f->tgid = s->proxies[i].tgid;
+		memcpy(f->comm, s->proxies[i].comm, sizeof(f->comm));
+		memcpy(f->peer, s->proxies[i].peer, sizeof(f->peer));
+		memcpy(f->listen, s->proxies[i].listen, sizeof(f->listen));
+		f->conns = s->proxies[i].conns;
+		bpf_map_lookup_elem(s->groups_fd, &k, &f->g);
+		/* the most seen at a scan, or those there at the first and
+		 * every one accepted since */
+		f->clients = s->proxies[i].clients;
+		if (s->proxies[i].first_clients + f->g.accepted > f->clients)
+			f->clients = s->proxies[i].first_clients + (unsigned)f->g.accepted;
+	}
+	*n = s->nproxies;
+	return 0;
+}
