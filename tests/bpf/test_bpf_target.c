@@ -448,6 +448,9 @@ static void test_latch_between_processes(void **state)
 	/* the Why names the latch, with the count, as a wait for a sibling */
 	assert_non_null(cause_of(&s.diag, "sibling_wait"));
 	assert_non_null(strstr(cause_of(&s.diag, "sibling_wait")->title, "200 waits"));
+	/* and where the waits end: both latch processes, each asleep in epoll_wait */
+	assert_true(any_evidence(cause_of(&s.diag, "sibling_wait"), "the waits end in: latch-"));
+	assert_true(any_evidence(cause_of(&s.diag, "sibling_wait"), "mostly in epoll_wait"));
 	session_free(&s);
 }
 

@@ -99,6 +99,10 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o);	/* rules_proxy.c
 double conns_apart_ns(const struct facts *f);	/* its time, which the sleeps' rule leaves */
 /* wakers_ev.c: who ended a lock's or event's waits, after what call */
 void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lock_total *l);
+/* where the run's waits end, followed through the wakers' own waits
+ * (join/waitroots.c): the first roots with their accounts and the call
+ * each slept in most */
+void ev_roots(struct diag_cause *c, const struct joined_run *m);
 /* rules_durable.c: time asleep in fsync, fdatasync ... */
 bool rule_durable_writes(const struct facts *f, struct finding *o);
 double durable_ns(const struct facts *f);

@@ -702,6 +702,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	if (sleeps > 0)
 		evidence_add(&o->c, "Timed sleeps (Thread.sleep, %s) are left out of this share: they "
 			     "wait for no other thread.", fig_ns(sleeps));
+	ev_roots(&o->c, f->whole);
 	if (!fix_from_wakers(o, top[0]) && b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,

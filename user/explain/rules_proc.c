@@ -293,6 +293,7 @@ bool rule_sibling_wait(const struct facts *f, struct finding *o)
 		     "with the sleeps outside locks.");
 	ev_wakers(&o->c, f);
 	ev_kills(&o->c, f);
+	ev_roots(&o->c, f->whole);
 	if (!ev_after(o, f))
 		set_fix(o, "The sleepers wait for what the waking processes do before they wake "
 			"them: shorten that (a lock held across slow work, a conflict on the same "

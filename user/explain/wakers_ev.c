@@ -122,3 +122,48 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		ev_many_wakers(c, f, w, top->call);
 	ev_while_waited(c, w);	/* after the call that ends them: the root first */
 }
+
+/* The syscall thread tid slept in the longest (its row's, exact), and
+ * that sleep; -1 when none. */
+static int slept_most(const struct joined_run *m, pid_t tid, double *ns)
+{
+	int best = -1;
+
+	*ns = 0;
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (r->tid != tid || !r->has_kernel)
+			continue;
+		for (int n = 0; n < FCT_NR_MAX; n++)
+			if ((double)r->k.nr[n].blocked_ns > *ns)
+				*ns = (double)r->k.nr[n].blocked_ns, best = n;
+	}
+	return best;
+}
+
+#define ROOTS_SAID	3
+
+void ev_roots(struct diag_cause *c, const struct joined_run *m)
+{
+	const struct wait_graph *g = &m->graph;
+	char list[600] = "", call[32];
+	double ns;
+	int nr;
+
+	for (int i = 0; i < g->nroots && i < ROOTS_SAID; i++) {
+		const struct wait_root *r = &g->roots[i];
+
+		words_append(list, sizeof(list), "%s%s %d, %s (waited %s of its time, on CPU %s, "
+			     "asleep %s", i ? "; " : "", r->comm, (int)r->tid, fig_ns(r->ended_ns),
+			     fig_pct(r->waited_share), fig_pct(r->cpu_share),
+			     fig_pct(r->blocked_share));
+		if ((nr = slept_most(m, r->tid, &ns)) >= 0 && ns > 0)
+			words_append(list, sizeof(list), " mostly in %s",
+				     syscall_name((unsigned)nr, call, sizeof(call)));
+		words_append(list, sizeof(list), ", runnable %s)", fig_pct(r->runq_share));
+	}
+	if (list[0])
+		evidence_add(c, "Followed waker by waker through the wakers' own waits, the waits end "
+			     "in: %s.", list);
+}
