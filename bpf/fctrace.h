@@ -988,6 +988,8 @@ struct fct_flow_group {		/* flow_groups' value, one per proxy */
 	__u64 accepted;		/* client connections accepted in the window */
 	__s64 out_open;		/* the pool's exchanges open now */
 	__u64 level_since;	/* when out_open last changed */
+	__u64 first_ns, last_ns;	/* the first exchange's start, the last's end:
+					 * the span the pool was used in */
 	/* the time with k of the pool's exchanges open (the last: k or more) */
 	__u64 level_ns[FCT_FLOW_LEVELS];
 };

@@ -68,6 +68,8 @@ static __always_inline void flow_edge(struct fct_flow_sock *s, bool open, __u64 
 		if (s->since)
 			return;		/* a request in several reads or writes */
 		s->since = now;
+		if (!g->first_ns)
+			__sync_val_compare_and_swap(&g->first_ns, 0, now);
 		if (s->role == FCT_FLOW_OUT)
 			flow_level(g, 1, now);
 		return;
@@ -76,6 +78,7 @@ static __always_inline void flow_edge(struct fct_flow_sock *s, bool open, __u64 
 		return;		/* the reply in several writes, or reads */
 	d = now > s->since ? now - s->since : 0;
 	s->since = 0;
+	g->last_ns = now;
 	if (s->role == FCT_FLOW_IN) {
 		__sync_fetch_and_add(&g->in_n, 1);
 		__sync_fetch_and_add(&g->in_ns, d);

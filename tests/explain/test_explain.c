@@ -592,6 +592,59 @@ static void test_connections_knob(void **state)
 	free(x);
 }
 
+/* A proxy's pool of 4 connections for 32 clients (pools_proxy.c): the
+ * title gives the clients' wait, the fix pgbouncer's setting; where the
+ * bound at twice the connections equals the bound at four times (the
+ * CPUs'), the fix says more gain little and to try twice as many. */
+static struct fx *fx_proxy(double wall_8, double wall_16)
+{
+	struct fx *x = fx_new("pgbouncer", 2, true);
+	static struct lock_name none = { .name = "" };
+	static struct pool_row p;
+
+	x->m.names = &none;
+	x->res.cfg.files = 0;
+	fx_account(x, 0.10, 0.0, 0.0, 0.0);
+	fx_total(x);
+	p = (struct pool_row){ .name = "pgbouncer's connections to unix:/tmp/pg/.s.PGSQL.5432",
+			       .kind = LK_CONNECTIONS, .tgid = 42, .threads = 32, .capacity = 4,
+			       .how = PC_COUNTED, .waits = 40000, .wait_ns = 200000000000ull,
+			       .releases = 40000, .holds = 40000, .hold_ns = 400000,
+			       .holders_mean = 2.4, .waiters_mean = 25, .window_ns = 8e9,
+			       .queued_ns = 2000000000ull, .nwhatif = 2,
+			       .whatif = { { 8, 32, wall_8 }, { 16, 32, wall_16 } } };
+	x->m.pools = &p;
+	x->m.npools = 1;
+	return x;
+}
+
+static void test_proxy_pool(void **state)
+{
+	struct fx *x = fx_proxy(5e9, 5e9);
+	const struct diag_cause *c;
+
+	(void)state;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "pool_too_small");
+	assert_non_null(c);
+	assert_float_equal(c->share, 200e9 / (32 * 8e9), 1e-6);
+	assert_true(has_text(c->title, "waiting in pgbouncer for one of its 4 connections to "
+			     "unix:/tmp/pg/.s.PGSQL.5432: 32 clients, 25.0 waiting on average"));
+	assert_true(any_evidence(c, "had a request in flight only 60.0 % of the time"));
+	assert_true(any_evidence(c, "8 connections: 5.00 s; 16 connections: 5.00 s"));
+	assert_true(has_text(x->d.fix, "more would gain little: with 8 the same work takes at "
+			     "least 5.00 s instead of 8.00 s"));
+	assert_true(has_text(x->d.fix, "default_pool_size = 8 in pgbouncer.ini"));
+	show(x);
+	free(x);
+	/* not bounded at twice: toward the clients */
+	x = fx_proxy(4e9, 2.5e9);
+	explain_run(&x->m, &x->d);
+	assert_true(has_text(x->d.fix, "Give pgbouncer more than its 4 connections"));
+	assert_true(has_text(x->d.fix, "default_pool_size = 32"));
+	free(x);
+}
+
 /* A start-up's few connections are no pool's misses. */
 static void test_connections_few(void **state)
 {
@@ -1429,6 +1482,7 @@ int main(void)
 		cmocka_unit_test(test_connections_not_kept),
 		cmocka_unit_test(test_lock_held_disk),
 		cmocka_unit_test(test_connections_knob),
+		cmocka_unit_test(test_proxy_pool),
 		cmocka_unit_test(test_connections_few),
 		cmocka_unit_test(test_handle_cache_after_blocks),
 		cmocka_unit_test(test_block_cache_innodb_margin),

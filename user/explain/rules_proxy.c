@@ -84,20 +84,48 @@ static void ev_busy(struct diag_cause *c, const struct joined_run *m, const stru
 			     fig_pct(runq));
 }
 
+/* The what-ifs in one sentence: "8 connections: at most 4.32 s; ..." */
+static void ev_whatif(struct diag_cause *c, const struct pool_row *p)
+{
+	char buf[400] = "";
+
+	for (int i = 0; i < p->nwhatif; i++)
+		words_append(buf, sizeof(buf), "%s%u connections: %s", buf[0] ? "; " : "",
+			     p->whatif[i].capacity, fig_ns(p->whatif[i].wall_ns));
+	if (buf[0])
+		evidence_add(c, "The same work, %s now, would take at least (a bound: a connection "
+			     "held as long as now, every client always asking, the machine's CPUs "
+			     "busy in proportion): %s.", fig_ns(p->window_ns), buf);
+}
+
+/* Whether more connections stop paying at twice as many: the bound is
+ * then the CPUs' (or the clients'), not the pool's. */
+static const struct pool_whatif *plateau(const struct pool_row *p)
+{
+	if (p->nwhatif < 2 || p->whatif[1].wall_ns < 0.98 * p->whatif[0].wall_ns)
+		return NULL;
+	return &p->whatif[0];
+}
+
 static void proxy_fix(struct finding *o, const struct pool_row *p, const char *comm,
 		      const char *peer)
 {
-	char knob[200];
+	const struct pool_whatif *w = plateau(p);
+	char knob[200], with[240] = "";
+	unsigned to = w ? w->capacity : p->threads;
 
-	if (pool_knob_for(p->name, p->threads, knob, sizeof(knob)))
-		set_fix(o, "Raise %s's pool from %u connections toward its %u clients: %s. Each "
-			"request now waits %s for one; the peer must have the CPUs for more at "
-			"once (a server process per connection).", comm, p->capacity, p->threads,
-			knob, fig_ns((double)p->wait_ns / (double)p->waits));
+	if (pool_knob_for(p->name, to, knob, sizeof(knob)))
+		snprintf(with, sizeof(with), " (%s)", knob);
+	if (w)
+		set_fix(o, "%s's clients queue for its %u connections, but more would gain little: "
+			"with %u the same work takes at least %s instead of %s, bounded by the "
+			"machine's CPUs, which the peer's work shares. Try %u%s and measure; a peer's "
+			"own locks can take even that back.", comm, p->capacity, w->capacity,
+			fig_ns(w->wall_ns), fig_ns(p->window_ns), w->capacity, with);
 	else
-		set_fix(o, "Give %s more than %u connections to %s (its pool), toward its %u "
-			"clients, as far as the peer has the CPUs for them: each request now waits "
-			"%s for one.", comm, p->capacity, peer, p->threads,
+		set_fix(o, "Give %s more than its %u connections to %s, toward its %u clients%s: "
+			"each request now waits %s for one; the peer must have the CPUs for more "
+			"at once.", comm, p->capacity, peer, p->threads, with,
 			fig_ns((double)p->wait_ns / (double)p->waits));
 }
 
@@ -123,6 +151,7 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o)
 		  p->threads, p->waiters_mean);
 	ev_requests(&o->c, p, comm);
 	ev_busy(&o->c, f->m, p, comm);
+	ev_whatif(&o->c, p);
 	proxy_fix(o, p, comm, peer);
 	return true;
 }

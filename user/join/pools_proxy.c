@@ -75,11 +75,50 @@ static void proxy_row(struct pool_row *p, const struct joined_run *m, const stru
 	p->hold_ns = g->out_n ? (double)g->out_ns / (double)g->out_n : 0;
 	p->waits = g->in_n;
 	p->wait_ns = queued > 0 ? (uint64_t)queued : 0;
-	p->window_ns = (double)m->wall_ns;
+	/* the span the pool was used in: a proxy idle before its clients
+	 * came (or after they left) has no queue then */
+	p->window_ns = g->last_ns > g->first_ns ? (double)(g->last_ns - g->first_ns) :
+		       (double)m->wall_ns;
 	p->holders_mean = p->window_ns > 0 ? (double)g->out_ns / p->window_ns : 0;
 	p->waiters_mean = p->window_ns > 0 ? (double)p->wait_ns / p->window_ns : 0;
 	p->max_holding = busy_levels(g, f->conns, &p->queued_ns);
 	p->ncpus = m->ncpus;
+}
+
+/*
+ * What another number of connections would give, as a bound: requests a
+ * second at most the least of
+ *   - C x now / N: the N were held all the time while clients queued, so
+ *     a request holds one for N / (requests a second);
+ *   - clients / (R0 + Z): every client always asking, R0 its request's
+ *     time in the proxy without the wait, Z its time outside it;
+ *   - now / the machine's busy share: the CPUs (the peer's work runs on
+ *     them too, and costs as much a request).
+ * The same work's wall at that rate. Not a prediction: a peer's own locks
+ * can take the gain back.
+ */
+static void proxy_whatifs(struct pool_row *p, const struct kview *kv, const struct kv_flow *f)
+{
+	static const unsigned times[] = { 2, 4, 8 };
+	double x = p->window_ns > 0 ? (double)f->g.in_n / p->window_ns : 0;
+	double r0 = ((double)f->g.in_ns - (double)p->wait_ns) / (double)f->g.in_n;
+	double z = ((double)f->clients * p->window_ns - (double)f->g.in_ns) / (double)f->g.in_n;
+	double cap = kv->cpu.valid ? (double)(kv->cpu.busy_ns + kv->cpu.idle_ns) : 0;
+	double xcpu = cap > 0 && kv->cpu.busy_ns ? x * cap / (double)kv->cpu.busy_ns : 0;
+
+	for (size_t i = 0; x > 0 && i < sizeof(times) / sizeof(*times); i++) {
+		unsigned c = p->capacity * times[i];
+		double xc = (double)c * x / (double)p->capacity;
+
+		if (c > 2 * f->clients)
+			break;
+		if (r0 + z > 0 && (double)f->clients / (r0 + z) < xc)
+			xc = (double)f->clients / (r0 + z);
+		if (xcpu > 0 && xcpu < xc)
+			xc = xcpu;
+		p->whatif[p->nwhatif++] = (struct pool_whatif){ c, p->threads,
+								 p->window_ns * x / xc };
+	}
 }
 
 int pools_add_proxies(struct joined_run *m, const struct kview *kv)
@@ -90,6 +129,7 @@ int pools_add_proxies(struct joined_run *m, const struct kview *kv)
 		if (!forwards(&kv->flows[i].g) || !kv->flows[i].conns)
 			continue;
 		proxy_row(&row, m, &kv->flows[i]);
+		proxy_whatifs(&row, kv, &kv->flows[i]);
 		if (pools_append(m, &row))
 			return -1;
 	}
