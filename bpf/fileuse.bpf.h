@@ -105,6 +105,21 @@ static __always_inline bool fu_is_pread(long id)
 	return id == FU_PREAD64 || id == FU_PREADV || id == FU_PREADV2;
 }
 
+/* A record of the ring: whole (with the names or the peer) or its head;
+ * NULL, counted, when the ring has no room. */
+static __always_inline struct fct_fileuse *fu_reserve(bool whole)
+{
+	struct fct_fileuse *e;
+
+	if (whole)
+		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
+	if (!e)
+		__sync_fetch_and_add(&fu_drops, 1);
+	return e;
+}
+
 /* Sends one event of file on fd; the thread's last file is now it. A
  * positional read is always sent (each is a block's read), marked when
  * it is no new use of the handle. */
@@ -131,14 +146,8 @@ static __always_inline void fu_send(struct fct_slot *t, struct file *file, long 
 	else if (t->fu_last == key)
 		t->fu_last = 0;
 	/* names only with an open: a use or a close is the record's head */
-	if (op == FCT_FU_OPEN)
-		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
-	else
-		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
-	if (!e) {
-		__sync_fetch_and_add(&fu_drops, 1);
+	if (!(e = fu_reserve(op == FCT_FU_OPEN)))
 		return;
-	}
 	e->tgid = t->a.tgid;
 	e->tid = t->a.tid;
 	e->ino = ino;
@@ -206,14 +215,8 @@ static __always_inline void fu_send_sock(struct fct_slot *t, __u32 op, __u32 fla
 	struct fct_fileuse *e;
 	__u64 len;
 
-	if (regs)
-		e = bpf_ringbuf_reserve(&fileuse, sizeof(*e), 0);
-	else
-		e = bpf_ringbuf_reserve(&fileuse, FCT_FU_HEAD_BYTES, 0);
-	if (!e) {
-		__sync_fetch_and_add(&fu_drops, 1);
+	if (!(e = fu_reserve(regs != NULL)))
 		return;
-	}
 	e->tgid = t->a.tgid;
 	e->tid = t->a.tid;
 	e->ino = t->conn_sock;

@@ -1161,11 +1161,12 @@ static void test_pool_held_first_opens_only(void **state)
 }
 
 /* Another program's lock: the same chain, and a fix for any program. */
-static void test_other_lock_held(void **state)
+/* Another program's session store: one named lock, waited for 60 % of
+ * thread time, its holders measured (fx_holders). */
+static struct fx *fx_sessstore(void)
 {
 	struct fx *x = fx_new("sessstore", NT, true);
-	struct lock_name name = { .name = "session_table_lock", .is_lock = true };
-	struct diag_cause *c = &x->d.causes[0];
+	static struct lock_name name = { .name = "session_table_lock", .is_lock = true };
 
 	x->m.names = &name;
 	x->m.nnames = 1;
@@ -1175,6 +1176,14 @@ static void test_other_lock_held(void **state)
 	fx_lock(x, "session_table_lock", false, 400000, (uint64_t)(0.60 * NT * WALL));
 	x->locks[0].is_lock = true;
 	fx_holders(&x->locks[0]);
+	return x;
+}
+
+static void test_other_lock_held(void **state)
+{
+	struct fx *x = fx_sessstore();
+	struct diag_cause *c = &x->d.causes[0];
+
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_string_equal(c->cause, "user_lock_contention");
 	assert_true(has_text(c->title, "session_table_lock, whose holders spend 60.0 %"));
@@ -1200,20 +1209,10 @@ static void test_other_lock_held(void **state)
  * disk's. */
 static void test_lock_held_disk(void **state)
 {
-	struct fx *x = fx_new("sessstore", NT, true);
-	struct lock_name name = { .name = "session_table_lock", .is_lock = true };
+	struct fx *x = fx_sessstore();
 	struct diag_cause *c = &x->d.causes[0];
-	struct lock_holders *h;
+	struct lock_holders *h = &x->locks[0].holders;
 
-	x->m.names = &name;
-	x->m.nnames = 1;
-	x->m.groups |= PG_MASK(PG_HOLDERS);
-	fx_account(x, 0.15, 0.60, 0.01, 0.14);
-	fx_total(x);
-	fx_lock(x, "session_table_lock", false, 400000, (uint64_t)(0.60 * NT * WALL));
-	x->locks[0].is_lock = true;
-	fx_holders(&x->locks[0]);
-	h = &x->locks[0].holders;
 	/* 1.2 s of the 1.6 s held asleep, 1.0 s of it with a read in flight */
 	h->state_ns[HS_SYSCALL] = 0.2e9;
 	h->state_ns[HS_BLOCKED] = 1.2e9;
