@@ -21,7 +21,11 @@
 #define FCT_SLOTS_MIN	1024
 #define FCT_SLOTS_MAX	65536
 #define FCT_MAX_SLOTS	FCT_SLOTS_MIN	/* the map's size before the loader sets it */
-#define FCT_SLOT_PROBES	4
+/* 4 probes lost a postmaster in a table of 1024 holding 22 threads: its
+ * home slot and the next three were taken by an older backend whose tid
+ * was 14 336 less and by its own children's consecutive tids. A hit is
+ * still the first probe; only a thread that has no slot walks all 16. */
+#define FCT_SLOT_PROBES	16
 /* processes one run may follow at once (--follow, attach -p A,B and
  * the descendants found at attach): an entry is freed when its
  * process's last thread exits */
