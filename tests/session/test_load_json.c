@@ -317,6 +317,7 @@ static const char *const optional[] = {
 	"sibling_wakers@top",	/* before the latches' wakers by call */
 	"sibling_edges@top",	/* before the edges between processes */
 	"io_uring@",		/* a disk's rings: before the io_uring probes */
+	"share_of@",		/* a cause's: before a share of other than thread time */
 };
 
 static bool is_optional(const char *key, const char *where)

@@ -44,6 +44,8 @@ struct diag_cause {
 							 * (a Java lock is named twice in some) */
 	int nevidence;
 	bool ranked;		/* confidence at EXPLAIN_RANK_FLOOR or over: numbered */
+	char share_of[32];	/* what share is of: "" the threads' time (the
+				 * default), or "its clients' time" (a proxy's pool) */
 };
 
 struct diagnosis {

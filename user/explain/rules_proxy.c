@@ -145,7 +145,8 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o)
 	s = strstr(p->name, "'s connections to ");
 	snprintf(comm, sizeof(comm), "%.*s", s ? (int)(s - p->name) : 0, p->name);
 	snprintf(peer, sizeof(peer), "%s", s ? s + strlen("'s connections to ") : p->name);
-	found(o, "pool_too_small", share, 0.8, 0);	/* the clients' time, not the threads' */
+	found(o, "pool_too_small", share, 0.8, 0);
+	snprintf(o->c.share_of, sizeof(o->c.share_of), "its clients' time");	/* not the threads' */
 	set_title(o, "%s of its clients' time waiting in %s for one of its %u connections to %s: "
 		  "%u clients, %.1f waiting on average", fig_pct(share), comm, p->capacity, peer,
 		  p->threads, p->waiters_mean);

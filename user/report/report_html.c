@@ -481,8 +481,8 @@ static void causes_table(FILE *f, const struct diagnosis *d)
 {
 	char c[32];
 
-	fputs("<table><tr><th>#</th><th>cause</th><th>share of thread time</th>"
-	      "<th>confidence</th><th>what was measured</th></tr>\n", f);
+	fputs("<table><tr><th>#</th><th>cause</th><th>share of thread time (or as "
+	      "said)</th><th>confidence</th><th>what was measured</th></tr>\n", f);
 	for (int i = 0; i < d->n; i++) {
 		/* under the confidence floor: listed, as the text's "Also seen", not numbered */
 		if (d->causes[i].ranked)
@@ -494,6 +494,12 @@ static void causes_table(FILE *f, const struct diagnosis *d)
 		html_td_num(f, html_pct0(c, sizeof(c), d->causes[i].confidence));
 		html_td(f, d->causes[i].title);
 		fputs("</tr>\n", f);
+		if (d->causes[i].share_of[0] && strcmp(d->causes[i].share_of, "thread time")) {
+			/* a saved run's text: escaped like every other */
+			fputs("<tr><td></td><td colspan=\"4\">the share is of ", f);
+			html_esc(f, d->causes[i].share_of);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</table>\n", f);
 }

@@ -78,8 +78,8 @@ static void print_cause(FILE *f, int i, const struct diag_cause *c)
 
 	snprintf(lead, sizeof(lead), "%d. ", i + 1);
 	why_wrap(f, lead, c->title);
-	snprintf(tag, sizeof(tag), "[%s: %.1f %% of thread time, confidence %.0f %%]",
-		 c->cause, 100 * c->share, 100 * c->confidence);
+	snprintf(tag, sizeof(tag), "[%s: %.1f %% of %s, confidence %.0f %%]", c->cause,
+		 100 * c->share, c->share_of[0] ? c->share_of : "thread time", 100 * c->confidence);
 	why_wrap(f, "   ", tag);
 	for (int e = 0; e < c->nevidence; e++) {
 		snprintf(lead, sizeof(lead), "   %c) ", 'a' + e);
@@ -135,6 +135,8 @@ static struct json_object *cause_json(const struct diag_cause *c)
 
 	json_object_object_add(o, "cause", json_object_new_string(c->cause));
 	json_object_object_add(o, "share", json_object_new_double(c->share));
+	json_object_object_add(o, "share_of", json_object_new_string(c->share_of[0] ? c->share_of :
+								       "thread time"));
 	json_object_object_add(o, "title", json_object_new_string(c->title));
 	for (int e = 0; e < c->nevidence; e++)
 		json_object_array_add(ev, json_object_new_string(c->evidence[e]));

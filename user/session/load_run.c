@@ -817,6 +817,8 @@ static int load_by_number(struct jr *r, struct json_object *doc, struct joined_r
 static const struct jr_field cause_fields[] = {
 	JR_STRF(diag_cause, "cause", cause, 0), JR_DOUBLEF(diag_cause, "share", share),
 	JR_STRF(diag_cause, "title", title, 0), JR_DOUBLEF(diag_cause, "confidence", confidence),
+	/* absent in runs saved before 2026-12-07: the threads' time */
+	JR_STRF(diag_cause, "share_of", share_of, JR_SINCE),
 };
 
 /* A cause's evidence: its sentences. */
