@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <time.h>
 #include <bpf/libbpf.h>
+#include "base/clock.h"
 #include "trace/fupump.h"
 
 /* 8 MiB of ring at 40 bytes a use: 200 k events between two drains */
 #define DRAIN_NS	2000000L
-#define TICK_DRAINS	500	/* a tick a second */
+#define TICK_NS		1000000000ull	/* a tick a second, by the clock: a busy
+					 * machine stretches the drains' sleeps */
 
 struct fupump {
 	pthread_t thread;
@@ -30,11 +32,13 @@ static void *drain(void *arg)
 {
 	struct fupump *p = arg;
 	struct timespec ts = { 0, DRAIN_NS };
-	unsigned n = 0;
+	uint64_t next = 0, now;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
-		if (p->tick && n++ % TICK_DRAINS == 0)
+		if (p->tick && (now = monotonic_ns()) >= next) {
 			p->tick(p->tick_arg);
+			next = now + TICK_NS;
+		}
 		ring_buffer__consume(p->rb);
 		nanosleep(&ts, NULL);
 	}
