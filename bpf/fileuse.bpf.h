@@ -340,7 +340,7 @@ static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, l
 			flow_forget(file);
 		fu_sock_close(t, file, fd);
 	} else if (flow_on && fu_is_send(id)) {
-		flow_send(file);
+		flow_io(file, true);
 	}
 }
 
@@ -356,7 +356,7 @@ static __always_inline void fu_flow_exit(struct pt_regs *regs, long id, long ret
 	long fd = (long)PT_REGS_PARM1_SYSCALL(regs);
 
 	if (ret > 0 && fu_is_recv(id))
-		flow_recv(fct_fd_any_btf(fd));
+		flow_io(fct_fd_any_btf(fd), false);
 	else if (ret >= 0 && fu_is_accept(id))
 		flow_accept(fct_fd_any_btf(fd), fct_fd_any_btf(ret));
 }

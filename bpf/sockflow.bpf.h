@@ -89,34 +89,18 @@ static __always_inline void flow_edge(struct fct_flow_sock *s, bool open, __u64 
 	}
 }
 
-/* A write or send on file: a client's reply goes out, or a request to
- * the peer. */
-static __always_inline void flow_send(struct file *file)
+/* A write or send on file (sent), or a read or recv that returned data:
+ * on a client's socket a request comes in (read) or its reply goes out
+ * (write); on the pool's, a request goes to the peer (write) or its reply
+ * comes back (read). */
+static __always_inline void flow_io(struct file *file, bool sent)
 {
 	struct fct_flow_sock *s;
 	__u64 ino;
 
-	if (!(s = flow_sock_of(file, &ino)))
+	if (!(s = flow_sock_of(file, &ino)) || (s->role != FCT_FLOW_IN && s->role != FCT_FLOW_OUT))
 		return;
-	if (s->role == FCT_FLOW_IN)
-		flow_edge(s, false, bpf_ktime_get_ns());
-	else if (s->role == FCT_FLOW_OUT)
-		flow_edge(s, true, bpf_ktime_get_ns());
-}
-
-/* A read or recv on file that returned data: a client's request comes
- * in, or the peer's reply. */
-static __always_inline void flow_recv(struct file *file)
-{
-	struct fct_flow_sock *s;
-	__u64 ino;
-
-	if (!(s = flow_sock_of(file, &ino)))
-		return;
-	if (s->role == FCT_FLOW_IN)
-		flow_edge(s, true, bpf_ktime_get_ns());
-	else if (s->role == FCT_FLOW_OUT)
-		flow_edge(s, false, bpf_ktime_get_ns());
+	flow_edge(s, (s->role == FCT_FLOW_OUT) == sent, bpf_ktime_get_ns());
 }
 
 /* accept's new connection on a listening socket of a proxy: a client's. */

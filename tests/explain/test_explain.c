@@ -607,6 +607,7 @@ static struct fx *fx_proxy(double wall_8, double wall_16)
 	fx_account(x, 0.10, 0.0, 0.0, 0.0);
 	fx_total(x);
 	p = (struct pool_row){ .name = "pgbouncer's connections to unix:/tmp/pg/.s.PGSQL.5432",
+			       .peer = "unix:/tmp/pg/.s.PGSQL.5432",
 			       .kind = LK_CONNECTIONS, .tgid = 42, .threads = 32, .capacity = 4,
 			       .how = PC_COUNTED, .waits = 40000, .wait_ns = 200000000000ull,
 			       .releases = 40000, .holds = 40000, .hold_ns = 400000,
@@ -615,6 +616,10 @@ static struct fx *fx_proxy(double wall_8, double wall_16)
 			       .whatif = { { 8, 32, wall_8 }, { 16, 32, wall_16 } } };
 	x->m.pools = &p;
 	x->m.npools = 1;
+	/* the proxy's name comes from its threads' accounts */
+	x->rows[0].tid = 42;
+	x->rows[0].k.tgid = 42;
+	snprintf(x->rows[0].k.comm, sizeof(x->rows[0].k.comm), "pgbouncer");
 	return x;
 }
 

@@ -24,6 +24,22 @@ static const struct pool_row *top_proxy(const struct joined_run *m)
 	return best;
 }
 
+/* The proxy's name, from its main thread's account, else any of its
+ * threads' ("the proxy" when none is there). */
+static void proxy_comm(const struct joined_run *m, uint32_t tgid, char *comm, size_t n)
+{
+	snprintf(comm, n, "the proxy");
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+
+		if (!r->has_kernel || r->k.tgid != tgid || !r->k.comm[0])
+			continue;
+		snprintf(comm, n, "%s", r->k.comm);
+		if ((uint32_t)r->tid == tgid)
+			return;
+	}
+}
+
 /* Of the clients' time in the window, the share spent waiting in it. */
 static double clients_share(const struct pool_row *p)
 {
@@ -132,8 +148,8 @@ static void proxy_fix(struct finding *o, const struct pool_row *p, const char *c
 bool rule_proxy_pool(const struct facts *f, struct finding *o)
 {
 	const struct pool_row *p = top_proxy(f->m);
-	char comm[FCT_COMM_LEN], peer[160];
-	const char *s;
+	char comm[FCT_COMM_LEN];
+	const char *peer;
 	double share;
 
 	if (!p || !p->capacity)
@@ -141,10 +157,8 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o)
 	share = clients_share(p);
 	if (share < EXPLAIN_MIN_SHARE)
 		return false;
-	/* the name is "COMM's connections to PEER" (pools_proxy.c) */
-	s = strstr(p->name, "'s connections to ");
-	snprintf(comm, sizeof(comm), "%.*s", s ? (int)(s - p->name) : 0, p->name);
-	snprintf(peer, sizeof(peer), "%s", s ? s + strlen("'s connections to ") : p->name);
+	proxy_comm(f->m, p->tgid, comm, sizeof(comm));
+	peer = p->peer;
 	found(o, "pool_too_small", share, 0.8, 0);
 	snprintf(o->c.share_of, sizeof(o->c.share_of), "its clients' time");	/* not the threads' */
 	set_title(o, "%s of its clients' time waiting in %s for one of its %u connections to %s: "

@@ -53,6 +53,7 @@ struct pool_whatif {
 
 struct pool_row {
 	char name[160];		/* its object's name in the lock table */
+	char peer[112];		/* connections: what the proxy's pool connects to */
 	enum lock_kind kind;
 	uint32_t tgid;
 	unsigned threads;	/* threads that waited on it */

@@ -64,6 +64,7 @@ static void proxy_row(struct pool_row *p, const struct joined_run *m, const stru
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s's connections to %s", f->comm, f->peer);
+	snprintf(p->peer, sizeof(p->peer), "%s", f->peer);
 	p->kind = LK_CONNECTIONS;
 	p->tgid = (uint32_t)f->tgid;
 	p->threads = f->clients;

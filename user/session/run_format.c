@@ -347,6 +347,8 @@ static const struct jr_field pool_head[] = {
 	JR_CHOICEF(pool_row, "kind", kind, pool_kind_names),
 	JR_FIELD(pool_row, "pid", tgid),
 	JR_FIELD(pool_row, "threads", threads),
+	/* connections only (null for the others); absent before them */
+	JR_STRF(pool_row, "peer", peer, JR_NULL | JR_SINCE),
 };
 
 static const struct jr_field pool_state[] = {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/reuse.h"
+#include "base/proccomm.h"
 #include "trace/connuse.h"
 #include "trace/fileuse.h"
 
@@ -78,21 +79,6 @@ uint64_t fu_streams_lost(const struct fu_streams *s)
 	return n;
 }
 
-static void read_comm(pid_t tgid, char *comm)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
-	comm[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, FCT_COMM_LEN, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
-}
-
 /* The process's entry if it has one. */
 static struct fu_proc *known_proc(struct fu_streams *s, pid_t tgid)
 {
@@ -124,7 +110,7 @@ static struct fu_proc *proc_of(struct fu_streams *s, pid_t tgid)
 	p->dist = reuse_new(REUSE_KEYS);
 	if (!p->dist)
 		return NULL;
-	read_comm(tgid, p->comm);
+	proc_comm(tgid, p->comm, sizeof(p->comm));
 	s->last = s->nprocs++;
 	return p;
 }

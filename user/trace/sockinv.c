@@ -16,6 +16,7 @@
 #include <linux/unix_diag.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
+#include "base/proccomm.h"
 #include "trace/sockinv.h"
 
 #define ST_ESTABLISHED	1	/* the kernel's TCP states, which unix sockets share */
@@ -346,6 +347,14 @@ static const char *main_peer(const struct roles *r)
 
 /* ---- the proxies --------------------------------------------------------- */
 
+static bool is_proxy(const struct sockinv *s, pid_t tgid)
+{
+	for (int i = 0; i < s->nproxies; i++)
+		if (s->proxies[i].tgid == tgid)
+			return true;
+	return false;
+}
+
 static struct proxy *proxy_of(struct sockinv *s, pid_t tgid, bool make)
 {
 	for (int i = 0; i < s->nproxies; i++)
@@ -356,19 +365,6 @@ static struct proxy *proxy_of(struct sockinv *s, pid_t tgid, bool make)
 	memset(&s->proxies[s->nproxies], 0, sizeof(s->proxies[0]));
 	s->proxies[s->nproxies].tgid = tgid;
 	return &s->proxies[s->nproxies++];
-}
-
-static void read_comm(pid_t tgid, char *comm)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
-	if (!(f = fopen(path, "re")))
-		return;
-	if (fgets(comm, FCT_COMM_LEN, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
 }
 
 /* A process that listens and has connections of its own to a peer: a
@@ -388,7 +384,7 @@ static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
 		return;
 	group = (uint32_t)(p - s->proxies);
 	if (!p->comm[0]) {
-		read_comm(tgid, p->comm);
+		proc_comm(tgid, p->comm, sizeof(p->comm));
 		p->first_clients = (unsigned)r->nin;
 	}
 	snprintf(p->peer, sizeof(p->peer), "%s", peer);
@@ -411,7 +407,7 @@ static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
  * RESCAN_OTHERS scans. */
 static bool due(const struct sockinv *s, pid_t tgid)
 {
-	if (proxy_of((struct sockinv *)s, tgid, false))
+	if (is_proxy(s, tgid))
 		return true;
 	for (int i = 0; i < s->nseen; i++)
 		if (s->seen[i].tgid == tgid)
@@ -423,7 +419,7 @@ static void not_proxy(struct sockinv *s, pid_t tgid)
 {
 	int i;
 
-	if (proxy_of(s, tgid, false))
+	if (is_proxy(s, tgid))
 		return;
 	for (i = 0; i < s->nseen && s->seen[i].tgid != tgid; i++)
 		;
