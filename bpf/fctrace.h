@@ -348,6 +348,7 @@ struct fct_pool_val {
 	__u64 releases;		/* futex wakes on it (after a first wait on it) */
 	__u64 queued_releases;	/* of those, made while a thread waited on it */
 	__u64 woken;		/* the waiters they woke */
+	__u64 broadcasts;	/* of releases, wakes of every waiter (FCT_WAKE_ALL) */
 	__u64 opened;		/* wake-ups from a wait on it (holds opened) */
 	__u64 retries;		/* of those, holds that waited on it again first */
 	__u64 dropped;		/* holds given up unclosed: two newer ones open */

@@ -172,11 +172,12 @@ static __always_inline void fct_pool_wait_exit(struct fct_slot *t, long ret)
 		pool_open(t, obj, now);
 }
 
-/* A futex wake on t->futex_uaddr woke `woken` waiters: a release (one
+/* A futex wake on t->futex_uaddr woke `woken` waiters (all of them when
+ * `all`: a broadcast): a release (one
  * that woke nobody too: its waiter was woken already, not yet running);
  * it closes t's hold on the object, if it has one open. Objects never
  * waited on get no entry. */
-static __always_inline void fct_pool_wake(struct fct_slot *t, long woken)
+static __always_inline void fct_pool_wake(struct fct_slot *t, long woken, bool all)
 {
 	__u64 obj = FCT_POOL_OBJ(t->futex_uaddr), now, len, on, d_on, d_sys;
 	struct fct_pool_key key = { .tgid = t->a.tgid, .obj = obj };
@@ -202,6 +203,7 @@ static __always_inline void fct_pool_wake(struct fct_slot *t, long woken)
 	if (p->waiting)
 		p->queued_releases++;
 	p->woken += woken;
+	p->broadcasts += all;
 	if (i >= 0 && i < FCT_POOL_OPEN) {
 		if (p->holding)
 			p->holding--;

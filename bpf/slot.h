@@ -32,7 +32,8 @@ struct fct_slot {
 	__u64 st_since_ns;	/* when the current run state began */
 	__u32 in_syscall;	/* inside a syscall of the window (1), or 0 */
 	__u32 in_nr;		/* and its number & (FCT_NR_MAX - 1) */
-	__u32 in_futex_wake;	/* inside a futex op that wakes (futex_uaddr) */
+	__u32 in_futex_wake;	/* inside a futex op that wakes (futex_uaddr): 1,
+				 * or FCT_WAKE_ALL when it may wake more than one */
 	__u32 sc_weight;	/* the current syscall's weight, 0 if untimed */
 	__u32 in_futex_wait;
 	__u32 futex_op;

@@ -132,7 +132,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 			t->in_futex_wait = 1;
 		} else if (wake_count && futex_op_wakes(op)) {
 			t->futex_uaddr = SC_ARG(direct, regs, 1);
-			t->in_futex_wake = 1;
+			t->in_futex_wake = futex_wakes_all(op, SC_ARG(direct, regs, 3)) ?
+					   FCT_WAKE_ALL : 1;
 		}
 	}
 	if (t->sc_weight) {
@@ -403,7 +404,7 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 	fct_bstack_exit(t, regs);
 	if (t->in_futex_wake) {
 		if (pools_on && direct)
-			fct_pool_wake(t, ret);
+			fct_pool_wake(t, ret, t->in_futex_wake == FCT_WAKE_ALL);
 		wake_record(t, ret);
 	}
 }

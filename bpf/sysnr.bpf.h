@@ -118,6 +118,15 @@ static __always_inline bool futex_op_wakes(__u32 op)
 	       op == FUTEX_REQUEUE || op == FUTEX_CMP_REQUEUE || op == FUTEX_UNLOCK_PI;
 }
 
+/* A wake that may wake every waiter: a broadcast (pthread_cond_broadcast
+ * wakes INT_MAX; older glibc requeued the rest), not one item given back
+ * (sem_post, pthread_cond_signal, an unlock and an unpark wake one). */
+#define FCT_WAKE_ALL	2
+static __always_inline bool futex_wakes_all(__u32 op, __u64 nr_wake)
+{
+	return op == FUTEX_REQUEUE || op == FUTEX_CMP_REQUEUE || (__u32)nr_wake > 1;
+}
+
 /* futex ops that put the caller to sleep, private or shared */
 static __always_inline bool futex_op_waits(__u32 op)
 {

@@ -553,7 +553,7 @@ static void test_durable_writes_named(void **state)
  * broadcasts, and now and then a writer's): one span a wake after each
  * waker's first; the states add up to the spans, and the writers' waits,
  * charged in the same proportions, to their time; asleep (the flusher's
- * fdatasync) the largest share. */
+ * fdatasync) the largest share but the run queue's. */
 static void check_while_waited(const struct lock_total *commit, const struct joined_run *m)
 {
 	const struct lock_wakers *w = &commit->wakers;
@@ -569,8 +569,12 @@ static void check_while_waited(const struct lock_total *commit, const struct joi
 	}
 	assert_true(fabs(between - w->span_ns) <= HS_N + w->span_ns * 1e-9);
 	assert_true(fabs(charged - (double)commit->wait_ns) <= HS_N);
+	/* the run queue's share is the machine's load (a busy one preempts the
+	 * flusher more than its fdatasync sleeps): left out of the order */
+	assert_true(w->while_waited_ns[HS_BLOCKED] > 0);
 	for (int k = 0; k < HS_N; k++)
-		assert_true(w->while_waited_ns[HS_BLOCKED] >= w->while_waited_ns[k]);
+		if (k != HS_PREEMPTED)
+			assert_true(w->while_waited_ns[HS_BLOCKED] >= w->while_waited_ns[k]);
 }
 
 static void test_group_commit_wakers(void **state)

@@ -130,6 +130,28 @@ static void title_and_fix(struct finding *o, const struct thread_row *r, unsigne
 			"spread its work over more threads.", comm, (int)r->tid, (int)r->tid);
 }
 
+/* What the threads left out waited for: the lock or event the saturated
+ * thread r woke most waits of, with who ended them and the call before
+ * (a flusher's fdatasync): the waiting threads' time, joined to it. */
+static void ev_left_out(struct diag_cause *c, const struct facts *f, const struct thread_row *r)
+{
+	const struct lock_total *best = NULL;
+
+	for (int i = 0; i < f->whole->nlocks; i++) {
+		const struct lock_total *l = &f->whole->locks[i];
+
+		if (!l->kernel && l->wakers.nthreads && l->wakers.threads[0].tid == r->tid &&
+		    (!best || l->wait_ns > best->wait_ns))
+			best = l;
+	}
+	if (!best)
+		return;
+	evidence_add(c, "The waiting threads waited %s on %s (%s waits), which %s (tid %d) woke.",
+		     fig_ns((double)best->wait_ns), best->name, fig_cnt((double)best->waits),
+		     r->k.comm[0] ? r->k.comm : "?", (int)r->tid);
+	ev_word_wakers(c, f, best);
+}
+
 bool rule_saturated(const struct facts *f, struct finding *o)
 {
 	int top = f->roles ? top_saturated(f) : -1;
@@ -162,6 +184,8 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 		     "others: this share (%s, on CPU) is of the working threads' time, the waiting "
 		     "ones left out.", f->whole->nrows - f->whole->aside_rows, nsat,
 		     nsat == 1 ? "was" : "were", f->roles->ndrop, fig_pct(o->c.share));
+	if (f->roles->ndrop)
+		ev_left_out(&o->c, f, r);
 	ev_competitors(&o->c, f);
 	return true;
 }

@@ -54,6 +54,7 @@ static void sum_add(struct fct_pool_val *d, const struct fct_pool_val *s)
 	d->releases += s->releases;
 	d->queued_releases += s->queued_releases;
 	d->woken += s->woken;
+	d->broadcasts += s->broadcasts;
 	d->opened += s->opened;
 	d->retries += s->retries;
 	d->holds += s->holds;
@@ -159,8 +160,11 @@ static bool row_of(struct pool_row *p, const struct pool_sum *s, const struct jo
 	if (!l || v->holds < POOL_MIN_HOLDS || !v->queued_ns || !m->wall_ns)
 		return false;
 	/* an item given back wakes one waiter; a release that wakes them all
-	 * (a broadcast) passes a turn round: a baton, a lock */
-	if ((double)v->woken > POOL_MAX_WOKEN * (double)v->releases)
+	 * (a broadcast) passes a turn round: a baton, a lock. Counting the
+	 * waiters woken is not enough: on a busy machine a broadcast often
+	 * finds one of a baton's two others not yet asleep and wakes one */
+	if ((double)v->woken > POOL_MAX_WOKEN * (double)v->releases ||
+	    (double)v->broadcasts > POOL_MAX_BROADCASTS * (double)v->releases)
 		return false;
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", l->name);

@@ -25,6 +25,11 @@
 /* waiters a release wakes on average, at most: a pool's give wakes one
  * (sem_post, pthread_cond_signal); more is a broadcast passing a turn */
 #define POOL_MAX_WOKEN			1.5
+/* the share of releases that wake every waiter, at most: past it the
+ * object passes turns. A pool whose give broadcasts (every waiter woken
+ * to recheck) is not told from a baton so: it stays a condvar taken in
+ * turns (docs/pools.md) */
+#define POOL_MAX_BROADCASTS		0.5
 /* holds seen whole before an object is called a pool: fewer make a
  * noisy mean (a baton three threads pass round showed 20 - 26 long ones
  * and read 3.6 - 4.9) */
