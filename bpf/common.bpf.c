@@ -14,6 +14,7 @@
 #include "fileuse.bpf.h"
 
 struct fct_slots_map slots SEC(".maps");
+struct fct_nr_spill_map nr_spill SEC(".maps");
 struct fct_tgids_map tgids SEC(".maps");
 struct fct_tl_map timeline SEC(".maps");
 struct fct_ustacks_map ustacks SEC(".maps");

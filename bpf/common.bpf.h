@@ -52,7 +52,18 @@ struct fct_ustacks_map {
 	__uint(max_entries, 16 << 20);
 };
 
+/* A thread's syscall numbers past its slot's FCT_NR_SLOT (fctrace.h):
+ * allocated as used; the loader sizes it by the slots */
+struct fct_nr_spill_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, FCT_NR_SPILL_ENTRIES);
+	__type(key, struct fct_sc_hist_key);
+	__type(value, struct fct_nr_stats);
+};
+
 extern struct fct_slots_map slots SEC(".maps");
+extern struct fct_nr_spill_map nr_spill SEC(".maps");
 extern struct fct_tl_map timeline SEC(".maps");
 extern struct fct_ustacks_map ustacks SEC(".maps");
 extern struct fct_tgids_map tgids SEC(".maps");
@@ -71,6 +82,50 @@ extern __u32 tl_on;				/* bss: the timeline window is open */
 extern __u64 tl_end_ns;				/* bss: and closes then, whenever
 						 * user space clears tl_on */
 extern __u64 tl_drops;				/* bss: records the ring buffer had no room for */
+
+/* A number the slot's table has no entry for: the nr_spill map's (made
+ * at its first call); NULL, counted, when that map is full. */
+static __noinline struct fct_nr_stats *fct_nr_spilled(struct fct_slot *t, __u32 nr)
+{
+	struct fct_sc_hist_key k = { .tid = t->a.tid, .nr = nr & (FCT_NR_MAX - 1) };
+	struct fct_nr_stats zero = {}, *s;
+
+	if ((s = bpf_map_lookup_elem(&nr_spill, &k)))
+		return s;
+	if (bpf_map_update_elem(&nr_spill, &k, &zero, BPF_NOEXIST) ||
+	    !(s = bpf_map_lookup_elem(&nr_spill, &k))) {
+		__sync_fetch_and_add(&lost.nr_spill_full, 1);
+		return NULL;
+	}
+	t->a.nrt.at[nr & (FCT_NR_MAX - 1)] = FCT_NR_SPILLED;	/* k.nr, from the stack, unbounded */
+	t->a.nrt.spilled++;
+	return s;
+}
+
+/* The thread's figures of syscall nr: its slot's entry, given at the
+ * number's first call while the slot has one free, else spilled. Only
+ * the thread's own hooks give entries (the charge of a sleep finds the
+ * one its entry made). */
+static __always_inline struct fct_nr_stats *fct_nr_of(struct fct_slot *t, __u32 nr)
+{
+	struct fct_nr_table *n = &t->a.nrt;
+	__u32 at = n->at[nr & (FCT_NR_MAX - 1)], i = at - 1;
+
+	/* the masks: for the verifier, which loses the bounds the tests
+	 * set once the compiler recomputes the index (FCT_NR_SLOT is a
+	 * power of two) */
+	if (i < FCT_NR_SLOT)
+		return &n->e[i & (FCT_NR_SLOT - 1)];
+	if (at == 0) {
+		i = n->used;
+		if (i < FCT_NR_SLOT) {
+			n->used = i + 1;
+			n->at[nr & (FCT_NR_MAX - 1)] = (__u8)(i + 1);
+			return &n->e[i & (FCT_NR_SLOT - 1)];
+		}
+	}
+	return fct_nr_spilled(t, nr);
+}
 
 /* Count a nanosecond value in a histogram (layout: histlog.h). */
 static __always_inline void fct_hist_add(__u32 *hist, __u64 v)
@@ -134,7 +189,7 @@ static __always_inline __u32 fct_code(const struct fct_slot *t)
 }
 
 /* Book d nanoseconds (or take them back: d wraps negative) under code. */
-static __always_inline void fct_book(struct fct_thread *a, __u32 code, __u64 d)
+static __always_inline void fct_book(struct fct_account *a, __u32 code, __u64 d)
 {
 	__u32 state = code & FCT_C_STATE;
 
@@ -177,12 +232,13 @@ static __always_inline struct fct_slot *fct_current_slot(void)
  * The time account: give the time since the last transition to the
  * fields the thread's state names, and start a new interval at now.
  * The scheduler edges and the marks call this (the syscall hooks do
- * not: see struct fct_thread), so the [K] fields tile [begin, end]
+ * not: see struct fct_account), so the [K] fields tile [begin, end]
  * without gaps. The last two charges are kept so that the end mark can
  * take back time charged past end_ns.
  */
 static __always_inline void fct_charge(struct fct_slot *t, __u64 now)
 {
+	struct fct_nr_stats *s;
 	__u32 code;
 	__u64 d;
 
@@ -191,8 +247,9 @@ static __always_inline void fct_charge(struct fct_slot *t, __u64 now)
 	d = now - t->st_since_ns;
 	code = fct_code(t);
 	fct_book(&t->a, code, d);
-	if ((code & FCT_C_STATE) == FCT_ST_BLOCKED && !(code & FCT_C_FUTEX) && t->in_syscall)
-		t->a.nr[t->in_nr & (FCT_NR_MAX - 1)].blocked_ns += d;
+	if ((code & FCT_C_STATE) == FCT_ST_BLOCKED && !(code & FCT_C_FUTEX) && t->in_syscall &&
+	    (s = fct_nr_of(t, t->in_nr)))
+		s->blocked_ns += d;
 	t->last_from[1] = t->last_from[0];
 	t->last_len[1] = t->last_len[0];
 	t->last_code[1] = t->last_code[0];

@@ -17,8 +17,8 @@
  * The array is sized at load (a power of two, the rodata slot_mask + 1):
  * twice the target's threads at the attach, at least FCT_SLOTS_MIN, at
  * most FCT_SLOTS_MAX, or as --max-threads says. Each slot is a whole
- * account (struct fct_slot, ~21 KiB: the per-syscall-number table). */
-#define FCT_SLOTS_MIN	1024
+ * account (struct fct_slot, ~2.8 KiB with its compact syscall table). */
+#define FCT_SLOTS_MIN	16384
 #define FCT_SLOTS_MAX	65536
 #define FCT_MAX_SLOTS	FCT_SLOTS_MIN	/* the map's size before the loader sets it */
 /* 4 probes lost a postmaster in a table of 1024 holding 22 threads: its
@@ -140,8 +140,9 @@ enum fct_wake_by { FCT_WAKE_SIGNAL, FCT_WAKE_WRITE, FCT_WAKE_REQUEST, FCT_WAKE_N
  * One thread's account, from the start of its window to its end: the
  * begin/end marks of fctrace's own workers, or for any other program its
  * exec, creation or the attach, to its exit or the window's close.
- * Plain data for user space: a slot in the `slots` map begins with this
- * struct, and the BPF programs' private state follows it (common.bpf.h).
+ * Plain data for user space: a slot in the `slots` map begins with it
+ * (struct fct_account), and the BPF programs' private state follows it
+ * (slot.h); user space reads it as struct fct_thread.
  *
  * The time account. The scheduler edges charge every interval of the
  * window to exactly one of the [K] fields, without reading the syscall
@@ -154,61 +155,93 @@ enum fct_wake_by { FCT_WAKE_SIGNAL, FCT_WAKE_WRITE, FCT_WAKE_REQUEST, FCT_WAKE_N
  *   cpu_user   = oncpu - futex_on - cpu_sys
  * so cpu_user + cpu_sys + runq + blocked + futex_wait = end - begin.
  */
-struct fct_thread {
-	__u32 tid;
-	__u32 tgid;
-	__u64 begin_ns;		/* CLOCK_MONOTONIC */
-	__u64 end_ns;
-	char comm[FCT_COMM_LEN];	/* at exit, or when the window closed */
-	__u32 how;		/* FCT_HOW_* */
-	__u32 pad;
-
-	__u64 oncpu_ns;		/* [K] all on-CPU time */
-	__u64 runq_ns;		/* [K][A] runnable, waiting for a CPU, outside futex waits */
-	__u64 blocked_ns;	/* [K][A] asleep outside futex waits (I/O, other) */
-	__u64 futex_off_ns;	/* [K] off CPU (asleep or runnable) inside futex waits */
-	__u64 futex_on_ns;	/* on CPU inside futex waits (they are always timed) */
-	__u64 sys_on_est_ns;	/* estimate: on CPU inside other syscalls */
-	__u64 offcpu_ns;	/* all asleep time, including futex waits */
-	__u64 runq_total_ns;	/* all run-queue time, including inside futex waits */
-	__u64 vol_switches;
-	__u64 invol_switches;
-	__u64 futex_waits;
-	__u64 blocked_io_ns;	/* [K] of blocked_ns: uninterruptible sleep (disk, kernel locks) */
-	__u64 stopped_ns;	/* [K] of blocked_ns: stopped (SIGSTOP, a debugger) */
-
-	/* page cache: pages asked for by pread64; pages this thread added
-	 * reading (misses: from disk, readahead included) and writing (new
-	 * data inside write, pwrite64, writev, fallocate ...: not misses;
-	 * without the syscalls probe they count as added); pages pread64
-	 * read from files open O_DIRECT: past the page cache, from the disk,
-	 * neither hits nor misses */
-	__u64 pages_asked;
-	__u64 pages_added;
-	__u64 pages_written;
-	__u64 pages_direct;
-
-	/* kernel lock contention summary (details in the klock map) */
-	__u64 klock_waits;
-	__u64 klock_wait_ns;
-
-	/* cpu-clock samples that found the thread on CPU (cpuclock.bpf.c) */
-	__u64 cpu_samples_user;		/* in user mode */
-	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */
-	__u64 cpu_samples_futex;	/* inside a futex wait */
-
-	/* sleeps in a syscall (epoll_wait, poll, read ...; not futex waits)
-	 * that another traced process ended (wakers.bpf.c), by what it was
-	 * doing: [FCT_WAKE_SIGNAL] kill, tgkill, sigqueue; [FCT_WAKE_WRITE]
-	 * a write to a pipe, eventfd or socket by a process of the same
-	 * program (the same executable); [FCT_WAKE_REQUEST] such a write by
-	 * a process of another program (a proxy's statement to its backend).
-	 * A latch (PostgreSQL's) is the first two: a wait for a sibling
-	 * process, not for input; the third is input, handed over */
-	__u64 sib_waits[FCT_WAKE_N];
-	__u64 sib_wait_ns[FCT_WAKE_N];	/* asleep, up to the wake-up */
+/* The account's fields, one list for the kernel's slot (struct
+ * fct_account) and user space's copy (struct fct_thread), which differ
+ * only in their syscall tables: so the two agree byte for byte up to it. */
+#define FCT_ACCOUNT_FIELDS							\
+	__u32 tid;								\
+	__u32 tgid;								\
+	__u64 begin_ns;		/* CLOCK_MONOTONIC */				\
+	__u64 end_ns;								\
+	char comm[FCT_COMM_LEN];	/* at exit, or when the window closed */	\
+	__u32 how;		/* FCT_HOW_* */					\
+	__u32 pad;								\
+									\
+	__u64 oncpu_ns;		/* [K] all on-CPU time */			\
+	__u64 runq_ns;		/* [K][A] runnable, waiting for a CPU, outside futex waits */	\
+	__u64 blocked_ns;	/* [K][A] asleep outside futex waits (I/O, other) */	\
+	__u64 futex_off_ns;	/* [K] off CPU (asleep or runnable) inside futex waits */	\
+	__u64 futex_on_ns;	/* on CPU inside futex waits (they are always timed) */	\
+	__u64 sys_on_est_ns;	/* estimate: on CPU inside other syscalls */	\
+	__u64 offcpu_ns;	/* all asleep time, including futex waits */	\
+	__u64 runq_total_ns;	/* all run-queue time, including inside futex waits */	\
+	__u64 vol_switches;							\
+	__u64 invol_switches;							\
+	__u64 futex_waits;							\
+	__u64 blocked_io_ns;	/* [K] of blocked_ns: uninterruptible sleep (disk, kernel locks) */	\
+	__u64 stopped_ns;	/* [K] of blocked_ns: stopped (SIGSTOP, a debugger) */	\
+									\
+	/* page cache: pages asked for by pread64; pages this thread added	\
+	 * reading (misses: from disk, readahead included) and writing (new	\
+	 * data inside write, pwrite64, writev, fallocate ...: not misses;	\
+	 * without the syscalls probe they count as added); pages pread64	\
+	 * read from files open O_DIRECT: past the page cache, from the disk,	\
+	 * neither hits nor misses */						\
+	__u64 pages_asked;							\
+	__u64 pages_added;							\
+	__u64 pages_written;							\
+	__u64 pages_direct;							\
+									\
+	/* kernel lock contention summary (details in the klock map) */		\
+	__u64 klock_waits;							\
+	__u64 klock_wait_ns;							\
+									\
+	/* cpu-clock samples that found the thread on CPU (cpuclock.bpf.c) */	\
+	__u64 cpu_samples_user;		/* in user mode */			\
+	__u64 cpu_samples_sys;		/* in kernel mode, outside futex waits */	\
+	__u64 cpu_samples_futex;	/* inside a futex wait */		\
+									\
+	/* sleeps in a syscall (epoll_wait, poll, read ...; not futex waits)	\
+	 * that another traced process ended (wakers.bpf.c), by what it was	\
+	 * doing: [FCT_WAKE_SIGNAL] kill, tgkill, sigqueue; [FCT_WAKE_WRITE]	\
+	 * a write to a pipe, eventfd or socket by a process of the same	\
+	 * program (the same executable); [FCT_WAKE_REQUEST] such a write by	\
+	 * a process of another program (a proxy's statement to its backend).	\
+	 * A latch (PostgreSQL's) is the first two: a wait for a sibling	\
+	 * process, not for input; the third is input, handed over */		\
+	__u64 sib_waits[FCT_WAKE_N];						\
+	__u64 sib_wait_ns[FCT_WAKE_N];	/* asleep, up to the wake-up */		\
 	__u64 sib_wakes[FCT_WAKE_N];	/* such sleeps of others this thread ended */
 
+/* A slot's syscall table: the numbers the thread called, each given the
+ * next of FCT_NR_SLOT entries at its first call (at[nr] is its entry + 1;
+ * 0: not called yet); a thread that calls more numbers keeps the rest in
+ * the nr_spill map (at[nr] FCT_NR_SPILLED), as few do. A full table by
+ * number (512 x 40 bytes) made each slot 21 KiB; this one is 1.8 KiB,
+ * so that room for 16 384 threads costs 45 MiB, not 336. */
+#define FCT_NR_SLOT		32	/* a power of two (common.bpf.h masks with it) */
+#define FCT_NR_SPILLED		0xff
+#define FCT_NR_SPILL_ENTRIES	16384	/* (thread, number); at load, at least
+					 * FCT_NR_SPILL_PER_SLOT per thread slot */
+#define FCT_NR_SPILL_PER_SLOT	2
+
+struct fct_nr_table {
+	__u8 at[FCT_NR_MAX];
+	__u32 used;		/* entries given */
+	__u32 spilled;		/* numbers in nr_spill */
+	struct fct_nr_stats e[FCT_NR_SLOT];
+};
+
+/* The kernel's account: a slot in the `slots` map begins with it. */
+struct fct_account {
+	FCT_ACCOUNT_FIELDS
+	struct fct_nr_table nrt;
+};
+
+/* User space's: the same, with the syscall table by number (the slot's
+ * entries and its spilled numbers put back in place, trace/loader.c). */
+struct fct_thread {
+	FCT_ACCOUNT_FIELDS
 	struct fct_nr_stats nr[FCT_NR_MAX];	/* every syscall by number */
 };
 
@@ -563,6 +596,8 @@ struct fct_lost {
 	__u64 flame_stack_drops;	/* sleeps' and cpu samples' stacks the ring
 				 * buffer had no room for: the flame graph's
 				 * [blocked in] and cpu parts have fewer samples */
+	__u64 nr_spill_full;	/* syscalls of a thread past FCT_NR_SLOT numbers
+				 * that found the nr_spill map full: not counted */
 };
 
 

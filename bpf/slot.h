@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * slot.h - a thread slot as the BPF programs keep it: the account that
- * user space reads (struct fct_thread, the ABI), then the state machines'
+ * user space reads (struct fct_account, the ABI), then the state machines'
  * private state. Not part of the ABI: only the BPF programs and the test
  * of their account helpers (tests/bpf/test_bpf_charge.c) include it; the
  * loader reads the account at the start of each slot and nothing else.
@@ -24,7 +24,7 @@
  * every hook touches).
  */
 struct fct_slot {
-	struct fct_thread a;
+	struct fct_account a;
 	__u32 active;		/* inside the thread's window */
 	__u32 st_state;		/* enum fct_run_state */
 	__u32 st_sleep;		/* BLOCKED: FCT_C_UNINT, FCT_C_STOPPED or 0 */

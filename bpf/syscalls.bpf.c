@@ -109,6 +109,7 @@ static __always_inline void tl_enter(struct fct_slot *t, struct pt_regs *regs,
 static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 {
 	struct fct_slot *t = fct_current_slot();
+	struct fct_nr_stats *s;
 	__u32 op;
 
 	if (!t || id < 0)
@@ -116,7 +117,8 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 	t->in_syscall = 1;
 	fct_bstack_enter(t);
 	t->in_nr = id & (FCT_NR_MAX - 1);
-	t->sc_weight = sc_weight(id, t->a.nr[t->in_nr].count++);
+	/* a call the spill map had no room for is not counted: not timed */
+	t->sc_weight = (s = fct_nr_of(t, t->in_nr)) ? sc_weight(id, s->count++) : 0;
 	if (id == NR_PREAD64) {
 		t->pread_pos = SC_ARG(direct, regs, 4);
 		t->pread_direct = fct_fd_direct((long)SC_ARG(direct, regs, 1), direct);
@@ -379,8 +381,8 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 	nr = t->in_nr & (FCT_NR_MAX - 1);
 	w = t->sc_weight;
 	t->sc_weight = 0;
-	s = &t->a.nr[nr];
-	if (ret < 0)
+	s = fct_nr_of(t, nr);
+	if (s && ret < 0)
 		s->errors++;
 	if (nr != NR_FUTEX && nr != NR_FUTEX_WAITV)
 		t->done_nr = nr + 1;
@@ -393,7 +395,7 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 		else
 			t->a.pages_asked += pages_spanned(t->pread_pos, ret);
 	}
-	if (w)
+	if (w && s)
 		sc_time(t, s, nr, bpf_ktime_get_ns() - t->sc_enter_ns, w, ret, regs);
 	if (tl_on)
 		fct_tl_emit(t, bpf_ktime_get_ns(), FCT_TL_SYS_EXIT,

@@ -145,6 +145,7 @@ static __always_inline bool fct_adopt_syscall(struct fct_slot *t, struct pt_regs
 	long nr = regs->syscallno;
 	__u64 uaddr = regs->orig_x0, op = regs->regs[1] & FUTEX_OP_MASK;
 #endif
+	struct fct_nr_stats *s;
 
 	if (nr < 0)
 		return false;
@@ -152,7 +153,8 @@ static __always_inline bool fct_adopt_syscall(struct fct_slot *t, struct pt_regs
 	 * and its sleep from now on booked to its number */
 	t->in_syscall = 1;
 	t->in_nr = nr & (FCT_NR_MAX - 1);
-	t->a.nr[nr & (FCT_NR_MAX - 1)].count++;
+	if ((s = fct_nr_of(t, t->in_nr)))
+		s->count++;
 	t->sc_weight = 1;
 	if (nr != NR_FUTEX || !futex_op_waits(op))
 		return true;

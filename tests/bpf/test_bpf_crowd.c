@@ -73,7 +73,7 @@ static void test_crowd_every_thread(void **state)
 	assert_int_equal(s.kv.lost.slot_full, 0);
 	assert_true(s.kv.slots >= 2 * CROWD);	/* sized from the threads at the attach */
 	assert_int_equal(s.kv.slots & (s.kv.slots - 1), 0);
-	assert_true(s.kv.slots_bytes >= (uint64_t)s.kv.slots * sizeof(struct fct_thread));
+	assert_true(s.kv.slots_bytes >= (uint64_t)s.kv.slots * sizeof(struct fct_account));
 	for (int i = 0; i < s.kv.nthreads; i++) {
 		const struct fct_thread *a = &s.kv.threads[i];
 
@@ -84,6 +84,39 @@ static void test_crowd_every_thread(void **state)
 	}
 	assert_int_equal(crowd, CROWD);
 	gated_end(&c.g);
+	session_free(&s);
+}
+
+/* A program started by fctrace (no threads to size the table from)
+ * that makes 16 000 threads, each one getppid call: the default table
+ * holds every one, with its exact count. */
+#define MANY	16000
+
+static void test_default_holds_16000_threads(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "threads", n, NULL };
+	struct trace_opts t = { .probes = PG_FULL };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	unsigned made = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", MANY);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_true(s.target.exited);
+	assert_int_equal(s.target.exit_status, 0);
+	assert_int_equal(s.kv.slots, FCT_SLOTS_MIN);
+	assert_int_equal(s.kv.lost.slot_full, 0);
+	assert_int_equal(s.kv.lost.nr_spill_full, 0);
+	for (int i = 0; i < s.kv.nthreads; i++) {
+		const struct fct_thread *a = &s.kv.threads[i];
+
+		if (a->tgid != (uint32_t)s.target.pid || a->tid == a->tgid)
+			continue;
+		made++;
+		assert_int_equal(getppids(a), 1);
+	}
+	assert_int_equal(made, MANY);
 	session_free(&s);
 }
 
@@ -124,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crowd_every_thread),
 		cmocka_unit_test(test_crowd_too_small_names_missing),
+		cmocka_unit_test(test_default_holds_16000_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,8 +54,7 @@ static void test_finish_leaves_nothing_loaded(void **state)
 	t0 = wl_now_ns();
 	assert_int_equal(tracer_prepare(&t, &o, &kv), 0);
 	t0 = wl_now_ns() - t0;
-	print_message("load+attach of every group: %.1f ms\n", t0 / 1e6);
-	assert_true(t0 < 1000000000ull);
+	print_message("load+attach of every group: %.1f ms\n", t0 / 1e6);	/* make bench times it */
 	assert_int_equal(kv.groups, o.groups);
 	/* 23 programs, less the handles' two riding in the syscall ones */
 	assert_int_equal(bpf_fct_prog_ids(ids, 32), 21);

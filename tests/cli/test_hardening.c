@@ -176,7 +176,7 @@ static void test_concurrent_runs_stay_apart(void **state)
 
 /* argv started with stdout to a file; SIGINT once `ready` says so (or
  * after a delay); the exit status, stdout in out, stderr in err. */
-static int interrupt(char *const argv[], bool (*ready)(void *arg), void *arg,
+static int interrupt(char *const argv[], bool (*ready)(pid_t pid, void *arg), void *arg,
 		     char *out, size_t outlen, char *err, size_t errlen)
 {
 	FILE *fout = tmpfile(), *ferr = tmpfile();
@@ -184,7 +184,7 @@ static int interrupt(char *const argv[], bool (*ready)(void *arg), void *arg,
 	pid_t pid = spawn_fctrace(argv, &o);
 	int rc;
 
-	for (int i = 0; i < 60000 && ready && !ready(arg); i++)
+	for (int i = 0; i < 60000 && ready && !ready(pid, arg); i++)
 		usleep(1000);
 	usleep(ready ? 300 * 1000 : 1500 * 1000);	/* into the (next) window */
 	kill(pid, SIGINT);
@@ -202,6 +202,26 @@ static int interrupt(char *const argv[], bool (*ready)(void *arg), void *arg,
 	return rc;
 }
 
+/* Have pid's workers begun their reads? Its read calls (/proc/PID/io
+ * syscr) pass what the set-up and the probes' load make: a fixed wait
+ * fell short of the window on a busy machine. */
+static bool workers_reading(pid_t pid, void *arg)
+{
+	char path[64], line[128];
+	unsigned long long n = 0;
+	FILE *f;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "syscr: %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n > 20000;
+}
+
 /* SIGINT inside a traced run's window: exit 130, the table's header and
  * the JSON say the results are partial, and what was measured is there. */
 static void test_interrupted_run_is_partial(void **state)
@@ -214,7 +234,8 @@ static void test_interrupted_run_is_partial(void **state)
 
 	BPF_TEST_REQUIRE();
 	snprintf(path, sizeof(path), "%s.json", dir);
-	assert_int_equal(interrupt(argv, NULL, NULL, out, sizeof(out), err, sizeof(err)), 130);
+	assert_int_equal(interrupt(argv, workers_reading, NULL, out, sizeof(out), err,
+				   sizeof(err)), 130);
 	assert_non_null(strstr(out, "  [INTERRUPTED: partial results]\n"));
 	assert_non_null(strstr(out, "\nTime account per thread"));	/* the kernel view too */
 	assert_non_null(doc = json_object_from_file(path));
@@ -266,7 +287,7 @@ static void test_interrupted_sweep_is_partial(void **state)
 }
 
 /* Has a second data directory appeared in arg (the dir), the first gone? */
-static bool second_run_started(void *arg)
+static bool second_run_started(pid_t pid, void *arg)
 {
 	static char first[256];
 	DIR *d = opendir(arg);

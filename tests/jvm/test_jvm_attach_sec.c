@@ -602,9 +602,13 @@ static void test_agent_flood(void **state)
 	close(go[1]);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
-	/* returns at the end of the data: the deadline only bounds a busy
-	 * machine's reader, which 500 ms once left short of the 128 MiB */
-	free(jvm_agent_dump(a, deadline_in_ms(10000)));
+	/* the writer is done once the last of it is in the socket's buffer:
+	 * the reader thread takes that last part later (a dump returns at the
+	 * first whole report, not at the data's end), so wait for it - 10 s
+	 * at most, for a busy machine's reader */
+	for (int i = 0; i < 1000 && jvm_agent_dropped(a) < (64u << 20); i++)
+		usleep(10000);
+	free(jvm_agent_dump(a, deadline_in_ms(1000)));
 	assert_true(jvm_agent_dropped(a) >= (64u << 20));	/* 128 MiB sent, 64 kept */
 	free(opt);
 	jvm_agent_close(a);

@@ -304,7 +304,7 @@ static const char *const optional[] = {
 	"kind@",	/* a lock's kind: lock_kind.h, absent in runs saved before kinds */
 	/* one syscall table by number: its losses, and what each number
 	 * carries besides count, total and sleep */
-	"syscall_hist_full@", "errors@number", "timed@number", "min_ns@number", "max_ns@number",
+	"syscall_hist_full@", "syscall_spill_full@", "errors@number", "timed@number", "min_ns@number", "max_ns@number",
 	"wake_after_full@", "wakers@",	/* runs saved before the wakers' join */
 	"from_diskstats@", "probed_reads@", "probed_writes@",	/* before the diskstats view */
 	/* before the reclaim distances */

@@ -370,7 +370,7 @@ const struct opt_row opt_rows[] = {
 	  .read = read_pow2, AT(trace.time_every), RANGE(1, FCT_SC_EVERY_MAX) },
 	{ .name = "max-threads", .arg = "N", .group = G_TRACING, .takes = TRACED,
 	  .help = "room for N threads at once (default: twice the target's at the start, at "
-	  "least 1024; ~20 KiB of kernel memory each)",
+	  "least 16384; ~2.8 KiB of kernel memory each)",
 	  .read = read_number, AT(trace.max_threads), RANGE(64, FCT_SLOTS_MAX) },
 	{ .name = "timeline", .group = G_TRACING, .takes = ONE_RUN, .flags = OPT_TIMELINE,
 	  .help = "record every thread's state edges for a window (swimlanes in --html, "

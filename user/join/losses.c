@@ -224,6 +224,22 @@ static void lost_sc_hists(const struct kview *kv, struct losses *o)
 	touches(l, sc);
 }
 
+/* Calls of threads past their slots' syscall numbers that found the
+ * spilled numbers' table full: not counted at all. */
+static void lost_spilled(const struct kview *kv, struct losses *o)
+{
+	static const char *const sc[] = { "syscalls", "threads", "diagnosis", NULL };
+	struct loss *l = add(o, "syscall_spill_full", kv->lost.nr_spill_full, 0.75);
+
+	if (!l)
+		return;
+	says(l, "%llu syscalls not counted: their threads had called more than %d syscall "
+	     "numbers, and the table for the rest (at least %d (thread, number) entries) was "
+	     "full; their threads' counts and times are short by them",
+	     (unsigned long long)kv->lost.nr_spill_full, FCT_NR_SLOT, FCT_NR_SPILL_ENTRIES);
+	touches(l, sc);
+}
+
 void losses_find(const struct kview *kv, struct losses *o)
 {
 	static const char *const timeline[] = { "timeline", NULL };
@@ -243,6 +259,7 @@ void losses_find(const struct kview *kv, struct losses *o)
 		     (unsigned long long)kv->lost.pc_map_full, FCT_PC_ENTRIES);
 	lost_evict(kv, o);
 	lost_sc_hists(kv, o);
+	lost_spilled(kv, o);
 	l = add(o, "handles_drops", kv->fu_drops,
 		ratio((double)kv->fu_sent, (double)(kv->fu_sent + kv->fu_drops)));
 	if (l) {

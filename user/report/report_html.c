@@ -428,6 +428,7 @@ static void probes_section(FILE *f, const struct session *s)
 	lost_row(f, "page-cache map full", l->pc_map_full);
 	lost_row(f, "page-cache removal tables full", l->pc_evict_full);
 	lost_row(f, "syscall histogram table full", l->sc_hist_full);
+	lost_row(f, "spilled syscall numbers' table full", l->nr_spill_full);
 	lost_row(f, "wakers' table full", l->wake_after_full);
 	lost_row(f, "pools' table full", l->pool_full);
 	lost_row(f, "flame graph stacks dropped", l->flame_stack_drops);

@@ -768,7 +768,7 @@ static void print_probes(FILE *f, const struct session *s)
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +
 				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full +
 				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
-				     l->pool_full),
+				     l->pool_full + l->nr_spill_full),
 		(unsigned long long)l->stack_lost);
 	if (s->joined.pools)
 		fprintf(f, "  pools of N: measured inside tp_btf/sys_enter and sys_exit\n");

@@ -73,6 +73,7 @@ static const struct jr_field lost[] = {
 	JR_FIELD_IF(fct_lost, "tgids_full", tgids_full, OPT),
 	JR_FIELD_IF(fct_lost, "pagecache_evict_full", pc_evict_full, OPT),
 	JR_FIELD_IF(fct_lost, "syscall_hist_full", sc_hist_full, OPT),
+	JR_FIELD_IF(fct_lost, "syscall_spill_full", nr_spill_full, OPT),
 	JR_FIELD_IF(fct_lost, "wake_after_full", wake_after_full, OPT),
 	JR_FIELD_IF(fct_lost, "pool_full", pool_full, OPT),
 	JR_FIELD_IF(fct_lost, "flame_stack_drops", flame_stack_drops, OPT),

@@ -322,6 +322,14 @@ static unsigned sc_hist_entries(unsigned nslots)
 	       nslots * FCT_SC_HIST_PER_SLOT : FCT_SC_HIST_ENTRIES;
 }
 
+/* The spilled syscall numbers' table: few threads call more than
+ * FCT_NR_SLOT numbers (allocated as used). */
+static unsigned nr_spill_entries(unsigned nslots)
+{
+	return nslots * FCT_NR_SPILL_PER_SLOT > FCT_NR_SPILL_ENTRIES ?
+	       nslots * FCT_NR_SPILL_PER_SLOT : FCT_NR_SPILL_ENTRIES;
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -337,6 +345,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	/* allocated as used (BPF_F_NO_PREALLOC): room costs only its buckets */
 	bpf_map__set_max_entries(skel->maps.futex_waits, futex_entries(t->nslots));
 	bpf_map__set_max_entries(skel->maps.sc_hists, sc_hist_entries(t->nslots));
+	bpf_map__set_max_entries(skel->maps.nr_spill, nr_spill_entries(t->nslots));
 	skel->rodata->follow_forks = t->follow;
 	skel->rodata->tgid_list = t->tgid_list;
 	skel->rodata->tracer_tgid = (__u32)getpid();	/* its own samples apart */
@@ -1090,7 +1099,7 @@ void tracer_stop(struct tracer *t)
 }
 
 /* One used slot's account onto kv->threads; -ENOMEM. */
-static int keep_thread(struct kview *kv, const struct fct_thread *a, int *cap)
+static int keep_thread(struct kview *kv, const struct fct_account *a, int *cap)
 {
 	if (kv->nthreads == *cap) {
 		void *p = realloc(kv->threads, (size_t)(*cap = *cap ? 2 * *cap : 64) *
@@ -1100,7 +1109,7 @@ static int keep_thread(struct kview *kv, const struct fct_thread *a, int *cap)
 			return -ENOMEM;
 		kv->threads = p;
 	}
-	memcpy(&kv->threads[kv->nthreads++], a, sizeof(*kv->threads));
+	slots_account_copy(&kv->threads[kv->nthreads++], a);
 	return 0;
 }
 
@@ -1117,13 +1126,13 @@ static int read_threads_mapped(struct tracer *t, struct kview *kv, int fd, size_
 	if (base == MAP_FAILED)
 		return 1;
 	/* one allocation for the used slots: doubling copied each 21 KB
-	 * account again and again */
+	 * struct fct_thread again and again */
 	for (__u32 k = 0; k < t->nslots; k++)
-		cap += ((const struct fct_thread *)(base + k * stride))->tid != 0;
+		cap += ((const struct fct_account *)(base + k * stride))->tid != 0;
 	if (cap && !(kv->threads = calloc((size_t)cap, sizeof(*kv->threads))))
 		err = -ENOMEM;
 	for (__u32 k = 0; k < t->nslots && !err; k++) {
-		const struct fct_thread *a = (const struct fct_thread *)(base + k * stride);
+		const struct fct_account *a = (const struct fct_account *)(base + k * stride);
 
 		if (a->tid)
 			err = keep_thread(kv, a, &cap);
@@ -1133,23 +1142,23 @@ static int read_threads_mapped(struct tracer *t, struct kview *kv, int fd, size_
 }
 
 /* Every slot a thread used, active or closed. A slot is the account
- * (struct fct_thread) followed by the BPF programs' private state: only
- * the account is kept. */
+ * (struct fct_account) followed by the BPF programs' private state: only
+ * the account is kept, as a struct fct_thread. */
 static int read_threads(struct tracer *t, struct kview *kv)
 {
 	int fd = bpf_map__fd(t->skel->maps.slots), cap = 0, err;
 	size_t vsz = bpf_map__value_size(t->skel->maps.slots);
 	char *val;
 
-	if (vsz < sizeof(struct fct_thread))
+	if (vsz < sizeof(struct fct_account))
 		return -ENOMEM;
 	if ((err = read_threads_mapped(t, kv, fd, vsz)) <= 0)
 		return err;
 	if (!(val = calloc(1, vsz)))
 		return -ENOMEM;
 	for (__u32 k = 0; k < t->nslots && !err; k++)
-		if (!bpf_map_lookup_elem(fd, &k, val) && ((struct fct_thread *)val)->tid)
-			err = keep_thread(kv, (const struct fct_thread *)val, &cap);
+		if (!bpf_map_lookup_elem(fd, &k, val) && ((struct fct_account *)val)->tid)
+			err = keep_thread(kv, (const struct fct_account *)val, &cap);
 	free(val);
 	return err;
 }
@@ -1174,6 +1183,33 @@ static int read_hash(int fd, size_t ksz, size_t vsz,
 			return err;
 	}
 	return 0;
+}
+
+struct spill_ix {
+	struct kv_tid_at *ix;
+	int n;
+};
+
+static int add_spilled(struct kview *kv, const void *k, const void *v, void *arg)
+{
+	const struct spill_ix *s = arg;
+
+	slots_add_spilled(kv, s->ix, s->n, k, v);
+	return 0;
+}
+
+/* The numbers threads called past their slots' tables, into them. */
+static int read_spilled(struct tracer *t, struct kview *kv)
+{
+	struct spill_ix s = { .ix = kview_tids_sorted(kv, &s.n) };
+	int err;
+
+	if (kv->nthreads && !s.ix)
+		return -ENOMEM;
+	err = read_hash(bpf_map__fd(t->skel->maps.nr_spill), sizeof(struct fct_sc_hist_key),
+			sizeof(struct fct_nr_stats), add_spilled, kv, &s);
+	free(s.ix);
+	return err;
 }
 
 /* grow *arr of *n elements by one; the new element, zeroed */
@@ -1426,6 +1462,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->machine_ns = t->off_ns > t->on_ns ? t->off_ns - t->on_ns : 0;
 	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
+	if (!err)
+		err = read_spilled(t, kv);
 	if (!err && kv->lost.slot_full && t->target != TT_SELF)
 		slots_find_missing(kv, t->tgid);
 	if (!err && kv->machine_sampled)

@@ -1,6 +1,7 @@
 /*
  * slots.c - how many thread accounts the BPF side makes room for, and,
- * when that was too few, which threads went without one.
+ * when that was too few, which threads went without one; a slot's
+ * account into user space's form.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -81,4 +82,37 @@ void slots_find_missing(struct kview *kv, pid_t tgid)
 	}
 	free(ix);
 	closedir(d);
+}
+
+/* The two forms share their fields up to the syscall table (fctrace.h's
+ * FCT_ACCOUNT_FIELDS). */
+_Static_assert(offsetof(struct fct_thread, nr) == offsetof(struct fct_account, nrt),
+	       "struct fct_thread and fct_account differ before their syscall tables");
+
+void slots_account_copy(struct fct_thread *out, const struct fct_account *a)
+{
+	memcpy(out, a, offsetof(struct fct_account, nrt));
+	memset(out->nr, 0, sizeof(out->nr));
+	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
+		unsigned at = a->nrt.at[nr];
+
+		if (at >= 1 && at <= FCT_NR_SLOT)
+			out->nr[nr] = a->nrt.e[at - 1];
+	}
+}
+
+void slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
+		       const struct fct_sc_hist_key *k, const struct fct_nr_stats *v)
+{
+	struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, k->tid);
+	struct fct_nr_stats *s;
+
+	if (!t || k->nr >= FCT_NR_MAX)
+		return;
+	s = &t->nr[k->nr];
+	s->count += v->count;
+	s->errors += v->errors;
+	s->timed += v->timed;
+	s->total_ns += v->total_ns;
+	s->blocked_ns += v->blocked_ns;
 }
