@@ -394,7 +394,7 @@ static void test_traced_runs(void **state)
 	check_run(test_at("prog.json"));
 	/* the holders of two locks, one waited for holding the other */
 	run_ok(ARGV("run", "--probes", "full,holders", "-q", "--json", test_at("chain.json"), "--",
-		    TARGET, "chain", "50"), false);
+		    TARGET, "chain", "100"), false);	/* 50 once showed no chain */
 	check_run(test_at("chain.json"));
 	/* pages dropped by fadvise and read again */
 	run_ok(ARGV("run", "--probes", "full,pc-evict", "-q", "--json", test_at("evict.json"), "--",

@@ -87,7 +87,8 @@ static void lost_threads(const struct kview *kv, struct losses *o)
 		     "of the %d it held%s",
 		     (unsigned long long)kv->lost.slot_full,
 		     (unsigned long long)(kv->nthreads + kv->lost.slot_full),
-		     kv->slots ? kv->slots : FCT_SLOTS_MIN, kv->nthreads, missing);
+		     /* a run saved without its table's size: it held what it kept */
+		     kv->slots ? kv->slots : (unsigned)kv->nthreads, kv->nthreads, missing);
 		touches(l, every_figure);
 	}
 	l = add(o, "tgids_full", kv->lost.tgids_full,
