@@ -43,6 +43,7 @@ __u64 tl_end_ns = 0;
 __u64 tl_drops = 0;
 __u64 fu_drops = 0;
 __u64 fu_sent = 0;
+__u32 fu_paused = 0;
 __u32 flow_on = 0;
 struct fct_hold_global hold_global = {};
 

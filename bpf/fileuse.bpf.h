@@ -33,6 +33,8 @@ struct fct_fileuse_map {
 extern struct fct_fileuse_map fileuse SEC(".maps");
 extern __u64 fu_drops;				/* bss: events the ring had no room for */
 extern __u64 fu_sent;				/* bss */
+extern __u32 fu_paused;				/* bss: the file stream stopped (user
+						 * space's budget: trace/selfcost.h) */
 extern const volatile __u32 handles_on;	/* rodata: the syscall programs carry this */
 
 #define MAP_ANONYMOUS	0x20
@@ -330,10 +332,14 @@ static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, l
 
 	if (id == FU_CONNECT || t->conn_state)
 		fu_conn_enter(t, regs, id);
+	if (fu_paused && !flow_on)
+		return;		/* the connections go on; the files stopped */
 	fd = fu_fd_of(regs, id);
 	if (fd < 0 || !(file = fct_fd_any_btf(fd)))
 		return;
 	if (fct_regular(file)) {
+		if (fu_paused)
+			return;
 		fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
 	} else if (id == FU_CLOSE && fct_is_socket(file)) {
 		if (flow_on)
@@ -370,7 +376,7 @@ static __always_inline void fu_exit(struct fct_slot *t, struct pt_regs *regs, lo
 		fu_conn_exit(t, regs, ret);
 	if (flow_on)
 		fu_flow_exit(regs, FU_NR(regs), ret);
-	if (ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
+	if (fu_paused || ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
 		return;
 	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);
 }

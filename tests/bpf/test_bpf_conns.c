@@ -50,7 +50,8 @@ static struct json_object *run_conns(struct truth *t)
 	snprintf(kt, sizeof(kt), "%d", KTCP);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		fail_msg("mkdir %s", dir);
-	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--budget", "0", "--json", json,
+			       "--",
 			       (char *)conn_prog(), dir, n, ku, kt, DELAY, NULL };
 	if (run_fctrace_out(argv, &so, out, sizeof(out), err, sizeof(err)))
 		fail_msg("fctrace run failed: %s", err);

@@ -416,7 +416,8 @@ static void test_dd_direct_why(void **state)
 	snprintf(data, sizeof(data), "%s/dd.data", c.dir);
 	dd_file_make(data);
 	snprintf(iff, sizeof(iff), "if=%s", data);
-	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--budget", "0", "--json", json,
+			       "--",
 			       "dd", iff, "of=/dev/null", "bs=16k", "iflag=direct", "status=none",
 			       NULL };
 	if (run_fctrace(argv, &so, err, sizeof(err)))

@@ -35,7 +35,8 @@ struct truth {
 
 /* fctrace run --json J -- fdcache_prog DIR files size accesses seed:
  * the program's own figures, and the run document */
-static struct json_object *run_fdcache(int files, int size, int accesses, struct truth *t)
+static struct json_object *run_budget(int files, int size, int accesses, const char *budget,
+				      struct truth *t)
 {
 	char nf[16], ns[16], na[16], out[256], err[4096];
 	char *json = test_at("handles.json"), *dir = test_at("files");
@@ -46,14 +47,21 @@ static struct json_object *run_fdcache(int files, int size, int accesses, struct
 	snprintf(na, sizeof(na), "%d", accesses);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		fail_msg("mkdir %s", dir);
-	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
-			       (char *)fdcache_prog(), dir, nf, ns, na, "7", NULL };
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--budget",
+			       (char *)budget, "--json", json, "--", (char *)fdcache_prog(), dir, nf,
+			       ns, na, "7", NULL };
 	if (run_fctrace_out(argv, &so, out, sizeof(out), err, sizeof(err)))
 		fail_msg("fctrace run failed: %s", err);
 	if (sscanf(out, "%lu %lu %d %d %lu %d", &t->accesses, &t->misses, &t->files, &t->max_open,
 		   &t->hits, &t->fix) != 6)
 		fail_msg("fdcache_prog said '%s'", out);
 	return json_file(json);
+}
+
+/* Exact figures: no budget, so the file stream never stops. */
+static struct json_object *run_fdcache(int files, int size, int accesses, struct truth *t)
+{
+	return run_budget(files, size, accesses, "0", t);
 }
 
 /* The curve's hit ratio at exactly size items (the test fails if absent). */
@@ -251,6 +259,61 @@ static void test_blocks_cause(void **state)
 	json_object_put(big);
 }
 
+/* The budget (selfcost.h), against fdcache_prog's 2.5 M accesses (about
+ * 9 s traced: the budget acts from the second sample, 5 s into the
+ * window, and its trial takes the next second). A budget nothing keeps
+ * to: the stream stops for the trial's
+ * second, and the share without it is still over, so it goes on; the
+ * caches then have the accesses less that second's. A budget between the
+ * two shares: the stream stays stopped. The shares are fctrace's own
+ * measure (checked against bpftool's run_time_ns in docs/overhead.md). */
+#define BUDGET_ACCESSES	2500000
+
+static uint64_t handles_accesses(struct json_object *doc)
+{
+	struct json_object *c = cache_of(doc, "fdcache_prog");
+
+	return c ? json_u64_at(c, "accesses") : 0;
+}
+
+static void test_budget(void **state)
+{
+	struct json_object *doc, *o;
+	struct truth t;
+	double with, without;
+	char mid[32];
+
+	BPF_TEST_REQUIRE();
+	doc = run_budget(20, 10, BUDGET_ACCESSES, "0.001", &t);
+	o = json_at(doc, "overhead");
+	assert_non_null(o);
+	assert_true(json_u64_at(o, "samples") >= 2);
+	assert_true(json_u64_at(o, "bpf_ns") > 0 && json_u64_at(o, "bpf_runs") > 0);
+	assert_true(json_u64_at(o, "target_cpu_ns") > 0);
+	with = json_num_at(o, "with_files_share");
+	without = json_num_at(o, "without_files_share");
+	print_message("  budget 0.001 %%: with the file stream %.1f %%, without %.1f %%\n",
+		      100 * with, 100 * without);
+	assert_true(with > without && without > 0.00001);
+	assert_true(json_u64_at(o, "files_trial_ns") > 0);
+	assert_int_equal(json_u64_at(o, "files_stopped_at_ns"), 0);
+	assert_true(handles_accesses(doc) > 0 && handles_accesses(doc) < t.accesses);
+	json_object_put(doc);
+
+	snprintf(mid, sizeof(mid), "%f", 100 * (with + without) / 2);
+	doc = run_budget(20, 10, BUDGET_ACCESSES, mid, &t);
+	o = json_at(doc, "overhead");
+	assert_non_null(o);
+	print_message("  budget %s %%: with %.1f %%, without %.1f %%, stopped at %.2f s\n", mid,
+		      100 * json_num_at(o, "with_files_share"),
+		      100 * json_num_at(o, "without_files_share"),
+		      json_u64_at(o, "files_stopped_at_ns") / 1e9);
+	assert_true(json_u64_at(o, "files_stopped_at_ns") > 0);
+	assert_int_equal(json_u64_at(o, "files_trial_ns"), 0);
+	assert_true(handles_accesses(doc) < t.accesses);
+	json_object_put(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_blocks_bcache),
 		cmocka_unit_test(test_blocks_cause),
+		cmocka_unit_test(test_budget),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);

@@ -46,7 +46,8 @@ static struct json_object *run_proxy(int conns, struct truth *t, char *dir, size
 	snprintf(nr, sizeof(nr), "%d", REQUESTS);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		fail_msg("mkdir %s", dir);
-	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--json", json, "--",
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--budget", "0", "--json", json,
+			       "--",
 			       (char *)proxy_prog(), dir, nc, nm, nr, "500", NULL };
 	if (run_fctrace_out(argv, &so, out, sizeof(out), err, sizeof(err)))
 		fail_msg("fctrace run failed: %s", err);

@@ -299,6 +299,7 @@ static const char *const optional[] = {
 	"pagecache_evictions@top", "pagecache_rereads@top", "sites@", "agent@",
 	"blocked_ns@",
 	"caches@top",	/* runs saved before the handles stream */
+	"overhead@top",	/* runs saved before the cost was measured */
 	"pages_direct@thread", "disk@top",	/* runs saved before the disk group */
 	"disk_reads@thread", "disk_read_ns@thread", "disk_writes@thread", "disk_write_ns@thread",
 	"kind@",	/* a lock's kind: lock_kind.h, absent in runs saved before kinds */

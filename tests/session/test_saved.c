@@ -94,6 +94,7 @@ static const char *const DERIVED[] = {
 	"wait_graph*",			/* from the rows' waits and the locks' wakers */
 	/* the confidence floor: of each cause's confidence (explain_floor) */
 	"diagnosis#.ranked", "why.also_seen",
+	"overhead.share", "overhead.bpf_est_ns",	/* of the sampled figures */
 };
 
 static bool derived(const char *path)

@@ -187,6 +187,19 @@ static int read_workloads(const struct opt_row *r, char *arg, struct options *o)
 	return o->nworkloads ? 0 : opt_bad("--workload", "needs a name");
 }
 
+/* --budget: a percentage, fractions allowed */
+static int read_budget(const struct opt_row *r, char *arg, struct options *o)
+{
+	char *end;
+
+	errno = 0;
+	o->trace.budget_pct = strtod(arg, &end);
+	if (errno || end == arg || *end || !(o->trace.budget_pct >= 0) ||
+	    o->trace.budget_pct > 100)
+		return opt_bad("--budget", "must be a percentage between 0 and 100 (0: none)");
+	return 0;
+}
+
 static int read_pressure(const struct opt_row *r, char *arg, struct options *o)
 {
 	char *end;
@@ -368,6 +381,10 @@ const struct opt_row opt_rows[] = {
 	{ .name = "time-every", .arg = "N", .group = G_TRACING, .takes = TRACED,
 	  .help = "time one syscall in N (1, 2, 4 ... 64; default 8): counts stay exact",
 	  .read = read_pow2, AT(trace.time_every), RANGE(1, FCT_SC_EVERY_MAX) },
+	{ .name = "budget", .arg = "PCT", .group = G_TRACING, .takes = PROGRAM,
+	  .help = "keep fctrace's measured cost under PCT % of the traced processes' CPU: "
+	  "past it the handles' file stream stops (default 5; 0: no budget)",
+	  .read = read_budget },
 	{ .name = "max-threads", .arg = "N", .group = G_TRACING, .takes = TRACED,
 	  .help = "room for N threads at once (default: twice the target's at the start, at "
 	  "least 16384; ~2.8 KiB of kernel memory each)",

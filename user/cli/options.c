@@ -292,6 +292,7 @@ static void set_defaults(struct options *o)
 	o->probe_set = "full";
 	o->trace.tl_window_ms = TL_DEFAULT_WINDOW_MS;
 	o->trace.tl_start_ms = TL_DEFAULT_START_MS;
+	o->trace.budget_pct = TRACE_DEFAULT_BUDGET_PCT;
 	o->repeat = 1;
 }
 

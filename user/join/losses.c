@@ -241,6 +241,36 @@ static void lost_spilled(const struct kview *kv, struct losses *o)
 	touches(l, sc);
 }
 
+/* The handles' file stream stopped by the budget (trace/selfcost.h): for
+ * good from some point, or for the trial's second. Count: its ms. */
+static void lost_files_stream(const struct kview *kv, struct losses *o)
+{
+	static const char *const caches[] = { "caches", "diagnosis", NULL };
+	const struct selfcost_figures *c = &kv->cost;
+	double win = (double)c->window_ns;
+	uint64_t off = c->paused_at_ns ? c->window_ns - c->paused_at_ns : c->trial_ns;
+	struct loss *l;
+
+	if (!kv->cost_measured || !off || win <= 0)
+		return;
+	l = add(o, "files_stream_stopped", off / 1000000 + 1, 1 - (double)off / win);
+	if (!l)
+		return;
+	if (c->paused_at_ns)
+		says(l, "the handles' file stream stopped %.2f s into the %.2f s window: fctrace's cost "
+		     "passed its budget of %.3g %% (%.1f %% of the traced CPU, %.1f %% without the "
+		     "stream); the caches' figures are of the first %.2f s",
+		     (double)c->paused_at_ns / 1e9, win / 1e9, 100 * c->budget,
+		     100 * c->with_files_share, 100 * c->without_files_share,
+		     (double)c->paused_at_ns / 1e9);
+	else
+		says(l, "the handles' file stream stopped for %.2f s to measure its cost against the "
+		     "budget (%.3g %%: %.1f %% with it, %.1f %% without, so it went on); the caches' "
+		     "figures miss that span", (double)off / 1e9, 100 * c->budget,
+		     100 * c->with_files_share, 100 * c->without_files_share);
+	touches(l, caches);
+}
+
 void losses_find(const struct kview *kv, struct losses *o)
 {
 	static const char *const timeline[] = { "timeline", NULL };
@@ -261,6 +291,7 @@ void losses_find(const struct kview *kv, struct losses *o)
 	lost_evict(kv, o);
 	lost_sc_hists(kv, o);
 	lost_spilled(kv, o);
+	lost_files_stream(kv, o);
 	l = add(o, "handles_drops", kv->fu_drops,
 		ratio((double)kv->fu_sent, (double)(kv->fu_sent + kv->fu_drops)));
 	if (l) {

@@ -17,6 +17,7 @@
 #include "report/flame.h"
 #include "report/report.h"
 #include "report/caches_json.h"
+#include "report/cost_print.h"
 #include "report/pools_json.h"
 #include "report/evictions_json.h"
 #include "report/disk_json.h"
@@ -714,6 +715,7 @@ struct json_object *report_json_run(const struct session *s)
 	put_u64(doc, "ops", m->ops);
 	put_u64(doc, "ncpus", m->ncpus);
 	json_object_object_add(doc, "machine_cpu", machine_json(s));
+	json_object_object_add(doc, "overhead", cost_json(&s->kv));
 	json_object_object_add(doc, "op_costs", op_costs_json(m));
 	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
 	tracing_json(doc, s);

@@ -10,6 +10,7 @@
 #include "base/sysnames.h"
 #include "explain/roles.h"
 #include "report/caches_print.h"
+#include "report/cost_print.h"
 #include "report/pools_print.h"
 #include "report/waitroots_print.h"
 #include "report/report.h"
@@ -770,6 +771,7 @@ static void print_probes(FILE *f, const struct session *s)
 				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
 				     l->pool_full + l->nr_spill_full),
 		(unsigned long long)l->stack_lost);
+	cost_print(f, &s->kv);
 	if (s->joined.pools)
 		fprintf(f, "  pools of N: measured inside tp_btf/sys_enter and sys_exit\n");
 	if (s->kv.tl.on)

@@ -315,6 +315,9 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 	s->joined.probe_set = sets[i];
 	if (!s->traced)
 		return 0;
+	if (jr_section(r, doc, "overhead", JR_NULL | JR_SINCE, &s->kv.cost, rf_cost.f, rf_cost.n,
+		       &s->kv.cost_measured))
+		return -1;
 	if (jr_u64(r, doc, "load_ns", &s->prepare_ns) || load_groups(r, doc, &s->kv.groups) ||
 	    load_probes(r, doc, &s->kv) ||
 	    jr_u64_or_null(r, doc, "syscall_time_every", &every, &set))

@@ -80,6 +80,25 @@ static const struct jr_field lost[] = {
 };
 const struct jr_table rf_lost = JR_TABLE(lost);
 
+/* fctrace's cost, sampled (trace/selfcost.h); `share` and `bpf_est_ns`
+ * are written beside them, derived */
+static const struct jr_field cost[] = {
+	JR_FIELD(selfcost_figures, "samples", samples),
+	JR_FIELD(selfcost_figures, "sampled_ns", sampled_ns),
+	JR_FIELD(selfcost_figures, "bpf_ns", bpf_ns),
+	JR_FIELD(selfcost_figures, "bpf_runs", bpf_runs),
+	JR_FIELD(selfcost_figures, "target_cpu_ns", target_ns),
+	JR_FIELD(selfcost_figures, "tracer_cpu_ns", tracer_ns),
+	JR_FIELD(selfcost_figures, "window_ns", window_ns),
+	JR_DOUBLEF(selfcost_figures, "budget", budget),
+	JR_DOUBLEF(selfcost_figures, "peak_share", peak_share),
+	JR_FIELD(selfcost_figures, "files_stopped_at_ns", paused_at_ns),
+	JR_DOUBLEF(selfcost_figures, "with_files_share", with_files_share),
+	JR_DOUBLEF(selfcost_figures, "without_files_share", without_files_share),
+	JR_FIELD(selfcost_figures, "files_trial_ns", trial_ns),
+};
+const struct jr_table rf_cost = JR_TABLE(cost);
+
 static const struct jr_field lock[] = {
 	JR_STRF(lock_total, "name", name, 0), JR_BOOLF(lock_total, "kernel", kernel),
 	JR_FIELD(lock_total, "waits", waits), JR_FIELD(lock_total, "wait_ns", wait_ns),

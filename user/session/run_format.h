@@ -21,6 +21,7 @@ extern const struct jr_table rf_program, rf_sampling;
 extern const struct jr_table rf_lock_name;	/* target.lock_names[] */
 extern const struct jr_table rf_agent;		/* target.jvm.agent */
 extern const struct jr_table rf_lost;		/* lost_events, but its sums */
+extern const struct jr_table rf_cost;		/* overhead, but its derived figures */
 extern const struct jr_table rf_lock;		/* locks[], but holders, stacks, sites */
 extern const struct jr_table rf_site;		/* locks[].sites[] */
 /* locks[].wakers, but its threads[] and after[]; and those */

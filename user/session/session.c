@@ -119,6 +119,7 @@ static void tracer_opts_from(const struct trace_opts *o, struct session *s,
 	topts->cpu_stacks = o->cpu_stacks;
 	topts->sleep_stacks = o->sleep_stacks;
 	topts->max_threads = o->max_threads;
+	topts->budget = o->budget_pct / 100;
 	session_timeline_opts(o, s, topts);
 }
 

@@ -16,12 +16,18 @@
 #include "session/target.h"
 #include "join/timeline.h"
 
+/* --budget's default: the file stream stops past 5 % (the command line's;
+ * a trace_opts made in code has none unless it says) */
+#define TRACE_DEFAULT_BUDGET_PCT	5.0
+
 /* How a session traces: what session_run needs of the command line. */
 struct trace_opts {
 	bool no_bpf;
 	unsigned probes;		/* PG_MASK bits */
 	unsigned time_every;		/* 0: the default */
 	unsigned max_threads;		/* thread slots wanted; 0: from the target */
+	double budget_pct;		/* other programs: fctrace's cost at most this %
+					 * of the traced CPU (selfcost.h); 0: none */
 	bool verbose;
 	unsigned tl_window_ms;		/* --timeline: its window; 0: no timeline */
 	unsigned tl_start_ms;		/* after the measured window opens */

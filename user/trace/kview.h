@@ -14,6 +14,7 @@
 #include "trace/cpustat.h"
 #include "trace/diskstats.h"
 #include "trace/fileuse.h"
+#include "trace/selfcost.h"
 #include "trace/sockinv.h"
 #include "trace/meminfo.h"
 #include "trace/probes.h"
@@ -162,6 +163,10 @@ struct kview {
 	struct kv_handles *handles;
 	int nhandles;
 	uint64_t fu_sent, fu_drops;	/* the stream's events, and those the ring lost */
+	/* fctrace's cost, sampled (selfcost.h); cost_measured false when the
+	 * statistics could not be turned on or no second was sampled */
+	bool cost_measured;
+	struct selfcost_figures cost;
 	uint64_t fu_uncounted;		/* references not counted (out of memory) */
 	/* proxies with a pool of connections, and their exchanges (sockinv.h) */
 	struct kv_flow *flows;

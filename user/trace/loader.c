@@ -31,6 +31,7 @@
 #include "trace/tlrec.h"
 #include "trace/disk.h"
 #include "trace/fupump.h"
+#include "trace/selfcost.h"
 #include "trace/sockinv.h"
 #include "base/termsafe.h"
 
@@ -168,6 +169,9 @@ struct tracer {
 	struct fu_streams *fu;		/* NULL unless the handles group runs */
 	struct fupump *fupump;		/* draining into fu, from start to stop */
 	struct sockinv *flows;		/* the proxies found, scanned by fupump's tick */
+	double budget;			/* tracer_opts.budget */
+	struct selfcost *cost;		/* sampling the cost, from start to stop */
+	struct selfcost_figures cost_f;
 	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
 	struct jvm_links jvm;
@@ -709,6 +713,7 @@ static void tracer_setup(struct tracer *t, const struct tracer_opts *opts)
 	t->follow = opts->follow && t->target != TT_SELF;
 	t->tgid_list = opts->tgid_list && t->target == TT_ATTACH;
 	t->time_every = opts->time_every ? opts->time_every : FCT_SC_EVERY_DEFAULT;
+	t->budget = t->target == TT_SELF ? 0 : opts->budget;
 	t->threads_at_start = t->target == TT_ATTACH ? slots_threads_of(t->tgid) : 0;
 	t->nslots = slots_size(opts->max_threads, t->threads_at_start);
 	t->on_ustack = t->target != TT_SELF ? opts->on_ustack : NULL;
@@ -854,6 +859,26 @@ static void scan_flows(void *arg)
 		sockinv_scan(t->flows, tgids, traced_tgids(t, tgids, 256));
 }
 
+static int tgids_of(void *arg, pid_t *out, int max)
+{
+	return traced_tgids(arg, out, max);
+}
+
+/* The cost's sampler over the loaded programs (selfcost.h). */
+static void start_selfcost(struct tracer *t)
+{
+	struct selfcost_hooks h = { .tgids = tgids_of, .arg = t, .budget = t->budget,
+				    .own_cpu = t->target != TT_SELF };
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, t->skel->obj)
+		if (h.nprogs < SELFCOST_PROGS && bpf_program__fd(p) >= 0)
+			h.prog_fd[h.nprogs++] = bpf_program__fd(p);
+	if (t->fu)
+		h.fu_paused = &t->skel->bss->fu_paused;
+	t->cost = selfcost_start(&h);
+}
+
 static void start_fileuse(struct tracer *t)
 {
 	if (t->fu && !t->flows)
@@ -969,6 +994,7 @@ void tracer_start(struct tracer *t)
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	start_fileuse(t);
+	start_selfcost(t);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
 			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
@@ -1083,6 +1109,8 @@ void tracer_stop(struct tracer *t)
 	timeline_stop(t);
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_SEQ_CST);
 	t->off_ns = monotonic_ns();
+	selfcost_stop(t->cost, &t->cost_f);
+	t->cost = NULL;
 	cpustat_read(&t->cpu_end);
 	meminfo_read(&t->mem_close);
 	diskstats_read(&t->disks_close);
@@ -1460,6 +1488,8 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	/* what the samples and /proc/stat cover: the whole window, not the
 	 * program's own (which can be a small part of it) */
 	kv->machine_ns = t->off_ns > t->on_ns ? t->off_ns - t->on_ns : 0;
+	kv->cost = t->cost_f;
+	kv->cost_measured = t->cost_f.samples > 0;
 	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
 	if (!err)
@@ -1565,6 +1595,8 @@ void tracer_finish(struct tracer *t)
 		return;
 	if (t->skel)
 		timeline_stop(t);
+	selfcost_stop(t->cost, &t->cost_f);	/* a run that never stopped */
+	t->cost = NULL;
 	for (int i = 0; i < NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	cpuclock_detach(&t->cpu);

@@ -37,6 +37,9 @@ struct tracer_opts {
 	unsigned max_threads;	/* accounts at once; 0: twice the target's threads now,
 				 * at least FCT_SLOTS_MIN (rounded up to a power of 2) */
 	bool verbose;		/* libbpf's debug output */
+	double budget;		/* TT_EXEC/TT_ATTACH: fctrace's cost at most this share of
+				 * the traced CPU time, or the file stream stops
+				 * (selfcost.h); 0: no budget */
 	tracer_ustack_fn on_ustack;	/* NULL: no user stacks are sampled */
 	bool cpu_stacks;	/* and with on_ustack: each cpu-clock sample's stack
 				 * too (op FCT_USTACK_OP_CPU) */

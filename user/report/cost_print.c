@@ -1,0 +1,65 @@
+/*
+ * cost_print.c - fctrace's measured cost, printed and in the JSON
+ * (cost_print.h).
+ */
+#include <json-c/json.h>
+#include "base/units.h"
+#include "report/cost_print.h"
+#include "session/run_format.h"
+
+/* the budget's words: kept, or passed and what the trial found */
+static void budget_print(FILE *f, const struct selfcost_figures *c)
+{
+	char at[16];
+
+	if (c->budget <= 0)
+		return;
+	if (c->paused_at_ns)
+		fprintf(f, "  budget %.3g %%: passed (%.1f %%); without the handles' file stream "
+			"%.1f %%, so it stopped %s into the window: the caches' figures are of "
+			"that part\n", 100 * c->budget, 100 * c->with_files_share,
+			100 * c->without_files_share,
+			units_ns(at, sizeof(at), (double)c->paused_at_ns));
+	else if (c->trial_ns)
+		fprintf(f, "  budget %.3g %%: passed (%.1f %%), and still %.1f %% without the handles' "
+			"file stream (stopped %s to find out, then on again): the syscall hooks "
+			"cost it; --probes light costs less\n", 100 * c->budget,
+			100 * c->with_files_share, 100 * c->without_files_share,
+			units_ns(at, sizeof(at), (double)c->trial_ns));
+	else
+		fprintf(f, "  budget %.3g %%: kept, nothing stopped\n", 100 * c->budget);
+}
+
+void cost_print(FILE *f, const struct kview *kv)
+{
+	const struct selfcost_figures *c = &kv->cost;
+	char bpf[16], own[16], est[16], win[16];
+
+	if (!kv->cost_measured)
+		return;
+	fprintf(f, "Cost: in %llu sampled second%s (BPF statistics on 1 s in %d) the BPF programs "
+		"ran %s and fctrace's own threads %s: %.1f %% of the traced processes' CPU (the "
+		"dearest second %.1f %%); the BPF programs about %s over the %s window\n",
+		(unsigned long long)c->samples, c->samples == 1 ? "" : "s", SELFCOST_EVERY,
+		units_ns(bpf, sizeof(bpf), (double)c->bpf_ns),
+		c->tracer_ns ? units_ns(own, sizeof(own), (double)c->tracer_ns) :
+			       "- (its workers are the target)",
+		100 * selfcost_share(c), 100 * c->peak_share,
+		units_ns(est, sizeof(est), (double)selfcost_bpf_est_ns(c)),
+		units_ns(win, sizeof(win), (double)c->window_ns));
+	budget_print(f, c);
+}
+
+struct json_object *cost_json(const struct kview *kv)
+{
+	const struct selfcost_figures *c = &kv->cost;
+	struct json_object *o;
+
+	if (!kv->cost_measured)
+		return NULL;
+	o = json_object_new_object();
+	JW_T(o, c, rf_cost);
+	json_object_object_add(o, "share", json_object_new_double(selfcost_share(c)));
+	json_object_object_add(o, "bpf_est_ns", json_object_new_uint64(selfcost_bpf_est_ns(c)));
+	return o;
+}

@@ -1,0 +1,249 @@
+/*
+ * selfcost.c - fctrace's cost to the traced program, sampled a second
+ * at a time, and its budget (selfcost.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "base/clock.h"
+#include "trace/selfcost.h"
+
+#define TICK_NS		1000000000ull
+/* a second in which the traced processes ran less than this is no
+ * ground for stopping anything: what little it cost is not a share */
+#define MIN_TARGET_NS	50000000ull
+
+struct selfcost {
+	struct selfcost_hooks h;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	uint64_t start_ns;
+	struct selfcost_figures f;
+	/* the sampled second in progress: statistics on since at_ns */
+	int stats_fd;
+	uint64_t at_ns, bpf_ns, runs, target_ns, tracer_ns;
+	enum { FILES_ON, FILES_TRIAL, FILES_OFF, FILES_KEPT } files;
+	uint64_t trial_at_ns;	/* when the trial stopped the stream */
+};
+
+static void progs_time(const struct selfcost *s, uint64_t *ns, uint64_t *runs)
+{
+	*ns = *runs = 0;
+	for (int i = 0; i < s->h.nprogs; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(s->h.prog_fd[i], &info, &len))
+			continue;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+}
+
+/* utime + stime of process pid, in ns; 0 when it is gone */
+static uint64_t proc_cpu_ns(pid_t pid)
+{
+	unsigned long long ut = 0, st = 0;
+	char path[40], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* past the comm, which may hold spaces and parentheses */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return 0;
+	return (ut + st) * (1000000000ull / (unsigned long long)sysconf(_SC_CLK_TCK));
+}
+
+static uint64_t target_cpu_ns(const struct selfcost *s)
+{
+	pid_t pids[256];
+	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, 256) : 0;
+	uint64_t ns = 0;
+
+	for (int i = 0; i < n; i++)
+		ns += proc_cpu_ns(pids[i]);
+	return ns;
+}
+
+static uint64_t own_cpu_ns(const struct selfcost *s)
+{
+	struct timespec ts;
+
+	if (!s->h.own_cpu || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sample_begin(struct selfcost *s)
+{
+	s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (s->stats_fd < 0)
+		return;
+	s->at_ns = monotonic_ns();
+	progs_time(s, &s->bpf_ns, &s->runs);
+	s->target_ns = target_cpu_ns(s);
+	s->tracer_ns = own_cpu_ns(s);
+}
+
+/* The second's share: fctrace's CPU (its BPF programs and its own
+ * threads) over the rest of the traced processes' CPU time. */
+static double share_of(uint64_t bpf, uint64_t tracer, uint64_t target)
+{
+	uint64_t rest = target > bpf ? target - bpf : 0;
+
+	return rest ? (double)(bpf + tracer) / (double)rest : 0;
+}
+
+static void files_set(struct selfcost *s, uint32_t paused)
+{
+	__atomic_store_n(s->h.fu_paused, paused, __ATOMIC_SEQ_CST);
+}
+
+/* The budget against a sampled second's share. Past it, the file stream
+ * stops for a second as a trial; if the share then keeps to the budget
+ * it stays stopped, else it was not what cost too much (the syscall
+ * hooks were) and it goes on, never tried again. */
+static void budget_step(struct selfcost *s, double share, uint64_t target, uint64_t now)
+{
+	/* not on the first second: a short run keeps its stream whole (the
+	 * trial's second would be much of it), and a start-up is no steady
+	 * state to judge by */
+	if (!s->h.fu_paused || s->h.budget <= 0 || target < MIN_TARGET_NS || s->f.samples < 2)
+		return;
+	if (s->files == FILES_ON && share > s->h.budget) {
+		files_set(s, 1);
+		s->files = FILES_TRIAL;
+		s->trial_at_ns = now;
+		s->f.with_files_share = share;
+	} else if (s->files == FILES_TRIAL) {
+		s->f.without_files_share = share;
+		if (share <= s->h.budget) {
+			s->files = FILES_OFF;
+			s->f.paused_at_ns = s->trial_at_ns > s->start_ns ?
+					    s->trial_at_ns - s->start_ns : 1;
+			return;
+		}
+		files_set(s, 0);
+		s->files = FILES_KEPT;
+		s->f.trial_ns = now - s->trial_at_ns;
+	}
+}
+
+static void sample_end(struct selfcost *s)
+{
+	uint64_t ns, runs, now, target, tracer;
+	double share;
+
+	if (s->stats_fd < 0)
+		return;
+	progs_time(s, &ns, &runs);
+	now = monotonic_ns();
+	target = target_cpu_ns(s);
+	tracer = own_cpu_ns(s);
+	close(s->stats_fd);
+	s->stats_fd = -1;
+	ns -= s->bpf_ns;
+	target = target > s->target_ns ? target - s->target_ns : 0;
+	tracer = tracer > s->tracer_ns ? tracer - s->tracer_ns : 0;
+	s->f.samples++;
+	s->f.sampled_ns += now - s->at_ns;
+	s->f.bpf_ns += ns;
+	s->f.bpf_runs += runs - s->runs;
+	s->f.target_ns += target;
+	s->f.tracer_ns += tracer;
+	share = share_of(ns, tracer, target);
+	if (share > s->f.peak_share)
+		s->f.peak_share = share;
+	budget_step(s, share, target, now);
+}
+
+static void *run(void *arg)
+{
+	struct selfcost *s = arg;
+	uint64_t tick = 0;
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop) {
+		struct timespec ts;
+
+		pthread_mutex_unlock(&s->mu);
+		if (s->stats_fd >= 0) {
+			sample_end(s);
+			if (s->files == FILES_TRIAL)	/* the trial's second: now */
+				sample_begin(s);
+		} else if (tick % SELFCOST_EVERY == 0) {
+			sample_begin(s);
+		}
+		tick++;
+		pthread_mutex_lock(&s->mu);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		while (!s->stop && pthread_cond_timedwait(&s->cv, &s->mu, &ts) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&s->mu);
+	sample_end(s);		/* the second in progress, cut short */
+	return NULL;
+}
+
+struct selfcost *selfcost_start(const struct selfcost_hooks *h)
+{
+	struct selfcost *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->h = *h;
+	s->stats_fd = -1;
+	s->start_ns = monotonic_ns();
+	s->f.budget = h->budget;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	if (pthread_create(&s->thread, NULL, run, s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void selfcost_stop(struct selfcost *s, struct selfcost_figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->thread, NULL);
+	*f = s->f;
+	f->window_ns = monotonic_ns() - s->start_ns;
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+double selfcost_share(const struct selfcost_figures *f)
+{
+	return share_of(f->bpf_ns, f->tracer_ns, f->target_ns);
+}
+
+uint64_t selfcost_bpf_est_ns(const struct selfcost_figures *f)
+{
+	return f->sampled_ns ? (uint64_t)((double)f->bpf_ns * (double)f->window_ns /
+					  (double)f->sampled_ns) : 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * selfcost.h - what fctrace costs the program it traces, measured while
+ * it runs, and the budget that bounds it.
+ *
+ * The BPF programs run inside the traced threads (a tracepoint runs in
+ * the task that hits it), so their run time is the cost the program
+ * pays; the kernel counts it only while statistics are on
+ * (BPF_ENABLE_STATS), which costs two clock reads a run. So they are on
+ * for one second in every SELFCOST_EVERY (the first second of the window
+ * always): the run time over those seconds, against the traced
+ * processes' CPU time over the same seconds (/proc/PID/stat) and
+ * fctrace's own, is the cost's share, and the whole window's BPF time
+ * is estimated from it.
+ *
+ * The budget: when a sampled second's share passes it (attach and
+ * run -- only: fctrace's own workloads are benchmarks, kept exact; from
+ * the second sample on, 5 s into the window: a shorter run keeps its
+ * stream whole), the
+ * handles group's file stream - the dearest per event - stops (the bss
+ * flag fu_paused) and the next second is sampled at once: if its share
+ * keeps to the budget the stream stays stopped, and the report says from
+ * when the caches' figures stop; if not, the stream was not the cost
+ * (the syscall hooks are), it goes on, and the report says both shares.
+ */
+#ifndef FCTRACE_SELFCOST_H
+#define FCTRACE_SELFCOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SELFCOST_EVERY	5	/* a sampled second in this many */
+#define SELFCOST_PROGS	64
+
+/* What the tracer gives the sampler: its loaded programs' fds, the
+ * processes it traces now (filled into out, at most max), and the flag
+ * that stops the file stream (NULL: none to stop). */
+struct selfcost_hooks {
+	int prog_fd[SELFCOST_PROGS];
+	int nprogs;
+	int (*tgids)(void *arg, pid_t *out, int max);
+	void *arg;
+	volatile uint32_t *fu_paused;
+	double budget;		/* a share of the traced CPU time; 0: none */
+	bool own_cpu;		/* fctrace's CPU is not the target's (not TT_SELF) */
+};
+
+/* The figures (kview.h's kv_selfcost copies them). */
+struct selfcost_figures {
+	uint64_t sampled_ns;	/* seconds with statistics on, summed */
+	uint64_t samples;
+	uint64_t bpf_ns;	/* the programs' run time in them */
+	uint64_t bpf_runs;
+	uint64_t target_ns;	/* the traced processes' CPU time in them */
+	uint64_t tracer_ns;	/* fctrace's own (0 when own_cpu is false) */
+	uint64_t window_ns;	/* the whole window */
+	double budget;
+	double peak_share;	/* the dearest sampled second's */
+	/* the budget's trial: the share of the second that passed it, with
+	 * the file stream, and of the next, without (0: no trial) */
+	double with_files_share, without_files_share;
+	uint64_t paused_at_ns;	/* the file stream stopped for good this far
+				 * into the window (0: never) */
+	uint64_t trial_ns;	/* or stopped this long and went on (0: not) */
+};
+
+struct selfcost;
+
+/* Start sampling now (the window opens); NULL when it cannot run. */
+struct selfcost *selfcost_start(const struct selfcost_hooks *h);
+/* Stop (the window closed) and fill f; frees s. */
+void selfcost_stop(struct selfcost *s, struct selfcost_figures *f);
+
+/* The share of the traced CPU time fctrace took in the sampled seconds:
+ * (BPF + its own CPU) / the traced processes' CPU less the BPF time in
+ * it; and the whole window's BPF time estimated from the samples. */
+double selfcost_share(const struct selfcost_figures *f);
+uint64_t selfcost_bpf_est_ns(const struct selfcost_figures *f);
+
+#endif /* FCTRACE_SELFCOST_H */
