@@ -5,49 +5,57 @@
 #include <json-c/json.h>
 #include "base/units.h"
 #include "report/cost_print.h"
+#include "report/why.h"
 #include "session/run_format.h"
 
 /* the budget's words: kept, or passed and what the trial found */
-static void budget_print(FILE *f, const struct selfcost_figures *c)
+static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 {
 	char at[16];
 
-	if (c->budget <= 0)
-		return;
 	if (c->paused_at_ns)
-		fprintf(f, "  budget %.3g %%: passed (%.1f %%); without the handles' file stream "
-			"%.1f %%, so it stopped %s into the window: the caches' figures are of "
-			"that part\n", 100 * c->budget, 100 * c->with_files_share,
-			100 * c->without_files_share,
-			units_ns(at, sizeof(at), (double)c->paused_at_ns));
+		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%); without the handles' file stream "
+			 "%.1f %%, so it stopped %s into the window: the caches' figures are of that "
+			 "part.", 100 * c->budget, 100 * c->with_files_share,
+			 100 * c->without_files_share,
+			 units_ns(at, sizeof(at), (double)c->paused_at_ns));
 	else if (c->trial_ns)
-		fprintf(f, "  budget %.3g %%: passed (%.1f %%), and still %.1f %% without the handles' "
-			"file stream (stopped %s to find out, then on again): the syscall hooks "
-			"cost it; --probes light costs less\n", 100 * c->budget,
-			100 * c->with_files_share, 100 * c->without_files_share,
-			units_ns(at, sizeof(at), (double)c->trial_ns));
+		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%), and still %.1f %% without the "
+			 "handles' file stream (stopped %s to find out, then on again): the syscall "
+			 "hooks cost it; --probes light costs less.", 100 * c->budget,
+			 100 * c->with_files_share, 100 * c->without_files_share,
+			 units_ns(at, sizeof(at), (double)c->trial_ns));
 	else
-		fprintf(f, "  budget %.3g %%: kept, nothing stopped\n", 100 * c->budget);
+		snprintf(b, n, "Budget %.3g %%: kept, nothing stopped.", 100 * c->budget);
 }
 
 void cost_print(FILE *f, const struct kview *kv)
 {
 	const struct selfcost_figures *c = &kv->cost;
-	char bpf[16], own[16], est[16], win[16];
+	char bpf[16], own[16], est[16], win[16], share[96], text[768];
+	size_t len;
 
 	if (!kv->cost_measured)
 		return;
-	fprintf(f, "Cost: in %llu sampled second%s (BPF statistics on 1 s in %d) the BPF programs "
-		"ran %s and fctrace's own threads %s: %.1f %% of the traced processes' CPU (the "
-		"dearest second %.1f %%); the BPF programs about %s over the %s window\n",
-		(unsigned long long)c->samples, c->samples == 1 ? "" : "s", SELFCOST_EVERY,
+	if (c->target_ns > c->bpf_ns)
+		snprintf(share, sizeof(share), "%.1f %% of the traced processes' CPU (the dearest "
+			 "second %.1f %%)", 100 * selfcost_share(c), 100 * c->peak_share);
+	else		/* ticks of 10 ms: a short run shows none */
+		snprintf(share, sizeof(share), "the traced processes' CPU too short to measure");
+	len = (size_t)snprintf(text, sizeof(text), "in %llu sampled second%s (BPF statistics on "
+		"1 s in %d) the BPF programs ran %s and fctrace's own threads %s: %s; the BPF "
+		"programs about %s over the %s window.", (unsigned long long)c->samples,
+		c->samples == 1 ? "" : "s", SELFCOST_EVERY,
 		units_ns(bpf, sizeof(bpf), (double)c->bpf_ns),
 		c->tracer_ns ? units_ns(own, sizeof(own), (double)c->tracer_ns) :
-			       "- (its workers are the target)",
-		100 * selfcost_share(c), 100 * c->peak_share,
+			       "- (its workers are the target)", share,
 		units_ns(est, sizeof(est), (double)selfcost_bpf_est_ns(c)),
 		units_ns(win, sizeof(win), (double)c->window_ns));
-	budget_print(f, c);
+	if (c->budget > 0 && len < sizeof(text) - 1) {
+		text[len++] = ' ';
+		budget_words(c, text + len, sizeof(text) - len);
+	}
+	why_wrap(f, "Cost: ", text);
 }
 
 struct json_object *cost_json(const struct kview *kv)
