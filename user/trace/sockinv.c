@@ -46,12 +46,15 @@ struct proxy {
 	unsigned first_clients;	/* its clients at the scan that found it */
 };
 
-/* A process with more sockets than RESCAN_MANY that no scan found a
- * proxy is scanned again after RESCAN_OTHERS scans: its sockets are read
- * each time, a readlink a descriptor. One with fewer, each second (it
- * may listen or connect later). */
+/* A process no scan found a proxy is scanned again after 1, 2, 4, then
+ * every RESCAN_OTHERS scans: a young one may listen or connect soon, an
+ * old one seldom starts. Each scan that reads the machine's TCP tables
+ * walks every bucket of the kernel's connection hash (/proc/net/tcp:
+ * 40 % of fctrace's own CPU attached to PostgreSQL under pgbench when
+ * its processes were scanned each second, perf); its sockets are read a
+ * readlink a descriptor. A proxy is found within RESCAN_OTHERS seconds
+ * of its first connection to its server, within 1 s when young. */
 #define RESCAN_OTHERS	8
-#define RESCAN_MANY	64
 #define SEEN_MAX	256
 
 struct sockinv {
@@ -61,7 +64,9 @@ struct sockinv {
 	int nproxies;
 	uint32_t inserted;
 	unsigned scans;
-	struct { pid_t tgid; unsigned next; } seen[SEEN_MAX];	/* no proxy at the last look */
+	/* no proxy at the last look: scanned again at scan `next`, `gap`
+	 * after it */
+	struct { pid_t tgid; unsigned next, gap; } seen[SEEN_MAX];
 	int nseen;
 };
 
@@ -403,8 +408,8 @@ static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
 	}
 }
 
-/* Whether tgid is due a scan: a proxy each time, another process every
- * RESCAN_OTHERS scans. */
+/* Whether tgid is due a scan: a proxy each time, another process as
+ * not_proxy last set it (see RESCAN_OTHERS). */
 static bool due(const struct sockinv *s, pid_t tgid)
 {
 	if (is_proxy(s, tgid))
@@ -423,12 +428,17 @@ static void not_proxy(struct sockinv *s, pid_t tgid)
 		return;
 	for (i = 0; i < s->nseen && s->seen[i].tgid != tgid; i++)
 		;
-	if (i == SEEN_MAX)
+	if (i == SEEN_MAX) {
 		i = (int)(s->scans % SEEN_MAX);		/* full: forget one */
-	else if (i == s->nseen)
+		s->seen[i].gap = 0;
+	} else if (i == s->nseen) {
 		s->nseen++;
+		s->seen[i].gap = 0;
+	}
 	s->seen[i].tgid = tgid;
-	s->seen[i].next = s->scans + RESCAN_OTHERS;
+	s->seen[i].gap = !s->seen[i].gap ? 1 : s->seen[i].gap * 2 > RESCAN_OTHERS ?
+			 RESCAN_OTHERS : s->seen[i].gap * 2;
+	s->seen[i].next = s->scans + s->seen[i].gap;
 }
 
 int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
@@ -457,8 +467,7 @@ int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 		if (!k)
 			continue;
 		scan_one(s, &t, tgids[i], inos + first[i], k, r);
-		if (k > RESCAN_MANY)
-			not_proxy(s, tgids[i]);
+		not_proxy(s, tgids[i]);		/* unless it is one now */
 	}
 	if (s->inserted)
 		*s->flow_on = s->inserted;
