@@ -86,7 +86,7 @@ TEST_HELPERS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/lib/*.c))
 # recorded kernel views (tests/join/record_join.c) that test_join builds joined runs from
 MODEL_FIXTURES := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard tests/join/fixtures/*.c))
 
-.PHONY: all agent deps deps-test run test test-build bench holdcheck pools-check truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
+.PHONY: all agent deps deps-test deps-bench run test test-build bench holdcheck pools-check truth model-check seed003 fuzz fuzz-replay fuzz-merge install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -207,7 +207,12 @@ $(TSAN_BINS): $(OUTPUT)/tsan/%: $(OUTPUT)/tsan/tests/%.o $(patsubst %.c,$(OUTPUT
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
-bench: deps fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG) $(POOL_PROG)
+# the server part's server and its single-purpose peer (tests/bench_server.sh)
+BENCH_PKGS := postgresql bpftrace
+deps-bench:
+	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(BENCH_PKGS)"
+
+bench: deps deps-bench fctrace $(AGENT) $(BENCH_BINS) $(HOLDPROG) $(POOL_PROG)
 	@sh tests/bench.sh
 
 # docs/how-we-checked.md: lock sites, user/sys and p99 against independent figures

@@ -56,7 +56,8 @@
 #      20 us holds on the CPU: a futex wait or wake every few
 #      microseconds) with the pools' code inside the syscall programs
 #      against FCTRACE_POOLS_OFF=1, interleaved; the program's own wall.
-#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles pools"   the parts to run
+#   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles pools server"   the parts to run
+#   BENCH_SERVER_SECS=10, BENCH_SERVER_ROUNDS=3   the server part (tests/bench_server.sh)
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
@@ -66,6 +67,7 @@ LC_ALL=C; export LC_ALL
 FCTRACE=${FCTRACE:-./fctrace}
 OUT=${OUTPUT:-.output}
 ROUNDS=${BENCH_ROUNDS:-9}
+SERVER_ROUNDS=${BENCH_SERVER_ROUNDS:-3}
 OPS=${BENCH_OPS:-160000}
 FILES=${BENCH_FILES:-60}
 WORKLOADS=${BENCH_WORKLOADS:-"fc fcp bcache ext"}
@@ -75,7 +77,7 @@ CG_OPS=${BENCH_CG_OPS-"2000 6000"}
 HOLD=${BENCH_HOLD:-1}
 HOLD_ROUNDS=${BENCH_HOLD_ROUNDS:-$ROUNDS}
 HOLD_OPS=${BENCH_HOLD_OPS:-20000}
-PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm handles pools"}
+PARTS=${BENCH_PARTS:-"overhead stats fidelity holders cpustacks pcevict jvm handles pools server"}
 JVM_ROUNDS=${BENCH_JVM_ROUNDS:-5}
 AGENT_BENCH=$OUT/tests/bench_jvm_agent
 BARE=$OUT/tests/bench_bare
@@ -617,6 +619,7 @@ part pcevict && pcevict
 part jvm && jvm_agent_cost
 part handles && hosted_handles
 part pools && pools_cost
+[ "$(id -u)" = 0 ] && part server && sh tests/bench_server.sh "$FCTRACE" "$SERVER_ROUNDS" "$tmp"
 targets
 lost=$(awk '$3 != "untraced" && $7 + 0 > 0' "$RES" | wc -l)
 [ "$lost" -eq 0 ] && echo "   ok   0 events lost in every traced run" ||

@@ -994,7 +994,8 @@ void tracer_start(struct tracer *t)
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
 	start_fileuse(t);
-	start_selfcost(t);
+	if (t->target != TT_ATTACH)	/* an attach's, once its processes are adopted */
+		start_selfcost(t);
 	if (t->tl_len_ns && !t->tlrec) {
 		struct tlrec_flags fl = { &t->skel->bss->tl_on, &t->skel->bss->tl_end_ns,
 			bpf_program__fd(t->skel->progs.fct_tl_snapshot) };
@@ -1039,6 +1040,10 @@ int tracer_adopt(struct tracer *t)
 	if (fd >= 0)
 		close(fd);
 	bpf_link__destroy(link);
+	/* the cost sampled from here: the processes listed, the adoption's
+	 * one-time work (the iterator, the first stacks' symbols) behind */
+	if (!t->cost)
+		start_selfcost(t);
 	return err;
 }
 

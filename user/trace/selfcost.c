@@ -17,6 +17,7 @@
 /* a second in which the traced processes ran less than this is no
  * ground for stopping anything: what little it cost is not a share */
 #define MIN_TARGET_NS	50000000ull
+#define PIDS_MAX	256
 
 struct selfcost {
 	struct selfcost_hooks h;
@@ -26,9 +27,14 @@ struct selfcost {
 	bool stop;
 	uint64_t start_ns;
 	struct selfcost_figures f;
-	/* the sampled second in progress: statistics on since at_ns */
+	/* the sampled second in progress: statistics on since at_ns (and
+	 * boot_ticks, CLOCK_BOOTTIME in clock ticks), the traced processes'
+	 * CPU time then, each its own */
 	int stats_fd;
-	uint64_t at_ns, bpf_ns, runs, target_ns, tracer_ns;
+	uint64_t at_ns, bpf_ns, runs, tracer_ns, boot_ticks;
+	pid_t pid[PIDS_MAX];
+	uint64_t pid_cpu[PIDS_MAX];
+	int npids;
 	enum { FILES_ON, FILES_TRIAL, FILES_OFF, FILES_KEPT } files;
 	uint64_t trial_at_ns;	/* when the trial stopped the stream */
 };
@@ -48,35 +54,81 @@ static void progs_time(const struct selfcost *s, uint64_t *ns, uint64_t *runs)
 	}
 }
 
-/* utime + stime of process pid, in ns; 0 when it is gone */
-static uint64_t proc_cpu_ns(pid_t pid)
+static uint64_t tick_ns(void)
 {
-	unsigned long long ut = 0, st = 0;
+	return 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
+}
+
+/* utime + stime of process pid in ns, and when it started (clock ticks
+ * since boot); false when it is gone */
+static bool proc_cpu(pid_t pid, uint64_t *ns, uint64_t *start)
+{
+	unsigned long long ut = 0, st = 0, born = 0;
 	char path[40], buf[1024], *p;
 	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (!(f = fopen(path, "re")))
-		return 0;
+		return false;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	/* past the comm, which may hold spaces and parentheses */
 	if (!(p = strrchr(buf, ')')) ||
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
-		return 0;
-	return (ut + st) * (1000000000ull / (unsigned long long)sysconf(_SC_CLK_TCK));
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
+		   "%*d %*d %*d %llu", &ut, &st, &born) != 3)
+		return false;
+	*ns = (ut + st) * tick_ns();
+	*start = born;
+	return true;
 }
 
-static uint64_t target_cpu_ns(const struct selfcost *s)
+static uint64_t boot_ticks(void)
 {
-	pid_t pids[256];
-	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, 256) : 0;
-	uint64_t ns = 0;
+	struct timespec ts;
 
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) / tick_ns();
+}
+
+/* The traced processes' CPU time now, each, into the sample's table. */
+static void target_begin(struct selfcost *s)
+{
+	pid_t pids[PIDS_MAX];
+	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, PIDS_MAX) : 0;
+	uint64_t start;
+
+	s->npids = 0;
+	s->boot_ticks = boot_ticks();
 	for (int i = 0; i < n; i++)
-		ns += proc_cpu_ns(pids[i]);
+		if (proc_cpu(pids[i], &s->pid_cpu[s->npids], &start))
+			s->pid[s->npids++] = pids[i];
+}
+
+/* Their CPU time since: a process traced since the sample began, from
+ * its time then; one that joined the list later (an attach adopts the
+ * processes after the window opens; --follow adds the forked), all its
+ * time if it started after the sample began, else none (what part of it
+ * fell inside is not known). */
+static uint64_t target_end(const struct selfcost *s)
+{
+	pid_t pids[PIDS_MAX];
+	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, PIDS_MAX) : 0;
+	uint64_t ns = 0, now, start;
+
+	for (int i = 0; i < n; i++) {
+		int k;
+
+		if (!proc_cpu(pids[i], &now, &start))
+			continue;
+		for (k = 0; k < s->npids && s->pid[k] != pids[i]; k++)
+			;
+		if (k < s->npids)
+			ns += now > s->pid_cpu[k] ? now - s->pid_cpu[k] : 0;
+		else if (start >= s->boot_ticks)
+			ns += now;
+	}
 	return ns;
 }
 
@@ -96,7 +148,7 @@ static void sample_begin(struct selfcost *s)
 		return;
 	s->at_ns = monotonic_ns();
 	progs_time(s, &s->bpf_ns, &s->runs);
-	s->target_ns = target_cpu_ns(s);
+	target_begin(s);
 	s->tracer_ns = own_cpu_ns(s);
 }
 
@@ -153,12 +205,11 @@ static void sample_end(struct selfcost *s)
 		return;
 	progs_time(s, &ns, &runs);
 	now = monotonic_ns();
-	target = target_cpu_ns(s);
+	target = target_end(s);
 	tracer = own_cpu_ns(s);
 	close(s->stats_fd);
 	s->stats_fd = -1;
 	ns -= s->bpf_ns;
-	target = target > s->target_ns ? target - s->target_ns : 0;
 	tracer = tracer > s->tracer_ns ? tracer - s->tracer_ns : 0;
 	s->f.samples++;
 	s->f.sampled_ns += now - s->at_ns;
