@@ -6,6 +6,10 @@
  *
  *   fdcache_prog DIR FILES SIZE ACCESSES SEED
  *
+ * ACCESSES may instead be a time, "9s": as many accesses as that many
+ * seconds hold (a test that needs the program to outlast a point in the
+ * window, on a machine of any speed).
+ *
  * It makes FILES files in DIR (an open each), then reads one byte of a
  * file drawn at random ACCESSES times (never the same file twice in a
  * row: each access is one reference), through an LRU of SIZE open
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXF 4096
@@ -121,8 +126,26 @@ static void make_files(const char *dir, int n)
 	}
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* the loop is done: ACCESSES made, or the seconds past */
+static bool done(unsigned long i, unsigned long want, double until)
+{
+	if (until > 0)
+		return (i & 1023) == 0 && now_s() >= until;
+	return i >= want;
+}
+
 int main(int argc, char **argv)
 {
+	char *unit;
+	double until = 0;
 	int n, size, last = -1, files = 0, fix = 0;
 	unsigned long want, sum = 0, ceiling = 0;
 
@@ -131,10 +154,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fdcache_prog DIR FILES SIZE ACCESSES SEED\n");
 		return 2;
 	}
-	want = strtoul(argv[4], NULL, 10);
+	want = strtoul(argv[4], &unit, 10);
 	rng += strtoull(argv[5], NULL, 10);
 	make_files(argv[1], n);
-	for (unsigned long i = 0; i < want; i++) {
+	if (*unit == 's')
+		until = now_s() + (double)want;
+	for (unsigned long i = 0; !done(i, want, until); i++) {
 		int f;
 
 		do

@@ -508,6 +508,42 @@ static void test_jvm_monitor_use_is_fresh(void **state)
 	join_free(&m);
 }
 
+/*
+ * Two HotSpot sleep sites both become "Thread.sleep": one entry of their
+ * sums, as the saved run keys a thread's locks by name (a JVM run's
+ * unjoined wait time once changed when read back, a use lost).
+ */
+static void test_jvm_renames_merge(void **state)
+{
+	struct jvm_thread_info th = { .tid = 100, .name = "sleeper", .java_name = true };
+	struct jvm_view v = { .threads = &th, .nthreads = 1 };
+	struct joined_run m = { .nrows = 1 };
+	struct thread_row *r;
+
+	(void)state;
+	m.rows = calloc(1, sizeof(*m.rows));
+	assert_non_null(m.rows);
+	r = &m.rows[0];
+	r->tid = r->k.tid = 100;
+	r->k.tgid = 99;
+	r->has_kernel = true;
+	r->locks[0] = (struct lock_use){ .name = "condvar @ JavaThread::sleep+0x10 from A",
+					 .waits = 2, .wait_ns = 1000, .max_ns = 600 };
+	r->locks[1] = (struct lock_use){ .name = "mutex @ f+0x1", .waits = 1, .wait_ns = 5 };
+	r->locks[2] = (struct lock_use){ .name = "condvar @ JavaThread::sleep+0x10 from B",
+					 .waits = 3, .wait_ns = 2000, .max_ns = 900, .runq_ns = 7 };
+	r->nlocks = 3;
+	join_add_jvm(&m, &v, true);
+	assert_int_equal(r->nlocks, 2);
+	assert_string_equal(r->locks[0].name, "Thread.sleep");
+	assert_int_equal(r->locks[0].waits, 5);
+	assert_int_equal(r->locks[0].wait_ns, 3000);
+	assert_int_equal(r->locks[0].max_ns, 900);
+	assert_int_equal(r->locks[0].runq_ns, 7);
+	assert_string_equal(r->locks[1].name, "mutex @ f+0x1");
+	join_free(&m);
+}
+
 /* futex entries of process 10: waits (op 9, a condvar's) and wakes */
 #define WAIT9(tid, addr)	{ .key = { tid, 9, addr }, .val = { .waits = 5, .wait_ns = 500 } }
 #define WAKES(tid, addr, n)	{ .key = { tid, FCT_FUTEX_OP_WAKE, addr }, \
@@ -609,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_join_by_tid),
 		cmocka_unit_test(test_timing_only),
 		cmocka_unit_test(test_jvm_monitor_use_is_fresh),
+		cmocka_unit_test(test_jvm_renames_merge),
 		cmocka_unit_test(test_condvar_taken_in_turns),
 		cmocka_unit_test(test_condvar_grefs_no_turns),
 	};

@@ -145,6 +145,25 @@ struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lo
 	return u;
 }
 
+/* Uses of one name made one: a rename (two HotSpot sleep sites both
+ * "Thread.sleep") must not leave a row two entries a reader keys by name. */
+void join_row_merge_names(struct thread_row *r)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		for (int j = r->nlocks - 1; j > i; j--) {
+			struct lock_use *a = &r->locks[i], *b = &r->locks[j];
+
+			if (strcmp(a->name, b->name))
+				continue;
+			a->waits += b->waits;
+			a->wait_ns += b->wait_ns;
+			a->runq_ns += b->runq_ns;
+			if (b->max_ns > a->max_ns)
+				a->max_ns = b->max_ns;
+			*b = r->locks[--r->nlocks];
+		}
+}
+
 /* The named lock or event a futex word belongs to, or NULL. */
 static struct lock_use *use_of(struct thread_row *r, const struct joined_run *m,
 			       uint64_t uaddr)

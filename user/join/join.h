@@ -259,6 +259,8 @@ void join_sum_rows(struct joined_run *m);
 /* A row's use of a named lock or event, and the run-wide total of one
  * (not a kernel lock site): found, or added zeroed; NULL when full. */
 struct lock_use *join_row_use(struct thread_row *r, const char *name, bool is_lock);
+/* A row's uses of one name (after a rename) summed into one. */
+void join_row_merge_names(struct thread_row *r);
 struct lock_total *join_lock_total(struct joined_run *m, const char *name, bool kernel,
 				    bool is_lock);
 

@@ -192,8 +192,10 @@ static void name_threads(struct joined_run *m, const struct jvm_view *v)
 	}
 	/* the shares, the locks and the explanation are the application's;
 	 * the JVM's own threads are counted apart (aside_rows, aside_cpu_ns) */
-	for (unsigned i = 0; i < m->nrows; i++)
+	for (unsigned i = 0; i < m->nrows; i++) {
 		rename_hotspot_waits(&m->rows[i]);
+		join_row_merge_names(&m->rows[i]);
+	}
 	if (m->app_threads)
 		join_retotal(m);
 	else

@@ -248,7 +248,8 @@ static void lost_files_stream(const struct kview *kv, struct losses *o)
 	static const char *const caches[] = { "caches", "diagnosis", NULL };
 	const struct selfcost_figures *c = &kv->cost;
 	double win = (double)c->window_ns;
-	uint64_t off = c->paused_at_ns ? c->window_ns - c->paused_at_ns : c->trial_ns;
+	uint64_t off = (c->paused_at_ns ? c->window_ns - c->paused_at_ns : c->trial_ns) +
+		       c->void_trial_ns;
 	struct loss *l;
 
 	if (!kv->cost_measured || !off || win <= 0)
@@ -263,11 +264,16 @@ static void lost_files_stream(const struct kview *kv, struct losses *o)
 		     (double)c->paused_at_ns / 1e9, win / 1e9, 100 * c->budget,
 		     100 * c->with_files_share, 100 * c->without_files_share,
 		     (double)c->paused_at_ns / 1e9);
-	else
+	else if (c->trial_ns)
 		says(l, "the handles' file stream stopped for %.2f s to measure its cost against the "
 		     "budget (%.3g %%: %.1f %% with it, %.1f %% without, so it went on); the caches' "
 		     "figures miss that span", (double)off / 1e9, 100 * c->budget,
 		     100 * c->with_files_share, 100 * c->without_files_share);
+	else
+		says(l, "the handles' file stream stopped for %.2f s to measure its cost against the "
+		     "budget (%.3g %%: %.1f %% with it; the traced processes ran too little without "
+		     "it to tell, so it went on); the caches' figures miss that span",
+		     (double)off / 1e9, 100 * c->budget, 100 * c->with_files_share);
 	touches(l, caches);
 }
 

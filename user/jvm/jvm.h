@@ -301,7 +301,7 @@ struct target_cred;
 struct jvm_agent *jvm_agent_listen(pid_t pid, bool in_target_root,
 				   const struct target_cred *cred, char *why, size_t wlen);
 void jvm_agent_set_pid(struct jvm_agent *a, pid_t pid);	/* run --: the child's */
-/* "-agentpath:FILE=sock=..." (malloc'd) */
+/* "-agentpath:FILE=sock=...,hold=1" (malloc'd; run --: see release) */
 char *jvm_agent_option(const struct jvm_agent *a, const char *file);
 /* Load the agent into the running JVM, by the deadline (CLOCK_MONOTONIC
  * ns) or a signal: from file itself when the JVM is root's and sees that
@@ -311,6 +311,10 @@ char *jvm_agent_option(const struct jvm_agent *a, const char *file);
 int jvm_agent_load(struct jvm_agent *a, const char *file, uint64_t until, char *why,
 		   size_t wlen);
 bool jvm_agent_connected(struct jvm_agent *a);
+/* run --: the JVM's VMInit waits (at most 3 s) until this says go, so
+ * that no Java code runs before the holders probes have HotSpot's
+ * offsets; true once sent (the agent connected) */
+bool jvm_agent_release(struct jvm_agent *a);
 /* bytes the agent sent past what fctrace keeps (a flood): not read */
 uint64_t jvm_agent_dropped(struct jvm_agent *a);
 /* the copy's directory in the JVM's /tmp when the JVM never answered the

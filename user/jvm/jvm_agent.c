@@ -503,8 +503,21 @@ char *jvm_agent_option(const struct jvm_agent *a, const char *file)
 	char *s = malloc(len);
 
 	if (s)
-		snprintf(s, len, "-agentpath:%s=sock=%s", file, a->sock_in);
+		snprintf(s, len, "-agentpath:%s=sock=%s,hold=1", file, a->sock_in);
 	return s;
+}
+
+bool jvm_agent_release(struct jvm_agent *a)
+{
+	bool sent = false;
+
+	if (!a)
+		return false;
+	pthread_mutex_lock(&a->mu);
+	if (a->conn >= 0 && !a->eof)
+		sent = send(a->conn, "G", 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1;
+	pthread_mutex_unlock(&a->mu);
+	return sent;
 }
 
 /* --- the end ------------------------------------------------------------------- */

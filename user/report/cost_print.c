@@ -25,6 +25,12 @@ static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 			 "hooks cost it; --probes light costs less.", 100 * c->budget,
 			 100 * c->with_files_share, 100 * c->without_files_share,
 			 units_ns(at, sizeof(at), (double)c->trial_ns));
+	else if (c->void_trial_ns)
+		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%); the handles' file stream stopped %s "
+			 "to measure without it, but the traced processes ran too little then to "
+			 "tell (idle, gone, or the window closed), so it went on.", 100 * c->budget,
+			 100 * c->with_files_share,
+			 units_ns(at, sizeof(at), (double)c->void_trial_ns));
 	else
 		snprintf(b, n, "Budget %.3g %%: kept, nothing stopped.", 100 * c->budget);
 }

@@ -96,6 +96,7 @@ static const struct jr_field cost[] = {
 	JR_DOUBLEF(selfcost_figures, "with_files_share", with_files_share),
 	JR_DOUBLEF(selfcost_figures, "without_files_share", without_files_share),
 	JR_FIELD(selfcost_figures, "files_trial_ns", trial_ns),
+	JR_FIELD_IF(selfcost_figures, "files_void_trial_ns", void_trial_ns, OPT),
 };
 const struct jr_table rf_cost = JR_TABLE(cost);
 

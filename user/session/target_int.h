@@ -64,6 +64,7 @@ struct watch {
 	bool hurry;			/* stopped by a signal or --duration */
 	bool jvm_flag_read;		/* run -- java: its monitor flag is known */
 	bool jvm_structs_read;		/* its vmStructs offsets were looked for */
+	bool agent_released;		/* run -- java: its VMInit let go on */
 	int libjvm_fd;			/* a JVM's libjvm.so, opened once (ti->libjvm names it) */
 	struct jvm_agent *agent;	/* fctrace's JVMTI agent's socket, or NULL */
 };

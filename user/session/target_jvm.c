@@ -173,16 +173,28 @@ static void watch_jvm_structs(struct watch *w)
 		tracer_set_jvm_structs(w->t, &js);
 }
 
+/* run -- java: the agent's VMInit holds the JVM until the offsets were
+ * looked for (jvm_agent_release), so that the first contended monitor is
+ * watched; attach loads the agent after them, with no hold. */
+static void release_agent(struct watch *w)
+{
+	if (!w->agent_released && w->jvm_structs_read && w->s->target.mode == TGT_EXEC)
+		w->agent_released = jvm_agent_release(w->agent);
+}
+
 /* Called from the watch loop, and once at attach. */
 void target_watch_jvm(struct watch *w)
 {
 	struct session *s = w->s;
 
-	if (!s->target.libjvm[0] || (w->jvm_flag_read && w->jvm_structs_read) ||
+	bool held = w->agent && s->target.mode == TGT_EXEC && !w->agent_released;
+
+	if (!s->target.libjvm[0] || (w->jvm_flag_read && w->jvm_structs_read && !held) ||
 	    !jvm_started(s->target.pid))
 		return;
 	watch_jvm_flag(w);
 	watch_jvm_structs(w);
+	release_agent(w);
 }
 
 void target_read_jvm(struct watch *w)

@@ -166,6 +166,16 @@ static void files_set(struct selfcost *s, uint32_t paused)
 	__atomic_store_n(s->h.fu_paused, paused, __ATOMIC_SEQ_CST);
 }
 
+/* A trial whose second measured nothing (the traced processes idle or
+ * gone, the window closed): the stream goes on again, and a later second
+ * past the budget may try again. */
+static void trial_void(struct selfcost *s, uint64_t now)
+{
+	files_set(s, 0);
+	s->files = FILES_ON;
+	s->f.void_trial_ns += now - s->trial_at_ns;
+}
+
 /* The budget against a sampled second's share. Past it, the file stream
  * stops for a second as a trial; if the share then keeps to the budget
  * it stays stopped, else it was not what cost too much (the syscall
@@ -175,8 +185,13 @@ static void budget_step(struct selfcost *s, double share, uint64_t target, uint6
 	/* not on the first second: a short run keeps its stream whole (the
 	 * trial's second would be much of it), and a start-up is no steady
 	 * state to judge by */
-	if (!s->h.fu_paused || s->h.budget <= 0 || target < MIN_TARGET_NS || s->f.samples < 2)
+	if (!s->h.fu_paused || s->h.budget <= 0 || s->f.samples < 2)
 		return;
+	if (target < MIN_TARGET_NS) {
+		if (s->files == FILES_TRIAL)
+			trial_void(s, now);
+		return;
+	}
 	if (s->files == FILES_ON && share > s->h.budget) {
 		files_set(s, 1);
 		s->files = FILES_TRIAL;
@@ -249,6 +264,8 @@ static void *run(void *arg)
 	}
 	pthread_mutex_unlock(&s->mu);
 	sample_end(s);		/* the second in progress, cut short */
+	if (s->files == FILES_TRIAL)	/* its statistics could not be had */
+		trial_void(s, monotonic_ns());
 	return NULL;
 }
 

@@ -21,6 +21,9 @@
  * keeps to the budget the stream stays stopped, and the report says from
  * when the caches' figures stop; if not, the stream was not the cost
  * (the syscall hooks are), it goes on, and the report says both shares.
+ * A trial's second in which the traced processes ran too little to judge
+ * (idle, gone, the window closed) decides nothing: the stream goes on and
+ * the report says how long it was off.
  */
 #ifndef FCTRACE_SELFCOST_H
 #define FCTRACE_SELFCOST_H
@@ -62,6 +65,8 @@ struct selfcost_figures {
 	uint64_t paused_at_ns;	/* the file stream stopped for good this far
 				 * into the window (0: never) */
 	uint64_t trial_ns;	/* or stopped this long and went on (0: not) */
+	uint64_t void_trial_ns;	/* stopped this long for trials whose second
+				 * measured nothing, and went on (0: none) */
 };
 
 struct selfcost;

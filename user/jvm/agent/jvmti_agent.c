@@ -24,7 +24,10 @@
  *
  * The agent talks to fctrace over a UNIX socket fctrace bound (option
  * sock=PATH). It sends text lines; fctrace sends 'D' for a dump of the
- * totals (answered, ended by "E"); EOF means fctrace is gone: the agent
+ * totals (answered, ended by "E"), 'G' to let a JVM it started go on (option
+ * hold: VMInit waits for it, at most HOLD_MS, so that fctrace has set its
+ * probes for the monitors' holders before any Java code runs); EOF means
+ * fctrace is gone: the agent
  * turns its events off, gives its JVMTI environment back and its thread
  * ends. The library stays mapped (the JVM never unloads an agent); a
  * later attach starts afresh. No fctrace header: this file is built
@@ -54,6 +57,7 @@
 #define NMONS		256	/* monitors told by address (the holders' join) */
 #define NSTACKS		2048	/* (kind, thread, site, frames) walked */
 #define FRAMES_LEN	2048	/* a walked stack's frames, tab-separated */
+#define HOLD_MS		3000	/* VMInit waits for fctrace's 'G' at most this */
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -100,6 +104,8 @@ static struct agent {
 	int inflight;		/* callbacks running now (the end waits for none) */
 	unsigned walks, every, period_ms;
 	pthread_mutex_t mu;
+	pthread_cond_t go_cv;	/* 'G' came, or fctrace went */
+	int go;
 	pthread_t thr;
 	char sites[NSITES][SITE_LEN];
 	int nsites;
@@ -113,7 +119,7 @@ static struct agent {
 	uint64_t lost, park_walks;
 	jclass thread_cls, support_cls;
 	jmethodID get_id, get_blocker;
-} ag = { .sock = -1, .mu = PTHREAD_MUTEX_INITIALIZER };
+} ag = { .sock = -1, .mu = PTHREAD_MUTEX_INITIALIZER, .go_cv = PTHREAD_COND_INITIALIZER };
 
 /* the waiting thread's own state: the callbacks run on it */
 static __thread uint32_t my_tid;
@@ -808,6 +814,31 @@ static int from_fctrace(int ms)
 	return recv(ag.sock, &c, 1, 0) == 1 ? c : -1;
 }
 
+static void let_go(void)
+{
+	pthread_mutex_lock(&ag.mu);
+	ag.go = 1;
+	pthread_cond_broadcast(&ag.go_cv);
+	pthread_mutex_unlock(&ag.mu);
+}
+
+/* VMInit with option hold: until fctrace says 'G' or goes, at most
+ * HOLD_MS (an fctrace that never answers only delays the start). */
+static void await_go(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += HOLD_MS / 1000;
+	ts.tv_nsec += (long)(HOLD_MS % 1000) * 1000000;
+	ts.tv_sec += ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	pthread_mutex_lock(&ag.mu);
+	while (!ag.go && pthread_cond_timedwait(&ag.go_cv, &ag.mu, &ts) == 0)
+		;
+	pthread_mutex_unlock(&ag.mu);
+}
+
 /* The session's thread: sample parks, answer dumps, and end the session
  * when fctrace goes away. */
 static void *session_main(void *arg)
@@ -825,9 +856,12 @@ static void *session_main(void *arg)
 	while ((c = from_fctrace((int)ag.period_ms)) >= 0) {
 		if (c == 'D')
 			dump();
+		else if (c == 'G')
+			let_go();
 		else if (jni && ag.on)
 			sample_parks(jni);
 	}
+	let_go();
 	ag.on = 0;
 	set_events(JVMTI_DISABLE);
 	while (__atomic_load_n(&ag.inflight, __ATOMIC_SEQ_CST))
@@ -965,9 +999,14 @@ static char load_options[512];
 /* -agentpath: the session starts once the VM can run threads */
 static void JNICALL on_vm_init(jvmtiEnv *ti, JNIEnv *jni, jthread t)
 {
+	char v[8];
+
 	ag.session = 0;
-	if (start(ag.vm, load_options) == 0)
+	if (start(ag.vm, load_options) == 0) {
 		know_self(jni, t);	/* the main thread */
+		if (opt(load_options, "hold", v, sizeof(v)))
+			await_go();
+	}
 }
 
 /* the JVM exits: fctrace gets the totals first */
