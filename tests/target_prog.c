@@ -91,6 +91,12 @@
  *                            records, fdatasyncs, then broadcasts
  *                            gc_commit: every wake of a writer comes
  *                            right after its fdatasync. Prints "flushes F"
+ *   target_prog sharedpool N SHARED  two child processes "pool-a" then
+ *                            "pool-b" each read every page of an N-page
+ *                            file once (pread64, 4 KiB); with SHARED 1
+ *                            they inherit a 2 MiB MAP_SHARED anonymous
+ *                            mapping first, as PostgreSQL's backends their
+ *                            shared_buffers; the file is removed
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -1145,6 +1151,65 @@ static int groupcommit(long n)
 	return 0;
 }
 
+/* ---- sharedpool: two processes read the same pages, sharing memory or not */
+
+#define POOL_PAGE	4096
+
+static void pool_reader(const char *name, const char *file, long n, volatile char *shm)
+{
+	char page[POOL_PAGE];
+	int fd;
+
+	prctl(PR_SET_NAME, name);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		_exit(1);
+	for (long i = 0; i < n; i++) {
+		if (pread(fd, page, sizeof(page), i * POOL_PAGE) != sizeof(page))
+			_exit(1);
+		if (shm)	/* the "pool": written, as a cache would */
+			shm[(i * POOL_PAGE) % (2 << 20)] = page[0];
+	}
+	_exit(0);
+}
+
+static int sharedpool(long n, int shared)
+{
+	char name[64], page[POOL_PAGE];
+	const char *who[2] = { "pool-a", "pool-b" };
+	volatile char *shm = NULL;
+	int fd, st, bad = 0;
+
+	snprintf(name, sizeof(name), ".sharedpool.%d", (int)getpid());
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 1;
+	memset(page, 'p', sizeof(page));
+	for (long i = 0; i < n; i++)
+		if (write(fd, page, sizeof(page)) != sizeof(page))
+			return 1;
+	close(fd);
+	if (shared) {
+		void *m = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (m == MAP_FAILED)
+			return 1;
+		shm = m;
+		shm[0] = 1;
+	}
+	for (int k = 0; k < 2; k++) {	/* one after the other: b's reads all re-reads */
+		pid_t c = fork();
+
+		if (c == 0)
+			pool_reader(who[k], name, n, shm);
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+	}
+	unlink(name);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
@@ -1197,6 +1262,8 @@ int main(int argc, char **argv)
 		return chain(n);
 	if (!strcmp(argv[1], "groupcommit"))
 		return groupcommit(n);
+	if (!strcmp(argv[1], "sharedpool"))
+		return sharedpool(n, argc > 3 && atoi(argv[3]) == 1);
 	if (!strcmp(argv[1], "coldread"))
 		return coldread(n, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(argv[1], "sleep")) {

@@ -317,6 +317,46 @@ static void test_budget(void **state)
 	json_object_put(doc);
 }
 
+/* target_prog sharedpool: "pool-a" then "pool-b" read the same 300
+ * pages once each. Sharing a writable mapping (one pool, as PostgreSQL's
+ * backends), their reads are one stream: b's 300 are re-reads of a's;
+ * sharing none, each is a cache of its own that read every page once. */
+static struct json_object *run_sharedpool(const char *shared)
+{
+	char *json = test_at("sharedpool.json"), err[4096];
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--follow",
+			       "--budget", "0", "--json", json, "--", (char *)target_prog(),
+			       "sharedpool", "300",
+			       (char *)shared, NULL };
+
+	if (run_fctrace(argv, &so, err, sizeof(err)))
+		fail_msg("fctrace run -- target_prog sharedpool failed: %s", err);
+	return json_file(json);
+}
+
+static void test_shared_pool(void **state)
+{
+	struct json_object *doc, *c;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	doc = run_sharedpool("1");
+	c = json_find(doc, "caches", "kind", "blocks");
+	assert_non_null(c);
+	assert_int_equal(json_u64_at(c, "processes"), 2);
+	assert_true(json_u64_at(c, "shared_bytes") >= (2u << 20));
+	assert_int_equal(json_u64_at(c, "accesses"), 600);
+	assert_int_equal(json_u64_at(c, "working_set.items"), 300);
+	assert_true(json_num_at(c, "rereads") == 300);
+	assert_int_equal(json_u64_at(c, "direct"), 0);
+	json_object_put(doc);
+
+	doc = run_sharedpool("0");
+	assert_null(json_find(doc, "caches", "kind", "blocks"));	/* no block read twice */
+	json_object_put(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_bcache),
 		cmocka_unit_test(test_blocks_cause),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_shared_pool),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);

@@ -292,9 +292,17 @@ static uint64_t block_bytes(const struct cache_entry *e)
 
 static void ev_blocks_stream(struct diag_cause *c, const struct cache_entry *e)
 {
-	evidence_add(c, "Process %d (%s) made %s positional reads of %s (preads of %s bytes on "
-		     "average), of %s distinct blocks (%s MiB%s): %s of them re-read a block it "
-		     "had read before (%s).", (int)e->pid, e->comm, fig_cnt((double)e->accesses),
+	char who[160];
+
+	if (e->procs > 1)	/* one pool's stream (base/procshm.h) */
+		snprintf(who, sizeof(who), "%u processes of %s that share %s MiB of memory (one "
+			 "pool: their reads are one stream; the first, %d)", e->procs, e->comm,
+			 fig_cnt((double)e->shared_bytes / MIB), (int)e->pid);
+	else
+		snprintf(who, sizeof(who), "Process %d (%s)", (int)e->pid, e->comm);
+	evidence_add(c, "%s made %s positional reads of %s (preads of %s bytes on "
+		     "average), of %s distinct blocks (%s MiB%s): %s of them re-read a block "
+		     "read before (%s).", who, fig_cnt((double)e->accesses),
 		     e->object, fig_cnt((double)block_bytes(e)), fig_cnt((double)e->ws_items),
 		     fig_cnt((double)e->ws_bytes / MIB), e->sample_rate < 1 ? ", keys sampled" : "",
 		     fig_cnt(e->rereads), fig_pct(fig_ratio(e->rereads, (double)e->accesses)));

@@ -121,6 +121,7 @@ static void handles_entry(struct cache_entry *c, const struct joined_run *m,
 	double bytes_each = h->files ? (double)h->bytes / (double)h->files : 0;
 
 	memset(c, 0, sizeof(*c));
+	c->procs = 1;
 	c->kind = CACHE_HANDLES;
 	c->pid = h->tgid;
 	memcpy(c->comm, h->comm, sizeof(c->comm));
@@ -196,6 +197,7 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	const struct kv_blocks *b = &h->blocks;
 
 	memset(c, 0, sizeof(*c));
+	c->procs = 1;
 	c->kind = CACHE_BLOCKS;
 	c->pid = h->tgid;
 	memcpy(c->comm, h->comm, sizeof(c->comm));
@@ -212,6 +214,8 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	c->sample_rate = b->sample_rate;
 	c->direct = b->direct;
 	c->rereads = b->rereads;
+	c->procs = b->procs;
+	c->shared_bytes = b->shared_bytes;
 	cache_costs(c, read_cost_ns(m, h->tgid));
 }
 
@@ -256,6 +260,7 @@ static void conns_entry(struct cache_entry *c, const struct joined_run *m,
 			const struct kv_handles *h, const struct kv_conn *k)
 {
 	memset(c, 0, sizeof(*c));
+	c->procs = 1;
 	c->kind = CACHE_CONNS;
 	c->pid = h->tgid;
 	memcpy(c->comm, h->comm, sizeof(c->comm));

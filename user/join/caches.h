@@ -51,6 +51,9 @@ struct cache_entry {
 	double sample_rate;	/* the share of the keys the curve kept (1: exact) */
 	uint64_t direct;	/* blocks: reads of files open O_DIRECT (each a disk read) */
 	double rereads;		/* blocks: reads of a block read before */
+	unsigned procs;		/* processes whose accesses these are (blocks:
+				 * more than 1 share one cache) */
+	uint64_t shared_bytes;	/* blocks: their shared mapping (0: none) */
 	/* what the misses cost: each miss's calls (an open and a close) at
 	 * the process's own mean times, and in all */
 	double miss_each_ns, miss_ns;

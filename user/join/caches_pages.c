@@ -47,6 +47,7 @@ bool caches_pages_entry(struct cache_entry *c, const struct joined_run *m, const
 	if (!e->on || !e->reclaim_reread_pages || !m->pagecache_misses || !m->nrows)
 		return false;
 	memset(c, 0, sizeof(*c));
+	c->procs = 1;
 	c->kind = CACHE_PAGES;
 	c->pid = (pid_t)m->rows[0].k.tgid;
 	memcpy(c->comm, m->rows[0].k.comm, sizeof(c->comm));

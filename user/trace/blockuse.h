@@ -39,6 +39,9 @@ struct kv_blocks {
 	char top_file[BU_PATH_LEN];	/* the file read most, and its share */
 	double top_share;
 	unsigned files;		/* files read */
+	unsigned procs;		/* processes whose reads these are: more than
+				 * one share the cache (base/procshm.h) */
+	uint64_t shared_bytes;	/* their shared mapping's size (0: not shared) */
 };
 
 struct bu_proc;

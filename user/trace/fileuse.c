@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "base/reuse.h"
 #include "base/proccomm.h"
+#include "base/procshm.h"
 #include "trace/connuse.h"
 #include "trace/fileuse.h"
 
@@ -35,14 +36,29 @@ struct fu_proc {
 	uint64_t accesses, opens, closes, files_once;
 	int64_t open_now;	/* the set's descriptors open */
 	uint64_t open_max;
-	struct bu_proc *blocks;	/* its positional reads, from the first */
+	struct bu_proc *blocks;	/* its positional reads, from the first: its own
+				 * stream, or its shared pool's (pool >= 0) */
+	int pool;
 	struct cu_proc *conns;	/* its new connections, from the first */
 };
+
+/* Processes that share a writable mapping (base/procshm.h): one cache,
+ * so one block stream for their reads, reported with the first. */
+struct fu_pool {
+	uint64_t key, bytes;
+	pid_t first;
+	unsigned procs;
+	struct bu_proc *blocks;
+};
+
+#define POOLS_MAX	64
 
 struct fu_streams {
 	struct fu_proc *procs;
 	int nprocs, cap;
 	int last;		/* the process of the last event */
+	struct fu_pool pools[POOLS_MAX];
+	int npools;
 	uint64_t lost;
 };
 
@@ -58,9 +74,12 @@ void fu_streams_free(struct fu_streams *s)
 	for (int i = 0; i < s->nprocs; i++) {
 		free(s->procs[i].files);
 		reuse_free(s->procs[i].dist);
-		bu_proc_free(s->procs[i].blocks);
+		if (s->procs[i].pool < 0)
+			bu_proc_free(s->procs[i].blocks);
 		cu_proc_free(s->procs[i].conns);
 	}
+	for (int i = 0; i < s->npools; i++)
+		bu_proc_free(s->pools[i].blocks);
 	free(s->procs);
 	free(s);
 }
@@ -72,10 +91,13 @@ uint64_t fu_streams_lost(const struct fu_streams *s)
 	struct kv_conns c;
 
 	for (int i = 0; s && i < s->nprocs; i++) {
-		n += bu_lost(s->procs[i].blocks);
+		if (s->procs[i].pool < 0)
+			n += bu_lost(s->procs[i].blocks);
 		cu_figures(s->procs[i].conns, &c);
 		n += c.lost;
 	}
+	for (int i = 0; s && i < s->npools; i++)
+		n += bu_lost(s->pools[i].blocks);
 	return n;
 }
 
@@ -107,6 +129,7 @@ static struct fu_proc *proc_of(struct fu_streams *s, pid_t tgid)
 	p = &s->procs[s->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->tgid = tgid;
+	p->pool = -1;
 	p->dist = reuse_new(REUSE_KEYS);
 	if (!p->dist)
 		return NULL;
@@ -211,6 +234,39 @@ static void on_close(struct fu_proc *p, struct fu_file *f)
 		p->open_now--;
 }
 
+/* The pool of the processes that share key, made on its first reader. */
+static int pool_of(struct fu_streams *s, uint64_t key, uint64_t bytes, pid_t tgid)
+{
+	struct fu_pool *o;
+
+	for (int i = 0; i < s->npools; i++)
+		if (s->pools[i].key == key) {
+			s->pools[i].procs++;
+			return i;
+		}
+	if (s->npools == POOLS_MAX)
+		return -1;
+	o = &s->pools[s->npools];
+	if (!(o->blocks = bu_proc_new()))
+		return -1;
+	o->key = key, o->bytes = bytes, o->first = tgid, o->procs = 1;
+	return s->npools++;
+}
+
+/* The block stream a process's reads go to, looked for at its first:
+ * its shared pool's, else its own. */
+static struct bu_proc *blocks_of(struct fu_streams *s, struct fu_proc *p)
+{
+	uint64_t bytes, key;
+
+	if (p->blocks)
+		return p->blocks;
+	key = proc_shared_pool(p->tgid, &bytes);
+	if (key && (p->pool = pool_of(s, key, bytes, p->tgid)) >= 0)
+		return p->blocks = s->pools[p->pool].blocks;
+	return p->blocks = bu_proc_new();
+}
+
 /* A positional read: a block of the process's own cache's misses, and a
  * use of the handle unless the thread's last file again. */
 static void on_read(struct fu_streams *s, struct fu_proc *p, struct fu_file *f,
@@ -219,7 +275,7 @@ static void on_read(struct fu_streams *s, struct fu_proc *p, struct fu_file *f,
 	char link[64], path[BU_PATH_LEN];
 	ssize_t n;
 
-	if (!p->blocks && !(p->blocks = bu_proc_new())) {
+	if (!blocks_of(s, p)) {
 		s->lost++;
 		return;
 	}
@@ -374,7 +430,22 @@ static void set_members(struct kv_handles *h, const struct fu_proc *p)
 	}
 }
 
-static void figures(struct kv_handles *h, const struct fu_proc *p)
+/* A process's block figures: its own stream's, or its shared pool's
+ * with the pool's first reader (the others report none). */
+static void blocks_figures(const struct fu_streams *s, const struct fu_proc *p,
+			   struct kv_blocks *b)
+{
+	const struct fu_pool *o = p->pool >= 0 ? &s->pools[p->pool] : NULL;
+
+	memset(b, 0, sizeof(*b));
+	if (o && o->first != p->tgid)
+		return;
+	bu_figures(p->blocks, b);
+	b->procs = o ? o->procs : 1;
+	b->shared_bytes = o ? o->bytes : 0;
+}
+
+static void figures(const struct fu_streams *s, struct kv_handles *h, const struct fu_proc *p)
 {
 	memset(h, 0, sizeof(*h));
 	h->tgid = p->tgid;
@@ -390,13 +461,15 @@ static void figures(struct kv_handles *h, const struct fu_proc *p)
 	h->fix_size = reuse_size_for_ceiling(p->dist, SLACK);
 	h->hit_ratio_fix = hit_ratio_at(p->dist, h->fix_size);
 	curve(h, p->dist);
-	bu_figures(p->blocks, &h->blocks);
+	blocks_figures(s, p, &h->blocks);
 	cu_figures(p->conns, &h->conns);
 }
 
-static bool reported(const struct fu_proc *p)
+static bool reported(const struct fu_streams *s, const struct fu_proc *p)
 {
-	return p->opens > 0 || p->blocks || p->conns;
+	bool blocks = p->blocks && (p->pool < 0 || s->pools[p->pool].first == p->tgid);
+
+	return p->opens > 0 || blocks || p->conns;
 }
 
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)
@@ -408,14 +481,14 @@ int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)
 	if (!s)
 		return 0;
 	for (int i = 0; i < s->nprocs; i++)
-		k += reported(&s->procs[i]);
+		k += reported(s, &s->procs[i]);
 	if (!k)
 		return 0;
 	*out = calloc((size_t)k, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
 	for (int i = 0; i < s->nprocs; i++)
-		if (reported(&s->procs[i]))
-			figures(&(*out)[(*n)++], &s->procs[i]);
+		if (reported(s, &s->procs[i]))
+			figures(s, &(*out)[(*n)++], &s->procs[i]);
 	return 0;
 }
