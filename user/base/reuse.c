@@ -303,12 +303,23 @@ double reuse_hits_at(const struct reuse *r, uint64_t size)
 
 uint64_t reuse_size_for_ceiling(const struct reuse *r, double slack)
 {
-	double ceiling = r->weight - r->cold, want = ceiling - slack * r->weight;
+	double ceiling = r->weight - r->cold;
+
+	return ceiling > 0 ? reuse_size_for_hits(r, ceiling - slack * r->weight) : 0;
+}
+
+double reuse_ceiling(const struct reuse *r)
+{
+	return r->weight > r->cold ? r->weight - r->cold : 0;
+}
+
+uint64_t reuse_size_for_hits(const struct reuse *r, double want)
+{
 	uint64_t lo = 0, hi = 1;
 
-	if (ceiling <= 0)
-		return 0;
-	while (reuse_hits_at(r, hi) < want)
+	if (want > r->weight - r->cold)
+		return 0;	/* no size reaches it */
+	while (reuse_hits_at(r, hi) < want && hi < (1ull << 40))	/* sums' rounding */
 		hi *= 2;
 	while (lo + 1 < hi) {		/* hits grow with the size */
 		uint64_t mid = lo + (hi - lo) / 2;

@@ -54,5 +54,10 @@ double reuse_hits_at(const struct reuse *r, uint64_t size);
 /* The smallest size whose hits reach within `slack` (a share of the
  * references, e.g. 0.005) of an unbounded cache's. */
 uint64_t reuse_size_for_ceiling(const struct reuse *r, double slack);
+/* The smallest size (at least 1) whose hits reach `hits` (estimated, as
+ * reuse_hits_at counts them); 0 when past the ceiling. */
+uint64_t reuse_size_for_hits(const struct reuse *r, double hits);
+/* The hits of an unbounded cache: every reference but the first of each key. */
+double reuse_ceiling(const struct reuse *r);
 
 #endif /* FCTRACE_REUSE_H */

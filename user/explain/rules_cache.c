@@ -290,6 +290,18 @@ static uint64_t block_bytes(const struct cache_entry *e)
 	return e->ws_items ? e->ws_bytes / e->ws_items : 0;
 }
 
+/* What the cache holds now, in the title's words. */
+static const char *held_words(const struct cache_entry *e)
+{
+	static char w[64];
+
+	if (!e->held_items)
+		return "unknown from outside";
+	snprintf(w, sizeof(w), "about %s MiB by where its re-reads begin",
+		 fig_cnt((double)(e->held_items * block_bytes(e)) / MIB));
+	return w;
+}
+
 static void ev_blocks_stream(struct diag_cause *c, const struct cache_entry *e)
 {
 	char who[160];
@@ -308,16 +320,29 @@ static void ev_blocks_stream(struct diag_cause *c, const struct cache_entry *e)
 		     fig_cnt(e->rereads), fig_pct(fig_ratio(e->rereads, (double)e->accesses)));
 }
 
-/* Only the misses make a syscall: the cache's size is not seen. */
+/* Only the misses make a syscall: the cache's size is seen only as where
+ * its re-reads begin (blockuse.h), its hit ratio not at all. */
 static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 {
-	evidence_add(c, "Its cache's hits make no syscall, so its size and hit ratio are not seen "
-		     "from outside, only its misses: by the re-reads' distances, %s MiB more than it "
-		     "holds now would keep all but %s of them (%s reads instead of %s); its working "
-		     "set, %s MiB, is enough whatever it holds now.",
-		     fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix),
-		     fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->accesses),
-		     fig_cnt((double)e->ws_bytes / MIB));
+	if (e->held_items)
+		evidence_add(c, "Its cache's hits make no syscall, so only its misses are seen: "
+			     "only 1 %% of the re-reads came back sooner than %s other blocks were "
+			     "read, so it holds about %s MiB of them now; by the re-reads' "
+			     "distances past that, %s MiB more would keep all but %s of them (%s "
+			     "reads instead of %s); its working set, %s MiB, is enough whatever it "
+			     "holds.", fig_cnt((double)e->held_items),
+			     fig_cnt((double)(e->held_items * block_bytes(e)) / MIB),
+			     fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix),
+			     fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->accesses),
+			     fig_cnt((double)e->ws_bytes / MIB));
+	else
+		evidence_add(c, "Its cache's hits make no syscall, so its size and hit ratio are "
+			     "not seen from outside, only its misses: by the re-reads' distances, %s "
+			     "MiB more than it holds now would keep all but %s of them (%s reads "
+			     "instead of %s); its working set, %s MiB, is enough whatever it holds "
+			     "now.", fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix),
+			     fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->accesses),
+			     fig_cnt((double)e->ws_bytes / MIB));
 }
 
 static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
@@ -350,16 +375,17 @@ static void fix_blocks(struct finding *o, const struct cache_entry *e)
 
 	if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)) && margin && each > 0)
 		set_fix(o, "Set %s (its working set, %s MiB, and %s MiB for the %s pages of %s "
-			"bytes %s; the cache's size now is not seen from outside): the %s re-reads "
-			"then hit.", knob, fig_cnt((double)e->ws_bytes / MIB), fig_cnt(margin_mib),
-			fig_cnt((double)margin), fig_cnt(each), why, fig_cnt(e->rereads));
+			"bytes %s; what it holds now: %s): the %s re-reads then hit.", knob,
+			fig_cnt((double)e->ws_bytes / MIB), fig_cnt(margin_mib),
+			fig_cnt((double)margin), fig_cnt(each), why, held_words(e),
+			fig_cnt(e->rereads));
 	else if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)))
-		set_fix(o, "Set %s (its working set; the cache's size now is not seen from "
-			"outside): the %s re-reads then hit.", knob, fig_cnt(e->rereads));
+		set_fix(o, "Set %s (its working set; what it holds now: %s): the %s re-reads then "
+			"hit.", knob, held_words(e), fig_cnt(e->rereads));
 	else
 		set_fix(o, "Give %s's block cache %s MiB (its working set; or %s MiB more than it "
-			"holds now, unknown from outside): the %s re-reads then hit.", e->comm,
-			fig_cnt((double)mib), fig_cnt((double)e->fix_bytes / MIB),
+			"holds now, %s): the %s re-reads then hit.", e->comm,
+			fig_cnt((double)mib), fig_cnt((double)e->fix_bytes / MIB), held_words(e),
 			fig_cnt(e->rereads));
 }
 
@@ -378,11 +404,11 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 	      COV_BLOCKS | (e->direct ? COV_DISK : 0));
 	set_title(o, "%s re-read %s blocks of %s bytes it had read before (%s of its reads, %s of "
 		  "thread time): a block cache it keeps is smaller than its working set of %s MiB; "
-		  "a cache of %s MiB would serve them (%s MiB + what it holds now, unknown from "
-		  "outside, would keep all but %s)", e->comm, fig_cnt(e->rereads),
+		  "a cache of %s MiB would serve them (%s MiB + what it holds now, %s, would keep "
+		  "all but %s)", e->comm, fig_cnt(e->rereads),
 		  fig_cnt((double)block_bytes(e)), fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
 		  fig_ns(ns), fig_cnt((double)e->ws_bytes / MIB), fig_cnt((double)e->ws_bytes / MIB),
-		  fig_cnt((double)e->fix_bytes / MIB), fig_pct(1 - e->hit_ratio_fix));
+		  fig_cnt((double)e->fix_bytes / MIB), held_words(e), fig_pct(1 - e->hit_ratio_fix));
 	ev_blocks_stream(&o->c, e);
 	ev_blocks_size(&o->c, e);
 	ev_blocks_cost(&o->c, f, e, ns, procs);

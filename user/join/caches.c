@@ -215,6 +215,7 @@ static void blocks_entry(struct cache_entry *c, const struct joined_run *m,
 	c->direct = b->direct;
 	c->rereads = b->rereads;
 	c->procs = b->procs;
+	c->held_items = b->held;
 	c->shared_bytes = b->shared_bytes;
 	cache_costs(c, read_cost_ns(m, h->tgid));
 }

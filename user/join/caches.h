@@ -51,6 +51,8 @@ struct cache_entry {
 	double sample_rate;	/* the share of the keys the curve kept (1: exact) */
 	uint64_t direct;	/* blocks: reads of files open O_DIRECT (each a disk read) */
 	double rereads;		/* blocks: reads of a block read before */
+	uint64_t held_items;	/* blocks: what the cache holds now, estimated
+				 * from where re-reads begin (0: too few) */
 	unsigned procs;		/* processes whose accesses these are (blocks:
 				 * more than 1 share one cache) */
 	uint64_t shared_bytes;	/* blocks: their shared mapping (0: none) */

@@ -349,6 +349,7 @@ static const struct jr_field cache_tail[] = {
 	{ .key = "rereads", .kind = JR_DOUBLE, .flags = JR_SINCE, JR_AT(cache_entry, rereads) },
 	JR_FIELD_IF(cache_entry, "direct", direct, JR_SINCE),
 	JR_FIELD_IF(cache_entry, "processes", procs, JR_SINCE),
+	JR_FIELD_IF(cache_entry, "held_items", held_items, JR_SINCE),
 	JR_FIELD_IF(cache_entry, "shared_bytes", shared_bytes, JR_SINCE),
 	/* connections only (null for the other kinds); absent before them */
 	JR_OBJECT_AS(cache_entry, "connection", has_conn, cache_conn, JR_NULL | JR_SINCE),

@@ -10,6 +10,11 @@
 #define BLOCK_KEYS	(1u << 16)	/* blocks the distances keep before sampling */
 #define FILES_MAX	1024		/* files named; past it, read but not named */
 #define SLACK		0.005
+/* What the cache holds now, from outside: the distance on the miss stream
+ * below which re-reads are rare (their first HELD_SHARE), once there are
+ * HELD_MIN re-reads to tell it by. */
+#define HELD_SHARE	0.01
+#define HELD_MIN	100
 #define ALIGN		4096ull		/* a block's key: its file and its 4 KiB page */
 
 struct bu_file {
@@ -113,8 +118,27 @@ static double served_at(const struct reuse *r, uint64_t size)
 	return refs > 0 ? reuse_hits_at(r, size) / refs : 0;
 }
 
+/*
+ * What the cache holds now, in blocks, seen from its misses: a block it
+ * still held would not be read, so a re-read's distance on the miss
+ * stream (the distinct blocks read between) is at least what the cache
+ * keeps of the blocks read - less the ones it holds for their hits. The
+ * distance below which only HELD_SHARE of the re-reads fall is that
+ * estimate (a pool of 1024 buffers: re-reads begin at 955-1146); 0 when
+ * the re-reads are too few to tell.
+ */
+static uint64_t held_of(const struct reuse *r)
+{
+	double ceiling = reuse_ceiling(r);
+
+	if (ceiling < HELD_MIN)
+		return 0;
+	return reuse_size_for_hits(r, HELD_SHARE * ceiling);
+}
+
 /* Each size up to 64 blocks, then steps of a fifth up to twice the
- * blocks read, and the fix. */
+ * blocks read, and the fix: blocks more than the cache holds, each
+ * served as the stream's LRU of held + that size serves it. */
 static void curve(struct kv_blocks *o, const struct reuse *r)
 {
 	uint64_t top = 2 * o->blocks + 2, s = 1;
@@ -123,10 +147,10 @@ static void curve(struct kv_blocks *o, const struct reuse *r)
 	while (o->nmrc < BU_MRC_MAX - 1 && s <= top) {
 		if (o->fix_size > (o->nmrc ? o->mrc[o->nmrc - 1].size : 0) && o->fix_size < s) {
 			o->mrc[o->nmrc].size = o->fix_size;
-			o->mrc[o->nmrc++].hit_ratio = served_at(r, o->fix_size);
+			o->mrc[o->nmrc++].hit_ratio = served_at(r, o->held + o->fix_size);
 		}
 		o->mrc[o->nmrc].size = s;
-		o->mrc[o->nmrc++].hit_ratio = served_at(r, s);
+		o->mrc[o->nmrc++].hit_ratio = served_at(r, o->held + s);
 		s = s < 64 ? s + 1 : s + s / 5;
 	}
 }
@@ -157,8 +181,11 @@ int bu_figures(const struct bu_proc *b, struct kv_blocks *o)
 	o->blocks = (uint64_t)(reuse_keys_est(b->dist) + 0.5);
 	o->rereads = reuse_refs_est(b->dist) - reuse_keys_est(b->dist);
 	o->sample_rate = reuse_rate(b->dist);
+	o->held = held_of(b->dist);
 	o->fix_size = reuse_size_for_ceiling(b->dist, SLACK);
-	o->hit_ratio_fix = served_at(b->dist, o->fix_size);
+	if (o->fix_size)
+		o->fix_size = o->fix_size > o->held ? o->fix_size - o->held : 1;
+	o->hit_ratio_fix = served_at(b->dist, o->held + o->fix_size);
 	curve(o, b->dist);
 	top_file(b, o);
 	return 0;

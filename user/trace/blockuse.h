@@ -6,7 +6,10 @@
  * of a block read before in the window is a re-read, and its distance in
  * distinct blocks on that stream is how much bigger the cache would have
  * had to be to keep it (an approximation: exact for an LRU in front of
- * the stream, and a bound for one whose hits reorder it).
+ * the stream, and a bound for one whose hits reorder it). No re-read comes
+ * sooner than the cache's own size allows, so where re-reads begin is
+ * what it holds now (held), and the curve's N blocks more is the
+ * stream's LRU at held + N.
  */
 #ifndef FCTRACE_BLOCKUSE_H
 #define FCTRACE_BLOCKUSE_H
@@ -32,6 +35,8 @@ struct kv_blocks {
 	uint64_t blocks;	/* distinct blocks read (estimated when sampled) */
 	double rereads;		/* reads of a block read before (estimated) */
 	double sample_rate;
+	uint64_t held;		/* blocks the cache holds now, estimated: where
+				 * re-reads begin on the miss stream (0: too few) */
 	uint64_t fix_size;	/* blocks more that keep all but half a percent */
 	double hit_ratio_fix;
 	struct bu_point mrc[BU_MRC_MAX];
