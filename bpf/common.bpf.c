@@ -32,7 +32,9 @@ const volatile __u32 target_tgid = 0;
 const volatile __u32 follow_forks = 0;
 const volatile __u32 tgid_list = 0;
 const volatile __u32 slot_mask = FCT_MAX_SLOTS - 1;
-const volatile __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
+/* bss, not rodata: the budget (user/trace/selfcost.h) raises it while
+ * the programs run, to time fewer calls */
+__u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 const volatile __u32 holders_on = 0;
 const volatile __u32 handles_on = 0;
 const volatile __u32 blocked_stacks = 0;

@@ -73,7 +73,7 @@ extern const volatile __u32 follow_forks;	/* rodata: child processes join the ta
 extern const volatile __u32 tgid_list;		/* rodata: user space lists more processes
 						 * in tgids (attach -p A,B, --follow) */
 extern const volatile __u32 slot_mask;		/* rodata: the slots map's size - 1 */
-extern const volatile __u32 sc_time_every;	/* rodata: 1..FCT_SC_EVERY_MAX, a power of 2 */
+extern __u32 sc_time_every;	/* data: 1..FCT_SC_EVERY_MAX, a power of 2; the budget raises it */
 extern const volatile __u32 blocked_stacks;	/* rodata: sample the kernel stacks of
 						 * sleeps in syscalls (bstack.bpf.h) */
 extern __u32 enabled;				/* bss: the counting window */

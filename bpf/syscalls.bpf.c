@@ -82,9 +82,9 @@ static __always_inline __u64 waitv_first_word(__u64 waiters)
  * timed, else 0. Every futex call is timed: waits need their own times. */
 static __always_inline __u32 sc_weight(long id, __u64 n)
 {
-	__u32 every = sc_time_every;
+	__u32 every = sc_time_every;	/* read once: the budget may change it */
 
-	if (sc_is_futex(id) || n < FCT_SC_WARMUP)
+	if (sc_is_futex(id) || n < FCT_SC_WARMUP || !every)
 		return 1;
 	return (n & (every - 1)) == fct_sc_offset(n / every, every) ? every : 0;
 }

@@ -279,6 +279,28 @@ static uint64_t handles_accesses(struct json_object *doc)
 	return c ? json_u64_at(c, "accesses") : 0;
 }
 
+/* Still over the budget with the stream on again: syscall timing went
+ * from 1 call in 8 to 1 in 64 and the counts stayed exact. Timing 1 in 8
+ * all along times count / 8 calls and more (each thread's first 64 of a
+ * number are all timed): fewer means the step took. */
+static void check_timing_step(struct json_object *doc)
+{
+	struct json_object *o = json_at(doc, "overhead");
+	uint64_t count = json_u64_at(doc, "syscalls.pread64.count");
+	uint64_t timed = json_u64_at(doc, "syscalls.pread64.timed");
+
+	print_message("  timing 1 in %llu -> %llu at %.2f s (%.1f %% after); pread64 %llu calls, "
+		      "%llu timed\n", (unsigned long long)json_u64_at(o, "time_every_before"),
+		      (unsigned long long)json_u64_at(o, "time_every_after"),
+		      json_u64_at(o, "timing_stepped_at_ns") / 1e9,
+		      100 * json_num_at(o, "timing_share"), (unsigned long long)count,
+		      (unsigned long long)timed);
+	assert_true(json_u64_at(o, "timing_stepped_at_ns") > 0);
+	assert_int_equal(json_u64_at(o, "time_every_before"), 8);
+	assert_int_equal(json_u64_at(o, "time_every_after"), 64);
+	assert_true(timed > 0 && timed * 8 < count);
+}
+
 static void test_budget(void **state)
 {
 	struct json_object *doc, *o;
@@ -301,6 +323,7 @@ static void test_budget(void **state)
 	assert_true(json_u64_at(o, "files_trial_ns") > 0);
 	assert_int_equal(json_u64_at(o, "files_stopped_at_ns"), 0);
 	assert_true(handles_accesses(doc) > 0 && handles_accesses(doc) < t.accesses);
+	check_timing_step(doc);
 	json_object_put(doc);
 
 	snprintf(mid, sizeof(mid), "%f", 100 * (with + without) / 2);
@@ -314,6 +337,7 @@ static void test_budget(void **state)
 	assert_true(json_u64_at(o, "files_stopped_at_ns") > 0);
 	assert_int_equal(json_u64_at(o, "files_trial_ns"), 0);
 	assert_true(handles_accesses(doc) < t.accesses);
+	assert_int_equal(json_u64_at(o, "timing_stepped_at_ns"), 0);	/* kept to it */
 	json_object_put(doc);
 }
 

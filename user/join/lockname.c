@@ -19,6 +19,10 @@
 #include "join/wordindex.h"
 #include "base/signals.h"
 
+/* A process's maps read again for its stacks at most this often (a
+ * library it mapped since goes unnamed that long) */
+#define MAPS_AGE_NS	1000000000ull
+
 struct site_count {
 	uint32_t tgid;
 	uint64_t uaddr;
@@ -148,8 +152,9 @@ void lockname_on_ustack(void *arg, const struct fct_ustack *e, size_t len)
 	char site[128];
 	int n;
 
-	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet */
-		usym_snapshot(ln->u, (pid_t)e->tgid);
+	if (ln->last_tgid != (pid_t)e->tgid) {	/* a process we have no map of yet,
+						 * or none from the last second */
+		usym_snapshot_since(ln->u, (pid_t)e->tgid, MAPS_AGE_NS);
 		ln->last_tgid = (pid_t)e->tgid;
 	}
 	if (e->op == FCT_USTACK_OP_CPU || e->op == FCT_USTACK_OP_BLOCKED) {	/* no word to name */

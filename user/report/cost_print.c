@@ -2,6 +2,7 @@
  * cost_print.c - fctrace's measured cost, printed and in the JSON
  * (cost_print.h).
  */
+#include <string.h>
 #include <json-c/json.h>
 #include "base/units.h"
 #include "report/cost_print.h"
@@ -35,10 +36,25 @@ static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 		snprintf(b, n, "Budget %.3g %%: kept, nothing stopped.", 100 * c->budget);
 }
 
+/* the second step's words, after the first's */
+static void timing_words(const struct selfcost_figures *c, char *b, size_t n)
+{
+	char at[16], after[64] = "";
+
+	if (!c->timing_at_ns || !n)
+		return;
+	if (c->timing_share > 0)
+		snprintf(after, sizeof(after), ": %.1f %% after", 100 * c->timing_share);
+	snprintf(b, n, " Then syscall timing went from 1 call in %u to 1 in %u, %s into the "
+		 "window (the counts stay exact; the calls' times after it are estimates from "
+		 "fewer calls)%s.", c->time_every_before, c->time_every_after,
+		 units_ns(at, sizeof(at), (double)c->timing_at_ns), after);
+}
+
 void cost_print(FILE *f, const struct kview *kv)
 {
 	const struct selfcost_figures *c = &kv->cost;
-	char bpf[16], own[16], est[16], win[16], share[96], text[768];
+	char bpf[16], own[16], est[16], win[16], share[96], text[1024];
 	size_t len;
 
 	if (!kv->cost_measured)
@@ -60,6 +76,8 @@ void cost_print(FILE *f, const struct kview *kv)
 	if (c->budget > 0 && len < sizeof(text) - 1) {
 		text[len++] = ' ';
 		budget_words(c, text + len, sizeof(text) - len);
+		len = strlen(text);
+		timing_words(c, text + len, sizeof(text) - len);
 	}
 	why_wrap(f, "Cost: ", text);
 }

@@ -97,6 +97,11 @@ static const struct jr_field cost[] = {
 	JR_DOUBLEF(selfcost_figures, "without_files_share", without_files_share),
 	JR_FIELD(selfcost_figures, "files_trial_ns", trial_ns),
 	JR_FIELD_IF(selfcost_figures, "files_void_trial_ns", void_trial_ns, OPT),
+	JR_FIELD_IF(selfcost_figures, "timing_stepped_at_ns", timing_at_ns, OPT),
+	JR_MAX_IF(selfcost_figures, "time_every_before", time_every_before, FCT_SC_EVERY_MAX, OPT),
+	JR_MAX_IF(selfcost_figures, "time_every_after", time_every_after, FCT_SC_EVERY_MAX, OPT),
+	{ .key = "timing_share", .kind = JR_DOUBLE, .flags = OPT,
+	  JR_AT(selfcost_figures, timing_share) },
 };
 const struct jr_table rf_cost = JR_TABLE(cost);
 

@@ -343,7 +343,7 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	if (!skel)
 		return NULL;
 	skel->rodata->target_tgid = t->tgid;
-	skel->rodata->sc_time_every = t->time_every;
+	skel->data->sc_time_every = t->time_every;
 	skel->rodata->slot_mask = t->nslots - 1;
 	bpf_map__set_max_entries(skel->maps.slots, t->nslots);
 	/* allocated as used (BPF_F_NO_PREALLOC): room costs only its buckets */
@@ -876,6 +876,7 @@ static void start_selfcost(struct tracer *t)
 			h.prog_fd[h.nprogs++] = bpf_program__fd(p);
 	if (t->fu)
 		h.fu_paused = &t->skel->bss->fu_paused;
+	h.time_every = &t->skel->data->sc_time_every;
 	t->cost = selfcost_start(&h);
 }
 

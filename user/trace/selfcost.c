@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "base/clock.h"
+#include "fctrace.h"
 #include "trace/selfcost.h"
 
 #define TICK_NS		1000000000ull
@@ -36,6 +37,7 @@ struct selfcost {
 	uint64_t pid_cpu[PIDS_MAX];
 	int npids;
 	enum { FILES_ON, FILES_TRIAL, FILES_OFF, FILES_KEPT } files;
+	enum { TIMING_ON, TIMING_MEASURE, TIMING_DONE } timing;
 	uint64_t trial_at_ns;	/* when the trial stopped the stream */
 };
 
@@ -176,38 +178,68 @@ static void trial_void(struct selfcost *s, uint64_t now)
 	s->f.void_trial_ns += now - s->trial_at_ns;
 }
 
-/* The budget against a sampled second's share. Past it, the file stream
- * stops for a second as a trial; if the share then keeps to the budget
- * it stays stopped, else it was not what cost too much (the syscall
- * hooks were) and it goes on, never tried again. */
+/* The second step: fewer syscalls timed, once; the next second measured. */
+static void timing_step(struct selfcost *s, uint64_t now)
+{
+	uint32_t before;
+
+	if (!s->h.time_every || s->timing != TIMING_ON)
+		return;
+	before = __atomic_load_n(s->h.time_every, __ATOMIC_SEQ_CST);
+	if (before >= FCT_SC_EVERY_MAX)
+		return;
+	__atomic_store_n(s->h.time_every, FCT_SC_EVERY_MAX, __ATOMIC_SEQ_CST);
+	s->f.time_every_before = before;
+	s->f.time_every_after = FCT_SC_EVERY_MAX;
+	s->f.timing_at_ns = now > s->start_ns ? now - s->start_ns : 1;
+	s->timing = TIMING_MEASURE;
+}
+
+/* The trial's second judged: within the budget the stream stays stopped;
+ * else it was not what cost too much (the syscall hooks were): it goes
+ * on, never tried again, and timing steps down. */
+static void trial_judged(struct selfcost *s, double share, uint64_t now)
+{
+	s->f.without_files_share = share;
+	if (share <= s->h.budget) {
+		s->files = FILES_OFF;
+		s->f.paused_at_ns = s->trial_at_ns > s->start_ns ? s->trial_at_ns - s->start_ns : 1;
+		return;
+	}
+	files_set(s, 0);
+	s->files = FILES_KEPT;
+	s->f.trial_ns = now - s->trial_at_ns;
+	timing_step(s, now);
+}
+
+/* The budget against a sampled second's share: past it, the file stream
+ * stops for a second as a trial (trial_judged), then timing steps down. */
 static void budget_step(struct selfcost *s, double share, uint64_t target, uint64_t now)
 {
 	/* not on the first second: a short run keeps its stream whole (the
 	 * trial's second would be much of it), and a start-up is no steady
 	 * state to judge by */
-	if (!s->h.fu_paused || s->h.budget <= 0 || s->f.samples < 2)
+	if (s->h.budget <= 0 || s->f.samples < 2)
 		return;
 	if (target < MIN_TARGET_NS) {
 		if (s->files == FILES_TRIAL)
 			trial_void(s, now);
+		if (s->timing == TIMING_MEASURE)	/* stepped; its share not had */
+			s->timing = TIMING_DONE;
 		return;
 	}
-	if (s->files == FILES_ON && share > s->h.budget) {
+	if (s->timing == TIMING_MEASURE) {
+		s->f.timing_share = share;
+		s->timing = TIMING_DONE;
+	} else if (s->files == FILES_TRIAL) {
+		trial_judged(s, share, now);
+	} else if (share > s->h.budget && s->files == FILES_ON && s->h.fu_paused) {
 		files_set(s, 1);
 		s->files = FILES_TRIAL;
 		s->trial_at_ns = now;
 		s->f.with_files_share = share;
-	} else if (s->files == FILES_TRIAL) {
-		s->f.without_files_share = share;
-		if (share <= s->h.budget) {
-			s->files = FILES_OFF;
-			s->f.paused_at_ns = s->trial_at_ns > s->start_ns ?
-					    s->trial_at_ns - s->start_ns : 1;
-			return;
-		}
-		files_set(s, 0);
-		s->files = FILES_KEPT;
-		s->f.trial_ns = now - s->trial_at_ns;
+	} else if (share > s->h.budget) {
+		timing_step(s, now);
 	}
 }
 
@@ -250,7 +282,8 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&s->mu);
 		if (s->stats_fd >= 0) {
 			sample_end(s);
-			if (s->files == FILES_TRIAL)	/* the trial's second: now */
+			/* a trial's second, or the timing step's: now */
+			if (s->files == FILES_TRIAL || s->timing == TIMING_MEASURE)
 				sample_begin(s);
 		} else if (tick % SELFCOST_EVERY == 0) {
 			sample_begin(s);
@@ -266,6 +299,8 @@ static void *run(void *arg)
 	sample_end(s);		/* the second in progress, cut short */
 	if (s->files == FILES_TRIAL)	/* its statistics could not be had */
 		trial_void(s, monotonic_ns());
+	if (s->timing == TIMING_MEASURE)
+		s->timing = TIMING_DONE;
 	return NULL;
 }
 

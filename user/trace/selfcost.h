@@ -21,6 +21,10 @@
  * keeps to the budget the stream stays stopped, and the report says from
  * when the caches' figures stop; if not, the stream was not the cost
  * (the syscall hooks are), it goes on, and the report says both shares.
+ * Still over the budget with the stream on again (or with no stream, or
+ * past it later), syscall timing steps from 1 call in --time-every to 1
+ * in FCT_SC_EVERY_MAX (the counts stay exact, the times become estimates
+ * from fewer calls) and the next second says what that left.
  * A trial's second in which the traced processes ran too little to judge
  * (idle, gone, the window closed) decides nothing: the stream goes on and
  * the report says how long it was off.
@@ -44,6 +48,7 @@ struct selfcost_hooks {
 	int (*tgids)(void *arg, pid_t *out, int max);
 	void *arg;
 	volatile uint32_t *fu_paused;
+	volatile uint32_t *time_every;	/* syscall timing, 1 call in N (NULL: none) */
 	double budget;		/* a share of the traced CPU time; 0: none */
 	bool own_cpu;		/* fctrace's CPU is not the target's (not TT_SELF) */
 };
@@ -67,6 +72,12 @@ struct selfcost_figures {
 	uint64_t trial_ns;	/* or stopped this long and went on (0: not) */
 	uint64_t void_trial_ns;	/* stopped this long for trials whose second
 				 * measured nothing, and went on (0: none) */
+	/* the budget's next step: syscall timing from 1 call in
+	 * time_every_before to 1 in time_every_after, this far into the
+	 * window (0: not stepped), and the share of the second after */
+	uint64_t timing_at_ns;
+	uint32_t time_every_before, time_every_after;
+	double timing_share;
 };
 
 struct selfcost;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "base/clock.h"
 #include "base/tfile.h"
 #include "trace/uinline.h"
 #include "trace/usym.h"
@@ -66,6 +68,7 @@ struct uobj {
 struct uproc {
 	pid_t tgid;
 	char *files;		/* the file lines of the last snapshot of maps */
+	uint64_t snap_ns;	/* when it was taken */
 	struct uobj *objs;
 	int nobjs;
 	struct troot root, host;	/* its root and the host's, as its owner */
@@ -294,6 +297,17 @@ static char *slurp(const char *path)
  * file-backed page (a static mutex after a large static buffer lives
  * there). What the Dwfl is built from.
  */
+/* A shared mapping's line ("rw-s"): data another process shares, never
+ * code - and PostgreSQL's backends map and unmap such segments all the
+ * time, each change a rebuild of the process's objects (the debug
+ * sections decompressed again: 30 % of fctrace's CPU on them). */
+static bool shared_mapping(const char *line)
+{
+	const char *perms = strchr(line, ' ');
+
+	return perms && strlen(perms) > 4 && perms[4] == 's';
+}
+
 static char *file_lines(char *maps)
 {
 	char *out = malloc(strlen(maps) + 1), *o = out;
@@ -307,7 +321,7 @@ static char *file_lines(char *maps)
 
 		if (nl)
 			*nl = '\0';
-		file = !tfile_parse_maps(l, &m) && m.ino;
+		file = !tfile_parse_maps(l, &m) && m.ino && !shared_mapping(l);
 		bss = !file && !tfile_parse_maps(l, &m) && !m.name[0] && m.start == file_end;
 		if (file || bss) {
 			memcpy(o, l, n);
@@ -483,6 +497,7 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	free(maps);
 	if (!files)
 		return -ENOMEM;
+	p->snap_ns = monotonic_ns();
 	/* nothing new mapped: keep what we have (the same maps, the common
 	 * case each watch turn, cost one compare). An exiting process shows
 	 * its maps half torn down, then none, and its stacks still arrive */
@@ -506,6 +521,15 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	return 0;
 }
 
+int usym_snapshot_since(struct usym *u, pid_t tgid, uint64_t max_age_ns)
+{
+	struct uproc *p = proc_of(u, tgid, 0);
+
+	if (p && p->files && monotonic_ns() - p->snap_ns < max_age_ns)
+		return 0;
+	return usym_snapshot(u, tgid);
+}
+
 /* ---- what libdwfl is given ---------------------------------------------- */
 
 /* The checked fd of the module's own file, never a path. */
@@ -518,6 +542,66 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	*file_name = NULL;
 	*elfp = NULL;
 	return o && o->fd >= 0 ? fcntl(o->fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
+/* A debug file's CRC, by identity: each process's modules are matched
+ * again whenever its maps change, and a CRC reads the whole file (40 % of
+ * fctrace's CPU on PostgreSQL's backends before it was kept). */
+#define CRC_KEPT	64
+
+static struct {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	uLong crc;
+} crc_kept[CRC_KEPT];
+static unsigned crc_next;
+static pthread_mutex_t crc_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static bool crc_known(const struct stat *st, uLong *crc)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&crc_mu);
+	for (unsigned i = 0; i < CRC_KEPT && !found; i++)
+		if (crc_kept[i].ino && crc_kept[i].ino == st->st_ino &&
+		    crc_kept[i].dev == st->st_dev && crc_kept[i].size == st->st_size &&
+		    crc_kept[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+		    crc_kept[i].mtime.tv_nsec == st->st_mtim.tv_nsec) {
+			*crc = crc_kept[i].crc;
+			found = true;
+		}
+	pthread_mutex_unlock(&crc_mu);
+	return found;
+}
+
+static uLong file_crc(int fd, const struct stat *st, bool *ok)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	unsigned k;
+	void *m;
+
+	if ((*ok = crc_known(st, &c)))
+		return c;
+	m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if ((*ok = m != MAP_FAILED) == false)
+		return 0;
+	for (off_t at = 0; at < st->st_size; at += 1 << 30) {
+		off_t n = st->st_size - at < (1 << 30) ? st->st_size - at : (1 << 30);
+
+		c = crc32(c, (const Bytef *)m + at, (uInt)n);
+	}
+	munmap(m, (size_t)st->st_size);
+	pthread_mutex_lock(&crc_mu);
+	k = crc_next++ % CRC_KEPT;
+	crc_kept[k].dev = st->st_dev;
+	crc_kept[k].ino = st->st_ino;
+	crc_kept[k].size = st->st_size;
+	crc_kept[k].mtime = st->st_mtim;
+	crc_kept[k].crc = c;
+	pthread_mutex_unlock(&crc_mu);
+	return c;
 }
 
 /* The debug file belongs to the module: the same build-id, or (without
@@ -541,21 +625,7 @@ static bool debug_matches(Dwfl_Module *mod, int fd, GElf_Word crc, bool by_link)
 	}
 	if (!by_link || fstat(fd, &st))
 		return false;
-	{
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		uLong c = crc32(0L, Z_NULL, 0);
-
-		if (m == MAP_FAILED)
-			return false;
-		for (off_t at = 0; at < st.st_size; at += 1 << 30) {
-			off_t n = st.st_size - at < (1 << 30) ? st.st_size - at : (1 << 30);
-
-			c = crc32(c, (const Bytef *)m + at, (uInt)n);
-		}
-		munmap(m, (size_t)st.st_size);
-		ok = (GElf_Word)c == crc;
-	}
-	return ok;
+	return (GElf_Word)file_crc(fd, &st, &ok) == crc && ok;
 }
 
 /* An ELF debug file at path, in the target's root then (host) the host's. */
