@@ -868,7 +868,7 @@ static int tgids_of(void *arg, pid_t *out, int max)
 static void start_selfcost(struct tracer *t)
 {
 	struct selfcost_hooks h = { .tgids = tgids_of, .arg = t, .budget = t->budget,
-				    .own_cpu = t->target != TT_SELF };
+				    .own_cpu = t->target != TT_SELF, .children = t->follow };
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, t->skel->obj)

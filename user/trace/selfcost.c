@@ -33,8 +33,8 @@ struct selfcost {
 	 * CPU time then, each its own */
 	int stats_fd;
 	uint64_t at_ns, bpf_ns, runs, tracer_ns, boot_ticks;
-	pid_t pid[PIDS_MAX];
-	uint64_t pid_cpu[PIDS_MAX];
+	pid_t pid[PIDS_MAX], ppid[PIDS_MAX];
+	uint64_t pid_cpu[PIDS_MAX], pid_reaped[PIDS_MAX];
 	int npids;
 	enum { FILES_ON, FILES_TRIAL, FILES_OFF, FILES_KEPT } files;
 	enum { TIMING_ON, TIMING_MEASURE, TIMING_DONE } timing;
@@ -61,12 +61,22 @@ static uint64_t tick_ns(void)
 	return 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
 }
 
-/* utime + stime of process pid in ns, and when it started (clock ticks
- * since boot); false when it is gone */
-static bool proc_cpu(pid_t pid, uint64_t *ns, uint64_t *start)
+/* A process's CPU time from /proc/PID/stat: its own (utime + stime), its
+ * reaped children's (cutime + cstime: a server that forks a process per
+ * connection has most of its CPU there, in processes that end within a
+ * second), its parent and when it started (clock ticks since boot). */
+struct proc_cpu {
+	uint64_t own_ns, reaped_ns, start;
+	pid_t ppid;
+};
+
+/* false when it is gone */
+static bool proc_cpu(pid_t pid, struct proc_cpu *c)
 {
 	unsigned long long ut = 0, st = 0, born = 0;
+	long long cut = 0, cst = 0;
 	char path[40], buf[1024], *p;
+	int ppid = 0;
 	FILE *f;
 	size_t n;
 
@@ -78,11 +88,13 @@ static bool proc_cpu(pid_t pid, uint64_t *ns, uint64_t *start)
 	buf[n] = '\0';
 	/* past the comm, which may hold spaces and parentheses */
 	if (!(p = strrchr(buf, ')')) ||
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
-		   "%*d %*d %*d %llu", &ut, &st, &born) != 3)
+	    sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld %*d "
+		   "%*d %*d %*d %llu", &ppid, &ut, &st, &cut, &cst, &born) != 6)
 		return false;
-	*ns = (ut + st) * tick_ns();
-	*start = born;
+	c->own_ns = (ut + st) * tick_ns();
+	c->reaped_ns = ((uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0)) * tick_ns();
+	c->start = born;
+	c->ppid = ppid;
 	return true;
 }
 
@@ -99,39 +111,65 @@ static void target_begin(struct selfcost *s)
 {
 	pid_t pids[PIDS_MAX];
 	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, PIDS_MAX) : 0;
-	uint64_t start;
+	struct proc_cpu c;
 
 	s->npids = 0;
 	s->boot_ticks = boot_ticks();
 	for (int i = 0; i < n; i++)
-		if (proc_cpu(pids[i], &s->pid_cpu[s->npids], &start))
-			s->pid[s->npids++] = pids[i];
+		if (proc_cpu(pids[i], &c)) {
+			s->pid[s->npids] = pids[i];
+			s->ppid[s->npids] = c.ppid;
+			s->pid_cpu[s->npids] = c.own_ns;
+			s->pid_reaped[s->npids++] = c.reaped_ns;
+		}
+}
+
+static int listed_at_begin(const struct selfcost *s, pid_t pid)
+{
+	for (int k = 0; k < s->npids; k++)
+		if (s->pid[k] == pid)
+			return k;
+	return -1;
 }
 
 /* Their CPU time since: a process traced since the sample began, from
  * its time then; one that joined the list later (an attach adopts the
  * processes after the window opens; --follow adds the forked), all its
  * time if it started after the sample began, else none (what part of it
- * fell inside is not known). */
+ * fell inside is not known). And the children they reaped meanwhile: a
+ * child that was listed at the start and is gone, its parent listed, had
+ * its time then counted already - taken off again. */
 static uint64_t target_end(const struct selfcost *s)
 {
 	pid_t pids[PIDS_MAX];
 	int n = s->h.tgids ? s->h.tgids(s->h.arg, pids, PIDS_MAX) : 0;
-	uint64_t ns = 0, now, start;
+	int64_t ns = 0;
+	struct proc_cpu c;
+	bool live[PIDS_MAX] = { false };
 
 	for (int i = 0; i < n; i++) {
-		int k;
+		int k = listed_at_begin(s, pids[i]);
 
-		if (!proc_cpu(pids[i], &now, &start))
+		if (!proc_cpu(pids[i], &c))
 			continue;
-		for (k = 0; k < s->npids && s->pid[k] != pids[i]; k++)
-			;
-		if (k < s->npids)
-			ns += now > s->pid_cpu[k] ? now - s->pid_cpu[k] : 0;
-		else if (start >= s->boot_ticks)
-			ns += now;
+		if (!s->h.children)	/* untraced children are not the target */
+			c.reaped_ns = k >= 0 ? s->pid_reaped[k] : 0;
+		if (k >= 0) {
+			live[k] = true;
+			ns += (int64_t)(c.own_ns - (c.own_ns > s->pid_cpu[k] ? s->pid_cpu[k] : c.own_ns));
+			ns += (int64_t)(c.reaped_ns - (c.reaped_ns > s->pid_reaped[k] ?
+						       s->pid_reaped[k] : c.reaped_ns));
+		} else if (c.start >= s->boot_ticks) {
+			ns += (int64_t)(c.own_ns + c.reaped_ns);
+		}
 	}
-	return ns;
+	for (int k = 0; s->h.children && k < s->npids; k++) {
+		int parent = listed_at_begin(s, s->ppid[k]);
+
+		if (!live[k] && parent >= 0 && live[parent])
+			ns -= (int64_t)s->pid_cpu[k];
+	}
+	return ns > 0 ? (uint64_t)ns : 0;
 }
 
 static uint64_t own_cpu_ns(const struct selfcost *s)

@@ -51,6 +51,8 @@ struct selfcost_hooks {
 	volatile uint32_t *time_every;	/* syscall timing, 1 call in N (NULL: none) */
 	double budget;		/* a share of the traced CPU time; 0: none */
 	bool own_cpu;		/* fctrace's CPU is not the target's (not TT_SELF) */
+	bool children;		/* forks are traced (--follow): the children a
+				 * traced process reaped were the target's */
 };
 
 /* The figures (kview.h's kv_selfcost copies them). */

@@ -18,6 +18,8 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
@@ -69,6 +71,10 @@ struct uproc {
 	pid_t tgid;
 	char *files;		/* the file lines of the last snapshot of maps */
 	uint64_t snap_ns;	/* when it was taken */
+	int twin;		/* a process of the very same file mappings (forked
+				 * and not exec'd: a server's worker) whose objects
+				 * and Dwfl it uses - each process's own would
+				 * decompress the same debug sections again; -1 */
 	struct uobj *objs;
 	int nobjs;
 	struct troot root, host;	/* its root and the host's, as its owner */
@@ -252,6 +258,35 @@ void usym_set_deadline(struct usym *u, uint64_t deadline_ns)
 		u->deadline_ns = deadline_ns;
 }
 
+/* The table full: a twin's entry (it owns no objects) whose process is
+ * gone, made over for tgid, NULL when none (a server that forks a
+ * process a connection fills the table in a few seconds). */
+static struct uproc *gone_twin_reused(struct usym *u, pid_t tgid)
+{
+	for (int i = 0; i < u->nprocs; i++) {
+		struct uproc *p = &u->procs[i];
+
+		if (p->twin < 0 || !(kill(p->tgid, 0) && errno == ESRCH))
+			continue;
+		troot_close(&p->root);
+		troot_close(&p->host);
+		free(p->files);
+		memset(p, 0, sizeof(*p));
+		p->tgid = tgid;
+		p->twin = -1;
+		p->root.fd = p->host.fd = -1;
+		if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
+			troot_close(&p->root);
+			troot_close(&p->host);
+			p->twin = 0;	/* a free entry: no process has this pid */
+			p->tgid = INT_MAX;
+			return NULL;
+		}
+		return p;
+	}
+	return NULL;
+}
+
 static struct uproc *proc_of(struct usym *u, pid_t tgid, int create)
 {
 	struct uproc *p;
@@ -259,11 +294,14 @@ static struct uproc *proc_of(struct usym *u, pid_t tgid, int create)
 	for (int i = 0; i < u->nprocs; i++)
 		if (u->procs[i].tgid == tgid)
 			return &u->procs[i];
-	if (!create || u->nprocs == USYM_MAX_PROCS)
+	if (!create)
 		return NULL;
+	if (u->nprocs == USYM_MAX_PROCS)
+		return gone_twin_reused(u, tgid);
 	p = &u->procs[u->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->tgid = tgid;
+	p->twin = -1;
 	p->root.fd = p->host.fd = -1;
 	if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
 		troot_close(&p->root);
@@ -480,6 +518,8 @@ static bool lines_within(const char *part, const char *whole)
 	return true;
 }
 
+static bool twin_take(struct usym *u, struct uproc *p, char *files);
+
 int usym_snapshot(struct usym *u, pid_t tgid)
 {
 	struct uproc *p = proc_of(u, tgid, 1);
@@ -505,6 +545,8 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 		free(files);
 		return 0;
 	}
+	if (twin_take(u, p, files))
+		return 0;
 	n = objs_from(p, files, &objs);
 	if (n < 0) {
 		free(files);
@@ -516,9 +558,53 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	p->objs = objs;
 	p->nobjs = n;
 	p->files = files;
+	p->twin = -1;
 	for (int i = 0; i < n; i++)
 		objs[i].p = p;
 	return 0;
+}
+
+/* Another process with exactly these file mappings and objects of its
+ * own: p uses its objects (taking files); false when none. */
+static bool twin_take(struct usym *u, struct uproc *p, char *files)
+{
+	for (int i = 0; i < u->nprocs; i++) {
+		struct uproc *q = &u->procs[i];
+
+		if (q == p || q->twin >= 0 || !q->nobjs || !q->files || strcmp(q->files, files))
+			continue;
+		proc_drop_dwfl(p);
+		objs_free(p->objs, p->nobjs);
+		p->objs = NULL;
+		p->nobjs = 0;
+		free(p->files);
+		p->files = files;
+		p->twin = i;
+		return true;
+	}
+	return false;
+}
+
+/* The process whose objects p's stacks are read with: its twin while the
+ * twin's mappings are still p's, else its own (made now if it had none). */
+static struct uproc *source_of(struct usym *u, struct uproc *p)
+{
+	struct uproc *q = p && p->twin >= 0 ? &u->procs[p->twin] : NULL;
+	struct uobj *objs;
+	int n;
+
+	if (!q)
+		return p;
+	if (q->files && !strcmp(q->files, p->files))
+		return q;
+	p->twin = -1;		/* the twin mapped something since */
+	if ((n = objs_from(p, p->files, &objs)) < 0)
+		return p;
+	p->objs = objs;
+	p->nobjs = n;
+	for (int i = 0; i < n; i++)
+		objs[i].p = p;
+	return p;
 }
 
 int usym_snapshot_since(struct usym *u, pid_t tgid, uint64_t max_age_ns)
@@ -912,7 +998,7 @@ static bool is_main(const struct uobj *o)
 int usym_data_name(struct usym *u, pid_t tgid, uint64_t addr, char *buf, size_t len,
 		   uint64_t *start, uint64_t *size)
 {
-	struct uproc *p = proc_of(u, tgid, 0);
+	struct uproc *p = source_of(u, proc_of(u, tgid, 0));
 	Dwfl *dwfl = p ? proc_dwfl(p) : NULL;
 	struct uobj *o = dwfl ? obj_of(dwfl_addrmodule(dwfl, addr)) : NULL;
 	const struct usym_sym *s;
@@ -1173,7 +1259,7 @@ int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
  * (no maps, no registers). Pair with walk_end. */
 static Dwfl *walk_begin(struct usym *u, const struct fct_ustack *e, size_t len)
 {
-	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
+	struct uproc *p = source_of(u, proc_of(u, (pid_t)e->tgid, 0));
 	Dwfl *dwfl = p ? proc_dwfl(p) : NULL;
 
 	cb_usym = u;
