@@ -35,8 +35,15 @@
  *                            are made; at a line on stdin each makes
  *                            exactly 3 getppid calls; all then wait for
  *                            stdin's end and exit
- *   target_prog forker N     N child processes one after another, each
- *                            makes one getppid and exits
+ *   target_prog forker N [MS]  N child processes "forked" one after another, each
+ *                            makes one getppid, spins MS ms of CPU (0) and
+ *                            exits
+ *   target_prog forkserver N MS  a server of a process a connection: a
+ *                            "client" process connects N times in turn
+ *                            (a byte each way, then closes) to a UNIX
+ *                            socket main accepts on; for each accept main
+ *                            forks "conn", which spins MS ms of CPU and
+ *                            replies; main waits for each
  *   target_prog fanout N     N child processes alive at once: each sleeps
  *                            1.5 s and exits; main waits for them all
  *   target_prog words N      one thread waits on N distinct futex words,
@@ -115,7 +122,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
 #include <semaphore.h>
@@ -526,13 +535,85 @@ static int crowd(long n)
 	return 0;
 }
 
-static int forker(long n)
+static void spin_cpu_ms(long ms);
+
+/* forkserver: a process a connection, as PostgreSQL's postmaster */
+static void serve_one(int c, long ms)
+{
+	char b[8];
+
+	prctl(PR_SET_NAME, "conn");
+	if (read(c, b, 1) != 1)
+		_exit(1);
+	spin_cpu_ms(ms);
+	_exit(write(c, "r", 1) == 1 ? 0 : 1);
+}
+
+static void client_loop(const char *path, long n)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char b;
+
+	prctl(PR_SET_NAME, "client");
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	for (long i = 0; i < n; i++) {
+		int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof(a)) ||
+		    write(s, "q", 1) != 1 || read(s, &b, 1) != 1)
+			_exit(1);
+		close(s);
+	}
+	_exit(0);
+}
+
+static int forkserver(long n, long ms)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), st, bad = 0;
+	pid_t client;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), ".forkserver.%d", (int)getpid());
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 8))
+		return 1;
+	if ((client = fork()) == 0)
+		client_loop(a.sun_path, n);
+	for (long i = 0; i < n && client > 0; i++) {
+		int c = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+		pid_t w;
+
+		if (c < 0)
+			break;
+		if ((w = fork()) == 0)
+			serve_one(c, ms);
+		close(c);
+		bad |= w < 0 || waitpid(w, &st, 0) != w || !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+	bad |= client <= 0 || waitpid(client, &st, 0) != client || WEXITSTATUS(st);
+	unlink(a.sun_path);
+	return bad;
+}
+
+/* ms of CPU time, spent spinning */
+static void spin_cpu_ms(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+static int forker(long n, long ms)
 {
 	for (long i = 0; i < n; i++) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
+			prctl(PR_SET_NAME, "forked");
 			(void)!getppid();
+			spin_cpu_ms(ms);
 			_exit(0);
 		}
 		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
@@ -1238,8 +1319,10 @@ int main(int argc, char **argv)
 		return crowd(n);
 	if (!strcmp(argv[1], "workq"))
 		return workq(n);
+	if (!strcmp(argv[1], "forkserver"))
+		return forkserver(n, argc > 3 ? atol(argv[3]) : 0);
 	if (!strcmp(argv[1], "forker"))
-		return forker(n);
+		return forker(n, argc > 3 ? atol(argv[3]) : 0);
 	if (!strcmp(argv[1], "fanout"))
 		return fanout(n);
 	if (!strcmp(argv[1], "words"))

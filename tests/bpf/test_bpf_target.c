@@ -488,6 +488,31 @@ static void test_request_from_another_program(void **state)
 
 static bool diag_says(const struct diagnosis *d, const char *text);
 
+/* A server of a process a connection (target_prog forkserver: 40
+ * connections, each served by a "conn" process that spins 20 ms): the
+ * Why counts the 40 processes made and ended and their CPU; a program
+ * that forks as much but accepts nothing (forker) is not said to churn. */
+static void test_process_churn(void **state)
+{
+	char *serve[] = { (char *)target_prog(), "forkserver", "40", "20", NULL };
+	char *forks[] = { (char *)target_prog(), "forker", "40", "20", NULL };
+	const struct diag_cause *c;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(run_target(serve, true, &s), 0);
+	assert_int_equal(s.joined.nr_total[__NR_accept4].count, 40);
+	c = cause_of(&s.diag, "process_churn");
+	assert_non_null(c);
+	assert_true(has_text(c->title, "40 conn processes began and ended within the run"));
+	assert_true(any_evidence(c, "accepted 40 connections"));
+	assert_true(c->share > 0);
+	session_free(&s);
+	assert_int_equal(run_target(forks, true, &s), 0);
+	assert_null(cause_of(&s.diag, "process_churn"));
+	session_free(&s);
+}
+
 /* Three processes take one process-shared semaphore as a lock: it is a
  * lock in the table and in the Why alike, not an event. */
 static void test_semaphore_as_lock(void **state)
@@ -748,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_turns_and_events),
 		cmocka_unit_test(test_work_queue_condvars_are_events),
 		cmocka_unit_test(test_python_gil_taken_in_turns),
+		cmocka_unit_test(test_process_churn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,6 +93,9 @@ struct diagnosis {
  *                            (idle, not a lock; joins left out)
  *   saturated_thread         one thread on CPU or runnable most of its
  *                            window while others wait or work less
+ *   process_churn            many processes of one program made and ended
+ *                            in the run while connections were accepted:
+ *                            a process a connection (their CPU)
  *   stopped                  stopped by SIGSTOP or a debugger
  *   jvm_safepoints           a JVM's safepoints (GC pauses) stopped its threads
  *   healthy                  none of the above reaches EXPLAIN_MIN_SHARE

@@ -84,7 +84,7 @@ typedef bool (*rule_fn)(const struct facts *f, struct finding *o);
 
 static const rule_fn rules[] = {
 	rule_pool, rule_cache, rule_handle_cache, rule_block_cache, rule_conns, rule_pool_of_n,
-	rule_proxy_pool,
+	rule_proxy_pool, rule_process_churn,
 	rule_user_lock, rule_event_wait,
 	rule_pagecache, rule_disk_reads, rule_sibling_wait, rule_durable_writes, rule_blocked_other,
 	rule_runq,

@@ -91,6 +91,7 @@ bool rule_handle_cache(const struct facts *f, struct finding *o);
 bool cache_below_floor(const struct facts *f, char *buf, size_t n);
 /* and a block cache it keeps (its positional reads re-read blocks) */
 bool rule_block_cache(const struct facts *f, struct finding *o);
+bool rule_process_churn(const struct facts *f, struct finding *o);
 /* and below the floor, a phrase for "Not the problem" (false: none) */
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */

@@ -1,0 +1,132 @@
+/*
+ * rules_churn.c - processes that begin and end within the run, many of
+ * one program: a server that forks a process a connection (PostgreSQL's
+ * backends under clients that connect for each transaction) or a
+ * process a request pays a fork, a start-up and an exit each time. The
+ * kernel's accounts tell it: each such process's main thread began at
+ * its creation and ended at its exit inside the window (FCT_HOW_FORK,
+ * FCT_HOW_EXITED), and what its threads used of the CPU is what the
+ * churn costs, work and start-up together. A program that forks for its
+ * work (make's compilers, a shell's commands) is no such server: the
+ * traced threads must have accepted connections, at least one for every
+ * two such processes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "explain/rules_int.h"
+#include "explain/words.h"
+
+#define CHURN_MIN	20		/* fewer is a program's helpers, not a pattern */
+#define CHURN_LIFE_NS	1000000000.0	/* each lived less than this */
+#define CHURN_GROUPS	16
+
+struct churn {
+	char comm[FCT_COMM_LEN];
+	unsigned procs;
+	double life_ns, cpu_ns;
+};
+
+/* A process's main thread made and ended in the window, briefly. */
+static bool churned(const struct thread_row *r)
+{
+	uint32_t both = FCT_HOW_FORK | FCT_HOW_EXITED;
+
+	return r->has_kernel && !r->aside && r->k.tid == r->k.tgid &&
+	       (r->k.how & both) == both && r->k.end_ns > r->k.begin_ns &&
+	       (double)(r->k.end_ns - r->k.begin_ns) < CHURN_LIFE_NS;
+}
+
+/* The CPU of every thread of process tgid. */
+static double process_cpu_ns(const struct joined_run *m, uint32_t tgid)
+{
+	double ns = 0;
+
+	for (unsigned i = 0; i < m->nrows; i++)
+		if (m->rows[i].has_kernel && m->rows[i].k.tgid == tgid)
+			ns += (double)m->rows[i].k.oncpu_ns;
+	return ns;
+}
+
+static struct churn *group_of(struct churn *g, int *n, const char *comm)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strncmp(g[i].comm, comm, sizeof(g[i].comm)))
+			return &g[i];
+	if (*n == CHURN_GROUPS)
+		return NULL;
+	memset(&g[*n], 0, sizeof(g[*n]));
+	memcpy(g[*n].comm, comm, sizeof(g[*n].comm));
+	return &g[(*n)++];
+}
+
+/* The program whose short-lived processes used the most CPU; false when
+ * no program had CHURN_MIN of them. */
+static bool top_churn(const struct joined_run *m, struct churn *top)
+{
+	struct churn g[CHURN_GROUPS];
+	int n = 0, best = -1;
+
+	for (unsigned i = 0; i < m->nrows; i++) {
+		const struct thread_row *r = &m->rows[i];
+		struct churn *c;
+
+		if (!churned(r) || !(c = group_of(g, &n, r->k.comm)))
+			continue;
+		c->procs++;
+		c->life_ns += (double)(r->k.end_ns - r->k.begin_ns);
+		c->cpu_ns += process_cpu_ns(m, r->k.tgid);
+	}
+	for (int i = 0; i < n; i++)
+		if (g[i].procs >= CHURN_MIN && (best < 0 || g[i].cpu_ns > g[best].cpu_ns))
+			best = i;
+	if (best >= 0)
+		*top = g[best];
+	return best >= 0;
+}
+
+static void churn_fix(struct finding *o, const struct churn *c)
+{
+	if (!strcmp(c->comm, "postgres"))
+		set_fix(o, "If the clients connect for each transaction, keep their connections: a "
+			"pool in the client or a pooler in front (pgbouncer); each new one costs "
+			"PostgreSQL a fork and a backend's start-up, %s of CPU here.",
+			fig_ns(c->cpu_ns / c->procs));
+	else
+		set_fix(o, "If each %s process serves one connection or request, keep them: "
+			"connections open (a pool in the client) or a process for many requests; "
+			"each new one costs a fork, a start-up and an exit, %s of CPU here.",
+			c->comm, fig_ns(c->cpu_ns / c->procs));
+}
+
+static double accepts(const struct joined_run *m)
+{
+	return (double)(m->nr_total[__NR_accept].count + m->nr_total[__NR_accept4].count);
+}
+
+bool rule_process_churn(const struct facts *f, struct finding *o)
+{
+	struct churn c;
+	double share, wall_s = f->m->wall_ns / 1e9;
+
+	if (!f->kernel || !top_churn(f->m, &c) || 2 * accepts(f->whole) < c.procs)
+		return false;
+	share = fig_ratio(c.cpu_ns, f->wall);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
+	found(o, "process_churn", share, 0.6, 0);
+	set_title(o, "%u %s processes began and ended within the run (%s a second, each lived %s "
+		  "and used %s of CPU): a process made for each connection or request costs %s of "
+		  "the threads' time", c.procs, c.comm,
+		  fig_cnt(wall_s > 0 ? c.procs / wall_s : 0), fig_ns(c.life_ns / c.procs),
+		  fig_ns(c.cpu_ns / c.procs), fig_pct(share));
+	evidence_add(&o->c, "Each was created and exited inside fctrace's window (the kernel's "
+		     "account of its main thread began at its fork and ended at its exit); "
+		     "together they lived %s and their threads were on a CPU %s. The traced "
+		     "threads accepted %s connections meanwhile.",
+		     fig_ns(c.life_ns), fig_ns(c.cpu_ns), fig_cnt(accepts(f->whole)));
+	evidence_add(&o->c, "That CPU is each one's start-up, its work and its exit together: "
+		     "the work stays if they are kept, the rest goes.");
+	churn_fix(o, &c);
+	return true;
+}
