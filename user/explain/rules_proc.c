@@ -275,14 +275,23 @@ bool rule_sibling_wait(const struct facts *f, struct finding *o)
 	share = p.wall > 0 ? fig_ratio(p.ns, p.wall) : all;
 	snprintf(who, sizeof(who), comm ? "another %s process" : "another process", comm);
 	found(o, "sibling_wait", share, f->sc ? 0.85 : 0.7, COV_BLOCKED);
-	set_title(o, "%s of the time of the %u processes that wake each other: waiting for %s "
-		  "(a latch), %s waits, woken by %s", fig_pct(share), p.nproc, who,
-		  fig_cnt(ks + ws), ks && ws ? "its kill() or write()" : ks ? "its kill()" :
-		  "its write()");
-	evidence_add(&o->c, "Those %u processes slept %s until another woke them, of their %s; "
-		     "over all %u threads traced the waits for a sibling are %s of thread time "
-		     "(%s).", p.nproc, fig_ns(p.ns), fig_ns(p.wall), f->threads, fig_pct(all),
-		     fig_ns(ns));
+	if (p.nproc) {
+		set_title(o, "%s of the time of the %u processes that wake each other: waiting for "
+			  "%s (a latch), %s waits, woken by %s", fig_pct(share), p.nproc, who,
+			  fig_cnt(ks + ws), ks && ws ? "its kill() or write()" : ks ? "its kill()" :
+			  "its write()");
+		evidence_add(&o->c, "Those %u processes slept %s until another woke them, of their "
+			     "%s; over all %u threads traced the waits for a sibling are %s of "
+			     "thread time (%s).", p.nproc, fig_ns(p.ns), fig_ns(p.wall), f->threads,
+			     fig_pct(all), fig_ns(ns));
+	} else {	/* no process both wakes others and waits for them: one way */
+		set_title(o, "%s of thread time waiting for %s, %s waits, woken by %s", fig_pct(share),
+			  who, fig_cnt(ks + ws), ks && ws ? "its kill() or write()" : ks ?
+			  "its kill()" : "its write()");
+		evidence_add(&o->c, "No process both woke others and waited for them: the sleepers "
+			     "wait one way; over all %u threads traced the waits for a sibling are %s "
+			     "of thread time (%s).", f->threads, fig_pct(all), fig_ns(ns));
+	}
 	evidence_add(&o->c, "%s sleeps in a syscall (epoll_wait, poll, read ...) ended when another "
 		     "traced process signalled the sleeper (%s, %s asleep) or wrote to the pipe, "
 		     "eventfd or socket it waited on (%s, %s asleep): %s in all.", fig_cnt(ks + ws),
