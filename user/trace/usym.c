@@ -258,6 +258,22 @@ void usym_set_deadline(struct usym *u, uint64_t deadline_ns)
 		u->deadline_ns = deadline_ns;
 }
 
+/* A fresh entry for tgid, its roots open; -1 (nothing open) when they
+ * cannot be. */
+static int proc_init(struct uproc *p, pid_t tgid)
+{
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
+	p->twin = -1;
+	p->root.fd = p->host.fd = -1;
+	if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
+		troot_close(&p->root);
+		troot_close(&p->host);
+		return -1;
+	}
+	return 0;
+}
+
 /* The table full: a twin's entry (it owns no objects) whose process is
  * gone, made over for tgid, NULL when none (a server that forks a
  * process a connection fills the table in a few seconds). */
@@ -271,13 +287,7 @@ static struct uproc *gone_twin_reused(struct usym *u, pid_t tgid)
 		troot_close(&p->root);
 		troot_close(&p->host);
 		free(p->files);
-		memset(p, 0, sizeof(*p));
-		p->tgid = tgid;
-		p->twin = -1;
-		p->root.fd = p->host.fd = -1;
-		if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
-			troot_close(&p->root);
-			troot_close(&p->host);
+		if (proc_init(p, tgid)) {
 			p->twin = 0;	/* a free entry: no process has this pid */
 			p->tgid = INT_MAX;
 			return NULL;
@@ -299,15 +309,8 @@ static struct uproc *proc_of(struct usym *u, pid_t tgid, int create)
 	if (u->nprocs == USYM_MAX_PROCS)
 		return gone_twin_reused(u, tgid);
 	p = &u->procs[u->nprocs];
-	memset(p, 0, sizeof(*p));
-	p->tgid = tgid;
-	p->twin = -1;
-	p->root.fd = p->host.fd = -1;
-	if (troot_open(&p->root, tgid, false) || troot_open(&p->host, tgid, true)) {
-		troot_close(&p->root);
-		troot_close(&p->host);
+	if (proc_init(p, tgid))
 		return NULL;
-	}
 	u->nprocs++;
 	return p;
 }
