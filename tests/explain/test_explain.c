@@ -260,6 +260,39 @@ static void test_pool_contention_without_syscalls(void **state)
 	free(x);
 }
 
+/* Half the threads sleep until another process writes to them, the other
+ * half write and never wait: no process both wakes and waits, so the Why
+ * says the wait is one way, not "the 0 processes that wake each other". */
+static void test_sibling_wait_one_way(void **state)
+{
+	struct fx *x = fx_new("prog", NT, true);
+	const struct diag_cause *c;
+
+	fx_account(x, 0.1, 0, 0.5, 0);
+	for (unsigned i = 0; i < NT; i++) {
+		struct thread_row *r = &x->rows[i];
+
+		r->k.tid = r->k.tgid = (uint32_t)r->tid;
+		snprintf(r->k.comm, sizeof(r->k.comm), "prog");
+		r->timed = false;
+		if (i < NT / 2) {
+			r->k.sib_waits[FCT_WAKE_WRITE] = 100;
+			r->k.sib_wait_ns[FCT_WAKE_WRITE] = WALL / 2;
+		} else {
+			r->k.sib_wakes[FCT_WAKE_WRITE] = 100;
+		}
+	}
+	x->m.subject = NULL;
+	fx_total(x);
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	c = cause_of(&x->d, "sibling_wait");
+	assert_non_null(c);
+	assert_true(has_text(c->title, "of thread time waiting for another prog process, 400 waits"));
+	assert_null(strstr(c->title, "0 processes"));
+	assert_true(any_evidence(c, "No process both woke others and waited for them"));
+	free(x);
+}
+
 /* Every file fits: the rare cold misses are not the lock's problem. */
 static void test_pool_rare_misses(void **state)
 {
@@ -1476,6 +1509,7 @@ int main(void)
 		cmocka_unit_test(test_pool_serialisation_timing_only),
 		cmocka_unit_test(test_pool_contention_without_syscalls),
 		cmocka_unit_test(test_pool_rare_misses),
+		cmocka_unit_test(test_sibling_wait_one_way),
 		cmocka_unit_test(test_cache_lock_contention),
 		cmocka_unit_test(test_fix_from_code_cause),
 		cmocka_unit_test(test_sharded_cache_fix),
