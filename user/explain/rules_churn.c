@@ -12,6 +12,7 @@
  * two such processes.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include "explain/rules_int.h"
@@ -37,15 +38,35 @@ static bool churned(const struct thread_row *r)
 	       (double)(r->k.end_ns - r->k.begin_ns) < CHURN_LIFE_NS;
 }
 
-/* The CPU of every thread of process tgid. */
-static double process_cpu_ns(const struct joined_run *m, uint32_t tgid)
-{
-	double ns = 0;
+/* A churned process and its program's group, sorted by tgid: each row's
+ * CPU is added to its process's group in one pass (a run may hold
+ * thousands of such processes). */
+struct churned_proc {
+	uint32_t tgid;
+	int group;
+};
 
-	for (unsigned i = 0; i < m->nrows; i++)
-		if (m->rows[i].has_kernel && m->rows[i].k.tgid == tgid)
-			ns += (double)m->rows[i].k.oncpu_ns;
-	return ns;
+static int by_tgid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct churned_proc *)a)->tgid;
+	uint32_t y = ((const struct churned_proc *)b)->tgid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every thread's CPU to the group of its process, if that one churned. */
+static void add_cpu(const struct joined_run *m, struct churn *g, struct churned_proc *procs,
+		    size_t n)
+{
+	qsort(procs, n, sizeof(*procs), by_tgid);
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct churned_proc key = { .tgid = m->rows[i].k.tgid };
+		const struct churned_proc *p;
+
+		if (m->rows[i].has_kernel &&
+		    (p = bsearch(&key, procs, n, sizeof(*procs), by_tgid)))
+			g[p->group].cpu_ns += (double)m->rows[i].k.oncpu_ns;
+	}
 }
 
 static struct churn *group_of(struct churn *g, int *n, const char *comm)
@@ -65,8 +86,12 @@ static struct churn *group_of(struct churn *g, int *n, const char *comm)
 static bool top_churn(const struct joined_run *m, struct churn *top)
 {
 	struct churn g[CHURN_GROUPS];
+	struct churned_proc *procs = malloc((m->nrows + 1) * sizeof(*procs));
+	size_t nprocs = 0;
 	int n = 0, best = -1;
 
+	if (!procs)
+		return false;
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
 		struct churn *c;
@@ -75,8 +100,10 @@ static bool top_churn(const struct joined_run *m, struct churn *top)
 			continue;
 		c->procs++;
 		c->life_ns += (double)(r->k.end_ns - r->k.begin_ns);
-		c->cpu_ns += process_cpu_ns(m, r->k.tgid);
+		procs[nprocs++] = (struct churned_proc){ r->k.tgid, (int)(c - g) };
 	}
+	add_cpu(m, g, procs, nprocs);
+	free(procs);
 	for (int i = 0; i < n; i++)
 		if (g[i].procs >= CHURN_MIN && (best < 0 || g[i].cpu_ns > g[best].cpu_ns))
 			best = i;

@@ -430,15 +430,20 @@ static void set_members(struct kv_handles *h, const struct fu_proc *p)
 	}
 }
 
-/* A process's block figures: its own stream's, or its shared pool's
- * with the pool's first reader (the others report none). */
+/* Does p report its block stream: its own, or as its shared pool's first
+ * reader (the pool's other processes report none)? */
+static bool reports_blocks(const struct fu_streams *s, const struct fu_proc *p)
+{
+	return p->blocks && (p->pool < 0 || s->pools[p->pool].first == p->tgid);
+}
+
 static void blocks_figures(const struct fu_streams *s, const struct fu_proc *p,
 			   struct kv_blocks *b)
 {
 	const struct fu_pool *o = p->pool >= 0 ? &s->pools[p->pool] : NULL;
 
 	memset(b, 0, sizeof(*b));
-	if (o && o->first != p->tgid)
+	if (!reports_blocks(s, p))
 		return;
 	bu_figures(p->blocks, b);
 	b->procs = o ? o->procs : 1;
@@ -467,9 +472,7 @@ static void figures(const struct fu_streams *s, struct kv_handles *h, const stru
 
 static bool reported(const struct fu_streams *s, const struct fu_proc *p)
 {
-	bool blocks = p->blocks && (p->pool < 0 || s->pools[p->pool].first == p->tgid);
-
-	return p->opens > 0 || blocks || p->conns;
+	return p->opens > 0 || reports_blocks(s, p) || p->conns;
 }
 
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n)

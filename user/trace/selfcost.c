@@ -124,6 +124,11 @@ static void target_begin(struct selfcost *s)
 		}
 }
 
+static uint64_t since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 static int listed_at_begin(const struct selfcost *s, pid_t pid)
 {
 	for (int k = 0; k < s->npids; k++)
@@ -156,9 +161,8 @@ static uint64_t target_end(const struct selfcost *s)
 			c.reaped_ns = k >= 0 ? s->pid_reaped[k] : 0;
 		if (k >= 0) {
 			live[k] = true;
-			ns += (int64_t)(c.own_ns - (c.own_ns > s->pid_cpu[k] ? s->pid_cpu[k] : c.own_ns));
-			ns += (int64_t)(c.reaped_ns - (c.reaped_ns > s->pid_reaped[k] ?
-						       s->pid_reaped[k] : c.reaped_ns));
+			ns += (int64_t)since(c.own_ns, s->pid_cpu[k]);
+			ns += (int64_t)since(c.reaped_ns, s->pid_reaped[k]);
 		} else if (c.start >= s->boot_ticks) {
 			ns += (int64_t)(c.own_ns + c.reaped_ns);
 		}
@@ -216,6 +220,17 @@ static void trial_void(struct selfcost *s, uint64_t now)
 	s->f.void_trial_ns += now - s->trial_at_ns;
 }
 
+/* A second that was to judge a step measured nothing (the traced
+ * processes idle or gone, the window closed): a trial decides nothing,
+ * and a timing step stays, its share not had. */
+static void judged_nothing(struct selfcost *s, uint64_t now)
+{
+	if (s->files == FILES_TRIAL)
+		trial_void(s, now);
+	if (s->timing == TIMING_MEASURE)
+		s->timing = TIMING_DONE;
+}
+
 /* The second step: fewer syscalls timed, once; the next second measured. */
 static void timing_step(struct selfcost *s, uint64_t now)
 {
@@ -260,10 +275,7 @@ static void budget_step(struct selfcost *s, double share, uint64_t target, uint6
 	if (s->h.budget <= 0 || s->f.samples < 2)
 		return;
 	if (target < MIN_TARGET_NS) {
-		if (s->files == FILES_TRIAL)
-			trial_void(s, now);
-		if (s->timing == TIMING_MEASURE)	/* stepped; its share not had */
-			s->timing = TIMING_DONE;
+		judged_nothing(s, now);
 		return;
 	}
 	if (s->timing == TIMING_MEASURE) {
@@ -335,10 +347,7 @@ static void *run(void *arg)
 	}
 	pthread_mutex_unlock(&s->mu);
 	sample_end(s);		/* the second in progress, cut short */
-	if (s->files == FILES_TRIAL)	/* its statistics could not be had */
-		trial_void(s, monotonic_ns());
-	if (s->timing == TIMING_MEASURE)
-		s->timing = TIMING_DONE;
+	judged_nothing(s, monotonic_ns());	/* if its statistics could not be had */
 	return NULL;
 }
 

@@ -523,6 +523,16 @@ static bool lines_within(const char *part, const char *whole)
 
 static bool twin_take(struct usym *u, struct uproc *p, char *files);
 
+/* p's own objects, made from its files (its twin, if any, left) */
+static void objs_install(struct uproc *p, struct uobj *objs, int n)
+{
+	p->objs = objs;
+	p->nobjs = n;
+	p->twin = -1;
+	for (int i = 0; i < n; i++)
+		objs[i].p = p;
+}
+
 int usym_snapshot(struct usym *u, pid_t tgid)
 {
 	struct uproc *p = proc_of(u, tgid, 1);
@@ -558,12 +568,8 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	proc_drop_dwfl(p);	/* rebuilt from the new objects when next asked */
 	objs_free(p->objs, p->nobjs);
 	free(p->files);
-	p->objs = objs;
-	p->nobjs = n;
 	p->files = files;
-	p->twin = -1;
-	for (int i = 0; i < n; i++)
-		objs[i].p = p;
+	objs_install(p, objs, n);
 	return 0;
 }
 
@@ -598,15 +604,12 @@ static struct uproc *source_of(struct usym *u, struct uproc *p)
 
 	if (!q)
 		return p;
-	if (q->files && !strcmp(q->files, p->files))
+	/* still a source of objects, with p's very mappings */
+	if (q->twin < 0 && q->files && !strcmp(q->files, p->files))
 		return q;
 	p->twin = -1;		/* the twin mapped something since */
-	if ((n = objs_from(p, p->files, &objs)) < 0)
-		return p;
-	p->objs = objs;
-	p->nobjs = n;
-	for (int i = 0; i < n; i++)
-		objs[i].p = p;
+	if ((n = objs_from(p, p->files, &objs)) >= 0)
+		objs_install(p, objs, n);
 	return p;
 }
 
