@@ -177,9 +177,50 @@ __attribute__((noinline)) int get_fd(struct store *s)
 	return fd;
 }
 
+/* The thread about to block on the held lock, so that the holder times
+ * its hold from when the waiter sleeps, not from pthread_create (on a busy
+ * machine a new thread may first run tens of ms later). */
+static _Atomic pid_t arriving_waiter;
+
+static void waiter_arrives(void)
+{
+	atomic_store(&arriving_waiter, (pid_t)syscall(SYS_gettid));
+}
+
+/* Whether thread tid of this process is asleep (state S in its stat). */
+static int thread_sleeps(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/* Until the waiter announced itself and sleeps (at most 5 s). */
+static void await_waiter_asleep(void)
+{
+	for (int i = 0; i < 5000; i++) {
+		pid_t tid = atomic_load(&arriving_waiter);
+
+		if (tid && thread_sleeps(tid))
+			return;
+		usleep(1000);
+	}
+}
+
 static void *static_waiter(void *arg)
 {
 	pthread_setname_np(pthread_self(), "waiter-static");
+	waiter_arrives();
 	pthread_mutex_lock(&session_table_lock);
 	pthread_mutex_unlock(&session_table_lock);
 	return NULL;
@@ -188,6 +229,7 @@ static void *static_waiter(void *arg)
 static void *heap_waiter(void *arg)
 {
 	pthread_setname_np(pthread_self(), "waiter-heap");
+	waiter_arrives();
 	return (void *)(long)get_fd(store);
 }
 
@@ -221,13 +263,15 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* main holds lock for ms while thread fn waits on it */
+/* main holds lock for ms after thread fn fell asleep waiting on it */
 static void hold_while(pthread_mutex_t *lock, void *(*fn)(void *), long ms)
 {
 	pthread_t th;
 
+	atomic_store(&arriving_waiter, 0);
 	pthread_mutex_lock(lock);
 	pthread_create(&th, NULL, fn, NULL);
+	await_waiter_asleep();
 	sleep_ms(ms);
 	pthread_mutex_unlock(lock);
 	pthread_join(th, NULL);
@@ -236,6 +280,7 @@ static void hold_while(pthread_mutex_t *lock, void *(*fn)(void *), long ms)
 static void *escape_waiter(void *arg)
 {
 	pthread_setname_np(pthread_self(), "\033[31m..\033]0;x\a");
+	waiter_arrives();
 	pthread_mutex_lock(&session_table_lock);
 	pthread_mutex_unlock(&session_table_lock);
 	return NULL;
@@ -250,6 +295,7 @@ static struct {
 static void *bss_waiter(void *arg)
 {
 	pthread_setname_np(pthread_self(), "waiter-bss");
+	waiter_arrives();
 	pthread_mutex_lock(&big_store.mu);
 	pthread_mutex_unlock(&big_store.mu);
 	return NULL;

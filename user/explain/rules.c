@@ -162,6 +162,13 @@ static unsigned all_threads(const struct facts *f)
 	return f->whole->nrows - f->whole->aside_rows;
 }
 
+/* Threads left out of the shares as parked on a gate (roles.h): their
+ * lock waits are not "< 1 %" to a reader; the Threads line names them. */
+static bool some_parked(const struct facts *f)
+{
+	return f->roles && f->roles->count[ROLE_PARKED] > 0;
+}
+
 /* What was measured and is not a cause, then what the machine adds. */
 static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 {
@@ -169,7 +176,7 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	char cache[200];
 
 	snprintf(buf, n, "Not the problem: ");
-	if (f->locks_named && !(covered & COV_LOCK))
+	if (f->locks_named && !(covered & COV_LOCK) && !some_parked(f))
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
 	if (f->pc && !(covered & COV_PC))
 		beyond_pc(f, covered, &l);
