@@ -598,6 +598,10 @@ struct fct_lost {
 				 * [blocked in] and cpu parts have fewer samples */
 	__u64 nr_spill_full;	/* syscalls of a thread past FCT_NR_SLOT numbers
 				 * that found the nr_spill map full: not counted */
+	__u64 hooks_skipped;	/* never written here: user space adds up the
+				 * programs' recursion_misses (bpf_prog_info), the
+				 * runs the kernel skipped because the program was
+				 * still running on that CPU (an interrupt inside it) */
 };
 
 

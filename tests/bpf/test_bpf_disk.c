@@ -180,6 +180,37 @@ static uint64_t hist_total(const uint32_t *h)
 	return n;
 }
 
+/* The runs of the disk programs the kernel skipped (probes.h): a
+ * completion's interrupt inside another completion's program on one CPU
+ * is not run, and is counted only there. */
+static uint64_t disk_skipped(const struct kview *kv)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < kv->nprobes; i++)
+		if (kv->probes[i].group == PG_DISK)
+			n += kv->probes[i].skipped;
+	return n;
+}
+
+/* A thread's requests of one direction: want exactly, but for what the
+ * kernel said it skipped; count, bytes and histogram agree. */
+static void assert_thread_ios(const struct kview *kv, const struct fct_disk_thread *d, int dir,
+			      uint64_t want)
+{
+	uint64_t got = d->ios[dir], skipped = disk_skipped(kv);
+
+	if (got != want)
+		print_message("  %llu of %llu requests counted; the kernel skipped %llu runs of the "
+			      "disk programs\n", (unsigned long long)got, (unsigned long long)want,
+			      (unsigned long long)skipped);
+	assert_true(got <= want);
+	assert_true(got + skipped >= want);
+	assert_int_equal(d->bytes[dir], got * BLOCK);
+	if (dir == FCT_DISK_READ)
+		assert_int_equal(hist_total(d->hist), got);
+}
+
 /* The device view's row for disk name, NULL when it has none. */
 static const struct disk_dev_row *dev_row_named(const struct disk_run *d, const char *name)
 {
@@ -230,10 +261,8 @@ static void test_odirect_reads(void **state)
 	d = disk_thread(&fx.kv, m[0].tid);
 	assert_non_null(d);
 	assert_int_equal(d->tgid, getpid());
-	assert_int_equal(d->ios[FCT_DISK_READ], N_BLOCKS);
-	assert_int_equal(d->bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS * BLOCK);
+	assert_thread_ios(&fx.kv, d, FCT_DISK_READ, N_BLOCKS);
 	assert_int_equal(d->ios[FCT_DISK_WRITE], 0);
-	assert_int_equal(hist_total(d->hist), N_BLOCKS);
 	assert_true(d->ns[FCT_DISK_READ] > 0);
 	assert_true(d->ns[FCT_DISK_READ] <= m[0].end_ns - m[0].begin_ns);
 	/* the page cache saw none of it, and pread64 read past it */
@@ -252,9 +281,9 @@ static void test_odirect_reads(void **state)
 		print_message("  the test's other threads read %llu blocks\n",
 			      (unsigned long long)(by_threads - N_BLOCKS));
 	assert_int_equal(by_devs, by_threads);
-	assert_true(dev->traced_ios[FCT_DISK_READ] >= N_BLOCKS);
-	assert_true(dev->traced_bytes[FCT_DISK_READ] >= (uint64_t)N_BLOCKS * BLOCK);
-	assert_true(dev->ios[FCT_DISK_READ] >= N_BLOCKS);
+	assert_true(dev->traced_ios[FCT_DISK_READ] >= d->ios[FCT_DISK_READ]);
+	assert_true(dev->traced_bytes[FCT_DISK_READ] >= d->bytes[FCT_DISK_READ]);
+	assert_true(dev->ios[FCT_DISK_READ] >= d->ios[FCT_DISK_READ]);
 	assert_true(dev->name[0]);
 	/* the device view: /proc/diskstats over the window, the probes'
 	 * count beside it; both hold our reads */
@@ -284,8 +313,7 @@ static void test_uring_reads(void **state)
 	assert_int_equal(m[0].user[0], N_BLOCKS / 2);
 	d = disk_thread(&fx.kv, m[0].tid);
 	assert_non_null(d);
-	assert_int_equal(d->ios[FCT_DISK_READ], N_BLOCKS / 2);
-	assert_int_equal(d->bytes[FCT_DISK_READ], (uint64_t)N_BLOCKS / 2 * BLOCK);
+	assert_thread_ios(&fx.kv, d, FCT_DISK_READ, N_BLOCKS / 2);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_added, 0);
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_direct, 0);
 	/* and its ring (uring.bpf.c): the reads submitted and completed on it,
@@ -328,8 +356,7 @@ static void test_odirect_writes(void **state)
 
 	d = disk_thread(&fx.kv, m[0].tid);
 	assert_non_null(d);
-	assert_int_equal(d->ios[FCT_DISK_WRITE], N_BLOCKS);
-	assert_int_equal(d->bytes[FCT_DISK_WRITE], (uint64_t)N_BLOCKS * BLOCK);
+	assert_thread_ios(&fx.kv, d, FCT_DISK_WRITE, N_BLOCKS);
 	assert_int_equal(d->ios[FCT_DISK_READ], 0);
 	assert_true(d->ns[FCT_DISK_WRITE] > 0);
 	disk_run_done(&fx, &c);

@@ -927,6 +927,24 @@ static void test_losses_lower_confidence(void **state)
 	explain_run(&x->m, &x->d);
 	assert_float_equal(x->d.causes[0].confidence, conf, 1e-9);
 	assert_false(any_evidence(&x->d.causes[0], "Lost:"));
+
+	/* runs the kernel skipped: named by the program that skipped most,
+	 * kept as a share of the runs counted, touching that program's figures */
+	x->kv.lost.futex_map_full = 0;
+	x->kv.nprobes = 2;
+	x->kv.probes[0] = (struct probe_status){ .name = "tp_btf/block_rq_complete",
+						 .group = PG_DISK, .skipped = 6, .runs = 994 };
+	x->kv.probes[1] = (struct probe_status){ .name = "tp_btf/sched_switch",
+						 .group = PG_SCHED, .runs = 5000 };
+	x->kv.lost.hooks_skipped = 6;
+	losses_find(&x->kv, &x->m.losses);
+	assert_int_equal(x->m.losses.n, 1);
+	assert_string_equal(x->m.losses.l[0].id, "hooks_skipped");
+	assert_true(has_text(x->m.losses.l[0].says, "6 runs of fctrace's programs skipped by the "
+			     "kernel, 6 of them of tp_btf/block_rq_complete: an interrupt"));
+	assert_float_equal(x->m.losses.l[0].kept, 5994.0 / 6000, 1e-9);
+	assert_true(loss_touches(&x->m.losses.l[0], "disk"));
+	assert_false(loss_touches(&x->m.losses.l[0], "locks"));
 	free(x);
 }
 

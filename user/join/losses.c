@@ -277,6 +277,55 @@ static void lost_files_stream(const struct kview *kv, struct losses *o)
 	touches(l, caches);
 }
 
+/* What a probe group's skipped runs leave short, as JSON keys. */
+static const char *const *skipped_touch(enum probe_group g)
+{
+	static const char *const disk[] = { "disk", "diagnosis", NULL };
+	static const char *const calls[] = { "syscalls", "threads", "locks", "caches",
+					     "diagnosis", NULL };
+	static const char *const klock[] = { "kernel_lock_sites", "diagnosis", NULL };
+	static const char *const rest[] = { "threads", "diagnosis", NULL };
+
+	return g == PG_DISK ? disk : g == PG_SYSCALLS || g == PG_HANDLES ? calls :
+	       g == PG_KLOCK ? klock : rest;
+}
+
+/* Runs the kernel skipped (trace/probes.h): counted per program, said
+ * with the one that skipped most and how many programs skipped any. */
+static void lost_skipped(const struct kview *kv, struct losses *o)
+{
+	const struct probe_status *top = NULL;
+	double runs = 0;
+	int nprogs = 0;
+	struct loss *l;
+
+	for (int i = 0; i < kv->nprobes; i++) {
+		nprogs += kv->probes[i].skipped > 0;
+		runs += (double)kv->probes[i].runs;
+		if (kv->probes[i].skipped && (!top || kv->probes[i].skipped > top->skipped))
+			top = &kv->probes[i];
+	}
+	/* kept: of the runs the statistics saw, where they were on */
+	l = add(o, "hooks_skipped", kv->lost.hooks_skipped,
+		runs > 0 ? ratio(runs, runs + (double)kv->lost.hooks_skipped) : 0.9);
+	if (!l)
+		return;
+	if (!top) {	/* read back from a saved run: the total alone */
+		says(l, "%llu runs of fctrace's programs skipped by the kernel (a hook hit again "
+		     "on a CPU where its program was still at work): their events are not counted",
+		     (unsigned long long)kv->lost.hooks_skipped);
+		touches(l, every_figure);
+		return;
+	}
+	says(l, "%llu runs of fctrace's programs skipped by the kernel, %llu of them of %s%s: "
+	     "an interrupt on a CPU where the program was still at work hit the same hook, and "
+	     "the kernel does not run a program inside itself; the events those runs would "
+	     "have counted are missing", (unsigned long long)kv->lost.hooks_skipped,
+	     (unsigned long long)top->skipped, top->name,
+	     nprogs > 1 ? " (and of other programs)" : "");
+	touches(l, nprogs > 1 ? every_figure : skipped_touch(top->group));
+}
+
 void losses_find(const struct kview *kv, struct losses *o)
 {
 	static const char *const timeline[] = { "timeline", NULL };
@@ -298,6 +347,7 @@ void losses_find(const struct kview *kv, struct losses *o)
 	lost_sc_hists(kv, o);
 	lost_spilled(kv, o);
 	lost_files_stream(kv, o);
+	lost_skipped(kv, o);
 	l = add(o, "handles_drops", kv->fu_drops,
 		ratio((double)kv->fu_sent, (double)(kv->fu_sent + kv->fu_drops)));
 	if (l) {

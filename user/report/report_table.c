@@ -762,7 +762,7 @@ static void print_probes(FILE *f, const struct session *s)
 		failed += s->kv.probes[i].state == PROBE_FAILED;
 	}
 	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s; lost: slots %llu, "
-		"maps %llu, stacks %llu\n", s->joined.probe_set ? s->joined.probe_set : "none",
+		"maps %llu, stacks %llu, runs skipped %llu\n", s->joined.probe_set ? s->joined.probe_set : "none",
 		attached, failed,
 		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
@@ -770,7 +770,7 @@ static void print_probes(FILE *f, const struct session *s)
 				     l->jvm_threads_full + l->jvm_monitors_full + l->tgids_full +
 				     l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
 				     l->pool_full + l->nr_spill_full),
-		(unsigned long long)l->stack_lost);
+		(unsigned long long)l->stack_lost, (unsigned long long)l->hooks_skipped);
 	cost_print(f, &s->kv);
 	if (s->joined.pools)
 		fprintf(f, "  pools of N: measured inside tp_btf/sys_enter and sys_exit\n");
@@ -780,6 +780,10 @@ static void print_probes(FILE *f, const struct session *s)
 		if (s->kv.probes[i].state == PROBE_FAILED)
 			fprintf(f, "  %s: %s\n", s->kv.probes[i].name,
 				probe_status_text(&s->kv.probes[i]));
+		else if (s->kv.probes[i].skipped)
+			fprintf(f, "  %s: %llu runs skipped (hit again inside itself, from an "
+				"interrupt)\n", s->kv.probes[i].name,
+				(unsigned long long)s->kv.probes[i].skipped);
 }
 
 /* How the futex words of another program were named. */

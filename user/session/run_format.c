@@ -77,6 +77,7 @@ static const struct jr_field lost[] = {
 	JR_FIELD_IF(fct_lost, "wake_after_full", wake_after_full, OPT),
 	JR_FIELD_IF(fct_lost, "pool_full", pool_full, OPT),
 	JR_FIELD_IF(fct_lost, "flame_stack_drops", flame_stack_drops, OPT),
+	JR_FIELD_IF(fct_lost, "hooks_skipped", hooks_skipped, OPT),
 };
 const struct jr_table rf_lost = JR_TABLE(lost);
 

@@ -13,7 +13,7 @@ uint64_t kview_lost_total(const struct kview *kv)
 	return l->slot_full + l->futex_map_full + l->klock_map_full + l->pc_map_full +
 	       l->stack_lost + l->ustack_drops + l->jvm_threads_full + l->jvm_monitors_full +
 	       l->tgids_full + l->pc_evict_full + l->sc_hist_full + l->wake_after_full +
-	       l->pool_full + l->flame_stack_drops + l->nr_spill_full +
+	       l->pool_full + l->flame_stack_drops + l->nr_spill_full + l->hooks_skipped +
 	       kv->tl.dropped;
 }
 

@@ -154,6 +154,7 @@ struct tracer {
 	struct bpf_link *links[NPROGS];
 	enum prog_plan plan[NPROGS];
 	char why[NPROGS][128];		/* reason for PLAN_FAILED */
+	short probe_prog[64];		/* kv->probes[j]'s program, or -1 (HotSpot's) */
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
 	bool holders;			/* holders_on, as loaded */
@@ -620,7 +621,7 @@ static const char *first_failure(const struct kview *kv, char *buf, size_t n)
 	return buf;
 }
 
-static void report_probes(const struct tracer *t, struct kview *kv)
+static void report_probes(struct tracer *t, struct kview *kv)
 {
 	kv->nprobes = 0;
 	for (int i = 0; i < NPROGS && kv->nprobes < (int)(sizeof(kv->probes) / sizeof(*kv->probes)); i++) {
@@ -630,6 +631,7 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 			continue;	/* an unused fallback form */
 		if ((progs[i].group == PG_FLOOR) != t->floor)
 			continue;	/* the floor set and the real one hide each other */
+		t->probe_prog[kv->nprobes] = (short)i;
 		ps = &kv->probes[kv->nprobes++];
 		if (rides_host(t, i))	/* "handles in tp_btf/sys_enter" */
 			snprintf(ps->name, sizeof(ps->name), "%s in %s",
@@ -653,13 +655,15 @@ static void report_probes(const struct tracer *t, struct kview *kv)
 }
 
 /* HotSpot's probes, after the others in the table. */
-static void report_jvm_probes(const struct tracer *t, struct kview *kv)
+static void report_jvm_probes(struct tracer *t, struct kview *kv)
 {
 	int max = (int)(sizeof(kv->probes) / sizeof(*kv->probes));
 
 	for (int p = 0; t->libjvm && p < JVM_NPROBES && kv->nprobes < max; p++) {
-		struct probe_status *ps = &kv->probes[kv->nprobes++];
+		struct probe_status *ps;
 
+		t->probe_prog[kv->nprobes] = -1;
+		ps = &kv->probes[kv->nprobes++];
 		snprintf(ps->name, sizeof(ps->name), "%s", jvm_probe_shown(p));
 		ps->group = PG_JVM;
 		ps->state = t->jvm.link[p] ? PROBE_OK : PROBE_FAILED;
@@ -669,6 +673,33 @@ static void report_jvm_probes(const struct tracer *t, struct kview *kv)
 		} else if (!t->jvm.link[p])
 			snprintf(ps->reason, sizeof(ps->reason), "attach failed: %s",
 				 strerror(t->jvm.err[p] ? -t->jvm.err[p] : ENOENT));
+	}
+}
+
+/* The runs the kernel skipped of each program with code of its own (a
+ * group riding a host's program is the host's): a hook hit again on a
+ * CPU where its program is still at work - an interrupt inside it - is
+ * not run, and only bpf_prog_info counts it. */
+static void read_skipped(struct tracer *t, struct kview *kv)
+{
+	kv->lost.hooks_skipped = 0;
+	for (int j = 0; j < kv->nprobes; j++) {
+		int i = t->probe_prog[j], fd;
+		struct bpf_program *p;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		kv->probes[j].skipped = kv->probes[j].runs = 0;
+		if (i < 0 || kv->probes[j].state != PROBE_OK || rides_host(t, i) || progs[i].flag)
+			continue;
+		p = find_prog(t, i);
+		fd = p ? bpf_program__fd(p) : -1;
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		kv->probes[j].skipped = info.recursion_misses;
+		kv->probes[j].runs = info.run_cnt;
+		kv->lost.hooks_skipped += info.recursion_misses;
 	}
 }
 
@@ -1483,6 +1514,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		return -EINVAL;
 	kview_free(kv);
 	kv->lost = t->skel->bss->lost;
+	read_skipped(t, kv);
 	kv->cpu = cpustat_diff(&t->cpu_start, &t->cpu_end);
 	kv->machine = t->skel->bss->machine;
 	kv->evict_global = t->skel->bss->pc_evict;

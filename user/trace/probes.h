@@ -7,6 +7,8 @@
 #ifndef FCTRACE_PROBES_H
 #define FCTRACE_PROBES_H
 
+#include <stdint.h>
+
 /* Probe groups a user can select with --probes. */
 enum probe_group {
 	PG_SYSCALLS,		/* sys_enter/sys_exit (tp_btf, raw_tp fallback): syscall table, futex waits, pages asked */
@@ -59,6 +61,12 @@ struct probe_status {
 	enum probe_group group;
 	enum probe_state state;
 	char reason[128];	/* PROBE_FAILED: e.g. "attach failed: -EPERM" */
+	uint64_t skipped;	/* PROBE_OK: runs the kernel skipped, the program
+				 * being still at work on that CPU (an interrupt
+				 * inside it hit the same hook): their events are
+				 * not counted (bpf_prog_info.recursion_misses) */
+	uint64_t runs;		/* its runs, where the kernel's BPF statistics
+				 * were on (fctrace's cost sampler turns them on) */
 };
 
 /* "ok", "not selected", or why it failed: what the reports print */
