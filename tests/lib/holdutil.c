@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include "holdutil.h"
 #include "explain/explain.h"
+#include "join/holders.h"
 #include "progwalk.h"
 #include "trace/probes.h"
 #include "base/sysnames.h"
@@ -198,8 +199,12 @@ void hold_measure(const struct fct_hold_lock *h, struct hold_measured *m)
 	m->sc_blocked_ns = h->sc_blocked.ns;
 	m->sc_preempted_ns = h->sc_preempted.ns;
 	m->sc_edge_ns = h->sc_edge.ns;
-	m->user_ns = part(&h->samples_user, 0, true);
-	m->sc_paths_ns = part(&h->samples_kernel, 0, true) + part(&h->samples_sc_return, 0, true);
+	m->user_ns = part(&h->samples_user, 0, true) + part(&h->samples_kernel, 0, true) +
+		     part(&h->samples_sc_return, 0, true);
+	/* the kernel samples' part the join counts as syscall paths */
+	m->sc_paths_ns = (part(&h->samples_kernel, 0, true) + part(&h->samples_sc_return, 0, true)) *
+			 holders_path_share(h);
+	m->user_ns -= m->sc_paths_ns;
 	m->oncpu_ns = m->user_ns + m->sc_paths_ns;
 	m->sc_seen_ns = m->sc_ns + m->sc_edge_ns + m->sc_paths_ns;
 	m->held_ns = held(h, 0);

@@ -108,8 +108,8 @@ static void fx_kernel(struct fx *x)
 			      .futex = x->futex, .nfutex = NT, .klock = x->klock, .nklock = 1,
 			      .sc_hists = x->sc_hists, .nsc_hists = x->nsc_hists, .nprobes = 2 };
 	kview_sort_sc_hists(kv);
-	kv->probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
-	kv->probes[1] = (struct probe_status){ "kprobe/x<y>", PG_KLOCK, PROBE_FAILED, "attach failed: -EPERM" };
+	kv->probes[0] = (struct probe_status){ .name = "tp_btf/sched_switch", .group = PG_SCHED, .state = PROBE_OK, .reason = "" };
+	kv->probes[1] = (struct probe_status){ .name = "kprobe/x<y>", .group = PG_KLOCK, .state = PROBE_FAILED, .reason = "attach failed: -EPERM" };
 }
 
 static struct fx *fx_run(const char *workload, bool traced)

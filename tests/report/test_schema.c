@@ -59,7 +59,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 		x->kt[i].nr[__NR_pread64] = (struct fct_nr_stats){ .count = 50, .total_ns = 50000 };
 	}
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
-	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
+	s->kv.probes[0] = (struct probe_status){ .name = "tp_btf/sched_switch", .group = PG_SCHED, .state = PROBE_OK, .reason = "" };
 	s->traced = kernel;
 	assert_int_equal(join_workload(s, &x->res, kernel ? &s->kv : NULL,
 				     kernel ? PG_FULL : 0), 0);

@@ -105,9 +105,10 @@ static struct fx *fx_workload(bool traced)
 		.sc_hists = x->sc_hists, .nsc_hists = x->nsc_hists,
 		.nprobes = 2, .time_every = 8, .lost = { .stack_lost = 2 } };
 	kview_sort_sc_hists(&s->kv);
-	s->kv.probes[0] = (struct probe_status){ "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
-	s->kv.probes[1] = (struct probe_status){ "tp_btf/mm_filemap_add_to_page_cache",
-		PG_PAGECACHE, PROBE_FAILED, "attach failed: No such file or directory" };
+	s->kv.probes[0] = (struct probe_status){ .name = "tp_btf/sched_switch", .group = PG_SCHED, .state = PROBE_OK, .reason = "" };
+	s->kv.probes[1] = (struct probe_status){ .name = "tp_btf/mm_filemap_add_to_page_cache",
+		.group = PG_PAGECACHE, .state = PROBE_FAILED,
+		.reason = "attach failed: No such file or directory" };
 	if (!traced)		/* --no-bpf prepares nothing */
 		s->kv = (struct kview){ 0 };
 	s->traced = traced;
@@ -312,6 +313,7 @@ static const char *const optional[] = {
 	"reclaimed_pages@", "reclaim_reread_pages@", "keep_half_pages@", "keep_most_pages@",
 	"pool_full@", "pools@top",	/* before the pools of N */
 	"flame_stack_drops@",	/* before the sleeps' drops were counted apart */
+	"hooks_skipped@",	/* before the skipped runs were read */
 	"while_waited@",	/* before the wakers' spans */
 	"sibling_request_waits@thread", "sibling_request_wait_ns@thread",	/* before requests */
 	"sibling_request_wakes@thread",

@@ -10,7 +10,9 @@
  *   blocked    asleep holding it: I/O, a page-cache miss, a sleep, a fault
  *   preempted  runnable but not running: inside a syscall, on its way
  *              back to user space, or in user space
- *   user       on CPU in user space (estimated from cpu-clock samples)
+ *   user       on CPU in user space (estimated from cpu-clock samples),
+ *              with the faults and interrupts it took: kernel samples
+ *              past what its syscalls' paths can take (holders.c)
  *   waiting    in a futex wait on another word: another lock, a chain
  *
  * The syscalls and every interval off CPU are exact (the owner field is
@@ -76,6 +78,10 @@ struct lock_holders {
 	double disk_ns, disk_waited_ns;
 };
 
+/* Of a word's kernel-mode samples outside syscalls, the share that can
+ * be its charged syscalls' entry and exit paths (the rest: faults and
+ * interrupts in its holders' user code, counted as user). */
+double holders_path_share(const struct fct_hold_lock *k);
 /* Add one watched word's figures to h; disk: the disk group ran (its
  * requests' figures are measured). */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k, bool disk);
