@@ -535,10 +535,37 @@ static void test_durable_count_is_the_tables(void **state)
 	fx_free(x);
 }
 
+/* Four committers asleep on a condvar the flusher signals after each
+ * fdatasync (its wakers' class durable): they wait for their own work to
+ * become durable, not for work to come in - working, in the shares. */
+static void test_commit_waiters_work(void **state)
+{
+	struct fx *x = fx_server();
+	struct thread_roles r;
+
+	(void)state;
+	for (int j = 0; j < x->m.nlocks; j++)
+		x->m.locks[j].wakers.cls = WC_DURABLE;
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	for (unsigned i = 1; i < 5; i++)
+		assert_int_equal(r.role[i], ROLE_WORKS);
+	assert_int_equal(r.ndrop, 0);
+	roles_free(&r);
+	/* the same wakes after a read (work handed in): idle, left out */
+	for (int j = 0; j < x->m.nlocks; j++)
+		x->m.locks[j].wakers.cls = WC_INPUT;
+	assert_int_equal(roles_find(&x->m, &r), 0);
+	assert_int_equal(r.role[1], ROLE_IDLE);
+	assert_int_equal(r.ndrop, 4);
+	roles_free(&r);
+	fx_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saturated_event_loop),
+		cmocka_unit_test(test_commit_waiters_work),
 		cmocka_unit_test(test_title_names_every_process),
 		cmocka_unit_test(test_competitor_named),
 		cmocka_unit_test(test_gate_parks_its_waiters),

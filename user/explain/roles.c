@@ -47,34 +47,50 @@ static bool joins(const struct thread_row *row)
 	return all && join * 2 > all;
 }
 
-/* The run's gates (held.h): user locks whose holders mostly slept in
- * one call. Found once, not per row: a server's 10 000 threads each
- * against its 10 000 futex words would be 10^8 name compares. */
-struct gates {
+/* A set of the run's user words: the gates (held.h: locks whose holders
+ * mostly slept in one call), or the events a durability point ends.
+ * Found once, not per row: a server's 10 000 threads each against its
+ * 10 000 futex words would be 10^8 name compares. */
+struct words {
 	const struct lock_total **lock;
 	int n;
 };
 
-static int gates_find(const struct joined_run *m, struct gates *g)
+static bool is_gate(const struct lock_total *l)
+{
+	return l->is_lock && held_is_gate(&l->holders);
+}
+
+/* A condvar or semaphore whose waits end when another thread's fsync or
+ * fdatasync returns (wakers.h): its waiters wait for their own work to
+ * become durable (a commit), not for work to come in - not idle. */
+static bool awaits_durable(const struct lock_total *l)
+{
+	return !l->is_lock && l->wakers.cls == WC_DURABLE;
+}
+
+static int words_find(const struct joined_run *m, bool (*is)(const struct lock_total *),
+		      struct words *g)
 {
 	g->n = 0;
-	g->lock = malloc(sizeof(*g->lock) * (size_t)(m->nlocks ? m->nlocks : 1));
+	g->lock = malloc(sizeof(*g->lock) * (size_t)(m->nlocks > 0 ? m->nlocks : 1));
 	if (!g->lock)
 		return -1;
 	for (int j = 0; j < m->nlocks; j++)
-		if (!m->locks[j].kernel && held_is_gate(&m->locks[j].holders))
+		if (!m->locks[j].kernel && is(&m->locks[j]))
 			g->lock[g->n++] = &m->locks[j];
 	return 0;
 }
 
-/* The row's waits on locks that are gates. */
-static double gate_waits(const struct gates *g, const struct thread_row *row)
+/* The row's waits on the words of g. */
+static double waits_on(const struct words *g, const struct thread_row *row)
 {
 	double ns = 0;
 
 	for (int i = 0; g->n && i < row->nlocks; i++)
-		for (int j = 0; row->locks[i].is_lock && j < g->n; j++)
-			if (!strcmp(g->lock[j]->name, row->locks[i].name))
+		for (int j = 0; j < g->n; j++)
+			if (row->locks[i].is_lock == g->lock[j]->is_lock &&
+			    !strcmp(g->lock[j]->name, row->locks[i].name))
 				ns += (double)row->locks[i].wait_ns;
 	return ns;
 }
@@ -92,12 +108,12 @@ static double pool_waits(const struct joined_run *m, const struct thread_row *ro
 	return ns;
 }
 
-static enum thread_role role_of(const struct joined_run *m, const struct gates *g,
-				const struct thread_row *row)
+static enum thread_role role_of(const struct joined_run *m, const struct words *g,
+				const struct words *durable, const struct thread_row *row)
 {
 	double wall = (double)(row->end_ns - row->start_ns);
-	double gated = gate_waits(g, row), other = (double)row->acct_ns[ACCT_FUTEX_OTHER];
-	double queued = fmin(pool_waits(m, row), other);
+	double gated = waits_on(g, row), other = (double)row->acct_ns[ACCT_FUTEX_OTHER];
+	double queued = fmin(pool_waits(m, row) + waits_on(durable, row), other);
 	double slept = fmin(timed_sleeps(row), other - queued);
 	double events = other + gated - queued - slept;
 	double calls = (double)row->idle_ns + slept;
@@ -115,25 +131,28 @@ static enum thread_role role_of(const struct joined_run *m, const struct gates *
 int roles_find(const struct joined_run *m, struct thread_roles *r)
 {
 	unsigned counted = 0;
-	struct gates g;
+	struct words g = { 0 }, durable = { 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->role = calloc(m->nrows ? m->nrows : 1, sizeof(*r->role));
 	r->drop = calloc(m->nrows ? m->nrows : 1, sizeof(*r->drop));
-	if (!r->role || !r->drop || gates_find(m, &g)) {
+	if (!r->role || !r->drop || words_find(m, is_gate, &g) ||
+	    words_find(m, awaits_durable, &durable)) {
+		free(g.lock);
 		roles_free(r);
 		return -1;
 	}
 	r->nrows = m->nrows;
 	/* the roles need the scheduler's account of each thread */
 	for (unsigned i = 0; i < m->nrows && (m->groups & PG_MASK(PG_SCHED)); i++) {
-		r->role[i] = role_of(m, &g, &m->rows[i]);
+		r->role[i] = role_of(m, &g, &durable, &m->rows[i]);
 		r->count[r->role[i]]++;
 		r->drop[i] = role_waits(r->role[i]);
 		r->ndrop += r->drop[i];
 		counted += !m->rows[i].aside;
 	}
 	free(g.lock);
+	free(durable.lock);
 	if (r->ndrop >= counted) {	/* all waited: nothing else to rank them against */
 		memset(r->drop, 0, m->nrows * sizeof(*r->drop));
 		r->ndrop = 0;

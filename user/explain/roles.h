@@ -23,7 +23,9 @@ enum thread_role {
 	ROLE_WORKS,		/* did some of the work */
 	ROLE_SATURATED,		/* on CPU or runnable most of its window */
 	ROLE_JOINS,		/* waited for threads to end (pthread_join) */
-	ROLE_IDLE,		/* waited to be signalled (condvar, semaphore): for work */
+	ROLE_IDLE,		/* waited to be signalled (condvar, semaphore): for work;
+				 * a wait in a pool's queue or for another thread's
+				 * fsync (a commit made durable) is work, not idle */
 	ROLE_SLEEPS,		/* slept in timers, polls, signal or child waits */
 	ROLE_PARKED,		/* waited on a gate: a lock held by a thread asleep
 				 * outside it (held.h), parked on purpose */
