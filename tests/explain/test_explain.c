@@ -498,6 +498,35 @@ static void test_block_cache_too_small(void **state)
 	free(x);
 }
 
+/* Threads that wait for a block another thread is reading (or for the
+ * lock that reader holds) pay for the miss too: the waits whose waker
+ * had just finished a pread64 join the re-reads' cost, in the re-reads'
+ * share of the reads. Half of a lock's 4 s of waits ended so: 2 s, of
+ * which 150 k / 200 k are the re-reads'. */
+static void test_block_cache_counts_the_waits_it_ends(void **state)
+{
+	struct fx *x = fx_blocks(150000);
+	struct lock_total *l;
+	const struct diag_cause *c;
+
+	(void)state;
+	fx_lock(x, "lock @ buf_page_get", false, 1000, 4000000000ull);
+	l = &x->locks[x->m.nlocks - 1];
+	l->is_lock = true;
+	l->wakers.wakes = 1000;
+	l->wakers.nafter = 2;
+	l->wakers.after[0] = (struct waker_call){ .call = "pread64", .wakes = 500 };
+	l->wakers.after[1] = (struct waker_call){ .call = "recvfrom", .wakes = 500 };
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "block_cache_too_small");
+	assert_non_null(c);
+	assert_float_equal(c->share, (0.6e9 + 1.5e9) / (2.0 * WALL), 1e-6);
+	assert_true(any_evidence(c, "the re-reads cost 600.0 ms of thread time"));
+	assert_true(any_evidence(c, "Other threads waited for the reads as well: 1.50 s of lock "
+			     "and event waits ended"));
+	free(x);
+}
+
 /* InnoDB keeps 1536 pages free whatever the pool's size: the size to
  * set is the working set and those pages (MariaDB 10.11: a pool of its
  * 41 MiB working set still read 0.72 pages a transaction, 66 MiB none;
@@ -1535,6 +1564,7 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses),
 		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_block_cache_too_small),
+		cmocka_unit_test(test_block_cache_counts_the_waits_it_ends),
 		cmocka_unit_test(test_connections_not_kept),
 		cmocka_unit_test(test_lock_held_disk),
 		cmocka_unit_test(test_connections_knob),
