@@ -70,6 +70,12 @@ void lockname_snapshot(struct lockname *ln, pid_t tgid)
 		usym_snapshot(ln->u, tgid);
 }
 
+void lockname_refresh(struct lockname *ln, pid_t tgid)
+{
+	if (ln)
+		usym_snapshot_since(ln->u, tgid, MAPS_AGE_NS);
+}
+
 void lockname_deadline(struct lockname *ln, uint64_t deadline_ns)
 {
 	if (!ln)

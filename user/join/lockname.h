@@ -22,9 +22,13 @@ void lockname_free(struct lockname *ln);
 /* A sampled wait's stack, as it arrives (a tracer_ustack_fn): unwound
  * at once, while the process's memory map can still be read. */
 void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
-/* Save the target's memory map now (call while it lives, and again
- * from time to time: libraries it loads later). */
+/* Save the target's memory map now (call while it lives). */
 void lockname_snapshot(struct lockname *ln, pid_t tgid);
+/* Again, for libraries it loads later: every call in the process's first
+ * second (a program starting up maps most of what it will), then at most
+ * once a second (a server's maps of 270 lines read every 20 ms poll were
+ * a third of fctrace's own CPU beside MariaDB). */
+void lockname_refresh(struct lockname *ln, pid_t tgid);
 
 /* Work on names stops at this CLOCK_MONOTONIC time (base/clock.h monotonic_ns):
  * a fetch of debug information (--debuginfod) gives up, and

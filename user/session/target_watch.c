@@ -179,6 +179,6 @@ void target_watch_loop(struct watch *w)
 			break;
 		}
 		target_watch_jvm(w);
-		lockname_snapshot(w->ln, w->s->target.pid);
+		lockname_refresh(w->ln, w->s->target.pid);
 	}
 }
