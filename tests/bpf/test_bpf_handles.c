@@ -362,17 +362,24 @@ static struct json_object *run_sharedpool(const char *shared)
 static void test_shared_pool(void **state)
 {
 	struct json_object *doc, *c;
+	uint64_t parent;
 
 	(void)state;
 	BPF_TEST_REQUIRE();
 	doc = run_sharedpool("1");
 	c = json_find(doc, "caches", "kind", "blocks");
 	assert_non_null(c);
-	assert_int_equal(json_u64_at(c, "processes"), 2);
+	/* the parent's dynamic loader reads libc's program headers twice
+	 * (pread64 of 784 bytes at 64: one block, then a re-read); when the
+	 * stream has them (it may start after), the parent's maps are read
+	 * after it made the pool, and it joins it with those 2 reads */
+	parent = json_u64_at(c, "accesses") - 600;
+	print_message("  the parent's reads in the pool: %llu\n", (unsigned long long)parent);
+	assert_true(parent == 0 || parent == 2);
+	assert_int_equal(json_u64_at(c, "processes"), 2 + (parent > 0));
 	assert_true(json_u64_at(c, "shared_bytes") >= (2u << 20));
-	assert_int_equal(json_u64_at(c, "accesses"), 600);
-	assert_int_equal(json_u64_at(c, "working_set.items"), 300);
-	assert_true(json_num_at(c, "rereads") == 300);
+	assert_int_equal(json_u64_at(c, "working_set.items"), 300 + (parent > 0));
+	assert_true(json_num_at(c, "rereads") == 300 + (parent > 0));
 	assert_int_equal(json_u64_at(c, "direct"), 0);
 	json_object_put(doc);
 
