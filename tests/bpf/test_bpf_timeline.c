@@ -8,6 +8,7 @@
  * hand-offs between workers.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,25 @@
 struct handoff {
 	pthread_mutex_t mu;
 	int locked;		/* atomic: the holder has the mutex */
+	int waiter;		/* atomic: the waiter's tid, about to lock it */
 };
+
+/* Whether thread tid of this process sleeps (state S). */
+static bool sleeps(int tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
 
 static void holder(struct marked *m)
 {
@@ -36,12 +55,22 @@ static void holder(struct marked *m)
 	if (m->index == 0) {
 		pthread_mutex_lock(&h->mu);
 		__atomic_store_n(&h->locked, 1, __ATOMIC_RELEASE);
+		/* the hold starts once the waiter sleeps on the mutex: on a
+		 * busy machine it may first run after 20 ms (at most 5 s) */
+		for (int i = 0; i < 5000; i++) {
+			int w = __atomic_load_n(&h->waiter, __ATOMIC_ACQUIRE);
+
+			if (w && sleeps(w))
+				break;
+			usleep(1000);
+		}
 		nanosleep(&ts, NULL);		/* blocked, holding it */
 		pthread_mutex_unlock(&h->mu);	/* futex wake: the hand-off */
 		return;
 	}
 	while (!__atomic_load_n(&h->locked, __ATOMIC_ACQUIRE))
 		sched_yield();
+	__atomic_store_n(&h->waiter, m->tid, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&h->mu);		/* futex wait on the mutex */
 	pthread_mutex_unlock(&h->mu);
 }
@@ -50,7 +79,7 @@ static void record_handoff(struct timeline *tl, struct marked *m, struct handoff
 {
 	struct tl_events ev = { 0 };
 	struct tl_lock lock = { .addr = (uintptr_t)&h->mu, .size = sizeof(h->mu), .name = "test.mu" };
-	struct tracer_opts o = { .groups = PG_FULL, .tgid = getpid(), .tl_len_ns = 500000000ull,
+	struct tracer_opts o = { .groups = PG_FULL, .tgid = getpid(), .tl_len_ns = 10000000000ull,
 				 .tl_bytes = tlrec_ring_bytes(500, 2), .tl_out = &ev };
 	struct tl_life lives[2];
 	struct tl_input in = { .locks = &lock, .nlocks = 1, .lives = lives, .nlives = 2 };
