@@ -527,6 +527,39 @@ static void test_block_cache_counts_the_waits_it_ends(void **state)
 	free(x);
 }
 
+/* A lock first (its fix a change of code), the buffer pool's re-reads
+ * second (a setting): the fix names both, the setting by its number. */
+static void test_setting_fix_beside_code_fix(void **state)
+{
+	struct fx *x = fx_blocks(150000);
+	int blocks = -1;
+
+	(void)state;
+	snprintf(x->m.caches[0].comm, sizeof(x->m.caches[0].comm), "mariadbd");
+	fx_account(x, 0.0, 0.50, 0.0, 0.0);
+	fx_total(x);
+	fx_lock(x, "lock @ mariadbd+0xde29af", false, 40000, (uint64_t)(0.50 * 2 * WALL));
+	x->locks[0].is_lock = true;
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "user_lock_contention");
+	for (int i = 0; i < x->d.n; i++)
+		if (!strcmp(x->d.causes[i].cause, "block_cache_too_small"))
+			blocks = i;
+	assert_true(blocks > 0);
+	assert_true(has_text(x->d.fix, "for less time"));
+	assert_true(has_text(x->d.fix, blocks == 1 ? "Then, for 2, a setting: Set "
+			     "innodb_buffer_pool_size=" : "Then, for 3, a setting: Set "
+			     "innodb_buffer_pool_size="));
+	/* a fix that is a setting itself stands alone */
+	free(x);
+	x = fx_blocks(150000);
+	snprintf(x->m.caches[0].comm, sizeof(x->m.caches[0].comm), "mariadbd");
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "block_cache_too_small");
+	assert_null(strstr(x->d.fix, "Then, for"));
+	free(x);
+}
+
 /* InnoDB keeps 1536 pages free whatever the pool's size: the size to
  * set is the working set and those pages (MariaDB 10.11: a pool of its
  * 41 MiB working set still read 0.72 pages a transaction, 66 MiB none;
@@ -1565,6 +1598,7 @@ int main(void)
 		cmocka_unit_test(test_page_cache_misses_any_program),
 		cmocka_unit_test(test_block_cache_too_small),
 		cmocka_unit_test(test_block_cache_counts_the_waits_it_ends),
+		cmocka_unit_test(test_setting_fix_beside_code_fix),
 		cmocka_unit_test(test_connections_not_kept),
 		cmocka_unit_test(test_lock_held_disk),
 		cmocka_unit_test(test_connections_knob),

@@ -52,7 +52,9 @@ struct diagnosis {
 	struct diag_cause causes[EXPLAIN_MAX_CAUSES];	/* largest share first */
 	int n;
 	char headline[200];	/* "Why fcp takes 2.31 s here (100 files, pool 50, ...)" */
-	char fix[400];		/* what to change, for the first cause */
+	char fix[800];		/* what to change, for the first cause; then, when
+				 * that is a change of code and a ranked cause's
+				 * fix is a setting, that one too ("Then, for 3: ") */
 	char also[1200];	/* "Also seen ...": the causes under the floor, or "" */
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	char threads[400];	/* which threads the shares are of, and each role

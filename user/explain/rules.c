@@ -377,6 +377,30 @@ static int code_cause(const struct finding *list, int n)
 	return 0;
 }
 
+/* Where the first fix changes code, a ranked cause whose fix is a
+ * setting (a cache's or a pool's size the program reads) goes beside it:
+ * the one change a user of a program they did not write can make
+ * (MariaDB: a lock "held for less time" first, the buffer pool's size
+ * third). Numbered as the Why numbers its ranked causes. */
+static void setting_too(const struct finding *list, int n, int fix, struct diagnosis *d)
+{
+	int j = -1;
+
+	if (list[fix].setting)
+		return;
+	for (int i = 0; i < n && i < EXPLAIN_MAX_CAUSES && j < 0; i++)
+		if (i != fix && list[i].setting && list[i].fix[0] &&
+		    list[i].c.confidence >= EXPLAIN_RANK_FLOOR)
+			j = i;
+	for (int k = 0; j >= 0 && k < d->n && d->causes[k].ranked; k++)
+		if (!strcmp(d->causes[k].cause, list[j].c.cause) &&
+		    !strcmp(d->causes[k].title, list[j].c.title)) {
+			words_append(d->fix, sizeof(d->fix), " Then, for %d, a setting: %s", k + 1,
+				     list[j].fix);
+			return;
+		}
+}
+
 /* The rules over the threads that work: m itself, or *sub, a copy whose
  * shares leave out the threads that only waited (roles.c). */
 static const struct joined_run *working(const struct joined_run *m, const struct thread_roles *r,
@@ -450,7 +474,7 @@ static int rank(const struct facts *fp, struct diagnosis *d)
 	const struct joined_run *m = f.m;
 	struct finding list[NRULES + 1], x;
 	unsigned covered = 0;
-	int n = 0;
+	int n = 0, fix;
 
 	for (size_t i = 0; i < NRULES; i++)
 		if (rules[i](&f, &x))
@@ -463,7 +487,9 @@ static int rank(const struct facts *fp, struct diagnosis *d)
 		covered |= list[i].covers;
 	}
 	explain_floor(d);
-	snprintf(d->fix, sizeof(d->fix), "%s", list[code_cause(list, n)].fix);
+	fix = code_cause(list, n);
+	snprintf(d->fix, sizeof(d->fix), "%s", list[fix].fix);
+	setting_too(list, n, fix, d);
 	beyond(&f, covered, d->beyond, sizeof(d->beyond));
 	headline(&f, d->headline, sizeof(d->headline));
 	headline_losses(&f, d->headline, sizeof(d->headline));

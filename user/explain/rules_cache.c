@@ -164,7 +164,8 @@ static void fix_cache(struct finding *o, const struct facts *f, const struct cac
 {
 	char knob[160];
 
-	if (knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob)))
+	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob));
+	if (o->setting)
 		set_fix(o, "Set %s: its %s files then stay open (predicted hit ratio %s, %s misses "
 			"instead of %s).", knob, fig_cnt((double)e->ws_items), fig_pct(e->hit_ratio_fix),
 			fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->misses));
@@ -334,13 +335,13 @@ static uint64_t block_bytes(const struct cache_entry *e)
 /* What the cache holds now, in the title's words. */
 static const char *held_words(const struct cache_entry *e)
 {
-	static char w[64];
+	static char w[96];
 
 	if (!e->held_items)
 		return "unknown from outside";
 	char size[32];
 
-	snprintf(w, sizeof(w), "about %s by where its re-reads begin",
+	snprintf(w, sizeof(w), "about %s of these blocks by where its re-reads begin",
 		 units_bytes(size, sizeof(size), (double)(e->held_items * block_bytes(e))));
 	return w;
 }
@@ -428,13 +429,14 @@ static void fix_blocks(struct finding *o, const struct cache_entry *e)
 	uint64_t mib = (uint64_t)((double)e->ws_bytes / MIB + margin_mib) + 1;
 	char knob[160];
 
-	if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)) && margin && each > 0)
+	o->setting = knob_for(e->comm, e->kind, mib, knob, sizeof(knob));
+	if (o->setting && margin && each > 0)
 		set_fix(o, "Set %s (its working set, %s MiB, and %s MiB for the %s pages of %s "
 			"bytes %s; what it holds now: %s): the %s re-reads then hit.", knob,
 			fig_cnt((double)e->ws_bytes / MIB), fig_cnt(margin_mib),
 			fig_cnt((double)margin), fig_cnt(each), why, held_words(e),
 			fig_cnt(e->rereads));
-	else if (knob_for(e->comm, e->kind, mib, knob, sizeof(knob)))
+	else if (o->setting)
 		set_fix(o, "Set %s (its working set; what it holds now: %s): the %s re-reads then "
 			"hit.", knob, held_words(e), fig_cnt(e->rereads));
 	else

@@ -159,7 +159,8 @@ static void fix_conns(struct finding *o, const struct joined_run *m, const struc
 	if (others(m, e, true, list, sizeof(list)))
 		words_append(list, sizeof(list), " likewise");
 
-	if (knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob)))
+	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob));
+	if (o->setting)
 		set_fix(o, "%s: predicted %s new connections instead of %s%s%s.", knob,
 			fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->misses),
 			list[0] ? "; keep " : "", list);

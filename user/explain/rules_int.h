@@ -52,6 +52,8 @@ struct finding {
 	struct diag_cause c;
 	unsigned covers;
 	bool machine;		/* the machine's share (cores), not the code's */
+	bool setting;		/* its fix is a setting with a measured value (a
+				 * cache's or pool's size), not a change of code */
 	char fix[400];
 };
 

@@ -168,7 +168,7 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 	if (enough > p->capacity && w) {
 		char knob[160] = "", with[200] = "";
 
-		if (pool_knob_for(p->name, enough, knob, sizeof(knob)))
+		if ((o->setting = pool_knob_for(p->name, enough, knob, sizeof(knob))))
 			snprintf(with, sizeof(with), " (%s)", knob);
 		set_fix(o, "Raise %s's capacity from %u to %u%s: the model puts the same work at %s "
 			"instead of %s%s%s.", p->name, p->capacity, enough, with, fig_ns(w->wall_ns),

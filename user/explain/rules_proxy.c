@@ -130,7 +130,7 @@ static void proxy_fix(struct finding *o, const struct pool_row *p, const char *c
 	char knob[200], with[240] = "";
 	unsigned to = w ? w->capacity : p->threads;
 
-	if (pool_knob_for(p->name, to, knob, sizeof(knob)))
+	if ((o->setting = pool_knob_for(p->name, to, knob, sizeof(knob))))
 		snprintf(with, sizeof(with), " (%s)", knob);
 	if (w)
 		set_fix(o, "%s's clients queue for its %u connections, but more would gain little: "
