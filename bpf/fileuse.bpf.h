@@ -102,9 +102,13 @@ static __always_inline bool fu_is_open(long id)
 	return id == FU_OPENAT || id == FU_OPEN || id == FU_OPENAT2 || id == FU_CREAT;
 }
 
+/* io_uring_enter (x86-64's number and the generic table's alike): a
+ * read it submits is sent as a positional read */
+#define FU_IO_URING_ENTER	426
+
 static __always_inline bool fu_is_pread(long id)
 {
-	return id == FU_PREAD64 || id == FU_PREADV || id == FU_PREADV2;
+	return id == FU_PREAD64 || id == FU_PREADV || id == FU_PREADV2 || id == FU_IO_URING_ENTER;
 }
 
 /* A record of the ring: whole (with the names or the peer) or its head;
@@ -123,10 +127,10 @@ static __always_inline struct fct_fileuse *fu_reserve(bool whole)
 }
 
 /* Sends one event of file on fd; the thread's last file is now it. A
- * positional read is always sent (each is a block's read), marked when
- * it is no new use of the handle. */
+ * positional read (at off, len bytes: 0 not known) is always sent (each
+ * is a block's read), marked when it is no new use of the handle. */
 static __always_inline void fu_send(struct fct_slot *t, struct file *file, long fd, long id,
-				    __u32 op, struct pt_regs *regs)
+				    __u32 op, __u64 off, __u32 len)
 {
 	struct inode *inode = BPF_CORE_READ(file, f_inode);
 	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
@@ -160,8 +164,8 @@ static __always_inline void fu_send(struct fct_slot *t, struct file *file, long 
 	e->size = BPF_CORE_READ(inode, i_size);
 	e->off = e->len = 0;
 	if (op == FCT_FU_READ) {
-		e->off = (__u64)PT_REGS_PARM4_SYSCALL(regs);
-		e->len = id == FU_PREAD64 ? (__u32)PT_REGS_PARM3_SYSCALL(regs) : 0;
+		e->off = off;
+		e->len = len;
 		if (BPF_CORE_READ(file, f_flags) & FCT_O_DIRECT)
 			flags |= FCT_FU_DIRECT;
 	}
@@ -322,6 +326,22 @@ static __always_inline void fu_sock_close(struct fct_slot *t, struct file *file,
 	t->conn_dev = dev;
 }
 
+/* A read a traced thread submits to an io_uring (uring.bpf.c, in its own
+ * io_uring_enter): one positional read of its block stream, as a pread
+ * is, the ring's descriptor looked up in its file table. A fixed file (an
+ * index into the ring's table) or a read at the file's position is not
+ * sent: its block is not known. */
+static __always_inline void fu_uring_read(struct fct_slot *t, long fd, __u64 off, __u32 len)
+{
+	struct file *file;
+
+	if (!handles_on || fu_paused || fd < 0 || off == (__u64)-1)
+		return;
+	file = fct_regular(fct_fd_any_btf(fd));
+	if (file)
+		fu_send(t, file, fd, FU_IO_URING_ENTER, FCT_FU_USE, off, len);
+}
+
 /* A syscall's entry: a use or a close of a file's descriptor, a
  * connection's events. Cheapest test first: most syscalls are not a
  * file's. */
@@ -340,7 +360,9 @@ static __always_inline void fu_enter(struct fct_slot *t, struct pt_regs *regs, l
 	if (fct_regular(file)) {
 		if (fu_paused)
 			return;
-		fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE, regs);
+		fu_send(t, file, fd, id, id == FU_CLOSE ? FCT_FU_CLOSE : FCT_FU_USE,
+			(__u64)PT_REGS_PARM4_SYSCALL(regs),
+			id == FU_PREAD64 ? (__u32)PT_REGS_PARM3_SYSCALL(regs) : 0);
 	} else if (id == FU_CLOSE && fct_is_socket(file)) {
 		if (flow_on)
 			flow_forget(file);
@@ -378,7 +400,7 @@ static __always_inline void fu_exit(struct fct_slot *t, struct pt_regs *regs, lo
 		fu_flow_exit(regs, FU_NR(regs), ret);
 	if (fu_paused || ret < 0 || !fu_is_open(FU_NR(regs)) || !(file = fct_fd_file_btf(ret)))
 		return;
-	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, regs);
+	fu_send(t, file, ret, FU_NR(regs), FCT_FU_OPEN, 0, 0);
 }
 
 #endif

@@ -10,6 +10,7 @@
  * has the program's: its operations, their results and latency.
  */
 #include "common.bpf.h"
+#include "fileuse.bpf.h"
 
 struct uring_rq {
 	__u64 start_ns;
@@ -31,6 +32,28 @@ struct {
 	__type(key, struct fct_uring_key);
 	__type(value, struct fct_uring_val);
 } uring_rings SEC(".maps");
+
+#define IORING_OP_READ_FIXED_	4
+#define IORING_OP_READ_		22
+#define REQ_F_FIXED_FILE_	1ull	/* IOSQE_FIXED_FILE's bit */
+
+/* A read's block into the traced thread's handles stream (fileuse.bpf.h):
+ * its offset and, for a plain or fixed-buffer read, its length, as the
+ * request's prep left them in its io_rw (sqe->off, sqe->len). */
+static __always_inline void uring_block_read(struct io_kiocb *req)
+{
+	struct io_rw *rw = (struct io_rw *)&req->cmd;
+	struct fct_slot *t;
+	__u64 off;
+	__u32 len;
+
+	if (!handles_on || (req->flags & REQ_F_FIXED_FILE_) || !(t = fct_current_slot()))
+		return;
+	off = (__u64)BPF_CORE_READ(rw, kiocb.ki_pos);
+	len = req->opcode == IORING_OP_READ_ || req->opcode == IORING_OP_READ_FIXED_ ?
+	      BPF_CORE_READ(rw, len) : 0;
+	fu_uring_read(t, req->cqe.fd, off, len);
+}
 
 /* IORING_OP_READV, READ_FIXED, READ; WRITEV, WRITE_FIXED, WRITE */
 static __always_inline __u32 uring_kind(__u8 op)
@@ -73,6 +96,8 @@ int BPF_PROG(fct_uring_submit, struct io_kiocb *req)
 		return 0;
 	if (r.kind < FCT_URING_KINDS)
 		__sync_fetch_and_add(&v->submitted[r.kind], 1);
+	if (r.kind == FCT_URING_READ)
+		uring_block_read(req);
 	if (bpf_map_update_elem(&uring_rqs, &key, &r, BPF_ANY))
 		__sync_fetch_and_add(&v->untracked, 1);
 	return 0;

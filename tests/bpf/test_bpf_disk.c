@@ -20,6 +20,7 @@
 #include "uring.h"
 #include "workload.h"
 #include "join/disk.h"
+#include "trace/fileuse.h"
 
 #define N_BLOCKS	48
 #define BLOCK		4096
@@ -92,6 +93,15 @@ static void read_uring(struct marked *m)
 		m->user[0] = (uint64_t)n;
 	free(buf);
 	close(fd);
+}
+
+/* read_uring's N_BLOCKS / 2 reads twice over: the second pass re-reads
+ * every block of the first */
+static void read_uring_twice(struct marked *m)
+{
+	read_uring(m);
+	if (!m->user[1])
+		read_uring(m);
 }
 
 /* N_BLOCKS writes of one block each, O_DIRECT, over allocated blocks */
@@ -341,6 +351,34 @@ static void test_uring_reads(void **state)
 	disk_run_done(&fx, &c);
 }
 
+/* io_uring's reads are the block stream's positional reads too (the
+ * handles group, from io_uring_submit_req): N_BLOCKS / 2 blocks read
+ * twice, the second time all re-reads, each read's bytes known. */
+static void test_uring_block_stream(void **state)
+{
+	struct bpf_fixture fx;
+	struct disk_file c;
+	struct marked m[1];
+	const struct kv_blocks *b = NULL;
+
+	BPF_TEST_REQUIRE();
+	disk_run_one(&fx, &c, m, read_uring_twice);
+	assert_int_equal(m[0].user[0], N_BLOCKS / 2);	/* the second pass's */
+	for (int i = 0; i < fx.kv.nhandles; i++)
+		if (fx.kv.handles[i].tgid == getpid())
+			b = &fx.kv.handles[i].blocks;
+	assert_non_null(b);
+	print_message("  stream: %llu reads, %llu direct, %llu blocks, %.0f re-reads\n",
+		      (unsigned long long)b->reads, (unsigned long long)b->direct,
+		      (unsigned long long)b->blocks, b->rereads);
+	assert_int_equal(b->reads, N_BLOCKS);
+	assert_int_equal(b->direct, N_BLOCKS);
+	assert_int_equal(b->bytes, (uint64_t)N_BLOCKS * BLOCK);
+	assert_int_equal(b->blocks, N_BLOCKS / 2);
+	assert_true(b->rereads == N_BLOCKS / 2);
+	disk_run_done(&fx, &c);
+}
+
 /* O_DIRECT overwrites of allocated blocks: one write request each, from
  * the caller, exactly; the times it changes wait for writeback */
 static void test_odirect_writes(void **state)
@@ -473,6 +511,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_odirect_reads),
 		cmocka_unit_test(test_uring_reads),
+		cmocka_unit_test(test_uring_block_stream),
 		cmocka_unit_test(test_odirect_writes),
 		cmocka_unit_test(test_fsync_writes),
 		cmocka_unit_test(test_not_selected),
