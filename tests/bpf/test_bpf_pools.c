@@ -10,6 +10,7 @@
  * holders sleep, and the Why ranks the pool first with a fix that gives
  * a larger capacity.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,10 @@ static void check_pool(const struct session *s, const struct pool_row *p, const 
 	 * (a condvar's group switches wake its other word now and then) */
 	assert_true(p->releases + THREADS >= OPS);
 	assert_true(p->releases <= (p->kind == LK_CONDVAR ? OPS + OPS / 50 : OPS));
-	assert_near(p->hold_ns, (double)own->hold_ns / OPS, 0.15, "mean hold");
+	/* by Little's law the hold strays as the capacity's estimate does (a
+	 * condvar's give that found no waiter: see test_condvar_pool) */
+	assert_near(p->hold_ns, (double)own->hold_ns / OPS,
+		    0.15 + fabs(p->capacity_est / CAPACITY - 1), "mean hold");
 	assert_true(p->state_ns[HS_BLOCKED] > 0.8 * p->hold_ns);	/* nanosleep */
 	assert_true(p->waiters_mean > THREADS - CAPACITY - 1.5);
 	assert_non_null(c);

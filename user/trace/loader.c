@@ -1441,13 +1441,21 @@ static int add_klock(struct kview *kv, const void *k, const void *v, void *arg)
 	return 0;
 }
 
-/* The timeline recorded nothing after the last account closed (the
- * program ended; fctrace may have been stopped and woken past the
- * window's end): its window ends there. */
+/* The timeline recorded nothing before the first account opened (a
+ * program run by fctrace starts at its exec, which a loaded machine
+ * makes tens of ms late) nor after the last closed (the program ended;
+ * fctrace may have been stopped and woken past the window's end): its
+ * window is cut to them. */
 static void timeline_cut(struct kview *kv)
 {
-	uint64_t last = 0;
+	uint64_t first = UINT64_MAX, last = 0;
 
+	for (int i = 0; i < kv->nthreads; i++)
+		if (kv->threads[i].begin_ns && kv->threads[i].begin_ns < first)
+			first = kv->threads[i].begin_ns;
+	if (kv->nthreads && first != UINT64_MAX && first > kv->tl.begin_ns &&
+	    first < kv->tl.end_ns)
+		kv->tl.begin_ns = first;
 	for (int i = 0; i < kv->nthreads; i++) {
 		if (!kv->threads[i].end_ns)
 			return;		/* one still open: nothing to cut */
