@@ -37,6 +37,7 @@ const volatile __u32 slot_mask = FCT_MAX_SLOTS - 1;
 __u32 sc_time_every = FCT_SC_EVERY_DEFAULT;
 const volatile __u32 holders_on = 0;
 const volatile __u32 handles_on = 0;
+const volatile __u32 handles_stream = 0;
 const volatile __u32 blocked_stacks = 0;
 __u32 enabled = 0;
 struct fct_lost lost = {};

@@ -36,6 +36,8 @@ extern __u64 fu_sent;				/* bss */
 extern __u32 fu_paused;				/* bss: the file stream stopped (user
 						 * space's budget: trace/selfcost.h) */
 extern const volatile __u32 handles_on;	/* rodata: the syscall programs carry this */
+extern const volatile __u32 handles_stream;	/* rodata: the stream is drained, in either
+						 * form (hosted or the group's own programs) */
 
 #define MAP_ANONYMOUS	0x20
 #define AT_EMPTY_PATH	0x1000
@@ -335,7 +337,7 @@ static __always_inline void fu_uring_read(struct fct_slot *t, long fd, __u64 off
 {
 	struct file *file;
 
-	if (!handles_on || fu_paused || fd < 0 || off == (__u64)-1)
+	if (!handles_stream || fu_paused || fd < 0 || off == (__u64)-1)
 		return;
 	file = fct_regular(fct_fd_any_btf(fd));
 	if (file)

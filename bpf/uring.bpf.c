@@ -47,7 +47,7 @@ static __always_inline void uring_block_read(struct io_kiocb *req)
 	__u64 off;
 	__u32 len;
 
-	if (!handles_on || (req->flags & REQ_F_FIXED_FILE_) || !(t = fct_current_slot()))
+	if (!handles_stream || (req->flags & REQ_F_FIXED_FILE_) || !(t = fct_current_slot()))
 		return;
 	off = (__u64)BPF_CORE_READ(rw, kiocb.ki_pos);
 	len = req->opcode == IORING_OP_READ_ || req->opcode == IORING_OP_READ_FIXED_ ?

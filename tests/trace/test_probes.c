@@ -102,7 +102,8 @@ static void test_probe_groups_parse(void **state)
 /* What the reports print for each fate: the enum, not a string compare. */
 static void test_probe_status_text(void **state)
 {
-	struct probe_status ps = { "tp_btf/sched_switch", PG_SCHED, PROBE_OK, "" };
+	struct probe_status ps = { .name = "tp_btf/sched_switch", .group = PG_SCHED,
+				   .state = PROBE_OK };
 
 	assert_string_equal(probe_status_text(&ps), "ok");
 	ps.state = PROBE_NOT_SELECTED;

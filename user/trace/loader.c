@@ -335,6 +335,14 @@ static unsigned nr_spill_entries(unsigned nslots)
 	       nslots * FCT_NR_SPILL_PER_SLOT : FCT_NR_SPILL_ENTRIES;
 }
 
+/* The handles' streams, drained by their own thread from tracer_start
+ * to tracer_stop (fupump.h), when the group runs in either form. */
+static bool fileuse_drained(const struct tracer *t)
+{
+	return (t->groups & PG_MASK(PG_HANDLES)) &&
+	       t->plan[prog_index("fct_fu_enter")] == PLAN_LOAD;
+}
+
 /* Open the skeleton with the programs in `load` switched on. */
 static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 {
@@ -363,6 +371,8 @@ static struct fctrace_bpf *open_with(const struct tracer *t, const bool *load)
 	skel->rodata->blocked_stacks = t->on_ustack != NULL && t->sleep_stacks;
 	skel->rodata->holders_on = t->holders;
 	skel->rodata->handles_on = t->hosted;
+	/* io_uring's reads join the stream only where it is drained */
+	skel->rodata->handles_stream = fileuse_drained(t);
 	/* the re-read join in fct_pc_add runs only with the removals */
 	skel->rodata->pc_evict_on = load[prog_index("fct_pc_remove")];
 	/* one page when off: the map must exist, but costs nothing */
@@ -850,11 +860,9 @@ static int open_ustacks(struct tracer *t)
 	return t->ustacks ? 0 : -errno;
 }
 
-/* The handles' streams, drained by their own thread from tracer_start
- * to tracer_stop (fupump.h). */
 static int open_fileuse(struct tracer *t)
 {
-	if (!(t->groups & PG_MASK(PG_HANDLES)) || t->plan[prog_index("fct_fu_enter")] != PLAN_LOAD)
+	if (!fileuse_drained(t))
 		return 0;
 	t->fu = fu_streams_new();
 	return t->fu ? 0 : -ENOMEM;
