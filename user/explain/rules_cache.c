@@ -301,10 +301,22 @@ static double waits_ended_by_rereads(const struct joined_run *m, const struct ca
 	return waits_ended_by_reads(m) * fig_ratio(e->rereads, (double)e->accesses);
 }
 
+/* What a block cache's re-reads cost: their own time in the reads, and
+ * the other threads' waits they ended; the processes they are of. */
+struct blocks_cost {
+	double own, waits;
+	int procs;
+};
+
+static double blocks_ns(const struct blocks_cost *k)
+{
+	return k->own + k->waits;
+}
+
 /* The block cache whose re-reads cost the most, with those of all the
  * processes of its program (a server's backends share one pool, each
  * re-reading blocks the others evicted); NULL when none re-reads enough. */
-static const struct cache_entry *top_blocks(const struct joined_run *m, double *ns, int *procs)
+static const struct cache_entry *top_blocks(const struct joined_run *m, struct blocks_cost *k)
 {
 	const struct cache_entry *best = NULL;
 
@@ -317,13 +329,12 @@ static const struct cache_entry *top_blocks(const struct joined_run *m, double *
 		if (!best || reread_ns(e) > reread_ns(best))
 			best = e;
 	}
-	*ns = 0;
-	*procs = 0;
+	memset(k, 0, sizeof(*k));
 	for (int i = 0; best && i < m->ncaches; i++)
 		if (m->caches[i].kind == CACHE_BLOCKS && !strcmp(m->caches[i].comm, best->comm))
-			*ns += reread_ns(&m->caches[i]), ++*procs;
+			k->own += reread_ns(&m->caches[i]), k->procs++;
 	if (best)
-		*ns += waits_ended_by_rereads(m, best);
+		k->waits = waits_ended_by_rereads(m, best);
 	return best;
 }
 
@@ -332,17 +343,22 @@ static uint64_t block_bytes(const struct cache_entry *e)
 	return e->ws_items ? e->ws_bytes / e->ws_items : 0;
 }
 
+/* What the cache keeps of the blocks read, in bytes ("384 KiB"). */
+static char *held_size(const struct cache_entry *e, char *buf, size_t n)
+{
+	return units_bytes(buf, n, (double)(e->held_items * block_bytes(e)));
+}
+
 /* What the cache holds now, in the title's words. */
 static const char *held_words(const struct cache_entry *e)
 {
 	static char w[96];
+	char size[32];
 
 	if (!e->held_items)
 		return "unknown from outside";
-	char size[32];
-
 	snprintf(w, sizeof(w), "about %s of these blocks by where its re-reads begin",
-		 units_bytes(size, sizeof(size), (double)(e->held_items * block_bytes(e))));
+		 held_size(e, size, sizeof(size)));
 	return w;
 }
 
@@ -370,7 +386,7 @@ static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 {
 	char held[32];
 
-	units_bytes(held, sizeof(held), (double)(e->held_items * block_bytes(e)));
+	held_size(e, held, sizeof(held));
 	if (e->held_items)
 		evidence_add(c, "Its cache's hits make no syscall, so only its misses are seen: "
 			     "only 1 %% of the re-reads came back sooner than %s other blocks were "
@@ -393,30 +409,28 @@ static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 }
 
 static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
-			   const struct cache_entry *e, double ns, int procs)
+			   const struct cache_entry *e, const struct blocks_cost *k)
 {
-	double waits = waits_ended_by_rereads(f->m, e);
-
 	evidence_add(c, "A positional read cost this process's threads %s on average (its sleep "
 		     "on the disk, and its time in the call while on a CPU; the wait for a CPU "
 		     "after a wake-up is the CPUs' cause): the re-reads cost %s of thread "
 		     "time%s, %s of the threads' time.",
-		     fig_ns(e->miss_each_ns), fig_ns(ns - waits),
-		     procs > 1 ? " over its processes" : "", fig_pct(fig_ratio(ns - waits, f->wall)));
-	if (waits > 0)
+		     fig_ns(e->miss_each_ns), fig_ns(k->own),
+		     k->procs > 1 ? " over its processes" : "", fig_pct(fig_ratio(k->own, f->wall)));
+	if (k->waits > 0)
 		evidence_add(c, "Other threads waited for the reads as well: %s of lock and event "
 			     "waits ended when the thread that woke them had just finished a "
 			     "positional read (the re-reads' share of them, %s of the reads); with "
-			     "them the re-reads cost %s, %s of the threads' time.", fig_ns(waits),
-			     fig_pct(fig_ratio(e->rereads, (double)e->accesses)), fig_ns(ns),
-			     fig_pct(fig_ratio(ns, f->wall)));
+			     "them the re-reads cost %s, %s of the threads' time.", fig_ns(k->waits),
+			     fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
+			     fig_ns(blocks_ns(k)), fig_pct(fig_ratio(blocks_ns(k), f->wall)));
 	if (e->direct)
 		evidence_add(c, "%s of its reads were on files open O_DIRECT: each went to the "
 			     "disk, no page cache behind the program's own.",
 			     fig_cnt((double)e->direct));
-	if (procs > 1)
+	if (k->procs > 1)
 		evidence_add(c, "%d processes of %s re-read blocks (a shared pool's backends, or "
-			     "a cache each); the figures above are the most costly one's.", procs,
+			     "a cache each); the figures above are the most costly one's.", k->procs,
 			     e->comm);
 }
 
@@ -449,12 +463,12 @@ static void fix_blocks(struct finding *o, const struct cache_entry *e)
 bool rule_block_cache(const struct facts *f, struct finding *o)
 {
 	const struct cache_entry *e;
-	double ns, share;
-	int procs;
+	struct blocks_cost k;
+	double share;
 
-	if (!(e = top_blocks(f->m, &ns, &procs)))
+	if (!(e = top_blocks(f->m, &k)))
 		return false;
-	share = fig_ratio(ns, f->wall);
+	share = fig_ratio(blocks_ns(&k), f->wall);
 	if (share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "block_cache_too_small", share, e->sample_rate < 1 ? 0.6 : 0.75,
@@ -464,39 +478,39 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 		  "a cache of %s MiB would serve them (%s MiB + what it holds now, %s, would keep "
 		  "all but %s)", e->comm, fig_cnt(e->rereads),
 		  fig_cnt((double)block_bytes(e)), fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
-		  fig_ns(ns), fig_cnt((double)e->ws_bytes / MIB), fig_cnt((double)e->ws_bytes / MIB),
+		  fig_ns(blocks_ns(&k)), fig_cnt((double)e->ws_bytes / MIB),
+		  fig_cnt((double)e->ws_bytes / MIB),
 		  fig_cnt((double)e->fix_bytes / MIB), held_words(e), fig_pct(1 - e->hit_ratio_fix));
 	ev_blocks_stream(&o->c, e);
 	ev_blocks_size(&o->c, e);
-	ev_blocks_cost(&o->c, f, e, ns, procs);
+	ev_blocks_cost(&o->c, f, e, &k);
 	fix_blocks(o, e);
 	return true;
 }
 
-/* Of the re-reads' time, what went to the disk past the page cache (their
+/* Of the re-reads' own time (not the waits they ended: those are no
+ * read of the disk), what went to the disk past the page cache (their
  * O_DIRECT share): the part disk_reads leaves to this cause. 0 when the
  * re-reads are no cause. */
 double blocks_disk_ns(const struct facts *f)
 {
 	const struct cache_entry *e;
-	double ns;
-	int procs;
+	struct blocks_cost k;
 
-	if (!(e = top_blocks(f->m, &ns, &procs)) || fig_ratio(ns, f->wall) < EXPLAIN_MIN_SHARE)
+	if (!(e = top_blocks(f->m, &k)) || fig_ratio(blocks_ns(&k), f->wall) < EXPLAIN_MIN_SHARE)
 		return 0;
-	return ns * fig_ratio((double)e->direct, (double)e->accesses);
+	return k.own * fig_ratio((double)e->direct, (double)e->accesses);
 }
 
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n)
 {
 	const struct cache_entry *e;
-	double ns;
-	int procs;
+	struct blocks_cost k;
 
-	if (!(e = top_blocks(f->m, &ns, &procs)) || fig_ratio(ns, f->wall) >= EXPLAIN_MIN_SHARE)
+	if (!(e = top_blocks(f->m, &k)) || fig_ratio(blocks_ns(&k), f->wall) >= EXPLAIN_MIN_SHARE)
 		return false;
 	snprintf(buf, n, "%s's block re-reads %s (%s of its reads, working set %s MiB)", e->comm,
-		 fig_pct_small(fig_ratio(ns, f->wall)),
+		 fig_pct_small(fig_ratio(blocks_ns(&k), f->wall)),
 		 fig_pct(fig_ratio(e->rereads, (double)e->accesses)),
 		 fig_cnt((double)e->ws_bytes / MIB));
 	return true;
