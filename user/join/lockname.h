@@ -24,10 +24,10 @@ void lockname_free(struct lockname *ln);
 void lockname_on_ustack(void *ln, const struct fct_ustack *e, size_t len);
 /* Save the target's memory map now (call while it lives). */
 void lockname_snapshot(struct lockname *ln, pid_t tgid);
-/* Again, for libraries it loads later: every call in the process's first
- * second (a program starting up maps most of what it will), then at most
- * once a second (a server's maps of 270 lines read every 20 ms poll were
- * a third of fctrace's own CPU beside MariaDB). */
+/* The same unless the last was read less than a second ago: for the
+ * libraries a long-running target loads later (a server's maps of 270
+ * lines read every poll turn were a third of fctrace's own CPU beside
+ * MariaDB). */
 void lockname_refresh(struct lockname *ln, pid_t tgid);
 
 /* Work on names stops at this CLOCK_MONOTONIC time (base/clock.h monotonic_ns):

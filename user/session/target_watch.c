@@ -20,6 +20,7 @@
 #include "fctrace.h"	/* FCT_MAX_TGIDS */
 
 #define POLL_MS		100	/* how often the loop looks at the target */
+#define REFRESH_EAGER_NS	1000000000ull	/* its maps read each turn this long */
 #define GRACE_NS	5000000000ull	/* after Ctrl-C, how long CMD may take to end */
 
 void target_describe(struct target_info *ti, const struct target_opts *to)
@@ -179,6 +180,11 @@ void target_watch_loop(struct watch *w)
 			break;
 		}
 		target_watch_jvm(w);
-		lockname_refresh(w->ln, w->s->target.pid);
+		/* a program starting up maps most of its libraries in its
+		 * first second: each turn then, at most once a second after */
+		if (now - w->start_ns < REFRESH_EAGER_NS)
+			lockname_snapshot(w->ln, w->s->target.pid);
+		else
+			lockname_refresh(w->ln, w->s->target.pid);
 	}
 }

@@ -71,7 +71,6 @@ struct uproc {
 	pid_t tgid;
 	char *files;		/* the file lines of the last snapshot of maps */
 	uint64_t snap_ns;	/* when it was taken */
-	uint64_t first_ns;	/* when the first was */
 	int twin;		/* a process of the very same file mappings (forked
 				 * and not exec'd: a server's worker) whose objects
 				 * and Dwfl it uses - each process's own would
@@ -552,8 +551,6 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	if (!files)
 		return -ENOMEM;
 	p->snap_ns = monotonic_ns();
-	if (!p->first_ns)
-		p->first_ns = p->snap_ns;
 	/* nothing new mapped: keep what we have (the same maps, the common
 	 * case each watch turn, cost one compare). An exiting process shows
 	 * its maps half torn down, then none, and its stacks still arrive */
@@ -619,10 +616,8 @@ static struct uproc *source_of(struct usym *u, struct uproc *p)
 int usym_snapshot_since(struct usym *u, pid_t tgid, uint64_t max_age_ns)
 {
 	struct uproc *p = proc_of(u, tgid, 0);
-	uint64_t now = monotonic_ns();
 
-	/* a young process maps its libraries still: every call, for max_age_ns */
-	if (p && p->files && now - p->snap_ns < max_age_ns && now - p->first_ns >= max_age_ns)
+	if (p && p->files && monotonic_ns() - p->snap_ns < max_age_ns)
 		return 0;
 	return usym_snapshot(u, tgid);
 }

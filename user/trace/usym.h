@@ -55,11 +55,9 @@ void usym_set_deadline(struct usym *u, uint64_t deadline_ns);
 /* Save /proc/TGID/maps now (call while the process lives; again later
  * to see libraries it loaded meanwhile). 0, or -errno. */
 int usym_snapshot(struct usym *u, pid_t tgid);
-/* The same unless the last snapshot is younger than max_age_ns and the
- * first older (a process starting up maps its libraries in its first
- * moments: read every call then): a server whose processes' stacks
- * arrive in turns would read every maps file once per stack (a third of
- * fctrace's CPU on PostgreSQL's backends). */
+/* The same unless the last snapshot is younger than max_age_ns: a server
+ * whose processes' stacks arrive in turns would read every maps file once
+ * per stack (a third of fctrace's CPU on PostgreSQL's backends). */
 int usym_snapshot_since(struct usym *u, pid_t tgid, uint64_t max_age_ns);
 
 /* The object that holds addr, if a symbol covers it: "name" in the main
