@@ -789,8 +789,8 @@ static void print_probes(FILE *f, const struct session *s)
 		failed += s->kv.probes[i].state == PROBE_FAILED;
 	}
 	fprintf(f, "\nProbes: %s set, %d attached, %d failed, loaded in %s\n  lost: slots %llu, "
-		"maps %llu, stacks %llu; runs the kernel skipped %llu\n", s->joined.probe_set ? s->joined.probe_set : "none",
-		attached, failed,
+		"maps %llu, stacks %llu; runs the kernel skipped %llu\n",
+		s->joined.probe_set ? s->joined.probe_set : "none", attached, failed,
 		units_ns(t, sizeof(t), (double)s->prepare_ns),
 		(unsigned long long)l->slot_full,
 		(unsigned long long)(l->futex_map_full + l->klock_map_full + l->pc_map_full +

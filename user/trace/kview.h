@@ -109,6 +109,9 @@ struct kv_derived {
 	bool cpu_split_sampled;	/* cpu_sys came from the cpu-clock samples */
 };
 
+/* Programs whose fate the view keeps (struct kview.probes). */
+#define KV_PROBES_MAX	64
+
 /* A thread alive at the end that the full thread table left without an
  * account (named from /proc). */
 struct kv_missing {
@@ -119,7 +122,7 @@ struct kv_missing {
 
 struct kview {
 	unsigned groups;	/* PG_MASK bits that loaded and attached */
-	struct probe_status probes[64];
+	struct probe_status probes[KV_PROBES_MAX];
 	int nprobes;
 	struct fct_lost lost;
 

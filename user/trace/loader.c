@@ -154,7 +154,7 @@ struct tracer {
 	struct bpf_link *links[NPROGS];
 	enum prog_plan plan[NPROGS];
 	char why[NPROGS][128];		/* reason for PLAN_FAILED */
-	short probe_prog[64];		/* kv->probes[j]'s program, or -1 (HotSpot's) */
+	short probe_prog[KV_PROBES_MAX];	/* kv->probes[j]'s program, or -1 (HotSpot's) */
 	unsigned groups;		/* wanted, marks included */
 	bool floor;			/* the floor set instead of the real programs */
 	bool holders;			/* holders_on, as loaded */
