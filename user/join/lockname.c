@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "join/lockname.h"
+#include "base/idxhash.h"
 #include "join/semlock.h"
 #include "base/clock.h"
 #include "trace/usym.h"
@@ -36,6 +37,7 @@ struct lockname {
 	struct waitstacks *ws;		/* the samples' whole stacks */
 	struct site_count *sites;
 	int nsites, cap;
+	struct idxhash site_index;	/* sites by what site_same compares */
 	uint64_t received, unwound;
 	pid_t last_tgid;
 	uint64_t deadline_ns;		/* lockname_build names words until then */
@@ -61,6 +63,7 @@ void lockname_free(struct lockname *ln)
 	usym_free(ln->u);
 	waitstacks_free(ln->ws);
 	free(ln->sites);
+	idxhash_free(&ln->site_index);
 	free(ln);
 }
 
@@ -107,17 +110,37 @@ void lockname_stats(const struct lockname *ln, uint64_t *received, uint64_t *unw
 	*unwound = ln ? ln->unwound : 0;
 }
 
+struct site_key {
+	const struct lockname *ln;
+	uint32_t tgid;
+	uint64_t uaddr;
+	const char *site;
+	enum wait_kind kind;
+};
+
+static bool site_same(const void *ctx, int i)
+{
+	const struct site_key *k = ctx;
+	const struct site_count *s = &k->ln->sites[i];
+
+	return s->tgid == k->tgid && s->uaddr == k->uaddr && s->kind == k->kind &&
+	       !strncmp(s->site, k->site, sizeof(s->site) - 1);
+}
+
 static struct site_count *site_slot(struct lockname *ln, uint32_t tgid, uint64_t uaddr,
 				    const char *site, enum wait_kind kind)
 {
+	struct site_key key = { ln, tgid, uaddr, site, kind };
+	uint64_t hash = idxhash_bytes(IDXHASH_SEED, &tgid, sizeof(tgid));
 	struct site_count *s;
+	int i;
 
-	for (int i = 0; i < ln->nsites; i++) {
-		s = &ln->sites[i];
-		if (s->tgid == tgid && s->uaddr == uaddr && s->kind == kind &&
-		    !strcmp(s->site, site))
-			return s;
-	}
+	hash = idxhash_bytes(hash, &uaddr, sizeof(uaddr));
+	hash = idxhash_bytes(hash, &kind, sizeof(kind));
+	/* the stored site is cut to its array: hash what is kept */
+	hash = idxhash_bytes(hash, site, strnlen(site, sizeof(s->site) - 1));
+	if ((i = idxhash_find(&ln->site_index, hash, site_same, &key)) >= 0)
+		return &ln->sites[i];
 	if (ln->nsites == ln->cap) {
 		int cap = ln->cap ? 2 * ln->cap : 64;
 
@@ -127,6 +150,8 @@ static struct site_count *site_slot(struct lockname *ln, uint32_t tgid, uint64_t
 		ln->sites = s;
 		ln->cap = cap;
 	}
+	if (idxhash_add(&ln->site_index, hash, ln->nsites))
+		return NULL;
 	s = &ln->sites[ln->nsites++];
 	memset(s, 0, sizeof(*s));
 	s->tgid = tgid;

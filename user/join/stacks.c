@@ -7,23 +7,15 @@
 #include <string.h>
 #include <stdio.h>
 #include "join/stacks.h"
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ c[i]) * 0x100000001b3ull;
-	return h;
-}
+#include "base/idxhash.h"
 
 static uint64_t frame_hash(const char *func, const char *file, uint32_t line, bool inlined)
 {
-	uint64_t h = fnv(0xcbf29ce484222325ull, func, strlen(func) + 1);
+	uint64_t h = idxhash_bytes(IDXHASH_SEED, func, strlen(func) + 1);
 
-	h = fnv(h, file, strlen(file) + 1);
-	h = fnv(h, &inlined, sizeof(inlined));
-	return fnv(h, &line, sizeof(line));
+	h = idxhash_bytes(h, file, strlen(file) + 1);
+	h = idxhash_bytes(h, &inlined, sizeof(inlined));
+	return idxhash_bytes(h, &line, sizeof(line));
 }
 
 /* Double the frame hash (and rehash) once it is half full. */
@@ -132,11 +124,11 @@ static struct sstack *stack_new(struct stack_set *ss)
 static uint64_t stack_hash(enum stack_kind kind, const char *thread, const char *lock,
 			   const uint32_t *frames, int n)
 {
-	uint64_t h = fnv(0xcbf29ce484222325ull, &kind, sizeof(kind));
+	uint64_t h = idxhash_bytes(IDXHASH_SEED, &kind, sizeof(kind));
 
-	h = fnv(h, thread, strnlen(thread, sizeof(((struct sstack *)0)->thread) - 1) + 1);
-	h = fnv(h, lock, strnlen(lock, sizeof(((struct sstack *)0)->lock) - 1) + 1);
-	return fnv(h, frames, (size_t)n * sizeof(*frames));
+	h = idxhash_bytes(h, thread, strnlen(thread, sizeof(((struct sstack *)0)->thread) - 1) + 1);
+	h = idxhash_bytes(h, lock, strnlen(lock, sizeof(((struct sstack *)0)->lock) - 1) + 1);
+	return idxhash_bytes(h, frames, (size_t)n * sizeof(*frames));
 }
 
 static size_t stack_slot(const struct stack_set *ss, const struct sstack *s)

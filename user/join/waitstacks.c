@@ -10,6 +10,7 @@
 #include "base/sysnames.h"
 #include "trace/ksyms.h"
 #include "join/wordindex.h"
+#include "base/idxhash.h"
 
 struct raw {			/* one distinct stack of one (thread, word, op) */
 	uint32_t tid, op;
@@ -29,6 +30,7 @@ struct waitstacks {
 	bool ks_tried;
 	struct raw *raw;
 	int nraw, cap;
+	struct idxhash index;	/* raw by what raw_same compares */
 };
 
 struct waitstacks *waitstacks_new(void)
@@ -43,22 +45,47 @@ void waitstacks_free(struct waitstacks *ws)
 	for (int i = 0; i < ws->nraw; i++)
 		free(ws->raw[i].frames);
 	free(ws->raw);
+	idxhash_free(&ws->index);
 	stacks_free(&ws->set);
 	ksyms_free(ws->ks);
 	free(ws);
 }
 
+struct raw_key {		/* what a sample is counted by */
+	const struct waitstacks *ws;
+	const struct fct_ustack *e;
+	const uint32_t *fr;
+	int n;
+};
+
+static uint64_t raw_hash(const struct fct_ustack *e, const uint32_t *fr, int n)
+{
+	uint64_t h = idxhash_bytes(IDXHASH_SEED, &e->tid, sizeof(e->tid));
+
+	h = idxhash_bytes(h, &e->op, sizeof(e->op));
+	h = idxhash_bytes(h, &e->uaddr, sizeof(e->uaddr));
+	return idxhash_bytes(h, fr, (size_t)n * sizeof(*fr));
+}
+
+static bool raw_same(const void *ctx, int i)
+{
+	const struct raw_key *k = ctx;
+	const struct raw *r = &k->ws->raw[i];
+
+	return r->tid == k->e->tid && r->op == k->e->op && r->uaddr == k->e->uaddr &&
+	       r->nframes == k->n && !memcmp(r->frames, k->fr, (size_t)k->n * sizeof(*k->fr));
+}
+
 static struct raw *raw_of(struct waitstacks *ws, const struct fct_ustack *e,
 			  const uint32_t *fr, int n)
 {
+	struct raw_key key = { ws, e, fr, n };
+	uint64_t hash = raw_hash(e, fr, n);
+	int i = idxhash_find(&ws->index, hash, raw_same, &key);
 	struct raw *r;
 
-	for (int i = 0; i < ws->nraw; i++) {
-		r = &ws->raw[i];
-		if (r->tid == e->tid && r->op == e->op && r->uaddr == e->uaddr &&
-		    r->nframes == n && !memcmp(r->frames, fr, (size_t)n * sizeof(*fr)))
-			return r;
-	}
+	if (i >= 0)
+		return &ws->raw[i];
 	if (ws->nraw == ws->cap) {
 		int cap = ws->cap ? 2 * ws->cap : 64;
 
@@ -71,8 +98,10 @@ static struct raw *raw_of(struct waitstacks *ws, const struct fct_ustack *e,
 	r = &ws->raw[ws->nraw];
 	*r = (struct raw){ .tid = e->tid, .op = e->op, .uaddr = e->uaddr, .nframes = n };
 	r->frames = malloc((size_t)(n ? n : 1) * sizeof(*fr));
-	if (!r->frames)
+	if (!r->frames || idxhash_add(&ws->index, hash, ws->nraw)) {
+		free(r->frames);
 		return NULL;
+	}
 	memcpy(r->frames, fr, (size_t)n * sizeof(*fr));
 	ws->nraw++;
 	return r;
