@@ -706,6 +706,12 @@ struct fct_hold_time {
 struct fct_hold_nr {
 	__u64 count;
 	__u64 ns;
+	__u64 gap_min_ns;	/* the shortest span from such a call's exit
+				 * tracepoint to the same thread's next entry
+				 * still holding the lock, on CPU between: its
+				 * exit path (task work: close's release), the
+				 * next entry's path and the least user code
+				 * between; 0: none measured */
 };
 
 /* A word (or Java monitor) a holder waited for while holding a watched
@@ -758,6 +764,7 @@ struct fct_hold_lock {
 	struct fct_hold_time samples_sc_return;	/* samples: user mode at the instruction
 						 * after a syscall - the exit path's, whose
 						 * timer interrupt waited for user mode */
+	__u64 gaps;		/* exit-to-entry spans measured (fct_hold_nr) */
 	__u64 sc_unconfirmed;	/* owner at a syscall's entry but not at its exit:
 				 * not charged (freed or reused memory) */
 	__u64 samples_in_sc;	/* samples inside charged syscalls (a cross-check) */

@@ -309,6 +309,23 @@ static __always_inline void hold_add(struct fct_hold_time *ht, __u64 d, __s64 dw
 		__sync_fetch_and_add(&ht->waiter_ns, dw);
 }
 
+/* A span of d ns from the exit of a charged syscall nr to the next entry
+ * of its thread, which still owned lock i and stayed on CPU: the
+ * shortest is kept per number (a race between CPUs may keep a longer
+ * one: the next span puts it right). */
+static __always_inline void hold_gap(__u32 i, __u32 nr, __u64 d)
+{
+	struct fct_hold_lock *h = hold_lock(i);
+	struct fct_hold_nr *n;
+
+	if (!h)
+		return;
+	__sync_fetch_and_add(&h->gaps, 1);
+	n = &h->nr[nr & (FCT_NR_MAX - 1)];
+	if (!n->gap_min_ns || d < n->gap_min_ns)
+		n->gap_min_ns = d;
+}
+
 /*
  * sys_enter of thread t (current; regs: the tp_btf form's, plain loads).
  * A FUTEX_WAIT may make its word watched; then, if t owns a watched
@@ -320,7 +337,7 @@ static __always_inline void hold_add(struct fct_hold_time *ht, __u64 d, __s64 dw
 static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *regs, long id)
 {
 	__u64 now = 0, word = 0;
-	__u32 op = FUTEX_OP_MASK;
+	__u32 op = FUTEX_OP_MASK, exit_lock, exit_nr;
 	struct fct_hold_lock *h;
 	bool wait, jwait;
 	int i;
@@ -335,7 +352,10 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 	wait = op == FUTEX_WAIT || jwait;
 	if (!hold_global.nwatched && !wait)
 		return;
+	exit_nr = t->hold_edge_nr - 1;
 	t->hold_edge_nr = 0;
+	exit_lock = t->hold_exit_lock;	/* a span ends at any entry */
+	t->hold_exit_lock = 0;
 	if (id == NR_URETPROBE)
 		return;		/* fctrace's own return probe's trap, not the holder's */
 	if (wait) {
@@ -353,6 +373,8 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 		return;
 	if (!now)
 		now = bpf_ktime_get_ns();
+	if (exit_lock == (__u32)i + 1)
+		hold_gap(i, exit_nr, now - t->hold_exit_ns);
 	t->hold_sc = i + 1;
 	t->hold_sc_nr = id & (FCT_NR_MAX - 1);
 	/* a Java thread's futex waits are all on its own park event: one
@@ -454,8 +476,11 @@ static __always_inline void fct_hold_exit(struct fct_slot *t)
 		t->hold_wait = 0;
 	}
 	if (t->hold_sc) {
-		if (hold_sc_end(t, t->hold_sc - 1, now))
+		if (hold_sc_end(t, t->hold_sc - 1, now)) {
 			t->hold_edge_nr = t->hold_sc_nr + 1;
+			t->hold_exit_ns = now;
+			t->hold_exit_lock = t->hold_sc;
+		}
 		t->hold_sc = 0;
 	}
 }
@@ -484,6 +509,7 @@ static __always_inline void hold_switch_out(struct fct_slot *t, struct task_stru
 {
 	int i;
 
+	t->hold_exit_lock = 0;	/* a span with a switch in it is no edge */
 	if (t->hold_sc)
 		i = t->hold_sc - 1;
 	else if (t->in_syscall)
@@ -571,7 +597,10 @@ static __always_inline void fct_hold_sample(const struct fct_slot *t, bool user,
 			__sync_fetch_and_add(&h->samples_in_sc, 1);
 		return;
 	}
-	if (!user && t->in_syscall)
+	/* in a syscall begun holding none, unless the sample is in the
+	 * thread's own syscall programs (fctrace's part of the edges: the
+	 * charge begins late in sys_enter and ends early in sys_exit) */
+	if (!user && t->in_syscall && !t->in_sc_hook)
 		return;
 	i = fct_hold_owned(t, 0);
 	if (i < 0)

@@ -28,7 +28,8 @@ struct fct_slot {
 	__u32 active;		/* inside the thread's window */
 	__u32 st_state;		/* enum fct_run_state */
 	__u32 st_sleep;		/* BLOCKED: FCT_C_UNINT, FCT_C_STOPPED or 0 */
-	__u32 st_pad;
+	__u32 in_sc_hook;	/* inside its own sys_enter or sys_exit program: a
+				 * cpu-clock sample there is on the syscall's edge */
 	__u64 st_since_ns;	/* when the current run state began */
 	__u32 in_syscall;	/* inside a syscall of the window (1), or 0 */
 	__u32 in_nr;		/* and its number & (FCT_NR_MAX - 1) */
@@ -101,6 +102,10 @@ struct fct_slot {
 				 * tracepoint to the next entry (0: none) */
 	__u32 hold_jwait;	/* in a contended enter of watched monitor hold_jwait - 1 */
 	__u64 jself;		/* its HotSpot JavaThread * (0: not known) */
+	__u64 hold_exit_ns;	/* when the last charged syscall's exit began */
+	__u32 hold_exit_lock;	/* and the lock it was charged to, + 1 (0: none
+				 * since: the next entry or switch clears it) */
+	__u32 hold_pad;
 	__u64 hold_sc_word;	/* the charged futex wait's word (the lock a chain waits for) */
 	__u64 hold_sc_ns;
 	__s64 hold_sc_w, hold_sc_c;

@@ -114,6 +114,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 
 	if (!t || id < 0)
 		return;
+	t->in_sc_hook = 1;
 	t->in_syscall = 1;
 	fct_bstack_enter(t);
 	t->in_nr = id & (FCT_NR_MAX - 1);
@@ -151,6 +152,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id, bool direct)
 		fu_enter(t, regs, id);
 	if (tl_on)
 		tl_enter(t, regs, id, direct);
+	t->in_sc_hook = 0;
 }
 
 /* Warm-up stacks sent per futex word, all its threads' together
@@ -371,12 +373,15 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 
 	if (!t)
 		return;
+	t->in_sc_hook = 1;
 	if (holders_on && direct)
 		fct_hold_exit(t);
 	if (handles_on && direct)
 		fu_exit(t, regs, ret);
-	if (!t->in_syscall)
+	if (!t->in_syscall) {
+		t->in_sc_hook = 0;
 		return;
+	}
 	t->in_syscall = 0;
 	nr = t->in_nr & (FCT_NR_MAX - 1);
 	w = t->sc_weight;
@@ -409,6 +414,7 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret, bool direct)
 			fct_pool_wake(t, ret, t->in_futex_wake == FCT_WAKE_ALL);
 		wake_record(t, ret);
 	}
+	t->in_sc_hook = 0;
 }
 
 SEC("tp_btf/sys_enter")

@@ -104,16 +104,17 @@ static void assert_agrees(const struct fct_hold_lock *h, const struct hold_truth
 }
 
 /*
- * Every hold also spins 1 us (user work in the lock), so the hold is a
- * mix - the program finds 57-71 % of it in syscalls - which the share
- * check tells apart from "all syscalls" or "none". On holds that are all
- * syscalls the BPF share runs 8-15 points low here (timer samples of this
- * VM skid from a syscall's return into the user code after it, onto the
- * program's own clock reads), too near the 15-point tolerance.
+ * Holds that are all syscalls (newfstatat, openat, close: the program
+ * finds ~91 % of the hold in them by its own clock, the rest its clock
+ * reads and loop). The BPF share counts the paths outside the
+ * tracepoints: the kernel samples there, those in fctrace's own syscall
+ * programs, a preemption on the way back, and the late samples the
+ * calibration finds (holders.c). Measured 7 points under the program on
+ * a quiet machine, 10 beside two CPU hogs (docs/holders.md).
  */
 static void test_locked(void **state)
 {
-	static const char *const args[] = { "--ops", "20000", "--hold-ns", "1000", NULL };
+	static const char *const args[] = { "--ops", "20000", NULL };
 	static struct hold_run r;
 	const struct fct_hold_lock *h;
 	struct hold_cmp c;
@@ -121,7 +122,8 @@ static void test_locked(void **state)
 	BPF_TEST_REQUIRE();
 	h = run(&r, args);
 	assert_agrees(h, &r.truth, &c);
-	assert_true(c.sc_share_prog > 40);	/* the program's design: syscalls and user work */
+	assert_true(c.sc_share_prog > 80);	/* the program's design: all syscalls */
+	assert_true(h->gaps > 0);		/* the spans between its calls were measured */
 }
 
 static void test_fixed(void **state)

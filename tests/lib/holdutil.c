@@ -204,6 +204,9 @@ void hold_measure(const struct fct_hold_lock *h, struct hold_measured *m)
 	/* the kernel samples' part the join counts as syscall paths */
 	m->sc_paths_ns = (part(&h->samples_kernel, 0, true) + part(&h->samples_sc_return, 0, true)) *
 			 holders_path_share(h);
+	/* and the user samples that are the paths seen late (the join's
+	 * calibration by the shortest exit-to-entry span) */
+	m->sc_paths_ns += part(&h->samples_user, 0, true) * holders_edge_share(h);
 	m->user_ns -= m->sc_paths_ns;
 	m->oncpu_ns = m->user_ns + m->sc_paths_ns;
 	m->sc_seen_ns = m->sc_ns + m->sc_edge_ns + m->sc_paths_ns;
@@ -268,8 +271,10 @@ static void print_syscalls(FILE *f, const struct fct_hold_lock *h)
 	fprintf(f, "  bpf syscalls in lock:");
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++)
 		if (h->nr[nr].count)
-			fprintf(f, " %s %llu (%.1f ms)", syscall_name(nr, buf, sizeof(buf)),
-				(unsigned long long)h->nr[nr].count, h->nr[nr].ns / 1e6);
+			fprintf(f, " %s %llu (%.1f ms, shortest span after %.2f us)",
+				syscall_name(nr, buf, sizeof(buf)),
+				(unsigned long long)h->nr[nr].count, h->nr[nr].ns / 1e6,
+				h->nr[nr].gap_min_ns / 1e3);
 	fprintf(f, "\n");
 }
 
@@ -301,6 +306,8 @@ static void print_lock(FILE *f, const struct fct_hold_lock *h, const struct hold
 		" nested %llu\n", (unsigned long long)h->sc_count,
 		(unsigned long long)h->sc_unconfirmed, (unsigned long long)h->samples_in_sc,
 		(unsigned long long)h->nested);
+	fprintf(f, "  bpf exit-to-entry spans holding it %llu: %.1f %% of the user samples are "
+		"the paths\n", (unsigned long long)h->gaps, 100 * holders_edge_share(h));
 	print_syscalls(f, h);
 	if (tr->wall_ns > 0)
 		fprintf(f, "  held share of wall: bpf %.1f %%, program %.1f %%\n",

@@ -6,10 +6,10 @@
  *   held = syscall + blocked + preempted + user + waiting
  *
  *   syscall    on CPU inside syscalls (futex waits on other words aside),
- *              their entry and exit paths included
+ *              their entry and exit paths included (calibrated in place:
+ *              holders_edge_share), and preempted on the way back
  *   blocked    asleep holding it: I/O, a page-cache miss, a sleep, a fault
- *   preempted  runnable but not running: inside a syscall, on its way
- *              back to user space, or in user space
+ *   preempted  runnable but not running: inside a syscall or in user space
  *   user       on CPU in user space (estimated from cpu-clock samples),
  *              with the faults and interrupts it took: kernel samples
  *              past what its syscalls' paths can take (holders.c)
@@ -82,6 +82,9 @@ struct lock_holders {
  * be its charged syscalls' entry and exit paths (the rest: faults and
  * interrupts in its holders' user code, counted as user). */
 double holders_path_share(const struct fct_hold_lock *k);
+/* Of its user-mode samples, the share that is its syscalls' paths seen
+ * late (calibrated by the shortest exit-to-entry span measured). */
+double holders_edge_share(const struct fct_hold_lock *k);
 /* Add one watched word's figures to h; disk: the disk group ran (its
  * requests' figures are measured). */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k, bool disk);
