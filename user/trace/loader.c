@@ -188,6 +188,7 @@ struct tracer {
 	int npending;
 	uint64_t ustacks_dropped;	/* stacks received but never handed out */
 	uint64_t last_turn_ns;		/* the stacks' turn after the window (0: the default) */
+	uint64_t drained_ns;		/* the last poll that handed stacks out */
 	struct cpustat cpu_start, cpu_end;	/* the machine's CPUs over the window */
 	struct meminfo mem_open, mem_close;	/* and its free memory at the edges */
 	struct diskstats disks_open, disks_close;	/* and its disks' counters */
@@ -204,6 +205,18 @@ struct tracer {
 #define USTACKS_LAST_TURN_NS	100000000ull
 /* and counted for at most this long after that (a target still sending) */
 #define USTACKS_DRAIN_NS	50000000ull
+/* The least time between two polls that hand stacks out: the ring wakes
+ * its reader at the first record after a drain, and a server's waits
+ * sent stacks in ones - MariaDB under sysbench woke fctrace 1000 times a
+ * second, each wake-up a turn of the watch loop and two context switches.
+ * Batched, a stack waits at most this long: a process's maps are read at
+ * its first stack, so a process that lives shorter than that may go
+ * unnamed (PostgreSQL's backends under -C live 20 ms and more; forked
+ * ones unwind with their parent's maps, usym.c's twins). The handles'
+ * pump stays at its 2 ms: it reads the shared mappings and descriptors
+ * of short-lived processes (test_bpf_handles' shared pool lost its
+ * processes at 20 ms). */
+#define USTACKS_BATCH_NS	5000000ull
 
 /* A static pool, so that tracer_finish on a finished tracer is a no-op. */
 static struct tracer tracers[MAX_TRACERS];
@@ -1102,6 +1115,7 @@ int tracer_add_process(struct tracer *t, pid_t tgid)
 
 int tracer_poll(struct tracer *t, int timeout_ms)
 {
+	uint64_t now;
 	int n;
 
 	if (!t || !t->ustacks) {
@@ -1109,11 +1123,24 @@ int tracer_poll(struct tracer *t, int timeout_ms)
 			usleep((useconds_t)timeout_ms * 1000);
 		return 0;
 	}
-	t->poll_end_ns = monotonic_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
+	now = monotonic_ns();
+	t->poll_end_ns = now + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
 	hand_out_pending(t);
 	if (t->npending)	/* still behind: no new stacks this turn */
 		return 0;
+	if (timeout_ms > 0 && t->drained_ns && now - t->drained_ns < USTACKS_BATCH_NS) {
+		uint64_t wait = t->drained_ns + USTACKS_BATCH_NS - now;
+		struct timespec ts = { 0, (long)(wait < t->poll_end_ns - now ? wait :
+						 t->poll_end_ns - now) };
+
+		nanosleep(&ts, NULL);	/* a signal ends it early: the loop looks */
+		now = monotonic_ns();
+		timeout_ms = now >= t->poll_end_ns ? 0 :
+			     (int)((t->poll_end_ns - now + 999999) / 1000000);
+	}
 	n = ring_buffer__poll(t->ustacks, timeout_ms);
+	if (n > 0)
+		t->drained_ns = monotonic_ns();
 	return n == -EAGAIN || n == -EINTR ? 0 : n;
 }
 
