@@ -527,6 +527,50 @@ static void test_block_cache_counts_the_waits_it_ends(void **state)
 	free(x);
 }
 
+/* One count per figure: the lock waits the block cache's cause counts
+ * (their waker had just read a block it had read before) leave the
+ * lock's share, and the lock's evidence says where they went. */
+static void test_lock_leaves_waits_to_block_cache(void **state)
+{
+	double lock_alone, blocks_alone, lock_share, blocks_share;
+	const struct diag_cause *c;
+	struct lock_total *l;
+	struct fx *x;
+
+	(void)state;
+	for (int after_reads = 0; after_reads < 2; after_reads++) {
+		x = fx_blocks(150000);
+		fx_account(x, 0.0, 0.50, 0.0, 0.0);
+		fx_total(x);
+		fx_lock(x, "lock @ mariadbd+0xde29af", false, 40000, (uint64_t)(0.50 * 2 * WALL));
+		l = &x->locks[0];
+		l->is_lock = true;
+		l->wakers.wakes = 1000;
+		l->wakers.nafter = 1;
+		l->wakers.after[0].wakes = 400;
+		snprintf(l->wakers.after[0].call, sizeof(l->wakers.after[0].call), "%s",
+			 after_reads ? "pread64" : "recvfrom");
+		explain_run(&x->m, &x->d);
+		c = cause_of(&x->d, "user_lock_contention");
+		assert_non_null(c);
+		lock_share = c->share;
+		assert_true(!after_reads == !any_evidence(c, "they are counted with the block "
+							  "cache's re-reads, not in this share"));
+		c = cause_of(&x->d, "block_cache_too_small");
+		assert_non_null(c);
+		blocks_share = c->share;
+		if (!after_reads) {
+			lock_alone = lock_share;
+			blocks_alone = blocks_share;
+		}
+		free(x);
+	}
+	/* what one cause gave up, the other took: 40 % of the waits ended
+	 * after a read, in the re-reads' share of the reads */
+	assert_true(lock_share < lock_alone - 0.05);
+	assert_float_equal(lock_alone - lock_share, blocks_share - blocks_alone, 1e-6);
+}
+
 /* A lock first (its fix a change of code), the buffer pool's re-reads
  * second (a setting): the fix names both, the setting by its number. */
 static void test_setting_fix_beside_code_fix(void **state)
@@ -1599,6 +1643,7 @@ int main(void)
 		cmocka_unit_test(test_block_cache_too_small),
 		cmocka_unit_test(test_block_cache_counts_the_waits_it_ends),
 		cmocka_unit_test(test_setting_fix_beside_code_fix),
+		cmocka_unit_test(test_lock_leaves_waits_to_block_cache),
 		cmocka_unit_test(test_connections_not_kept),
 		cmocka_unit_test(test_lock_held_disk),
 		cmocka_unit_test(test_connections_knob),

@@ -269,36 +269,38 @@ static bool positional_read(const char *call)
 }
 
 /*
- * Other threads' waits that ended when a positional read returned: the
- * wakes (wakers.h) whose waker's last call was one, as a share of each
- * lock's or event's wakes, times its waits. A thread that wants a block
+ * Of a lock's or event's waits, those that ended when a positional read
+ * returned: its wakes (wakers.h) whose waker's last call was one, as a
+ * share of its wakes, times its waits. A thread that wants a block
  * another thread is reading, or the lock that reader holds, waits for
  * the read: a miss costs them too (InnoDB: 34 s of lock waits beside
  * 10.7 s of the re-reads' own time on an 8 MiB buffer pool).
  */
-static double waits_ended_by_reads(const struct joined_run *m)
+static double waits_after_reads(const struct lock_total *l)
+{
+	const struct lock_wakers *w = &l->wakers;
+	uint64_t reads = 0;
+
+	if (l->kernel || !w->wakes)
+		return 0;
+	for (int a = 0; a < w->nafter; a++)
+		if (positional_read(w->after[a].call))
+			reads += w->after[a].wakes;
+	return (double)l->wait_ns * fig_ratio((double)reads, (double)w->wakes);
+}
+
+/* The re-reads' share of the waits on locks (is_lock) or events that the
+ * reads ended - the first reads of each block would be made with any
+ * cache - a pool's aside (its cause takes its waits whole). */
+static double rereads_waits(const struct joined_run *m, const struct cache_entry *e,
+			    bool is_lock)
 {
 	double ns = 0;
 
-	for (int j = 0; j < m->nlocks; j++) {
-		const struct lock_wakers *w = &m->locks[j].wakers;
-		uint64_t reads = 0;
-
-		if (m->locks[j].kernel || !w->wakes)
-			continue;
-		for (int a = 0; a < w->nafter; a++)
-			if (positional_read(w->after[a].call))
-				reads += w->after[a].wakes;
-		ns += (double)m->locks[j].wait_ns * fig_ratio((double)reads, (double)w->wakes);
-	}
-	return ns;
-}
-
-/* The re-reads' share of the waits the reads ended: the first reads of
- * each block would be made with any cache. */
-static double waits_ended_by_rereads(const struct joined_run *m, const struct cache_entry *e)
-{
-	return waits_ended_by_reads(m) * fig_ratio(e->rereads, (double)e->accesses);
+	for (int j = 0; j < m->nlocks; j++)
+		if (m->locks[j].is_lock == is_lock && !pool_of_lock(m, &m->locks[j]))
+			ns += waits_after_reads(&m->locks[j]);
+	return ns * fig_ratio(e->rereads, (double)e->accesses);
 }
 
 /* What a block cache's re-reads cost: their own time in the reads, and
@@ -334,8 +336,18 @@ static const struct cache_entry *top_blocks(const struct joined_run *m, struct b
 		if (m->caches[i].kind == CACHE_BLOCKS && !strcmp(m->caches[i].comm, best->comm))
 			k->own += reread_ns(&m->caches[i]), k->procs++;
 	if (best)
-		k->waits = waits_ended_by_rereads(m, best);
+		k->waits = rereads_waits(m, best, true) + rereads_waits(m, best, false);
 	return best;
+}
+
+double blocks_wait_ns(const struct facts *f, bool is_lock)
+{
+	const struct cache_entry *e;
+	struct blocks_cost k;
+
+	if (!(e = top_blocks(f->m, &k)) || fig_ratio(blocks_ns(&k), f->wall) < EXPLAIN_MIN_SHARE)
+		return 0;
+	return rereads_waits(f->m, e, is_lock);
 }
 
 static uint64_t block_bytes(const struct cache_entry *e)

@@ -97,6 +97,10 @@ bool rule_process_churn(const struct facts *f, struct finding *o);
 /* and below the floor, a phrase for "Not the problem" (false: none) */
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */
+/* the waits on locks (is_lock) or events it counts as its re-reads' (the
+ * waker had just read a block), which the lock and event rules leave to
+ * it; 0 when it is no cause */
+double blocks_wait_ns(const struct facts *f, bool is_lock);
 bool rule_conns(const struct facts *f, struct finding *o);	/* rules_conns.c */
 bool rule_proxy_pool(const struct facts *f, struct finding *o);	/* rules_proxy.c */
 double conns_apart_ns(const struct facts *f);	/* its time, which the sleeps' rule leaves */

@@ -561,11 +561,22 @@ static bool ev_own_hold(struct diag_cause *c, const struct facts *f)
  * pool's or a cache's own counters explain their lock better: those
  * runs are rule_pool's and rule_cache's.
  */
+/* The waits the block cache's cause counts (blocks_wait_ns), said where
+ * they are left out. */
+static void ev_block_rereads(struct diag_cause *c, double ns)
+{
+	if (ns > 0)
+		evidence_add(c, "Of these waits, %s ended as the thread that woke them finished a "
+			     "positional read of a block it had read before: they are counted with "
+			     "the block cache's re-reads, not in this share.", fig_ns(ns));
+}
+
 bool rule_user_lock(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 }, *held = NULL;
 	struct held_ctx x = held_ctx_of(f);
-	double share = lock_share(f) - fig_ratio(pool_wait_ns(f, true), f->kwall);
+	double reads = blocks_wait_ns(f, true);
+	double share = lock_share(f) - fig_ratio(pool_wait_ns(f, true) + reads, f->kwall);
 	bool own;
 	int n;
 
@@ -585,6 +596,7 @@ bool rule_user_lock(const struct facts *f, struct finding *o)
 			ev_word(&o->c, f, top[i]);
 	if (!n)
 		ev_lock_wait(&o->c, f, "it");
+	ev_block_rereads(&o->c, reads);
 	own = ev_own_hold(&o->c, f);
 	if (held) {
 		held_evidence(&o->c, held, &x);
@@ -666,7 +678,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 {
 	const struct lock_total *top[3] = { 0 };
 	const struct thread_row *b = busiest(f->m);
-	double joins = 0, sleeps = 0, share;
+	double joins = 0, sleeps = 0, reads = blocks_wait_ns(f, false), share;
 	int n;
 
 	/* a thread waiting for its workers to end waits for their work, which
@@ -680,8 +692,8 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 		if (!l->kernel && is_sleep(l))
 			sleeps += (double)l->wait_ns;
 	}
-	share = fig_ratio((double)f->m->event_wait_ns - joins - sleeps - pool_wait_ns(f, false),
-			  f->wall);
+	share = fig_ratio((double)f->m->event_wait_ns - joins - sleeps - pool_wait_ns(f, false) -
+			  reads, f->wall);
 
 	if (!f->sc || share < EXPLAIN_MIN_SHARE)
 		return false;
@@ -702,6 +714,7 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	if (sleeps > 0)
 		evidence_add(&o->c, "Timed sleeps (Thread.sleep, %s) are left out of this share: they "
 			     "wait for no other thread.", fig_ns(sleeps));
+	ev_block_rereads(&o->c, reads);
 	ev_roots(&o->c, f->whole);
 	if (!fix_from_wakers(o, top[0]) && b)
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
