@@ -49,5 +49,6 @@ __u64 fu_sent = 0;
 __u32 fu_paused = 0;
 __u32 flow_on = 0;
 struct fct_hold_global hold_global = {};
+__u32 hold_skip = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

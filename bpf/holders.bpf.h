@@ -84,6 +84,9 @@ struct fct_hold_sync_map {
 extern struct fct_holds_map holds SEC(".maps");
 extern struct fct_hold_sync_map hold_sync SEC(".maps");
 extern struct fct_hold_global hold_global;	/* bss */
+extern __u32 hold_skip;		/* bss: slots whose owner is no longer read,
+				 * a bit each (the budget's third step: the
+				 * holders of the most waited-for locks only) */
 extern const volatile __u32 holders_on;		/* rodata: this code runs */
 
 /* The segment's code: how the holder went off CPU, and whether inside
@@ -146,7 +149,8 @@ static __always_inline int fct_hold_owned(const struct fct_slot *t, __u64 except
 		if (!h)
 			break;
 		/* slots are taken in order within each range */
-		if (!h->uaddr || h->tgid != t->a.tgid || h->uaddr == except)
+		if (!h->uaddr || h->tgid != t->a.tgid || h->uaddr == except ||
+		    ((hold_skip >> i) & 1))
 			continue;
 		owns = hold_owns(h, t);
 		if (owns < 0)

@@ -98,6 +98,11 @@
  *                            records, fdatasyncs, then broadcasts
  *                            gc_commit: every wake of a writer comes
  *                            right after its fdatasync. Prints "flushes F"
+ *   target_prog mutexes N MS  4 threads take N mutexes for MS ms, mutex I
+ *                            in N - I of each N (N + 1) / 2 turns (the
+ *                            first the most waited for), each hold two
+ *                            getppid calls and 20 us of spin; prints the
+ *                            holds of each
  *   target_prog sharedpool N SHARED  two child processes "pool-a" then
  *                            "pool-b" each read every page of an N-page
  *                            file once (pread64, 4 KiB); with SHARED 1
@@ -1337,6 +1342,52 @@ static int sharedpool(long n, int shared)
 	return bad;
 }
 
+/* ---- mutexes: several contended mutexes, the first the most ---------- */
+
+#define MUTEXES_MAX	8
+#define MUTEXES_THREADS	4
+static pthread_mutex_t mutexes[MUTEXES_MAX];
+static long mutexes_n, mutexes_ms, mutexes_holds[MUTEXES_MAX];
+
+static void *mutexes_worker(void *arg)
+{
+	long turns = mutexes_n * (mutexes_n + 1) / 2, k = (long)arg;
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		long t = k++ % turns, i = 0;
+
+		while (t >= mutexes_n - i)	/* mutex i has n - i turns */
+			t -= mutexes_n - i++;
+		pthread_mutex_lock(&mutexes[i]);
+		mutexes_holds[i]++;
+		getppid();
+		getppid();
+		spin_us(20);
+		pthread_mutex_unlock(&mutexes[i]);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < mutexes_ms);
+	return NULL;
+}
+
+static int mutexes_run(long n, long ms)
+{
+	pthread_t th[MUTEXES_THREADS];
+
+	mutexes_n = n < 1 ? 1 : n > MUTEXES_MAX ? MUTEXES_MAX : n;
+	mutexes_ms = ms;
+	for (long i = 0; i < mutexes_n; i++)
+		pthread_mutex_init(&mutexes[i], NULL);
+	for (long i = 0; i < MUTEXES_THREADS; i++)
+		pthread_create(&th[i], NULL, mutexes_worker, (void *)(i * 7));
+	for (long i = 0; i < MUTEXES_THREADS; i++)
+		pthread_join(th[i], NULL);
+	for (long i = 0; i < mutexes_n; i++)
+		printf("mutex %ld holds %ld\n", i, mutexes_holds[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
@@ -1344,7 +1395,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
 			"       fanout|words|zleader|tree|latch|fsync|uring|semlock|paths|workq|chain|coldread|\n"
-			"       groupcommit N\n");
+			"       groupcommit|mutexes|sharedpool N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
@@ -1391,6 +1442,8 @@ int main(int argc, char **argv)
 		return chain(n);
 	if (!strcmp(argv[1], "groupcommit"))
 		return groupcommit(n);
+	if (!strcmp(argv[1], "mutexes"))
+		return mutexes_run(n, argc > 3 ? atol(argv[3]) : 1000);
 	if (!strcmp(argv[1], "sharedpool"))
 		return sharedpool(n, argc > 3 && atoi(argv[3]) == 1);
 	if (!strcmp(argv[1], "coldread"))

@@ -19,8 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <json-c/json.h>
+#include "binutil.h"
 #include "bpfutil.h"
 #include "holdutil.h"
+#include "jsonutil.h"
+#include "testutil.h"
 
 /*
  * A syscall is charged to a lock only if its word was watched when the
@@ -194,6 +198,64 @@ static void test_cold(void **state)
 	check_disk_in_lock(h, &r.truth);
 }
 
+/*
+ * The budget's third step: past a budget nothing keeps to (0.001 %), the
+ * holders are followed for the 2 locks waited on most and the others'
+ * holders figures are dropped. target_prog mutexes: 4 mutexes, the
+ * first in 4 of each 10 turns, the last in 1, so the two it keeps are
+ * the two most waited on at the end too. The steps begin at the second
+ * sampled second (5 s) and take a second each: an 11 s run.
+ */
+static void test_budget_narrows_holders(void **state)
+{
+	char *json = test_at("mutexes.json"), err[4096];
+	struct spawn_opts so = { .uid = -1, .errfd = -1 };
+	char *const argv[] = { (char *)fctrace_binary(), "run", "--quiet", "--budget", "0.001",
+			       "--probes", "syscalls,sched,cpuclock,holders", "--json", json, "--",
+			       (char *)target_prog(), "mutexes", "4", "11000", NULL };
+	struct json_object *doc, *locks;
+	uint64_t kept_least = UINT64_MAX, dropped_most = 0;
+	int kept = 0, dropped = 0;
+
+	(void)state;
+	BPF_TEST_REQUIRE();
+	if (run_fctrace(argv, &so, err, sizeof(err)))
+		fail_msg("fctrace run -- target_prog mutexes failed: %s", err);
+	doc = json_file(json);
+	assert_true(json_u64_at(doc, "overhead.holders_narrowed_at_ns") > 0);
+	assert_int_equal(json_u64_at(doc, "overhead.holders_kept"), 2);
+	assert_int_equal(json_u64_at(doc, "overhead.holders_dropped"), 2);
+	locks = json_at(doc, "locks");
+	for (size_t i = 0; i < json_object_array_length(locks); i++) {
+		struct json_object *l = json_object_array_get_idx(locks, i), *h;
+		uint64_t waits = json_u64_at(l, "waits");
+
+		if (!strstr(json_object_get_string(json_object_object_get(l, "name")), "(mutex)"))
+			continue;
+		h = json_object_object_get(l, "holders");
+		if (h && !json_object_is_type(h, json_type_null)) {
+			kept++;
+			kept_least = waits < kept_least ? waits : kept_least;
+		} else {
+			dropped++;
+			dropped_most = waits > dropped_most ? waits : dropped_most;
+		}
+	}
+	print_message("  holders kept for %d mutexes (least waits %llu), dropped for %d (most "
+		      "%llu)\n", kept, (unsigned long long)kept_least, dropped,
+		      (unsigned long long)dropped_most);
+	assert_int_equal(kept, 2);
+	assert_int_equal(dropped, 2);
+	assert_true(kept_least > dropped_most);
+	json_object_put(doc);
+	/* a run without the disk group saves its holders' disk_ns as null:
+	 * its report is printed again (it was refused once) */
+	char *const report[] = { (char *)fctrace_binary(), "report", json, NULL };
+	if (run_fctrace(report, &so, err, sizeof(err)))
+		fail_msg("fctrace report of the saved run failed: %s", err);
+	unlink(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,7 +263,8 @@ int main(void)
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_cold),
+		cmocka_unit_test(test_budget_narrows_holders),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }

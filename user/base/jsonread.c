@@ -297,13 +297,19 @@ static int read_num(struct jr *r, struct json_object *o, const struct jr_field *
 	return 0;
 }
 
-static int read_ns(struct jr *r, struct json_object *o, const char *key, double *at)
+/* A JR_NULL row's null leaves the member alone, as read_num's does (the
+ * holders' disk_ns without the disk group: such a run's report was
+ * refused). */
+static int read_ns(struct jr *r, struct json_object *o, const char *key, double *at,
+		   bool nullable)
 {
 	uint64_t v;
+	bool set = true;
 
-	if (jr_u64(r, o, key, &v))
+	if (nullable ? jr_u64_or_null(r, o, key, &v, &set) : jr_u64(r, o, key, &v))
 		return -1;
-	*at = (double)v;
+	if (set)
+		*at = (double)v;
 	return 0;
 }
 
@@ -354,7 +360,7 @@ static int read_field(struct jr *r, struct json_object *o, void *base, const str
 
 	switch (f->kind) {
 	case JR_NUM: return read_num(r, o, f, at, nullable);
-	case JR_NS: return read_ns(r, o, f->key, at);
+	case JR_NS: return read_ns(r, o, f->key, at, nullable);
 	case JR_BOOL: return jr_bool(r, o, f->key, at);
 	case JR_DOUBLE: return jr_double(r, o, f->key, at);
 	case JR_STR: return jr_str(r, o, f->key, nullable, at, f->size);

@@ -32,6 +32,8 @@ static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 			 "tell (idle, gone, or the window closed), so it went on.", 100 * c->budget,
 			 100 * c->with_files_share,
 			 units_ns(at, sizeof(at), (double)c->void_trial_ns));
+	else if (c->timing_at_ns || c->holders_at_ns)	/* no stream to stop first */
+		snprintf(b, n, "Budget %.3g %%: passed.", 100 * c->budget);
 	else
 		snprintf(b, n, "Budget %.3g %%: kept, nothing stopped.", 100 * c->budget);
 }
@@ -51,10 +53,26 @@ static void timing_words(const struct selfcost_figures *c, char *b, size_t n)
 		 units_ns(at, sizeof(at), (double)c->timing_at_ns), after);
 }
 
+/* the third step's words, after the second's */
+static void holders_words(const struct selfcost_figures *c, char *b, size_t n)
+{
+	char at[16], after[64] = "";
+
+	if (!c->holders_at_ns || !n)
+		return;
+	if (c->holders_share > 0)
+		snprintf(after, sizeof(after), ": %.1f %% after", 100 * c->holders_share);
+	snprintf(b, n, " Then the holders were followed for the %u lock%s waited on most, %s into "
+		 "the window; the holders of %u other%s are not reported (a part of the window "
+		 "would be no figure of it)%s.", c->holders_kept, c->holders_kept == 1 ? "" : "s",
+		 units_ns(at, sizeof(at), (double)c->holders_at_ns), c->holders_dropped,
+		 c->holders_dropped == 1 ? "" : "s", after);
+}
+
 void cost_print(FILE *f, const struct kview *kv)
 {
 	const struct selfcost_figures *c = &kv->cost;
-	char bpf[16], own[16], est[16], win[16], share[96], text[1024];
+	char bpf[16], own[16], est[16], win[16], share[96], text[1536];
 	size_t len;
 
 	if (!kv->cost_measured)
@@ -78,6 +96,8 @@ void cost_print(FILE *f, const struct kview *kv)
 		budget_words(c, text + len, sizeof(text) - len);
 		len = strlen(text);
 		timing_words(c, text + len, sizeof(text) - len);
+		len = strlen(text);
+		holders_words(c, text + len, sizeof(text) - len);
 	}
 	why_wrap(f, "Cost: ", text);
 }

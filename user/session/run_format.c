@@ -103,6 +103,11 @@ static const struct jr_field cost[] = {
 	JR_MAX_IF(selfcost_figures, "time_every_after", time_every_after, FCT_SC_EVERY_MAX, OPT),
 	{ .key = "timing_share", .kind = JR_DOUBLE, .flags = OPT,
 	  JR_AT(selfcost_figures, timing_share) },
+	JR_FIELD_IF(selfcost_figures, "holders_narrowed_at_ns", holders_at_ns, OPT),
+	JR_MAX_IF(selfcost_figures, "holders_kept", holders_kept, FCT_HOLD_SLOTS, OPT),
+	JR_MAX_IF(selfcost_figures, "holders_dropped", holders_dropped, FCT_HOLD_SLOTS, OPT),
+	{ .key = "holders_share", .kind = JR_DOUBLE, .flags = OPT,
+	  JR_AT(selfcost_figures, holders_share) },
 };
 const struct jr_table rf_cost = JR_TABLE(cost);
 

@@ -916,6 +916,38 @@ static int tgids_of(void *arg, pid_t *out, int max)
 	return traced_tgids(arg, out, max);
 }
 
+/* The budget's third step (selfcost.h): the mask of the holders' slots
+ * that keeps the keep watched words waited on most, free slots included
+ * (a word watched later is not read either); *watched: the words watched. */
+static uint32_t hold_rank(void *arg, int keep, int *watched)
+{
+	struct tracer *t = arg;
+	struct fct_hold_lock *h = calloc(FCT_HOLD_SLOTS, sizeof(*h));
+	uint32_t skip = (1u << FCT_HOLD_SLOTS) - 1;
+	int fd = bpf_map__fd(t->skel->maps.holds);
+	__u32 k;
+
+	*watched = 0;
+	if (!h)
+		return 0;	/* no memory: nothing narrowed */
+	for (k = 0; k < FCT_HOLD_SLOTS; k++)
+		if (!bpf_map_lookup_elem(fd, &k, &h[k]) && h[k].uaddr)
+			(*watched)++;
+	for (int n = 0; n < keep; n++) {
+		int best = -1;
+
+		for (k = 0; k < FCT_HOLD_SLOTS; k++)
+			if (h[k].uaddr && ((skip >> k) & 1) &&
+			    (best < 0 || h[k].waits > h[best].waits))
+				best = (int)k;
+		if (best < 0)
+			break;
+		skip &= ~(1u << best);
+	}
+	free(h);
+	return skip;
+}
+
 /* The cost's sampler over the loaded programs (selfcost.h). */
 static void start_selfcost(struct tracer *t)
 {
@@ -929,6 +961,10 @@ static void start_selfcost(struct tracer *t)
 	if (t->fu)
 		h.fu_paused = &t->skel->bss->fu_paused;
 	h.time_every = &t->skel->data->sc_time_every;
+	if (t->groups & PG_MASK(PG_HOLDERS)) {
+		h.hold_skip = &t->skel->bss->hold_skip;
+		h.hold_rank = hold_rank;
+	}
 	t->cost = selfcost_start(&h);
 }
 
@@ -1650,8 +1686,10 @@ int tracer_read_holds(struct tracer *t, struct fct_hold_lock *out, int max,
 		return -EINVAL;
 	*g = t->skel->bss->hold_global;
 	fd = bpf_map__fd(t->skel->maps.holds);
+	/* a slot the budget stopped reading holds a part of the window: none */
 	for (__u32 k = 0; k < FCT_HOLD_SLOTS && n < max; k++)
-		if (!bpf_map_lookup_elem(fd, &k, &out[n]) && out[n].uaddr)
+		if (!((t->skel->bss->hold_skip >> k) & 1) &&
+		    !bpf_map_lookup_elem(fd, &k, &out[n]) && out[n].uaddr)
 			n++;
 	return n;
 }

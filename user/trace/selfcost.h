@@ -24,7 +24,10 @@
  * Still over the budget with the stream on again (or with no stream, or
  * past it later), syscall timing steps from 1 call in --time-every to 1
  * in FCT_SC_EVERY_MAX (the counts stay exact, the times become estimates
- * from fewer calls) and the next second says what that left.
+ * from fewer calls) and the next second says what that left. Still over
+ * after that, the holders are followed for the SELFCOST_HOLD_KEEP watched
+ * locks waited on most; the others' holders figures are dropped (a
+ * part of a window would be no figure of it).
  * A trial's second in which the traced processes ran too little to judge
  * (idle, gone, the window closed) decides nothing: the stream goes on and
  * the report says how long it was off.
@@ -38,6 +41,7 @@
 
 #define SELFCOST_EVERY	5	/* a sampled second in this many */
 #define SELFCOST_PROGS	64
+#define SELFCOST_HOLD_KEEP 2	/* watched locks whose holders the third step keeps */
 
 /* What the tracer gives the sampler: its loaded programs' fds, the
  * processes it traces now (filled into out, at most max), and the flag
@@ -49,6 +53,11 @@ struct selfcost_hooks {
 	void *arg;
 	volatile uint32_t *fu_paused;
 	volatile uint32_t *time_every;	/* syscall timing, 1 call in N (NULL: none) */
+	volatile uint32_t *hold_skip;	/* the holders' slots not read, a bit each
+					 * (NULL: no holders group) */
+	/* the mask that keeps the keep watched words waited on most, and how
+	 * many are watched */
+	uint32_t (*hold_rank)(void *arg, int keep, int *watched);
 	double budget;		/* a share of the traced CPU time; 0: none */
 	bool own_cpu;		/* fctrace's CPU is not the target's (not TT_SELF) */
 	bool children;		/* forks are traced (--follow): the children a
@@ -80,6 +89,12 @@ struct selfcost_figures {
 	uint64_t timing_at_ns;
 	uint32_t time_every_before, time_every_after;
 	double timing_share;
+	/* the third: the holders followed for the most waited-for locks only,
+	 * this far into the window (0: not), how many kept and dropped, and
+	 * the share of the second after */
+	uint64_t holders_at_ns;
+	uint32_t holders_kept, holders_dropped;
+	double holders_share;
 };
 
 struct selfcost;
