@@ -28,15 +28,24 @@
  * the thread has sent: a server's thread asleep in epoll_wait thousands
  * of times a second sends its first stacks at once, then fewer and fewer
  * (PostgreSQL behind pgbouncer: 29.6 k dropped in 10 s, and fctrace at
- * 41 % of the CPUs unwinding them), while disk reads keep every sample.
+ * 41 % of the CPUs unwinding them). The other calls' threshold doubles
+ * too, more slowly and less far (FCT_BSTACK_IO_DOUBLE): a database's
+ * disk reads each passed 200 us.
  * User space scales each (thread, syscall)'s samples to its exact blocked
  * time, so the totals stay exact. */
 static __always_inline __u32 bstack_threshold(const struct fct_slot *t, __u32 nr)
 {
-	__u32 shift = fct_idle_call(nr) ? t->bs_sent / FCT_BSTACK_DOUBLE : 0;
+	__u32 shift;
 
-	if (shift > FCT_BSTACK_SHIFT_MAX)
-		shift = FCT_BSTACK_SHIFT_MAX;
+	if (fct_idle_call(nr)) {
+		shift = t->bs_sent / FCT_BSTACK_DOUBLE;
+		if (shift > FCT_BSTACK_SHIFT_MAX)
+			shift = FCT_BSTACK_SHIFT_MAX;
+	} else {
+		shift = t->bs_sent_io / FCT_BSTACK_IO_DOUBLE;
+		if (shift > FCT_BSTACK_IO_SHIFT_MAX)
+			shift = FCT_BSTACK_IO_SHIFT_MAX;
+	}
 	return (__u32)FCT_BSTACK_NS << shift;
 }
 
@@ -107,6 +116,8 @@ static __always_inline void fct_bstack_exit(struct fct_slot *t, struct pt_regs *
 	bpf_ringbuf_submit(e, 0);
 	if (fct_idle_call(t->bs_nr))
 		t->bs_sent++;
+	else
+		t->bs_sent_io++;
 }
 
 #endif

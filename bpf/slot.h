@@ -86,6 +86,9 @@ struct fct_slot {
 	__u32 bs_u;		/* the threshold drawn at its first sleep */
 	__u32 bs_sent;		/* sampled sleeps in idle calls sent: their
 				 * threshold doubles (bstack.bpf.h) */
+	__u32 bs_sent_io;	/* and in the other calls (disk reads ...):
+				 * theirs doubles more slowly */
+	__u32 bs_pad;
 	__u64 bs_out_ns;	/* when the current sleep went off CPU */
 	__u64 bs_ns;		/* the call's blocked time so far */
 	__u64 bs_kips[FCT_USTACK_KDEPTH];
