@@ -421,7 +421,7 @@ static void test_run_page(void **state)
 	assert_true(has(page, "kprobe/x&lt;y&gt;"));
 	assert_true(has(page, "a &lt; b &amp; &quot;c&quot;"));
 	assert_int_equal(count(page, "a < b"), 0);
-	assert_true(has(page, "waiting on workload locks"));	/* the account's legend */
+	assert_true(has(page, "waiting on locks"));	/* the account's legend */
 	assert_true(has(page, "tid 1003"));
 	assert_true(has(page, "Syscalls (all workers)"));
 	assert_true(has(page, "newfstatat"));
@@ -547,7 +547,7 @@ static void test_run_page_timing_only(void **state)
 	assert_true(has(page, "Timing only"));
 	assert_true(has(page, "threads' own clocks"));
 	assert_true(has(page, "waiting for the lock"));		/* the clocks' legend */
-	assert_int_equal(count(page, "waiting on workload locks"), 0);
+	assert_int_equal(count(page, "waiting on locks"), 0);
 	assert_int_equal(count(page, "Syscalls (all workers)"), 0);
 	free(page);
 	unlink(path);

@@ -6,6 +6,7 @@
  * began; two fixed windows (attach) compare per second of window.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -15,22 +16,10 @@
 #include "report/report.h"
 #include "base/termsafe.h"
 #include "base/units.h"
-
-/* The terms compared, each read off a model the same way. */
-struct term {
-	const char *name;
-	bool time;		/* a duration, else a count */
-	double (*get)(const struct joined_run *m);
-};
+#include "base/sysnames.h"
 
 static double t_wall(const struct joined_run *m) { return (double)m->wall_ns; }
 static double t_ops(const struct joined_run *m) { return (double)m->ops; }
-static double sc_count(const struct joined_run *m, int nr) { return (double)m->nr_total[nr].count; }
-static double t_open(const struct joined_run *m) { return sc_count(m, __NR_openat); }
-static double t_close(const struct joined_run *m) { return sc_count(m, __NR_close); }
-static double t_stat(const struct joined_run *m) { return sc_count(m, __NR_newfstatat) + sc_count(m, __NR_statx); }
-static double t_pread(const struct joined_run *m) { return sc_count(m, __NR_pread64); }
-static double t_futex(const struct joined_run *m) { return sc_count(m, __NR_futex) + sc_count(m, __NR_futex_waitv); }
 static double t_sys_other(const struct joined_run *m)
 {
 	double sum = 0;
@@ -49,24 +38,78 @@ static double t_blocked(const struct joined_run *m) { return acct(m, ACCT_BLOCKE
 static double t_runq(const struct joined_run *m) { return acct(m, ACCT_RUNQ); }
 static double t_pc_miss(const struct joined_run *m) { return (double)m->pagecache_misses; }
 
-static const struct term terms[] = {
-	{ "wall time", true, t_wall },
-	{ "operations", false, t_ops },
-	{ "openat calls", false, t_open },
-	{ "close calls", false, t_close },
-	{ "stat calls", false, t_stat },
-	{ "pread64 calls", false, t_pread },
-	{ "futex calls", false, t_futex },
-	{ "time in syscalls (no futex)", true, t_sys_other },
-	{ "on CPU, user", true, t_user },
-	{ "on CPU, syscalls", true, t_sys },
-	{ "waiting on workload locks", true, t_lock },
-	{ "other futex waits", true, t_futex_other },
-	{ "blocked (I/O, other)", true, t_blocked },
-	{ "waiting for a CPU", true, t_runq },
-	{ "page-cache misses (pages)", false, t_pc_miss },
+/* The account's terms, after the calls (kernel view in both runs). */
+static const struct cmp_term account_terms[] = {
+	{ "time in syscalls (no futex)", true, true, -1, t_sys_other },
+	{ "on CPU, user", true, true, -1, t_user },
+	{ "on CPU, syscalls", true, true, -1, t_sys },
+	{ "waiting on locks", true, true, -1, t_lock },
+	{ "other futex waits", true, true, -1, t_futex_other },
+	{ "blocked (I/O, other)", true, true, -1, t_blocked },
+	{ "waiting for a CPU", true, true, -1, t_runq },
+	{ "page-cache misses (pages)", false, true, -1, t_pc_miss },
 };
-#define NTERMS (sizeof(terms) / sizeof(terms[0]))
+
+static void add_term(struct cmp_pair *p, const struct cmp_term *t)
+{
+	if (p->nterms < CMP_TERMS_MAX)
+		p->term[p->nterms++] = *t;
+}
+
+/* A run's calls of number nr, as compared (per second in rates). */
+static double calls_of(const struct cmp_side *x, int nr)
+{
+	return (double)x->m->nr_total[nr].count * x->per;
+}
+
+/* The calls the two runs made most, together: what they measured, not a
+ * list made for one subject (a server's recvfrom, a benchmark's openat). */
+static void add_syscall_terms(struct cmp_pair *p)
+{
+	bool taken[FCT_NR_MAX] = { false };
+	char nm[32];
+
+	for (int k = 0; k < CMP_SYSCALL_TERMS; k++) {
+		int best = -1;
+
+		for (int nr = 0; nr < FCT_NR_MAX; nr++)
+			if (!taken[nr] && calls_of(&p->a, nr) + calls_of(&p->b, nr) > 0 &&
+			    (best < 0 || calls_of(&p->a, nr) + calls_of(&p->b, nr) >
+					 calls_of(&p->a, best) + calls_of(&p->b, best)))
+				best = nr;
+		if (best < 0)
+			return;
+		taken[best] = true;
+		struct cmp_term t = { .time = false, .kernel = true, .nr = best };
+		snprintf(t.name, sizeof(t.name), "%s calls", syscall_name((unsigned)best, nm,
+									 sizeof(nm)));
+		add_term(p, &t);
+	}
+}
+
+/* The terms the pair compares: the wall (or window), the operations when
+ * a run counted any, the calls both made most, then the account. */
+static void build_terms(struct cmp_pair *p)
+{
+	static const struct cmp_term wall = { "wall time", true, false, -1, t_wall };
+	static const struct cmp_term ops = { "operations", false, false, -1, t_ops };
+
+	p->nterms = 0;
+	add_term(p, &wall);
+	if (p->a.m->ops || p->b.m->ops)
+		add_term(p, &ops);
+	if (!p->a.s->traced || !p->b.s->traced)
+		return;
+	add_syscall_terms(p);
+	for (size_t i = 0; i < sizeof(account_terms) / sizeof(account_terms[0]); i++)
+		add_term(p, &account_terms[i]);
+}
+
+/* Term t of side x, as a total. */
+static double term_get(const struct cmp_term *t, const struct cmp_side *x)
+{
+	return t->nr >= 0 ? (double)x->m->nr_total[t->nr].count : t->get(x->m);
+}
 
 /* The window ends when fctrace stops watching, not when the work is
  * done: attach, or a program still running when fctrace stopped. */
@@ -138,6 +181,7 @@ void cmp_pair_of(struct cmp_pair *p, const struct session *a, const struct sessi
 	p->a.per = p->rates ? per_second(a) : 1;
 	p->b.per = p->rates ? per_second(b) : 1;
 	name_pair(p);
+	build_terms(p);
 }
 
 char *cmp_fmt(char *buf, size_t n, const struct cmp_pair *p, const struct cmp_side *x,
@@ -157,19 +201,19 @@ char *cmp_fmt(char *buf, size_t n, const struct cmp_pair *p, const struct cmp_si
 
 /* Term i as compared: the window itself stays a length (it is what the
  * rates are of); the rest per second of it in rates. */
-static const char *term_name(const struct cmp_pair *p, size_t i, char *buf, size_t n)
+static const char *term_name(const struct cmp_pair *p, int i, char *buf, size_t n)
 {
 	if (!p->rates)
-		return terms[i].name;
+		return p->term[i].name;
 	if (i == 0)
 		return "window (fixed)";
-	snprintf(buf, n, "%s /s", terms[i].name);
+	snprintf(buf, n, "%s /s", p->term[i].name);
 	return buf;
 }
 
-static double term_value(const struct cmp_pair *p, size_t i, const struct cmp_side *x)
+static double term_value(const struct cmp_pair *p, int i, const struct cmp_side *x)
 {
-	double v = terms[i].get(x->m);
+	double v = term_get(&p->term[i], x);
 
 	return p->rates && i > 0 ? v * x->per : v;
 }
@@ -180,13 +224,12 @@ static void print_terms(FILE *f, const struct cmp_pair *p)
 
 	fprintf(f, "%-30s %14s %14s %10s\n", "term (all threads)", p->a.name, p->b.name,
 		"a vs b");
-	for (size_t i = 0; i < NTERMS; i++) {
-		double x = terms[i].get(p->a.m), y = terms[i].get(p->b.m);
+	for (int i = 0; i < p->nterms; i++) {
+		const struct cmp_term *t = &p->term[i];
+		double x = term_get(t, &p->a), y = term_get(t, &p->b);
 
-		if (i > 1 && (!p->a.s->traced || !p->b.s->traced))
-			break;
-		cmp_fmt(va, sizeof(va), p, &p->a, terms[i].time, x);
-		cmp_fmt(vb, sizeof(vb), p, &p->b, terms[i].time, y);
+		cmp_fmt(va, sizeof(va), p, &p->a, t->time, x);
+		cmp_fmt(vb, sizeof(vb), p, &p->b, t->time, y);
 		if (p->rates && i == 0) {	/* a window's length is no result */
 			units_ns(va, sizeof(va), x);
 			units_ns(vb, sizeof(vb), y);
@@ -268,7 +311,7 @@ struct json_object *compare_json(const struct session *a, const struct session *
 	json_object_object_add(o, "a_name", json_object_new_string(p.a.name));
 	json_object_object_add(o, "b_name", json_object_new_string(p.b.name));
 	json_object_object_add(o, "per_second", json_object_new_boolean(p.rates));
-	for (size_t i = 0; i < NTERMS; i++) {
+	for (int i = 0; i < p.nterms; i++) {
 		struct json_object *row = json_object_new_object();
 
 		json_object_object_add(row, "term",

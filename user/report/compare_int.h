@@ -21,9 +21,23 @@ struct cmp_side {
 /* The two runs; rates: their windows were fixed (attach, or a program
  * fctrace stopped waiting for), so their totals only say how long each
  * watched: every figure is per second of its own window. */
+/* A compared term; a syscall's row (nr >= 0) names its call. */
+struct cmp_term {
+	char name[40];
+	bool time;		/* a duration, else a count */
+	bool kernel;		/* needs the kernel view in both runs */
+	int nr;			/* a syscall's number, or -1 */
+	double (*get)(const struct joined_run *m);
+};
+
+#define CMP_TERMS_MAX	20
+#define CMP_SYSCALL_TERMS 5	/* the calls the runs made most */
+
 struct cmp_pair {
 	struct cmp_side a, b;
 	bool rates;
+	struct cmp_term term[CMP_TERMS_MAX];	/* what the two runs measured */
+	int nterms;
 };
 
 void cmp_pair_of(struct cmp_pair *p, const struct session *a, const struct session *b);

@@ -23,7 +23,7 @@ static const char *const acct_colours[ACCT_N + 1] = {
 	"#4c9f38", "#2f74c0", "#d62728", "#f08c00", "#8e5ea2", "#e8b923", "#ced4da",
 };
 static const char *const acct_labels[ACCT_N + 1] = {
-	"on CPU, user", "on CPU, syscalls", "waiting on workload locks",
+	"on CPU, user", "on CPU, syscalls", "waiting on locks",
 	"other futex waits", "blocked (I/O, other)", "waiting for a CPU", "not accounted",
 };
 
