@@ -2,6 +2,7 @@
  * cost_print.c - fctrace's measured cost, printed and in the JSON
  * (cost_print.h).
  */
+#include <stdint.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "base/units.h"
@@ -38,35 +39,45 @@ static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 		snprintf(b, n, "Budget %.3g %%: kept, nothing stopped.", 100 * c->budget);
 }
 
-/* the second step's words, after the first's */
-static void timing_words(const struct selfcost_figures *c, char *b, size_t n)
+/* A later step's sentence: what it did, when, and the next second's share
+ * (0: that second measured nothing). */
+static void step_words(char *b, size_t n, const char *did, uint64_t at_ns, const char *then,
+		       double share)
 {
 	char at[16], after[64] = "";
 
+	if (share > 0)
+		snprintf(after, sizeof(after), ": %.1f %% after", 100 * share);
+	snprintf(b, n, " Then %s, %s into the window %s%s.", did,
+		 units_ns(at, sizeof(at), (double)at_ns), then, after);
+}
+
+/* the second step's words, after the first's */
+static void timing_words(const struct selfcost_figures *c, char *b, size_t n)
+{
+	char did[96];
+
 	if (!c->timing_at_ns || !n)
 		return;
-	if (c->timing_share > 0)
-		snprintf(after, sizeof(after), ": %.1f %% after", 100 * c->timing_share);
-	snprintf(b, n, " Then syscall timing went from 1 call in %u to 1 in %u, %s into the "
-		 "window (the counts stay exact; the calls' times after it are estimates from "
-		 "fewer calls)%s.", c->time_every_before, c->time_every_after,
-		 units_ns(at, sizeof(at), (double)c->timing_at_ns), after);
+	snprintf(did, sizeof(did), "syscall timing went from 1 call in %u to 1 in %u",
+		 c->time_every_before, c->time_every_after);
+	step_words(b, n, did, c->timing_at_ns, "(the counts stay exact; the calls' times after "
+		   "it are estimates from fewer calls)", c->timing_share);
 }
 
 /* the third step's words, after the second's */
 static void holders_words(const struct selfcost_figures *c, char *b, size_t n)
 {
-	char at[16], after[64] = "";
+	char did[96], then[160];
 
 	if (!c->holders_at_ns || !n)
 		return;
-	if (c->holders_share > 0)
-		snprintf(after, sizeof(after), ": %.1f %% after", 100 * c->holders_share);
-	snprintf(b, n, " Then the holders were followed for the %u lock%s waited on most, %s into "
-		 "the window; the holders of %u other%s are not reported (a part of the window "
-		 "would be no figure of it)%s.", c->holders_kept, c->holders_kept == 1 ? "" : "s",
-		 units_ns(at, sizeof(at), (double)c->holders_at_ns), c->holders_dropped,
-		 c->holders_dropped == 1 ? "" : "s", after);
+	snprintf(did, sizeof(did), "the holders were followed for the %u lock%s waited on most",
+		 c->holders_kept, units_plural(c->holders_kept));
+	snprintf(then, sizeof(then), "(the holders of %u other lock%s are not reported: a part "
+		 "of the window would be no figure of it)", c->holders_dropped,
+		 units_plural(c->holders_dropped));
+	step_words(b, n, did, c->holders_at_ns, then, c->holders_share);
 }
 
 void cost_print(FILE *f, const struct kview *kv)
