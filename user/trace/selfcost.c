@@ -365,8 +365,9 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&s->mu);
 		if (s->stats_fd >= 0) {
 			sample_end(s);
-			/* a trial's second, or the timing step's: now */
-			if (s->files == FILES_TRIAL || s->timing == TIMING_MEASURE)
+			/* a trial's second, or a step's: now */
+			if (s->files == FILES_TRIAL || s->timing == TIMING_MEASURE ||
+			    s->holders == HOLDERS_MEASURE)
 				sample_begin(s);
 		} else if (tick % SELFCOST_EVERY == 0) {
 			sample_begin(s);
