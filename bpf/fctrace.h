@@ -434,11 +434,13 @@ struct fct_word_key {
 #define FCT_BSTACK_SHIFT_MAX	12
 /* ... and for the other calls (disk reads, io_uring_enter, fsync ...) for
  * every FCT_BSTACK_IO_DOUBLE of them, at most FCT_BSTACK_IO_SHIFT_MAX
- * times (200 us x 32: 6.4 ms): MariaDB's O_DIRECT reads, 0.8 ms each,
+ * times (200 us x 16: 3.2 ms): MariaDB's O_DIRECT reads, 0.8 ms each,
  * were each a sample - a kernel stack walk, 4 KiB of user stack copied
- * and unwound, about 2 900 a second */
-#define FCT_BSTACK_IO_DOUBLE	256
-#define FCT_BSTACK_IO_SHIFT_MAX	5
+ * and unwound, about 2 900 a second. Fewer samples, a coarser split of
+ * the sleep between call paths: its error is that of their count
+ * (test_bpf_blocked's tolerance says it). */
+#define FCT_BSTACK_IO_DOUBLE	512
+#define FCT_BSTACK_IO_SHIFT_MAX	4
 /* kernel frames a record keeps: a sleep's stack from the syscall entry
  * down to schedule() and the BPF glue is ~15-20 deep */
 #define FCT_USTACK_KDEPTH	32
