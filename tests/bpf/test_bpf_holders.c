@@ -114,7 +114,8 @@ static void assert_agrees(const struct fct_hold_lock *h, const struct hold_truth
  * tracepoints: the kernel samples there, those in fctrace's own syscall
  * programs, a preemption on the way back, and the late samples the
  * calibration finds (holders.c). Measured 7 points under the program on
- * a quiet machine, 10 beside two CPU hogs (docs/holders.md).
+ * a quiet machine, 10-14 beside two CPU hogs (docs/holders.md): the
+ * 15-point tolerance holds there, with little to spare.
  */
 static void test_locked(void **state)
 {
