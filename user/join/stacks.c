@@ -1,7 +1,8 @@
 /*
- * stacks.c - the weighted stack set: frames interned through a hash, equal
- * stacks merged through another (a target of 10 000 threads has a stack
- * per thread and word: a scan per stack added was quadratic).
+ * stacks.c - the weighted stack set: frames interned through an index,
+ * equal stacks merged through another (base/idxhash.h: a target of
+ * 10 000 threads has a stack per thread and word, and a scan per stack
+ * added was quadratic).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,27 +19,20 @@ static uint64_t frame_hash(const char *func, const char *file, uint32_t line, bo
 	return idxhash_bytes(h, &line, sizeof(line));
 }
 
-/* Double the frame hash (and rehash) once it is half full. */
-static int fhash_grow(struct stack_set *ss)
+struct frame_key {
+	const struct stack_set *ss;
+	const char *func, *file;
+	uint32_t line;
+	bool inlined;
+};
+
+static bool frame_same(const void *ctx, int i)
 {
-	int cap = ss->fhcap ? 2 * ss->fhcap : 256;
-	int *h = malloc((size_t)cap * sizeof(*h));
+	const struct frame_key *k = ctx;
+	const struct sframe *f = &k->ss->frames[i];
 
-	if (!h)
-		return -1;
-	memset(h, -1, (size_t)cap * sizeof(*h));
-	for (int i = 0; i < ss->nframes; i++) {
-		const struct sframe *f = &ss->frames[i];
-		size_t at = frame_hash(f->func, f->file, f->line, f->inlined) & (size_t)(cap - 1);
-
-		while (h[at] >= 0)
-			at = (at + 1) & (size_t)(cap - 1);
-		h[at] = i;
-	}
-	free(ss->fhash);
-	ss->fhash = h;
-	ss->fhcap = cap;
-	return 0;
+	return f->line == k->line && f->inlined == k->inlined && !strcmp(f->func, k->func) &&
+	       !strcmp(f->file, k->file);
 }
 
 static int frame_new(struct stack_set *ss, const char *func, const char *file, uint32_t line,
@@ -76,32 +70,36 @@ int stacks_frame(struct stack_set *ss, const char *func, const char *file, uint3
 int stacks_frame_inl(struct stack_set *ss, const char *func, const char *file, uint32_t line,
 		     bool inlined)
 {
-	size_t at;
-	int i;
+	struct frame_key key = { ss, func, file ? file : "", line, inlined };
+	uint64_t hash = frame_hash(func, key.file, line, inlined);
+	int i = idxhash_find(&ss->frame_index, hash, frame_same, &key);
 
-	if (!file)
-		file = "";
-	if (2 * (ss->nframes + 1) > ss->fhcap && fhash_grow(ss))
-		return -1;
-	at = frame_hash(func, file, line, inlined) & (size_t)(ss->fhcap - 1);
-	for (; ss->fhash[at] >= 0; at = (at + 1) & (size_t)(ss->fhcap - 1)) {
-		const struct sframe *f = &ss->frames[ss->fhash[at]];
-
-		if (f->line == line && f->inlined == inlined && !strcmp(f->func, func) &&
-		    !strcmp(f->file, file))
-			return ss->fhash[at];
-	}
-	i = frame_new(ss, func, file, line, inlined);
 	if (i >= 0)
-		ss->fhash[at] = i;
+		return i;
+	i = frame_new(ss, func, key.file, line, inlined);
+	if (i >= 0 && idxhash_add(&ss->frame_index, hash, i)) {
+		ss->nframes--;		/* not findable: not kept */
+		free(ss->frames[i].func);
+		free(ss->frames[i].file);
+		return -1;
+	}
 	return i;
 }
 
-static bool same_stack(const struct sstack *s, enum stack_kind kind, const char *thread,
-		       const char *lock, const uint32_t *frames, int n)
+/* A stack as stacks_add looks it up: names cut as stored. */
+struct stack_key {
+	const struct stack_set *ss;
+	const struct sstack *s;
+};
+
+static bool stack_same(const void *ctx, int i)
 {
-	return s->kind == kind && s->nframes == n && !strcmp(s->thread, thread) &&
-	       !strcmp(s->lock, lock) && !memcmp(s->frames, frames, (size_t)n * sizeof(*frames));
+	const struct stack_key *k = ctx;
+	const struct sstack *a = &k->ss->stacks[i], *b = k->s;
+
+	return a->kind == b->kind && a->nframes == b->nframes && !strcmp(a->thread, b->thread) &&
+	       !strcmp(a->lock, b->lock) &&
+	       !memcmp(a->frames, b->frames, (size_t)b->nframes * sizeof(*b->frames));
 }
 
 static struct sstack *stack_new(struct stack_set *ss)
@@ -119,7 +117,7 @@ static struct sstack *stack_new(struct stack_set *ss)
 	return &ss->stacks[ss->n++];
 }
 
-/* A stack's hash, of what same_stack compares (thread and lock as stored:
+/* A stack's hash, of what stack_same compares (thread and lock as stored:
  * cut to their fields' size). */
 static uint64_t stack_hash(enum stack_kind kind, const char *thread, const char *lock,
 			   const uint32_t *frames, int n)
@@ -131,34 +129,18 @@ static uint64_t stack_hash(enum stack_kind kind, const char *thread, const char 
 	return idxhash_bytes(h, frames, (size_t)n * sizeof(*frames));
 }
 
-static size_t stack_slot(const struct stack_set *ss, const struct sstack *s)
+static uint64_t stack_hash_of(const struct sstack *s)
 {
-	return stack_hash(s->kind, s->thread, s->lock, s->frames, s->nframes) &
-	       (size_t)(ss->shcap - 1);
+	return stack_hash(s->kind, s->thread, s->lock, s->frames, s->nframes);
 }
 
-/* Double the stack hash (and rehash) once it is half full; made anew
- * after stacks_order moved the stacks. */
-static int shash_grow(struct stack_set *ss)
+/* The stacks indexed again after stacks_order moved them. */
+static int stacks_reindex(struct stack_set *ss)
 {
-	int cap = ss->shcap ? 2 * ss->shcap : 256;
-	int *h;
-
-	while (cap < 2 * (ss->n + 1))
-		cap *= 2;
-	if (!(h = malloc((size_t)cap * sizeof(*h))))
-		return -1;
-	memset(h, -1, (size_t)cap * sizeof(*h));
-	free(ss->shash);
-	ss->shash = h;
-	ss->shcap = cap;
-	for (int i = 0; i < ss->n; i++) {
-		size_t at = stack_slot(ss, &ss->stacks[i]);
-
-		while (h[at] >= 0)
-			at = (at + 1) & (size_t)(cap - 1);
-		h[at] = i;
-	}
+	idxhash_free(&ss->stack_index);
+	for (int i = 0; i < ss->n; i++)
+		if (idxhash_add(&ss->stack_index, stack_hash_of(&ss->stacks[i]), i))
+			return -1;
 	return 0;
 }
 
@@ -185,24 +167,28 @@ static struct sstack *stack_made(struct stack_set *ss, enum stack_kind kind, con
 int stacks_add(struct stack_set *ss, enum stack_kind kind, const char *thread, const char *lock,
 	       const uint32_t *frames, int nframes, uint64_t ns, uint64_t samples)
 {
-	struct sstack *s = NULL, key;
-	size_t at;
+	struct sstack *s, key;
+	struct stack_key k = { ss, &key };
+	uint64_t hash;
+	int i;
 
-	thread = thread ? thread : "";
-	lock = lock ? lock : "";
-	if (2 * (ss->n + 1) > ss->shcap && shash_grow(ss))
+	if (ss->stack_index.n != (size_t)ss->n && stacks_reindex(ss))
 		return -1;
 	/* as stored: a name longer than its field matches its cut copy */
 	key = (struct sstack){ .kind = kind, .frames = (uint32_t *)frames, .nframes = nframes };
-	snprintf(key.thread, sizeof(key.thread), "%s", thread);
-	snprintf(key.lock, sizeof(key.lock), "%s", lock);
-	for (at = stack_slot(ss, &key); ss->shash[at] >= 0 && !s; at = (at + 1) & (size_t)(ss->shcap - 1))
-		if (same_stack(&ss->stacks[ss->shash[at]], kind, key.thread, key.lock, frames, nframes))
-			s = &ss->stacks[ss->shash[at]];
-	if (!s) {
+	snprintf(key.thread, sizeof(key.thread), "%s", thread ? thread : "");
+	snprintf(key.lock, sizeof(key.lock), "%s", lock ? lock : "");
+	hash = stack_hash_of(&key);
+	if ((i = idxhash_find(&ss->stack_index, hash, stack_same, &k)) >= 0) {
+		s = &ss->stacks[i];
+	} else {
 		if (!(s = stack_made(ss, kind, key.thread, key.lock, frames, nframes)))
 			return -1;
-		ss->shash[at] = ss->n - 1;
+		if (idxhash_add(&ss->stack_index, hash, ss->n - 1)) {
+			free(s->frames);
+			ss->n--;
+			return -1;
+		}
 	}
 	s->ns += ns;
 	s->samples += samples;
@@ -229,9 +215,7 @@ static int by_ns(const void *a, const void *b)
 
 void stacks_order(struct stack_set *ss)
 {
-	free(ss->shash);	/* the stacks move: the next add hashes them again */
-	ss->shash = NULL;
-	ss->shcap = 0;
+	idxhash_free(&ss->stack_index);	/* the stacks move: the next add indexes them again */
 	if (ss->n)
 		qsort(ss->stacks, (size_t)ss->n, sizeof(*ss->stacks), by_ns);
 	for (int i = 0; i < ss->n; i++)
@@ -275,8 +259,8 @@ void stacks_free(struct stack_set *ss)
 	for (int i = 0; i < ss->n; i++)
 		free(ss->stacks[i].frames);
 	free(ss->frames);
-	free(ss->fhash);
-	free(ss->shash);
+	idxhash_free(&ss->frame_index);
+	idxhash_free(&ss->stack_index);
 	free(ss->stacks);
 	memset(ss, 0, sizeof(*ss));
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/idxhash.h"
 
 enum stack_kind { STK_WAIT, STK_CPU, STK_N };
 
@@ -36,12 +37,11 @@ struct sstack {
 struct stack_set {
 	struct sframe *frames;
 	int nframes, fcap;
-	int *fhash;		/* open addressing over frames, fhcap slots (-1: free) */
-	int fhcap;
+	struct idxhash frame_index;	/* frames by what frame_same compares */
 	struct sstack *stacks;
 	int n, cap;
-	int *shash;		/* open addressing over stacks, shcap slots (-1: free); */
-	int shcap;		/* NULL after stacks_order, made again by the next add */
+	struct idxhash stack_index;	/* stacks by what stack_same compares; emptied
+					 * by stacks_order, made again by the next add */
 };
 
 /* How a sampled stack's weight is set: docs/flame-graphs.md, JSON and the reports say it. */
