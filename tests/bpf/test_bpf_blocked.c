@@ -51,24 +51,26 @@ static void run_coldread(struct session *s, uint64_t truth[2])
 	truth[0] = a, truth[1] = b;
 }
 
-static uint64_t lock_stacks_ns(const struct stack_set *ss, const char *lock)
+/* The wait stacks on lock: the time they stand for, or (samples) the
+ * samples they were drawn from. */
+static uint64_t lock_stacks_sum(const struct stack_set *ss, const char *lock, bool samples)
 {
 	uint64_t sum = 0;
 
 	for (int i = 0; i < ss->n; i++)
 		if (ss->stacks[i].kind == STK_WAIT && !strcmp(ss->stacks[i].lock, lock))
-			sum += ss->stacks[i].ns;
+			sum += samples ? ss->stacks[i].samples : ss->stacks[i].ns;
 	return sum;
+}
+
+static uint64_t lock_stacks_ns(const struct stack_set *ss, const char *lock)
+{
+	return lock_stacks_sum(ss, lock, false);
 }
 
 static uint64_t lock_stacks_samples(const struct stack_set *ss, const char *lock)
 {
-	uint64_t n = 0;
-
-	for (int i = 0; i < ss->n; i++)
-		if (ss->stacks[i].kind == STK_WAIT && !strcmp(ss->stacks[i].lock, lock))
-			n += ss->stacks[i].samples;
-	return n;
+	return lock_stacks_sum(ss, lock, true);
 }
 
 /* A path's share of the sleep against the program's own, within 10 % of
