@@ -35,18 +35,11 @@
  * time, so the totals stay exact. */
 static __always_inline __u32 bstack_threshold(const struct fct_slot *t, __u32 nr)
 {
-	__u32 shift;
+	bool idle = fct_idle_call(nr);
+	__u32 shift = idle ? t->bs_sent / FCT_BSTACK_DOUBLE : t->bs_sent_io / FCT_BSTACK_IO_DOUBLE;
+	__u32 most = idle ? FCT_BSTACK_SHIFT_MAX : FCT_BSTACK_IO_SHIFT_MAX;
 
-	if (fct_idle_call(nr)) {
-		shift = t->bs_sent / FCT_BSTACK_DOUBLE;
-		if (shift > FCT_BSTACK_SHIFT_MAX)
-			shift = FCT_BSTACK_SHIFT_MAX;
-	} else {
-		shift = t->bs_sent_io / FCT_BSTACK_IO_DOUBLE;
-		if (shift > FCT_BSTACK_IO_SHIFT_MAX)
-			shift = FCT_BSTACK_IO_SHIFT_MAX;
-	}
-	return (__u32)FCT_BSTACK_NS << shift;
+	return (__u32)FCT_BSTACK_NS << (shift < most ? shift : most);
 }
 
 static __always_inline void fct_bstack_out(struct fct_slot *t, __u64 now)
