@@ -38,16 +38,17 @@ static double t_blocked(const struct joined_run *m) { return acct(m, ACCT_BLOCKE
 static double t_runq(const struct joined_run *m) { return acct(m, ACCT_RUNQ); }
 static double t_pc_miss(const struct joined_run *m) { return (double)m->pagecache_misses; }
 
-/* The account's terms, after the calls (kernel view in both runs). */
+/* The account's terms, after the calls (only with the kernel view in
+ * both runs: build_terms). */
 static const struct cmp_term account_terms[] = {
-	{ "time in syscalls (no futex)", true, true, -1, t_sys_other },
-	{ "on CPU, user", true, true, -1, t_user },
-	{ "on CPU, syscalls", true, true, -1, t_sys },
-	{ "waiting on locks", true, true, -1, t_lock },
-	{ "other futex waits", true, true, -1, t_futex_other },
-	{ "blocked (I/O, other)", true, true, -1, t_blocked },
-	{ "waiting for a CPU", true, true, -1, t_runq },
-	{ "page-cache misses (pages)", false, true, -1, t_pc_miss },
+	{ "time in syscalls (no futex)", true, -1, t_sys_other },
+	{ "on CPU, user", true, -1, t_user },
+	{ "on CPU, syscalls", true, -1, t_sys },
+	{ "waiting on locks", true, -1, t_lock },
+	{ "other futex waits", true, -1, t_futex_other },
+	{ "blocked (I/O, other)", true, -1, t_blocked },
+	{ "waiting for a CPU", true, -1, t_runq },
+	{ "page-cache misses (pages)", false, -1, t_pc_miss },
 };
 
 static void add_term(struct cmp_pair *p, const struct cmp_term *t)
@@ -80,7 +81,7 @@ static void add_syscall_terms(struct cmp_pair *p)
 		if (best < 0)
 			return;
 		taken[best] = true;
-		struct cmp_term t = { .time = false, .kernel = true, .nr = best };
+		struct cmp_term t = { .time = false, .nr = best };
 		snprintf(t.name, sizeof(t.name), "%s calls", syscall_name((unsigned)best, nm,
 									 sizeof(nm)));
 		add_term(p, &t);
@@ -91,8 +92,8 @@ static void add_syscall_terms(struct cmp_pair *p)
  * a run counted any, the calls both made most, then the account. */
 static void build_terms(struct cmp_pair *p)
 {
-	static const struct cmp_term wall = { "wall time", true, false, -1, t_wall };
-	static const struct cmp_term ops = { "operations", false, false, -1, t_ops };
+	static const struct cmp_term wall = { "wall time", true, -1, t_wall };
+	static const struct cmp_term ops = { "operations", false, -1, t_ops };
 
 	p->nterms = 0;
 	add_term(p, &wall);

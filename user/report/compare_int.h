@@ -25,7 +25,6 @@ struct cmp_side {
 struct cmp_term {
 	char name[40];
 	bool time;		/* a duration, else a count */
-	bool kernel;		/* needs the kernel view in both runs */
 	int nr;			/* a syscall's number, or -1 */
 	double (*get)(const struct joined_run *m);
 };
