@@ -256,20 +256,19 @@ static void timing_step(struct selfcost *s, uint64_t now)
  * kept for the SELFCOST_HOLD_KEEP words waited on most (MariaDB: 8 words
  * watched, sys_enter 903 ns a run against 383 without the holders); the
  * others' figures are dropped, as they would stop here. Once. */
-static bool holders_step(struct selfcost *s, uint64_t now)
+static void holders_step(struct selfcost *s, uint64_t now)
 {
 	int watched = 0;
 	uint32_t skip;
 
 	if (!s->h.hold_skip || !s->h.hold_rank || s->holders != HOLDERS_ON)
-		return false;
+		return;
 	skip = s->h.hold_rank(s->h.arg, SELFCOST_HOLD_KEEP, &watched);
 	__atomic_store_n(s->h.hold_skip, skip, __ATOMIC_SEQ_CST);
 	s->f.holders_at_ns = now > s->start_ns ? now - s->start_ns : 1;
 	s->f.holders_kept = (uint32_t)(watched < SELFCOST_HOLD_KEEP ? watched : SELFCOST_HOLD_KEEP);
 	s->f.holders_dropped = (uint32_t)(watched - (int)s->f.holders_kept);
 	s->holders = HOLDERS_MEASURE;
-	return true;
 }
 
 /* The trial's second judged: within the budget the stream stays stopped;
