@@ -128,7 +128,7 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) $(addprefix tests/lib/,testutil.c bpfutil.c progwalk.c binutil.c \
-	     trace_check.c joinutil.c jsonutil.c flameutil.c diagutil.c)
+	     trace_check.c joinutil.c acctutil.c jsonutil.c flameutil.c diagutil.c)
 # named by their folder under tests/: asan/base/test_hist is tests/base/test_hist.c
 ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_explain explain/test_whatif \
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \

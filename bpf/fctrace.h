@@ -238,12 +238,8 @@ struct fct_account {
 	struct fct_nr_table nrt;
 };
 
-/* User space's: the same, with the syscall table by number (the slot's
- * entries and its spilled numbers put back in place, trace/loader.c). */
-struct fct_thread {
-	FCT_ACCOUNT_FIELDS
-	struct fct_nr_stats nr[FCT_NR_MAX];	/* every syscall by number */
-};
+/* User space keeps it as struct fct_thread (user/trace/account.h): the
+ * same fields, the slot's entries and its spilled numbers in one table. */
 
 /*
  * A sleep another traced process ended with a kill or a write

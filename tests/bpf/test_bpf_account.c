@@ -302,7 +302,7 @@ static void test_light_mode(void **state)
 		if (!kview_derived(t).cpu_split_sampled)
 			assert_int_equal(kview_derived(t).cpu_sys_ns, 0);
 		assert_int_equal(kview_derived(t).futex_wait_ns, 0);
-		assert_int_equal(t->nr[__NR_openat].count, 0);
+		assert_int_equal(acct_nr(t, __NR_openat)->count, 0);
 		assert_tiles(t, &m[i]);
 	}
 	assert_true(kview_thread(&fx.kv, m[0].tid)->blocked_ns >= 99 * MS);

@@ -56,7 +56,7 @@ static int attach(struct crowd *c, unsigned max_threads, uint64_t duration_ns,
 
 static unsigned getppids(const struct fct_thread *a)
 {
-	return (unsigned)a->nr[SYS_getppid & (FCT_NR_MAX - 1)].count;
+	return (unsigned)acct_nr(a, SYS_getppid & (FCT_NR_MAX - 1))->count;
 }
 
 /* Every thread of the crowd accounted, each with exactly its 3 calls. */

@@ -460,7 +460,7 @@ static void test_fsync_writes(void **state)
 	/* the flushes: each fsync's own without a journal, else the journal's */
 	assert_true(d->flushes <= N_BLOCKS);
 	assert_true(d->ns[FCT_DISK_WRITE] > 0);
-	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->nr[74].count, N_BLOCKS);	/* fsync */
+	assert_int_equal(acct_nr(kview_thread(&fx.kv, m[0].tid), 74)->count, N_BLOCKS);	/* fsync */
 	bpf_fixture_done(&fx);
 	disk_file_done(&c);
 }

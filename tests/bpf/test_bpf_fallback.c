@@ -66,8 +66,8 @@ static void test_syscalls_fall_back_to_raw_tp(void **state)
 
 		assert_int_equal(m[i].user[0], 0);
 		assert_non_null(t);
-		assert_int_equal(t->nr[__NR_openat].count, N_OPENS);
-		assert_int_equal(t->nr[__NR_close].count, N_OPENS);
+		assert_int_equal(acct_nr(t, __NR_openat)->count, N_OPENS);
+		assert_int_equal(acct_nr(t, __NR_close)->count, N_OPENS);
 	}
 	bpf_fixture_done(&fx);
 }
@@ -100,8 +100,8 @@ static void test_holders_reload_without_it(void **state)
 		const struct fct_thread *t = kview_thread(&fx.kv, m[i].tid);
 
 		assert_non_null(t);
-		assert_int_equal(t->nr[__NR_openat].count, N_OPENS);
-		assert_int_equal(t->nr[__NR_close].count, N_OPENS);
+		assert_int_equal(acct_nr(t, __NR_openat)->count, N_OPENS);
+		assert_int_equal(acct_nr(t, __NR_close)->count, N_OPENS);
 	}
 	bpf_fixture_done(&fx);
 }

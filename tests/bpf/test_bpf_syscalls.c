@@ -99,19 +99,19 @@ static void syscall_counts(unsigned time_every)
 		assert_int_equal(m[i].user[0], 0);
 		assert_non_null(t);
 		assert_non_null(ph);
-		pr = &t->nr[__NR_pread64];
+		pr = acct_nr(t, __NR_pread64);
 		assert_int_equal(t->begin_ns, m[i].begin_ns);
 		assert_int_equal(t->end_ns, m[i].end_ns);
 		assert_int_equal(t->how, FCT_HOW_MARK);	/* begun and ended by the marks */
-		assert_int_equal(t->nr[__NR_openat].count, N_OPS + 1);
-		assert_int_equal(t->nr[__NR_openat].errors, 1);
+		assert_int_equal(acct_nr(t, __NR_openat)->count, N_OPS + 1);
+		assert_int_equal(acct_nr(t, __NR_openat)->errors, 1);
 		assert_int_equal(pr->count, N_OPS);
 		assert_int_equal(pr->errors, 0);
-		assert_int_equal(t->nr[__NR_close].count, N_OPS);
+		assert_int_equal(acct_nr(t, __NR_close)->count, N_OPS);
 		assert_int_equal(t->pages_asked, N_OPS);
 		assert_int_equal(pr->timed, sampled_count(N_OPS, FCT_SC_WARMUP, every));
 		assert_int_equal(hist_sum(ph), sampled_weight(N_OPS, FCT_SC_WARMUP, every));
-		assert_int_equal(t->nr[__NR_openat].timed,
+		assert_int_equal(acct_nr(t, __NR_openat)->timed,
 				 sampled_count(N_OPS + 1, FCT_SC_WARMUP, every));
 		assert_int_equal(hist_sum(kview_sc_hist(&fx.kv, m[i].tid, __NR_openat)),
 				 sampled_weight(N_OPS + 1, FCT_SC_WARMUP, every));
@@ -193,7 +193,7 @@ static void test_spilled_numbers_exact(void **state)
 	assert_int_equal(fx.kv.lost.nr_spill_full, 0);
 	assert_non_null(kview_thread(&fx.kv, m.tid));
 	for (size_t i = 0; i < MANY_NRS; i++) {
-		const struct fct_nr_stats *s = &kview_thread(&fx.kv, m.tid)->nr[many_nrs[i]];
+		const struct fct_nr_stats *s = acct_nr(kview_thread(&fx.kv, m.tid), many_nrs[i]);
 
 		if (s->count != MANY_EACH)
 			fail_msg("syscall %ld (#%zu called): %llu calls counted, not %d", many_nrs[i],
@@ -234,7 +234,7 @@ static void test_pages_asked_by_span(void **state)
 	assert_int_equal(m[0].user[0], 7);
 	assert_non_null(kview_thread(&fx.kv, m[0].tid));
 	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->pages_asked, 7);
-	assert_int_equal(kview_thread(&fx.kv, m[0].tid)->nr[__NR_pread64].count, 4);
+	assert_int_equal(acct_nr(kview_thread(&fx.kv, m[0].tid), __NR_pread64)->count, 4);
 	bpf_fixture_done(&fx);
 	files_remove(&f);
 }
@@ -264,9 +264,9 @@ static void test_any_number_timed(void **state)
 	assert_non_null(t);
 	h = kview_sc_hist(&fx.kv, m[0].tid, __NR_getppid);
 	assert_non_null(h);
-	assert_int_equal(t->nr[__NR_getppid].count, N_PPID);
-	assert_int_equal(t->nr[__NR_getppid].errors, 0);
-	assert_int_equal(t->nr[__NR_getppid].timed,
+	assert_int_equal(acct_nr(t, __NR_getppid)->count, N_PPID);
+	assert_int_equal(acct_nr(t, __NR_getppid)->errors, 0);
+	assert_int_equal(acct_nr(t, __NR_getppid)->timed,
 			 sampled_count(N_PPID, FCT_SC_WARMUP, FCT_SC_EVERY_DEFAULT));
 	assert_int_equal(hist_sum(h), sampled_weight(N_PPID, FCT_SC_WARMUP, FCT_SC_EVERY_DEFAULT));
 	assert_true(h->min_ns > 0 && h->min_ns <= h->max_ns);

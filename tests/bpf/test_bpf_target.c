@@ -150,10 +150,10 @@ static void test_exact_counts_and_names(void **state)
 	for (int r = 0; r < 2; r++) {
 		const struct thread_row *row = row_named(&s.joined, r ? "reader-1" : "reader-0");
 
-		assert_int_equal(row->k.nr[__NR_pread64].count, PREADS);
-		assert_int_equal(row->k.nr[__NR_openat].count, 1);
-		assert_int_equal(row->k.nr[__NR_close].count, 1);
-		assert_int_equal(row->k.nr[17].count, PREADS);	/* x86-64 pread64 */
+		assert_int_equal(acct_nr(&row->k, __NR_pread64)->count, PREADS);
+		assert_int_equal(acct_nr(&row->k, __NR_openat)->count, 1);
+		assert_int_equal(acct_nr(&row->k, __NR_close)->count, 1);
+		assert_int_equal(acct_nr(&row->k, 17)->count, PREADS);	/* x86-64 pread64 */
 		assert_true(row->k.how & FCT_HOW_FORK);
 		assert_true(row->k.how & FCT_HOW_EXITED);
 	}
@@ -170,7 +170,7 @@ static uint64_t preads_of_others(const struct session *s, pid_t parent)
 
 	for (unsigned i = 0; i < s->joined.nrows; i++)
 		if (s->joined.rows[i].k.tgid != (uint32_t)parent)
-			n += s->joined.rows[i].k.nr[__NR_pread64].count;
+			n += acct_nr(&s->joined.rows[i].k, __NR_pread64)->count;
 	return n;
 }
 
@@ -309,7 +309,7 @@ static void test_attach_adopts_and_sees_new_threads(void **state)
 	 * wait began before the attach, so its start was not seen */
 	assert_non_null(lock_starting(&s.joined, "session_table_lock ("));
 	assert_true(late->k.how & FCT_HOW_FORK);
-	assert_int_equal(late->k.nr[__NR_pread64].count, PREADS);
+	assert_int_equal(acct_nr(&late->k, __NR_pread64)->count, PREADS);
 	gated_end(&sv);
 	session_free(&s);
 }
@@ -333,7 +333,7 @@ static uint64_t preads_named(const struct session *s, const char *comm)
 {
 	const struct thread_row *r = row_named(&s->joined, comm);
 
-	return r ? r->k.nr[__NR_pread64].count : UINT64_MAX;
+	return r ? acct_nr(&r->k, __NR_pread64)->count : UINT64_MAX;
 }
 
 /* attach --follow to a parent whose children and grandchild already
@@ -572,9 +572,9 @@ static void test_durable_writes_named(void **state)
 	run_clean(argv, &s);
 	r = row_named(&s.joined, "target_prog");
 	assert_non_null(r);
-	assert_int_equal(r->k.nr[SYS_fdatasync].count, 200);
-	assert_int_equal(r->k.nr[SYS_write].count, 200);
-	if (r->k.nr[SYS_fdatasync].blocked_ns > 0)
+	assert_int_equal(acct_nr(&r->k, SYS_fdatasync)->count, 200);
+	assert_int_equal(acct_nr(&r->k, SYS_write)->count, 200);
+	if (acct_nr(&r->k, SYS_fdatasync)->blocked_ns > 0)
 		assert_true(diag_says(&s.diag, "200 fdatasync calls"));
 	session_free(&s);
 }
@@ -634,7 +634,7 @@ static void test_group_commit_wakers(void **state)
 	/* the flusher's broadcasts all; a waiter's own wake of a waiter
 	 * (glibc's condvar hands a stolen signal on) would be the rest */
 	assert_true(commit->wakers.after[0].wakes * 100 >= commit->wakers.wakes * 95);
-	assert_true(commit->wakers.after[0].wakes <= flusher->k.nr[SYS_fdatasync].count);
+	assert_true(commit->wakers.after[0].wakes <= acct_nr(&flusher->k, SYS_fdatasync)->count);
 	assert_int_equal(work->wakers.wakes, work->wakes);
 	assert_string_equal(work->wakers.after[0].call, "write");
 	assert_int_equal(commit->wakers.cls, WC_DURABLE);

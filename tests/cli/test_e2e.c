@@ -55,11 +55,11 @@ static void test_fc_exact_syscalls_per_thread(void **state)
 
 		assert_true(r->has_kernel);
 		assert_int_equal(r->own.ops, 1500);
-		assert_int_equal(r->k.nr[__NR_openat].count, 1500);
-		assert_int_equal(r->k.nr[__NR_pread64].count, 1500);
-		assert_int_equal(r->k.nr[__NR_close].count, 1500);
-		assert_int_equal(r->k.nr[__NR_openat].errors, 0);
-		assert_int_equal(r->k.nr[__NR_newfstatat].count, 0);
+		assert_int_equal(acct_nr(&r->k, __NR_openat)->count, 1500);
+		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, 1500);
+		assert_int_equal(acct_nr(&r->k, __NR_close)->count, 1500);
+		assert_int_equal(acct_nr(&r->k, __NR_openat)->errors, 0);
+		assert_int_equal(acct_nr(&r->k, __NR_newfstatat)->count, 0);
 		/* the six buckets tile the thread's own wall time */
 		assert_true(r->accounted_ratio > 0.99 && r->accounted_ratio < 1.01);
 	}
@@ -79,9 +79,9 @@ static void test_fcp_within_pool_never_reopens(void **state)
 	options_for(&o, "fcp", 30, 4, 3000, dir);
 	run(&o, &s);
 	for (unsigned i = 0; i < s.joined.nrows; i++) {
-		opens += s.joined.rows[i].k.nr[__NR_openat].count;
-		closes += s.joined.rows[i].k.nr[__NR_close].count;
-		stats += s.joined.rows[i].k.nr[__NR_newfstatat].count;
+		opens += acct_nr(&s.joined.rows[i].k, __NR_openat)->count;
+		closes += acct_nr(&s.joined.rows[i].k, __NR_close)->count;
+		stats += acct_nr(&s.joined.rows[i].k, __NR_newfstatat)->count;
 	}
 	assert_int_equal(opens, 30);
 	assert_int_equal(stats, 30);
@@ -107,8 +107,8 @@ static void test_fcp_small_pool_serialises(void **state)
 	o.wl.pool = 10;
 	run(&o, &s);
 	for (unsigned i = 0; i < s.joined.nrows; i++) {
-		opens += s.joined.rows[i].k.nr[__NR_openat].count;
-		closes += s.joined.rows[i].k.nr[__NR_close].count;
+		opens += acct_nr(&s.joined.rows[i].k, __NR_openat)->count;
+		closes += acct_nr(&s.joined.rows[i].k, __NR_close)->count;
 	}
 	assert_int_equal(opens, s.timings.totals.misses);
 	assert_int_equal(closes, s.timings.totals.evictions);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "acctutil.h"
 #include "base/sysnames.h"
 #include "explain/held.h"
 #include "explain/roles.h"
@@ -90,8 +91,8 @@ static void fx_calls(struct fx *x, unsigned i, const char *call, uint64_t n, dou
 	int nr = syscall_nr(call);
 
 	assert_true(nr >= 0);
-	x->rows[i].k.nr[nr].count = n;
-	x->rows[i].k.nr[nr].blocked_ns = (uint64_t)llround(blocked * WALL);
+	au_nr(&x->rows[i].k, nr)->count = n;
+	au_nr(&x->rows[i].k, nr)->blocked_ns = (uint64_t)llround(blocked * WALL);
 	x->rows[i].idle_ns = join_idle_ns(&x->rows[i]);
 }
 

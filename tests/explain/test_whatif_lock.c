@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
+#include "acctutil.h"
 #include "explain/whatif_lock.h"
 
 #define NT	4
@@ -40,7 +41,7 @@ static void fx_init(struct fx *x, double cpu_s, double futex_s)
 							 .wait_ns = (uint64_t)(1.2 * S / NT) };
 		x->rows[i].nlocks = 1;
 		x->rows[i].k.oncpu_ns = (uint64_t)(cpu_s * S / NT);
-		x->rows[i].k.nr[__NR_futex].total_ns = (uint64_t)(futex_s * S / NT);
+		au_nr(&x->rows[i].k, __NR_futex)->total_ns = (uint64_t)(futex_s * S / NT);
 	}
 	snprintf(x->lock.name, sizeof(x->lock.name), "table_lock");
 	x->lock.waits = 1000;

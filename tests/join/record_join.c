@@ -36,11 +36,9 @@ static void print_user(const struct wl_thread_stats *u)
 	printf(" },\n");
 }
 
-static void print_nr(const struct fct_nr_stats *s, unsigned nr)
+static void print_nr(const struct fct_nr_stats *s)
 {
-	if (!s->count)
-		return;
-	printf("\n\t\t[%u] = {", nr);
+	printf(" {");
 	F(s, count); F(s, errors); F(s, timed); F(s, total_ns); F(s, blocked_ns);
 	printf(" },");
 }
@@ -64,9 +62,14 @@ static void print_kthread(const struct fct_thread *t)
 	F(t, sys_on_est_ns); F(t, offcpu_ns); F(t, runq_total_ns);
 	F(t, vol_switches); F(t, invol_switches); F(t, futex_waits);
 	F(t, pages_asked); F(t, pages_added); F(t, klock_waits); F(t, klock_wait_ns);
-	printf(" .nr = {");
+	printf(" .nr_at = {");
 	for (unsigned i = 0; i < FCT_NR_MAX; i++)
-		print_nr(&t->nr[i], i);
+		if (t->nr_at[i])
+			printf(" [%u] = %u,", i, t->nr_at[i]);
+	printf(" }, .nr_used = %u, .nr_room = %u,\n\t\t.nr_e = (struct fct_nr_stats[]){",
+	       t->nr_used, t->nr_used);
+	for (unsigned i = 0; i < t->nr_used; i++)
+		print_nr(&t->nr_e[i]);
 	printf(" } },\n");
 }
 

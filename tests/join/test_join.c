@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
+#include "acctutil.h"
 #include "jvm/jvm.h"
 #include "join/lockname.h"
 #include "join/join.h"
@@ -49,6 +50,8 @@ static void load(struct inputs *in, const struct join_fixture *fx)
 	in->kv.time_every = fx->time_every;
 	in->kv.threads = dup_array(fx->kthreads, fx->nkthreads, sizeof(*fx->kthreads), 2);
 	in->kv.nthreads = fx->nkthreads;
+	for (int i = 0; i < fx->nkthreads; i++)	/* kview_scale writes them */
+		assert_int_equal(acct_nr_own(&in->kv.threads[i], &in->kv.nr_arena), 0);
 	in->kv.sc_hists = dup_array(fx->sc_hists, fx->nsc_hists, sizeof(*fx->sc_hists), 2);
 	in->kv.nsc_hists = fx->nsc_hists;
 	kview_sort_sc_hists(&in->kv);
@@ -149,8 +152,8 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 		uint64_t mine[SC_ROW_N] = { 0 };
 
 		for (unsigned n = 0; n < FCT_NR_MAX; n++) {
-			sc[n] += k->nr[n].count;
-			mine[sc_row_of(n)] += k->nr[n].count;
+			sc[n] += acct_nr(k, n)->count;
+			mine[sc_row_of(n)] += acct_nr(k, n)->count;
 		}
 		/* the saved run's rows: the thread's numbers, summed by row */
 		for (int s = 0; s < SC_ROW_N; s++) {
@@ -194,7 +197,7 @@ static void test_full_set(void **state)
 		uint64_t waits, named = lock_futex_ns(&in, r->tid, &waits);
 
 		/* fcp: one pread64 per op, counted exactly by the kernel */
-		assert_int_equal(r->k.nr[__NR_pread64].count, r->own.ops);
+		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, r->own.ops);
 		assert_int_equal(r->sc[SC_ROW_PREAD64].count, r->own.ops);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
 		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->d.futex_wait_ns - named);
@@ -263,8 +266,8 @@ static void test_idle_in_completion_waits(void **state)
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.acct_ns[ACCT_BLOCKED] = 9000000000ull;
-	r.k.nr[__NR_io_uring_enter].blocked_ns = 8000000000ull;
-	r.k.nr[__NR_nanosleep].blocked_ns = 500000000ull;
+	au_nr(&r.k, __NR_io_uring_enter)->blocked_ns = 8000000000ull;
+	au_nr(&r.k, __NR_nanosleep)->blocked_ns = 500000000ull;
 	r.disk.read_ns = 3000000000ull;
 	r.disk.write_ns = 1000000000ull;
 	assert_int_equal(join_idle_ns(&r), 500000000ull + 4000000000ull);
@@ -301,7 +304,7 @@ static void test_light_set(void **state)
 		uint64_t named = r->own.lock_wait_ns < r->k.blocked_ns ?
 				 r->own.lock_wait_ns : r->k.blocked_ns;
 
-		assert_int_equal(r->k.nr[__NR_pread64].count, 0);
+		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, 0);
 		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], 0);	/* no syscall edges */
 		assert_int_equal(r->acct_ns[ACCT_CPU_USER], r->k.oncpu_ns);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <sys/syscall.h>
+#include "acctutil.h"
 #include "join/join.h"
 #include "trace/kview.h"
 
@@ -69,7 +70,7 @@ static void model(struct joined_run *m, struct kview *kv, enum lock_kind kind, c
 		r->k.offcpu_ns = 750 * (uint64_t)MS;
 		r->k.futex_off_ns = 750 * (uint64_t)MS;
 		r->k.futex_on_ns = 4 * (uint64_t)MS;
-		r->k.nr[__NR_futex].total_ns = 760 * (uint64_t)MS;	/* 6 ms of wakes */
+		au_nr(&r->k, __NR_futex)->total_ns = 760 * (uint64_t)MS;	/* 6 ms of wakes */
 		snprintf(r->locks[0].name, sizeof(r->locks[0].name), "%s", name);
 		r->locks[0].waits = WAITS;
 		r->locks[0].wait_ns = 700 * (uint64_t)MS;

@@ -3,6 +3,7 @@
  * (joinutil.h).
  */
 #include <string.h>
+#include "acctutil.h"
 #include "joinutil.h"
 
 int join_workload(struct session *s, const struct wl_result *res, const struct kview *kv,
@@ -21,7 +22,7 @@ void ju_calls(struct fct_thread *k, struct kv_sc_hist *hs, int *nhs, unsigned nr
 {
 	struct kv_sc_hist *h = &hs[(*nhs)++];
 
-	k->nr[nr] = (struct fct_nr_stats){ .count = s->count, .errors = s->errors,
+	*au_nr(k, nr) = (struct fct_nr_stats){ .count = s->count, .errors = s->errors,
 		.timed = s->timed, .total_ns = s->total_ns, .blocked_ns = s->blocked_ns };
 	*h = (struct kv_sc_hist){ .key = { .tid = k->tid, .nr = nr },
 		.val = { .min_ns = s->min_ns, .max_ns = s->max_ns } };

@@ -15,7 +15,7 @@ int join_workload(struct session *s, const struct wl_result *res, const struct k
 		  unsigned groups);
 
 /* A hand-made account's calls of syscall nr as the kernel keeps them:
- * count, errors, timed and total in k->nr[nr], and their shape (min,
+ * count, errors, timed and total in k's entry for nr (acctutil.h), and their shape (min,
  * max, histogram) appended to the view's (thread, number) table hs,
  * which holds *nhs. Call kview_sort_sc_hists once the view is whole. */
 void ju_calls(struct fct_thread *k, struct kv_sc_hist *hs, int *nhs, unsigned nr,

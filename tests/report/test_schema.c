@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include <json-c/json.h>
+#include "acctutil.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/sweep_print.h"
@@ -56,7 +57,7 @@ static struct fx *fx_run(const char *workload, bool kernel, bool cache)
 		/* derived: half the wall in user space, half in syscalls */
 		x->kt[i] = (struct fct_thread){ .tid = 500 + i, .oncpu_ns = WALL,
 			.sys_on_est_ns = WALL / 2, .pages_asked = 12 };
-		x->kt[i].nr[__NR_pread64] = (struct fct_nr_stats){ .count = 50, .total_ns = 50000 };
+		*au_nr(&x->kt[i], __NR_pread64) = (struct fct_nr_stats){ .count = 50, .total_ns = 50000 };
 	}
 	s->kv = (struct kview){ .groups = PG_FULL, .threads = x->kt, .nthreads = NT, .nprobes = 1 };
 	s->kv.probes[0] = (struct probe_status){ .name = "tp_btf/sched_switch", .group = PG_SCHED, .state = PROBE_OK, .reason = "" };

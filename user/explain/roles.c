@@ -253,9 +253,9 @@ static uint64_t child_wait_ns(const struct thread_row *row, const char **call)
 
 		if (nr < 0 || nr >= FCT_NR_MAX)
 			continue;
-		ns += row->k.nr[nr].blocked_ns;
-		if (row->k.nr[nr].blocked_ns > best) {
-			best = row->k.nr[nr].blocked_ns;
+		ns += acct_nr(&row->k, nr)->blocked_ns;
+		if (acct_nr(&row->k, nr)->blocked_ns > best) {
+			best = acct_nr(&row->k, nr)->blocked_ns;
 			*call = child_calls[i];
 		}
 	}

@@ -68,8 +68,8 @@ static int top_calls(const struct thread_row *r, int *nr, int max)
 
 			for (int j = 0; j < n; j++)
 				taken |= nr[j] == s;
-			if (!taken && r->k.nr[s].count &&
-			    (best < 0 || r->k.nr[s].count > r->k.nr[best].count))
+			if (!taken && acct_nr(&r->k, s)->count &&
+			    (best < 0 || acct_nr(&r->k, s)->count > acct_nr(&r->k, best)->count))
 				best = s;
 		}
 		if (best < 0)
@@ -90,17 +90,17 @@ static void ev_calls(struct diag_cause *c, const struct thread_row *r)
 	if (!n)
 		return;
 	for (int s = 0; s < FCT_NR_MAX; s++)
-		all += (double)r->k.nr[s].count;
+		all += (double)acct_nr(&r->k, s)->count;
 	for (int i = 0; i < n; i++) {
 		size_t len = strlen(buf);
 
 		snprintf(buf + len, sizeof(buf) - len, "%s%s %s", i ? ", " : "",
-			 fig_cnt((double)r->k.nr[nr[i]].count), syscall_name((unsigned)nr[i], name,
+			 fig_cnt((double)acct_nr(&r->k, nr[i])->count), syscall_name((unsigned)nr[i], name,
 									    sizeof(name)));
 	}
 	evidence_add(c, "Its calls, most made first: %s; %s calls in all, %s per second of its "
 		     "window.", buf, fig_cnt(all), fig_cnt(fig_ratio(all, row_wall(r) / 1e9)));
-	if (n >= 2 && r->k.nr[nr[1]].count * 50 >= r->k.nr[nr[0]].count * 49) {
+	if (n >= 2 && acct_nr(&r->k, nr[1])->count * 50 >= acct_nr(&r->k, nr[0])->count * 49) {
 		char a[24], b[24];
 
 		evidence_add(c, "%s and %s came one to one: one pair per request served, so each "

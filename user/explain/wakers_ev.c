@@ -20,8 +20,8 @@ static bool waker_call_time(const struct joined_run *m, pid_t tid, const char *c
 		return false;
 	for (unsigned i = 0; i < m->nrows; i++)
 		if (m->rows[i].tid == tid && m->rows[i].has_kernel) {
-			*count = (double)m->rows[i].k.nr[nr].count;
-			*ns = (double)m->rows[i].k.nr[nr].total_ns;
+			*count = (double)acct_nr(&m->rows[i].k, nr)->count;
+			*ns = (double)acct_nr(&m->rows[i].k, nr)->total_ns;
 			return *count > 0;
 		}
 	return false;
@@ -136,8 +136,8 @@ static int slept_most(const struct joined_run *m, pid_t tid, double *ns)
 		if (r->tid != tid || !r->has_kernel)
 			continue;
 		for (int n = 0; n < FCT_NR_MAX; n++)
-			if ((double)r->k.nr[n].blocked_ns > *ns)
-				*ns = (double)r->k.nr[n].blocked_ns, best = n;
+			if ((double)acct_nr(&r->k, n)->blocked_ns > *ns)
+				*ns = (double)acct_nr(&r->k, n)->blocked_ns, best = n;
 	}
 	return best;
 }

@@ -131,7 +131,7 @@ static struct run_cpu run_cpu(const struct joined_run *m, const char *lock)
 		r.cpu_ns += (double)t->k.oncpu_ns * part;
 		/* the futex calls' time less the waits' own: the wake-ups and the
 		 * failed waits, from what a saved run keeps too */
-		futex = (double)(t->k.nr[__NR_futex].total_ns + t->k.nr[__NR_futex_waitv].total_ns) -
+		futex = (double)(acct_nr(&t->k, __NR_futex)->total_ns + acct_nr(&t->k, __NR_futex_waitv)->total_ns) -
 			(double)t->d.futex_wait_ns;
 		futex = futex > 0 ? futex * part : 0;
 		r.futex_cpu_ns += futex;

@@ -64,7 +64,7 @@ static double mean_ns(const struct joined_run *m, pid_t pid, const int *nrs, int
 		if (!r->has_kernel || (pid_t)r->k.tgid != pid)
 			continue;
 		for (int j = 0; j < n; j++) {
-			const struct fct_nr_stats *s = &r->k.nr[nrs[j] & (FCT_NR_MAX - 1)];
+			const struct fct_nr_stats *s = acct_nr(&r->k, nrs[j] & (FCT_NR_MAX - 1));
 
 			all += (double)s->count;
 			if (s->timed)
@@ -161,7 +161,7 @@ static double read_cost_ns(const struct joined_run *m, pid_t pid)
 		if (!r->has_kernel || (pid_t)r->k.tgid != pid)
 			continue;
 		for (int j = 0; j < 3; j++) {
-			const struct fct_nr_stats *s = &r->k.nr[pread_nrs[j] & (FCT_NR_MAX - 1)];
+			const struct fct_nr_stats *s = acct_nr(&r->k, pread_nrs[j] & (FCT_NR_MAX - 1));
 
 			if (!s->timed)
 				continue;

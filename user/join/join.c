@@ -279,9 +279,9 @@ static void fill_rows(struct thread_row *r, const struct kview *kv)
 
 	memset(r->sc, 0, sizeof(r->sc));
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
-		if (!r->k.nr[nr].count && !r->k.nr[nr].blocked_ns)
+		if (!acct_nr(&r->k, nr)->count && !acct_nr(&r->k, nr)->blocked_ns)
 			continue;
-		sc_stats_of(&s, &r->k.nr[nr], kview_sc_hist(kv, r->k.tid, nr));
+		sc_stats_of(&s, acct_nr(&r->k, nr), kview_sc_hist(kv, r->k.tid, nr));
 		sc_stats_add(&r->sc[sc_row_of(nr)], &s);
 	}
 }
@@ -385,7 +385,7 @@ static uint64_t blocked_in(const struct thread_row *r, const char *const *names,
 		int nr = syscall_nr(names[i]);
 
 		if (nr >= 0 && nr < FCT_NR_MAX)
-			ns += r->k.nr[nr].blocked_ns;
+			ns += acct_nr(&r->k, nr)->blocked_ns;
 	}
 	return ns;
 }
@@ -677,9 +677,9 @@ static void total_calls(struct joined_run *m, const struct thread_row *r)
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
 		enum sc_row row = sc_row_of(nr);
 
-		if (!r->k.nr[nr].count && !r->k.nr[nr].blocked_ns)
+		if (!acct_nr(&r->k, nr)->count && !acct_nr(&r->k, nr)->blocked_ns)
 			continue;
-		sc_stats_of(&s, &r->k.nr[nr], saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
+		sc_stats_of(&s, acct_nr(&r->k, nr), saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
 		if (saved && sc_row_nr(row) == (int)nr) {
 			s.min_ns = r->sc[row].min_ns;
 			s.max_ns = r->sc[row].max_ns;

@@ -86,7 +86,7 @@ double pool_rate(double n, double t, double h, double z, double cpu, unsigned nc
  * call is timed). */
 double pool_futex_cpu(const struct fct_thread *k)
 {
-	double calls = (double)k->nr[__NR_futex].total_ns;
+	double calls = (double)acct_nr(k, __NR_futex)->total_ns;
 	double waits = (double)(k->futex_off_ns + k->futex_on_ns);
 
 	return (double)k->futex_on_ns + (calls > waits ? calls - waits : 0);

@@ -425,7 +425,7 @@ static int cpu_stacks(const struct build *b, struct stack_set *out)
 static int sleep_stacks(const struct build *b, const struct fct_thread *t, uint32_t nr,
 			struct stack_set *out)
 {
-	uint64_t total = t->nr[nr].blocked_ns, sum_ns = 0, given = 0;
+	uint64_t total = acct_nr(t, nr)->blocked_ns, sum_ns = 0, given = 0;
 	uint32_t to[RAW_MAX + 1];
 	char lock[64];
 	int from, end, rc = 0, k, n;
@@ -466,7 +466,7 @@ static int blocked_stacks(const struct build *b, const struct kview *kv, struct 
 
 	for (int i = 0; i < kv->nthreads && !rc; i++)
 		for (uint32_t nr = 0; nr < FCT_NR_MAX && !rc; nr++)
-			if (kv->threads[i].nr[nr].blocked_ns)
+			if (acct_nr(&kv->threads[i], nr)->blocked_ns)
 				rc = sleep_stacks(b, &kv->threads[i], nr, out);
 	return rc;
 }

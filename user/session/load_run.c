@@ -404,23 +404,26 @@ static const struct jr_field sc_fields[] = {
 
 /* A named row's figures into the account's table under its number, so
  * that what reads a thread by number finds what the file kept of it. */
-static void row_to_account(struct thread_row *row, enum sc_row s)
+static int row_to_account(struct thread_row *row, enum sc_row s, struct acct_arena *arena)
 {
 	int nr = sc_row_nr(s);
 	struct fct_nr_stats *n;
 
-	if (nr < 0 || nr >= FCT_NR_MAX)
-		return;
-	n = &row->k.nr[nr];
+	if (nr < 0 || nr >= FCT_NR_MAX || !row->sc[s].count)
+		return 0;
+	if (!(n = acct_nr_put(&row->k, arena, (unsigned)nr)))
+		return -1;
 	n->count = row->sc[s].count;
 	n->errors = row->sc[s].errors;
 	n->timed = row->sc[s].timed;
 	n->total_ns = row->sc[s].total_ns;
+	return 0;
 }
 
 /* The syscalls of one thread: each row by its name (null without the
  * syscalls group; a row absent: the thread never made that call). */
-static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row *row)
+static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row *row,
+			 struct acct_arena *arena)
 {
 	struct json_object *kinds;
 	char saved[128];
@@ -431,7 +434,8 @@ static int load_syscalls(struct jr *r, struct json_object *o, struct thread_row 
 	for (int s = 0; kinds && s < SC_ROW_N; s++) {
 		if (JR_SECTION(r, kinds, sc_row_name(s), JR_SINCE, &row->sc[s], sc_fields, &there))
 			return -1;
-		row_to_account(row, s);
+		if (row_to_account(row, s, arena))
+			return jr_fail(r, NULL, "out of memory");
 	}
 	jr_leave(r, saved);
 	return 0;
@@ -515,7 +519,8 @@ static int load_account(struct jr *r, struct json_object *o, struct thread_row *
 }
 
 /* What the kernel saw of the thread: present when "locks" is not null. */
-static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *row)
+static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *row,
+		       struct acct_arena *arena)
 {
 	struct json_object *locks;
 
@@ -528,7 +533,7 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	row->k.tid = (uint32_t)row->tid;
 	if (load_window(r, o, &row->k.how) || load_row_locks(r, locks, row) ||
 	    JR_READ(r, o, row, kernel_fields) || load_account(r, o, row) ||
-	    load_syscalls(r, o, row))
+	    load_syscalls(r, o, row, arena))
 		return -1;
 	row->k.pages_added = row->pagecache_misses;
 	row->k.pages_written = row->pagecache_written;
@@ -543,7 +548,7 @@ static int load_thread(struct jr *r, struct json_object *o, void *row, void *arg
 
 	if (t->own.end_ns < t->own.start_ns)
 		return jr_fail(r, "end_ns", "is before start_ns");
-	return load_group(r, o, t) || load_kernel(r, o, t) ? -1 : 0;
+	return load_group(r, o, t) || load_kernel(r, o, t, arg) ? -1 : 0;
 }
 
 /* A row's thread and window are its "own clocks"' fields, which a
@@ -569,7 +574,8 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 	struct joined_run *m = &s->joined;
 	size_t n;
 
-	if (load_rows(r, doc, &rows, (void **)&m->rows, NULL, &n))
+	/* the rows' syscall tables in the kernel view's arena */
+	if (load_rows(r, doc, &rows, (void **)&m->rows, &s->kv.nr_arena, &n))
 		return -1;
 	m->nrows = (unsigned)n;
 	if (!(s->timings.threads = calloc(n ? n : 1, sizeof(*s->timings.threads))))

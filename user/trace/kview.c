@@ -22,6 +22,7 @@ void kview_free(struct kview *kv)
 	if (!kv)
 		return;
 	free(kv->threads);
+	acct_arena_free(&kv->nr_arena);
 	free(kv->futex);
 	free(kv->wake_after);
 	free(kv->sib_after);
@@ -203,9 +204,10 @@ void kview_scale(struct kview *kv)
 	for (int i = 0; i < kv->nsc_hists; i++) {
 		const struct kv_sc_hist *h = &kv->sc_hists[i];
 		struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, h->key.tid);
+		struct fct_nr_stats *s = t ? acct_nr_had(t, h->key.nr) : NULL;
 
-		if (t && h->key.nr < FCT_NR_MAX)
-			scale_to_count(&t->nr[h->key.nr], &h->val);
+		if (s)
+			scale_to_count(s, &h->val);
 	}
 	free(ix);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fctrace.h"
+#include "trace/account.h"
 #include "trace/cpustat.h"
 #include "trace/diskstats.h"
 #include "trace/fileuse.h"
@@ -128,6 +129,7 @@ struct kview {
 
 	struct fct_thread *threads;	/* worker slots that were used */
 	int nthreads;
+	struct acct_arena nr_arena;	/* their syscall tables' entries */
 	struct kv_futex *futex;
 	int nfutex;
 	struct kv_wake_after *wake_after;	/* the wakes by the call before them */

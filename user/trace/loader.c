@@ -1245,8 +1245,7 @@ static int keep_thread(struct kview *kv, const struct fct_account *a, int *cap)
 			return -ENOMEM;
 		kv->threads = p;
 	}
-	slots_account_copy(&kv->threads[kv->nthreads++], a);
-	return 0;
+	return slots_account_copy(&kv->threads[kv->nthreads++], &kv->nr_arena, a) ? -ENOMEM : 0;
 }
 
 /* The slots read in place through the map's mapping (BPF_F_MMAPABLE: an
@@ -1261,7 +1260,7 @@ static int read_threads_mapped(struct tracer *t, struct kview *kv, int fd, size_
 
 	if (base == MAP_FAILED)
 		return 1;
-	/* one allocation for the used slots: doubling copied each 21 KB
+	/* one allocation for the used slots: doubling copied each
 	 * struct fct_thread again and again */
 	for (__u32 k = 0; k < t->nslots; k++)
 		cap += ((const struct fct_account *)(base + k * stride))->tid != 0;
@@ -1330,8 +1329,7 @@ static int add_spilled(struct kview *kv, const void *k, const void *v, void *arg
 {
 	const struct spill_ix *s = arg;
 
-	slots_add_spilled(kv, s->ix, s->n, k, v);
-	return 0;
+	return slots_add_spilled(kv, s->ix, s->n, k, v) ? -ENOMEM : 0;
 }
 
 /* The numbers threads called past their slots' tables, into them. */
@@ -1546,7 +1544,7 @@ static uint64_t count_events(const struct kview *kv)
 		const struct fct_thread *th = &kv->threads[i];
 
 		for (int s = 0; s < FCT_NR_MAX; s++)
-			n += 2 * th->nr[s].count;
+			n += 2 * acct_nr(th, s)->count;
 		n += th->vol_switches + th->invol_switches + 2 * th->klock_waits + 2;
 		n += th->cpu_samples_user + th->cpu_samples_sys + th->cpu_samples_futex;
 	}

@@ -86,33 +86,42 @@ void slots_find_missing(struct kview *kv, pid_t tgid)
 
 /* The two forms share their fields up to the syscall table (fctrace.h's
  * FCT_ACCOUNT_FIELDS). */
-_Static_assert(offsetof(struct fct_thread, nr) == offsetof(struct fct_account, nrt),
+_Static_assert(offsetof(struct fct_thread, nr_at) == offsetof(struct fct_account, nrt),
 	       "struct fct_thread and fct_account differ before their syscall tables");
 
-void slots_account_copy(struct fct_thread *out, const struct fct_account *a)
+int slots_account_copy(struct fct_thread *out, struct acct_arena *arena,
+		       const struct fct_account *a)
 {
+	unsigned used = a->nrt.used < FCT_NR_SLOT ? a->nrt.used : FCT_NR_SLOT;
+
+	memset(out, 0, sizeof(*out));
 	memcpy(out, a, offsetof(struct fct_account, nrt));
-	memset(out->nr, 0, sizeof(out->nr));
+	/* room for the spilled numbers too: they are added next */
+	if (used + a->nrt.spilled && acct_nr_reserve(out, arena, used + a->nrt.spilled))
+		return -1;
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
 		unsigned at = a->nrt.at[nr];
 
 		if (at >= 1 && at <= FCT_NR_SLOT)
-			out->nr[nr] = a->nrt.e[at - 1];
+			*acct_nr_put(out, arena, nr) = a->nrt.e[at - 1];
 	}
+	return 0;
 }
 
-void slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
-		       const struct fct_sc_hist_key *k, const struct fct_nr_stats *v)
+int slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
+		      const struct fct_sc_hist_key *k, const struct fct_nr_stats *v)
 {
 	struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, k->tid);
 	struct fct_nr_stats *s;
 
 	if (!t || k->nr >= FCT_NR_MAX)
-		return;
-	s = &t->nr[k->nr];
+		return 0;
+	if (!(s = acct_nr_put(t, &kv->nr_arena, k->nr)))
+		return -1;
 	s->count += v->count;
 	s->errors += v->errors;
 	s->timed += v->timed;
 	s->total_ns += v->total_ns;
 	s->blocked_ns += v->blocked_ns;
+	return 0;
 }

@@ -24,13 +24,15 @@ unsigned slots_size(unsigned want, unsigned nthreads);
 void slots_find_missing(struct kview *kv, pid_t tgid);
 
 /* A slot's account as user space keeps it: the same fields, and its
- * syscall table by number (the slot holds FCT_NR_SLOT numbers in the
- * order first called). */
-void slots_account_copy(struct fct_thread *out, const struct fct_account *a);
+ * syscall table's entries (the slot holds FCT_NR_SLOT numbers in the
+ * order first called) in arena, with room for the numbers it spilled;
+ * -1 without memory. */
+int slots_account_copy(struct fct_thread *out, struct acct_arena *arena,
+		       const struct fct_account *a);
 /* A number the slot spilled (the nr_spill map's entry k, v) into its
  * thread's table: the latest thread of that tid in kv (ix, n:
- * kview_tids_sorted's); dropped when none has it. */
-void slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
-		       const struct fct_sc_hist_key *k, const struct fct_nr_stats *v);
+ * kview_tids_sorted's); dropped when none has it; -1 without memory. */
+int slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
+		      const struct fct_sc_hist_key *k, const struct fct_nr_stats *v);
 
 #endif /* FCTRACE_SLOTS_H */
