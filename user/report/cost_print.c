@@ -16,15 +16,15 @@ static void budget_words(const struct selfcost_figures *c, char *b, size_t n)
 	char at[16];
 
 	if (c->paused_at_ns)
-		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%); without the handles' file stream "
-			 "%.1f %%, so it stopped %s into the window: the caches' figures are of that "
-			 "part.", 100 * c->budget, 100 * c->with_files_share,
+		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%); %.1f %% without the handles' file "
+			 "stream, so it stopped %s into the window: the caches' figures are of the "
+			 "part before.", 100 * c->budget, 100 * c->with_files_share,
 			 100 * c->without_files_share,
 			 units_ns(at, sizeof(at), (double)c->paused_at_ns));
 	else if (c->trial_ns)
-		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%), and still %.1f %% without the "
-			 "handles' file stream (stopped %s to find out, then on again): the syscall "
-			 "hooks cost it; --probes light costs less.", 100 * c->budget,
+		snprintf(b, n, "Budget %.3g %%: passed (%.1f %%), and %.1f %% without the "
+			 "handles' file stream (stopped %s to find out, then on again: it cost next "
+			 "to nothing): the syscall hooks cost it; --probes light costs less.", 100 * c->budget,
 			 100 * c->with_files_share, 100 * c->without_files_share,
 			 units_ns(at, sizeof(at), (double)c->trial_ns));
 	else if (c->void_trial_ns)

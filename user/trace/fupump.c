@@ -11,6 +11,11 @@
 
 /* 8 MiB of ring at 40 bytes a use: 200 k events between two drains */
 #define DRAIN_NS	2000000L
+/* with the file stream stopped by the budget, only connections and a
+ * proxy's flows come, and nothing reads a process's files for them at
+ * once: 50 wake-ups a second, not 500 (each a switch on this VM's
+ * retpolines, a third of fctrace's own CPU beside a busy server) */
+#define DRAIN_PAUSED_NS	20000000L
 #define TICK_NS		1000000000ull	/* a tick a second, by the clock: a busy
 					 * machine stretches the drains' sleeps */
 
@@ -19,6 +24,7 @@ struct fupump {
 	struct ring_buffer *rb;
 	fupump_tick_fn tick;
 	void *tick_arg;
+	volatile const uint32_t *paused;	/* the file stream stopped (or NULL) */
 	int stop;		/* atomic */
 };
 
@@ -31,7 +37,6 @@ static int on_event(void *ctx, void *data, size_t len)
 static void *drain(void *arg)
 {
 	struct fupump *p = arg;
-	struct timespec ts = { 0, DRAIN_NS };
 	uint64_t next = 0, now;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
@@ -40,18 +45,21 @@ static void *drain(void *arg)
 			next = now + TICK_NS;
 		}
 		ring_buffer__consume(p->rb);
-		nanosleep(&ts, NULL);
+		nanosleep(&(struct timespec){ 0, p->paused && __atomic_load_n(p->paused,
+				__ATOMIC_RELAXED) ? DRAIN_PAUSED_NS : DRAIN_NS }, NULL);
 	}
 	return NULL;
 }
 
-struct fupump *fupump_start(int ring_fd, struct fu_streams *s, fupump_tick_fn tick, void *arg)
+struct fupump *fupump_start(int ring_fd, struct fu_streams *s, volatile const uint32_t *paused,
+			    fupump_tick_fn tick, void *arg)
 {
 	struct fupump *p = calloc(1, sizeof(*p));
 	int err = 0;
 
 	if (!p)
 		return NULL;
+	p->paused = paused;
 	p->tick = tick;
 	p->tick_arg = arg;
 	p->rb = ring_buffer__new(ring_fd, on_event, s, NULL);

@@ -974,7 +974,8 @@ static void start_fileuse(struct tracer *t)
 		t->flows = sockinv_new(bpf_map__fd(t->skel->maps.flow_socks),
 				       bpf_map__fd(t->skel->maps.flow_groups), &t->skel->bss->flow_on);
 	if (t->fu && !t->fupump && !(t->fupump = fupump_start(
-			bpf_map__fd(t->skel->maps.fileuse), t->fu, scan_flows, t)))
+			bpf_map__fd(t->skel->maps.fileuse), t->fu, &t->skel->bss->fu_paused,
+			scan_flows, t)))
 		fprintf(stderr, "fctrace: cannot drain the handles' ring buffer: %s\n",
 			strerror(errno));
 }

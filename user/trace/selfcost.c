@@ -19,6 +19,10 @@
  * ground for stopping anything: what little it cost is not a share */
 #define MIN_TARGET_NS	50000000ull
 #define PIDS_MAX	256
+/* a trial that took less off than both of these (of the traced CPU
+ * time) found a stream that costs next to nothing: it goes on again */
+#define FILES_WORTH_POINTS	0.005
+#define FILES_WORTH_SHARE	0.1
 
 struct selfcost {
 	struct selfcost_hooks h;
@@ -255,7 +259,8 @@ static void timing_step(struct selfcost *s, uint64_t now)
  * switch of a thread of a watched lock's process, one per watched word,
  * kept for the SELFCOST_HOLD_KEEP words waited on most (MariaDB: 8 words
  * watched, sys_enter 903 ns a run against 383 without the holders); the
- * others' figures are dropped, as they would stop here. Once. */
+ * others' figures are dropped, as they would stop here. Once, and only
+ * when a lock is watched. */
 static void holders_step(struct selfcost *s, uint64_t now)
 {
 	int watched = 0;
@@ -264,6 +269,8 @@ static void holders_step(struct selfcost *s, uint64_t now)
 	if (!s->h.hold_skip || !s->h.hold_rank || s->holders != HOLDERS_ON)
 		return;
 	skip = s->h.hold_rank(s->h.arg, SELFCOST_HOLD_KEEP, &watched);
+	if (!watched)
+		return;		/* nothing to narrow (yet): a later second may */
 	__atomic_store_n(s->h.hold_skip, skip, __ATOMIC_SEQ_CST);
 	s->f.holders_at_ns = now > s->start_ns ? now - s->start_ns : 1;
 	s->f.holders_kept = (uint32_t)(watched < SELFCOST_HOLD_KEEP ? watched : SELFCOST_HOLD_KEEP);
@@ -271,21 +278,25 @@ static void holders_step(struct selfcost *s, uint64_t now)
 	s->holders = HOLDERS_MEASURE;
 }
 
-/* The trial's second judged: within the budget the stream stays stopped;
- * else it was not what cost too much (the syscall hooks were): it goes
- * on, never tried again, and timing steps down. */
+/* The trial's second judged: the stream stays stopped when stopping it
+ * took a measurable part of the cost off (FILES_WORTH); one that cost
+ * next to nothing goes on again, never tried again. Past the budget
+ * still, timing steps down. */
 static void trial_judged(struct selfcost *s, double share, uint64_t now)
 {
+	double saved = s->f.with_files_share - share;
+
 	s->f.without_files_share = share;
-	if (share <= s->h.budget) {
+	if (saved >= FILES_WORTH_POINTS && saved >= FILES_WORTH_SHARE * s->f.with_files_share) {
 		s->files = FILES_OFF;
 		s->f.paused_at_ns = s->trial_at_ns > s->start_ns ? s->trial_at_ns - s->start_ns : 1;
-		return;
+	} else {
+		files_set(s, 0);
+		s->files = FILES_KEPT;
+		s->f.trial_ns = now - s->trial_at_ns;
 	}
-	files_set(s, 0);
-	s->files = FILES_KEPT;
-	s->f.trial_ns = now - s->trial_at_ns;
-	timing_step(s, now);
+	if (share > s->h.budget)
+		timing_step(s, now);
 }
 
 /* The budget against a sampled second's share: past it, the file stream

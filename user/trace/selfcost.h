@@ -17,12 +17,13 @@
  * the second sample on, 5 s into the window: a shorter run keeps its
  * stream whole), the
  * handles group's file stream - the dearest per event - stops (the bss
- * flag fu_paused) and the next second is sampled at once: if its share
- * keeps to the budget the stream stays stopped, and the report says from
- * when the caches' figures stop; if not, the stream was not the cost
- * (the syscall hooks are), it goes on, and the report says both shares.
- * Still over the budget with the stream on again (or with no stream, or
- * past it later), syscall timing steps from 1 call in --time-every to 1
+ * flag fu_paused) and the next second is sampled at once: if stopping
+ * it took a measurable part of the share off, the stream stays stopped
+ * and the report says from when the caches' figures stop; if it took
+ * next to nothing off, the stream was not the cost (the syscall hooks
+ * are), it goes on, and the report says both shares.
+ * Still over the budget after the trial (or with no stream, or past it
+ * later), syscall timing steps from 1 call in --time-every to 1
  * in FCT_SC_EVERY_MAX (the counts stay exact, the times become estimates
  * from fewer calls) and the next second says what that left. Still over
  * after that, the holders are followed for the SELFCOST_HOLD_KEEP watched
