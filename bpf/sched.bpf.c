@@ -18,9 +18,7 @@
 
 static __always_inline struct fct_slot *task_slot(struct task_struct *p)
 {
-	if (!fct_is_target_tgid(p->tgid))
-		return NULL;
-	return fct_slot(p->pid);
+	return fct_target_slot(p->tgid, p->pid);
 }
 
 SEC("tp_btf/sched_switch")
