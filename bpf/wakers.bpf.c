@@ -75,18 +75,21 @@ int BPF_PROG(fct_sched_waking, struct task_struct *p)
 	/* one process: no sibling to wait for (the verifier drops the rest) */
 	if (!follow_forks && !tgid_list)
 		return 0;
-	if (!enabled || !fct_is_target_tgid(p->tgid))
+	if (!enabled)
+		return 0;
+	/* the sleeper first: most wakes are of a thread in a futex wait or
+	 * of one fctrace does not trace */
+	t = fct_target_slot(p->tgid, p->pid);
+	if (!t || t->st_state != FCT_ST_BLOCKED || !t->in_syscall || t->in_futex_wait)
 		return 0;
 	pid_tgid = bpf_get_current_pid_tgid();
-	if ((__u32)(pid_tgid >> 32) == p->tgid || !fct_is_target(pid_tgid))
+	if ((__u32)(pid_tgid >> 32) == p->tgid)
 		return 0;
-	w = fct_slot((__u32)pid_tgid);
+	w = fct_target_slot((__u32)(pid_tgid >> 32), (__u32)pid_tgid);
 	if (!w || !w->in_syscall)
 		return 0;
 	by = wake_by(w->in_nr);
-	t = fct_slot(p->pid);
-	if (by >= FCT_WAKE_N || !t || t->st_state != FCT_ST_BLOCKED || !t->in_syscall ||
-	    t->in_futex_wait)
+	if (by >= FCT_WAKE_N)
 		return 0;
 	if (by == FCT_WAKE_WRITE &&
 	    exe_id(bpf_get_current_task_btf()) != exe_id(p))
