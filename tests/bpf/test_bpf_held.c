@@ -68,8 +68,8 @@ static void test_fcp_generic_against_own_counters(void **state)
 	assert_non_null(l);
 	assert_true(l->holders.measured);
 	for (unsigned i = 0; i < s.joined.nrows; i++) {
-		own_hold += (double)s.joined.rows[i].own.lock_hold_ns;
-		own_sc += (double)s.joined.rows[i].own.syscalls_in_lock;
+		own_hold += (double)row_own(&s.joined.rows[i])->lock_hold_ns;
+		own_sc += (double)row_own(&s.joined.rows[i])->syscalls_in_lock;
 	}
 	ratio = (double)l->holders.syscalls / own_sc;
 	print_message("  in-lock syscalls: generic %llu, own %.0f (%.3f); held %.1f ms, own %.1f "

@@ -54,7 +54,7 @@ static void test_fc_exact_syscalls_per_thread(void **state)
 		const struct thread_row *r = &s.joined.rows[i];
 
 		assert_true(r->has_kernel);
-		assert_int_equal(r->own.ops, 1500);
+		assert_int_equal(row_own(r)->ops, 1500);
 		assert_int_equal(acct_nr(&r->k, __NR_openat)->count, 1500);
 		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, 1500);
 		assert_int_equal(acct_nr(&r->k, __NR_close)->count, 1500);

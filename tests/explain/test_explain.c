@@ -56,9 +56,10 @@ static struct fx *fx_new(const char *workload, unsigned nthreads, bool kernel)
 				   .groups = kernel ? PG_FULL : 0, .ncpus = 2, .wall_ns = WALL,
 				   .rows = x->rows, .nrows = nthreads, .locks = x->locks };
 	for (unsigned i = 0; i < nthreads; i++) {
-		x->rows[i].own = (struct thread_timings){ .tid = 100 + (pid_t)i, .index = i,
-							  .ops = 100000, .end_ns = WALL };
-		x->rows[i].tid = x->rows[i].own.tid;
+		x->ts[i] = (struct thread_timings){ .tid = 100 + (pid_t)i, .index = i,
+						    .ops = 100000, .end_ns = WALL };
+		x->rows[i].own = &x->ts[i];
+		x->rows[i].tid = row_own(&x->rows[i])->tid;
 		x->rows[i].index = i;
 		x->rows[i].end_ns = WALL;
 		x->rows[i].timed = true;
@@ -95,8 +96,7 @@ static void fx_total(struct fx *x)
 	for (unsigned i = 0; i < m->nrows; i++) {
 		struct thread_row *r = &x->rows[i];
 
-		x->ts[i] = r->own;
-		m->ops += r->own.ops;
+		m->ops += row_own(r)->ops;
 		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->has_kernel ? r->acct_ns[b] : 0;
@@ -137,7 +137,7 @@ static void fx_pool_clocks(struct fx *x, uint64_t user_wait)
 					    .evictions = 400000 - 50 };
 	fx_desc(x, "fcp.pool");
 	for (unsigned i = 0; i < x->m.nrows; i++) {
-		struct thread_timings *u = &x->rows[i].own;
+		struct thread_timings *u = &x->ts[i];
 
 		u->hits = u->misses = 50000;
 		u->lock_acquires = 200000;
@@ -250,7 +250,7 @@ static void test_pool_contention_without_syscalls(void **state)
 
 	fx_pool_clocks(x, 200000000);
 	for (unsigned i = 0; i < NT; i++)
-		x->rows[i].own.syscalls_in_lock = 0;
+		x->ts[i].syscalls_in_lock = 0;
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
@@ -301,9 +301,9 @@ static void test_pool_rare_misses(void **state)
 	fx_pool_clocks(x, 200000000);
 	x->res.cfg.files = 40;
 	for (unsigned i = 0; i < 2; i++) {
-		x->rows[i].own.hits = 99980;
-		x->rows[i].own.misses = 20;
-		x->rows[i].own.syscalls_in_lock = 40;
+		x->ts[i].hits = 99980;
+		x->ts[i].misses = 20;
+		x->ts[i].syscalls_in_lock = 40;
 	}
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
@@ -326,7 +326,7 @@ static struct fx *fx_cache(int nlocks)
 		fx_desc(x, name);
 	}
 	for (unsigned i = 0; i < NT; i++) {
-		struct thread_timings *u = &x->rows[i].own;
+		struct thread_timings *u = &x->ts[i];
 
 		u->hits = 270000;
 		u->misses = 30000;
@@ -391,7 +391,7 @@ static void test_lockfree_hits_fix(void **state)
 	struct fx *x = fx_cache(16);
 
 	for (unsigned i = 0; i < NT; i++)
-		x->rows[i].own.lock_acquires = 30000;
+		x->ts[i].lock_acquires = 30000;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cache_lock_contention");
 	assert_true(any_evidence(&x->d.causes[0], "Hits take no lock, inserts do"));
@@ -1159,7 +1159,7 @@ static void test_zero_ops_not_healthy(void **state)
 
 	fx_account(x, 0.01, 0.01, 0.01, 0.01);
 	for (unsigned i = 0; i < x->m.nrows; i++)
-		x->rows[i].own.ops = 0;
+		x->ts[i].ops = 0;
 	fx_total(x);
 	assert_int_equal(explain_run(&x->m, &x->d), -1);
 	assert_int_equal(x->d.n, 0);
@@ -1446,8 +1446,8 @@ static void test_same_lock_whoever(void **state)
 	assert_string_equal(mine->d.fix, theirs->d.fix);
 	/* the program's own hold clocks: extra evidence, and a fix from them */
 	for (unsigned i = 0; i < NT; i++) {
-		mine->rows[i].own.lock_acquires = 50000;
-		mine->rows[i].own.lock_hold_ns = 200000000;
+		mine->ts[i].lock_acquires = 50000;
+		mine->ts[i].lock_hold_ns = 200000000;
 	}
 	fx_total(mine);
 	assert_true(explain_run(&mine->m, &mine->d) >= 1);

@@ -49,7 +49,8 @@ static struct fx *fx_new(const char *prog, unsigned n)
 				   .wall_ns = WALL, .rows = x->rows, .nrows = n, .locks = x->locks,
 				   .names = x->names };
 	for (unsigned i = 0; i < n; i++) {
-		x->rows[i].own = (struct thread_timings){ .tid = 100 + (pid_t)i, .end_ns = WALL };
+		x->ts[i] = (struct thread_timings){ .tid = 100 + (pid_t)i, .end_ns = WALL };
+		x->rows[i].own = &x->ts[i];
 		x->rows[i].tid = 100 + (pid_t)i;
 		x->rows[i].end_ns = WALL;
 		x->rows[i].has_kernel = true;
@@ -103,7 +104,6 @@ static void fx_total(struct fx *x)
 
 	m->nlocks = 0;
 	for (unsigned i = 0; i < m->nrows; i++) {
-		x->ts[i] = x->rows[i].own;
 		for (int j = 0; j < x->rows[i].nlocks; j++) {
 			const struct lock_use *u = &x->rows[i].locks[j];
 			struct lock_total *t = join_lock_total(m, u->name, false, u->is_lock);
@@ -249,7 +249,8 @@ static struct fx *fx_gate(double parked)
 	x->m.nrows = 2;
 	x->res.nthreads = 2;
 	memset(&x->rows[1], 0, sizeof(x->rows[1]));
-	x->rows[1].own = (struct thread_timings){ .tid = 101, .end_ns = WALL };
+	x->ts[1] = (struct thread_timings){ .tid = 101, .end_ns = WALL };
+	x->rows[1].own = &x->ts[1];
 	x->rows[1].tid = 101;
 	x->rows[1].end_ns = WALL;
 	x->rows[1].has_kernel = true;

@@ -147,6 +147,7 @@ static void test_crossover(void **state)
 struct fx {
 	struct subject_timings res;	/* what the pool timed of itself */
 	struct thread_row rows[8];
+	struct thread_timings ts[8];	/* the rows' own */
 	struct lock_total lock;
 	struct kview kv;
 	struct joined_run m;
@@ -189,9 +190,11 @@ static struct fx *fx_run(void)
 				   .hold_hit_ns = 200, .hold_miss_ns = 8200, .hold_put_ns = 200 };
 	x->m.acct_total_ns[ACCT_CPU_USER] = 8000ull * 3000;
 	x->m.acct_total_ns[ACCT_CPU_SYS] = 8000ull * 5000;
-	for (int i = 0; i < 8; i++)
-		x->rows[i].own = (struct thread_timings){ .ops = 1000, .hits = 500, .misses = 500,
+	for (int i = 0; i < 8; i++) {
+		x->ts[i] = (struct thread_timings){ .ops = 1000, .hits = 500, .misses = 500,
 			.lock_acquires = 2000, .lock_hold_ns = 1000ull * 4400 };
+		x->rows[i].own = &x->ts[i];
+	}
 	fx_sc(x, __NR_pread64, 1000);
 	fx_sc(x, __NR_openat, 900);
 	fx_sc(x, __NR_close, 400);
@@ -244,7 +247,7 @@ static void test_fit_unmeasured(void **state)
 
 	x->m.ncpus = 1;
 	for (int i = 0; i < 8; i++)
-		x->rows[i].own.misses = 1;
+		x->ts[i].misses = 1;
 	assert_int_equal(whatif_from_model(&x->m, &p), 0);
 	assert_false(p.have & (WHATIF_HAVE_CONTENTION | WHATIF_HAVE_MISS));
 	assert_true(p.wait_cpu_ns == 0 && p.wait_rate == 0 && p.idle_share == 1);

@@ -146,7 +146,7 @@ static void check_common(const struct joined_run *m, const struct join_fixture *
 		assert_int_equal(r->acct_ns[ACCT_RUNQ], k->runq_ns);
 		assert_int_equal(r->pagecache_misses, k->pages_added);
 		assert_int_equal(r->pagecache_hits, k->pages_asked - k->pages_added);
-		ops += r->own.ops;
+		ops += row_own(r)->ops;
 		hits += r->pagecache_hits;
 		misses += r->pagecache_misses;
 		uint64_t mine[SC_ROW_N] = { 0 };
@@ -197,8 +197,8 @@ static void test_full_set(void **state)
 		uint64_t waits, named = lock_futex_ns(&in, r->tid, &waits);
 
 		/* fcp: one pread64 per op, counted exactly by the kernel */
-		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, r->own.ops);
-		assert_int_equal(r->sc[SC_ROW_PREAD64].count, r->own.ops);
+		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, row_own(r)->ops);
+		assert_int_equal(r->sc[SC_ROW_PREAD64].count, row_own(r)->ops);
 		assert_int_equal(r->acct_ns[ACCT_LOCK_NAMED], named);
 		assert_int_equal(r->acct_ns[ACCT_FUTEX_OTHER], r->d.futex_wait_ns - named);
 		assert_int_equal(r->acct_ns[ACCT_BLOCKED], r->k.blocked_ns);
@@ -301,8 +301,8 @@ static void test_light_set(void **state)
 	check_common(&m, fx);
 	for (unsigned i = 0; i < m.nrows; i++) {
 		const struct thread_row *r = &m.rows[i];
-		uint64_t named = r->own.lock_wait_ns < r->k.blocked_ns ?
-				 r->own.lock_wait_ns : r->k.blocked_ns;
+		uint64_t named = row_own(r)->lock_wait_ns < r->k.blocked_ns ?
+				 row_own(r)->lock_wait_ns : r->k.blocked_ns;
 
 		assert_int_equal(acct_nr(&r->k, __NR_pread64)->count, 0);
 		assert_int_equal(r->acct_ns[ACCT_CPU_SYS], 0);	/* no syscall edges */

@@ -22,6 +22,7 @@
 struct side {
 	struct session s;
 	struct thread_row rows[3];
+	struct thread_timings ts[3];	/* the rows' own */
 };
 
 static struct side *side(const char *wl, uint64_t ops, uint64_t wall)
@@ -34,6 +35,8 @@ static struct side *side(const char *wl, uint64_t ops, uint64_t wall)
 	x->s.traced = true;
 	x->s.joined = (struct joined_run){ .subject = wl, .timings = &x->s.timings, .wall_ns = wall, .ops = ops,
 					 .rows = x->rows, .nrows = 3 };
+	for (int i = 0; i < 3; i++)
+		x->rows[i].own = &x->ts[i];
 	return x;
 }
 
@@ -62,7 +65,7 @@ static void test_cache_terms(void **state)
 	b->s.joined.acct_total_ns[ACCT_CPU_USER] = 60000000;	/* 100 ns per op */
 	a->s.joined.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
 	for (int i = 0; i < 3; i++)
-		a->rows[i].own.lock_hold_ns = 40000000;	/* 200 ns per op */
+		a->ts[i].lock_hold_ns = 40000000;	/* 200 ns per op */
 	t = story(a, b);
 	assert_non_null(strstr(t, "cachy makes 599.0 k fewer pread64 calls than plain"));
 	/* each run's own time in the calls, as its table gives it */

@@ -37,7 +37,8 @@ static struct fx *fx_new(int n)
 	assert_non_null(x);
 	x->res = (struct subject_timings){ .nthreads = 1, .threads = &x->ts, .wall_ns = WALL };
 	x->row = (struct thread_row){ .tid = 100, .end_ns = WALL, .has_kernel = true };
-	x->row.own = (struct thread_timings){ .tid = 100, .end_ns = WALL };
+	x->ts = (struct thread_timings){ .tid = 100, .end_ns = WALL };
+	x->row.own = &x->ts;
 	*m = (struct joined_run){ .subject = "words", .timings = &x->res, .kv = &x->kv,
 				  .groups = PG_FULL, .ncpus = 2, .wall_ns = WALL, .rows = &x->row,
 				  .nrows = 1, .thread_wall_total_ns = WALL, .probe_set = "full" };

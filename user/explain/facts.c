@@ -53,7 +53,7 @@ void found(struct finding *o, const char *id, double share, double conf,
 
 static void facts_row(struct facts *f, const struct thread_row *r)
 {
-	const struct thread_timings *u = &r->own;
+	const struct thread_timings *u = row_own(r);
 	double wall = (double)(r->end_ns - r->start_ns);
 
 	f->wall += wall;

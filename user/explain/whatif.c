@@ -165,7 +165,7 @@ static void fit_observed(const struct joined_run *m, struct whatif_params *p)
 	double ops = (double)m->ops, hold = 0, acq = 0, hits = 0, misses = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct thread_timings *u = &m->rows[i].own;
+		const struct thread_timings *u = row_own(&m->rows[i]);
 
 		hold += (double)u->lock_hold_ns;
 		acq += (double)u->lock_acquires;

@@ -23,6 +23,8 @@ static const char *const acct_names[ACCT_N] = {
 	"cpu_user", "cpu_sys", "lock_wait", "futex_other", "blocked", "runqueue",
 };
 
+const struct thread_timings thread_timings_none;
+
 const char *acct_bucket_name(enum acct_bucket b)
 {
 	return b < ACCT_N ? acct_names[b] : "?";
@@ -266,7 +268,7 @@ static void fill_account(struct thread_row *r, unsigned groups)
 			take_excess(r, named - d->futex_wait_ns);
 		return;
 	}
-	named = r->own.lock_wait_ns < k->blocked_ns ? r->own.lock_wait_ns : k->blocked_ns;
+	named = row_own(r)->lock_wait_ns < k->blocked_ns ? row_own(r)->lock_wait_ns : k->blocked_ns;
 	r->acct_ns[ACCT_LOCK_NAMED] = named;
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
 }
@@ -699,7 +701,7 @@ static void total_rows(struct joined_run *m)
 			m->aside_cpu_ns += r->acct_ns[ACCT_CPU_USER] + r->acct_ns[ACCT_CPU_SYS];
 			continue;
 		}
-		m->ops += r->own.ops;
+		m->ops += row_own(r)->ops;
 		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		if (!r->has_kernel)
 			continue;
@@ -780,7 +782,7 @@ static uint64_t rows_median(const struct joined_run *m, size_t field)
 	uint64_t sum[OWN_HIST_SLOTS] = { 0 }, n = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const uint64_t *h = (const uint64_t *)((const char *)&m->rows[i].own + field);
+		const uint64_t *h = (const uint64_t *)((const char *)row_own(&m->rows[i]) + field);
 
 		for (unsigned b = 0; b < OWN_HIST_SLOTS; b++) {
 			sum[b] += h[b];
@@ -800,7 +802,7 @@ static void op_costs(struct joined_run *m)
 	uint64_t hit = 0, miss = 0, put = 0, hits = 0, misses = 0, ops = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++) {
-		const struct thread_timings *u = &m->rows[i].own;
+		const struct thread_timings *u = row_own(&m->rows[i]);
 
 		hit += u->hold_hit_ns;
 		miss += u->hold_miss_ns;
@@ -914,7 +916,7 @@ static unsigned rows_from_timings(struct thread_row *rows, const struct subject_
 		rows[i].start_ns = t->start_ns;
 		rows[i].end_ns = t->end_ns;
 		rows[i].timed = true;
-		rows[i].own = *t;
+		rows[i].own = t;
 	}
 	return own->nthreads;
 }

@@ -98,8 +98,11 @@ struct thread_row {
 	unsigned index;			/* the subject's numbering, else the kernel view's */
 	uint64_t start_ns, end_ns;	/* its window: by the subject's own clock when it
 					 * timed the thread, else the kernel account's */
-	bool timed;			/* the subject timed it: own is filled in */
-	struct thread_timings own;	/* what the subject timed of it (zero: nothing) */
+	bool timed;			/* the subject timed it: own points at its timings */
+	/* what the subject timed of it: an entry of the subject's timings
+	 * (not owned, not copied: 10 KB a row); NULL when nothing. Read it
+	 * through row_own, which gives zeros for NULL. */
+	const struct thread_timings *own;
 	bool has_kernel;		/* a kernel account was found by tid */
 	struct fct_thread k;		/* the kernel's account of it (a saved run's:
 					 * nr[] of the named rows' numbers only) */
@@ -119,6 +122,12 @@ struct thread_row {
 	bool aside;			/* out of the run-wide totals: a JVM's own thread */
 	const char *group;		/* a JVM's thread group ("application", "GC" ...) */
 };
+
+/* What the subject timed of row r: its timings, or zeros. */
+static inline const struct thread_timings *row_own(const struct thread_row *r)
+{
+	return r->own ? r->own : &thread_timings_none;
+}
 
 /* A JVM lock's waits at one Java call site (the JVMTI agent's) */
 #define LOCK_SITES_MAX	8

@@ -97,6 +97,9 @@ struct solo_costs {
 	uint64_t fc_ns;			/* an op without a pool: open, pread, close */
 };
 
+/* A thread the subject did not time: every figure zero. */
+extern const struct thread_timings thread_timings_none;
+
 /* Everything a subject timed of itself. */
 struct subject_timings {
 	struct subject_config cfg;

@@ -76,7 +76,7 @@ static double rows_sum(const struct joined_run *m, size_t off)
 	double sum = 0;
 
 	for (unsigned i = 0; i < m->nrows; i++)
-		sum += (double)*(const uint64_t *)((const char *)&m->rows[i].own + off);
+		sum += (double)*(const uint64_t *)((const char *)row_own(&m->rows[i]) + off);
 	return sum;
 }
 #define ROWS_SUM(m, field) rows_sum(m, offsetof(struct thread_timings, field))

@@ -129,7 +129,7 @@ static void account_shares(const struct thread_row *r, double *sh)
  * the lock out of it, and scale down if the parts still exceed the wall. */
 static void clock_shares(const struct thread_row *r, double *sh)
 {
-	const struct thread_timings *u = &r->own;
+	const struct thread_timings *u = row_own(r);
 	double wall = (double)(r->end_ns - r->start_ns), sum = 0;
 	double lock = (double)u->lock_wait_ns + (double)u->lock_hold_ns;
 	double v[CLK_N - 1] = { (double)u->lock_wait_ns, (double)u->lock_hold_ns,
@@ -261,9 +261,9 @@ static void latency_section(FILE *f, const struct joined_run *m, double w)
 
 	for (unsigned i = 0; i < m->nrows; i++) {
 		for (int b = 0; b < OWN_HIST_SLOTS; b++)
-			hist[b] += m->rows[i].own.lat_hist[b];
-		if (m->rows[i].own.lat_max_ns > max)
-			max = m->rows[i].own.lat_max_ns;
+			hist[b] += row_own(&m->rows[i])->lat_hist[b];
+		if (row_own(&m->rows[i])->lat_max_ns > max)
+			max = row_own(&m->rows[i])->lat_max_ns;
 	}
 	hist_fold_log2(hist, OWN_HIST_SLOTS, pow2, LAT_POWERS);
 	for (int b = 0; b < LAT_POWERS; b++)
@@ -447,7 +447,7 @@ static void own_clocks_section(FILE *f, const struct joined_run *m)
 	      "<th>p50</th><th>p99</th></tr>\n", f);
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
-		const struct thread_timings *u = &r->own;
+		const struct thread_timings *u = row_own(r);
 		double v[] = { (double)u->ops, (double)(r->end_ns - r->start_ns),
 			(double)u->lock_wait_ns, (double)u->lock_hold_ns, (double)u->read_ns,
 			(double)u->lookup_ns, (double)u->miss_read_ns,

@@ -114,7 +114,7 @@ static struct json_object *latency_json(const struct thread_timings *u)
  * nothing). */
 static void own_clocks_json(struct json_object *o, const struct thread_row *r)
 {
-	const struct thread_timings *u = &r->own;
+	const struct thread_timings *u = row_own(r);
 
 	put_u64(o, "tid", (uint64_t)r->tid);
 	put_u64(o, "index", r->index);

@@ -182,15 +182,15 @@ static void print_thread(FILE *f, const struct thread_row *r)
 	uint64_t wall = r->end_ns - r->start_ns;
 	char w[16], p50[16], p99[16], mx[16];
 
-	fprintf(f, "%7d %8llu %9s", (int)r->tid, (unsigned long long)r->own.ops,
+	fprintf(f, "%7d %8llu %9s", (int)r->tid, (unsigned long long)row_own(r)->ops,
 		units_ns(w, sizeof(w), (double)wall));
 	for (int b = 0; b < ACCT_N; b++)
 		fprintf(f, " %5.1f", r->has_kernel && wall ? 100.0 * r->acct_ns[b] / wall : 0);
 	fprintf(f, " %5.1f", r->has_kernel ? 100.0 * r->accounted_ratio : 0);
 	fprintf(f, " %8s %8s %8s\n",
-		units_ns(p50, sizeof(p50), (double)hist_percentile(r->own.lat_hist, OWN_HIST_SLOTS, 0.5, r->own.lat_max_ns)),
-		units_ns(p99, sizeof(p99), (double)hist_percentile(r->own.lat_hist, OWN_HIST_SLOTS, 0.99, r->own.lat_max_ns)),
-		units_ns(mx, sizeof(mx), (double)r->own.lat_max_ns));
+		units_ns(p50, sizeof(p50), (double)hist_percentile(row_own(r)->lat_hist, OWN_HIST_SLOTS, 0.5, row_own(r)->lat_max_ns)),
+		units_ns(p99, sizeof(p99), (double)hist_percentile(row_own(r)->lat_hist, OWN_HIST_SLOTS, 0.99, row_own(r)->lat_max_ns)),
+		units_ns(mx, sizeof(mx), (double)row_own(r)->lat_max_ns));
 }
 
 /* Other programs: each thread by name, no operations of its own. */
@@ -589,7 +589,7 @@ static void print_own_clocks(FILE *f, const struct joined_run *m)
 		"p50", "p99");
 	for (unsigned i = 0; i < m->nrows; i++) {
 		const struct thread_row *r = &m->rows[i];
-		const struct thread_timings *u = &r->own;
+		const struct thread_timings *u = row_own(r);
 
 		fprintf(f, "%7d %8llu %9s %9s %9s %9s %9s %9s %7s %7s\n", (int)r->tid,
 			(unsigned long long)u->ops,

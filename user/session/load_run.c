@@ -331,33 +331,37 @@ static int load_tracing(struct jr *r, struct json_object *doc, struct session *s
 /* ---- threads ------------------------------------------------------------- */
 
 static const struct jr_field latency_fields[] = {
-	JR_FIELD(thread_row, "timed", own.lat_timed),
-	JR_FIELD(thread_row, "total_ns", own.lat_total_ns),
-	JR_FIELD(thread_row, "min_ns", own.lat_min_ns),
-	JR_FIELD(thread_row, "max_ns", own.lat_max_ns),
-	JR_NUMSF(thread_row, "hist", own.lat_hist),
+	JR_FIELD(thread_timings, "timed", lat_timed),
+	JR_FIELD(thread_timings, "total_ns", lat_total_ns),
+	JR_FIELD(thread_timings, "min_ns", lat_min_ns),
+	JR_FIELD(thread_timings, "max_ns", lat_max_ns),
+	JR_NUMSF(thread_timings, "hist", lat_hist),
 };
 
-/* The thread's own clocks, its sampled ops' latency, and its names:
- * "name" repeats comm for a thread without one of its own, kept as its
- * name all the same, which prints and saves the same. */
-static const struct jr_field thread_fields[] = {
-	JR_MAX(thread_row, "tid", own.tid, INT32_MAX),
-	JR_FIELD(thread_row, "index", own.index), JR_FIELD(thread_row, "ops", own.ops),
-	JR_FIELD(thread_row, "start_ns", own.start_ns),
-	JR_FIELD(thread_row, "end_ns", own.end_ns),
-	JR_FIELD(thread_row, "lock_wait_ns", own.lock_wait_ns),
-	JR_FIELD(thread_row, "lock_hold_ns", own.lock_hold_ns),
-	JR_FIELD(thread_row, "lock_acquires", own.lock_acquires),
-	JR_FIELD(thread_row, "lock_contended", own.lock_contended),
-	JR_FIELD(thread_row, "read_ns", own.read_ns),
-	JR_FIELD(thread_row, "lookup_ns", own.lookup_ns),
-	JR_FIELD(thread_row, "miss_read_ns", own.miss_read_ns),
-	JR_FIELD(thread_row, "hits", own.hits), JR_FIELD(thread_row, "misses", own.misses),
-	JR_FIELD(thread_row, "evictions", own.evictions),
-	JR_FIELD(thread_row, "syscalls_in_lock", own.syscalls_in_lock),
-	JR_FIELD(thread_row, "verify_errors", own.verify_errors),
+/* The thread's own clocks and its sampled ops' latency: the subject's
+ * timings, which the row points at. */
+static const struct jr_field timing_fields[] = {
+	JR_MAX(thread_timings, "tid", tid, INT32_MAX),
+	JR_FIELD(thread_timings, "index", index), JR_FIELD(thread_timings, "ops", ops),
+	JR_FIELD(thread_timings, "start_ns", start_ns),
+	JR_FIELD(thread_timings, "end_ns", end_ns),
+	JR_FIELD(thread_timings, "lock_wait_ns", lock_wait_ns),
+	JR_FIELD(thread_timings, "lock_hold_ns", lock_hold_ns),
+	JR_FIELD(thread_timings, "lock_acquires", lock_acquires),
+	JR_FIELD(thread_timings, "lock_contended", lock_contended),
+	JR_FIELD(thread_timings, "read_ns", read_ns),
+	JR_FIELD(thread_timings, "lookup_ns", lookup_ns),
+	JR_FIELD(thread_timings, "miss_read_ns", miss_read_ns),
+	JR_FIELD(thread_timings, "hits", hits), JR_FIELD(thread_timings, "misses", misses),
+	JR_FIELD(thread_timings, "evictions", evictions),
+	JR_FIELD(thread_timings, "syscalls_in_lock", syscalls_in_lock),
+	JR_FIELD(thread_timings, "verify_errors", verify_errors),
 	JR_OBJECT("latency", latency_fields, JR_NULL),
+};
+
+/* Its names: "name" repeats comm for a thread without one of its own,
+ * kept as its name all the same, which prints and saves the same. */
+static const struct jr_field thread_fields[] = {
 	JR_STRF(thread_row, "comm", k.comm, JR_NULL),
 	JR_STRF(thread_row, "name", name, JR_NULL),
 };
@@ -540,30 +544,38 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	return 0;
 }
 
-/* What a thread's table cannot say: its clocks' order, its group, its
- * kernel view. */
+/* What a thread's table cannot say: its group, its kernel view. */
 static int load_thread(struct jr *r, struct json_object *o, void *row, void *arg)
 {
 	struct thread_row *t = row;
 
-	if (t->own.end_ns < t->own.start_ns)
-		return jr_fail(r, "end_ns", "is before start_ns");
 	return load_group(r, o, t) || load_kernel(r, o, t, arg) ? -1 : 0;
+}
+
+/* Its clocks' order. */
+static int load_timing(struct jr *r, struct json_object *o, void *row, void *arg)
+{
+	const struct thread_timings *t = row;
+
+	(void)o;
+	(void)arg;
+	return t->end_ns < t->start_ns ? jr_fail(r, "end_ns", "is before start_ns") : 0;
 }
 
 /* A row's thread and window are its "own clocks"' fields, which a
  * program's rows have too; the rest is a workload's alone. */
-static void take_identity(struct thread_row *row, bool timed)
+static void take_identity(struct thread_row *row, const struct thread_timings *own, bool timed)
 {
-	row->tid = row->own.tid;
-	row->index = row->own.index;
-	row->start_ns = row->own.start_ns;
-	row->end_ns = row->own.end_ns;
+	row->own = own;
+	row->tid = own->tid;
+	row->index = own->index;
+	row->start_ns = own->start_ns;
+	row->end_ns = own->end_ns;
 	row->timed = timed;	/* a program's own fields stay as saved (zero) */
 }
 
 /* Every thread: the workload's own timings as the subject's attachment,
- * the joined rows in the model. */
+ * which the joined rows point at, and the rows in the model. */
 static int load_threads(struct jr *r, struct json_object *doc, struct session *s)
 {
 	static const struct jr_rows rows = {
@@ -571,20 +583,23 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 		"has more threads than fctrace reports", thread_fields, JR_N(thread_fields),
 		load_thread,
 	};
+	static const struct jr_rows timings = {
+		"threads", 0, sizeof(struct thread_timings), LOAD_MAX_ROWS,
+		"has more threads than fctrace reports", timing_fields, JR_N(timing_fields),
+		load_timing,
+	};
 	struct joined_run *m = &s->joined;
-	size_t n;
+	size_t n, nt;
 
+	if (load_rows(r, doc, &timings, (void **)&s->timings.threads, NULL, &nt))
+		return -1;
 	/* the rows' syscall tables in the kernel view's arena */
 	if (load_rows(r, doc, &rows, (void **)&m->rows, &s->kv.nr_arena, &n))
 		return -1;
 	m->nrows = (unsigned)n;
-	if (!(s->timings.threads = calloc(n ? n : 1, sizeof(*s->timings.threads))))
-		return jr_fail(r, NULL, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		take_identity(&m->rows[i], s->target.mode == TGT_NONE);
-		s->timings.threads[i] = m->rows[i].own;
-	}
-	s->timings.nthreads = m->nrows;
+	for (size_t i = 0; i < n && i < nt; i++)
+		take_identity(&m->rows[i], &s->timings.threads[i], s->target.mode == TGT_NONE);
+	s->timings.nthreads = (unsigned)nt;
 	return 0;
 }
 

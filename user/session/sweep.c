@@ -33,8 +33,8 @@ static uint64_t own_lock_wait(const struct joined_run *m, uint64_t *in_lock)
 
 	*in_lock = 0;
 	for (unsigned i = 0; i < m->nrows; i++) {
-		wait += m->rows[i].own.lock_wait_ns;
-		*in_lock += m->rows[i].own.syscalls_in_lock;
+		wait += row_own(&m->rows[i])->lock_wait_ns;
+		*in_lock += row_own(&m->rows[i])->syscalls_in_lock;
 	}
 	return wait;
 }
