@@ -273,18 +273,23 @@ static void fill_account(struct thread_row *r, unsigned groups)
 	r->acct_ns[ACCT_BLOCKED] = k->blocked_ns - named;
 }
 
-/* The thread's syscalls as the saved run keeps them: each number's
- * figures with its histogram, summed into its row. */
-static void fill_rows(struct thread_row *r, const struct kview *kv)
+void join_row_calls(const struct joined_run *m, const struct thread_row *r, struct sc_stats *out)
 {
+	const struct kview *kv = m->kv;
 	struct sc_stats s;
 
-	memset(r->sc, 0, sizeof(r->sc));
+	if (r->sc) {
+		memcpy(out, r->sc, SC_ROW_N * sizeof(*out));
+		return;
+	}
+	memset(out, 0, SC_ROW_N * sizeof(*out));
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
-		if (!acct_nr(&r->k, nr)->count && !acct_nr(&r->k, nr)->blocked_ns)
+		const struct fct_nr_stats *n = acct_nr(&r->k, nr);
+
+		if (!n->count && !n->blocked_ns)
 			continue;
-		sc_stats_of(&s, acct_nr(&r->k, nr), kview_sc_hist(kv, r->k.tid, nr));
-		sc_stats_add(&r->sc[sc_row_of(nr)], &s);
+		sc_stats_of(&s, n, kv ? kview_sc_hist(kv, r->k.tid, nr) : NULL);
+		sc_stats_add(&out[sc_row_of(nr)], &s);
 	}
 }
 
@@ -306,7 +311,6 @@ static void join_thread(struct thread_row *r, const struct joined_run *m,
 	r->has_kernel = true;
 	r->k = *k;
 	r->d = kview_derived(k);
-	fill_rows(r, kv);
 	if (groups & PG_MASK(PG_SYSCALLS))
 		join_futex(r, m, kv);
 	fill_account(r, groups);
@@ -682,13 +686,23 @@ static void total_calls(struct joined_run *m, const struct thread_row *r)
 		if (!acct_nr(&r->k, nr)->count && !acct_nr(&r->k, nr)->blocked_ns)
 			continue;
 		sc_stats_of(&s, acct_nr(&r->k, nr), saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
-		if (saved && sc_row_nr(row) == (int)nr) {
+		if (saved && r->sc && sc_row_nr(row) == (int)nr) {
 			s.min_ns = r->sc[row].min_ns;
 			s.max_ns = r->sc[row].max_ns;
 			memcpy(s.hist, r->sc[row].hist, sizeof(s.hist));
 		}
 		sc_stats_add(&m->nr_total[nr], &s);
 	}
+}
+
+/* A row's syscalls into the saved run's rows of them, run-wide. */
+static void total_rows_calls(struct joined_run *m, const struct thread_row *r)
+{
+	struct sc_stats calls[SC_ROW_N];
+
+	join_row_calls(m, r, calls);
+	for (int s = 0; s < SC_ROW_N; s++)
+		sc_stats_add(&m->sc_total[s], &calls[s]);
 }
 
 static void total_rows(struct joined_run *m)
@@ -705,8 +719,7 @@ static void total_rows(struct joined_run *m)
 		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		if (!r->has_kernel)
 			continue;
-		for (int s = 0; s < SC_ROW_N; s++)
-			sc_stats_add(&m->sc_total[s], &r->sc[s]);
+		total_rows_calls(m, r);
 		total_calls(m, r);
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->acct_ns[b];
@@ -1008,6 +1021,8 @@ void join_free(struct joined_run *m)
 	free(m->caches);
 	free(m->pools);
 	free(m->sib_edges);
+	free(m->saved_sc);
+	m->saved_sc = NULL;
 	wait_graph_free(&m->graph);
 	m->sib_edges = NULL;
 	m->nsib_edges = 0;

@@ -106,7 +106,11 @@ struct thread_row {
 	bool has_kernel;		/* a kernel account was found by tid */
 	struct fct_thread k;		/* the kernel's account of it (a saved run's:
 					 * nr[] of the named rows' numbers only) */
-	struct sc_stats sc[SC_ROW_N];	/* its syscalls as the saved run keeps them */
+	/* a saved run's: its syscalls by the named rows (SC_ROW_N of them,
+	 * in the joined run's saved_sc), as the file kept them with their
+	 * histograms; NULL in a live run, whose rows join_row_calls makes
+	 * from the account when asked (7 KB a row kept for nothing) */
+	struct sc_stats *sc;
 	struct kv_derived d;		/* and what follows from it (kview_derived) */
 	uint64_t acct_ns[ACCT_N];
 	double accounted_ratio;		/* sum(acct_ns) / user wall */
@@ -193,6 +197,7 @@ struct joined_run {
 	struct sib_edge *sib_edges;	/* the same sleeps by waiter and waker thread,
 					 * the most time first (owned) */
 	int nsib_edges;
+	struct sc_stats *saved_sc;	/* a saved run's rows' sc, SC_ROW_N a row (owned) */
 	struct wait_graph graph;	/* who waited for whom (waitgraph.h) */
 	int nlocks;
 	struct sc_stats nr_total[FCT_NR_MAX];	/* every syscall by number, all workers summed */
@@ -340,6 +345,10 @@ int sc_row_nr(enum sc_row row);
 /* One number's figures from an account's nr[] entry and its histogram
  * (NULL: none timed), and figures summed. */
 void sc_stats_of(struct sc_stats *dst, const struct fct_nr_stats *n, const struct fct_sc_hist *h);
+/* Row r's syscalls by the saved run's named rows into out[SC_ROW_N]: a
+ * saved run's as kept, a live run's from r's account and the kernel
+ * view's histograms. */
+void join_row_calls(const struct joined_run *m, const struct thread_row *r, struct sc_stats *out);
 void sc_stats_add(struct sc_stats *dst, const struct sc_stats *src);
 /* The figures of a few numbers summed (e.g. newfstatat and statx). */
 struct sc_stats join_calls(const struct joined_run *m, const int *nrs, int n);

@@ -159,15 +159,20 @@ static struct json_object *account_json(const struct thread_row *r)
 }
 
 /* Kernel-side keys are present in every thread and null when not measured. */
-static void kernel_json(struct json_object *o, const struct thread_row *r, unsigned groups)
+static void kernel_json(struct json_object *o, const struct joined_run *m,
+			const struct thread_row *r)
 {
 	const struct fct_thread *k = &r->k;
+	unsigned groups = m->groups;
 	bool sc = r->has_kernel && (groups & PG_MASK(PG_SYSCALLS));
+	struct sc_stats calls[SC_ROW_N];
 	bool sched = r->has_kernel && (groups & PG_MASK(PG_SCHED));
 	bool pc = r->has_kernel && (groups & PG_MASK(PG_PAGECACHE));
 	bool kl = r->has_kernel && (groups & PG_MASK(PG_KLOCK));
 
-	json_object_object_add(o, "syscalls", sc ? syscalls_json(r->sc, true) : NULL);
+	if (sc)
+		join_row_calls(m, r, calls);
+	json_object_object_add(o, "syscalls", sc ? syscalls_json(calls, true) : NULL);
 	json_object_object_add(o, "futex_wait_ns", sc ? json_object_new_uint64(r->d.futex_wait_ns) : NULL);
 	json_object_object_add(o, "futex_waits", sc ? json_object_new_uint64(k->futex_waits) : NULL);
 	json_object_object_add(o, "locks", r->has_kernel ? locks_of_row(r) : NULL);
@@ -244,7 +249,7 @@ static struct json_object *threads_json(const struct joined_run *m)
 
 		own_clocks_json(o, &m->rows[i]);
 		identity_json(o, &m->rows[i], m->groups);
-		kernel_json(o, &m->rows[i], m->groups);
+		kernel_json(o, m, &m->rows[i]);
 		disk_thread_json(o, &m->rows[i], m->groups);
 		json_object_array_add(a, o);
 	}

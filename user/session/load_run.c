@@ -544,12 +544,21 @@ static int load_kernel(struct jr *r, struct json_object *o, struct thread_row *r
 	return 0;
 }
 
+/* Where a thread row's parts go: its syscall table's entries, its
+ * syscall rows (the joined run's saved_sc, SC_ROW_N a row). */
+struct row_places {
+	struct acct_arena *arena;
+	struct joined_run *m;
+};
+
 /* What a thread's table cannot say: its group, its kernel view. */
 static int load_thread(struct jr *r, struct json_object *o, void *row, void *arg)
 {
+	const struct row_places *at = arg;
 	struct thread_row *t = row;
 
-	return load_group(r, o, t) || load_kernel(r, o, t, arg) ? -1 : 0;
+	t->sc = &at->m->saved_sc[(size_t)(t - at->m->rows) * SC_ROW_N];
+	return load_group(r, o, t) || load_kernel(r, o, t, at->arena) ? -1 : 0;
 }
 
 /* Its clocks' order. */
@@ -589,12 +598,16 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 		load_timing,
 	};
 	struct joined_run *m = &s->joined;
+	struct row_places at = { .arena = &s->kv.nr_arena, .m = m };
+	struct json_object *a;
 	size_t n, nt;
 
-	if (load_rows(r, doc, &timings, (void **)&s->timings.threads, NULL, &nt))
+	if (load_rows(r, doc, &timings, (void **)&s->timings.threads, NULL, &nt) ||
+	    jr_array(r, doc, "threads", 0, &a, &n))
 		return -1;
-	/* the rows' syscall tables in the kernel view's arena */
-	if (load_rows(r, doc, &rows, (void **)&m->rows, &s->kv.nr_arena, &n))
+	if (!(m->saved_sc = calloc((n ? n : 1) * SC_ROW_N, sizeof(*m->saved_sc))))
+		return jr_fail(r, NULL, "out of memory");
+	if (load_rows(r, doc, &rows, (void **)&m->rows, &at, &n))
 		return -1;
 	m->nrows = (unsigned)n;
 	for (size_t i = 0; i < n && i < nt; i++)
