@@ -218,9 +218,9 @@ static int sized_array(struct jr *r, struct json_object *o, const char *key, uns
 
 	if (jr_get(r, o, key, json_type_array, false, a))
 		return -1;
-	if (json_object_array_length(*a) == n)
+	if (json_object_array_length(*a) == n || !json_object_array_length(*a))
 		return 0;
-	snprintf(what, sizeof(what), "must have %u elements (has %zu)", n,
+	snprintf(what, sizeof(what), "must have %u elements or none (has %zu)", n,
 		 json_object_array_length(*a));
 	return jr_fail(r, key, what);
 }
@@ -232,7 +232,9 @@ int jr_u64_array(struct jr *r, struct json_object *o, const char *key, uint64_t 
 
 	if (sized_array(r, o, key, n, &a))
 		return -1;
-	for (unsigned i = 0; i < n; i++)
+	if (!json_object_array_length(a))
+		memset(v, 0, n * sizeof(*v));
+	for (unsigned i = 0; i < n && json_object_array_length(a); i++)
 		if (whole(r, key, json_object_array_get_idx(a, i), &v[i]))
 			return -1;
 	return 0;
@@ -246,7 +248,9 @@ int jr_u32_array(struct jr *r, struct json_object *o, const char *key, uint32_t 
 
 	if (sized_array(r, o, key, n, &a))
 		return -1;
-	for (unsigned i = 0; i < n; i++) {
+	if (!json_object_array_length(a))
+		memset(v, 0, n * sizeof(*v));
+	for (unsigned i = 0; i < n && json_object_array_length(a); i++) {
 		if (whole(r, key, json_object_array_get_idx(a, i), &x))
 			return -1;
 		if (x > UINT32_MAX)

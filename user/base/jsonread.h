@@ -51,7 +51,8 @@ int jr_str(struct jr *r, struct json_object *o, const char *key, bool nullable,
 int jr_choice(struct jr *r, struct json_object *o, const char *key,
 	      const char *const *names, int n, int *out);
 
-/* An array of exactly n whole numbers (>= 0; the u32 form: each fitting). */
+/* An array of exactly n whole numbers (>= 0; the u32 form: each fitting),
+ * or an empty one, which stands for n zeros (a histogram nothing filled). */
 int jr_u64_array(struct jr *r, struct json_object *o, const char *key, uint64_t *v,
 		 unsigned n);
 int jr_u32_array(struct jr *r, struct json_object *o, const char *key, uint32_t *v,
