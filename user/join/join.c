@@ -673,36 +673,32 @@ static void join_holders(struct joined_run *m)
 }
 
 /* A row's numbers into the run's table by number, with their histograms
- * from the kernel's view; a saved run's view has none, and its rows keep
- * the shapes of the named rows' numbers only. */
+ * from the kernel's view, and into the saved run's named rows; a saved
+ * run's view has none: its rows keep the named rows whole (with their
+ * histograms) and the shapes of their own numbers only. */
 static void total_calls(struct joined_run *m, const struct thread_row *r)
 {
 	bool saved = !m->kv || !m->kv->nsc_hists;
 	struct sc_stats s;
 
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
+		const struct fct_nr_stats *n = acct_nr(&r->k, nr);
 		enum sc_row row = sc_row_of(nr);
 
-		if (!acct_nr(&r->k, nr)->count && !acct_nr(&r->k, nr)->blocked_ns)
+		if (!n->count && !n->blocked_ns)
 			continue;
-		sc_stats_of(&s, acct_nr(&r->k, nr), saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
+		sc_stats_of(&s, n, saved ? NULL : kview_sc_hist(m->kv, r->k.tid, nr));
 		if (saved && r->sc && sc_row_nr(row) == (int)nr) {
 			s.min_ns = r->sc[row].min_ns;
 			s.max_ns = r->sc[row].max_ns;
 			memcpy(s.hist, r->sc[row].hist, sizeof(s.hist));
 		}
 		sc_stats_add(&m->nr_total[nr], &s);
+		if (!r->sc)	/* join_row_calls' rows, summed as they are made */
+			sc_stats_add(&m->sc_total[row], &s);
 	}
-}
-
-/* A row's syscalls into the saved run's rows of them, run-wide. */
-static void total_rows_calls(struct joined_run *m, const struct thread_row *r)
-{
-	struct sc_stats calls[SC_ROW_N];
-
-	join_row_calls(m, r, calls);
-	for (int s = 0; s < SC_ROW_N; s++)
-		sc_stats_add(&m->sc_total[s], &calls[s]);
+	for (int k = 0; r->sc && k < SC_ROW_N; k++)
+		sc_stats_add(&m->sc_total[k], &r->sc[k]);
 }
 
 static void total_rows(struct joined_run *m)
@@ -719,7 +715,6 @@ static void total_rows(struct joined_run *m)
 		m->thread_wall_total_ns += r->end_ns - r->start_ns;
 		if (!r->has_kernel)
 			continue;
-		total_rows_calls(m, r);
 		total_calls(m, r);
 		for (int b = 0; b < ACCT_N; b++)
 			m->acct_total_ns[b] += r->acct_ns[b];

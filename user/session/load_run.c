@@ -599,13 +599,12 @@ static int load_threads(struct jr *r, struct json_object *doc, struct session *s
 	};
 	struct joined_run *m = &s->joined;
 	struct row_places at = { .arena = &s->kv.nr_arena, .m = m };
-	struct json_object *a;
 	size_t n, nt;
 
-	if (load_rows(r, doc, &timings, (void **)&s->timings.threads, NULL, &nt) ||
-	    jr_array(r, doc, "threads", 0, &a, &n))
+	/* the same array twice: nt is the rows' count too */
+	if (load_rows(r, doc, &timings, (void **)&s->timings.threads, NULL, &nt))
 		return -1;
-	if (!(m->saved_sc = calloc((n ? n : 1) * SC_ROW_N, sizeof(*m->saved_sc))))
+	if (!(m->saved_sc = calloc((nt ? nt : 1) * SC_ROW_N, sizeof(*m->saved_sc))))
 		return jr_fail(r, NULL, "out of memory");
 	if (load_rows(r, doc, &rows, (void **)&m->rows, &at, &n))
 		return -1;

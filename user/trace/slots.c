@@ -96,8 +96,9 @@ int slots_account_copy(struct fct_thread *out, struct acct_arena *arena,
 
 	memset(out, 0, sizeof(*out));
 	memcpy(out, a, offsetof(struct fct_account, nrt));
-	/* room for the spilled numbers too: they are added next */
-	if (used + a->nrt.spilled && acct_nr_reserve(out, arena, used + a->nrt.spilled))
+	/* room for the spilled numbers too: they are added next; with the
+	 * room taken, each put below finds it */
+	if (acct_nr_reserve(out, arena, used + a->nrt.spilled))
 		return -1;
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++) {
 		unsigned at = a->nrt.at[nr];
