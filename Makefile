@@ -128,9 +128,10 @@ deps-test:
 # The unit tests again under ASan+UBSan, and the threaded workload tests
 # under TSan: each sanitizer gets its own objects in its own directory.
 SAN_SRCS  := $(WL_SRCS) $(USER_SRCS) $(PB_SRC) $(addprefix tests/lib/,testutil.c bpfutil.c progwalk.c binutil.c \
-	     trace_check.c joinutil.c acctutil.c jsonutil.c flameutil.c diagutil.c)
+	     trace_check.c joinutil.c acctutil.c jsonutil.c flameutil.c diagutil.c explfx.c)
 # named by their folder under tests/: asan/base/test_hist is tests/base/test_hist.c
 ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_explain explain/test_whatif \
+	      explain/test_rules_caches explain/test_rules_cpu explain/test_rules_locks \
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
 	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
@@ -150,7 +151,7 @@ POOL_TESTS := report/test_html workloads/test_wl_run workloads/test_wl_bcache wo
 	      base/test_numlist cli/test_options trace/test_probes explain/test_roles session/test_sweep \
 	      join/test_timeline explain/test_whatif explain/test_whatif_lock join/test_lockname join/test_reuse \
 	      join/test_pools join/test_pools_jvm trace/test_blockuse explain/test_knobs report/test_table_locks report/test_caches_print join/test_roots \
-	      trace/test_account
+	      trace/test_account explain/test_rules_caches explain/test_rules_cpu explain/test_rules_locks
 POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/asan/%,$(POOL_TESTS)),$(ASAN_BINS))

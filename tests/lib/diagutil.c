@@ -1,10 +1,12 @@
 /* diagutil.c - see diagutil.h. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
 #include "diagutil.h"
+#include "explain/words.h"
 
 const struct diag_cause *cause_of(const struct diagnosis *d, const char *id)
 {
@@ -38,4 +40,37 @@ bool any_evidence(const struct diag_cause *c, const char *needle)
 			return true;
 	print_error("no evidence of %s says '%s'\n", c ? c->cause : "(no cause)", needle);
 	return false;
+}
+
+static bool figs_is(const char *whose, const struct diag_fig *figs, int n, const char *key,
+		    double want)
+{
+	double v = figs_get(figs, n, key);
+
+	if (fabs(v - want) <= 1e-6 * fabs(want) + 1e-12)
+		return true;
+	if (isnan(v))
+		print_error("%s has no figure %s (want %.9g)\n", whose, key, want);
+	else
+		print_error("%s's %s is %.9g, want %.9g\n", whose, key, v, want);
+	return false;
+}
+
+bool fig_is(const struct diag_cause *c, const char *key, double want)
+{
+	if (!c) {
+		print_error("no cause to hold %s\n", key);
+		return false;
+	}
+	return figs_is(c->cause, c->figs, c->nfigs, key, want);
+}
+
+bool why_fig_is(const struct diagnosis *d, const char *key, double want)
+{
+	return figs_is("the Why", d->figs, d->nfigs, key, want);
+}
+
+bool has_fig(const struct diag_cause *c, const char *key)
+{
+	return c && !isnan(figs_get(c->figs, c->nfigs, key));
 }

@@ -30,9 +30,23 @@
 #define EXPLAIN_CPU_TAKEN	0.25
 #define EXPLAIN_MAX_CAUSES	8
 #define EXPLAIN_MAX_EVIDENCE	10
+/* Figures a cause or the Why's other lines carry by key (words.c). */
+#define EXPLAIN_MAX_FIGS	16
+#define EXPLAIN_MAX_WHY_FIGS	24
 /* Rows given a role in the diagnosis (the loader reads at most as many):
  * the rows past it are shown working. */
 #define EXPLAIN_MAX_ROLES	16384
+
+/*
+ * A measured figure the words say, by a stable key, for scripts and tests
+ * that must not parse English. Keys are snake_case; the suffix is the
+ * unit: _ns, _bytes, _mib, _ratio and _share (0..1); none: a count. The
+ * keys each cause writes are listed in docs/json.md.
+ */
+struct diag_fig {
+	char key[28];
+	double value;
+};
 
 struct diag_cause {
 	char cause[32];		/* stable id: "pool_lock_serialisation", "healthy", ... */
@@ -46,6 +60,11 @@ struct diag_cause {
 	bool ranked;		/* confidence at EXPLAIN_RANK_FLOOR or over: numbered */
 	char share_of[32];	/* what share is of: "" the threads' time (the
 				 * default), or "its clients' time" (a proxy's pool) */
+	struct diag_fig figs[EXPLAIN_MAX_FIGS];	/* what title and evidence say */
+	int nfigs;
+	/* the known program's setting its fix changes ("shared_buffers"),
+	 * its value in the figure "fix_value"; "" when the fix is words */
+	char knob[40];
 };
 
 struct diagnosis {
@@ -59,6 +78,9 @@ struct diagnosis {
 	char beyond[300];	/* what is not the problem, and what the machine adds */
 	char threads[400];	/* which threads the shares are of, and each role
 				 * (explain/roles.c); "" when all worked alike */
+	/* the figures headline, beyond and threads say (the causes keep theirs) */
+	struct diag_fig figs[EXPLAIN_MAX_WHY_FIGS];
+	int nfigs;
 	/* each row's role (enum thread_role), in the joined run's order; the
 	 * table prints them */
 	unsigned char role[EXPLAIN_MAX_ROLES];

@@ -1,4 +1,5 @@
 /* words.c - figures in sentences (words.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,39 @@ const char *fig_pct_small(double r)
 const char *fig_plural(double n)
 {
 	return units_plural(n);
+}
+
+void figs_set(struct diag_fig *figs, int *n, int max, const char *key, double v)
+{
+	int i = 0;
+
+	while (i < *n && strcmp(figs[i].key, key))
+		i++;
+	if (i == max)
+		return;
+	if (i == *n) {
+		snprintf(figs[i].key, sizeof(figs[i].key), "%s", key);
+		(*n)++;
+	}
+	figs[i].value = v;
+}
+
+void cause_fig(struct diag_cause *c, const char *key, double v)
+{
+	figs_set(c->figs, &c->nfigs, EXPLAIN_MAX_FIGS, key, v);
+}
+
+void why_fig(struct diagnosis *d, const char *key, double v)
+{
+	figs_set(d->figs, &d->nfigs, EXPLAIN_MAX_WHY_FIGS, key, v);
+}
+
+double figs_get(const struct diag_fig *figs, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(figs[i].key, key))
+			return figs[i].value;
+	return NAN;
 }
 
 void evidence_add(struct diag_cause *c, const char *fmt, ...)

@@ -28,6 +28,15 @@ void words_append(char *buf, size_t n, const char *fmt, ...) WORDS_PRINTF(3, 4);
  * bytes), or NULL when they were (join.h struct jvm_holders_off). */
 const char *jvm_holders_words(const struct jvm_holders_off *h, char *buf, size_t n);
 
+/* Set the figure key of a cause's or the Why's list (figs, *n of max) to
+ * v: a key set again keeps its place and takes the new value; past max
+ * it is dropped. The cause and diagnosis forms name the lists. */
+void figs_set(struct diag_fig *figs, int *n, int max, const char *key, double v);
+void cause_fig(struct diag_cause *c, const char *key, double v);
+void why_fig(struct diagnosis *d, const char *key, double v);
+/* The figure key of the list, or NAN when it is not there. */
+double figs_get(const struct diag_fig *figs, int n, const char *key);
+
 /* Append one sentence of evidence to c (dropped past EXPLAIN_MAX_EVIDENCE). */
 void evidence_add(struct diag_cause *c, const char *fmt, ...) WORDS_PRINTF(2, 3);
 

@@ -129,6 +129,16 @@ void why_print(FILE *f, const struct diagnosis *d)
 	why_wrap(f, "Fix: ", d->fix);
 }
 
+/* The figures the words say, by key: {"working_set_items": 60, ...}. */
+static struct json_object *figs_json(const struct diag_fig *figs, int n)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < n; i++)
+		json_object_object_add(o, figs[i].key, json_object_new_double(figs[i].value));
+	return o;
+}
+
 static struct json_object *cause_json(const struct diag_cause *c)
 {
 	struct json_object *o = json_object_new_object(), *ev = json_object_new_array();
@@ -144,6 +154,8 @@ static struct json_object *cause_json(const struct diag_cause *c)
 	json_object_object_add(o, "confidence", json_object_new_double(c->confidence));
 	/* under the confidence floor: kept, but on the Also-seen line */
 	json_object_object_add(o, "ranked", json_object_new_boolean(c->ranked));
+	json_object_object_add(o, "figures", figs_json(c->figs, c->nfigs));
+	json_object_object_add(o, "knob", json_object_new_string(c->knob));
 	return o;
 }
 
@@ -167,5 +179,6 @@ struct json_object *why_summary_json(const struct diagnosis *d)
 		json_object_object_add(o, "threads", json_object_new_string(d->threads));
 	/* always there, "" when every cause is ranked: a reader need not ask */
 	json_object_object_add(o, "also_seen", json_object_new_string(d->also));
+	json_object_object_add(o, "figures", figs_json(d->figs, d->nfigs));
 	return o;
 }

@@ -855,7 +855,34 @@ static const struct jr_field cause_fields[] = {
 	JR_STRF(diag_cause, "title", title, 0), JR_DOUBLEF(diag_cause, "confidence", confidence),
 	/* absent in runs saved before 2026-12-07: the threads' time */
 	JR_STRF(diag_cause, "share_of", share_of, JR_SINCE),
+	/* absent in runs saved before 2026-12-08: none */
+	JR_STRF(diag_cause, "knob", knob, JR_SINCE),
 };
+
+/* The figures the words say ({key: number}); absent in runs saved before
+ * 2026-12-08: none. */
+static int load_figs(struct jr *r, struct json_object *o, struct diag_fig *figs, int *n,
+		     int max)
+{
+	struct json_object *f;
+
+	*n = 0;
+	if (!json_object_object_get_ex(o, "figures", &f))
+		return 0;
+	if (!json_object_is_type(f, json_type_object))
+		return jr_fail(r, "figures", "must be an object of numbers");
+	json_object_object_foreach(f, key, v) {
+		if (*n == max)
+			return jr_fail(r, "figures", "has more figures than fctrace writes");
+		if (strlen(key) >= sizeof(figs->key) ||
+		    !(json_object_is_type(v, json_type_double) ||
+		      json_object_is_type(v, json_type_int)))
+			return jr_fail(r, "figures", "must map short keys to numbers");
+		snprintf(figs[*n].key, sizeof(figs->key), "%s", key);
+		figs[(*n)++].value = json_object_get_double(v);
+	}
+	return 0;
+}
 
 /* A cause's evidence: its sentences. */
 static int load_evidence(struct jr *r, struct json_object *o, void *row, void *arg)
@@ -864,7 +891,8 @@ static int load_evidence(struct jr *r, struct json_object *o, void *row, void *a
 
 	return load_strings(r, o, "evidence", c->evidence[0], sizeof(c->evidence[0]),
 			    EXPLAIN_MAX_EVIDENCE, "has more sentences than a cause can hold",
-			    &c->nevidence);
+			    &c->nevidence) ||
+	       load_figs(r, o, c->figs, &c->nfigs, EXPLAIN_MAX_FIGS);
 }
 
 /* the Why's lines besides the causes; its threads' roles are absent in
@@ -886,8 +914,18 @@ static int load_diagnosis(struct jr *r, struct json_object *doc, struct diagnosi
 	size_t n;
 	int rc = jr_array_rows(r, doc, &causes, d->causes, NULL, &n);
 
+	struct json_object *why;
+	char saved[128];
+
 	d->n = (int)n;
-	return rc || JR_SECTION(r, doc, "why", 0, d, why_fields, &there) ? -1 : 0;
+	if (rc || JR_SECTION(r, doc, "why", 0, d, why_fields, &there))
+		return -1;
+	if (!json_object_object_get_ex(doc, "why", &why))
+		return 0;
+	jr_enter(r, "why", -1, saved, sizeof(saved));
+	rc = load_figs(r, why, d->figs, &d->nfigs, EXPLAIN_MAX_WHY_FIGS);
+	jr_leave(r, saved);
+	return rc;
 }
 
 static const struct jr_field run_fields[] = {
