@@ -18,6 +18,9 @@
 #include <json-c/json.h>
 #include "report/compare.h"
 #include "trace/probes.h"
+#include "jsonutil.h"
+
+#define EPS	1e-6
 
 struct side {
 	struct session s;
@@ -53,9 +56,47 @@ static char *story(struct side *a, struct side *b)
 	return buf;
 }
 
+/* The comparison's JSON; json_object_put it. */
+static struct json_object *cmp_of(struct side *a, struct side *b)
+{
+	struct json_object *j = compare_json(&a->s, &b->s);
+
+	assert_non_null(j);
+	return j;
+}
+
+/* The story's line of term (and what, unless NULL), or NULL. */
+static struct json_object *line_of(struct json_object *j, const char *term, const char *what)
+{
+	struct json_object *st = json_must_at(j, "story");
+
+	for (size_t i = 0; i < json_object_array_length(st); i++) {
+		struct json_object *l = json_object_array_get_idx(st, i);
+
+		if (!strcmp(json_str_at(l, "term"), term) &&
+		    (!what || !strcmp(json_str_at(l, "what"), what)))
+			return l;
+	}
+	return NULL;
+}
+
+/* Figure key of the story's line of term and what: it must be there. */
+static double fig_at(struct json_object *j, const char *term, const char *what,
+		     const char *key)
+{
+	struct json_object *l = line_of(j, term, what), *v;
+
+	if (!l)
+		fail_msg("no %s line of %s", term, what ? what : "-");
+	if (!json_object_object_get_ex(json_object_object_get(l, "figures"), key, &v))
+		fail_msg("the %s line of %s has no %s", term, what ? what : "-", key);
+	return json_object_get_double(v);
+}
+
 static void test_cache_terms(void **state)
 {
 	struct side *a = side("cachy", 600000, 200000000), *b = side("plain", 600000, 500000000);
+	struct json_object *j;
 	char *t;
 
 	(void)state;
@@ -66,15 +107,26 @@ static void test_cache_terms(void **state)
 	a->s.joined.acct_total_ns[ACCT_LOCK_NAMED] = 40000000;
 	for (int i = 0; i < 3; i++)
 		a->ts[i].lock_hold_ns = 40000000;	/* 200 ns per op */
+	j = cmp_of(a, b);
+	/* each run's own calls and time in them, as its table gives them */
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "calls_a"), 1000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "calls_b"), 600000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "ns_a"), 1e6, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "ns_b"), 540e6, EPS);
+	assert_float_equal(fig_at(j, "user_cpu", NULL, "ns_a"), 300e6, EPS);
+	assert_float_equal(fig_at(j, "user_cpu", NULL, "per_op_ns_a"), 500, EPS);
+	assert_float_equal(fig_at(j, "user_cpu", NULL, "per_op_ns_b"), 100, EPS);
+	assert_float_equal(fig_at(j, "user_cpu", NULL, "held_per_op_ns_a"), 200, EPS);
+	assert_float_equal(fig_at(j, "user_cpu", NULL, "rest_per_op_ns_a"), 300, EPS);
+	assert_float_equal(fig_at(j, "lock_wait", NULL, "ns_a"), 40e6, EPS);
+	assert_float_equal(fig_at(j, "lock_wait", NULL, "ns_b"), 0, EPS);
+	assert_null(line_of(j, "syscalls", "open+close"));	/* no term where the runs agree */
+	json_object_put(j);
+	/* the words say the figures: one line of each kind is read */
 	t = story(a, b);
 	assert_non_null(strstr(t, "cachy makes 599.0 k fewer pread64 calls than plain"));
-	/* each run's own time in the calls, as its table gives it */
 	assert_non_null(strstr(t, "saving 539.0 ms (their time in them: 1.00 ms against 540.0 ms)"));
 	assert_non_null(strstr(t, "adds 240.0 ms on CPU in user space (500 ns per op against 100 ns)"));
-	assert_non_null(strstr(t, "200 ns per op holding its locks"));
-	assert_non_null(strstr(t, "300 ns per op the rest"));
-	assert_non_null(strstr(t, "pays 40.0 ms waiting on its locks"));
-	assert_null(strstr(t, "open+close"));	/* no term where the runs agree */
 	free(a);
 	free(b);
 }
@@ -82,35 +134,22 @@ static void test_cache_terms(void **state)
 static void test_pool_terms(void **state)
 {
 	struct side *a = side("pooly", 1000, 1000000), *b = side("plain", 1000, 2000000);
-	char *t;
+	struct json_object *j;
 
 	(void)state;
 	b->s.joined.nr_total[__NR_openat] = (struct sc_stats){ .count = 1000, .total_ns = 2000000 };
 	b->s.joined.nr_total[__NR_close] = (struct sc_stats){ .count = 1000, .total_ns = 1000000 };
 	a->s.joined.nr_total[__NR_openat] = (struct sc_stats){ .count = 10, .total_ns = 20000 };
 	a->s.joined.nr_total[__NR_close] = (struct sc_stats){ .count = 10, .total_ns = 10000 };
-	t = story(a, b);
-	assert_non_null(strstr(t, "pooly makes 1980 fewer open+close calls than plain"));
-	assert_non_null(strstr(t, "saving 2.97 ms (their time in them: 30.0 µs against 3.00 ms)"));
-	assert_null(strstr(t, "pread64 calls than"));
+	j = cmp_of(a, b);
+	assert_float_equal(fig_at(j, "syscalls", "open+close", "calls_a"), 20, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "open+close", "calls_b"), 2000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "open+close", "ns_a"), 30000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "open+close", "ns_b"), 3e6, EPS);
+	assert_null(line_of(j, "syscalls", "pread64"));
+	json_object_put(j);
 	free(a);
 	free(b);
-}
-
-/* The term table's row that starts with term, squeezed to single spaces
- * ("pread64 calls /s 10.0 k/s 15.0 k/s -33 %"). */
-static const char *row_of(const char *t, const char *term)
-{
-	static char row[160];
-	const char *at = strstr(t, term);
-	size_t n = 0;
-
-	assert_non_null(at);
-	for (; *at && *at != '\n' && n + 1 < sizeof(row); at++)
-		if (*at != ' ' || (n && row[n - 1] != ' '))
-			row[n++] = *at;
-	row[n] = '\0';
-	return row;
 }
 
 /* 2026-12-06 14:02:11 UTC, and 14:05:40 */
@@ -130,62 +169,72 @@ static struct side *attached(uint64_t wall, uint64_t t, uint64_t preads, uint64_
 	return x;
 }
 
+/* The term table's row named term: its a and b (must be there). */
+static void term_is(struct json_object *j, const char *term, double a, double b)
+{
+	struct json_object *terms = json_must_at(j, "terms");
+
+	for (size_t i = 0; i < json_object_array_length(terms); i++) {
+		struct json_object *r = json_object_array_get_idx(terms, i);
+
+		if (strcmp(json_str_at(r, "term"), term))
+			continue;
+		assert_float_equal(json_object_get_double(json_object_object_get(r, "a")), a, EPS);
+		assert_float_equal(json_object_get_double(json_object_object_get(r, "b")), b, EPS);
+		return;
+	}
+	fail_msg("no term %s", term);
+}
+
 static void test_attach_rates(void **state)
 {
 	/* a: 10.02 s, 100.2 k preads (10 k/s, 2 us each); b: 10.04 s, 150.6 k
 	 * preads (15 k/s, 2 us each) */
 	struct side *a = attached(10020000000ull, T0, 100200, 200400000);
 	struct side *b = attached(10040000000ull, T1, 150600, 301200000);
-	struct json_object *j, *terms, *v;
+	struct json_object *j, *terms;
 	char *t;
 
 	(void)state;
 	setenv("TZ", "UTC", 1);
 	tzset();
-	t = story(a, b);
-	assert_non_null(strstr(t, "\nCompare nginx 14:02:11 with nginx 14:05:40\n"));
-	assert_non_null(strstr(t, "window 10.02 s fixed"));
-	assert_non_null(strstr(t, "nginx 14:02:11 against nginx 14:05:40, term by term (all "
-			       "threads; per second of each window)"));
+	j = cmp_of(a, b);
+	assert_true(json_bool_at(j, "per_second"));
+	assert_string_equal(json_str_at(j, "a_name"), "nginx 14:02:11");
+	assert_string_equal(json_str_at(j, "b_name"), "nginx 14:05:40");
 	/* the windows shown, not compared; the calls per second */
-	assert_string_equal(row_of(t, "window (fixed)"), "window (fixed) 10.02 s 10.04 s -");
-	assert_string_equal(row_of(t, "pread64 calls /s"), "pread64 calls /s 10.0 k/s 15.0 k/s -33 %");
-	assert_string_equal(row_of(t, "time in syscalls (no futex) /s"),
-			    "time in syscalls (no futex) /s 20.0 ms/s 30.0 ms/s -33 %");
-	assert_non_null(strstr(t, "nginx 14:02:11 makes 5000 fewer pread64 calls a second than "
-			       "nginx 14:05:40 (10.0 k/s against 15.0 k/s)"));
-	assert_non_null(strstr(t, "saving 10.0 ms a second (their time in them: 20.0 ms/s against "
-			       "30.0 ms/s)"));
-	assert_null(strstr(t, "Net: nginx 14:02:11 takes"));	/* the lengths are no result */
-	assert_non_null(strstr(t, "Net: fixed windows (10.02 s and 10.04 s"));
-	assert_non_null(strstr(t, "nginx 14:02:11 is on CPU 100.0 ms a second against 100.0 ms for "
-			       "nginx 14:05:40 (+0 %)"));
-	/* the JSON's terms are the text's */
-	j = compare_json(&a->s, &b->s);
-	assert_true(json_object_object_get_ex(j, "per_second", &v) && json_object_get_boolean(v));
-	assert_true(json_object_object_get_ex(j, "a_name", &v));
-	assert_string_equal(json_object_get_string(v), "nginx 14:02:11");
-	assert_true(json_object_object_get_ex(j, "terms", &terms));
+	term_is(j, "window (fixed)", 10.02e9, 10.04e9);
+	term_is(j, "pread64 calls /s", 10000, 15000);
+	term_is(j, "time in syscalls (no futex) /s", 20e6, 30e6);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "calls_a"), 10000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "calls_b"), 15000, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "ns_a"), 20e6, EPS);
+	assert_float_equal(fig_at(j, "syscalls", "pread64", "ns_b"), 30e6, EPS);
+	/* the lengths are no result: Net is time on CPU a second */
+	assert_float_equal(fig_at(j, "net", NULL, "wall_ns_a"), 10.02e9, EPS);
+	assert_float_equal(fig_at(j, "net", NULL, "cpu_ns_a"), 100e6, 1);
+	assert_float_equal(fig_at(j, "net", NULL, "cpu_ns_b"), 100e6, 1);
 	/* the calls the runs made, not a list of one subject's: no openat row
 	 * where neither opened a file, no operations where neither counted any */
-	v = NULL;
+	terms = json_must_at(j, "terms");
 	for (size_t i = 0; i < json_object_array_length(terms); i++) {
-		struct json_object *r = json_object_array_get_idx(terms, i);
-		const char *name = json_object_get_string(json_object_object_get(r, "term"));
+		const char *name = json_str_at(json_object_array_get_idx(terms, i), "term");
 
 		assert_null(strstr(name, "openat"));
 		assert_null(strstr(name, "operations"));
-		if (!strcmp(name, "pread64 calls /s"))
-			v = r;
 	}
-	assert_non_null(v);
-	assert_float_equal(json_object_get_double(json_object_object_get(v, "a")), 10000, 1e-6);
-	assert_null(strstr(t, "openat calls"));
 	json_object_put(j);
+	/* the words of rates: per second, and no Net of the lengths */
+	t = story(a, b);
+	assert_non_null(strstr(t, "saving 10.0 ms a second (their time in them: 20.0 ms/s against "
+			       "30.0 ms/s)"));
+	assert_non_null(strstr(t, "Net: fixed windows (10.02 s and 10.04 s"));
 	/* files saved before the time was kept: a and b */
 	a->s.started_unix_ns = 0;
-	t = story(a, b);
-	assert_non_null(strstr(t, "\nCompare nginx (a) with nginx (b)\n"));
+	j = cmp_of(a, b);
+	assert_string_equal(json_str_at(j, "a_name"), "nginx (a)");
+	assert_string_equal(json_str_at(j, "b_name"), "nginx (b)");
+	json_object_put(j);
 	free(a);
 	free(b);
 }
@@ -210,11 +259,29 @@ static void add_cache(struct side *x, enum cache_kind kind, const char *comm, pi
  * handle caches summed against one's, a block cache in one run only
  * (the other run had the probes: it read no block twice), a page cache
  * whose other run did not measure (no handles probes there). */
+/* The index of the story's line of term and what, or -1. */
+static int line_index(struct json_object *j, const char *term, const char *what)
+{
+	struct json_object *st = json_must_at(j, "story");
+	int found = -1, n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(st); i++) {
+		struct json_object *l = json_object_array_get_idx(st, i);
+
+		if (!strcmp(json_str_at(l, "term"), term) && !strcmp(json_str_at(l, "what"), what)) {
+			found = (int)i;
+			n++;
+		}
+	}
+	assert_true(n <= 1);	/* one line for a program's caches of a kind */
+	return found;
+}
+
 static void test_program_caches(void **state)
 {
 	struct side *a = attached(10000000000ull, T0, 100, 200000);
 	struct side *b = attached(20000000000ull, T1, 100, 200000);
-	char *t;
+	struct json_object *j, *l;
 
 	(void)state;
 	setenv("TZ", "UTC", 1);
@@ -223,22 +290,37 @@ static void test_program_caches(void **state)
 	add_cache(a, CACHE_BLOCKS, "mariadbd", 12, 5000, 5000, 0, 4000);
 	add_cache(a, CACHE_HANDLES, "nginx", 13, 10000, 5000, 51, 0);
 	add_cache(b, CACHE_HANDLES, "nginx", 21, 80000, 400, 100, 0);
-	t = story(a, b);
-	/* 40 k accesses and 20 k misses in 10 s against 80 k and 400 in 20 s */
-	assert_non_null(strstr(t, "  caches      nginx's handles: hit 50.0 % against 99.5 %; "
-			       "misses 2000/s against 20/s\n              (working set 100 MiB "
-			       "against 100 MiB; it holds 51 against 100)\n"));
-	assert_non_null(strstr(t, "  caches      mariadbd's blocks: in nginx 14:02:11 only: "
-			       "nginx 14:05:40 read no block twice\n"));
-	assert_int_equal(strstr(t, "nginx's handles") < strstr(t, "mariadbd's blocks"), 1);
-	assert_null(strstr(t, "caches      nginx's handles: in"));	/* one term for both */
+	j = cmp_of(a, b);
+	/* 40 k accesses and 20 k misses in 10 s against 80 k and 400 in 20 s:
+	 * nginx's two workers summed, one line */
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "hit_ratio_a"), 0.5, EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "hit_ratio_b"), 0.995, EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "misses_a"), 2000, EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "misses_b"), 20, EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "working_set_bytes_a"),
+			   (double)(100 << 20), EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "size_items_a"), 51, EPS);
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "size_items_b"), 100, EPS);
+	assert_null(json_at(line_of(j, "cache", "nginx's handles"), "only_in"));
+	/* a block cache in a only; b measured the caches and saw none */
+	l = line_of(j, "cache", "mariadbd's blocks");
+	assert_string_equal(json_str_at(l, "only_in"), "a");
+	assert_float_equal(fig_at(j, "cache", "mariadbd's blocks", "other_measured"), 1, EPS);
+	assert_true(line_index(j, "cache", "nginx's handles") <
+		    line_index(j, "cache", "mariadbd's blocks"));	/* the costliest first */
+	json_object_put(j);
+	/* the words of a handle cache's line */
+	assert_non_null(strstr(story(a, b), "  caches      nginx's handles: hit 50.0 % against "
+			       "99.5 %; misses 2000/s against 20/s\n              (working set "
+			       "100 MiB against 100 MiB; it holds 51 against 100)\n"));
 	free(b->s.joined.caches);
 	b->s.joined.caches = NULL;
 	b->s.joined.ncaches = 0;
 	b->s.joined.groups = 0;
-	t = story(a, b);
-	assert_non_null(strstr(t, "  caches      nginx's handles: in nginx 14:02:11 only: not "
-			       "measured in nginx 14:05:40\n"));
+	j = cmp_of(a, b);
+	assert_string_equal(json_str_at(line_of(j, "cache", "nginx's handles"), "only_in"), "a");
+	assert_float_equal(fig_at(j, "cache", "nginx's handles", "other_measured"), 0, EPS);
+	json_object_put(j);
 	free(a->s.joined.caches);
 	free(a);
 	free(b);
@@ -249,20 +331,25 @@ static void test_exec_totals(void **state)
 {
 	struct side *a = attached(2000000000ull, T0, 1000, 2000000);
 	struct side *b = attached(4000000000ull, T0 + 86400, 1000, 2000000);
-	char *t;
+	struct json_object *j;
 
 	(void)state;
 	setenv("TZ", "UTC", 1);
 	tzset();
 	a->s.target.mode = b->s.target.mode = TGT_EXEC;
 	a->s.target.exited = b->s.target.exited = true;
-	t = story(a, b);
+	j = cmp_of(a, b);
 	/* other days: the date too */
-	assert_non_null(strstr(t, "Compare nginx 2026-12-06 14:02:11 with nginx 2026-12-07 "
-			       "14:02:11\n"));
-	assert_string_equal(row_of(t, "wall time"), "wall time 2.00 s 4.00 s -50 %");
-	assert_non_null(strstr(t, "Net: nginx 2026-12-06 14:02:11 takes 2.00 s against 4.00 s"));
-	assert_null(strstr(t, "/s"));
+	assert_string_equal(json_str_at(j, "a_name"), "nginx 2026-12-06 14:02:11");
+	assert_string_equal(json_str_at(j, "b_name"), "nginx 2026-12-07 14:02:11");
+	assert_false(json_bool_at(j, "per_second"));
+	term_is(j, "wall time", 2e9, 4e9);
+	assert_float_equal(fig_at(j, "net", NULL, "wall_ns_a"), 2e9, EPS);
+	assert_float_equal(fig_at(j, "net", NULL, "wall_ns_b"), 4e9, EPS);
+	assert_null(json_at(line_of(j, "net", NULL), "figures.cpu_ns_a"));	/* the walls are the result */
+	json_object_put(j);
+	assert_non_null(strstr(story(a, b), "Net: nginx 2026-12-06 14:02:11 takes 2.00 s against "
+			       "4.00 s"));
 	free(a);
 	free(b);
 }

@@ -279,8 +279,12 @@ static void print_compare(FILE *f, const struct session *a, const struct session
 		fprintf(f, "INTERRUPTED: partial results, %s was stopped early\n",
 			a->interrupted ? p.a.name : p.b.name);
 	print_terms(f, &p);
-	if (a->traced && b->traced)
-		compare_story(f, &p);
+	if (a->traced && b->traced) {
+		struct cmp_story st;
+
+		cmp_story_of(&p, &st);
+		compare_story(f, &p, &st);
+	}
 	else
 		fprintf(f, "(timing only: the term-by-term account needs the kernel view)\n");
 }
@@ -322,6 +326,13 @@ struct json_object *compare_json(const struct session *a, const struct session *
 		json_object_array_add(t, row);
 	}
 	json_object_object_add(o, "terms", t);
+	/* the term-by-term account the text tells, as figures */
+	if (a->traced && b->traced) {
+		struct cmp_story st;
+
+		cmp_story_of(&p, &st);
+		json_object_object_add(o, "story", cmp_story_json(&st));
+	}
 	return o;
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "session/session.h"
+#include "explain/explain.h"
 
 /* One run: its model, its name in the text, and the factor that turns
  * its totals into what is compared (1, or 1 / its window in seconds). */
@@ -43,7 +44,40 @@ void cmp_pair_of(struct cmp_pair *p, const struct session *a, const struct sessi
 /* A run's total v as compared ("41.2 k", or "4.12 k/s" in rates). */
 char *cmp_fmt(char *buf, size_t n, const struct cmp_pair *p, const struct cmp_side *x,
 	      bool time, double v);
-/* The term-by-term account: each term where the runs differ, then Net. */
-void compare_story(FILE *f, const struct cmp_pair *p);
+/*
+ * The term-by-term account, made once and then printed or written: a line
+ * for each term where the runs differ, then Net. Each line's figures are
+ * as compared (totals, or per second of each window in rates), by key:
+ * docs/json.md lists them.
+ */
+#define CMP_LINE_FIGS	12
+#define CMP_LINES_MAX	16
+
+struct cmp_line {
+	char term[16];		/* syscalls, syscalls_same, user_cpu, lock_wait, cpus,
+				 * cache, page_cache, net */
+	char what[48];		/* the calls' kind ("open+close"), the cache's program */
+	int cache_kind;		/* a cache's enum cache_kind */
+	char only_in[2];	/* a cache in one run only: "a" or "b"; else "" */
+	struct diag_fig figs[CMP_LINE_FIGS];
+	int nfigs;
+};
+
+struct cmp_story {
+	struct cmp_line line[CMP_LINES_MAX];
+	int n;
+};
+
+void cmp_story_of(const struct cmp_pair *p, struct cmp_story *s);
+/* The story's next line (the last is reused past CMP_LINES_MAX), and a
+ * figure of it; cmp_get's NAN: not there. */
+struct cmp_line *cmp_line_new(struct cmp_story *s, const char *term, const char *what);
+void cmp_fig(struct cmp_line *l, const char *key, double v);
+double cmp_get(const struct cmp_line *l, const char *key);
+/* The programs' caches' lines (compare_caches.c). */
+void cmp_story_caches(struct cmp_story *s, const struct cmp_pair *p);
+void compare_story(FILE *f, const struct cmp_pair *p, const struct cmp_story *s);
+struct json_object;
+struct json_object *cmp_story_json(const struct cmp_story *s);
 
 #endif /* FCTRACE_COMPARE_INT_H */

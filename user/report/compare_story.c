@@ -1,22 +1,45 @@
 /*
- * compare_story.c - one sentence per term where two runs differ: the
+ * compare_story.c - the term-by-term account of two runs, as figures: the
  * calls one saves or adds and each run's time in them, user CPU, lock waits,
- * waits for a CPU, the programs' caches, page-cache misses; then Net. The same rule set for
- * every pair, in the terms the kernel measured, whatever the subjects
- * are. Each figure is the run's total times its side's factor
- * (compare_int.h): totals, or per second of a fixed window.
+ * waits for a CPU, the programs' caches, page-cache misses; then Net. The
+ * same rule set for every pair, in the terms the kernel measured, whatever
+ * the subjects are. Each figure is the run's total times its side's factor
+ * (compare_int.h): totals, or per second of a fixed window. compare_say.c
+ * prints the lines; cmp_story_json writes them.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <json-c/json.h>
 #include "report/compare_int.h"
-#include "base/units.h"
+#include "explain/words.h"
 #include "trace/probes.h"
 
 static double acct(const struct cmp_side *x, enum acct_bucket b)
 {
 	return (double)x->m->acct_total_ns[b] * x->per;
+}
+
+struct cmp_line *cmp_line_new(struct cmp_story *s, const char *term, const char *what)
+{
+	struct cmp_line *l = &s->line[s->n < CMP_LINES_MAX ? s->n++ : CMP_LINES_MAX - 1];
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->term, sizeof(l->term), "%s", term);
+	snprintf(l->what, sizeof(l->what), "%s", what);
+	return l;
+}
+
+void cmp_fig(struct cmp_line *l, const char *key, double v)
+{
+	figs_set(l->figs, &l->nfigs, CMP_LINE_FIGS, key, v);
+}
+
+double cmp_get(const struct cmp_line *l, const char *key)
+{
+	return figs_get(l->figs, l->nfigs, key);
 }
 
 /* The syscalls a subject may save or add, each kind with its cost: by
@@ -35,39 +58,32 @@ static const struct sc_stats *kind_calls(const struct joined_run *m, int nr)
 	return nr < 0 ? &m->sc_total[SC_ROW_OTHER] : &m->nr_total[nr];
 }
 
-/* One kind: the calls a saves against b (negative: a makes more) and
- * the time it saves by them: each run's own time in the calls, the
+/* One kind: the calls each run makes and each run's own time in them, the
  * figure its syscall table gives (not one run's calls at the other's
- * cost, which neither table holds). Returns the time. */
-static double story_calls(FILE *f, const struct cmp_pair *p, int k)
+ * cost, which neither table holds). Returns the time a saves. */
+static double story_calls(struct cmp_story *s, const struct cmp_pair *p, int k)
 {
-	const struct cmp_side *a = &p->a, *b = &p->b;
-	const char *sec = p->rates ? " a second" : "";
-	double ca = 0, cb = 0, ta = 0, tb = 0, ns;
-	char s1[24], s2[24], s3[24], s4[24], s5[24], s6[24];
+	double ca = 0, cb = 0, ta = 0, tb = 0;
+	struct cmp_line *l;
 
 	for (int i = 0; i < (kinds[k].nr[0] == kinds[k].nr[1] ? 1 : 2); i++) {
-		const struct sc_stats *sa = kind_calls(a->m, kinds[k].nr[i]);
-		const struct sc_stats *sb = kind_calls(b->m, kinds[k].nr[i]);
+		const struct sc_stats *sa = kind_calls(p->a.m, kinds[k].nr[i]);
+		const struct sc_stats *sb = kind_calls(p->b.m, kinds[k].nr[i]);
 
-		ca += (double)sa->count;
-		cb += (double)sb->count;
-		ta += (double)sa->total_ns;
-		tb += (double)sb->total_ns;
+		ca += (double)sa->count * p->a.per;
+		cb += (double)sb->count * p->b.per;
+		ta += (double)sa->total_ns * p->a.per;
+		tb += (double)sb->total_ns * p->b.per;
 	}
-	ns = tb * b->per - ta * a->per;
 	/* a few calls either way (racing misses) are not a term */
-	if (fabs(cb * b->per - ca * a->per) <= 0.01 * fmax(ca * a->per, cb * b->per) &&
-	    fabs(ns) < 1e6)
+	if (fabs(cb - ca) <= 0.01 * fmax(ca, cb) && fabs(tb - ta) < 1e6)
 		return 0;
-	fprintf(f, "  syscalls    %s makes %s %s %s calls%s than %s (%s against %s):\n"
-		"              %s %s%s (their time in them: %s against %s)\n", a->name,
-		units_count(s1, sizeof(s1), fabs(cb * b->per - ca * a->per)),
-		cb * b->per > ca * a->per ? "fewer" : "more", kinds[k].name, sec, b->name,
-		cmp_fmt(s2, sizeof(s2), p, a, false, ca), cmp_fmt(s3, sizeof(s3), p, b, false, cb),
-		ns >= 0 ? "saving" : "spending", units_ns(s4, sizeof(s4), fabs(ns)), sec,
-		cmp_fmt(s5, sizeof(s5), p, a, true, ta), cmp_fmt(s6, sizeof(s6), p, b, true, tb));
-	return ns;
+	l = cmp_line_new(s, "syscalls", kinds[k].name);
+	cmp_fig(l, "calls_a", ca);
+	cmp_fig(l, "calls_b", cb);
+	cmp_fig(l, "ns_a", ta);
+	cmp_fig(l, "ns_b", tb);
+	return tb - ta;
 }
 
 /* Sum of one own-clock field (at offset off) over a run's threads. */
@@ -100,235 +116,118 @@ static double per_op(double v, const struct joined_run *m)
 /* User CPU, and the part of it spent holding the workload's locks by its
  * own clocks (a cache's lookup and replacement bookkeeping; the rest is
  * the copy out and the loop) - unless syscalls ran under the locks, when
- * the hold is not user CPU and is reported on its own. */
-static void story_user(FILE *f, const struct cmp_pair *p)
+ * the hold is not user CPU and is told on its own. Per op: of the runs'
+ * totals, which only programs that count their ops have. */
+static void story_user(struct cmp_story *s, const struct cmp_pair *p)
 {
 	const struct joined_run *a = p->a.m, *b = p->b.m;
-	double ua = acct(&p->a, ACCT_CPU_USER), ub = acct(&p->b, ACCT_CPU_USER);
+	double ua = acct(&p->a, ACCT_CPU_USER) / p->a.per, ub = acct(&p->b, ACCT_CPU_USER) / p->b.per;
 	double ha = ROWS_SUM(a, lock_hold_ns), in = ROWS_SUM(a, syscalls_in_lock);
-	char s1[24], s2[24], s3[24], s4[24], s5[24];
+	struct cmp_line *l = cmp_line_new(s, "user_cpu", "");
 
-	fprintf(f, "  user CPU    it %s %s%s on CPU in user space", ua >= ub ? "adds" : "saves",
-		units_ns(s1, sizeof(s1), fabs(ua - ub)), p->rates ? " a second" : "");
-	if (!a->ops || !b->ops) {	/* programs fctrace did not write: no ops */
-		fprintf(f, " (%s against %s)\n", cmp_fmt(s2, sizeof(s2), p, &p->a, true, ua / p->a.per),
-			cmp_fmt(s3, sizeof(s3), p, &p->b, true, ub / p->b.per));
+	cmp_fig(l, "ns_a", ua * p->a.per);
+	cmp_fig(l, "ns_b", ub * p->b.per);
+	if (!a->ops || !b->ops)
 		return;
+	cmp_fig(l, "per_op_ns_a", per_op(ua, a));
+	cmp_fig(l, "per_op_ns_b", per_op(ub, b));
+	if (ha > 0.01 * ua && ua > 0 && in == 0) {
+		cmp_fig(l, "total_ns_a", ua);
+		cmp_fig(l, "held_per_op_ns_a", per_op(ha, a));
+		cmp_fig(l, "rest_per_op_ns_a", per_op(ua > ha ? ua - ha : 0, a));
+	} else if (in > 0) {
+		cmp_fig(l, "held_per_op_ns_a", per_op(ha, a));
+		cmp_fig(l, "sc_in_lock_per_op_a", per_op(in, a));
 	}
-	ua /= p->a.per;	/* per op: of the run's totals */
-	ub /= p->b.per;
-	fprintf(f, " (%s per op against %s)", units_ns(s2, sizeof(s2), per_op(ua, a)),
-		units_ns(s3, sizeof(s3), per_op(ub, b)));
-	if (ha > 0.01 * ua && ua > 0 && in == 0)
-		fprintf(f, ";\n              of its %s, %s per op holding its locks (lookup and "
-			"bookkeeping,\n              own clocks) and %s per op the rest (copying "
-			"out, the loop)", units_ns(s4, sizeof(s4), ua),
-			units_ns(s5, sizeof(s5), per_op(ha, a)),
-			units_ns(s1, sizeof(s1), per_op(ua > ha ? ua - ha : 0, a)));
-	else if (in > 0)
-		fprintf(f, ";\n              it holds its locks %s per op (own clocks), with %.2f "
-			"syscalls per op inside them", units_ns(s4, sizeof(s4), per_op(ha, a)),
-			per_op(in, a));
-	fprintf(f, "\n");
 }
 
-static void story_locks(FILE *f, const struct cmp_pair *p)
+/* The waits on the locks a names, then the waits for a CPU. */
+static void story_locks(struct cmp_story *s, const struct cmp_pair *p)
 {
-	const char *sec = p->rates ? " a second" : "";
 	double la = acct(&p->a, ACCT_LOCK_NAMED), lb = acct(&p->b, ACCT_LOCK_NAMED);
 	double wa = named_waits(p->a.m), acq = ROWS_SUM(p->a.m, lock_acquires);
-	double runq = acct(&p->a, ACCT_RUNQ) - acct(&p->b, ACCT_RUNQ);
-	char s1[24], s2[24], s3[24], s4[24];
+	struct cmp_line *l;
 
 	if (la > 0 || lb > 0) {
-		fprintf(f, "  lock wait   it %s %s%s waiting on its locks (%s against %s)",
-			la >= lb ? "pays" : "saves", units_ns(s1, sizeof(s1), fabs(la - lb)), sec,
-			cmp_fmt(s2, sizeof(s2), p, &p->a, true, la / p->a.per),
-			cmp_fmt(s3, sizeof(s3), p, &p->b, true, lb / p->b.per));
-		la /= p->a.per;	/* each wait's mean: of the run's totals */
+		l = cmp_line_new(s, "lock_wait", "");
+		cmp_fig(l, "ns_a", la);
+		cmp_fig(l, "ns_b", lb);
+		if (wa > 0) {
+			cmp_fig(l, "waits_a", wa * p->a.per);
+			/* each wait's mean: of the run's totals */
+			cmp_fig(l, "wait_mean_ns_a", la / p->a.per / wa);
+		}
 		if (wa > 0 && acq > 0)
-			fprintf(f, ":\n              %s of its %s acquisitions slept, %s each "
-				"(hand-off included)", units_count(s1, sizeof(s1), wa),
-				units_count(s4, sizeof(s4), acq), units_ns(s2, sizeof(s2), la / wa));
-		else if (wa > 0)	/* a program: its own clocks count no acquisitions */
-			fprintf(f, ":\n              %s waits slept, %s each (hand-off included)",
-				cmp_fmt(s1, sizeof(s1), p, &p->a, false, wa),
-				units_ns(s2, sizeof(s2), la / wa));
-		fprintf(f, "\n");
+			cmp_fig(l, "acquisitions_a", acq * p->a.per);
 	}
-	fprintf(f, "  CPUs        it %s %s%s waiting for a CPU (thread time)\n",
-		runq >= 0 ? "pays" : "saves", units_ns(s1, sizeof(s1), fabs(runq)), sec);
+	l = cmp_line_new(s, "cpus", "");
+	cmp_fig(l, "runq_ns_a", acct(&p->a, ACCT_RUNQ));
+	cmp_fig(l, "runq_ns_b", acct(&p->b, ACCT_RUNQ));
 }
 
-static void story_pagecache(FILE *f, const struct cmp_pair *p)
+static void story_pagecache(struct cmp_story *s, const struct cmp_pair *p)
 {
 	double ma = (double)p->a.m->pagecache_misses * p->a.per;
 	double mb = (double)p->b.m->pagecache_misses * p->b.per;
-	double bl = acct(&p->a, ACCT_BLOCKED) - acct(&p->b, ACCT_BLOCKED);
-	char s1[24], s2[24], s3[24], s4[24];
+	double ba = acct(&p->a, ACCT_BLOCKED), bb = acct(&p->b, ACCT_BLOCKED);
+	struct cmp_line *l;
 
-	if (ma == mb && fabs(bl) < 1e6)
+	if (ma == mb && fabs(ba - bb) < 1e6)
 		return;
-	fprintf(f, "  page cache  it %s %s page-cache misses%s (%s against %s pages read in)\n"
-		"              and %s %s%s blocked\n", ma <= mb ? "avoids" : "adds",
-		units_count(s1, sizeof(s1), fabs(mb - ma)), p->rates ? " a second" : "",
-		cmp_fmt(s2, sizeof(s2), p, &p->a, false, ma / p->a.per),
-		cmp_fmt(s3, sizeof(s3), p, &p->b, false, mb / p->b.per), bl <= 0 ? "saves" : "pays",
-		units_ns(s4, sizeof(s4), fabs(bl)), p->rates ? " a second" : "");
-}
-
-/* One program's caches of one kind in a run, its processes summed (a
- * server's workers each keep their own; pids differ between runs, the
- * name does not). */
-struct cache_sum {
-	double accesses, misses, rereads, ws_bytes;
-	uint64_t size_max, ws_items;
-	bool size_known;
-	int procs;
-};
-
-static void cache_sum(const struct joined_run *m, const struct cache_entry *like,
-		      struct cache_sum *s)
-{
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < m->ncaches; i++) {
-		const struct cache_entry *c = &m->caches[i];
-
-		if (c->kind != like->kind || strcmp(c->comm, like->comm))
-			continue;
-		s->accesses += (double)c->accesses;
-		s->misses += (double)c->misses;
-		s->rereads += c->rereads;
-		if ((double)c->ws_bytes > s->ws_bytes)
-			s->ws_bytes = (double)c->ws_bytes;
-		if (c->ws_items > s->ws_items)
-			s->ws_items = c->ws_items;
-		if (c->size_known && c->size_items > s->size_max)
-			s->size_max = c->size_items;
-		s->size_known |= c->size_known;
-		s->procs++;
-	}
-}
-
-/* Whether an entry of this program and kind came earlier in m. */
-static bool cache_seen(const struct joined_run *m, int before, const struct cache_entry *c)
-{
-	for (int i = 0; i < before; i++)
-		if (m->caches[i].kind == c->kind && !strcmp(m->caches[i].comm, c->comm))
-			return true;
-	return false;
-}
-
-/* A handle cache by its hit ratio; a block or page cache, whose hits are
- * not seen, by its re-reads. */
-static void story_cache(FILE *f, const struct cmp_pair *p, const struct cache_entry *c)
-{
-	struct cache_sum a, b;
-	char s1[24], s2[24], s3[24], s4[24], w1[16], w2[16];
-
-	cache_sum(p->a.m, c, &a);
-	cache_sum(p->b.m, c, &b);
-	fprintf(f, "  caches      %s's %s: ", c->comm, cache_kind_name(c->kind));
-	if (!a.procs || !b.procs) {
-		const struct cmp_side *none = a.procs ? &p->b : &p->a;
-
-		fprintf(f, "in %s only: ", a.procs ? p->a.name : p->b.name);
-		if (!(none->m->groups & PG_MASK(PG_HANDLES)))
-			fprintf(f, "not measured in %s\n", none->name);
-		else
-			fprintf(f, "%s %s\n", none->name, c->kind == CACHE_HANDLES ?
-				"opened no file twice" : c->kind == CACHE_BLOCKS ?
-				"read no block twice" : c->kind == CACHE_CONNS ?
-				"made few new connections to any one peer" :
-				"re-read no page reclaim had removed");
-		return;
-	}
-	if (c->kind == CACHE_CONNS) {
-		fprintf(f, "new connections %s against %s (at most %llu against %llu open at "
-			"once)\n", cmp_fmt(s1, sizeof(s1), p, &p->a, false, a.misses),
-			cmp_fmt(s2, sizeof(s2), p, &p->b, false, b.misses),
-			(unsigned long long)a.ws_items, (unsigned long long)b.ws_items);
-		return;
-	}
-	if (c->kind == CACHE_HANDLES)
-		fprintf(f, "hit %s against %s; misses %s against %s", units_pct(s1, sizeof(s1),
-			a.accesses > 0 ? 1 - a.misses / a.accesses : 0), units_pct(s2, sizeof(s2),
-			b.accesses > 0 ? 1 - b.misses / b.accesses : 0),
-			cmp_fmt(s3, sizeof(s3), p, &p->a, false, a.misses),
-			cmp_fmt(s4, sizeof(s4), p, &p->b, false, b.misses));
-	else
-		fprintf(f, "re-reads %s against %s of %s against %s reads",
-			cmp_fmt(s1, sizeof(s1), p, &p->a, false, a.rereads),
-			cmp_fmt(s2, sizeof(s2), p, &p->b, false, b.rereads),
-			cmp_fmt(s3, sizeof(s3), p, &p->a, false, a.misses),
-			cmp_fmt(s4, sizeof(s4), p, &p->b, false, b.misses));
-	fprintf(f, "\n              (working set %s against %s", units_bytes(w1, sizeof(w1), a.ws_bytes),
-		units_bytes(w2, sizeof(w2), b.ws_bytes));
-	if (a.size_known && b.size_known)
-		fprintf(f, "; it holds %llu against %llu", (unsigned long long)a.size_max,
-			(unsigned long long)b.size_max);
-	fprintf(f, ")\n");
-}
-
-#define CACHE_TERMS	4	/* the costliest first: caches_build's order */
-
-static void story_caches(FILE *f, const struct cmp_pair *p)
-{
-	int told = 0;
-
-	for (int i = 0; i < p->a.m->ncaches && told < CACHE_TERMS; i++)
-		if (!cache_seen(p->a.m, i, &p->a.m->caches[i])) {
-			story_cache(f, p, &p->a.m->caches[i]);
-			told++;
-		}
-	for (int i = 0; i < p->b.m->ncaches && told < CACHE_TERMS; i++) {
-		const struct cache_entry *c = &p->b.m->caches[i];
-		struct cache_sum in_a;
-
-		cache_sum(p->a.m, c, &in_a);
-		if (!in_a.procs && !cache_seen(p->b.m, i, c)) {
-			story_cache(f, p, c);
-			told++;
-		}
-	}
+	l = cmp_line_new(s, "page_cache", "");
+	cmp_fig(l, "misses_a", ma);
+	cmp_fig(l, "misses_b", mb);
+	cmp_fig(l, "blocked_ns_a", ba);
+	cmp_fig(l, "blocked_ns_b", bb);
 }
 
 /* Net: the walls, when the work set them; fixed windows set their own
  * length, so the runs' time on CPU per second of window instead. */
-static void story_net(FILE *f, const struct cmp_pair *p)
+static void story_net(struct cmp_story *s, const struct cmp_pair *p)
 {
-	const struct joined_run *a = p->a.m, *b = p->b.m;
-	double ca = acct(&p->a, ACCT_CPU_USER) + acct(&p->a, ACCT_CPU_SYS);
-	double cb = acct(&p->b, ACCT_CPU_USER) + acct(&p->b, ACCT_CPU_SYS);
-	char s1[24], s2[24], s3[24], s4[24];
+	struct cmp_line *l = cmp_line_new(s, "net", "");
 
-	if (!p->rates) {
-		fprintf(f, "Net: %s takes %s against %s for %s (%+.0f %%).\n", p->a.name,
-			units_ns(s1, sizeof(s1), (double)a->wall_ns),
-			units_ns(s2, sizeof(s2), (double)b->wall_ns), p->b.name, b->wall_ns ?
-			100.0 * ((double)a->wall_ns - (double)b->wall_ns) / (double)b->wall_ns : 0);
+	cmp_fig(l, "wall_ns_a", (double)p->a.m->wall_ns);
+	cmp_fig(l, "wall_ns_b", (double)p->b.m->wall_ns);
+	if (!p->rates)
 		return;
-	}
-	fprintf(f, "Net: fixed windows (%s and %s: how long each watched, not a result);\n"
-		"     %s is on CPU %s a second against %s for %s (%+.0f %%).\n",
-		units_ns(s1, sizeof(s1), (double)a->wall_ns), units_ns(s2, sizeof(s2), (double)b->wall_ns),
-		p->a.name, units_ns(s3, sizeof(s3), ca), units_ns(s4, sizeof(s4), cb), p->b.name,
-		cb > 0 ? 100.0 * (ca - cb) / cb : 0);
+	cmp_fig(l, "cpu_ns_a", acct(&p->a, ACCT_CPU_USER) + acct(&p->a, ACCT_CPU_SYS));
+	cmp_fig(l, "cpu_ns_b", acct(&p->b, ACCT_CPU_USER) + acct(&p->b, ACCT_CPU_SYS));
 }
 
-void compare_story(FILE *f, const struct cmp_pair *p)
+void cmp_story_of(const struct cmp_pair *p, struct cmp_story *s)
 {
 	double saved = 0;
 
-	fprintf(f, "\n%s against %s, term by term (all threads%s):\n", p->a.name, p->b.name,
-		p->rates ? "; per second of each window" : "");
+	memset(s, 0, sizeof(*s));
 	for (int k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
-		saved += story_calls(f, p, k);
+		saved += story_calls(s, p, k);
 	if (saved == 0)
-		fprintf(f, "  syscalls    about the same open, close, stat, pread64 and other calls\n");
-	story_user(f, p);
-	story_locks(f, p);
-	story_caches(f, p);
-	story_pagecache(f, p);
-	story_net(f, p);
+		cmp_line_new(s, "syscalls_same", "");
+	story_user(s, p);
+	story_locks(s, p);
+	cmp_story_caches(s, p);
+	story_pagecache(s, p);
+	story_net(s, p);
+}
+
+struct json_object *cmp_story_json(const struct cmp_story *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->n; i++) {
+		const struct cmp_line *l = &s->line[i];
+		struct json_object *o = json_object_new_object(), *f = json_object_new_object();
+
+		json_object_object_add(o, "term", json_object_new_string(l->term));
+		json_object_object_add(o, "what", json_object_new_string(l->what));
+		if (l->only_in[0])
+			json_object_object_add(o, "only_in", json_object_new_string(l->only_in));
+		for (int k = 0; k < l->nfigs; k++)
+			json_object_object_add(f, l->figs[k].key,
+					       json_object_new_double(l->figs[k].value));
+		json_object_object_add(o, "figures", f);
+		json_object_array_add(a, o);
+	}
+	return a;
 }
