@@ -1,8 +1,8 @@
 /*
  * compare.c - where two runs differ: wall time, the syscalls each made,
- * the time each spent waiting on locks and for CPUs, term by term; the
- * sentences that say what each difference bought or cost are
- * compare_story.c's. Two runs of one subject are named by the time each
+ * the time each spent waiting on locks and for CPUs, term by term; what
+ * each difference bought or cost is compare_story.c's figures, said by
+ * compare_say.c. Two runs of one subject are named by the time each
  * began; two fixed windows (attach) compare per second of window.
  */
 #include <stddef.h>
