@@ -321,6 +321,7 @@ static const char *const optional[] = {
 	"sibling_edges@top",	/* before the edges between processes */
 	"io_uring@",		/* a disk's rings: before the io_uring probes */
 	"share_of@",		/* a cause's: before a share of other than thread time */
+	"figures@", "figures@why", "knob@",	/* a cause's and the Why's: before figures by key */
 };
 
 static bool is_optional(const char *key, const char *where)

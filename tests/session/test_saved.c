@@ -390,6 +390,11 @@ static void test_traced_runs(void **state)
 	run_ok(ARGV("run", "--ops", "20000", "--threads", "4", "--timeline", "-q", "--json",
 		    test_at("fcp.json")), false);
 	check_run(test_at("fcp.json"));
+	/* a comparison of two traced runs: its story of figures */
+	run_ok(ARGV("compare", "--ops", "1000", "--threads", "2", "-q", "--json",
+		    test_at("cmp_traced.json")), false);
+	keep(test_at("cmp_traced.json"));
+	assert_round_trip(test_at("cmp_traced.json"));
 	/* another program: its named locks */
 	run_ok(ARGV("run", "-q", "--json", test_at("prog.json"), "--", TARGET, "hold", "50"), false);
 	check_run(test_at("prog.json"));

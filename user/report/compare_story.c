@@ -221,8 +221,7 @@ struct json_object *cmp_story_json(const struct cmp_story *s)
 
 		json_object_object_add(o, "term", json_object_new_string(l->term));
 		json_object_object_add(o, "what", json_object_new_string(l->what));
-		if (l->only_in[0])
-			json_object_object_add(o, "only_in", json_object_new_string(l->only_in));
+		json_object_object_add(o, "only_in", json_object_new_string(l->only_in));
 		for (int k = 0; k < l->nfigs; k++)
 			json_object_object_add(f, l->figs[k].key,
 					       json_object_new_double(l->figs[k].value));
