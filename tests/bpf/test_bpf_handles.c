@@ -247,8 +247,15 @@ static void test_blocks_cause(void **state)
 	why = cause_of(small, "block_cache_too_small");
 	assert_non_null(why);
 	print_message("%s\n", json_str_at(why, "title"));
-	assert_non_null(strstr(json_str_at(why, "title"), json_str_at(c, "comm")));
-	assert_non_null(strstr(json_str_at(why, "title"), "working set of 6 MiB"));
+	/* the cause is this process's cache, its working set the entry's (6 MiB) */
+	assert_int_equal(json_u64_at(why, "figures.pid"), json_u64_at(c, "pid"));
+	assert_int_equal(json_u64_at(why, "figures.working_set_bytes"),
+			 json_u64_at(c, "working_set.bytes"));
+	assert_true(json_num_at(why, "figures.rereads") == json_num_at(c, "rereads"));
+	/* the built-in workload's own option, at the working set's MiB */
+	assert_string_equal(json_str_at(why, "knob"), "--cache-size");
+	assert_int_equal(json_u64_at(why, "figures.fix_value"),
+			 json_u64_at(c, "working_set.bytes") / (1024 * 1024) + 1);
 	/* by its own counters it missed each block many times: it re-read them */
 	assert_true(json_u64_at(small, "cache.misses") > 10 * json_u64_at(c, "working_set.items"));
 	/* exact keys: every read past a block's first is a re-read */

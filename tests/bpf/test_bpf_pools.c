@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "bpfutil.h"
 #include "diagutil.h"
+#include "explain/words.h"
 #include "session/session.h"
 
 #define CAPACITY	4
@@ -100,8 +101,14 @@ static void check_pool(const struct session *s, const struct pool_row *p, const 
 	assert_true(p->waiters_mean > THREADS - CAPACITY - 1.5);
 	assert_non_null(c);
 	assert_ptr_equal(c, &s->diag.causes[0]);
-	assert_true(has_text(c->title, "a pool of 4"));
-	assert_true(has_text(s->diag.fix, "capacity from 4 to"));
+	/* the cause is this pool's, its figures the pool row's */
+	assert_true(fig_is(c, "capacity", CAPACITY));
+	assert_true(fig_is(c, "threads", THREADS));
+	assert_true(fig_is(c, "waits", (double)p->waits));
+	assert_true(fig_is(c, "wait_ns", (double)p->wait_ns));
+	assert_true(fig_is(c, "held_ns", p->hold_ns));
+	/* the fix raises its capacity from 4 */
+	assert_true(figs_get(c->figs, c->nfigs, "fix_items") > CAPACITY);
 	assert_true(p->nwhatif >= 4);
 }
 

@@ -94,7 +94,11 @@ static void test_pool_too_small(void **state)
 	assert_true(fabs(wait - (double)t.queue_ns) <= 0.10 * (double)t.queue_ns);
 	why = json_find(doc, "diagnosis", "cause", "pool_too_small");
 	assert_non_null(why);
-	assert_non_null(strstr(json_str_at(why, "title"), "for one of its 3 connections to unix:"));
+	/* its 3 connections, for the clients: the figures as the pool row has them */
+	assert_int_equal(json_u64_at(why, "figures.capacity"), 3);
+	assert_int_equal(json_u64_at(why, "figures.clients"), CLIENTS);
+	assert_true(json_num_at(why, "figures.wait_each_ns") ==
+		    json_num_at(p, "wait_ns") / (double)json_u64_at(p, "waits"));
 	json_object_put(doc);
 }
 

@@ -118,6 +118,10 @@ static void test_object_wait_pool(void **state)
 	/* the hold is asleep (Thread.sleep), not preempted or on CPU */
 	assert_true(json_num_at(p, "hold_state.blocked_ns") > hold / 2);
 	assert_string_equal(json_str_at(doc, "diagnosis.0.cause"), "pool_too_small");
+	/* the cause's figures are this pool's */
+	assert_int_equal(json_u64_at(doc, "diagnosis.0.figures.capacity"), CAPACITY);
+	assert_int_equal(json_u64_at(doc, "diagnosis.0.figures.threads"), 12);
+	assert_int_equal(json_u64_at(doc, "diagnosis.0.figures.waits"), t.waits);
 	json_object_put(doc);
 }
 

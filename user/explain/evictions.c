@@ -103,6 +103,11 @@ static const char *mib(uint64_t kb)
 static void ev_reclaim(struct diag_cause *c, const struct pc_eviction *r,
 		       const struct pc_evictions *e, double re)
 {
+	/* the memory the words state; 0 is "unknown" in them, no figure */
+	if ((!r->kthread || r->kswapd) && e->avail_kb[0])
+		cause_fig(c, "avail_start_bytes", (double)e->avail_kb[0] * 1024);
+	if ((!r->kthread || r->kswapd) && e->avail_kb[1])
+		cause_fig(c, "avail_end_bytes", (double)e->avail_kb[1] * 1024);
 	if (r->kswapd)
 		evidence_add(c, "kswapd reclaimed %s pages of these files under memory pressure, "
 			     "%s of them read again: %s available at the window's start, %s at its "
@@ -118,6 +123,17 @@ static void ev_reclaim(struct diag_cause *c, const struct pc_eviction *r,
 			     "memory cgroup's limit); %s available at the window's start, %s at its "
 			     "end.", r->comm, pid_words(r), fig_cnt((double)r->pages), fig_pct(re),
 			     mib(e->avail_kb[0]), mib(e->avail_kb[1]));
+}
+
+/* The remover the figures name: the largest (the first row). */
+static void remover_figs(struct diag_cause *c, const struct pc_eviction *r,
+			 const struct facts *f)
+{
+	cause_fig(c, "remover_pid", r->pid);
+	cause_fig(c, "remover_pages", (double)r->pages);
+	if (f->sc && r->target && r->nr < FCT_NR_MAX && f->m->nr_total[r->nr].count &&
+	    (r->how == FCT_EV_FADVISE || r->how == FCT_EV_MADVISE))
+		cause_fig(c, "remover_calls", (double)f->m->nr_total[r->nr].count);
 }
 
 static void ev_row(struct diag_cause *c, const struct pc_eviction *r, const struct facts *f)
@@ -174,6 +190,21 @@ static void sum_kinds(const struct facts *f, struct ev_sums *s)
 	}
 }
 
+/* Each kind's re-reads that any row has, by a key of its own: who
+ * removed the pages, as numbers. */
+static void kind_figs(struct diag_cause *c, const struct ev_sums *s)
+{
+	static const char *const keys[K_N] = {
+		[K_OWN] = "reread_own_pages", [K_EVICTOR] = "reread_evictor_pages",
+		[K_OTHER] = "reread_other_pages", [K_DROP] = "reread_drop_pages",
+		[K_RECLAIM] = "reread_reclaim_pages",
+	};
+
+	for (int k = 0; k < K_N; k++)
+		if (s->reread[k])
+			cause_fig(c, keys[k], (double)s->reread[k]);
+}
+
 static double pages_mib(uint64_t pages)
 {
 	return (double)pages * 4096.0 / (1024.0 * 1024.0);
@@ -184,6 +215,8 @@ static void fix_for(struct finding *o, enum ev_kind k, const struct pc_eviction 
 {
 	char calls[96];
 
+	if (k == K_OWN || k == K_OTHER || k == K_DROP)	/* the process it names */
+		cause_fig(&o->c, "fix_pid", r->pid);
 	switch (k) {
 	case K_OWN:
 		set_fix(o, "Stop %s dropping its own page cache: its %s remove pages it reads "
@@ -223,6 +256,9 @@ static void ev_reclaim_distance(struct diag_cause *c, const struct pc_evictions 
 {
 	if (!e->reclaim_reread_pages || !e->keep_most_pages)
 		return;
+	cause_fig(c, "reclaim_reread_pages", (double)e->reclaim_reread_pages);
+	cause_fig(c, "keep_half_bytes", (double)e->keep_half_pages * 4096.0);
+	cause_fig(c, "keep_most_bytes", (double)e->keep_most_pages * 4096.0);
 	evidence_add(c, "%s of the re-read pages had been removed by reclaim, while reclaim "
 		     "removed %s pages of every file in the window: by how many it removed "
 		     "between each page's removal and its re-read, %s MiB more page cache would "
@@ -246,18 +282,24 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 		     "first reads, not in the page cache when first asked for.", fig_cnt(miss),
 		     fig_cnt((double)e->reread_pages), fig_pct(fig_ratio((double)e->reread_pages, miss)),
 		     fig_cnt((double)e->first_pages), fig_pct(fig_ratio((double)e->first_pages, miss)));
+	cause_fig(&o->c, "reread_pages", (double)e->reread_pages);
+	cause_fig(&o->c, "first_pages", (double)e->first_pages);
 	/* the largest remover, then those behind at least 1 % of the misses */
 	for (int i = 0; i < e->n_by_comm && shown < 3; i++)
 		if (i == 0 || (double)e->by_comm[i].reread_pages >= 0.01 * miss)
 			ev_row(&o->c, &e->by_comm[i], f), shown++;
+	if (e->n_by_comm)
+		remover_figs(&o->c, &e->by_comm[0], f);
 	ev_reclaim_distance(&o->c, e);
 	sum_kinds(f, &s);
+	kind_figs(&o->c, &s);
 	for (int k = 0; k < K_N; k++)
 		if (s.reread[k] && (best < 0 || s.reread[k] > s.reread[best]))
 			best = k;
 	if (best < 0 || (double)s.reread[best] < (double)e->first_pages) {
 		if (f->cfg->cold_cache || f->cfg->pressure > 0)
 			return false;	/* the settings' own words (ev_cache_state) */
+		cause_fig(&o->c, "fix_pages", (double)e->first_pages);
 		set_fix(o, "First reads: the files were not in the page cache yet (%s of the disk "
 			"reads). Nothing removed them; read them once before the measured work, or "
 			"read less of them.", fig_pct(fig_ratio((double)e->first_pages, miss)));
@@ -265,6 +307,7 @@ bool evictions_explain(struct finding *o, const struct facts *f)
 	}
 	if (best == K_EVICTOR)
 		return false;	/* fctrace's own --pressure: the settings' fix */
+	cause_fig(&o->c, "fix_pages", (double)s.reread[best]);
 	fix_for(o, (enum ev_kind)best, s.top[best], f, fig_ratio((double)s.reread[best], miss));
 	return true;
 }

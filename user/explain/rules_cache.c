@@ -21,6 +21,13 @@
 #define CACHE_MIN_GAIN	0.02
 #define CACHE_MIN_MISSES	100	/* fewer: a program's start-up, not a cache */
 
+void cause_knob(struct diag_cause *c, const char *name, double value)
+{
+	snprintf(c->knob, sizeof(c->knob), "%s", name ? name : "");
+	if (name)
+		cause_fig(c, "fix_value", value);
+}
+
 /* The other entries of the same program (a server's worker processes,
  * each with a cache of its own): their count and their misses' time. */
 static double same_program(const struct joined_run *m, const struct cache_entry *c,
@@ -79,6 +86,10 @@ static double lock_cost_ns(const struct lock_total *l)
 
 static void ev_stream(struct diag_cause *c, const struct cache_entry *e)
 {
+	cause_fig(c, "pid", (double)e->pid);
+	cause_fig(c, "working_set_bytes", (double)e->ws_bytes);
+	cause_fig(c, "misses", (double)e->misses);
+	cause_fig(c, "accesses", (double)e->accesses);
 	evidence_add(c, "Process %d (%s) used %s files again and again (%s MB, %s); it opened them "
 		     "%s times in %s uses, a hit ratio of %s, with at most %s of them open at once: "
 		     "its handle cache holds %s.", (int)e->pid, e->comm, fig_cnt((double)e->ws_items),
@@ -91,6 +102,7 @@ static void ev_curve(struct diag_cause *c, const struct cache_entry *e)
 {
 	uint64_t half = e->fix_items / 2 ? e->fix_items / 2 : 1;
 
+	cause_fig(c, "misses_at_fix", (double)e->misses_at_fix);
 	evidence_add(c, "An LRU of descriptors on this run's own stream of uses (stack distances, "
 		     "%s) hits %s at %s, %s at %s and %s at %s: %s misses instead of %s.",
 		     e->sample_rate < 1 ? "keys sampled" : "exact", fig_pct(cache_hit_ratio_at(e, half)),
@@ -110,10 +122,14 @@ static void ev_cost(struct diag_cause *c, const struct facts *f, const struct ca
 	double wall = (double)f->m->wall_ns * (1 - fig_ratio(saved, f->wall));
 	struct lock_whatif w;
 
+	cause_fig(c, "miss_each_ns", e->miss_each_ns);
+	cause_fig(c, "miss_calls_ns", own);
+	cause_fig(c, "saved_ns", saved);
 	/* made under a lock: the lock's model with those calls gone, from
 	 * its holds and waits and from the threads' time alike */
 	if (l && whatif_lock_calls_gone(f->m, l, miss_calls_share(&l->holders) * (1 - kept),
 					own * (1 - kept), &w) == 0) {
+		cause_fig(c, "predicted_wall_ns", w.predicted_wall_ns);
 		evidence_add(c, "Each miss opens and closes a file (and stats it, where the process "
 			     "stats as often as it opens), %s at this process's mean times: %s of "
 			     "thread time%s. What if (whatif_lock.c): with a cache of %s those calls "
@@ -127,7 +143,9 @@ static void ev_cost(struct diag_cause *c, const struct facts *f, const struct ca
 		return;
 	}
 
-	evidence_add(c, "Each miss opens and closes a file (and stats it, where the process stats as often as it opens), %s at this process's mean times: %s of "
+	cause_fig(c, "predicted_wall_ns", wall);
+	evidence_add(c, "Each miss opens and closes a file (and stats it, where the process "
+		     "stats as often as it opens), %s at this process's mean times: %s of "
 		     "thread time%s%s%s; a cache of %s would save at least %s (%s of the threads' "
 		     "time: the calls a miss makes, not the slower calls after a fresh open nor "
 		     "the program's own bookkeeping): the run would take ~%s instead of %s if the "
@@ -142,6 +160,7 @@ static void ev_lock(struct diag_cause *c, const struct lock_total *l)
 {
 	if (!l)
 		return;
+	cause_fig(c, "lock_waits_ns", lock_cost_ns(l));
 	evidence_add(c, "The misses' calls are made holding %s: its holders spent %s of the time "
 		     "held in syscalls, %s of those in opens, stats and closes, and its waiters "
 		     "waited %s for them, %s in all.", l->name,
@@ -163,21 +182,27 @@ static void ev_own(struct diag_cause *c, const struct facts *f, const struct cac
 static void fix_cache(struct finding *o, const struct facts *f, const struct cache_entry *e)
 {
 	char knob[160];
+	const char *name;
 
-	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob));
-	if (o->setting)
+	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob), &name);
+	if (o->setting) {
+		cause_knob(&o->c, name, (double)e->fix_items);
 		set_fix(o, "Set %s: its %s files then stay open (predicted hit ratio %s, %s misses "
 			"instead of %s).", knob, fig_cnt((double)e->ws_items), fig_pct(e->hit_ratio_fix),
 			fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->misses));
-	else if (f->tot->has_pool)
+	} else if (f->tot->has_pool) {
+		/* fctrace's own workload: its option, though no table's (it is
+		 * no program's setting a reader would look up) */
+		cause_knob(&o->c, "--pool", (double)e->fix_items);
 		set_fix(o, "Give the pool %s channels (--pool %s), one per file of the working set: "
 			"predicted hit ratio %s.", fig_cnt((double)e->fix_items),
 			fig_cnt((double)e->fix_items), fig_pct(e->hit_ratio_fix));
-	else
+	} else {
 		set_fix(o, "Keep %s descriptors open in %s's handle cache (now %s): predicted hit "
 			"ratio %s, %s misses instead of %s.", fig_cnt((double)e->fix_items), e->comm,
 			fig_cnt((double)e->size_items), fig_pct(e->hit_ratio_fix),
 			fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->misses));
+	}
 }
 
 /* The most costly handle cache whose curve gains, and its cost with
@@ -211,7 +236,7 @@ bool cache_below_floor(const struct facts *f, char *buf, size_t n)
 
 	if (!(e = top_cache(f, &l, &own, &ns, &procs)))
 		return false;
-	if (!knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob)))
+	if (!knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob), NULL))
 		snprintf(knob, sizeof(knob), "%s open", fig_cnt((double)e->fix_items));
 	snprintf(buf, n, "%s's handle cache %s (it keeps %s of %s files open, hit ratio %s; %s "
 		 "would hit %s)", e->comm, fig_pct_small(fig_ratio(ns, f->wall)),
@@ -238,6 +263,11 @@ bool rule_handle_cache(const struct facts *f, struct finding *o)
 		  fig_pct(share), l ? " (and waiting for them)" : "", e->comm,
 		  fig_cnt((double)e->size_items), fig_cnt((double)e->ws_items),
 		  fig_pct(e->hit_ratio_now), fig_cnt((double)e->fix_items), fig_pct(e->hit_ratio_fix));
+	cause_fig(&o->c, "size_now_items", (double)e->size_items);
+	cause_fig(&o->c, "working_set_items", (double)e->ws_items);
+	cause_fig(&o->c, "hit_ratio_now", e->hit_ratio_now);
+	cause_fig(&o->c, "fix_items", (double)e->fix_items);
+	cause_fig(&o->c, "hit_ratio_fix", e->hit_ratio_fix);
 	ev_stream(&o->c, e);
 	ev_curve(&o->c, e);
 	ev_cost(&o->c, f, e, own, lock_cost_ns(l), procs, l);
@@ -247,6 +277,8 @@ bool rule_handle_cache(const struct facts *f, struct finding *o)
 		evidence_add(&o->c, "%d processes of %s keep a cache each; the figures above are "
 			     "the most costly one's.", procs, e->comm);
 	fix_cache(o, f, e);
+	if (procs > 1)	/* last: the figures past EXPLAIN_MAX_FIGS are dropped */
+		cause_fig(&o->c, "procs", procs);
 	return true;
 }
 
@@ -390,6 +422,9 @@ static void ev_blocks_stream(struct diag_cause *c, const struct cache_entry *e)
 		     e->object, fig_cnt((double)block_bytes(e)), fig_cnt((double)e->ws_items),
 		     fig_cnt((double)e->ws_bytes / MIB), e->sample_rate < 1 ? ", keys sampled" : "",
 		     fig_cnt(e->rereads), fig_pct(fig_ratio(e->rereads, (double)e->accesses)));
+	cause_fig(c, "pid", (double)e->pid);
+	cause_fig(c, "accesses", (double)e->accesses);
+	cause_fig(c, "working_set_items", (double)e->ws_items);
 }
 
 /* Only the misses make a syscall: the cache's size is seen only as where
@@ -399,6 +434,7 @@ static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 	char held[32];
 
 	held_size(e, held, sizeof(held));
+	cause_fig(c, "misses_at_fix", (double)e->misses_at_fix);
 	if (e->held_items)
 		evidence_add(c, "Its cache's hits make no syscall, so only its misses are seen: "
 			     "only 1 %% of the re-reads came back sooner than %s other blocks were "
@@ -423,6 +459,12 @@ static void ev_blocks_size(struct diag_cause *c, const struct cache_entry *e)
 static void ev_blocks_cost(struct diag_cause *c, const struct facts *f,
 			   const struct cache_entry *e, const struct blocks_cost *k)
 {
+	cause_fig(c, "miss_each_ns", e->miss_each_ns);
+	cause_fig(c, "reread_own_ns", k->own);
+	if (k->waits > 0)
+		cause_fig(c, "reread_waits_ns", k->waits);
+	if (e->direct)
+		cause_fig(c, "direct", (double)e->direct);
 	evidence_add(c, "A positional read cost this process's threads %s on average (its sleep "
 		     "on the disk, and its time in the call while on a CPU; the wait for a CPU "
 		     "after a wake-up is the CPUs' cause): the re-reads cost %s of thread "
@@ -454,8 +496,15 @@ static void fix_blocks(struct finding *o, const struct cache_entry *e)
 	double margin_mib = (double)margin * each / MIB;
 	uint64_t mib = (uint64_t)((double)e->ws_bytes / MIB + margin_mib) + 1;
 	char knob[160];
+	const char *name;
 
-	o->setting = knob_for(e->comm, e->kind, mib, knob, sizeof(knob));
+	o->setting = knob_for(e->comm, e->kind, mib, knob, sizeof(knob), &name);
+	if (o->setting)
+		cause_knob(&o->c, name, (double)mib);
+	else
+		cause_fig(&o->c, "fix_mib", (double)mib);
+	if (margin)
+		cause_fig(&o->c, "margin_items", (double)margin);
 	if (o->setting && margin && each > 0)
 		set_fix(o, "Set %s (its working set, %s MiB, and %s MiB for the %s pages of %s "
 			"bytes %s; what it holds now: %s): the %s re-reads then hit.", knob,
@@ -470,6 +519,18 @@ static void fix_blocks(struct finding *o, const struct cache_entry *e)
 			"holds now, %s): the %s re-reads then hit.", e->comm,
 			fig_cnt((double)mib), fig_cnt((double)e->fix_bytes / MIB), held_words(e),
 			fig_cnt(e->rereads));
+}
+
+/* What the title says; held_items only when it is seen (held_words). */
+static void blocks_title_figs(struct diag_cause *c, const struct cache_entry *e)
+{
+	cause_fig(c, "rereads", e->rereads);
+	cause_fig(c, "block_bytes", (double)block_bytes(e));
+	cause_fig(c, "working_set_bytes", (double)e->ws_bytes);
+	cause_fig(c, "fix_more_bytes", (double)e->fix_bytes);
+	cause_fig(c, "hit_ratio_fix", e->hit_ratio_fix);
+	if (e->held_items)
+		cause_fig(c, "held_items", (double)e->held_items);
 }
 
 bool rule_block_cache(const struct facts *f, struct finding *o)
@@ -493,10 +554,13 @@ bool rule_block_cache(const struct facts *f, struct finding *o)
 		  fig_ns(blocks_ns(&k)), fig_cnt((double)e->ws_bytes / MIB),
 		  fig_cnt((double)e->ws_bytes / MIB),
 		  fig_cnt((double)e->fix_bytes / MIB), held_words(e), fig_pct(1 - e->hit_ratio_fix));
+	blocks_title_figs(&o->c, e);
 	ev_blocks_stream(&o->c, e);
 	ev_blocks_size(&o->c, e);
 	ev_blocks_cost(&o->c, f, e, &k);
 	fix_blocks(o, e);
+	if (k.procs > 1)	/* last: the figures past EXPLAIN_MAX_FIGS are dropped */
+		cause_fig(&o->c, "procs", k.procs);
 	return true;
 }
 

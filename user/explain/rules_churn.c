@@ -147,6 +147,12 @@ bool rule_process_churn(const struct facts *f, struct finding *o)
 		  "the threads' time", c.procs, c.comm,
 		  fig_cnt(wall_s > 0 ? c.procs / wall_s : 0), fig_ns(c.life_ns / c.procs),
 		  fig_ns(c.cpu_ns / c.procs), fig_pct(share));
+	cause_fig(&o->c, "processes", c.procs);
+	cause_fig(&o->c, "life_each_ns", c.life_ns / c.procs);
+	cause_fig(&o->c, "cpu_each_ns", c.cpu_ns / c.procs);
+	cause_fig(&o->c, "life_ns", c.life_ns);
+	cause_fig(&o->c, "cpu_ns", c.cpu_ns);
+	cause_fig(&o->c, "accepts", accepts(f->whole));
 	evidence_add(&o->c, "Each was created and exited inside fctrace's window (the kernel's "
 		     "account of its main thread began at its fork and ended at its exit); "
 		     "together they lived %s and their threads were on a CPU %s. The traced "

@@ -69,6 +69,10 @@ static void ev_stream(struct diag_cause *c, const struct facts *f, const struct 
 {
 	double secs = (double)f->m->wall_ns / 1e9;
 
+	cause_fig(c, "pid", (double)e->pid);
+	cause_fig(c, "closes", (double)e->conn.closes);
+	cause_fig(c, "lived_each_ns", e->conn.lived_each_ns);
+
 	evidence_add(c, "Process %d (%s) opened %s connections to %s (%s a second) and closed %s "
 		     "of them, each after %s on average; at most %s were open at once.", (int)e->pid,
 		     e->comm, fig_cnt((double)e->misses), e->conn.peer,
@@ -81,6 +85,11 @@ static void ev_cost(struct diag_cause *c, const struct cache_entry *e, const str
 	double ns = s->peer_ns;
 	int procs = s->procs;
 
+	if (e->conn.setups)
+		cause_fig(c, "setup_each_ns", e->conn.setup_each_ns);
+	cause_fig(c, "connect_each_ns", e->conn.connect_each_ns);
+	cause_fig(c, "miss_each_ns", e->miss_each_ns);
+	cause_fig(c, "peer_ns", ns);
 	if (e->conn.setups)
 		evidence_add(c, "A new connection took %s from connect to the peer's first reply "
 			     "(measured on the %s that carried a second exchange: a greeting, a "
@@ -102,6 +111,8 @@ static void ev_curve(struct diag_cause *c, const struct facts *f, const struct c
 	uint64_t half = e->fix_items / 2 ? e->fix_items / 2 : 1;
 	double wall = (double)f->m->wall_ns * (1 - fig_ratio(s->saved, f->wall));
 
+	cause_fig(c, "misses_at_fix", (double)e->misses_at_fix);
+	cause_fig(c, "saved_ns", s->saved);
 	evidence_add(c, "A pool that keeps its connections and reuses them would have served, on "
 		     "this run's own connects (one more opened whenever all are busy), %s of them "
 		     "with %s and %s with %s: %s new connections instead of %s. Pools so sized for "
@@ -155,11 +166,14 @@ static void ev_others(struct diag_cause *c, const struct joined_run *m,
 static void fix_conns(struct finding *o, const struct joined_run *m, const struct cache_entry *e)
 {
 	char knob[160], list[300];
+	const char *name;
 
 	if (others(m, e, true, list, sizeof(list)))
 		words_append(list, sizeof(list), " likewise");
 
-	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob));
+	o->setting = knob_for(e->comm, e->kind, e->fix_items, knob, sizeof(knob), &name);
+	if (o->setting)
+		cause_knob(&o->c, name, (double)e->fix_items);
 	if (o->setting)
 		set_fix(o, "%s: predicted %s new connections instead of %s%s%s.", knob,
 			fig_cnt((double)e->misses_at_fix), fig_cnt((double)e->misses),
@@ -176,6 +190,7 @@ bool rule_conns(const struct facts *f, struct finding *o)
 {
 	const struct cache_entry *e;
 	struct conns_sum s;
+	char list[300];
 	double share;
 
 	if (!(e = top_conns(f->m, &s)))
@@ -189,6 +204,12 @@ bool rule_conns(const struct facts *f, struct finding *o)
 		  s.ns > s.peer_ns ? " (to more than one peer)" : "", e->comm,
 		  fig_cnt((double)e->misses), e->conn.peer, fig_cnt((double)e->ws_items),
 		  fig_cnt((double)e->fix_items), fig_pct(e->hit_ratio_fix));
+	cause_fig(&o->c, "connections", (double)e->misses);
+	cause_fig(&o->c, "at_once", (double)e->ws_items);
+	cause_fig(&o->c, "fix_items", (double)e->fix_items);
+	cause_fig(&o->c, "hit_ratio_fix", e->hit_ratio_fix);
+	/* the peers it connects to again and again, this one's among them */
+	cause_fig(&o->c, "peers", 1 + others(f->m, e, true, list, sizeof(list)));
 	ev_stream(&o->c, f, e);
 	ev_cost(&o->c, e, &s);
 	ev_curve(&o->c, f, e, &s);
@@ -197,5 +218,7 @@ bool rule_conns(const struct facts *f, struct finding *o)
 			     "the most costly one's.", s.procs, e->comm);
 	ev_others(&o->c, f->m, e);
 	fix_conns(o, f->m, e);
+	if (s.procs > 1)	/* last: the figures past EXPLAIN_MAX_FIGS are dropped */
+		cause_fig(&o->c, "procs", s.procs);
 	return true;
 }

@@ -67,6 +67,20 @@ static void ev_reads(struct diag_cause *c, const struct facts *f)
 	char size[24];
 
 	units_bytes(size, sizeof(size), fig_ratio(f->disk_read_bytes, f->disk_reads));
+	cause_fig(c, "disk_reads", f->disk_reads);
+	cause_fig(c, "read_each_bytes", fig_ratio(f->disk_read_bytes, f->disk_reads));
+	cause_fig(c, "past_cache_share", past_cache_share(f));
+	cause_fig(c, "pagecache_pages", (double)f->m->pagecache_misses);
+	if (f->sched) {
+		cause_fig(c, "asleep_ns", disk_direct_ns(f));
+		cause_fig(c, "in_flight_ns", f->disk_read_ns);
+	}
+	if (f->pages_direct > 0)
+		cause_fig(c, "direct_pages", f->pages_direct);
+	if (f->m->disk.read_p50_ns) {
+		cause_fig(c, "read_p50_ns", (double)f->m->disk.read_p50_ns);
+		cause_fig(c, "read_p99_ns", (double)f->m->disk.read_p99_ns);
+	}
 	evidence_add(c, "The threads caused %s disk reads of %s on average, %s of those bytes "
 		     "past the page cache (it took in %s pages).", fig_cnt(f->disk_reads), size,
 		     fig_pct(past_cache_share(f)), fig_cnt((double)f->m->pagecache_misses));
@@ -111,6 +125,7 @@ static void ev_rereads(struct diag_cause *c, const struct facts *f)
 	if (!e || e->rereads <= 0)
 		return;
 	units_bytes(ws, sizeof(ws), (double)e->ws_bytes);
+	cause_fig(c, "rereads", e->rereads);	/* the rest is in the block cache's entry */
 	evidence_add(c, "Of %s's %s positional reads, %s read a block it had read before in the "
 		     "run (%s O_DIRECT): its own cache of them keeps less than its working set of "
 		     "%s, see its entry in the caches.", e->comm, fig_cnt((double)e->accesses),
@@ -126,6 +141,8 @@ static double ev_device(struct diag_cause *c, const struct facts *f)
 	if (!d || !f->m->disk.window_ns)
 		return 0;
 	busy = fig_ratio((double)d->busy_ns, (double)f->m->disk.window_ns);
+	cause_fig(c, "busy_share", busy);
+	cause_fig(c, "queue_depth", disk_queue_depth(&f->m->disk, d));
 	evidence_add(c, "%s was busy %s of the window with %.1f requests in flight on average "
 		     "(%s reads, %s writes by every process).", d->name, fig_pct(busy),
 		     disk_queue_depth(&f->m->disk, d), fig_cnt((double)d->reads),
@@ -156,6 +173,8 @@ bool rule_disk_reads(const struct facts *f, struct finding *o)
 		  rereads > 0 ? ", besides the re-reads of the block cache's cause" : "");
 	ev_reads(&o->c, f);
 	ev_rereads(&o->c, f);
+	if (rereads > 0)
+		cause_fig(&o->c, "reread_ns", rereads);
 	if (rereads > 0)
 		evidence_add(&o->c, "Of the %s asleep on these reads, %s were re-reads of blocks read "
 			     "before: block_cache_too_small counts them, this cause the rest.",

@@ -133,4 +133,8 @@ double pool_wait_ns(const struct facts *f, bool is_lock);
 /* rules_thread.c: a thread saturated, on CPU or runnable most of its window */
 bool rule_saturated(const struct facts *f, struct finding *o);
 
+/* rules_cache.c: the known setting a cause's fix changes (knobs.h), its
+ * name into c->knob and the value it is given into the figure fix_value */
+void cause_knob(struct diag_cause *c, const char *name, double value);
+
 #endif

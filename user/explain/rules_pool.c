@@ -49,6 +49,7 @@ static void ev_hold(struct diag_cause *c, const struct pool_row *p)
 	};
 	int top = 0;
 
+	cause_fig(c, "held_ns", p->hold_ns);
 	for (int s = 1; s < HS_N; s++)
 		if (p->state_ns[s] > p->state_ns[top])
 			top = s;
@@ -76,6 +77,9 @@ static void ev_hold(struct diag_cause *c, const struct pool_row *p)
 
 static void ev_capacity(struct diag_cause *c, const struct pool_row *p, const struct facts *f)
 {
+	cause_fig(c, "capacity_est", p->capacity_est);
+	if (!p->capacity)
+		cause_fig(c, "runq_share", p->runq_share);
 	if (p->how == PC_NOT_QUEUED) {
 		evidence_add(c, "Its capacity is at most %u: of its %u threads, %.2f on average were "
 			     "not queued (on CPU, runnable, or asleep in I/O or another wait; not in "
@@ -149,6 +153,9 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 
 	if (p->capacity && few && more &&
 	    (p->runq_share > POOL_CPU_BOUND_SHARE || pool_cpu_bound(p))) {
+		cause_fig(&o->c, "runq_share", p->runq_share);
+		cause_fig(&o->c, "fix_threads", p->capacity);
+		cause_fig(&o->c, "fix_wall_ns", few->wall_ns);
 		set_fix(o, "The CPUs, not the pool, set the pace: its %u threads were runnable %s "
 			"of their time on %u CPUs, and each item given back costs %s on CPU. The "
 			"model puts the same work at %s with %u items and at %s with %u threads, as "
@@ -167,9 +174,14 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 	}
 	if (enough > p->capacity && w) {
 		char knob[160] = "", with[200] = "";
+		const char *name;
 
-		if ((o->setting = pool_knob_for(p->name, enough, knob, sizeof(knob))))
+		if ((o->setting = pool_knob_for(p->name, enough, knob, sizeof(knob), &name))) {
 			snprintf(with, sizeof(with), " (%s)", knob);
+			cause_knob(&o->c, name, enough);
+		}
+		cause_fig(&o->c, "fix_items", enough);
+		cause_fig(&o->c, "fix_wall_ns", w->wall_ns);
 		set_fix(o, "Raise %s's capacity from %u to %u%s: the model puts the same work at %s "
 			"instead of %s%s%s.", p->name, p->capacity, enough, with, fig_ns(w->wall_ns),
 			fig_ns(p->window_ns), few ? "; or run as many threads as it has items, "
@@ -178,6 +190,20 @@ static void pool_fix(struct finding *o, const struct pool_row *p, const struct f
 	else
 		set_fix(o, "%s's %u items are enough for its %u threads: shorten the hold (%s each).",
 			p->name, p->capacity, p->threads, fig_ns(p->hold_ns));
+}
+
+/* What the title and the first line of evidence say; a capacity not
+ * measured is no figure (the title says "several"). */
+static void pool_figs(struct diag_cause *c, const struct pool_row *p)
+{
+	if (p->capacity)
+		cause_fig(c, "capacity", p->capacity);
+	cause_fig(c, "threads", p->threads);
+	cause_fig(c, "waiters", p->waiters_mean);
+	cause_fig(c, "waits", (double)p->waits);
+	cause_fig(c, "wait_ns", (double)p->wait_ns);
+	cause_fig(c, "holders", p->holders_mean);
+	cause_fig(c, "window_ns", p->window_ns);
 }
 
 /* The most waited for pool whose waits are a lock table's (a proxy's
@@ -218,6 +244,10 @@ bool rule_pool_of_n(const struct facts *f, struct finding *o)
 	else
 		set_title(o, "%s of thread time queued for %s, a pool of several items: %u threads "
 			  "on %u CPUs", fig_pct(share), p->name, p->threads, f->ncpus);
+	pool_figs(&o->c, p);
+	/* the fix's figures before the wakers' (ev_word_wakers may add its
+	 * own: those past EXPLAIN_MAX_FIGS are dropped) */
+	pool_fix(o, p, f);
 	evidence_add(&o->c, "%s (%s): %s waits by %u threads, %s in total, %.1f threads waiting "
 		     "and %.1f items held on average over %s.", p->name, lock_kind_name(p->kind),
 		     fig_cnt((double)p->waits), p->threads, fig_ns((double)p->wait_ns),
@@ -226,6 +256,5 @@ bool rule_pool_of_n(const struct facts *f, struct finding *o)
 	ev_hold(&o->c, p);
 	ev_word_wakers(&o->c, f, l);
 	ev_whatif(&o->c, p);
-	pool_fix(o, p, f);
 	return true;
 }

@@ -52,6 +52,11 @@ static void ev_requests(struct diag_cause *c, const struct pool_row *p, const ch
 {
 	double each = (double)p->wait_ns / (double)p->waits;
 
+	cause_fig(c, "pid", p->tgid);
+	cause_fig(c, "requests", (double)p->waits);
+	cause_fig(c, "window_ns", p->window_ns);
+	cause_fig(c, "held_ns", p->hold_ns);
+	cause_fig(c, "wait_each_ns", each);
 	evidence_add(c, "%s (pid %u) kept %u connections to the peer for %u clients (counted from "
 		     "its sockets): %s requests came in over %s; each spent %s on one of the %u "
 		     "connections (the peer's time and the way there), and %s waiting in %s for "
@@ -84,6 +89,10 @@ static void ev_busy(struct diag_cause *c, const struct joined_run *m, const stru
 	double busy = fig_ratio(p->holders_mean, (double)p->capacity);
 	double runq = proxy_runq_share(m, p->tgid);
 
+	cause_fig(c, "all_busy_share", fig_ratio((double)p->queued_ns, p->window_ns));
+	cause_fig(c, "holders", p->holders_mean);
+	if (runq >= 0.1)
+		cause_fig(c, "runq_share", runq);
 	evidence_add(c, "All %u connections had a request in flight %s of the window, and %.2f "
 		     "on average (%s of their time).", p->capacity,
 		     fig_pct(fig_ratio((double)p->queued_ns, p->window_ns)), p->holders_mean,
@@ -129,9 +138,15 @@ static void proxy_fix(struct finding *o, const struct pool_row *p, const char *c
 	const struct pool_whatif *w = plateau(p);
 	char knob[200], with[240] = "";
 	unsigned to = w ? w->capacity : p->threads;
+	const char *name;
 
-	if ((o->setting = pool_knob_for(p->name, to, knob, sizeof(knob))))
+	if ((o->setting = pool_knob_for(p->name, to, knob, sizeof(knob), &name))) {
 		snprintf(with, sizeof(with), " (%s)", knob);
+		cause_knob(&o->c, name, to);
+	}
+	cause_fig(&o->c, "fix_items", to);
+	if (w)	/* more would gain little: the bound there */
+		cause_fig(&o->c, "fix_wall_ns", w->wall_ns);
 	if (w)
 		set_fix(o, "%s's clients queue for its %u connections, but more would gain little: "
 			"with %u the same work takes at least %s instead of %s, bounded by the "
@@ -164,6 +179,9 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o)
 	set_title(o, "%s of its clients' time waiting in %s for one of its %u connections to %s: "
 		  "%u clients, %.1f waiting on average", fig_pct(share), comm, p->capacity, peer,
 		  p->threads, p->waiters_mean);
+	cause_fig(&o->c, "capacity", p->capacity);
+	cause_fig(&o->c, "clients", p->threads);
+	cause_fig(&o->c, "waiters", p->waiters_mean);
 	ev_requests(&o->c, p, comm);
 	ev_busy(&o->c, f->m, p, comm);
 	ev_whatif(&o->c, p);
