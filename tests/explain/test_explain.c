@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include <json-c/json.h>
+#include "explain/words.h"
 #include "report/why.h"
 #include "diagutil.h"
 #include "explfx.h"
@@ -41,12 +42,19 @@ static void test_pool_serialisation_kernel(void **state)
 	assert_true(any_evidence(&d->causes[0], "futex fcp.pool"));
 	assert_true(any_evidence(&d->causes[0], "an estimated"));
 	assert_true(any_evidence(&d->causes[0], "wait lasted 8.67 µs, 9 x the 1.00 µs"));
-	assert_true(has_text(d->fix, "fcp-fixed"));
-	assert_true(has_text(d->beyond, "page cache 100 % hits"));
-	assert_true(has_text(d->beyond, "kernel locks < 1 %"));
-	assert_true(has_text(d->beyond, "2 CPUs for 8 threads"));
-	assert_true(has_text(d->headline, "Why fcp takes 2.00 s here (100 files, pool 50, "
-			     "8 threads, 2 CPUs)"));
+	assert_true(why_fig_is(d, "fix_cause", 1));	/* the pool's fix first */
+	assert_false(has_fig(&d->causes[0], "fix_value"));
+	assert_true(why_fig_is(d, "pc_hit_ratio", 1));
+	assert_true(why_fig_is(d, "pc_miss_pages", 0));
+	assert_true(figs_get(d->figs, d->nfigs, "klock_share") < 0.01);	/* "< 1 %" */
+	assert_true(why_fig_is(d, "cpus", 2));
+	assert_true(why_fig_is(d, "threads", 8));
+	assert_true(has_text(d->headline, "Why fcp takes"));
+	assert_true(why_fig_is(d, "wall_ns", 2e9));
+	assert_true(why_fig_is(d, "files", 100));
+	assert_true(why_fig_is(d, "pool", 50));
+	assert_true(why_fig_is(d, "working_threads", 8));
+	assert_true(why_fig_is(d, "kernel_view", 1));
 	show(x);
 	free(x);
 }
@@ -65,8 +73,9 @@ static void test_pool_serialisation_timing_only(void **state)
 	assert_true(d->causes[0].confidence < 0.9);
 	assert_true(any_evidence(&d->causes[0], "by their own clocks"));
 	assert_true(any_evidence(&d->causes[0], "by the workload's count"));
-	assert_true(has_text(d->headline, "timing only"));
-	assert_true(has_text(d->beyond, "measured without the kernel view"));
+	assert_true(why_fig_is(d, "kernel_view", 0));	/* "timing only", "not measured" */
+	assert_true(isnan(figs_get(d->figs, d->nfigs, "klock_share")));
+	assert_true(isnan(figs_get(d->figs, d->nfigs, "runq_share")));
 	show(x);
 	free(x);
 }
@@ -180,7 +189,8 @@ static void test_cache_lock_contention(void **state)
 	assert_float_equal(x->d.causes[0].share, 0.30, EPS);
 	assert_true(any_evidence(&x->d.causes[0], "hit ratio 90.0 %"));
 	assert_true(has_text(x->d.fix, "bcache-sharded"));
-	assert_true(has_text(x->d.beyond, "run queue 3.0 %"));
+	assert_true(why_fig_is(&x->d, "fix_cause", 1));
+	assert_true(why_fig_is(&x->d, "runq_share", 0.03));
 	show(x);
 	free(x);
 }
@@ -196,7 +206,7 @@ static void test_fix_from_code_cause(void **state)
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
 	assert_float_equal(x->d.causes[0].share, 0.45, EPS);
 	assert_string_equal(x->d.causes[1].cause, "cache_lock_contention");
-	assert_true(has_text(x->d.fix, "bcache-sharded"));
+	assert_true(why_fig_is(&x->d, "fix_cause", 2));	/* the code's, not the machine's */
 	show(x);
 	free(x);
 }
@@ -249,9 +259,12 @@ static void test_page_cache_misses(void **state)
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "page_cache_misses");
 	assert_float_equal(x->d.causes[0].share, 0.40, EPS);
-	assert_true(any_evidence(&x->d.causes[0], "600.0 k pages and 200.0 k were not there"));
-	assert_true(any_evidence(&x->d.causes[0], "dropped 70.0 k pages"));
-	assert_true(has_text(x->d.headline, "cache pressure"));
+	assert_true(fig_is(&x->d.causes[0], "pages_asked", 600000));
+	assert_true(fig_is(&x->d.causes[0], "miss_pages", 200000));
+	assert_true(fig_is(&x->d.causes[0], "miss_ratio", 1.0 / 3));
+	assert_true(fig_is(&x->d.causes[0], "pressure_pages_dropped", 70000));
+	assert_true(fig_is(&x->d.causes[0], "pressure_pages_per_s", 5000));
+	assert_true(why_fig_is(&x->d, "pressure_pages_per_s", 5000));	/* "cache pressure" */
 	show(x);
 	free(x);
 }
@@ -277,9 +290,11 @@ static void test_page_cache_misses_any_program(void **state)
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_string_equal(x->d.causes[0].cause, "page_cache_misses");
 	assert_float_equal(x->d.causes[0].share, 0.40, EPS);
-	assert_true(any_evidence(&x->d.causes[0], "600.0 k pages and 200.0 k were not there"));
-	assert_true(any_evidence(&x->d.causes[0], "pread64 took 8.00 µs on average over 200.0 k "
-				 "calls"));
+	assert_true(fig_is(&x->d.causes[0], "pages_asked", 600000));
+	assert_true(fig_is(&x->d.causes[0], "miss_pages", 200000));
+	assert_true(fig_is(&x->d.causes[0], "pread_mean_ns", 8000));
+	assert_true(fig_is(&x->d.causes[0], "pread_calls", 200000));
+	assert_false(has_fig(&x->d.causes[0], "pressure_pages_dropped"));
 	show(x);
 	free(x);
 }
@@ -300,14 +315,13 @@ static void test_losses_lower_confidence(void **state)
 	x->kv.lost.slot_full = 977;
 	losses_find(&x->kv, &x->m.losses);
 	assert_int_equal(x->m.losses.n, 1);
-	assert_string_equal(x->m.losses.l[0].says, "977 of 2001 threads not accounted: the thread "
-			    "table held 1024 at once (--max-threads raises it), and every "
-			    "per-thread figure, total and cause is of the 1024 it held");
+	assert_int_equal(x->m.losses.l[0].count, 977);
+	assert_float_equal(x->m.losses.l[0].kept, 1024.0 / 2001, 1e-9);	/* 1024 held of 2001 */
 	assert_true(loss_touches(&x->m.losses.l[0], "threads"));
 	explain_run(&x->m, &x->d);
-	assert_true(has_text(x->d.causes[0].evidence[0], "Lost: 977 of 2001 threads"));
+	assert_true(fig_is(&x->d.causes[0], "lost_slot_full", 977));
 	assert_float_equal(x->d.causes[0].confidence, conf * 1024 / 2001, 1e-6);
-	assert_true(has_text(x->d.headline, "977 more threads not accounted"));
+	assert_true(why_fig_is(&x->d, "threads_lost", 977));
 
 	/* a full futex table touches the lock causes, not the run queue */
 	x->kv.lost.slot_full = 0;
@@ -318,7 +332,9 @@ static void test_losses_lower_confidence(void **state)
 	assert_false(loss_touches_cause(&x->m.losses.l[0], "cpu_oversubscription"));
 	explain_run(&x->m, &x->d);
 	assert_float_equal(x->d.causes[0].confidence, conf, 1e-9);
-	assert_false(any_evidence(&x->d.causes[0], "Lost:"));
+	assert_false(has_fig(&x->d.causes[0], "lost_futex_map_full"));
+	assert_false(has_fig(&x->d.causes[0], "lost_slot_full"));
+	assert_true(isnan(figs_get(x->d.figs, x->d.nfigs, "threads_lost")));
 
 	/* runs the kernel skipped: named by the program that skipped most,
 	 * kept as a share of the runs counted, touching that program's figures */
@@ -332,8 +348,7 @@ static void test_losses_lower_confidence(void **state)
 	losses_find(&x->kv, &x->m.losses);
 	assert_int_equal(x->m.losses.n, 1);
 	assert_string_equal(x->m.losses.l[0].id, "hooks_skipped");
-	assert_true(has_text(x->m.losses.l[0].says, "6 runs of fctrace's programs skipped by the "
-			     "kernel, 6 of them of tp_btf/block_rq_complete: an interrupt"));
+	assert_int_equal(x->m.losses.l[0].count, 6);
 	assert_float_equal(x->m.losses.l[0].kept, 5994.0 / 6000, 1e-9);
 	assert_true(loss_touches(&x->m.losses.l[0], "disk"));
 	assert_false(loss_touches(&x->m.losses.l[0], "locks"));
@@ -365,8 +380,9 @@ static void test_confidence_floor(void **state)
 	assert_string_equal(d.causes[0].cause, "durable_writes");	/* ranked first */
 	assert_true(d.causes[0].ranked);
 	assert_false(d.causes[1].ranked);
-	assert_true(has_text(d.also, "Also seen (under the 10.0 % confidence floor, not ranked): "
-			     "lwlock site (confidence 5.0 %: one wait of 2 ms)."));
+	assert_true(why_fig_is(&d, "causes_unranked", 1));
+	assert_true(has_text(d.also, "lwlock site"));	/* its title, not the ranked one's */
+	assert_false(has_text(d.also, "fdatasync"));
 
 	a = why_causes_json(&d);
 	assert_int_equal(json_object_array_length(a), 2);	/* kept in the array */
@@ -404,8 +420,12 @@ static void test_kernel_lock_contention(void **state)
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "kernel_lock_contention");
 	assert_float_equal(x->d.causes[0].share, 0.26, EPS);
-	assert_true(has_text(x->d.causes[0].title, "spinlock @ lockref_get_not_dead"));
-	assert_true(any_evidence(&x->d.causes[0], "mutex @ do_open"));
+	assert_true(fig_is(&x->d.causes[0], "sites", 2));
+	assert_true(fig_is(&x->d.causes[0], "lock1_waits", 500000));	/* the spinlock first */
+	assert_true(fig_is(&x->d.causes[0], "lock1_wait_ns", 0.25 * 2 * WALL));
+	assert_true(fig_is(&x->d.causes[0], "lock2_waits", 1000));
+	assert_true(fig_is(&x->d.causes[0], "lock2_wait_ns", 0.01 * 2 * WALL));
+	assert_false(has_fig(&x->d.causes[0], "lock3_waits"));
 	show(x);
 	free(x);
 }
@@ -420,8 +440,9 @@ static void test_healthy_kernel(void **state)
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "healthy");
 	assert_float_equal(x->d.causes[0].share, 0.97, EPS);
-	assert_true(has_text(x->d.causes[0].title, "No bottleneck beyond the CPU: 97.0 %"));
-	assert_true(has_text(x->d.beyond, "run queue 1.0 %"));
+	assert_true(fig_is(&x->d.causes[0], "runq_share", 0.01));
+	assert_true(fig_is(&x->d.causes[0], "sys_share", 0.30));
+	assert_true(why_fig_is(&x->d, "runq_share", 0.01));
 	show(x);
 	free(x);
 }
@@ -480,9 +501,10 @@ static void test_empty_model(void **state)
 
 static void test_json_keys(void **state)
 {
-	static const char *const keys[] = { "cause", "share", "title", "evidence", "confidence" };
+	static const char *const keys[] = { "cause", "share", "title", "evidence", "confidence",
+					    "figures", "knob" };
 	struct fx *x = fx_pool_kernel();
-	struct json_object *a, *o, *v;
+	struct json_object *a, *o, *v, *fig;
 
 	explain_run(&x->m, &x->d);
 	a = why_causes_json(&x->d);
@@ -492,7 +514,19 @@ static void test_json_keys(void **state)
 		o = json_object_array_get_idx(a, i);
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			assert_true(json_object_object_get_ex(o, keys[k], &v));
+		json_object_object_get_ex(o, "figures", &v);
+		assert_true(json_object_is_type(v, json_type_object));
+		assert_int_equal(json_object_object_length(v), x->d.causes[i].nfigs);
+		json_object_object_get_ex(o, "knob", &v);
+		assert_string_equal(json_object_get_string(v), x->d.causes[i].knob);
 	}
+	/* a cause's figure by its key, as the diagnosis holds it */
+	o = json_object_array_get_idx(a, 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "cause")),
+			    "cpu_oversubscription");
+	json_object_object_get_ex(o, "figures", &v);
+	assert_true(json_object_object_get_ex(v, "cpus", &fig));
+	assert_float_equal(json_object_get_double(fig), 2, EPS);
 	o = json_object_array_get_idx(a, 0);
 	json_object_object_get_ex(o, "evidence", &v);
 	assert_int_equal(json_object_array_length(v), x->d.causes[0].nevidence);
@@ -501,6 +535,10 @@ static void test_json_keys(void **state)
 	json_object_put(a);
 	a = why_summary_json(&x->d);
 	assert_true(json_object_object_get_ex(a, "fix", &v));
+	assert_true(json_object_object_get_ex(a, "figures", &v));
+	assert_int_equal(json_object_object_length(v), x->d.nfigs);
+	assert_true(json_object_object_get_ex(v, "threads", &fig));
+	assert_float_equal(json_object_get_double(fig), 8, EPS);
 	json_object_put(a);
 	free(x);
 }

@@ -19,6 +19,7 @@
 #include "base/sysnames.h"
 #include "explain/held.h"
 #include "explain/roles.h"
+#include "explain/words.h"
 #include "report/report.h"
 #include "report/why.h"
 #include "diagutil.h"
@@ -186,18 +187,26 @@ static void test_saturated_event_loop(void **state)
 	/* of the one working thread's time: on CPU 74 % (its runnable 5 % is
 	 * the run queue's cause) */
 	assert_float_equal(c->share, 0.74, EPS);
-	assert_true(has_text(c->title, "redis-server (tid 100) on CPU 74.0 % of its window, "
-			     "64.9 % of that in the kernel; runnable 5.0 %"));
-	assert_true(any_evidence(c, "275.0 k read, 275.0 k write, 12.0 k epoll_wait"));
-	assert_true(any_evidence(c, "read and write came one to one"));
-	assert_true(any_evidence(c, "4 only waited"));
+	assert_true(fig_is(c, "tid", 100));
+	assert_true(fig_is(c, "oncpu_share", 0.74));
+	assert_true(fig_is(c, "kernel_share", 0.48 / 0.74));
+	assert_true(fig_is(c, "runq_share", 0.05));
+	assert_true(fig_is(c, "saturated_threads", 1));
+	assert_true(fig_is(c, "calls", 275000 + 275000 + 12000));
+	assert_true(fig_is(c, "top_call_count", 275000));
+	assert_true(fig_is(c, "calls_paired", 1));	/* read and write one to one */
+	assert_true(fig_is(c, "threads_waiting", 4));
 	/* the idle helpers are no cause */
 	assert_false(cause_of(&x->d, "event_wait"));
-	assert_true(has_text(x->d.threads, "shares are of the 1 working thread's time (5.00 s)"));
+	assert_true(why_fig_is(&x->d, "working_threads", 1));
+	assert_true(why_fig_is(&x->d, "working_wall_ns", 5e9));
+	assert_true(why_fig_is(&x->d, "threads_left_out", 4));
+	assert_true(why_fig_is(&x->d, "threads_idle", 4));
 	assert_int_equal(x->d.nroles, 5);
 	assert_int_equal(rows_in_role(&x->d, ROLE_IDLE), 0x1e);	/* 101 to 104 */
-	assert_true(has_text(x->d.headline, "(5 threads, 2 CPUs)"));
-	assert_true(has_text(x->d.fix, "redis-server (tid 100)"));
+	assert_true(why_fig_is(&x->d, "threads", 5));
+	assert_true(why_fig_is(&x->d, "cpus", 2));
+	assert_true(why_fig_is(&x->d, "fix_cause", 1));	/* the saturated thread's */
 	show(x);
 	fx_free(x);
 }
@@ -226,11 +235,12 @@ static void test_competitor_named(void **state)
 	x->kv.nothers = 2;
 	assert_true(explain_run(&x->m, &x->d) >= 3);
 	assert_string_equal(x->d.causes[0].cause, "saturated_thread");
-	assert_true(any_evidence(&x->d.causes[0], "redis-benchmark (pid 4242) had 62.0 % of the 2 "
-				 "CPUs, kworker/0:1 (pid 17) 2.0 %"));
+	assert_true(fig_is(&x->d.causes[0], "top_other_pid", 4242));
+	assert_true(fig_is(&x->d.causes[0], "top_other_share", llround(0.62 * cap) / cap));
+	assert_true(fig_is(&x->d.causes[0], "others_named", 2));	/* and kworker/0:1 */
 	assert_string_equal(x->d.causes[2].cause, "cpu_competition");
-	assert_true(has_text(x->d.causes[2].title, "the largest redis-benchmark (pid 4242) with "
-			     "62.0 %"));
+	assert_true(fig_is(&x->d.causes[2], "top_other_pid", 4242));
+	assert_true(fig_is(&x->d.causes[2], "top_other_share", llround(0.62 * cap) / cap));
 	show(x);
 	x->kv.others = NULL;
 	fx_free(x);
@@ -339,7 +349,9 @@ static void test_joining_main_thread(void **state)
 	assert_string_equal(x->d.causes[0].cause, "blocked_other");
 	/* of the two workers' time, not of three threads' */
 	assert_float_equal(x->d.causes[0].share, 0.60, EPS);
-	assert_true(has_text(x->d.threads, "shares are of the 2 working threads' time (10.00 s)"));
+	assert_true(why_fig_is(&x->d, "working_threads", 2));
+	assert_true(why_fig_is(&x->d, "working_wall_ns", 10e9));
+	assert_true(why_fig_is(&x->d, "threads_joins", 1));
 	assert_int_equal(x->d.nroles, 3);
 	assert_int_equal(rows_in_role(&x->d, ROLE_JOINS), 0x1);	/* rg 100 */
 	show(x);
@@ -363,7 +375,8 @@ static void test_workers_waiting_for_work(void **state)
 	assert_string_equal(x->d.causes[0].cause, "event_wait");
 	assert_true(has_text(x->d.causes[0].title, "waiting to be signalled (cond_add (condvar)): "
 			     "not a lock"));
-	assert_string_equal(x->d.threads, "");
+	assert_int_equal(x->d.threads[0], '\0');	/* all alike: no Threads line */
+	assert_true(isnan(figs_get(x->d.figs, x->d.nfigs, "threads_left_out")));
 	show(x);
 	fx_free(x);
 }
@@ -421,10 +434,9 @@ static void test_wrappers(void **state)
 	fx_calls(x, 0, "rt_sigsuspend", 1, 0.999);
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_true(has_text(x->d.threads, "The traced process only waited for a child "
-			     "(rt_sigsuspend, 99.9 % of its time)"));
-	assert_true(has_text(x->d.threads, "--follow"));
+	assert_true(why_fig_is(&x->d, "child_wait_share", 0.999));	/* said, with --follow */
 	assert_true(has_text(x->d.headline, "Why timeout took"));
+	assert_true(why_fig_is(&x->d, "processes", 1));
 	/* a second process traced: followed, no hint */
 	x->m.nrows = 2;
 	x->rows[1] = x->rows[0];
@@ -432,9 +444,10 @@ static void test_wrappers(void **state)
 	x->rows[1].k.tgid = 200;
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_null(strstr(x->d.threads, "--follow"));
+	assert_true(isnan(figs_get(x->d.figs, x->d.nfigs, "child_wait_share")));
 	/* the title names both, not the first alone (attach -p A,B) */
 	assert_true(has_text(x->d.headline, "Why timeout (100) and timeout (200) took"));
+	assert_true(why_fig_is(&x->d, "processes", 2));
 	fx_free(x);
 
 	x = fx_new("env", 1);
@@ -475,6 +488,7 @@ static void test_title_names_every_process(void **state)
 	fx_total(x);
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_true(has_text(x->d.headline, "Why postgres (101) and 3 others took"));
+	assert_true(why_fig_is(&x->d, "processes", 4));
 	fx_free(x);
 }
 

@@ -28,8 +28,12 @@ static void test_cpu_oversubscription(void **state)
 	assert_int_equal(explain_run(&x->m, &x->d), 1);
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
 	assert_float_equal(x->d.causes[0].share, 0.70, EPS);
-	assert_true(any_evidence(&x->d.causes[0], "8 threads on 2 CPUs: at most 2 run at once"));
-	assert_true(has_text(x->d.fix, "at most 2 threads"));
+	assert_true(fig_is(&x->d.causes[0], "threads", 8));
+	assert_true(fig_is(&x->d.causes[0], "cpus", 2));
+	assert_true(fig_is(&x->d.causes[0], "runq_ns", 0.70 * NT * WALL));
+	assert_false(has_fig(&x->d.causes[0], "others_cpu_share"));
+	/* the fix is the machine's cause's own (one thread per CPU) */
+	assert_true(why_fig_is(&x->d, "fix_cause", 1));
 	show(x);
 	free(x);
 }
@@ -61,19 +65,23 @@ static void test_cpu_taken_by_others(void **state)
 	x->kv.cpu = (struct cpustat){ .valid = true, .busy_ns = 2 * WALL, .idle_ns = 0 };
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
-	assert_true(has_text(x->d.causes[0].title, "other processes took 60.0 % of the 2 CPUs"));
-	assert_true(any_evidence(&x->d.causes[0], "other threads and processes took 60.0 % of them "
-				 "(2.40 s)"));
-	assert_true(has_text(x->d.fix, "quieter machine"));
+	assert_true(fig_is(&x->d.causes[0], "others_cpu_share", 0.6));
+	assert_true(fig_is(&x->d.causes[0], "cpus", 2));
+	assert_true(fig_is(&x->d.causes[0], "other_work_share", 0.6));
+	assert_true(fig_is(&x->d.causes[0], "other_work_ns", 2.4e9));
+	assert_true(fig_is(&x->d.causes[0], "by_samples", 0));
+	assert_true(why_fig_is(&x->d, "fix_cause", 1));
 
 	x->kv.cpu.busy_ns = WALL;		/* others 0.2 WALL: 10 % of the CPUs */
 	x->kv.cpu.idle_ns = WALL;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_oversubscription");
-	assert_true(any_evidence(&x->d.causes[0], "took 10.0 % of them (400.0 ms)"));
-	assert_true(any_evidence(&x->d.causes[0], "(the kernel's /proc/stat over fctrace's window)"));
+	assert_true(fig_is(&x->d.causes[0], "other_work_share", 0.1));
+	assert_true(fig_is(&x->d.causes[0], "other_work_ns", 4e8));
+	assert_false(has_fig(&x->d.causes[0], "others_cpu_share"));	/* not in the title */
+	assert_true(fig_is(&x->d.causes[0], "by_samples", 0));	/* the kernel's /proc/stat */
 	/* half the CPUs idle beside the queue: said to be bursts */
-	assert_true(any_evidence(&x->d.causes[0], "The CPUs were idle 50.0 % of the time"));
+	assert_true(fig_is(&x->d.causes[0], "idle_share", 0.5));
 
 	/* the sampler's count wins over the ticks: 2 s of others in the 4 s
 	 * of CPU the sampler covered (tracer_start to tracer_stop, 2 CPUs) */
@@ -83,10 +91,9 @@ static void test_cpu_taken_by_others(void **state)
 	x->kv.machine_cpus = 2;
 	explain_run(&x->m, &x->d);
 	assert_string_equal(x->d.causes[0].cause, "cpu_competition");
-	assert_true(any_evidence(&x->d.causes[0], "(cpu-clock samples over fctrace's window)"));
-	assert_false(any_evidence(&x->d.causes[0], "were idle 0.0 % of the time all"));
-	assert_false(any_evidence(&x->d.causes[0], "The CPUs were idle"));
-	assert_true(has_text(x->d.causes[0].title, "other processes took 50.0 % of the 2 CPUs"));
+	assert_true(fig_is(&x->d.causes[0], "by_samples", 1));
+	assert_true(fig_is(&x->d.causes[0], "idle_share", 0));
+	assert_true(fig_is(&x->d.causes[0], "others_cpu_share", 0.5));
 	show(x);
 	free(x);
 }
@@ -120,18 +127,19 @@ static void test_cpu_shares_over_samples_window(void **state)
 	explain_run(&x->m, &x->d);
 	c = &x->d.causes[0];
 	assert_string_equal(c->cause, "cpu_oversubscription");
-	assert_false(has_text(c->title, "other processes took"));
-	assert_true(any_evidence(c, "took 1.8 % of them"));
-	assert_true(any_evidence(c, "fctrace itself 78.8 %"));
-	assert_true(has_text(x->d.fix, "at most 2 threads"));
+	assert_false(has_fig(c, "others_cpu_share"));
+	/* 25 and 1100 of the samples 700 ms on 2 CPUs could hold */
+	assert_true(fig_is(c, "other_work_share", 25 / (0.7 * 2 * FCT_CPUCLOCK_HZ)));
+	assert_true(fig_is(c, "tracer_share", 1100 / (0.7 * 2 * FCT_CPUCLOCK_HZ)));
+	assert_true(fig_is(c, "cpus", 2));
 
 	/* without the window (a run saved before it was kept): the samples
 	 * alone are the denominator, still never above 100 % */
 	x->kv.machine_ns = 0;
 	x->kv.machine = (struct fct_machine){ .other = 1125, .idle = 0 };
 	explain_run(&x->m, &x->d);
-	assert_true(any_evidence(&x->d.causes[0], "took 100.0 % of them"));
-	assert_true(has_text(x->d.causes[0].title, "other processes took 100.0 % of the 2 CPUs"));
+	assert_true(fig_is(&x->d.causes[0], "other_work_share", 1));
+	assert_true(fig_is(&x->d.causes[0], "others_cpu_share", 1));
 	show(x);
 	free(x);
 }

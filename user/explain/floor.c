@@ -61,5 +61,7 @@ int explain_floor(struct diagnosis *d)
 	}
 	ranked_first(d);
 	also_seen(d);
+	if (nranked < d->n)	/* the causes the "Also seen" line names */
+		why_fig(d, "causes_unranked", d->n - nranked);
 	return nranked;
 }

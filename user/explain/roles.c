@@ -181,14 +181,19 @@ const char *role_name(enum thread_role role)
 	return (unsigned)role < ROLE_N ? names[role] : "works";
 }
 
-/* "2 idle (waiting to be signalled: 102, 103)" */
+/* "2 idle (waiting to be signalled: 102, 103)", and its count into d's
+ * figures as "threads_<role>" */
 static void list_role(const struct joined_run *m, const struct thread_roles *r,
-		      enum thread_role role, const char *words, char *buf, size_t n, bool *first)
+		      enum thread_role role, const char *words, struct diagnosis *d, bool *first)
 {
+	char *buf = d->threads, key[sizeof(d->figs[0].key)];
+	size_t n = sizeof(d->threads);
 	unsigned shown = 0;
 
 	if (!r->count[role])
 		return;
+	snprintf(key, sizeof(key), "threads_%s", role_name(role));
+	why_fig(d, key, r->count[role]);
 	words_append(buf, n, "%s%u %s (", *first ? "" : ", ", r->count[role], words);
 	*first = false;
 	for (unsigned i = 0; i < r->nrows; i++) {
@@ -204,8 +209,10 @@ static void list_role(const struct joined_run *m, const struct thread_roles *r,
 	words_append(buf, n, ")");
 }
 
-void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n)
+void roles_words(const struct joined_run *m, const struct thread_roles *r, struct diagnosis *d)
 {
+	char *buf = d->threads;
+	size_t n = sizeof(d->threads);
 	double wall = 0;
 	unsigned kept = 0;
 	bool first = true;
@@ -218,22 +225,25 @@ void roles_words(const struct joined_run *m, const struct thread_roles *r, char 
 		}
 	if (!r->ndrop && (!r->count[ROLE_SATURATED] || r->count[ROLE_SATURATED] == kept))
 		return;	/* all alike */
+	why_fig(d, "working_threads", kept);
+	why_fig(d, "working_wall_ns", wall);
+	why_fig(d, "threads_left_out", r->ndrop);
 	snprintf(buf, n, "Threads: shares are of the %u working thread%s time (%s)", kept,
 		 kept == 1 ? "'s" : "s'", fig_ns(wall));
 	if (r->ndrop)
 		words_append(buf, n, "; left out, %u that only waited for others: ", r->ndrop);
 	else
 		words_append(buf, n, "; ");
-	list_role(m, r, ROLE_JOINS, "waiting for threads to end", buf, n, &first);
-	list_role(m, r, ROLE_IDLE, "idle until signalled", buf, n, &first);
-	list_role(m, r, ROLE_SLEEPS, "asleep in timers, polls or child waits", buf, n, &first);
+	list_role(m, r, ROLE_JOINS, "waiting for threads to end", d, &first);
+	list_role(m, r, ROLE_IDLE, "idle until signalled", d, &first);
+	list_role(m, r, ROLE_SLEEPS, "asleep in timers, polls or child waits", d, &first);
 	list_role(m, r, ROLE_PARKED, "parked on a gate, a lock held by a thread asleep outside it",
-		  buf, n, &first);
+		  d, &first);
 	if (r->count[ROLE_SATURATED]) {
 		words_append(buf, n, "%s", first ? "" : "; ");
 		first = true;
 		list_role(m, r, ROLE_SATURATED, "saturated, on CPU or runnable most of the window",
-			  buf, n, &first);
+			  d, &first);
 	}
 	words_append(buf, n, ".");
 }
@@ -262,9 +272,11 @@ static uint64_t child_wait_ns(const struct thread_row *row, const char **call)
 	return ns;
 }
 
-void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
-		       size_t n)
+void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r,
+		       struct diagnosis *d)
 {
+	char *buf = d->threads;
+	size_t n = sizeof(d->threads);
 	uint64_t waited = 0, wall = 0;
 	const char *call = "wait4";
 
@@ -281,6 +293,7 @@ void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r,
 	}
 	if (!r->nrows || waited * 2 < wall)
 		return;
+	why_fig(d, "child_wait_share", fig_ratio((double)waited, (double)wall));
 	words_append(buf, n, "%sThe traced process only waited for a child (%s, %s of its time): the "
 	       "work was done by processes it started, which were not traced; run again with "
 	       "--follow to trace them.", buf[0] ? " " : "", call,

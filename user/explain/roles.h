@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include "join/join.h"
 
+struct diagnosis;
+
 /* Asleep waiting for other threads or for time this share of its window:
  * the thread only waited. */
 #define ROLE_WAITING_SHARE	0.9
@@ -45,13 +47,14 @@ int roles_find(const struct joined_run *m, struct thread_roles *r);
 void roles_free(struct thread_roles *r);
 bool role_waits(enum thread_role role);
 const char *role_name(enum thread_role role);	/* JSON-stable: "joins", ... */
-/* Which threads the shares are of, and those left out:
- * "Shares are of the 1 working thread's time (5.00 s); left out, 4
- * threads that only waited for others: ..." */
-void roles_words(const struct joined_run *m, const struct thread_roles *r, char *buf, size_t n);
+/* Which threads the shares are of, and those left out, into d->threads
+ * with the figures it states (d's): "Shares are of the 1 working
+ * thread's time (5.00 s); left out, 4 threads that only waited for
+ * others: ..." */
+void roles_words(const struct joined_run *m, const struct thread_roles *r, struct diagnosis *d);
 /* When the traced process (one, not followed) only waited for a child,
- * the sentence that says so and names --follow, appended to buf. */
-void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r, char *buf,
-		       size_t n);
+ * the sentence that says so and names --follow, appended to d->threads. */
+void roles_follow_hint(const struct joined_run *m, const struct thread_roles *r,
+		       struct diagnosis *d);
 
 #endif /* FCTRACE_ROLES_H */

@@ -35,6 +35,9 @@ static void healthy_kernel(const struct facts *f, struct finding *o)
 	found(o, "healthy", on, 0.8, 0);
 	set_title(o, "No bottleneck beyond the CPU: %s of thread time on CPU", fig_pct(on));
 	ev_oncpu(&o->c, f);
+	cause_fig(&o->c, "lock_share", lock_share(f));
+	cause_fig(&o->c, "blocked_share", kshare(f, ACCT_BLOCKED));
+	cause_fig(&o->c, "runq_share", kshare(f, ACCT_RUNQ));
 	evidence_add(&o->c, "Lock waits %s, asleep %s, waiting for a CPU %s: each below the %s that "
 	       "would make it a cause.", fig_pct_small(lock_share(f)),
 	       fig_pct_small(kshare(f, ACCT_BLOCKED)), fig_pct_small(kshare(f, ACCT_RUNQ)),
@@ -46,6 +49,10 @@ static void healthy_timing(const struct facts *f, struct finding *o)
 	double lw = fig_ratio(f->lock_wait, f->wall);
 
 	found(o, "healthy", 1 - lw, 0.4, 0);
+	cause_fig(&o->c, "lock_share", lw);
+	cause_fig(&o->c, "thread_wall_ns", f->wall);
+	cause_fig(&o->c, "read_share", fig_ratio(f->read + f->miss_read, f->wall));
+	cause_fig(&o->c, "read_per_op_ns", fig_ratio(f->read + f->miss_read, f->ops));
 	set_title(o, "No bottleneck seen by the threads' own clocks: lock waits %s of thread "
 		  "time", fig_pct_small(lw));
 	evidence_add(&o->c, "Lock waits took %s of the threads' %s by their own clocks, below the %s "
@@ -54,10 +61,13 @@ static void healthy_timing(const struct facts *f, struct finding *o)
 	evidence_add(&o->c, "Reads took %s of thread time, %s per op.",
 	       fig_pct(fig_ratio(f->read + f->miss_read, f->wall)),
 	       fig_ns(fig_ratio(f->read + f->miss_read, f->ops)));
-	if (f->threads > f->ncpus)
+	if (f->threads > f->ncpus) {
+		cause_fig(&o->c, "threads", f->threads);
+		cause_fig(&o->c, "cpus", f->ncpus);
 		evidence_add(&o->c, "%u threads share %u CPU%s, so part of their time went to waiting "
 		       "for one: only the kernel view measures it.", f->threads, f->ncpus,
 		       fig_plural(f->ncpus));
+	}
 	evidence_add(&o->c, "Without the kernel view on-CPU time, the page cache and the run queue "
 	       "were not measured: confidence %.0f %%.", 40.0);
 }
@@ -68,6 +78,7 @@ static void healthy(const struct facts *f, struct finding *o)
 		healthy_kernel(f, o);
 	else
 		healthy_timing(f, o);
+	cause_fig(&o->c, "cpus", f->ncpus);
 	if (f->threads < f->ncpus)
 		set_fix(o, "Nothing measured holds it back beyond the CPU: to go faster, run up to "
 			"%u threads, one per CPU, or make it do less work%s.", f->ncpus,
@@ -131,10 +142,18 @@ static void item(struct items *l, const char *fmt, ...)
 /* The page cache's figures, and the disk's reads past it unless a cause
  * of their own names them. "100 % hits" only where the disk served none
  * of the threads' reads, or its group did not run (and then said so). */
-static void beyond_pc(const struct facts *f, unsigned covered, struct items *l)
+static void beyond_pc(const struct facts *f, unsigned covered, struct items *l,
+		      struct diagnosis *d)
 {
 	double miss = (double)f->m->pagecache_misses;
 
+	why_fig(d, "pc_miss_pages", miss);
+	if (f->disk_reads > 0) {
+		why_fig(d, "disk_reads", f->disk_reads);
+		why_fig(d, "disk_read_ns", f->disk_read_ns);
+	}
+	if (f->disk_reads == 0 && f->sc && f->pages_asked > miss)
+		why_fig(d, "pc_hit_ratio", 1 - fig_ratio(miss, f->pages_asked));
 	if (f->disk_reads > 0 && !(covered & COV_DISK))
 		item(l, "the disk served %s reads of the threads (%s with one in flight), the page "
 		     "cache took in %s page%s", fig_cnt(f->disk_reads), fig_ns(f->disk_read_ns),
@@ -169,23 +188,35 @@ static bool some_parked(const struct facts *f)
 	return f->roles && f->roles->count[ROLE_PARKED] > 0;
 }
 
-/* What was measured and is not a cause, then what the machine adds. */
-static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
+/* What was measured and is not a cause, then what the machine adds; the
+ * figures it states into d's. */
+static void beyond(const struct facts *f, unsigned covered, struct diagnosis *d)
 {
+	char *buf = d->beyond;
+	size_t n = sizeof(d->beyond);
 	struct items l = { buf, n, 0 };
 	char cache[200];
+	double klock = fig_ratio(klock_wait_ns(f->m), f->kwall);
 
 	snprintf(buf, n, "Not the problem: ");
-	if (f->locks_named && !(covered & COV_LOCK) && !some_parked(f))
+	if (f->locks_named && !(covered & COV_LOCK) && !some_parked(f)) {
+		why_fig(d, "lock_share", lock_share(f));
 		item(&l, "lock waits %s", fig_pct_small(lock_share(f)));
+	}
 	if (f->pc && !(covered & COV_PC))
-		beyond_pc(f, covered, &l);
-	if (f->sched && !(covered & (COV_BLOCKED | COV_PC | COV_CONNS)))
+		beyond_pc(f, covered, &l, d);
+	if (f->sched && !(covered & (COV_BLOCKED | COV_PC | COV_CONNS))) {
+		why_fig(d, "blocked_share", kshare(f, ACCT_BLOCKED));
 		item(&l, "asleep outside locks %s", fig_pct_small(kshare(f, ACCT_BLOCKED)));
-	if (f->klock && !(covered & COV_KLOCK))
-		item(&l, "kernel locks %s", fig_pct_small(fig_ratio(klock_wait_ns(f->m), f->kwall)));
-	if (f->sched && !(covered & COV_RUNQ))
+	}
+	if (f->klock && !(covered & COV_KLOCK)) {
+		why_fig(d, "klock_share", klock);
+		item(&l, "kernel locks %s", fig_pct_small(klock));
+	}
+	if (f->sched && !(covered & COV_RUNQ)) {
+		why_fig(d, "runq_share", kshare(f, ACCT_RUNQ));
 		item(&l, "run queue %s", fig_pct_small(kshare(f, ACCT_RUNQ)));
+	}
 	if (!(covered & COV_CACHE) && cache_below_floor(f, cache, sizeof(cache)))
 		item(&l, "%s", cache);
 	if (!(covered & COV_BLOCKS) && blocks_below_floor(f, cache, sizeof(cache)))
@@ -197,6 +228,9 @@ static void beyond(const struct facts *f, unsigned covered, char *buf, size_t n)
 	else if (!l.count)
 		snprintf(buf, n, "Nothing else measured reaches %s of thread time",
 			 fig_pct(EXPLAIN_MIN_SHARE));
+	why_fig(d, "kernel_view", f->kernel);
+	why_fig(d, "cpus", f->ncpus);
+	why_fig(d, "threads", all_threads(f));
 	words_append(buf, n, ". The machine: %u CPU%s for %u thread%s", f->ncpus, fig_plural(f->ncpus),
 	       all_threads(f), fig_plural(all_threads(f)));
 	if (all_threads(f) > f->ncpus)
@@ -264,11 +298,12 @@ static void processes_of(const struct facts *f, struct procs *p)
  * several (attach -p A,B, --follow) by every name and pid, since naming
  * one of them says the others were not traced; past three, the first
  * and how many others. */
-static void subject_names(const struct facts *f, char *buf, size_t n)
+static void subject_names(const struct facts *f, char *buf, size_t n, struct diagnosis *d)
 {
 	struct procs p;
 
 	processes_of(f, &p);
+	why_fig(d, "processes", p.n ? p.n : 1);
 	if (p.n < 2) {
 		snprintf(buf, n, "%s", program_name(f));
 		return;
@@ -283,14 +318,32 @@ static void subject_names(const struct facts *f, char *buf, size_t n)
 			     p.comm[i], (int)p.tgid[i]);
 }
 
+/* The headline's figures that are the file set's settings. */
+static void headline_settings(const struct facts *f, struct diagnosis *d)
+{
+	why_fig(d, "files", f->files);
+	if (f->tot->has_pool)
+		why_fig(d, "pool", f->cfg->pool);
+	if (f->tot->has_cache)
+		why_fig(d, "cache_bytes", (double)f->cfg->cache_size);
+	why_fig(d, "cold_cache", f->cfg->cold_cache);
+	if (f->cfg->pressure > 0)
+		why_fig(d, "pressure_pages_per_s", f->cfg->pressure);
+	why_fig(d, "working_threads", f->threads);
+}
+
 /* "Why fcp takes 2.31 s here (100 files, pool 50, 8 threads, 2 CPUs)":
  * the settings of a run given a file set, else the program and its
- * threads (a JVM's apart from the JVM's own). */
-static void headline(const struct facts *f, char *buf, size_t n)
+ * threads (a JVM's apart from the JVM's own); its figures into d's
+ * (the CPUs' and all threads' beyond states). */
+static void headline(const struct facts *f, struct diagnosis *d)
 {
-	char what[96] = "", b[24];
+	char *buf = d->headline, what[96] = "", b[24];
+	size_t n = sizeof(d->headline);
 
+	why_fig(d, "wall_ns", (double)f->m->wall_ns);
 	if (f->m->jvm) {
+		why_fig(d, "jvm_own_threads", f->whole->aside_rows);
 		snprintf(buf, n, "Why %s took %s here (a JVM: %u application thread%s, %u of "
 			 "its own; %u CPU%s)", f->m->subject ? f->m->subject : "the program",
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
@@ -300,13 +353,13 @@ static void headline(const struct facts *f, char *buf, size_t n)
 	if (!f->file_set) {
 		char who[120];
 
-		subject_names(f, who, sizeof(who));
+		subject_names(f, who, sizeof(who), d);
 		snprintf(buf, n, "Why %s took %s here (%u thread%s, %u CPU%s%s)", who,
 			 fig_ns((double)f->m->wall_ns), all_threads(f), fig_plural(all_threads(f)),
 			 f->ncpus, fig_plural(f->ncpus), f->kernel ? "" : "; timing only");
 		return;
 	}
-
+	headline_settings(f, d);
 	if (f->cfg->shared_file)
 		snprintf(what, sizeof(what), "one shared file");
 	else
@@ -328,38 +381,55 @@ static void headline(const struct facts *f, char *buf, size_t n)
 
 /* A cause built on a figure a loss touched says so, first, and its
  * confidence is scaled by the share of what that loss counts that was
- * kept, and by 0.75 at least: a figure known to be short is less sure. */
+ * kept, and by 0.75 at least: a figure known to be short is less sure.
+ * Its count goes first in the figures too ("lost_slot_full"): a cause
+ * whose figures are full drops its last one for it. */
 static void own_losses(const struct losses *ls, struct diag_cause *c)
 {
-	char keep[EXPLAIN_MAX_EVIDENCE][sizeof(c->evidence[0])];
-	int nkeep = c->nevidence;
+	char keep[EXPLAIN_MAX_EVIDENCE][sizeof(c->evidence[0])], key[sizeof(c->figs[0].key)];
+	struct diag_fig figs[EXPLAIN_MAX_FIGS];
+	int nkeep = c->nevidence, nfigs = c->nfigs;
 
 	memcpy(keep, c->evidence, sizeof(keep));
+	memcpy(figs, c->figs, sizeof(figs));
 	c->nevidence = 0;
+	c->nfigs = 0;
 	for (int i = 0; i < ls->n; i++) {
 		const struct loss *l = &ls->l[i];
 
 		if (!loss_touches_cause(l, c->cause))
 			continue;
+		snprintf(key, sizeof(key), "lost_%s", l->id);
+		cause_fig(c, key, (double)l->count);
 		evidence_add(c, "Lost: %s; these figures may be off by what was lost.", l->says);
 		c->confidence *= fmin(l->kept, 0.75);
 	}
 	for (int i = 0; i < nkeep; i++)
 		evidence_add(c, "%s", keep[i]);
+	for (int i = 0; i < nfigs; i++)
+		cause_fig(c, figs[i].key, figs[i].value);
 }
 
 /* A headline over threads the tables did not hold says so. */
-static void headline_losses(const struct facts *f, char *buf, size_t n)
+static void headline_losses(const struct facts *f, struct diagnosis *d)
 {
 	const struct losses *ls = &f->m->losses;
+	char *buf = d->headline;
+	size_t n = sizeof(d->headline);
 
-	for (int i = 0; i < ls->n; i++)
-		if (!strcmp(ls->l[i].id, "slot_full"))
-			words_append(buf, n, "; %s more thread%s not accounted", fig_cnt((double)ls->l[i].count),
-			       fig_plural((double)ls->l[i].count));
-		else if (!strcmp(ls->l[i].id, "tgids_full"))
-			words_append(buf, n, "; %s process%s not followed", fig_cnt((double)ls->l[i].count),
-			       ls->l[i].count == 1 ? "" : "es");
+	for (int i = 0; i < ls->n; i++) {
+		double count = (double)ls->l[i].count;
+
+		if (!strcmp(ls->l[i].id, "slot_full")) {
+			why_fig(d, "threads_lost", count);
+			words_append(buf, n, "; %s more thread%s not accounted", fig_cnt(count),
+				     fig_plural(count));
+		} else if (!strcmp(ls->l[i].id, "tgids_full")) {
+			why_fig(d, "processes_lost", count);
+			words_append(buf, n, "; %s process%s not followed", fig_cnt(count),
+				     ls->l[i].count == 1 ? "" : "es");
+		}
+	}
 }
 
 /* The fix comes from the largest cause in the code; the machine's (too few
@@ -377,6 +447,17 @@ static int code_cause(const struct finding *list, int n)
 	return 0;
 }
 
+/* Where x sits in d's causes (after the floor's order), from 1; 0 when
+ * it is not among them. */
+static int cause_number(const struct diagnosis *d, const struct finding *x)
+{
+	for (int k = 0; k < d->n; k++)
+		if (!strcmp(d->causes[k].cause, x->c.cause) &&
+		    !strcmp(d->causes[k].title, x->c.title))
+			return k + 1;
+	return 0;
+}
+
 /* Where the first fix changes code, a ranked cause whose fix is a
  * setting (a cache's or a pool's size the program reads) goes beside it:
  * the one change a user of a program they did not write can make
@@ -384,7 +465,7 @@ static int code_cause(const struct finding *list, int n)
  * third). Numbered as the Why numbers its ranked causes. */
 static void setting_too(const struct finding *list, int n, int fix, struct diagnosis *d)
 {
-	int j = -1;
+	int j = -1, k;
 
 	if (list[fix].setting)
 		return;
@@ -392,13 +473,12 @@ static void setting_too(const struct finding *list, int n, int fix, struct diagn
 		if (i != fix && list[i].setting && list[i].fix[0] &&
 		    list[i].c.confidence >= EXPLAIN_RANK_FLOOR)
 			j = i;
-	for (int k = 0; j >= 0 && k < d->n && d->causes[k].ranked; k++)
-		if (!strcmp(d->causes[k].cause, list[j].c.cause) &&
-		    !strcmp(d->causes[k].title, list[j].c.title)) {
-			words_append(d->fix, sizeof(d->fix), " Then, for %d, a setting: %s", k + 1,
-				     list[j].fix);
-			return;
-		}
+	k = j >= 0 ? cause_number(d, &list[j]) : 0;
+	if (k && d->causes[k - 1].ranked) {
+		why_fig(d, "fix_then_cause", k);
+		words_append(d->fix, sizeof(d->fix), " Then, for %d, a setting: %s", k,
+			     list[j].fix);
+	}
 }
 
 /* The rules over the threads that work: m itself, or *sub, a copy whose
@@ -459,8 +539,8 @@ int explain_run(const struct joined_run *m, struct diagnosis *d)
 	f.roles = &roles;
 	n = f.wall > 0 ? rank(&f, d) : -1;
 	if (n > 0) {
-		roles_words(m, &roles, d->threads, sizeof(d->threads));
-		roles_follow_hint(m, &roles, d->threads, sizeof(d->threads));
+		roles_words(m, &roles, d);
+		roles_follow_hint(m, &roles, d);
 	}
 	working_free(&sub);
 	roles_free(&roles);
@@ -489,10 +569,12 @@ static int rank(const struct facts *fp, struct diagnosis *d)
 	explain_floor(d);
 	fix = code_cause(list, n);
 	snprintf(d->fix, sizeof(d->fix), "%s", list[fix].fix);
+	if (cause_number(d, &list[fix]))	/* which cause the fix is for */
+		why_fig(d, "fix_cause", cause_number(d, &list[fix]));
 	setting_too(list, n, fix, d);
-	beyond(&f, covered, d->beyond, sizeof(d->beyond));
-	headline(&f, d->headline, sizeof(d->headline));
-	headline_losses(&f, d->headline, sizeof(d->headline));
+	beyond(&f, covered, d);
+	headline(&f, d);
+	headline_losses(&f, d);
 	return d->n;
 }
 

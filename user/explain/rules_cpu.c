@@ -17,6 +17,8 @@
 
 void ev_oncpu(struct diag_cause *c, const struct facts *f)
 {
+	cause_fig(c, "user_share", kshare(f, ACCT_CPU_USER));
+	cause_fig(c, "sys_share", kshare(f, ACCT_CPU_SYS));
 	evidence_add(c, "On CPU %s of thread time: %s in user space, %s in syscalls.",
 	       fig_pct(kshare(f, ACCT_CPU_USER) + kshare(f, ACCT_CPU_SYS)),
 	       fig_pct(kshare(f, ACCT_CPU_USER)), fig_pct(kshare(f, ACCT_CPU_SYS)));
@@ -27,6 +29,7 @@ void ev_oncpu(struct diag_cause *c, const struct facts *f)
 struct machine_shares {
 	double others, tracer, idle, steal;
 	const char *how;
+	bool sampled;		/* by the cpu-clock samples, not /proc/stat */
 };
 
 /* From the cpu-clock samples: they cover fctrace's whole window (the
@@ -58,6 +61,7 @@ static bool sampled_shares(const struct kview *kv, struct machine_shares *ms)
 	ms->tracer = (double)kv->machine.tracer / cap;
 	ms->idle = (double)kv->machine.idle / cap;
 	ms->how = "cpu-clock samples over fctrace's window";
+	ms->sampled = true;
 	return true;
 }
 
@@ -90,6 +94,18 @@ static bool machine_time(const struct facts *f, double own, struct machine_share
 	return sampled_shares(kv, ms) || ticked_shares(kv, own, ms);
 }
 
+/* The figures the machine's sentence states. */
+static void ev_machine(struct diag_cause *c, double cap,
+		       const struct machine_shares *ms)
+{
+	cause_fig(c, "other_work_share", ms->others);
+	cause_fig(c, "other_work_ns", ms->others * cap);
+	cause_fig(c, "tracer_share", ms->tracer);
+	cause_fig(c, "steal_share", ms->steal);
+	cause_fig(c, "idle_share", ms->idle);
+	cause_fig(c, "by_samples", ms->sampled);
+}
+
 /* The share of the CPUs other work and the hypervisor took (-1 if
  * unknown), and the evidence sentence when c is given: shares of the
  * window the figures cover, in time scaled to the program's window. */
@@ -104,6 +120,8 @@ static double others_share(const struct facts *f, struct diag_cause *c)
 	if (cap <= 0 || !machine_time(f, own, &ms))
 		return -1;
 	taken = fmin(1, ms.others + ms.steal);
+	if (c)
+		ev_machine(c, cap, &ms);
 	if (c)
 		evidence_add(c, "Over the run the %u CPUs gave this program's threads %s; other threads "
 		       "and processes took %s of them (%s), fctrace itself %s, the hypervisor %s "
@@ -140,6 +158,17 @@ static const char *top_words(const struct facts *f)
 	return buf;
 }
 
+/* The figures of the title and of the first sentences of rule_runq
+ * (a cause holds EXPLAIN_MAX_FIGS: the voluntary switches and the
+ * threads' own CPU time are left to the words). */
+static void runq_figs(struct diag_cause *c, const struct facts *f, double q)
+{
+	cause_fig(c, "threads", f->threads);
+	cause_fig(c, "cpus", f->ncpus);
+	cause_fig(c, "runq_ns", q);
+	cause_fig(c, "involuntary_switches", f->invol);
+}
+
 bool rule_runq(const struct facts *f, struct finding *o)
 {
 	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
@@ -154,6 +183,9 @@ bool rule_runq(const struct facts *f, struct finding *o)
 	found(o, over ? "cpu_oversubscription" : "cpu_competition", share, over ? 0.9 : 0.6,
 	      COV_RUNQ);
 	o->machine = true;
+	runq_figs(&o->c, f, q);
+	if (!over && taken >= 0)
+		cause_fig(&o->c, "others_cpu_share", taken);	/* the title's */
 	if (over || taken < 0)
 		set_title(o, "%s of thread time runnable but not running: %u thread%s on %u CPU%s%s",
 			  fig_pct(share), f->threads, fig_plural(f->threads), f->ncpus,
@@ -202,6 +234,22 @@ double klock_wait_ns(const struct joined_run *m)
 	return sum;
 }
 
+/* The figures of the kth kernel lock's sentence (from 1): "lock1_waits" ...;
+ * its longest wait and threads for the first only (room for the figures). */
+static void lock_figs(struct diag_cause *c, int k, const struct lock_total *l)
+{
+	char key[28];
+
+	snprintf(key, sizeof(key), "lock%d_waits", k);
+	cause_fig(c, key, (double)l->waits);
+	snprintf(key, sizeof(key), "lock%d_wait_ns", k);
+	cause_fig(c, key, (double)l->wait_ns);
+	if (k > 1)
+		return;
+	cause_fig(c, "lock1_max_ns", (double)l->max_ns);
+	cause_fig(c, "lock1_threads", l->threads);
+}
+
 /* The three kernel locks with the most wait, largest first. */
 static void ev_klocks(struct diag_cause *c, const struct facts *f)
 {
@@ -218,6 +266,7 @@ static void ev_klocks(struct diag_cause *c, const struct facts *f)
 		if (best < 0)
 			return;
 		used[best] = true;
+		lock_figs(c, k + 1, &m->locks[best]);
 		evidence_add(c, "%s: %s wait%s, %s in total (%s of thread time), longest %s, %u "
 		       "thread%s.", m->locks[best].name, fig_cnt((double)m->locks[best].waits),
 		       fig_plural((double)m->locks[best].waits),
@@ -237,6 +286,9 @@ bool rule_klock(const struct facts *f, struct finding *o)
 	if (!top || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "kernel_lock_contention", share, 0.8, COV_KLOCK);
+	cause_fig(&o->c, "sites", n);
+	cause_fig(&o->c, "sys_share", kshare(f, ACCT_CPU_SYS));
+	cause_fig(&o->c, "blocked_share", kshare(f, ACCT_BLOCKED));
 	set_title(o, "%s of thread time waiting on kernel locks (%d sites), most on %s",
 		  fig_pct(share), n, top->name);
 	ev_klocks(&o->c, f);
@@ -270,14 +322,19 @@ void ev_competitors(struct diag_cause *c, const struct facts *f)
 	double cap = kv ? sample_capacity(kv) : 0, top;
 	char more[160] = "";
 
+	int named = 1;
+
 	if (!competitor(f, &top))
 		return;
+	cause_fig(c, "top_other_pid", kv->others[0].tgid);
+	cause_fig(c, "top_other_share", top);
 	for (int i = 1; i < kv->nothers && i < 3; i++) {
 		size_t len = strlen(more);
 		double sh = (double)kv->others[i].samples / cap;
 
 		if (sh < 0.01)
 			break;
+		named++;
 		snprintf(more + len, sizeof(more) - len, ", %s (pid %u) %s", kv->others[i].comm,
 			 kv->others[i].tgid, fig_pct(sh));
 	}
@@ -285,4 +342,5 @@ void ev_competitors(struct diag_cause *c, const struct facts *f)
 		     "window: %s (pid %u) had %s of the %u CPUs%s%s.", kv->others[0].comm,
 		     kv->others[0].tgid, fig_pct(top), f->ncpus, more, kv->machine.others_full ?
 		     " (some processes not told apart: the table of them was full)" : "");
+	cause_fig(c, "others_named", named);
 }

@@ -21,12 +21,18 @@ static void ev_cache_state(struct diag_cause *c, const struct facts *f)
 {
 	const struct subject_timings *own = f->m->timings;
 
-	if (f->cfg->cold_cache)
+	cause_fig(c, "cold_cache", f->cfg->cold_cache);
+	if (f->cfg->cold_cache) {
+		cause_fig(c, "cold_pages_resident", (double)own->cold_pages_resident);
 		evidence_add(c, "The files were evicted from the page cache before the run (%s pages "
 		       "still resident after eviction).", fig_cnt((double)own->cold_pages_resident));
-	if (f->cfg->pressure > 0)
+	}
+	if (f->cfg->pressure > 0) {
+		cause_fig(c, "pressure_pages_dropped", (double)own->pressure_pages_dropped);
+		cause_fig(c, "pressure_pages_per_s", f->cfg->pressure);
 		evidence_add(c, "An evictor dropped %s pages during the run (asked for %.0f pages/s).",
 		       fig_cnt((double)own->pressure_pages_dropped), f->cfg->pressure);
+	}
 }
 
 static void fix_pagecache(struct finding *o)
@@ -90,6 +96,20 @@ static void ev_pc_kernel(struct diag_cause *c, const struct facts *f)
 	double miss = (double)f->m->pagecache_misses;
 	char calls[240];
 
+	cause_fig(c, "miss_pages", miss);
+	if (f->sc && f->pages_asked > 0)
+		cause_fig(c, "pages_asked", f->pages_asked);
+	if (f->sc && f->pages_asked >= miss && miss > 0)
+		cause_fig(c, "miss_ratio", fig_ratio(miss, f->pages_asked));
+	cause_fig(c, "blocked_ns", (double)f->m->acct_total_ns[ACCT_BLOCKED]);
+	cause_fig(c, "blocked_share", kshare(f, ACCT_BLOCKED));
+	cause_fig(c, "blocked_per_page_ns",
+		  fig_ratio((double)f->m->acct_total_ns[ACCT_BLOCKED], miss));
+	if (f->sc && pr->count) {
+		cause_fig(c, "pread_calls", (double)pr->count);
+		cause_fig(c, "pread_mean_ns", fig_ratio((double)pr->total_ns, (double)pr->count));
+		cause_fig(c, "pread_min_ns", (double)pr->min_ns);
+	}
 	if (f->sc && reads_besides_pread(f) && read_calls(f, calls, sizeof(calls)))
 		evidence_add(c, "%s pages were added to the page cache reading: reads that missed it "
 		       "and went to the disk (readahead included). The program read with %s.",
@@ -133,6 +153,8 @@ static bool rule_pagecache_timing(const struct facts *f, struct finding *o)
 	    share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "page_cache_misses", share, 0.3, COV_PC | COV_BLOCKED);
+	cause_fig(&o->c, "read_ns", read);
+	cause_fig(&o->c, "read_per_op_ns", fig_ratio(read, f->ops));
 	set_title(o, "%s of thread time in reads with the page cache %s (timing only)",
 		  fig_pct(share), f->cfg->cold_cache ? "cold" : "under pressure");
 	evidence_add(&o->c, "The threads spent %s reading, %s per op, by their own clocks.",
@@ -178,8 +200,11 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 	for (int n = 0; n < FCT_NR_MAX; n++)
 		if (nr[n].blocked_ns && (best < 0 || nr[n].blocked_ns > nr[best].blocked_ns))
 			best = n;
-	if (best >= 0)
-		evidence_add(c, "Most of it was inside %s: %s over %s calls.",
+	if (best < 0)
+		return;
+	cause_fig(c, "slept_in_ns", (double)nr[best].blocked_ns);
+	cause_fig(c, "slept_in_calls", (double)nr[best].count);
+	evidence_add(c, "Most of it was inside %s: %s over %s calls.",
 		       syscall_name((unsigned)best, buf, sizeof(buf)),
 		       fig_ns((double)nr[best].blocked_ns), fig_cnt((double)nr[best].count));
 }
@@ -201,6 +226,8 @@ static void ev_idle_calls(struct diag_cause *c, const struct facts *f, double b)
 {
 	double idle = idle_calls_ns(f);
 
+	if (idle > 0 && b > 0)
+		cause_fig(c, "idle_calls_ns", fmin(idle, b));
 	if (idle > 0 && b > 0)
 		evidence_add(c, "Of that sleep, %s (%s) was in calls that wait for time or input "
 			     "(epoll_wait, poll, select, nanosleep and the like): idle, not I/O.",
@@ -271,6 +298,8 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", new connections' set-up %s",
 				      fig_ns(a->conns));
 	if (n)
+		cause_fig(c, "apart_ns", a->pc + a->disk + a->durable + a->sibling + a->conns);
+	if (n)
 		evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
 			     fig_ns(a->pc + a->disk + a->durable + a->sibling + a->conns), buf + 2,
 			     fig_ns(here));
@@ -309,11 +338,27 @@ static void ev_requests(struct diag_cause *c, const struct facts *f)
 	}
 	if (waits <= 0 || !by)
 		return;
+	cause_fig(c, "request_waits", waits);
+	cause_fig(c, "request_wait_ns", ns);
+	cause_fig(c, "request_writer_pid", by->k.tgid);
 	evidence_add(c, "%s of these sleeps (%s) ended when a traced process of another program "
 		     "wrote to the socket or pipe the sleeper waited on - most often %s (pid %u), "
 		     "%s times: requests handed over; the sleepers were idle until they came, "
 		     "not waiting for a sibling.", fig_cnt(waits), fig_ns(ns),
 		     by->k.comm[0] ? by->k.comm : "?", by->k.tgid, fig_cnt(top));
+}
+
+/* The figures of blocked_other's last sentence: the page cache's. */
+static void blocked_pc_figs(struct diag_cause *c, const struct facts *f)
+{
+	if (f->disk && f->disk_reads > 0) {
+		cause_fig(c, "disk_reads", f->disk_reads);
+		cause_fig(c, "disk_read_ns", f->disk_read_ns);
+	}
+	if (f->pc)
+		cause_fig(c, "pc_miss_pages", (double)f->m->pagecache_misses);
+	else
+		cause_fig(c, "probe_groups", __builtin_popcount(f->m->groups));
 }
 
 bool rule_blocked_other(const struct facts *f, struct finding *o)
@@ -332,6 +377,9 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	all = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
 	io = f->blocked_io < all ? f->blocked_io : all;
 	found(o, "blocked_other", share, f->pc ? 0.6 : 0.4, COV_BLOCKED);
+	cause_fig(&o->c, "blocked_ns", all);
+	cause_fig(&o->c, "voluntary_switches", f->vol);
+	cause_fig(&o->c, "uninterruptible_ns", io);
 	if (idle_calls_ns(f) * 2 >= b)	/* a server between requests, a timer */
 		set_title(o, "%s of thread time idle, asleep in calls that wait for input or "
 			  "time (epoll_wait, poll, nanosleep ...): not I/O", fig_pct(share));
@@ -348,6 +396,7 @@ bool rule_blocked_other(const struct facts *f, struct finding *o)
 	ev_idle_calls(&o->c, f, b);
 	ev_requests(&o->c, f);
 	ev_slept_in(&o->c, f);
+	blocked_pc_figs(&o->c, f);
 	if (f->disk && f->disk_reads > 0)
 		evidence_add(&o->c, "The threads caused %s disk reads (%s with one in flight) and "
 		       "the page cache took in %s pages: disk reads are counted apart.",

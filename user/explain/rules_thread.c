@@ -98,11 +98,14 @@ static void ev_calls(struct diag_cause *c, const struct thread_row *r)
 			 fig_cnt((double)acct_nr(&r->k, nr[i])->count), syscall_name((unsigned)nr[i], name,
 									    sizeof(name)));
 	}
+	cause_fig(c, "calls", all);
+	cause_fig(c, "top_call_count", (double)acct_nr(&r->k, nr[0])->count);
 	evidence_add(c, "Its calls, most made first: %s; %s calls in all, %s per second of its "
 		     "window.", buf, fig_cnt(all), fig_cnt(fig_ratio(all, row_wall(r) / 1e9)));
 	if (n >= 2 && acct_nr(&r->k, nr[1])->count * 50 >= acct_nr(&r->k, nr[0])->count * 49) {
 		char a[24], b[24];
 
+		cause_fig(c, "calls_paired", 1);
 		evidence_add(c, "%s and %s came one to one: one pair per request served, so each "
 			     "request costs this thread two calls.",
 			     syscall_name((unsigned)nr[0], a, sizeof(a)),
@@ -115,6 +118,12 @@ static void title_and_fix(struct finding *o, const struct thread_row *r, unsigne
 	double wall = row_wall(r), on = row_on(r), sys = (double)r->acct_ns[ACCT_CPU_SYS];
 	const char *comm = r->k.comm[0] ? r->k.comm : "?";
 
+	cause_fig(&o->c, "tid", (double)r->tid);
+	cause_fig(&o->c, "oncpu_share", fig_ratio(on, wall));
+	cause_fig(&o->c, "kernel_share", fig_ratio(sys, on));
+	cause_fig(&o->c, "runq_share", fig_ratio((double)r->acct_ns[ACCT_RUNQ], wall));
+	cause_fig(&o->c, "saturated_threads", nsat);
+	cause_fig(&o->c, "window_ns", wall);
 	set_title(o, "%s (tid %d) on CPU %s of its window, %s of that in the kernel; runnable %s%s",
 		  comm, (int)r->tid, fig_pct(fig_ratio(on, wall)), fig_pct(fig_ratio(sys, on)),
 		  fig_pct_small(fig_ratio((double)r->acct_ns[ACCT_RUNQ], wall)),
@@ -146,6 +155,8 @@ static void ev_left_out(struct diag_cause *c, const struct facts *f, const struc
 	}
 	if (!best)
 		return;
+	cause_fig(c, "left_out_wait_ns", (double)best->wait_ns);
+	cause_fig(c, "left_out_waits", (double)best->waits);
 	evidence_add(c, "The waiting threads waited %s on %s (%s waits), which %s (tid %d) woke.",
 		     fig_ns((double)best->wait_ns), best->name, fig_cnt((double)best->waits),
 		     r->k.comm[0] ? r->k.comm : "?", (int)r->tid);
@@ -180,6 +191,8 @@ bool rule_saturated(const struct facts *f, struct finding *o)
 		     fig_ns((double)r->acct_ns[ACCT_CPU_USER]), fig_ns((double)r->acct_ns[ACCT_CPU_SYS]),
 		     fig_ns((double)r->acct_ns[ACCT_RUNQ]));
 	ev_calls(&o->c, r);
+	/* the threads in all are the Why's figure "threads" */
+	cause_fig(&o->c, "threads_waiting", f->roles->ndrop);
 	evidence_add(&o->c, "Of the program's %u threads, %u %s saturated and %u only waited for "
 		     "others: this share (%s, on CPU) is of the working threads' time, the waiting "
 		     "ones left out.", f->whole->nrows - f->whole->aside_rows, nsat,
