@@ -31,8 +31,8 @@
 #define EXPLAIN_MAX_CAUSES	8
 #define EXPLAIN_MAX_EVIDENCE	10
 /* Figures a cause or the Why's other lines carry by key (words.c). */
-#define EXPLAIN_MAX_FIGS	16
-#define EXPLAIN_MAX_WHY_FIGS	24
+#define EXPLAIN_MAX_FIGS	24
+#define EXPLAIN_MAX_WHY_FIGS	48
 /* Rows given a role in the diagnosis (the loader reads at most as many):
  * the rows past it are shown working. */
 #define EXPLAIN_MAX_ROLES	16384
