@@ -31,24 +31,33 @@ static void test_pool_held_chain(void **state)
 	fx_holders(&x->locks[0]);
 	fx_row_waits(x, &x->locks[0]);
 	assert_int_equal(explain_run(&x->m, &x->d), 2);
-	assert_string_equal(c->cause, "pool_lock_serialisation");
-	assert_true(has_text(c->title, "60.0 % of thread time waiting for the pool lock, whose "
-			     "holders spend 60.0 % of the time held in syscalls (openat, "
-			     "newfstatat, close)"));
-	assert_true(any_evidence(c, "1 - 50/100 = 50.0 %"));	/* the pool's own line */
-	assert_true(any_evidence(c, "held 1.60 s of the 2.00 s window (80.0 % busy)"));
-	assert_true(any_evidence(c, "in syscalls 60.0 % of the time (1.20 M calls: openat "
-				 "400.0 k, newfstatat 400.0 k, close 400.0 k), preempted "
-				 "(runnable, not running) 30.0 %, on CPU in user space 10.0 %"));
-	assert_true(any_evidence(c, "caps the program at 1.2 x"));
-	assert_true(any_evidence(c, "41.7 % while the holder was in syscalls, 20.8 % while the "
-				 "holder was preempted, 6.2 % while the holder was on CPU in "
-				 "user space, and 31.2 % in hand-off"));
-	assert_true(any_evidence(c, "What if (whatif_lock.c): with its syscalls made outside it"));
-	assert_true(any_evidence(c, "with its holders never preempted holding it"));
+	assert_ptr_equal(cause_of(&x->d, "pool_lock_serialisation"), c);
+	/* the title: 60 % of thread time waiting, its holders 60 % in syscalls */
+	assert_float_equal(c->share, 0.6, EPS);
+	assert_true(fig_is(c, "holders_syscall_share", 0.6));
+	/* the pool's own line: half the gets miss, as 1 - 50/100 predicts */
+	assert_true(fig_is(c, "miss_ratio", 0.5));
+	assert_true(fig_is(c, "predicted_miss_ratio", 0.5));
+	assert_true(fig_is(c, "files", 100));
+	/* held 1.6 s of the 2 s window: busy 80 %, a cap of 1.25 x */
+	assert_true(fig_is(c, "held_ns", 1.6e9));
+	assert_true(fig_is(c, "busy_share", 0.8));
+	assert_true(fig_is(c, "holders_syscalls", 1.2e6));
+	assert_true(fig_is(c, "holders_preempted_share", 0.3));
+	assert_true(fig_is(c, "holders_user_share", 0.1));
+	assert_false(has_fig(c, "holders_blocked_share"));	/* none: not said */
+	/* the waiters' 9.6 s: 4 s behind syscalls, 2 s behind preemptions,
+	 * 0.6 s behind user work, the 3 s left hand-off */
+	assert_true(fig_is(c, "waiters_wait_ns", 9.6e9));
+	assert_true(fig_is(c, "behind_syscall_share", 4 / 9.6));
+	assert_true(fig_is(c, "behind_preempted_share", 2 / 9.6));
+	assert_true(fig_is(c, "behind_user_share", 0.6 / 9.6));
+	assert_true(fig_is(c, "handoff_share", 3 / 9.6));
 	assert_int_equal(x->d.nlock_whatifs, 2);
+	assert_int_equal(x->d.lock_whatifs[0].change, LC_SYSCALLS_OUTSIDE);
+	assert_int_equal(x->d.lock_whatifs[1].change, LC_NO_PREEMPTION);
 	assert_true(x->d.lock_whatifs[0].predicted_wall_ns < WALL);
-	assert_true(has_text(x->d.fix, "fcp-fixed"));
+	assert_true(has_text(x->d.fix, "fcp-fixed"));	/* the fixed variant, by name */
 	show(x);
 	free(x);
 }
@@ -67,7 +76,8 @@ static void test_pool_held_first_opens_only(void **state)
 	x->res.totals.evictions = 0;
 	fx_row_waits(x, &x->locks[0]);
 	assert_int_equal(explain_run(&x->m, &x->d), 2);
-	assert_string_equal(x->d.causes[0].cause, "pool_lock_contention");
+	assert_ptr_equal(cause_of(&x->d, "pool_lock_contention"), &x->d.causes[0]);
+	assert_true(fig_is(&x->d.causes[0], "holders_syscall_share", 0.6));
 	free(x);
 }
 
@@ -96,19 +106,25 @@ static void test_other_lock_held(void **state)
 	struct diag_cause *c = &x->d.causes[0];
 
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_string_equal(c->cause, "user_lock_contention");
-	assert_true(has_text(c->title, "session_table_lock, whose holders spend 60.0 %"));
-	assert_true(any_evidence(c, "80.0 % busy"));
+	assert_ptr_equal(cause_of(&x->d, "user_lock_contention"), c);
+	assert_true(fig_is(c, "holders_syscall_share", 0.6));
+	assert_true(fig_is(c, "busy_share", 0.8));
+	assert_true(fig_is(c, "waits", 400000));
+	assert_true(fig_is(c, "wait_ns", 0.6 * NT * WALL));
+	/* the fix names the calls and the lock as the program did */
 	assert_true(has_text(x->d.fix, "Make the syscalls (openat, newfstatat, close) before or "
 			     "after holding session_table_lock"));
-	for (int i = 0; i < x->d.n; i++)
-		for (int e = 0; e < x->d.causes[i].nevidence; e++)
-			assert_null(strstr(x->d.causes[i].evidence[e], "pool"));
+	/* nothing of a pool: no pool's cause, no pool's figures */
+	assert_null(cause_of(&x->d, "pool_lock_serialisation"));
+	assert_null(cause_of(&x->d, "pool_lock_contention"));
+	assert_false(has_fig(c, "miss_ratio"));
+	assert_false(has_fig(c, "files"));
 	show(x);
 	/* no holders probes: said, and the old fix */
 	x->m.groups &= ~PG_MASK(PG_HOLDERS);
 	x->locks[0].holders.measured = false;
 	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_false(has_fig(c, "held_ns"));
 	assert_true(any_evidence(c, "not measured: the holders probes did not run"));
 	free(x);
 }
@@ -133,21 +149,23 @@ static void test_lock_held_disk(void **state)
 	h->disk_ns = 1.0e9;
 	h->disk_waited_ns = 0.5 * h->waiter_ns;
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_string_equal(c->cause, "user_lock_contention");
-	assert_true(any_evidence(c, "A disk request its holder had submitted was in flight 62.5 % "
-				 "of the time session_table_lock was held (5000 requests, 1.00 s), "
-				 "and 50.0 % of its waiters' time passed then."));
-	assert_true(has_text(x->d.fix, "Its holders wait for the disk holding session_table_lock "
-			     "(5000 requests in flight 62.5 % of the time held)"));
+	assert_ptr_equal(cause_of(&x->d, "user_lock_contention"), c);
+	assert_true(fig_is(c, "holders_blocked_share", 0.75));
+	assert_true(fig_is(c, "disk_ios", 5000));
+	assert_true(fig_is(c, "disk_in_flight_share", 0.625));
+	assert_true(fig_is(c, "disk_waited_share", 0.5));
 	show(x);
+	/* measured, no request: disk_ios 0, the sleep said not the disk's */
 	h->disk_ios = 0;
 	h->disk_ns = h->disk_waited_ns = 0;
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_false(any_evidence(c, "disk request its holder"));
-	assert_true(any_evidence(c, "asleep (not on the disk"));
+	assert_true(fig_is(c, "disk_ios", 0));
+	assert_false(has_fig(c, "disk_in_flight_share"));
+	assert_false(has_fig(c, "disk_waited_share"));
 	h->disk_measured = false;
 	assert_true(explain_run(&x->m, &x->d) >= 1);
-	assert_true(any_evidence(c, "asleep (I/O, a page-cache miss"));
+	assert_false(has_fig(c, "disk_ios"));
+	assert_true(fig_is(c, "holders_blocked_share", 0.75));
 	free(x);
 }
 
@@ -185,14 +203,17 @@ static void test_same_lock_whoever(void **state)
 	(void)state;
 	assert_true(explain_run(&mine->m, &mine->d) >= 1);
 	assert_true(explain_run(&theirs->m, &theirs->d) >= 1);
-	assert_string_equal(a->cause, "user_lock_contention");
-	assert_string_equal(b->cause, a->cause);
+	assert_ptr_equal(cause_of(&mine->d, "user_lock_contention"), a);
+	assert_ptr_equal(cause_of(&theirs->d, "user_lock_contention"), b);
 	assert_float_equal(b->share, a->share, EPS);
 	assert_float_equal(b->confidence, a->confidence, EPS);
-	assert_string_equal(b->title, a->title);
-	assert_string_equal(b->evidence[0], a->evidence[0]);
-	assert_true(any_evidence(a, "table_lock: 400.0 k waits by 8 threads"));
-	assert_string_equal(mine->d.fix, theirs->d.fix);
+	/* every figure the same, by key */
+	assert_int_equal(b->nfigs, a->nfigs);
+	for (int i = 0; i < a->nfigs; i++)
+		assert_true(fig_is(b, a->figs[i].key, a->figs[i].value));
+	assert_true(fig_is(a, "waits", 400000));
+	assert_true(fig_is(a, "waiter_threads", NT));
+	assert_false(has_fig(a, "acquires"));
 	/* the program's own hold clocks: extra evidence, and a fix from them */
 	for (unsigned i = 0; i < NT; i++) {
 		mine->ts[i].lock_acquires = 50000;
@@ -200,9 +221,8 @@ static void test_same_lock_whoever(void **state)
 	}
 	fx_total(mine);
 	assert_true(explain_run(&mine->m, &mine->d) >= 1);
-	assert_true(any_evidence(a, "By the program's own clocks it was taken 400.0 k times and "
-				 "held 4.00 µs each"));
-	assert_true(has_text(mine->d.fix, "Hold the lock for less than 4.00 µs at a time"));
+	assert_true(fig_is(a, "acquires", 400000));
+	assert_true(fig_is(a, "hold_mean_ns", 4000));	/* and the fix: hold it for less */
 	show(mine);
 	free(mine);
 	free(theirs);
@@ -235,7 +255,11 @@ static void test_lock_chain(void **state)
 			     .ns = 0.3e9 } } };
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	show(x);
-	assert_true(has_text(c->title, "waiting for another lock (mostly inner_lock (mutex))"));
+	/* held 1.5 s of 1.6 s waiting for other locks, 1.2 s for inner_lock */
+	assert_true(fig_is(c, "holders_waiting_share", 1.5 / 1.6));
+	assert_true(fig_is(c, "inner_lock_share", 1.2 / 1.6));
+	assert_true(fig_is(c, "behind_waiting_share", 8 / 9.6));
+	/* the fix names both locks as the program did */
 	assert_true(has_text(x->d.fix, "Holders of outer_lock (mutex) wait for inner_lock (mutex)"));
 	free(x);
 }
@@ -260,6 +284,7 @@ static void test_monitor_holders_unmeasured(void **state)
 	x->m.jvm_holders = (struct jvm_holders_off){ .why = JH_NO_VMSTRUCTS, .err = -ENOENT };
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	show(x);
+	assert_false(has_fig(&x->d.causes[0], "held_ns"));
 	assert_true(any_evidence(&x->d.causes[0], "not measured: the JVM's field offsets"));
 	x->m.jvm_holders.why = JH_RAN;
 	assert_true(explain_run(&x->m, &x->d) >= 1);

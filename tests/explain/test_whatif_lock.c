@@ -70,8 +70,8 @@ static void test_threads_bound(void **state)
 	assert_float_equal(w.predicted_wall_ns / S, expect, 1e-6);
 	assert_float_equal(w.held_after_ns / S, 0.1, 1e-9);
 	assert_float_equal(w.waits_after, 1000 * (0.1 / expect) / 0.5, 1e-3);
-	assert_string_equal(w.bound, "the threads' own time");
-	assert_string_equal(lock_change_name(w.change), "syscalls_outside");
+	assert_int_equal(w.bound_by, LB_THREADS);
+	assert_int_equal(w.change, LC_SYSCALLS_OUTSIDE);
 	assert_float_equal(w.measured_wall_ns, 1e9, 1e-9);
 }
 
@@ -88,11 +88,11 @@ static void test_cpu_bound(void **state)
 	fx_init(&x, 3.6, 0);
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, 0.9, 1e-9);
-	assert_string_equal(w.bound, "the CPUs");
+	assert_int_equal(w.bound_by, LB_CPUS);
 	fx_init(&x, 3.6, 0.4);
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, (0.8 + sqrt(0.64 + 0.08)) / 2, 1e-6);
-	assert_string_equal(w.bound, "the CPUs");
+	assert_int_equal(w.bound_by, LB_CPUS);
 }
 
 /* A cache's misses gone (whatif_lock_calls_gone), CPU-bound as above
@@ -111,7 +111,7 @@ static void test_calls_gone(void **state)
 	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 1, 0.4 * S, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, 0.8, 1e-9);
 	assert_float_equal(w.held_after_ns / S, 0.1, 1e-9);
-	assert_string_equal(w.bound, "the CPUs");
+	assert_int_equal(w.bound_by, LB_CPUS);
 	assert_int_equal(whatif_lock_calls_gone(&x.m, &x.lock, 0.5, 0.2 * S, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, 0.85, 1e-9);
 	assert_float_equal(w.held_after_ns / S, 0.3, 1e-9);
@@ -138,7 +138,7 @@ static void test_cpu_bound_busy_machine(void **state)
 	x.m.kv = &kv;
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, 1.8, 1e-6);
-	assert_string_equal(w.bound, "the CPUs");
+	assert_int_equal(w.bound_by, LB_CPUS);
 	kv.machine.other = 10 * 2 * FCT_CPUCLOCK_HZ;	/* more than there was: a floor */
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_SYSCALLS_OUTSIDE, &w), 0);
 	assert_float_equal(w.predicted_wall_ns / S, 3.6 / 0.2, 1e-6);
@@ -163,7 +163,7 @@ static void test_lock_bound(void **state)
 	assert_int_equal(whatif_lock(&x.m, &x.lock, LC_NO_PREEMPTION, &w), 0);
 	assert_true(w.predicted_wall_ns >= 0.7 * S);
 	assert_float_equal(w.held_after_ns / S, 0.7, 1e-9);
-	assert_string_equal(lock_change_name(w.change), "no_preemption");
+	assert_int_equal(w.change, LC_NO_PREEMPTION);
 }
 
 /* Nothing measured, nothing to move, no kernel account: no prediction. */

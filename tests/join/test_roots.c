@@ -1,6 +1,6 @@
 /*
  * test_roots.c - each lock's wait chain to its root (join/roots.c) and
- * its words (explain/held.c) over hand-made holders: A's holders wait for
+ * its figures (explain/held.c) over hand-made holders: A's holders wait for
  * B, B's for C, C's holders sleep in clock_nanosleep - A's root is that
  * sleep, three links; a chain that comes back (A for B, B for A) stops
  * and says so; a lock not measured ends the chain where it is; the
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
+#include "diagutil.h"
 #include "explain/held.h"
 #include "join/join.h"
 
@@ -96,14 +97,6 @@ static void test_cycle_and_unmeasured(void **state)
 	assert_int_equal(locks[0].root.nlinks, 1);
 }
 
-static bool has_evidence(const struct diag_cause *c, const char *text)
-{
-	for (int i = 0; i < c->nevidence; i++)
-		if (strstr(c->evidence[i], text))
-			return true;
-	return false;
-}
-
 static void test_words(void **state)
 {
 	struct lock_total locks[3];
@@ -118,17 +111,29 @@ static void test_words(void **state)
 	lock_of(&locks[2], "C", HS_BLOCKED, 7e8, "");
 	roots_join(&m);
 	held_evidence(&c, &locks[0], &x);
-	assert_true(has_evidence(&c, "The chain to its root: A's waiters waited 90.0 % behind "
-				 "holders waiting for B; B's waiters waited 90.0 % behind holders "
-				 "waiting for C; C's waiters waited 90.0 % behind holders asleep in "
-				 "clock_nanosleep. That is the root"));
+	/* A, B, C: A's waiters 90 % behind holders waiting for B, and C's,
+	 * the root's, 90 % behind holders asleep (roots_join's, tested above) */
+	assert_true(fig_is(&c, "chain_links", 3));
+	assert_true(fig_is(&c, "root_share", 0.9));
+	assert_true(fig_is(&c, "behind_waiting_share", 0.9));
+	assert_false(has_fig(&c, "chain_cycle"));
+	/* the fix names the root's lock and call as the program made them */
 	held_fix(fix, sizeof(fix), &locks[0]);
 	assert_string_equal(fix, "Holders of A wait for B while holding it, and the chain ends at "
 			    "C's holders asleep in clock_nanosleep: shorten that, or take no lock "
 			    "while holding A.");
 	memset(&c, 0, sizeof(c));
 	held_evidence(&c, &locks[2], &x);		/* one link: no chain sentence */
-	assert_false(has_evidence(&c, "The chain to its root"));
+	assert_false(has_fig(&c, "chain_links"));
+	assert_true(fig_is(&c, "holders_blocked_share", 1));
+	/* a chain that comes back: said so, no root */
+	lock_of(&locks[1], "B", HS_WAITING, 8e8, "A");
+	roots_join(&m);
+	memset(&c, 0, sizeof(c));
+	held_evidence(&c, &locks[0], &x);
+	assert_true(fig_is(&c, "chain_links", 2));
+	assert_true(fig_is(&c, "chain_cycle", 1));
+	assert_false(has_fig(&c, "root_share"));
 }
 
 int main(void)

@@ -13,6 +13,28 @@
 /* States below this share of the held time are not worth a word. */
 #define HELD_MIN_PART	0.01
 
+/* The figures' keys, by state: of the time held, of the waiters' time. */
+static const char *const share_keys[HS_N] = {
+	[HS_SYSCALL] = "holders_syscall_share", [HS_BLOCKED] = "holders_blocked_share",
+	[HS_PREEMPTED] = "holders_preempted_share", [HS_USER] = "holders_user_share",
+	[HS_WAITING] = "holders_waiting_share",
+};
+static const char *const behind_keys[HS_N] = {
+	[HS_SYSCALL] = "behind_syscall_share", [HS_BLOCKED] = "behind_blocked_share",
+	[HS_PREEMPTED] = "behind_preempted_share", [HS_USER] = "behind_user_share",
+	[HS_WAITING] = "behind_waiting_share",
+};
+
+const char *held_share_key(enum hold_state s)
+{
+	return (unsigned)s < HS_N ? share_keys[s] : "holders_other_share";
+}
+
+const char *held_behind_key(enum hold_state s)
+{
+	return (unsigned)s < HS_N ? behind_keys[s] : "behind_other_share";
+}
+
 double held_share(const struct lock_holders *h, enum hold_state s)
 {
 	return fig_ratio(h->state_ns[s], h->held_ns);
@@ -178,6 +200,10 @@ void held_disk_link(struct diag_cause *c, const struct joined_run *m)
 	}
 	if (!best)
 		return;
+	cause_fig(c, "lock_disk_ios", (double)best->holders.disk_ios);
+	cause_fig(c, "lock_disk_waited_ns", best->holders.disk_waited_ns);
+	cause_fig(c, "lock_disk_waited_share",
+		  fig_ratio(best->holders.disk_waited_ns, best->holders.waiter_ns));
 	evidence_add(c, "%s of the threads' disk requests were submitted holding %s: while one was in flight "
 		     "its waiters waited %s (%s of their time on it), which that lock's cause "
 		     "counts.", fig_cnt((double)best->holders.disk_ios), best->name,
@@ -222,12 +248,63 @@ static void chain_evidence(struct diag_cause *c, const struct lock_root *r)
 			     fig_pct(r->share[r->nlinks - 1]), state);
 }
 
+/* The disk's and the chain's figures: said only where their sentences are
+ * (a disk measured with no request: disk_ios 0, the sleep not the disk's). */
+static void disk_chain_figures(struct diag_cause *c, const struct lock_total *l)
+{
+	const struct lock_holders *h = &l->holders;
+	const struct lock_root *r = &l->root;
+
+	if (h->disk_measured)
+		cause_fig(c, "disk_ios", (double)h->disk_ios);
+	if (h->disk_measured && h->disk_ios) {
+		cause_fig(c, "disk_in_flight_share", fig_ratio(h->disk_ns, h->held_ns));
+		if (h->waiter_ns > 0)
+			cause_fig(c, "disk_waited_share", fig_ratio(h->disk_waited_ns, h->waiter_ns));
+	}
+	if (r->nlinks < 2 || h->waiter_ns <= 0)
+		return;
+	cause_fig(c, "chain_links", r->nlinks);
+	if (r->cycle)
+		cause_fig(c, "chain_cycle", 1);
+	else
+		cause_fig(c, "root_share", r->share[r->nlinks - 1]);
+}
+
+/*
+ * In the order a cause keeps them when it has no room for all: what the
+ * lock costs, what its holders did holding it, what its waiters waited
+ * behind. The states below HELD_MIN_PART are not said, nor set.
+ */
+void held_figures(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)
+{
+	const struct lock_holders *h = &l->holders;
+
+	cause_fig(c, "held_ns", h->held_ns);
+	cause_fig(c, "busy_share", fig_ratio(h->held_ns, x->wall_ns));
+	for (int s = 0; s < HS_N; s++)
+		if (held_share(h, s) >= HELD_MIN_PART)
+			cause_fig(c, share_keys[s], held_share(h, s));
+	if (held_share(h, HS_WAITING) >= HELD_MIN_PART && h->nchain && h->chain[0].is_lock)
+		cause_fig(c, "inner_lock_share", fig_ratio(h->chain[0].ns, h->held_ns));
+	cause_fig(c, "holders_syscalls", (double)h->syscalls);
+	if (h->waiter_ns > 0) {
+		cause_fig(c, "waiters_wait_ns", h->waiter_ns);
+		cause_fig(c, "handoff_share", fig_ratio(holders_handoff_ns(h), h->waiter_ns));
+	}
+	disk_chain_figures(c, l);
+	for (int s = 0; s < HS_N && h->waiter_ns > 0; s++)
+		if (fig_ratio(h->waited_ns[s], h->waiter_ns) >= HELD_MIN_PART)
+			cause_fig(c, behind_keys[s], fig_ratio(h->waited_ns[s], h->waiter_ns));
+}
+
 void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)
 {
 	const struct lock_holders *h = &l->holders;
 	double busy = fig_ratio(h->held_ns, x->wall_ns), handoff = holders_handoff_ns(h);
 	char inside[400], waited[300];
 
+	held_figures(c, l, x);
 	evidence_add(c, "%s was held %s of the %s window (%s busy), as the holders probes estimate "
 		     "it: syscalls and time off CPU exact, time on CPU outside syscalls from %s "
 		     "cpu-clock samples.", l->name, fig_ns(h->held_ns), fig_ns(x->wall_ns),
@@ -352,6 +429,11 @@ void held_gate_evidence(struct diag_cause *c, const struct lock_total *l)
 	int nr;
 
 	gate_call(call, sizeof(call), h);
+	cause_fig(c, "held_ns", h->held_ns);
+	cause_fig(c, "parked_ns", held_parked_ns(h, &nr));
+	cause_fig(c, "parked_share", fig_ratio(held_parked_ns(h, &nr), h->held_ns));
+	cause_fig(c, "waiter_threads", l->threads);
+	cause_fig(c, "wait_ns", (double)l->wait_ns);
 	evidence_add(c, "%s was held %s in all, and %s of that (%s) its holder slept outside it, "
 		     "most in %s: a thread does not sleep for input or time holding a lock it "
 		     "means to hand on, so this lock is a gate that parks its waiters on purpose.",

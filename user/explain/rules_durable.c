@@ -62,6 +62,25 @@ void durable_calls(const struct facts *f, char *buf, size_t len)
 	}
 }
 
+/* The title's list as figures, by the call's name: "fdatasync_calls",
+ * "fdatasync_asleep_ns" (all threads', as durable_calls says them). */
+static void durable_figures(struct diag_cause *c, const struct facts *f)
+{
+	char name[24], key[48];	/* cause_fig keeps 27 */
+
+	for (size_t i = 0; i < NDURABLE; i++) {
+		const struct sc_stats *s = nr_in(f->whole, i);
+
+		if (!s->count)
+			continue;
+		syscall_name((unsigned)durable_nrs[i], name, sizeof(name));
+		snprintf(key, sizeof(key), "%s_calls", name);
+		cause_fig(c, key, (double)s->count);
+		snprintf(key, sizeof(key), "%s_asleep_ns", name);
+		cause_fig(c, key, (double)s->blocked_ns);
+	}
+}
+
 static double durable_count(const struct joined_run *m)
 {
 	double n = 0;
@@ -80,6 +99,8 @@ static void ev_left_out(struct diag_cause *c, const struct facts *f, double call
 		return;
 	for (size_t i = 0; i < NDURABLE; i++)
 		ns += (double)nr_in(f->whole, i)->blocked_ns - (double)nr_of(f, i)->blocked_ns;
+	cause_fig(c, "left_out_calls", all - calls);
+	cause_fig(c, "left_out_asleep_ns", ns);
 	evidence_add(c, "Of the %s calls, %s (%s asleep) were made by threads that otherwise "
 		     "only waited, whose time the shares leave out; the working threads made %s.",
 		     fig_cnt(all), fig_cnt(all - calls), fig_ns(ns), fig_cnt(calls));
@@ -94,12 +115,17 @@ static void ev_device_writes(struct diag_cause *c, const struct facts *f, double
 
 	if (!f->disk)
 		return;
+	cause_fig(c, "disk_writes", f->disk_writes);
+	cause_fig(c, "disk_flushes", f->disk_flushes);
 	if (f->disk_writes + f->disk_flushes <= 0) {
 		evidence_add(c, "The disk completed no write or flush the threads caused: their "
 			     "data was made durable by another thread (a flusher, a log writer).");
 		return;
 	}
 	units_bytes(size, sizeof(size), f->disk_write_bytes);
+	cause_fig(c, "disk_write_bytes", f->disk_write_bytes);
+	cause_fig(c, "disk_write_ns", f->disk_write_ns);
+	cause_fig(c, "write_in_flight_share", fmin(1, fig_ratio(f->disk_write_ns, ns)));
 	evidence_add(c, "The threads caused %s disk writes (%s) and %s cache flushes, %s per "
 		     "call; a write of theirs was in flight %s, %s of the time they waited.",
 		     fig_cnt(f->disk_writes), size, fig_cnt(f->disk_flushes),
@@ -116,6 +142,10 @@ bool rule_durable_writes(const struct facts *f, struct finding *o)
 		return false;
 	durable_calls(f, list, sizeof(list));
 	found(o, "durable_writes", share, 0.85, COV_BLOCKED);
+	durable_figures(&o->c, f);
+	cause_fig(&o->c, "durable_calls", calls);
+	cause_fig(&o->c, "durable_asleep_ns", ns);
+	cause_fig(&o->c, "blocked_io_ns", f->blocked_io);
 	set_title(o, "%s of thread time waiting for writes to reach the disk: %s", fig_pct(share),
 		  list);
 	evidence_add(&o->c, "The %sthreads slept %s inside %s calls that make written data "

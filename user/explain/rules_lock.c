@@ -103,6 +103,15 @@ static void ev_lock_wait(struct diag_cause *c, const struct facts *f, const char
 	const struct lock_total *t = top_lock(f->m, false, &n);
 	double share = lock_share(f);
 
+	if (f->sc && t) {
+		cause_fig(c, "waits", (double)t->waits);	/* the word with the most */
+		cause_fig(c, "wait_ns", lock_wait_ns(f));
+		if (n > 1)
+			cause_fig(c, "futex_words", n);
+	} else {
+		cause_fig(c, "waits", f->contended);
+		cause_fig(c, "wait_ns", f->lock_wait);
+	}
 	if (f->sc && t && n == 1)
 		evidence_add(c, "The %u threads spent %s of their wall time asleep on %s (futex %s: "
 		       "%s waits, %s in total).", f->threads, fig_pct(share), what, t->name,
@@ -130,6 +139,8 @@ static void ev_handoff(struct diag_cause *c, const struct facts *f)
 
 	if (hold <= 0 || per_wait <= f->threads * hold)
 		return;
+	cause_fig(c, "wait_mean_ns", per_wait);
+	cause_fig(c, "hold_mean_ns", hold);
 	if (f->threads > f->ncpus)
 		evidence_add(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
 		       "mostly hand-off, waking the next holder and finding it a CPU (%u threads "
@@ -139,9 +150,11 @@ static void ev_handoff(struct diag_cause *c, const struct facts *f)
 		evidence_add(c, "Each contended wait lasted %s, %.0f x the %s a holder keeps the lock: "
 		       "mostly hand-off, a futex wake-up and a context switch.", fig_ns(per_wait),
 		       per_wait / hold, fig_ns(hold));
-	if (f->sched && f->runq_in_wait > 0)
+	if (f->sched && f->runq_in_wait > 0) {
+		cause_fig(c, "runq_in_wait_ns", f->runq_in_wait);
 		evidence_add(c, "Woken waiters then sat %s in the run queue before they ran (%s of "
 		       "thread time).", fig_ns(f->runq_in_wait), fig_pct(fig_ratio(f->runq_in_wait, f->kwall)));
+	}
 }
 
 /* ---- pool misses serialised under the pool lock ------------------------ */
@@ -154,6 +167,11 @@ static void ev_pool_ratio(struct diag_cause *c, const struct facts *f)
 	unsigned cap = f->cfg->pool, files = f->files;
 	double gets = f->hits + f->misses;
 
+	/* the pool's size is the run's setting, in the headline */
+	cause_fig(c, "files", files);
+	cause_fig(c, "misses", f->misses);
+	cause_fig(c, "miss_ratio", fig_ratio(f->misses, gets));
+	cause_fig(c, "predicted_miss_ratio", files > cap ? whatif_miss_ratio(cap, files) : 0);
 	if (files > cap)
 		evidence_add(c, "The pool holds %u channels for %u files, so gets miss: %s of %s, "
 		       "miss ratio %s (uniform access predicts 1 - %u/%u = %s).", cap, files,
@@ -171,7 +189,9 @@ static void ev_pool_inside(struct diag_cause *c, const struct facts *f)
 	double in_sc = whatif_lock_syscall_ns(m, f->sc_in_lock);
 	double rest = fig_ratio(f->lock_hold - fmax(in_sc, 0), f->acquires);
 
-	if (in_sc > 0)
+	cause_fig(c, "syscalls_per_miss", fig_ratio(f->sc_in_lock, f->misses));
+	if (in_sc > 0) {
+		cause_fig(c, "miss_hold_ns", in_sc / f->misses);
 		evidence_add(c, "Every miss makes %.1f syscalls holding the pool lock (stat %s, open %s, "
 		       "close %s mean): %s per miss in the lock, against %s per other "
 		       "acquisition.", fig_ratio(f->sc_in_lock, f->misses),
@@ -179,11 +199,13 @@ static void ev_pool_inside(struct diag_cause *c, const struct facts *f)
 		       fig_ns(sc_mean(m, __NR_openat, __NR_openat)),
 		       fig_ns(sc_mean(m, __NR_close, __NR_close)), fig_ns(in_sc / f->misses),
 		       fig_ns(fmax(rest, 0)));
-	else
+	} else {
+		cause_fig(c, "hold_mean_ns", fig_ratio(f->lock_hold, f->acquires));
 		evidence_add(c, "Every miss makes %.1f syscalls (stat, open, and close on eviction) "
 		       "holding the pool lock, by the workload's count; the lock is held %s per "
 		       "acquisition on average.", fig_ratio(f->sc_in_lock, f->misses),
 		       fig_ns(fig_ratio(f->lock_hold, f->acquires)));
+	}
 }
 
 /* One lock: its busy time caps the throughput at ops / hold. */
@@ -191,6 +213,9 @@ static void ev_lock_busy(struct diag_cause *c, const struct facts *f)
 {
 	double wall = (double)f->m->wall_ns;
 
+	cause_fig(c, "held_ns", f->lock_hold);
+	cause_fig(c, "busy_share", fig_ratio(f->lock_hold, wall));
+	cause_fig(c, "max_ops_per_s", fig_ratio(f->ops * 1e9, f->lock_hold));
 	evidence_add(c, "So the lock is held %s of the %s run (%s busy): at %s per op it admits at "
 	       "most %s ops/s, and the run made %s ops/s.", fig_ns(f->lock_hold), fig_ns(wall),
 	       fig_pct(fig_ratio(f->lock_hold, wall)), fig_ns(fig_ratio(f->lock_hold, f->ops)),
@@ -207,6 +232,7 @@ static void ev_convoy_hits(struct diag_cause *c, const struct facts *f)
 {
 	double q = fig_ratio(f->acquires - f->misses, f->acquires), wait = lock_wait_ns(f);
 
+	cause_fig(c, "hits_wait_ns", wait * q);
 	evidence_add(c, "Requests that would hit waited too: hits and returns make %s of the %s "
 	       "acquisitions, so an estimated %s of that wait was theirs (if waits do not "
 	       "depend on the request).", fig_pct(q), fig_cnt(f->acquires), fig_ns(wait * q));
@@ -219,8 +245,10 @@ static void ev_convoy(struct diag_cause *c, const struct facts *f)
 	double b = fig_ratio(fmax(in_sc, 0), f->lock_hold);
 
 	ev_convoy_hits(c, f);
-	if (in_sc > 0)
-		evidence_add(c, "Misses' syscalls were %s of the lock's busy time, so about %s of thread "
+	if (in_sc <= 0)
+		return;
+	cause_fig(c, "convoy_share", fig_ratio(wait * q * b, f->sched ? f->kwall : f->wall));
+	evidence_add(c, "Misses' syscalls were %s of the lock's busy time, so about %s of thread "
 		       "time was hits queued behind them: a convoy (estimate).", fig_pct(b),
 		       fig_pct(fig_ratio(wait * q * b, f->sched ? f->kwall : f->wall)));
 }
@@ -241,6 +269,7 @@ static bool rule_pool_syscalls(const struct facts *f, struct finding *o)
 	double share = lock_share(f);
 
 	found(o, "pool_lock_serialisation", share, conf_lock(f), COV_LOCK);
+	cause_fig(&o->c, "syscalls_per_miss", fig_ratio(f->sc_in_lock, f->misses));
 	set_title(o, "%s of thread time waiting for the pool lock, queued behind misses that "
 		  "make %.1f syscalls inside it", fig_pct(share), fig_ratio(f->sc_in_lock, f->misses));
 	ev_pool_ratio(&o->c, f);
@@ -259,6 +288,8 @@ static bool rule_pool_short(const struct facts *f, struct finding *o)
 	double share = lock_share(f), hold = fig_ratio(f->lock_hold, f->acquires);
 
 	found(o, "pool_lock_contention", share, conf_lock(f), COV_LOCK);
+	cause_fig(&o->c, "hold_mean_ns", hold);
+	cause_fig(&o->c, "syscalls_in_lock", f->sc_in_lock);
 	set_title(o, "%s of thread time waiting for the pool lock, held %s per acquisition, "
 		  "%s", fig_pct(share), fig_ns(hold), f->sc_in_lock > 0 ? "mostly by hits" :
 		  "with no syscall inside");
@@ -303,6 +334,7 @@ static bool rule_pool_held(const struct facts *f, const struct lock_total *l,
 
 	found(o, serialised ? "pool_lock_serialisation" : "pool_lock_contention", share,
 	      conf_lock(f), COV_LOCK);
+	held_figures(&o->c, l, &x);	/* the chain's first: they are the cause */
 	held_title_tail(tail, sizeof(tail), l);
 	set_title(o, "%s of thread time waiting for the pool lock%s", fig_pct(share), tail);
 	ev_pool_ratio(&o->c, f);
@@ -332,6 +364,15 @@ static void ev_cache(struct diag_cause *c, const struct facts *f, int nlocks)
 {
 	double lookups = f->hits + f->misses;
 
+	cause_fig(c, "hits", f->hits);
+	cause_fig(c, "lookups", lookups);
+	cause_fig(c, "hit_ratio", fig_ratio(f->hits, lookups));
+	cause_fig(c, "miss_read_ns", f->miss_read);
+	cause_fig(c, "acquires", f->acquires);
+	cause_fig(c, "acquires_per_op", fig_ratio(f->acquires, f->ops));
+	cause_fig(c, "hold_mean_ns", fig_ratio(f->lock_hold, f->acquires));
+	/* of one lock's time, on average over the locks */
+	cause_fig(c, "busy_share", fig_ratio(f->lock_hold, (double)f->m->wall_ns * nlocks));
 	evidence_add(c, "The cache served %s of %s block lookups from memory (hit ratio %s); misses "
 	       "read from the file outside the lock, %s in total.", fig_cnt(f->hits), fig_cnt(lookups),
 	       fig_pct(fig_ratio(f->hits, lookups)), fig_ns(f->miss_read));
@@ -350,6 +391,8 @@ bool rule_cache(const struct facts *f, struct finding *o)
 	if (!f->tot->has_cache || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "cache_lock_contention", share, conf_lock(f), COV_LOCK);
+	cause_fig(&o->c, "threads", f->threads);
+	cause_fig(&o->c, "locks", nlocks);
 	if (nlocks == 1)
 		set_title(o, "%s of thread time waiting for the cache lock: one lock for %u "
 			  "threads, taken by every lookup", fig_pct(share), f->threads);
@@ -359,6 +402,7 @@ bool rule_cache(const struct facts *f, struct finding *o)
 	ev_cache(&o->c, f, nlocks);
 	ev_lock_wait(&o->c, f, nlocks > 1 ? "the cache's locks" : "the cache lock");
 	ev_handoff(&o->c, f);
+	cause_fig(&o->c, "miss_read_share", fig_ratio(f->miss_read, f->wall));
 	evidence_add(&o->c, "Reading missed blocks from the file took %s of thread time, against the "
 	       "%s spent waiting for the lock%s.", fig_pct(fig_ratio(f->miss_read, f->wall)),
 	       fig_pct(share), nlocks > 1 ? "s" : "");
@@ -419,10 +463,44 @@ static int top_words(const struct joined_run *m, bool is_lock, const struct lock
 	return n;
 }
 
+/* Who ended l's waits: in the evidence for every word said, in the
+ * figures only for the first (another's would overwrite its keys). */
+static void ev_word_wakers_of(struct diag_cause *c, const struct facts *f,
+			      const struct lock_total *l, bool first)
+{
+	struct diag_fig keep[EXPLAIN_MAX_FIGS];
+	int n = c->nfigs;
+
+	memcpy(keep, c->figs, sizeof(keep));
+	ev_word_wakers(c, f, l);
+	if (!first) {
+		memcpy(c->figs, keep, sizeof(keep));
+		c->nfigs = n;
+	}
+}
+
+/* The figures of the word a cause is about (its first): the others'
+ * would take the same keys. */
+static void word_figures(struct diag_cause *c, const struct lock_total *l)
+{
+	cause_fig(c, "waits", (double)l->waits);
+	cause_fig(c, "wait_ns", (double)l->wait_ns);
+	if (l->runq_ns * 20 >= l->wait_ns)
+		cause_fig(c, "wait_runq_ns", (double)l->runq_ns);
+	if (l->turns)
+		cause_fig(c, "waiters_wake_share",
+			  fig_ratio((double)l->wakes_by_waiters, (double)l->wakes));
+	cause_fig(c, "wait_max_ns", (double)l->max_ns);
+	cause_fig(c, "waiter_threads", l->threads);
+}
+
 /* "session_table_lock (mutex): 412 k waits by 8 threads, 11.3 s (61 %),
  * 27.4 µs each, longest 2.1 ms; 1.2 s of it runnable after the wake." */
-static void ev_word(struct diag_cause *c, const struct facts *f, const struct lock_total *l)
+static void ev_word(struct diag_cause *c, const struct facts *f, const struct lock_total *l,
+		    bool first)
 {
+	if (first)
+		word_figures(c, l);
 	evidence_add(c, "%s: %s waits by %u thread%s, %s in total (%s of thread time), %s each on "
 	       "average, longest %s.", l->name, fig_cnt((double)l->waits), l->threads,
 	       fig_plural(l->threads), fig_ns((double)l->wait_ns),
@@ -444,7 +522,7 @@ static void ev_word(struct diag_cause *c, const struct facts *f, const struct lo
 		       "CPython's GIL is), not a wait for work.",
 		       fig_pct(fig_ratio((double)l->wakes_by_waiters, (double)l->wakes)),
 		       fig_cnt((double)l->wakes));
-	ev_word_wakers(c, f, l);
+	ev_word_wakers_of(c, f, l, first);
 }
 
 /* The first of the locks that matter whose holders were measured, or NULL. */
@@ -506,7 +584,7 @@ static bool gate(const struct facts *f, const struct lock_total *l, double share
 	set_title(o, "%s of thread time parked on %s: a gate its holder keeps closed while "
 		  "asleep in %s, not contention", fig_pct(share), l->name, nr >= 0 ? call :
 		  "a wait for time or input");
-	ev_word(&o->c, f, l);
+	ev_word(&o->c, f, l, true);
 	held_gate_evidence(&o->c, l);
 	held_gate_fix(o->fix, sizeof(o->fix), l);
 	return true;
@@ -546,6 +624,8 @@ static bool ev_own_hold(struct diag_cause *c, const struct facts *f)
 {
 	if (f->acquires <= 0)
 		return false;
+	cause_fig(c, "acquires", f->acquires);
+	cause_fig(c, "hold_mean_ns", fig_ratio(f->lock_hold, f->acquires));
 	evidence_add(c, "By the program's own clocks it was taken %s times and held %s each on "
 		     "average, %s of the run.", fig_cnt(f->acquires),
 		     fig_ns(fig_ratio(f->lock_hold, f->acquires)),
@@ -565,10 +645,12 @@ static bool ev_own_hold(struct diag_cause *c, const struct facts *f)
  * they are left out. */
 static void ev_block_rereads(struct diag_cause *c, double ns)
 {
-	if (ns > 0)
-		evidence_add(c, "Of these waits, %s ended as the thread that woke them finished a "
-			     "positional read of a block it had read before: they are counted with "
-			     "the block cache's re-reads, not in this share.", fig_ns(ns));
+	if (ns <= 0)
+		return;
+	cause_fig(c, "reread_wait_ns", ns);
+	evidence_add(c, "Of these waits, %s ended as the thread that woke them finished a "
+		     "positional read of a block it had read before: they are counted with "
+		     "the block cache's re-reads, not in this share.", fig_ns(ns));
 }
 
 bool rule_user_lock(const struct facts *f, struct finding *o)
@@ -588,12 +670,20 @@ bool rule_user_lock(const struct facts *f, struct finding *o)
 	if (held && held == top[0] && held_is_gate(&held->holders))
 		return gate(f, held, share, o);
 	found(o, "user_lock_contention", share, conf_lock(f), COV_LOCK);
+	/* the waits, then a measured lock's chain, before the other figures
+	 * (its word's, its wakers'): a cause keeps the first it is given */
+	if (n) {
+		cause_fig(&o->c, "waits", (double)top[0]->waits);
+		cause_fig(&o->c, "wait_ns", (double)top[0]->wait_ns);
+	}
+	if (held)
+		held_figures(&o->c, held, &x);
 	user_lock_title(o, f, top, n, held, share);
 	/* the locks that matter; with a measured one, room for its chain */
 	for (int i = 0; i < n; i++)
 		if ((i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns) &&
 		    (!held || i == 0 || top[i] == held))
-			ev_word(&o->c, f, top[i]);
+			ev_word(&o->c, f, top[i], i == 0);
 	if (!n)
 		ev_lock_wait(&o->c, f, "it");
 	ev_block_rereads(&o->c, reads);
@@ -704,23 +794,32 @@ bool rule_event_wait(const struct facts *f, struct finding *o)
 	event_title(o, share, top[0]);
 	for (int i = 0; i < n && i < 3; i++)
 		if (i == 0 || top[i]->wait_ns * 10 >= top[0]->wait_ns)
-			ev_word(&o->c, f, top[i]);
+			ev_word(&o->c, f, top[i], i == 0);
 	evidence_add(&o->c, "A thread asleep on a condition variable, semaphore or barrier has "
 	       "nothing to do until another thread signals it; the work it waits for is done "
 	       "elsewhere.");
-	if (joins > 0)
+	if (joins > 0) {
+		cause_fig(&o->c, "joins_ns", joins);
 		evidence_add(&o->c, "Waits for threads to end (pthread_join, %s) are left out of this "
 			     "share: they wait for the work the other causes explain.", fig_ns(joins));
-	if (sleeps > 0)
+	}
+	if (sleeps > 0) {
+		cause_fig(&o->c, "sleeps_ns", sleeps);
 		evidence_add(&o->c, "Timed sleeps (Thread.sleep, %s) are left out of this share: they "
 			     "wait for no other thread.", fig_ns(sleeps));
+	}
 	ev_block_rereads(&o->c, reads);
 	ev_roots(&o->c, f->whole);
-	if (!fix_from_wakers(o, top[0]) && b)
+	if (!fix_from_wakers(o, top[0]) && b) {
+		cause_fig(&o->c, "busiest_tid", b->tid);
+		cause_fig(&o->c, "busiest_oncpu_share",
+			  fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] + b->acct_ns[ACCT_CPU_SYS]),
+				    (double)(b->end_ns - b->start_ns)));
 		set_fix(o, "The waiting threads idle until signalled: speed up the work they wait "
 			"for; the busiest thread, %d (%s), was on CPU %s of its window.", (int)b->tid,
 			b->k.comm[0] ? b->k.comm : "?", fig_pct(fig_ratio((double)(b->acct_ns[ACCT_CPU_USER] +
 			b->acct_ns[ACCT_CPU_SYS]), (double)(b->end_ns - b->start_ns))));
+	}
 	return true;
 }
 
@@ -734,6 +833,12 @@ bool rule_gc(const struct facts *f, struct finding *o)
 	if (!m->jvm || share < EXPLAIN_MIN_SHARE)
 		return false;
 	found(o, "jvm_safepoints", share, 0.8, 0);
+	cause_fig(&o->c, "gcs", (double)m->gcs);
+	cause_fig(&o->c, "safepoints", (double)m->safepoints);
+	cause_fig(&o->c, "safepoint_ns", (double)m->safepoint_ns);
+	cause_fig(&o->c, "gc_ns", (double)m->gc_ns);
+	cause_fig(&o->c, "gc_max_ns", (double)m->gc_max_ns);
+	cause_fig(&o->c, "threads", f->threads);
 	set_title(o, "%s of the application's thread time stopped at JVM safepoints (%s GC "
 		  "pauses)", fig_pct(share), fig_cnt((double)m->gcs));
 	evidence_add(&o->c, "%s safepoints stopped every Java thread for %s in total; %s collections "
@@ -759,6 +864,7 @@ bool rule_stopped(const struct facts *f, struct finding *o)
 		return false;
 	found(o, "stopped", fig_ratio(stopped, f->wall), 0.9, 0);
 	o->machine = true;
+	cause_fig(&o->c, "stopped_ns", stopped);
 	set_title(o, "%s of thread time stopped (SIGSTOP or a debugger), not running or waiting",
 		  fig_pct(fig_ratio(stopped, f->wall)));
 	evidence_add(&o->c, "The threads were stopped for %s in total; that time is not the code's.",

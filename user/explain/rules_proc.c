@@ -106,9 +106,12 @@ static void ev_wakers(struct diag_cause *c, const struct facts *f)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%u (%s wake%s)",
 					i ? ", " : "", w[i].tgid, fig_cnt(w[i].wakes),
 					fig_plural(w[i].wakes));
-	if (n)
+	if (n) {
+		cause_fig(c, "waking_processes", n);
+		cause_fig(c, "pid", w[0].tgid);	/* the one that woke most */
 		evidence_add(c, "%d process%s ended these sleeps; most: pid %s%s.", n,
 			     n == 1 ? "" : "es", list, n > 5 ? " ..." : "");
+	}
 }
 
 /* The signals sent, and how many of them ended a sibling's sleep. */
@@ -122,6 +125,8 @@ static void ev_kills(struct diag_cause *c, const struct facts *f)
 		return;
 	for (size_t i = 0; i < sizeof(nrs) / sizeof(*nrs); i++)
 		sent += (double)f->m->nr_total[nrs[i] & (FCT_NR_MAX - 1)].count;
+	if (sent > 0)
+		cause_fig(c, "kills", sent);
 	if (sent > woke)
 		evidence_add(c, "The traced processes made %s kill/tgkill calls: %s of them woke a "
 			     "sibling asleep (a latch set); the others found it awake, or "
@@ -207,6 +212,45 @@ static int latch_calls(const struct joined_run *m, struct sib_call *calls, int m
 	return n;
 }
 
+/* The durable call that leads the wakes (a quarter of them at least), or
+ * -1: its index in calls[]. */
+static int durable_after(const struct sib_call *calls, int n, double all)
+{
+	for (int i = 0; i < n; i++) {
+		int nr = syscall_nr(calls[i].call);
+
+		if (wake_class_of(calls[i].call) == WC_DURABLE &&
+		    (double)calls[i].wakes / all >= 0.25 && nr >= 0 && nr < FCT_NR_MAX)
+			return i;
+	}
+	return -1;
+}
+
+/* What ev_after says, as figures: set before the roots' so that a full
+ * cause keeps them. The durable call's by its name ("fdatasync_calls"),
+ * as durable_writes names them. */
+static void after_figures(struct diag_cause *c, const struct facts *f)
+{
+	struct sib_call calls[2 * WAKERS_MAX];
+	double all = 0;
+	int n = latch_calls(f->m, calls, 2 * WAKERS_MAX), d;
+	char key[28];
+
+	for (int i = 0; i < n; i++)
+		all += (double)calls[i].wakes;
+	if (!f->m->sib_measured || all <= 0)
+		return;
+	cause_fig(c, "after_call_share", (double)calls[0].wakes / all);
+	if ((d = durable_after(calls, n, all)) < 0)
+		return;
+	cause_fig(c, "after_durable_share", (double)calls[d].wakes / all);
+	cause_fig(c, "after_durable_wait_ns", (double)calls[d].wait_ns);
+	snprintf(key, sizeof(key), "%s_calls", calls[d].call);
+	cause_fig(c, key, (double)f->whole->nr_total[syscall_nr(calls[d].call)].count);
+	snprintf(key, sizeof(key), "%s_asleep_ns", calls[d].call);
+	cause_fig(c, key, (double)f->whole->nr_total[syscall_nr(calls[d].call)].blocked_ns);
+}
+
 /*
  * What the wakers finished just before they woke the sleepers, and when
  * a durable write leads (a backend's kill after its commit's fdatasync:
@@ -216,43 +260,37 @@ static int latch_calls(const struct joined_run *m, struct sib_call *calls, int m
 static bool ev_after(struct finding *o, const struct facts *f)
 {
 	struct sib_call calls[2 * WAKERS_MAX];
+	const struct sc_stats *st;
 	char list[200] = "";
-	double all = 0;
-	int n = latch_calls(f->m, calls, 2 * WAKERS_MAX);
+	double all = 0, share;
+	int n = latch_calls(f->m, calls, 2 * WAKERS_MAX), i;
 
-	for (int i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		all += (double)calls[i].wakes;
 	if (!f->m->sib_measured || all <= 0)
 		return false;
-	for (int i = 0; i < n && i < 4; i++)
+	for (i = 0; i < n && i < 4; i++)
 		words_append(list, sizeof(list), "%s%s %s", i ? ", " : "",
 			     calls[i].call[0] ? calls[i].call : "no call yet",
 			     fig_pct((double)calls[i].wakes / all));
 	evidence_add(&o->c, "The call each waker finished just before its kill or write (the "
 		     "signals it sends aside): %s.", list);
-	for (int i = 0; i < n; i++) {
-		double share = (double)calls[i].wakes / all;
-		int nr = syscall_nr(calls[i].call);
-		const struct sc_stats *st;
-
-		if (wake_class_of(calls[i].call) != WC_DURABLE || share < 0.25 || nr < 0 ||
-		    nr >= FCT_NR_MAX)
-			continue;
-		st = &f->whole->nr_total[nr];
-		evidence_add(&o->c, "%s of these sleeps (%s asleep) ended right after the waker's %s: "
-			     "it made a write durable, then woke them - what it held until then "
-			     "(a row lock to its commit) was the wait, and the device's flush "
-			     "bounds it (the program made %s %s calls, %s in all, %s of it asleep).",
-			     fig_pct(share), fig_ns((double)calls[i].wait_ns), calls[i].call,
-			     fig_cnt((double)st->count), calls[i].call, fig_ns((double)st->total_ns),
-			     fig_ns((double)st->blocked_ns));
-		set_fix(o, "The sleepers wait for other processes' %s (%s of the wakes come right "
-			"after it): make the durable point cheaper (a faster flush device, group "
-			"commits, a setting that syncs less often), or hold less across it.",
-			calls[i].call, fig_pct(share));
-		return true;
-	}
-	return false;
+	if ((i = durable_after(calls, n, all)) < 0)
+		return false;
+	share = (double)calls[i].wakes / all;
+	st = &f->whole->nr_total[syscall_nr(calls[i].call)];
+	evidence_add(&o->c, "%s of these sleeps (%s asleep) ended right after the waker's %s: "
+		     "it made a write durable, then woke them - what it held until then "
+		     "(a row lock to its commit) was the wait, and the device's flush "
+		     "bounds it (the program made %s %s calls, %s in all, %s of it asleep).",
+		     fig_pct(share), fig_ns((double)calls[i].wait_ns), calls[i].call,
+		     fig_cnt((double)st->count), calls[i].call, fig_ns((double)st->total_ns),
+		     fig_ns((double)st->blocked_ns));
+	set_fix(o, "The sleepers wait for other processes' %s (%s of the wakes come right "
+		"after it): make the durable point cheaper (a faster flush device, group "
+		"commits, a setting that syncs less often), or hold less across it.",
+		calls[i].call, fig_pct(share));
+	return true;
 }
 
 /*
@@ -275,6 +313,15 @@ bool rule_sibling_wait(const struct facts *f, struct finding *o)
 	share = p.wall > 0 ? fig_ratio(p.ns, p.wall) : all;
 	snprintf(who, sizeof(who), comm ? "another %s process" : "another process", comm);
 	found(o, "sibling_wait", share, f->sc ? 0.85 : 0.7, COV_BLOCKED);
+	if (p.nproc) {	/* the share's: the processes that wake each other */
+		cause_fig(&o->c, "processes", p.nproc);
+		cause_fig(&o->c, "wait_ns", p.ns);
+	}
+	cause_fig(&o->c, "waits", ks + ws);
+	cause_fig(&o->c, "sibling_wait_ns", ns);
+	cause_fig(&o->c, "all_threads_share", all);
+	cause_fig(&o->c, "signal_waits", ks);
+	cause_fig(&o->c, "write_waits", ws);
 	if (p.nproc) {
 		set_title(o, "%s of the time of the %u processes that wake each other: waiting for "
 			  "%s (a latch), %s waits, woken by %s", fig_pct(share), p.nproc, who,
@@ -302,6 +349,7 @@ bool rule_sibling_wait(const struct facts *f, struct finding *o)
 		     "with the sleeps outside locks.");
 	ev_wakers(&o->c, f);
 	ev_kills(&o->c, f);
+	after_figures(&o->c, f);
 	ev_roots(&o->c, f->whole);
 	if (!ev_after(o, f))
 		set_fix(o, "The sleepers wait for what the waking processes do before they wake "

@@ -37,6 +37,10 @@ static void ev_many_wakers(struct diag_cause *c, const struct facts *f,
 
 	if (nr < 0 || nr >= FCT_NR_MAX || !(s = &f->whole->nr_total[nr])->count)
 		return;
+	cause_fig(c, "waker_threads", (double)w->nthreads + w->more_threads);
+	cause_fig(c, "program_calls", (double)s->count);
+	cause_fig(c, "program_call_ns", (double)s->total_ns);
+	cause_fig(c, "program_call_asleep_ns", (double)s->blocked_ns);
 	evidence_add(c, "The waits end when one of their wakers' %s returns (%u threads woke "
 		     "them, each in turn): the program made %s %s calls, %s in all (%s each on "
 		     "average, %s of it asleep) - what happens there bounds them.", call,
@@ -63,6 +67,11 @@ static void calls_words(const struct lock_wakers *w, char *buf, size_t n)
  * when one thread does most of the waking. */
 static void ev_while_waited(struct diag_cause *c, const struct lock_wakers *w)
 {
+	static const char *const keys[HS_N] = {
+		[HS_SYSCALL] = "wakers_syscall_share", [HS_BLOCKED] = "wakers_blocked_share",
+		[HS_PREEMPTED] = "wakers_preempted_share", [HS_USER] = "wakers_user_share",
+		[HS_WAITING] = "wakers_waiting_share",
+	};
 	static const char *const words[HS_N] = {
 		[HS_SYSCALL] = "on CPU in syscalls", [HS_BLOCKED] = "asleep (I/O, fsync, sleeps)",
 		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
@@ -81,6 +90,10 @@ static void ev_while_waited(struct diag_cause *c, const struct lock_wakers *w)
 	 * group commit leaders) span everything they did between turns */
 	if (all <= 0 || !w->cycles || !w->nthreads || w->threads[0].wakes * 2 < w->wakes)
 		return;
+	cause_fig(c, keys[top], w->while_waited_ns[top] / all);	/* the one said first */
+	for (int s = 0; s < HS_N; s++)
+		if (s != top && w->while_waited_ns[s] > 0)
+			cause_fig(c, keys[s], w->while_waited_ns[s] / all);
 	evidence_add(c, "While they waited, their wakers were %s %s of the time (of their %s "
 		     "between one wake and the next, over %s such spans): %s of the waits; on CPU "
 		     "in user space %s, in syscalls %s, asleep %s, preempted %s, waiting on other "
@@ -104,6 +117,10 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 	if (!w->wakes || !w->nthreads || !w->nafter)
 		return;
 	calls_words(w, calls, sizeof(calls));
+	cause_fig(c, "wakes", (double)w->wakes);
+	cause_fig(c, "waker_tid", t->tid);
+	cause_fig(c, "waker_wake_share", fig_ratio((double)t->wakes, (double)w->wakes));
+	cause_fig(c, "after_call_share", fig_ratio((double)top->wakes, (double)w->wakes));
 	evidence_add(c, "Who ended these waits: %s wakes of its waiters, %s of them by %s %d%s; "
 		     "the call each waker finished just before waking them: %s.",
 		     fig_cnt((double)w->wakes), fig_pct(fig_ratio((double)t->wakes, (double)w->wakes)),
@@ -113,13 +130,16 @@ void ev_word_wakers(struct diag_cause *c, const struct facts *f, const struct lo
 		ev_while_waited(c, w);
 		return;
 	}
-	if (t->wakes * 2 >= w->wakes && waker_call_time(f->whole, t->tid, top->call, &count, &ns))
+	if (t->wakes * 2 >= w->wakes && waker_call_time(f->whole, t->tid, top->call, &count, &ns)) {
+		cause_fig(c, "waker_calls", count);
+		cause_fig(c, "waker_call_ns", ns);
 		evidence_add(c, "The waits end when %s's %s returns: that thread made %s %s calls, "
 			     "%s in all (%s each on average) - what it does there bounds them.",
 			     t->comm[0] ? t->comm : "the waker", top->call, fig_cnt(count), top->call,
 			     fig_ns(ns), fig_ns(fig_ratio(ns, count)));
-	else
+	} else {
 		ev_many_wakers(c, f, w, top->call);
+	}
 	ev_while_waited(c, w);	/* after the call that ends them: the root first */
 }
 
@@ -151,6 +171,12 @@ void ev_roots(struct diag_cause *c, const struct joined_run *m)
 	double ns;
 	int nr;
 
+	if (g->nroots) {	/* the first root's: where most waits end */
+		cause_fig(c, "root_tid", g->roots[0].tid);
+		cause_fig(c, "root_ended_ns", g->roots[0].ended_ns);
+		cause_fig(c, "root_cpu_share", g->roots[0].cpu_share);
+		cause_fig(c, "root_blocked_share", g->roots[0].blocked_share);
+	}
 	for (int i = 0; i < g->nroots && i < ROOTS_SAID; i++) {
 		const struct wait_root *r = &g->roots[i];
 

@@ -226,12 +226,13 @@ static double solve(const struct lock_holders *h, const struct run_cpu *r,
 		wt1 = (h->waiter_ns - dw) * f;
 		if (wt1 < 0)
 			wt1 = 0;
-		double b[] = { (r->waiter_own_ns + wt1) / r->waiters,
-			       (d->cpu - d->futex_cpu * (1 - f)) /
-				       (d->threads < d->k ? d->threads : d->k),
-			       held1, d->longest };
+		double b[LB_N] = {
+			[LB_THREADS] = (r->waiter_own_ns + wt1) / r->waiters,
+			[LB_CPUS] = (d->cpu - d->futex_cpu * (1 - f)) /
+				    (d->threads < d->k ? d->threads : d->k),
+			[LB_HOLDS] = held1, [LB_THREAD] = d->longest };
 
-		wall1 = largest(b, 4, which);
+		wall1 = largest(b, LB_N, which);
 	}
 	out->waits_after = out->waits * f;
 	out->wait_after_ns = wt1;
@@ -244,8 +245,10 @@ static double solve(const struct lock_holders *h, const struct run_cpu *r,
 static int predict(const struct joined_run *m, const struct lock_total *l, enum lock_change c,
 		   double mv, double dw, double gone_ns, struct lock_whatif *out)
 {
-	static const char *const bounds[] = { "the threads' own time", "the CPUs",
-					      "the lock's holds", "one thread's own work" };
+	static const char *const bounds[LB_N] = {
+		[LB_THREADS] = "the threads' own time", [LB_CPUS] = "the CPUs",
+		[LB_HOLDS] = "the lock's holds", [LB_THREAD] = "one thread's own work",
+	};
 	const struct lock_holders *h = &l->holders;
 	struct run_cpu r = run_cpu(m, l->name);
 	struct demand d = demand_of(m, &r, c);
@@ -278,6 +281,7 @@ static int predict(const struct joined_run *m, const struct lock_total *l, enum 
 	out->wait_ns = h->waiter_ns;
 	out->predicted_wall_ns = outside + solve(h, &r, &d, wall - outside, out->held_after_ns,
 						 dw, out, &which);
+	out->bound_by = (enum lock_bound)which;
 	out->bound = bounds[which];
 	return 0;
 }

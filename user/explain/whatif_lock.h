@@ -13,6 +13,9 @@ enum lock_change { LC_SYSCALLS_OUTSIDE, LC_NO_PREEMPTION, LC_N };
 
 #define WHATIF_LOCK_MAX	4
 
+/* What sets the predicted wall (whatif_lock.c's four bounds). */
+enum lock_bound { LB_THREADS, LB_CPUS, LB_HOLDS, LB_THREAD, LB_N };
+
 struct lock_whatif {
 	char lock[160];
 	enum lock_change change;
@@ -21,7 +24,8 @@ struct lock_whatif {
 	double held_ns, held_after_ns;		/* the lock's busy time, then */
 	double waits, waits_after;		/* futex waits on it */
 	double wait_ns, wait_after_ns;		/* the waiters' time */
-	const char *bound;			/* what sets the predicted wall */
+	enum lock_bound bound_by;		/* what sets the predicted wall, */
+	const char *bound;			/* and in words */
 };
 
 /* "syscalls_outside", "no_preemption" (the JSON's change) */
