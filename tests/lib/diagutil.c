@@ -74,3 +74,13 @@ bool has_fig(const struct diag_cause *c, const char *key)
 {
 	return c && !isnan(figs_get(c->figs, c->nfigs, key));
 }
+
+bool why_has_fig(const struct diagnosis *d, const char *key)
+{
+	return !isnan(figs_get(d->figs, d->nfigs, key));
+}
+
+double fig_of(const struct diag_cause *c, const char *key)
+{
+	return c ? figs_get(c->figs, c->nfigs, key) : NAN;
+}

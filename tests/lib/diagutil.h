@@ -21,8 +21,11 @@ const struct diag_cause *first_code_cause(const struct diagnosis *d);
  * figure asserted this way pins the number the words say, not the words. */
 bool fig_is(const struct diag_cause *c, const char *key, double want);
 bool why_fig_is(const struct diagnosis *d, const char *key, double want);
-/* Is c's figure key there at all? */
+/* c's figure key, NAN when c is NULL or has none. */
+double fig_of(const struct diag_cause *c, const char *key);
+/* Is c's (the Why's) figure key there at all? */
 bool has_fig(const struct diag_cause *c, const char *key);
+bool why_has_fig(const struct diagnosis *d, const char *key);
 /* Does hay hold needle? When not, both are printed. */
 bool has_text(const char *hay, const char *needle);
 /* Does one of c's evidence sentences hold needle? When not (or c is

@@ -365,14 +365,16 @@ static bool check_load(struct json_object *root, const char *key, const char *wh
 }
 
 /* Which object o is, for the derived list: a thread, a syscall number,
- * the top, or a map whose keys are data (a thread's locks, the probes). */
+ * the top, or a map whose keys are data (a thread's locks, the probes, a
+ * cause's figures). */
 static const char *kind_of(struct json_object *root, struct json_object *o, const char *key)
 {
 	if (o == root)
 		return "top";
 	/* a thread's syscalls: the rows of the calls it made */
 	if (key && (!strcmp(key, "locks") || !strcmp(key, "probes") ||
-		    !strcmp(key, "probe_groups") || !strcmp(key, "syscalls")))
+		    !strcmp(key, "probe_groups") || !strcmp(key, "syscalls") ||
+		    !strcmp(key, "figures")))
 		return "map";
 	if (json_object_object_get_ex(o, "latency", NULL))
 		return "thread";

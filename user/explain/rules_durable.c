@@ -73,10 +73,11 @@ static void durable_figures(struct diag_cause *c, const struct facts *f)
 
 		if (!s->count)
 			continue;
-		syscall_name((unsigned)durable_nrs[i], name, sizeof(name));
-		snprintf(key, sizeof(key), "%s_calls", name);
+		const char *call = syscall_name((unsigned)durable_nrs[i], name, sizeof(name));
+
+		snprintf(key, sizeof(key), "%s_calls", call);
 		cause_fig(c, key, (double)s->count);
-		snprintf(key, sizeof(key), "%s_asleep_ns", name);
+		snprintf(key, sizeof(key), "%s_asleep_ns", call);
 		cause_fig(c, key, (double)s->blocked_ns);
 	}
 }

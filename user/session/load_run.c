@@ -865,23 +865,29 @@ static int load_figs(struct jr *r, struct json_object *o, struct diag_fig *figs,
 		     int max)
 {
 	struct json_object *f;
+	char saved[128];
+	int rc = 0;
 
 	*n = 0;
 	if (!json_object_object_get_ex(o, "figures", &f))
 		return 0;
 	if (!json_object_is_type(f, json_type_object))
 		return jr_fail(r, "figures", "must be an object of numbers");
+	if ((int)json_object_object_length(f) > max)
+		return jr_fail(r, "figures", "has more figures than fctrace writes");
+	jr_enter(r, "figures", -1, saved, sizeof(saved));
 	json_object_object_foreach(f, key, v) {
-		if (*n == max)
-			return jr_fail(r, "figures", "has more figures than fctrace writes");
-		if (strlen(key) >= sizeof(figs->key) ||
-		    !(json_object_is_type(v, json_type_double) ||
-		      json_object_is_type(v, json_type_int)))
-			return jr_fail(r, "figures", "must map short keys to numbers");
-		snprintf(figs[*n].key, sizeof(figs->key), "%s", key);
-		figs[(*n)++].value = json_object_get_double(v);
+		if (strlen(key) >= sizeof(figs->key))
+			rc = jr_fail(r, key, "is longer than a figure's key");
+		else if (jr_double(r, f, key, &figs[*n].value) == 0)
+			snprintf(figs[(*n)++].key, sizeof(figs->key), "%s", key);
+		else
+			rc = -1;
+		if (rc)
+			break;
 	}
-	return 0;
+	jr_leave(r, saved);
+	return rc;
 }
 
 /* A cause's evidence: its sentences. */
