@@ -13,26 +13,15 @@
 /* States below this share of the held time are not worth a word. */
 #define HELD_MIN_PART	0.01
 
-/* The figures' keys, by state: of the time held, of the waiters' time. */
-static const char *const share_keys[HS_N] = {
-	[HS_SYSCALL] = "holders_syscall_share", [HS_BLOCKED] = "holders_blocked_share",
-	[HS_PREEMPTED] = "holders_preempted_share", [HS_USER] = "holders_user_share",
-	[HS_WAITING] = "holders_waiting_share",
-};
-static const char *const behind_keys[HS_N] = {
-	[HS_SYSCALL] = "behind_syscall_share", [HS_BLOCKED] = "behind_blocked_share",
-	[HS_PREEMPTED] = "behind_preempted_share", [HS_USER] = "behind_user_share",
-	[HS_WAITING] = "behind_waiting_share",
-};
-
-const char *held_share_key(enum hold_state s)
+const char *held_state_key(char *buf, size_t n, const char *of, enum hold_state s)
 {
-	return (unsigned)s < HS_N ? share_keys[s] : "holders_other_share";
-}
+	static const char *const names[HS_N] = {
+		[HS_SYSCALL] = "syscall", [HS_BLOCKED] = "blocked", [HS_PREEMPTED] = "preempted",
+		[HS_USER] = "user", [HS_WAITING] = "waiting",
+	};
 
-const char *held_behind_key(enum hold_state s)
-{
-	return (unsigned)s < HS_N ? behind_keys[s] : "behind_other_share";
+	snprintf(buf, n, "%s_%s_share", of, (unsigned)s < HS_N ? names[s] : "other");
+	return buf;
 }
 
 double held_share(const struct lock_holders *h, enum hold_state s)
@@ -279,12 +268,13 @@ static void disk_chain_figures(struct diag_cause *c, const struct lock_total *l)
 void held_figures(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)
 {
 	const struct lock_holders *h = &l->holders;
+	char key[sizeof(c->figs[0].key)];
 
 	cause_fig(c, "held_ns", h->held_ns);
 	cause_fig(c, "busy_share", fig_ratio(h->held_ns, x->wall_ns));
 	for (int s = 0; s < HS_N; s++)
 		if (held_share(h, s) >= HELD_MIN_PART)
-			cause_fig(c, share_keys[s], held_share(h, s));
+			cause_fig(c, held_state_key(key, sizeof(key), "holders", s), held_share(h, s));
 	if (held_share(h, HS_WAITING) >= HELD_MIN_PART && h->nchain && h->chain[0].is_lock)
 		cause_fig(c, "inner_lock_share", fig_ratio(h->chain[0].ns, h->held_ns));
 	cause_fig(c, "holders_syscalls", (double)h->syscalls);
@@ -295,7 +285,8 @@ void held_figures(struct diag_cause *c, const struct lock_total *l, const struct
 	disk_chain_figures(c, l);
 	for (int s = 0; s < HS_N && h->waiter_ns > 0; s++)
 		if (fig_ratio(h->waited_ns[s], h->waiter_ns) >= HELD_MIN_PART)
-			cause_fig(c, behind_keys[s], fig_ratio(h->waited_ns[s], h->waiter_ns));
+			cause_fig(c, held_state_key(key, sizeof(key), "behind", s),
+				  fig_ratio(h->waited_ns[s], h->waiter_ns));
 }
 
 void held_evidence(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x)

@@ -25,11 +25,10 @@ enum hold_state held_main_state(const struct lock_holders *h);
 double held_share(const struct lock_holders *h, enum hold_state s);
 /* "in syscalls (openat, newfstatat, close)", "preempted", ... */
 void held_state_words(char *buf, size_t n, const struct lock_holders *h, enum hold_state s);
-/* The key of the figure "share of the time held in state s", and of "share
- * of the waiters' time behind a holder in state s": "holders_syscall_share",
- * "behind_syscall_share", ... */
-const char *held_share_key(enum hold_state s);
-const char *held_behind_key(enum hold_state s);
+/* The key of a figure "share of OF's time in state s", into buf:
+ * "holders_syscall_share" (of the time held), "behind_syscall_share" (of
+ * the waiters' time behind a holder in it), "wakers_syscall_share", ... */
+const char *held_state_key(char *buf, size_t n, const char *of, enum hold_state s);
 /* The chain's figures into c (held_evidence sets them too): a rule that
  * must keep them among a cause's EXPLAIN_MAX_FIGS sets them first. */
 void held_figures(struct diag_cause *c, const struct lock_total *l, const struct held_ctx *x);

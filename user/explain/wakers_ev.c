@@ -67,16 +67,12 @@ static void calls_words(const struct lock_wakers *w, char *buf, size_t n)
  * when one thread does most of the waking. */
 static void ev_while_waited(struct diag_cause *c, const struct lock_wakers *w)
 {
-	static const char *const keys[HS_N] = {
-		[HS_SYSCALL] = "wakers_syscall_share", [HS_BLOCKED] = "wakers_blocked_share",
-		[HS_PREEMPTED] = "wakers_preempted_share", [HS_USER] = "wakers_user_share",
-		[HS_WAITING] = "wakers_waiting_share",
-	};
 	static const char *const words[HS_N] = {
 		[HS_SYSCALL] = "on CPU in syscalls", [HS_BLOCKED] = "asleep (I/O, fsync, sleeps)",
 		[HS_PREEMPTED] = "preempted", [HS_USER] = "on CPU in user space",
 		[HS_WAITING] = "waiting on other locks themselves",
 	};
+	char key[sizeof(c->figs[0].key)];
 	double all = 0;
 	int top = 0;
 
@@ -90,10 +86,12 @@ static void ev_while_waited(struct diag_cause *c, const struct lock_wakers *w)
 	 * group commit leaders) span everything they did between turns */
 	if (all <= 0 || !w->cycles || !w->nthreads || w->threads[0].wakes * 2 < w->wakes)
 		return;
-	cause_fig(c, keys[top], w->while_waited_ns[top] / all);	/* the one said first */
+	/* the one said first, first */
+	cause_fig(c, held_state_key(key, sizeof(key), "wakers", top), w->while_waited_ns[top] / all);
 	for (int s = 0; s < HS_N; s++)
 		if (s != top && w->while_waited_ns[s] > 0)
-			cause_fig(c, keys[s], w->while_waited_ns[s] / all);
+			cause_fig(c, held_state_key(key, sizeof(key), "wakers", s),
+				  w->while_waited_ns[s] / all);
 	evidence_add(c, "While they waited, their wakers were %s %s of the time (of their %s "
 		     "between one wake and the next, over %s such spans): %s of the waits; on CPU "
 		     "in user space %s, in syscalls %s, asleep %s, preempted %s, waiting on other "
