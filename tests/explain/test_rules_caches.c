@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "report/why.h"
+#include "acctutil.h"
 #include "diagutil.h"
 #include "explfx.h"
 
@@ -646,6 +647,118 @@ static void test_pc_first_reads(void **state)
 	free(x);
 }
 
+/* ---- a process made for each connection --------------------------------- */
+
+#define CHURNED		30
+#define CHURN_WALL	10000000000ull	/* the run's window: 10 s */
+#define CHURN_LIFE	100000000ull	/* each churned process: 100 ms */
+
+/* A run of a server that forks a process for each of 30 connections: the
+ * postmaster, idle in epoll_wait; with a worker (its CPU 2 s, its run
+ * queue 2 s, asleep in read 6 s); and 30 processes that each lived 100 ms:
+ * 20 ms user, 10 ms sys, 50 ms runnable, 20 ms asleep. */
+struct churn_fx {
+	struct thread_row rows[CHURNED + 2];
+	struct kview kv;
+	struct joined_run m;
+	struct diagnosis d;
+};
+
+static void churn_row(struct thread_row *r, uint32_t tid, uint64_t begin, uint64_t life)
+{
+	r->tid = (pid_t)tid;
+	r->k.tid = r->k.tgid = tid;
+	r->has_kernel = true;
+	r->start_ns = r->k.begin_ns = begin;
+	r->end_ns = r->k.end_ns = begin + life;
+	snprintf(r->k.comm, sizeof(r->k.comm), "postgres");
+}
+
+static struct churn_fx *churn_fx(bool worker)
+{
+	struct churn_fx *x = calloc(1, sizeof(*x));
+	struct thread_row *r = x->rows;
+	unsigned n = 0;
+
+	assert_non_null(x);
+	churn_row(&r[n], 1000, 0, CHURN_WALL);		/* the postmaster */
+	au_nr(&r[n].k, __NR_epoll_wait)->count = 100;
+	au_nr(&r[n].k, __NR_epoll_wait)->blocked_ns = CHURN_WALL;
+	r[n].acct_ns[ACCT_BLOCKED] = CHURN_WALL;
+	r[n].idle_ns = join_idle_ns(&r[n]);
+	n++;
+	if (worker) {
+		churn_row(&r[n], 1001, 0, CHURN_WALL);
+		r[n].acct_ns[ACCT_CPU_USER] = 2000000000;
+		r[n].acct_ns[ACCT_RUNQ] = 2000000000;
+		r[n].acct_ns[ACCT_BLOCKED] = 6000000000;
+		n++;
+	}
+	for (unsigned i = 0; i < CHURNED; i++, n++) {
+		churn_row(&r[n], 2000 + i, 200000000ull * (i + 1), CHURN_LIFE);
+		r[n].k.how = FCT_HOW_FORK | FCT_HOW_EXITED;
+		r[n].k.oncpu_ns = 30000000;
+		r[n].acct_ns[ACCT_CPU_USER] = 20000000;
+		r[n].acct_ns[ACCT_CPU_SYS] = 10000000;
+		r[n].acct_ns[ACCT_RUNQ] = 50000000;
+		r[n].acct_ns[ACCT_BLOCKED] = 20000000;
+	}
+	x->m = (struct joined_run){ .subject = "postgres", .kv = &x->kv, .groups = PG_FULL,
+				   .ncpus = 2, .wall_ns = CHURN_WALL, .rows = x->rows, .nrows = n };
+	x->m.nr_total[__NR_accept4].count = CHURNED;
+	for (unsigned i = 0; i < n; i++) {
+		x->m.thread_wall_total_ns += r[i].end_ns - r[i].start_ns;
+		for (int b = 0; b < ACCT_N; b++)
+			x->m.acct_total_ns[b] += r[i].acct_ns[b];
+	}
+	return x;
+}
+
+/* The churned processes' whole time is the cause's, and neither the run
+ * queue's nor the sleeps' (counted once): with the worker, 3 s of the 13 s
+ * the working threads lived (the postmaster only waited: left out); the
+ * run queue keeps the worker's 2 s, the sleeps its 6 s. */
+static void test_process_churn_counted_once(void **state)
+{
+	struct churn_fx *x = churn_fx(true);
+	const struct diag_cause *c;
+
+	(void)state;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "process_churn");
+	assert_non_null(c);
+	assert_float_equal(c->share, 3.0 / 13, 1e-9);
+	assert_true(fig_is(c, "processes", CHURNED));
+	assert_true(fig_is(c, "accepts", CHURNED));
+	assert_true(fig_is(c, "life_each_ns", CHURN_LIFE));
+	assert_true(fig_is(c, "cpu_ns", CHURNED * 30e6));
+	assert_true(fig_is(c, "runq_ns", CHURNED * 50e6));
+	assert_true(fig_is(c, "asleep_ns", CHURNED * 20e6));
+	assert_true(fig_is(c, "cpus_share", CHURNED * 30e6 / (2.0 * CHURN_WALL)));
+	assert_float_equal(cause_of(&x->d, "cpu_oversubscription")->share, 2.0 / 13, 1e-9);
+	assert_float_equal(cause_of(&x->d, "blocked_other")->share, 6.0 / 13, 1e-9);
+	assert_true(fig_is(cause_of(&x->d, "blocked_other"), "apart_ns", CHURNED * 20e6));
+	/* a process that lived 100 ms of the 10 s is no saturated thread */
+	assert_false(why_has_fig(&x->d, "threads_saturated"));
+	free(x);
+}
+
+/* Without the worker the churn is all the working threads' time: first,
+ * and its fix the one given. */
+static void test_process_churn_first(void **state)
+{
+	struct churn_fx *x = churn_fx(false);
+
+	(void)state;
+	explain_run(&x->m, &x->d);
+	assert_string_equal(x->d.causes[0].cause, "process_churn");
+	assert_float_equal(x->d.causes[0].share, 1.0, 1e-9);
+	assert_null(cause_of(&x->d, "cpu_oversubscription"));
+	assert_null(cause_of(&x->d, "blocked_other"));
+	assert_true(why_fig_is(&x->d, "fix_cause", 1));
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +781,8 @@ int main(void)
 		cmocka_unit_test(test_pc_kswapd),
 		cmocka_unit_test(test_pc_drop_caches),
 		cmocka_unit_test(test_pc_first_reads),
+		cmocka_unit_test(test_process_churn_counted_once),
+		cmocka_unit_test(test_process_churn_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

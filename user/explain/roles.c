@@ -125,6 +125,10 @@ static enum thread_role role_of(const struct joined_run *m, const struct words *
 	if (events + calls >= ROLE_WAITING_SHARE * wall)
 		return gated * 2 > events + calls ? ROLE_PARKED : joins(row) ? ROLE_JOINS :
 		       events >= calls ? ROLE_IDLE : ROLE_SLEEPS;
+	/* a thread that lived a moment of the run (a process made for a
+	 * connection) is busy for that moment, no bottleneck of the run */
+	if (wall * 2 < (double)m->wall_ns)
+		return ROLE_WORKS;
 	return busy >= ROLE_SATURATED_SHARE * wall ? ROLE_SATURATED : ROLE_WORKS;
 }
 

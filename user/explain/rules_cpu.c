@@ -171,12 +171,16 @@ static void runq_figs(struct diag_cause *c, const struct facts *f, double q)
 
 bool rule_runq(const struct facts *f, struct finding *o)
 {
-	double share = f->sched ? kshare(f, ACCT_RUNQ) : 0, q, taken;
+	double share, q, taken;
 	bool over = f->threads > f->ncpus;
 
-	if (!f->sched || share < EXPLAIN_MIN_SHARE)
+	if (!f->sched)
 		return false;
-	q = (double)f->m->acct_total_ns[ACCT_RUNQ];
+	/* the processes a churn made wait for the CPUs they take: its time */
+	q = (double)f->m->acct_total_ns[ACCT_RUNQ] - churn_ns(f, ACCT_RUNQ);
+	share = fig_ratio(q, f->kwall);
+	if (share < EXPLAIN_MIN_SHARE)
+		return false;
 	/* a quarter of the CPUs gone elsewhere: the queue is not the program's */
 	taken = others_share(f, NULL);
 	over = over && taken < EXPLAIN_CPU_TAKEN;

@@ -46,7 +46,8 @@ struct facts {
 
 /* What a finding covers, so "not the problem" does not repeat it. */
 enum { COV_LOCK = 1, COV_PC = 2, COV_BLOCKED = 4, COV_RUNQ = 8, COV_KLOCK = 16,
-       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128, COV_BLOCKS = 256, COV_CONNS = 512 };
+       COV_EVENT = 32, COV_CACHE = 64, COV_DISK = 128, COV_BLOCKS = 256, COV_CONNS = 512,
+       COV_CHURN = 1024 };
 
 struct finding {
 	struct diag_cause c;
@@ -94,6 +95,9 @@ bool cache_below_floor(const struct facts *f, char *buf, size_t n);
 /* and a block cache it keeps (its positional reads re-read blocks) */
 bool rule_block_cache(const struct facts *f, struct finding *o);
 bool rule_process_churn(const struct facts *f, struct finding *o);
+/* rules_churn.c: of bucket b, the time of the processes the churn made
+ * (0 when it is no cause): the run-queue and sleep rules leave it to it */
+double churn_ns(const struct facts *f, enum acct_bucket b);
 /* and below the floor, a phrase for "Not the problem" (false: none) */
 bool blocks_below_floor(const struct facts *f, char *buf, size_t n);
 double blocks_disk_ns(const struct facts *f);	/* of its time, the O_DIRECT re-reads' */

@@ -190,7 +190,8 @@ bool rule_pagecache(const struct facts *f, struct finding *o)
 
 /* ---- asleep for some other reason -------------------------------------- */
 
-/* "Most of that sleep was inside clock_nanosleep (300 ms, 3 calls)." */
+/* "... the longest were inside clock_nanosleep: 300 ms over 3 calls": of
+ * the run's table, which holds the sleeps other causes count too. */
 static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 {
 	const struct sc_stats *nr = f->m->nr_total;
@@ -204,7 +205,8 @@ static void ev_slept_in(struct diag_cause *c, const struct facts *f)
 		return;
 	cause_fig(c, "slept_in_ns", (double)nr[best].blocked_ns);
 	cause_fig(c, "slept_in_calls", (double)nr[best].count);
-	evidence_add(c, "Most of it was inside %s: %s over %s calls.",
+	evidence_add(c, "Of all the threads' sleeps in calls, the longest were inside %s: %s over "
+		     "%s calls.",
 		       syscall_name((unsigned)best, buf, sizeof(buf)),
 		       fig_ns((double)nr[best].blocked_ns), fig_cnt((double)nr[best].count));
 }
@@ -251,8 +253,9 @@ static double read_io_ns(const struct facts *f)
 }
 
 /* The sleeps counted by other rules: page-cache reads, durable writes,
- * waits for another process. */
-struct apart { double pc, disk, durable, sibling, conns; };
+ * waits for another process, new connections' set-up, the sleeps of the
+ * processes a churn made. */
+struct apart { double pc, disk, durable, sibling, conns, churn; };
 
 static void sleeps_apart(const struct facts *f, struct apart *a)
 {
@@ -265,6 +268,12 @@ static void sleeps_apart(const struct facts *f, struct apart *a)
 	a->durable = named_apart(durable_ns(f), f);
 	a->sibling = named_apart(sibling_wait_ns(f), f);
 	a->conns = conns_apart_ns(f);
+	a->churn = churn_ns(f, ACCT_BLOCKED);
+}
+
+static double apart_ns(const struct apart *a)
+{
+	return a->pc + a->disk + a->durable + a->sibling + a->conns + a->churn;
 }
 
 /* Asleep outside futex waits, not stopped, not named by another rule. */
@@ -272,14 +281,14 @@ static double blocked_other_ns(const struct facts *f, const struct apart *a)
 {
 	double b = (double)f->m->acct_total_ns[ACCT_BLOCKED] - f->stopped;
 
-	b -= a->pc + a->disk + a->durable + a->sibling + a->conns;
+	b -= apart_ns(a);
 	return b > 0 ? b : 0;
 }
 
 /* "Of that, 1.2 s is counted above: ..." */
 static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 {
-	char buf[200] = "";
+	char buf[300] = "";
 	size_t n = 0;
 
 	if (a->pc > 0)
@@ -297,12 +306,14 @@ static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 	if (a->conns > 0 && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", new connections' set-up %s",
 				      fig_ns(a->conns));
+	if (a->churn > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", processes made for each "
+				      "connection %s", fig_ns(a->churn));
 	if (n)
-		cause_fig(c, "apart_ns", a->pc + a->disk + a->durable + a->sibling + a->conns);
+		cause_fig(c, "apart_ns", apart_ns(a));
 	if (n)
 		evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
-			     fig_ns(a->pc + a->disk + a->durable + a->sibling + a->conns), buf + 2,
-			     fig_ns(here));
+			     fig_ns(apart_ns(a)), buf + 2, fig_ns(here));
 }
 
 /* Durable writes too small for a cause of their own, named here. */
