@@ -12,6 +12,19 @@
 
 #include "common.bpf.h"
 
+/* The image the current process runs (every sender runs in the thread
+ * whose stack it sends): a process that exec'd since user space read its
+ * maps is told apart by these, not by its pid. */
+static __always_inline void fct_ustack_image(struct fct_ustack *e)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+
+	e->exe_ino = mm ? BPF_CORE_READ(mm, exe_file, f_inode, i_ino) : 0;
+	e->start_code = mm ? BPF_CORE_READ(mm, start_code) : 0;
+	e->start_stack = mm ? BPF_CORE_READ(mm, start_stack) : 0;
+}
+
 /* A record in the `ustacks` ring for thread t, its ids filled in; NULL
  * (counted as a drop) when the ring is full. */
 static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_slot *t,
@@ -26,6 +39,7 @@ static __always_inline struct fct_ustack *fct_ustack_reserve(const struct fct_sl
 	e->tid = t->a.tid;
 	e->tgid = t->a.tgid;
 	e->ns = 0;
+	fct_ustack_image(e);
 	return e;
 }
 

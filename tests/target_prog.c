@@ -109,6 +109,10 @@
  *                            they inherit a 2 MiB MAP_SHARED anonymous
  *                            mapping first, as PostgreSQL's backends their
  *                            shared_buffers; the file is removed
+ *   target_prog execspin MS  spins MS ms in user space in spin_before_exec,
+ *                            then execs itself as "execspun MS", which
+ *                            spins MS ms in spin_after_exec: one pid, two
+ *                            images
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -671,6 +675,44 @@ static int forker(long n, long ms)
 			return 1;
 	}
 	return 0;
+}
+
+/* ms of wall time spinning in user space (CLOCK_MONOTONIC is read in
+ * the vDSO: no syscall), so a CPU sample lands in the caller's frames */
+static void spin_user_ms(long ms)
+{
+	struct timespec t0, t;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Each its own frame in a CPU stack (noinline: named, not folded in). */
+static __attribute__((noinline)) void spin_before_exec(long ms)
+{
+	spin_user_ms(ms);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void spin_after_exec(long ms)
+{
+	spin_user_ms(ms);
+	__asm__ volatile("" ::: "memory");
+}
+
+static int execspin(long ms)
+{
+	char arg[24];
+
+	spin_before_exec(ms);
+	snprintf(arg, sizeof(arg), "%ld", ms);
+	execl("/proc/self/exe", "target_prog", "execspun", arg, (char *)NULL);
+	return 1;
 }
 
 static int fanout(long n)
@@ -1395,11 +1437,17 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
 			"       fanout|words|zleader|tree|latch|fsync|uring|semlock|paths|workq|chain|coldread|\n"
-			"       groupcommit|mutexes|sharedpool N\n");
+			"       groupcommit|mutexes|sharedpool|execspin N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
 		return hold(n);
+	if (!strcmp(argv[1], "execspin"))
+		return execspin(n);
+	if (!strcmp(argv[1], "execspun")) {
+		spin_after_exec(n);
+		return 0;
+	}
 	if (!strcmp(argv[1], "escape"))
 		return escape(n);
 	if (!strcmp(argv[1], "bss"))

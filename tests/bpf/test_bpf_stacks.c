@@ -176,12 +176,45 @@ static void test_html_flame_renders(void **state)
 	assert_int_equal(rc, 0);
 }
 
+/* One pid, two images: target_prog spins 1.2 s in spin_before_exec,
+ * execs itself and spins 1.2 s in spin_after_exec. The maps are read
+ * again at most once a second past the first: without the image in each
+ * sample, most of the second image's samples were unwound with the first
+ * image's maps (795 ms of 1.2 s as "[no user stack]"). Each sample now
+ * says which image it ran, and its maps are read again when they are of
+ * another: both spins are named, as much of one as of the other. */
+static void test_exec_two_images(void **state)
+{
+	char *argv[] = { (char *)target_prog(), "execspin", "1200", NULL };
+	struct trace_opts t = { .probes = PG_FULL, .cpu_stacks = true };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	struct flame_opts fo = { 0 };
+	const char *folded = test_at("x.folded");
+	struct session s;
+	uint64_t before, after;
+
+	BPF_TEST_REQUIRE();
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(target_exit_status(&s.target), 0);
+	assert_int_equal(flame_folded_write(&s.stacks, &fo, folded), 0);
+	before = folded_ns(folded, "execspin;spin_before_exec", NULL);
+	after = folded_ns(folded, "main;spin_after_exec", NULL);
+	print_message("CPU stacks: %.1f ms in spin_before_exec, %.1f ms in spin_after_exec\n",
+		      before / 1e6, after / 1e6);
+	assert_true(before > 0);
+	assert_true(after >= before * 3 / 4);	/* the same spin, sampled alike */
+	assert_int_equal(folded_ns(folded, "execspin;spin_after_exec", NULL), 0);
+	unlink(folded);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_paths_split),
 		cmocka_unit_test(test_pprof_and_json_totals),
 		cmocka_unit_test(test_html_flame_renders),
+		cmocka_unit_test(test_exec_two_images),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown_empty);

@@ -78,6 +78,11 @@ struct uproc {
 	struct uobj *objs;
 	int nobjs;
 	struct troot root, host;	/* its root and the host's, as its owner */
+	/* the image its maps are of (struct fct_ustack's): where exec put
+	 * its code and stack (/proc/PID/stat) and its program's inode (the
+	 * first file its maps name); image_known false: not read */
+	uint64_t start_code, start_stack, exe_ino;
+	bool image_known;
 	Dwfl *dwfl;		/* built from objs; NULL until needed */
 	struct uinline *inl;	/* the inlined functions by address, of dwfl */
 	int attached;		/* dwfl_attach_state done */
@@ -90,6 +95,8 @@ struct usym {
 	size_t cur_len;
 	int cur_given;			/* next_thread handed its tid out */
 	uint64_t deadline_ns;		/* debuginfod gives up then (0: none) */
+	uint64_t stale_image;		/* stacks of an image their process had
+					 * left by exec when they were read */
 };
 
 static const char *const kind_names[WK_N] = {
@@ -533,6 +540,56 @@ static void objs_install(struct uproc *p, struct uobj *objs, int n)
 		objs[i].p = p;
 }
 
+/* Fields 26 (startcode) and 28 (startstack) of a /proc/PID/stat line,
+ * counted after the command's closing parenthesis (field 2, which may
+ * hold spaces and parentheses itself). */
+static bool stat_image(const char *stat, uint64_t *code, uint64_t *stack)
+{
+	const char *at = strrchr(stat, ')');
+	char *end;
+
+	if (!at)
+		return false;
+	/* field 3 follows its space: stop at the space before field 26 */
+	for (int field = 3; field <= 26; field++) {
+		at = strchr(at + 1, ' ');
+		if (!at)
+			return false;
+	}
+	*code = strtoull(at + 1, &end, 10);		/* 26: startcode */
+	at = strchr(end + 1, ' ');			/* past 27: endcode */
+	if (*end != ' ' || !at)
+		return false;
+	*stack = strtoull(at + 1, &end, 10);		/* 28: startstack */
+	return *end == ' ' || *end == '\n' || *end == '\0';
+}
+
+/* The image p's maps (files: their file lines) are of. */
+static void image_read(struct uproc *p, const char *files)
+{
+	char path[64], *stat;
+	struct tmap m;
+	char first[512];
+	size_t n = strcspn(files, "\n");
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->tgid);
+	stat = slurp(path);
+	snprintf(first, sizeof(first), "%.*s", (int)(n < sizeof(first) ? n : sizeof(first) - 1),
+		 files);
+	p->image_known = stat && stat_image(stat, &p->start_code, &p->start_stack) &&
+			 !tfile_parse_maps(first, &m) && m.ino;
+	p->exe_ino = p->image_known ? m.ino : 0;
+	free(stat);
+}
+
+/* Are p's maps of the image e was sent from? Yes when either is unknown. */
+static bool image_matches(const struct uproc *p, const struct fct_ustack *e)
+{
+	return !p->image_known || !e->exe_ino ||
+	       (e->exe_ino == p->exe_ino && e->start_code == p->start_code &&
+		e->start_stack == p->start_stack);
+}
+
 int usym_snapshot(struct usym *u, pid_t tgid)
 {
 	struct uproc *p = proc_of(u, tgid, 1);
@@ -551,6 +608,7 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	if (!files)
 		return -ENOMEM;
 	p->snap_ns = monotonic_ns();
+	image_read(p, files);
 	/* nothing new mapped: keep what we have (the same maps, the common
 	 * case each watch turn, cost one compare). An exiting process shows
 	 * its maps half torn down, then none, and its stacks still arrive */
@@ -1257,6 +1315,12 @@ int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
 			n++;
 		}
 	}
+	if (u->stale_image && at < len) {
+		snprintf(buf + at, len - at, "%s%llu stacks of a program its process had replaced "
+			 "by exec before they were read (its maps were gone)", n ? "; " : "",
+			 (unsigned long long)u->stale_image);
+		n++;
+	}
 	return n;
 }
 
@@ -1265,8 +1329,21 @@ int usym_unsymbolised(const struct usym *u, char *buf, size_t len)
  * (no maps, no registers). Pair with walk_end. */
 static Dwfl *walk_begin(struct usym *u, const struct fct_ustack *e, size_t len)
 {
-	struct uproc *p = source_of(u, proc_of(u, (pid_t)e->tgid, 0));
-	Dwfl *dwfl = p ? proc_dwfl(p) : NULL;
+	struct uproc *p = proc_of(u, (pid_t)e->tgid, 0);
+	Dwfl *dwfl;
+
+	/* the process exec'd since its maps were read: read them again,
+	 * which is the image e ran unless it has exec'd once more (or e was
+	 * sent before an exec whose maps are all that is left) */
+	if (p && !image_matches(p, e)) {
+		usym_snapshot(u, (pid_t)e->tgid);
+		if (!image_matches(p, e)) {
+			u->stale_image++;
+			return NULL;
+		}
+	}
+	p = source_of(u, p);
+	dwfl = p ? proc_dwfl(p) : NULL;
 
 	cb_usym = u;
 	if (!dwfl || !e->regs[16])
