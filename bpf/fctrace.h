@@ -449,9 +449,8 @@ struct fct_ustack {
 	__u32 stack_len;	/* bytes of stack[] that were copied */
 	__u64 ns;		/* FCT_USTACK_OP_BLOCKED: the sleep's blocked ns */
 	/* the image the process ran, so user space unwinds with the maps of
-	 * that image: its program file's inode and where exec put its code
-	 * and its stack (each exec moves them under ASLR); 0: not read */
-	__u64 exe_ino;
+	 * that image: where exec put its code and its stack (mm's start_code
+	 * and start_stack, which each exec moves under ASLR); 0: not read */
 	__u64 start_code;
 	__u64 start_stack;
 	__u64 regs[FCT_UREGS];	/* in DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */

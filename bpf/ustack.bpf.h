@@ -20,7 +20,6 @@ static __always_inline void fct_ustack_image(struct fct_ustack *e)
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct mm_struct *mm = BPF_CORE_READ(task, mm);
 
-	e->exe_ino = mm ? BPF_CORE_READ(mm, exe_file, f_inode, i_ino) : 0;
 	e->start_code = mm ? BPF_CORE_READ(mm, start_code) : 0;
 	e->start_stack = mm ? BPF_CORE_READ(mm, start_stack) : 0;
 }

@@ -79,9 +79,9 @@ struct uproc {
 	int nobjs;
 	struct troot root, host;	/* its root and the host's, as its owner */
 	/* the image its maps are of (struct fct_ustack's): where exec put
-	 * its code and stack (/proc/PID/stat) and its program's inode (the
-	 * first file its maps name); image_known false: not read */
-	uint64_t start_code, start_stack, exe_ino;
+	 * its code and stack (/proc/PID/stat); image_known false: not read,
+	 * or hidden (a kernel that will not show them reads 1 and 0) */
+	uint64_t start_code, start_stack;
 	bool image_known;
 	Dwfl *dwfl;		/* built from objs; NULL until needed */
 	struct uinline *inl;	/* the inlined functions by address, of dwfl */
@@ -564,30 +564,23 @@ static bool stat_image(const char *stat, uint64_t *code, uint64_t *stack)
 	return *end == ' ' || *end == '\n' || *end == '\0';
 }
 
-/* The image p's maps (files: their file lines) are of. */
-static void image_read(struct uproc *p, const char *files)
+/* The image p's maps are of, read beside them. */
+static void image_read(struct uproc *p)
 {
 	char path[64], *stat;
-	struct tmap m;
-	char first[512];
-	size_t n = strcspn(files, "\n");
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->tgid);
 	stat = slurp(path);
-	snprintf(first, sizeof(first), "%.*s", (int)(n < sizeof(first) ? n : sizeof(first) - 1),
-		 files);
 	p->image_known = stat && stat_image(stat, &p->start_code, &p->start_stack) &&
-			 !tfile_parse_maps(first, &m) && m.ino;
-	p->exe_ino = p->image_known ? m.ino : 0;
+			 p->start_code > 1 && p->start_stack;
 	free(stat);
 }
 
 /* Are p's maps of the image e was sent from? Yes when either is unknown. */
 static bool image_matches(const struct uproc *p, const struct fct_ustack *e)
 {
-	return !p->image_known || !e->exe_ino ||
-	       (e->exe_ino == p->exe_ino && e->start_code == p->start_code &&
-		e->start_stack == p->start_stack);
+	return !p->image_known || !e->start_code ||
+	       (e->start_code == p->start_code && e->start_stack == p->start_stack);
 }
 
 int usym_snapshot(struct usym *u, pid_t tgid)
@@ -608,7 +601,7 @@ int usym_snapshot(struct usym *u, pid_t tgid)
 	if (!files)
 		return -ENOMEM;
 	p->snap_ns = monotonic_ns();
-	image_read(p, files);
+	image_read(p);
 	/* nothing new mapped: keep what we have (the same maps, the common
 	 * case each watch turn, cost one compare). An exiting process shows
 	 * its maps half torn down, then none, and its stacks still arrive */
