@@ -62,8 +62,10 @@ int working_view(const struct joined_run *m, const bool *drop, struct joined_run
 		working_free(out);
 		return -1;
 	}
-	memcpy(out->rows, m->rows, m->nrows * sizeof(*out->rows));
-	memcpy(out->locks, m->locks, m->nlocks * sizeof(*out->locks));
+	if (m->nrows)	/* a run with none may have no arrays at all */
+		memcpy(out->rows, m->rows, m->nrows * sizeof(*out->rows));
+	if (m->nlocks)
+		memcpy(out->locks, m->locks, m->nlocks * sizeof(*out->locks));
 	for (unsigned i = 0; i < m->nrows; i++)
 		out->rows[i].aside |= drop[i];
 	join_sum_rows(out);
