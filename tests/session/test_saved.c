@@ -162,6 +162,28 @@ static void assert_round_trip(const char *json)
 	unlink(again);
 }
 
+/* The writer that makes and writes a run's threads one at a time
+ * (report_json_write_run) writes, byte for byte, what json-c prints of
+ * the whole document (report_json_run). */
+static void assert_streamed_same(const char *json)
+{
+	char streamed[600], whole[600], why[320];
+	struct json_object *doc;
+	struct session s;
+
+	assert_int_equal(load_run_file(json, &s, why, sizeof(why)), 0);
+	snprintf(streamed, sizeof(streamed), "%s.streamed", json);
+	snprintf(whole, sizeof(whole), "%s.whole", json);
+	assert_int_equal(report_json_write_run(&s, streamed), 0);
+	doc = report_json_run(&s);
+	assert_int_equal(report_json_write(doc, whole), 0);
+	json_object_put(doc);
+	session_free(&s);
+	assert_same_file(streamed, whole);
+	unlink(streamed);
+	unlink(whole);
+}
+
 /* ---- each field read ----------------------------------------------------- */
 
 /* Where a value is: each step a key, or (key NULL) an array index. */
@@ -351,6 +373,7 @@ static void check_run(const char *json)
 {
 	keep(json);
 	assert_round_trip(json);
+	assert_streamed_same(json);
 	assert_each_field_read(json);
 }
 

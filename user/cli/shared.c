@@ -53,10 +53,12 @@ int cmd_write_outputs(const struct options *o, const struct session *s,
 	struct json_object *doc;
 	int rc = 0;
 
-	if (o->json) {
-		doc = other ? compare_document(s, other) : report_json_run(s);
+	if (o->json && other) {
+		doc = compare_document(s, other);
 		rc = report_json_write(doc, o->json) ? 1 : 0;
 		json_object_put(doc);
+	} else if (o->json) {
+		rc = report_json_write_run(s, o->json) ? 1 : 0;
 	}
 	if (!rc && o->html)
 		rc = (other ? report_html_compare(o->html, s, other) :

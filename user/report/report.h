@@ -12,6 +12,10 @@ void report_table(FILE *f, const struct session *s);
 struct json_object *report_json_run(const struct session *s);
 /* Write a JSON document to path ("-" = stdout); 0 or -1 with a message. */
 int report_json_write(struct json_object *doc, const char *path);
+/* One run's document written as report_json_run makes it, its threads
+ * made and written one at a time (a run of 10 000 threads holds one
+ * thread's objects, not all); 0 or -1 with a message. */
+int report_json_write_run(const struct session *s, const char *path);
 
 /* Self-contained HTML (inline SVG and CSS); 0 or -1 with a message. */
 struct sweep;

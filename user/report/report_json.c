@@ -243,19 +243,23 @@ static void identity_json(struct json_object *o, const struct thread_row *r, uns
 	json_object_object_add(o, "idle_ns", sched ? json_object_new_uint64(r->idle_ns) : NULL);
 }
 
+static struct json_object *thread_json(const struct joined_run *m, const struct thread_row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	own_clocks_json(o, r);
+	identity_json(o, r, m->groups);
+	kernel_json(o, m, r);
+	disk_thread_json(o, r, m->groups);
+	return o;
+}
+
 static struct json_object *threads_json(const struct joined_run *m)
 {
 	struct json_object *a = json_object_new_array();
 
-	for (unsigned i = 0; i < m->nrows; i++) {
-		struct json_object *o = json_object_new_object();
-
-		own_clocks_json(o, &m->rows[i]);
-		identity_json(o, &m->rows[i], m->groups);
-		kernel_json(o, m, &m->rows[i]);
-		disk_thread_json(o, &m->rows[i], m->groups);
-		json_object_array_add(a, o);
-	}
+	for (unsigned i = 0; i < m->nrows; i++)
+		json_object_array_add(a, thread_json(m, &m->rows[i]));
 	return a;
 }
 
@@ -706,7 +710,9 @@ static struct json_object *op_costs_json(const struct joined_run *m)
 	return o;
 }
 
-struct json_object *report_json_run(const struct session *s)
+/* The run's document; with_threads false: "threads" null in its place,
+ * for report_json_write_run to write them one at a time. */
+static struct json_object *run_doc(const struct session *s, bool with_threads)
 {
 	const struct joined_run *m = &s->joined;
 	struct json_object *doc = json_object_new_object();
@@ -727,7 +733,7 @@ struct json_object *report_json_run(const struct session *s)
 	json_object_object_add(doc, "op_costs", op_costs_json(m));
 	put_u64(doc, "hist_sub_buckets", FCT_HIST_SUB);
 	tracing_json(doc, s);
-	json_object_object_add(doc, "threads", threads_json(m));
+	json_object_object_add(doc, "threads", with_threads ? threads_json(m) : NULL);
 	json_object_object_add(doc, "pool", t->has_pool ? totals_json(t) : NULL);
 	json_object_object_add(doc, "cache", t->has_cache ? totals_json(t) : NULL);
 	json_object_object_add(doc, "locks", lock_totals_json(m, &s->stacks));
@@ -750,15 +756,72 @@ struct json_object *report_json_run(const struct session *s)
 	return doc;
 }
 
+struct json_object *report_json_run(const struct session *s)
+{
+	return run_doc(s, true);
+}
+
+#define JSON_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+
 int report_json_write(struct json_object *doc, const char *path)
 {
-	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = json_object_to_json_string_ext(doc, JSON_FLAGS);
 	struct outfile out;
 	FILE *f = outfile_open(&out, "--json", path);
 
 	if (!f)
 		return -1;
 	fprintf(f, "%s\n", text);
+	return outfile_close(&out);
+}
+
+/* text, a value printed from depth 0, as its printing two deep in the
+ * document: each line indented four spaces more. */
+static void put_nested(FILE *f, const char *text)
+{
+	for (const char *l = text; *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+
+		fputs("    ", f);
+		fwrite(l, 1, n, f);
+		l += n;
+	}
+}
+
+/* The top level's "threads", as json-c prints a member two spaces in */
+#define THREADS_AT	"\n  \"threads\":null"
+
+int report_json_write_run(const struct session *s, const char *path)
+{
+	struct json_object *doc = run_doc(s, false);
+	const char *text = json_object_to_json_string_ext(doc, JSON_FLAGS), *at;
+	const struct joined_run *m = &s->joined;
+	struct outfile out;
+	FILE *f;
+
+	if (!(at = strstr(text, THREADS_AT))) {	/* not as printed: all at once */
+		int rc;
+
+		json_object_object_add(doc, "threads", threads_json(m));
+		rc = report_json_write(doc, path);
+		json_object_put(doc);
+		return rc;
+	}
+	if (!(f = outfile_open(&out, "--json", path))) {
+		json_object_put(doc);
+		return -1;
+	}
+	fwrite(text, 1, (size_t)(at - text), f);
+	fputs("\n  \"threads\":[", f);
+	for (unsigned i = 0; i < m->nrows; i++) {
+		struct json_object *o = thread_json(m, &m->rows[i]);
+
+		fputs(i ? ",\n" : "\n", f);
+		put_nested(f, json_object_to_json_string_ext(o, JSON_FLAGS));
+		json_object_put(o);
+	}
+	fprintf(f, "\n  ]%s\n", at + strlen(THREADS_AT));
+	json_object_put(doc);
 	return outfile_close(&out);
 }
