@@ -9,8 +9,8 @@
  * Three processes. The backend (a child) serves DIR/be.sock: a thread a
  * connection, each request (8 bytes) answered after DELAY_US. The
  * proxy (this process, the one traced) listens on DIR/px.sock and keeps
- * N connections to the backend; it sleeps 2 s first (so that a scan a
- * second finds its sockets on a busy machine too), then accepts M clients, reads each request
+ * N connections to the backend; it sleeps 0.3 s first (fctrace scans for
+ * a proxy's sockets soon after it connects), then accepts M clients, reads each request
  * as it comes, forwards it on a free connection or queues it (first in,
  * first out) until one is free, and writes the reply back. The clients
  * (another child, M threads) each send REQUESTS requests one after the
@@ -266,7 +266,9 @@ int main(int argc, char **argv)
 		die("fork");
 	if (!cl)
 		clients(m);
-	sleep(2);	/* a scan a second finds the proxy's sockets, even late */
+	/* fctrace scans for proxies soon after a connect (its pool's here):
+	 * 0.3 s leaves it room on a busy machine */
+	usleep(300000);
 	run_proxy(&p, lp, m);
 	waitpid(cl, NULL, 0);
 	kill(be, SIGTERM);

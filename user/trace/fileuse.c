@@ -60,6 +60,7 @@ struct fu_streams {
 	struct fu_pool pools[POOLS_MAX];
 	int npools;
 	uint64_t lost;
+	uint64_t connects;	/* FCT_FU_CONNECT events read */
 };
 
 struct fu_streams *fu_streams_new(void)
@@ -82,6 +83,11 @@ void fu_streams_free(struct fu_streams *s)
 		bu_proc_free(s->pools[i].blocks);
 	free(s->procs);
 	free(s);
+}
+
+uint64_t fu_streams_connects(const struct fu_streams *s)
+{
+	return s->connects;
 }
 
 uint64_t fu_streams_lost(const struct fu_streams *s)
@@ -321,6 +327,7 @@ void fu_streams_event(struct fu_streams *s, const void *data, size_t len)
 	    ((e->op == FCT_FU_OPEN || e->op == FCT_FU_CONNECT) && len < sizeof(*e)))
 		return;
 	if (is_socket_event(e)) {
+		s->connects += e->op == FCT_FU_CONNECT;
 		/* a process that only closes sockets gets no entry */
 		p = e->op == FCT_FU_CONNECT ? proc_of(s, (pid_t)e->tgid) :
 		    known_proc(s, (pid_t)e->tgid);

@@ -66,5 +66,8 @@ void fu_streams_event(struct fu_streams *s, const void *data, size_t len);
 int fu_streams_read(struct fu_streams *s, struct kv_handles **out, int *n);
 /* References that could not be counted (out of memory). */
 uint64_t fu_streams_lost(const struct fu_streams *s);
+/* The connections the traced processes made so far (their events read):
+ * the pump scans for proxies again soon after it changes. */
+uint64_t fu_streams_connects(const struct fu_streams *s);
 
 #endif /* FCTRACE_FILEUSE_H */

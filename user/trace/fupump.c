@@ -2,6 +2,7 @@
  * fupump.c - the handles' ring drained by a thread of its own (fupump.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,10 +19,18 @@
 #define DRAIN_PAUSED_NS	20000000L
 #define TICK_NS		1000000000ull	/* a tick a second, by the clock: a busy
 					 * machine stretches the drains' sleeps */
+/* A program starting up makes its connections in its first seconds (a
+ * proxy its pool, then its clients come): a tick each 100 ms then, and
+ * after a traced process connects, one within 50 ms, so a proxy's
+ * sockets are found as it makes them rather than up to a second late. */
+#define EAGER_NS	3000000000ull
+#define EAGER_TICK_NS	100000000ull
+#define SOON_NS		50000000ull
 
 struct fupump {
 	pthread_t thread;
 	struct ring_buffer *rb;
+	struct fu_streams *streams;
 	fupump_tick_fn tick;
 	void *tick_arg;
 	volatile const uint32_t *paused;	/* the file stream stopped (or NULL) */
@@ -34,15 +43,24 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/* Is a tick due: its time, or a connection made since the last one? */
+static bool tick_due(struct fupump *p, uint64_t now, uint64_t next, uint64_t last,
+		     uint64_t seen)
+{
+	return now >= next || (fu_streams_connects(p->streams) != seen && now - last >= SOON_NS);
+}
+
 static void *drain(void *arg)
 {
 	struct fupump *p = arg;
-	uint64_t next = 0, now;
+	uint64_t start = monotonic_ns(), next = 0, last = 0, seen = 0, now;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
-		if (p->tick && (now = monotonic_ns()) >= next) {
+		if (p->tick && tick_due(p, now = monotonic_ns(), next, last, seen)) {
+			seen = fu_streams_connects(p->streams);
 			p->tick(p->tick_arg);
-			next = now + TICK_NS;
+			last = now;
+			next = now + (now - start < EAGER_NS ? EAGER_TICK_NS : TICK_NS);
 		}
 		ring_buffer__consume(p->rb);
 		nanosleep(&(struct timespec){ 0, p->paused && __atomic_load_n(p->paused,
@@ -60,6 +78,7 @@ struct fupump *fupump_start(int ring_fd, struct fu_streams *s, volatile const ui
 	if (!p)
 		return NULL;
 	p->paused = paused;
+	p->streams = s;
 	p->tick = tick;
 	p->tick_arg = arg;
 	p->rb = ring_buffer__new(ring_fd, on_event, s, NULL);
