@@ -109,10 +109,10 @@
  *                            they inherit a 2 MiB MAP_SHARED anonymous
  *                            mapping first, as PostgreSQL's backends their
  *                            shared_buffers; the file is removed
- *   target_prog execspin MS  spins MS ms in user space in spin_before_exec,
- *                            then execs itself as "execspun MS", which
- *                            spins MS ms in spin_after_exec: one pid, two
- *                            images
+ *   target_prog execspin MS  spins MS ms of CPU in user space in
+ *                            spin_before_exec, then execs itself as
+ *                            "execspun MS", which spins MS ms of CPU in
+ *                            spin_after_exec: one pid, two images
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -677,18 +677,20 @@ static int forker(long n, long ms)
 	return 0;
 }
 
-/* ms of wall time spinning in user space (CLOCK_MONOTONIC is read in
- * the vDSO: no syscall), so a CPU sample lands in the caller's frames */
+/* ms of the process's CPU time spent spinning in user space: its clock is
+ * read once every few hundred microseconds of work, so a CPU sample lands
+ * in the caller's frames (not in clock_gettime's syscall), and a machine
+ * busy with other work stretches the wall time, not the CPU time. */
 static void spin_user_ms(long ms)
 {
 	struct timespec t0, t;
 	volatile unsigned long x = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	do {
-		for (int i = 0; i < 100000; i++)
+		for (int i = 0; i < 1000000; i++)
 			x += (unsigned long)i;
-		clock_gettime(CLOCK_MONOTONIC, &t);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 

@@ -176,8 +176,9 @@ static void test_html_flame_renders(void **state)
 	assert_int_equal(rc, 0);
 }
 
-/* One pid, two images: target_prog spins 1.2 s in spin_before_exec,
- * execs itself and spins 1.2 s in spin_after_exec. The maps are read
+/* One pid, two images: target_prog spins 1.2 s of CPU in
+ * spin_before_exec, execs itself and spins 1.2 s of CPU in
+ * spin_after_exec (CPU time, so a busy machine samples both alike). The maps are read
  * again at most once a second past the first: without the image in each
  * sample, most of the second image's samples were unwound with the first
  * image's maps (795 ms of 1.2 s as "[no user stack]"). Each sample now
@@ -202,7 +203,7 @@ static void test_exec_two_images(void **state)
 	print_message("CPU stacks: %.1f ms in spin_before_exec, %.1f ms in spin_after_exec\n",
 		      before / 1e6, after / 1e6);
 	assert_true(before > 0);
-	assert_true(after >= before * 3 / 4);	/* the same spin, sampled alike */
+	assert_true(after >= before * 3 / 4);	/* the same CPU, sampled alike */
 	assert_int_equal(folded_ns(folded, "execspin;spin_after_exec", NULL), 0);
 	unlink(folded);
 	session_free(&s);
