@@ -461,7 +461,8 @@ static void test_wrappers(void **state)
 }
 
 /* attach -p A,B,...: the title names every process traced, the
- * subject's (the first listed) first; past three, it and how many others. */
+ * subject's (the process started or attached to, else the first of its
+ * name) first; past three, it and how many others. */
 static void test_title_names_every_process(void **state)
 {
 	static const char *const comms[] = { "pgbouncer", "postgres", "postgres", "postgres" };
@@ -488,6 +489,11 @@ static void test_title_names_every_process(void **state)
 	assert_true(explain_run(&x->m, &x->d) >= 1);
 	assert_true(has_text(x->d.headline, "Why postgres (101) and 3 others took"));
 	assert_true(why_fig_is(&x->d, "processes", 4));
+	/* attach -p POSTMASTER --follow: its backends' pids may be lower
+	 * (pids wrap), and the root it attached to still comes first */
+	x->m.subject_pid = 103;
+	assert_true(explain_run(&x->m, &x->d) >= 1);
+	assert_true(has_text(x->d.headline, "Why postgres (103) and 3 others took"));
 	fx_free(x);
 }
 

@@ -275,20 +275,34 @@ static void procs_add(struct procs *p, const struct thread_row *r)
 	}
 }
 
-static void processes_of(const struct facts *f, struct procs *p)
+/* Is r the main thread of the subject's process: the one it started or
+ * attached to, or when that is not known, the first of its name? */
+static bool subject_main(const struct facts *f, const struct thread_row *r, bool by_pid)
 {
 	const char *subject = f->m->subject ? f->m->subject : "";
 
+	if ((uint32_t)r->tid != r->k.tgid)
+		return false;
+	return by_pid ? (pid_t)r->k.tgid == f->m->subject_pid : !strcmp(r->k.comm, subject);
+}
+
+static void processes_of(const struct facts *f, struct procs *p)
+{
+	bool by_pid = false;
+
+	for (unsigned i = 0; f->m->subject_pid && i < f->whole->nrows && !by_pid; i++)
+		by_pid = f->whole->rows[i].has_kernel && subject_main(f, &f->whole->rows[i], true);
 	p->n = 0;
-	/* two passes: the subject's process first, then the rest in row order */
+	/* two passes: the subject's process first (a server's root, though its
+	 * children's lower pids come first in the rows), then the rest in row
+	 * order */
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < f->whole->nrows; i++) {
 			const struct thread_row *r = &f->whole->rows[i];
-			bool main = (uint32_t)r->tid == r->k.tgid;
 
 			if (!r->has_kernel || !r->k.comm[0] || !r->k.tgid)
 				continue;
-			if (pass == 0 && !(main && p->n == 0 && !strcmp(r->k.comm, subject)))
+			if (pass == 0 && !(p->n == 0 && subject_main(f, r, by_pid)))
 				continue;
 			procs_add(p, r);
 		}

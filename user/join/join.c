@@ -975,6 +975,7 @@ int join_run(struct joined_run *m, const struct kview *kv, unsigned groups,
 
 	memset(m, 0, sizeof(*m));
 	m->subject = att->subject;
+	m->subject_pid = att->subject_pid;
 	m->timings = att->timings;
 	m->names = att->names;
 	m->nnames = att->nnames;

@@ -178,6 +178,8 @@ struct name_index;
 
 struct joined_run {
 	const char *subject;		/* the workload's or the program's name */
+	pid_t subject_pid;		/* the process it is (run -- CMD's, the first
+					 * attached); 0: a workload, or not known */
 	const struct subject_timings *timings;	/* what the subject timed of itself
 						 * (not owned); NULL: nothing */
 	const struct kview *kv;		/* NULL when timing-only */
@@ -308,6 +310,7 @@ struct stack_set;
  * the subject said of itself. None is owned; each may be left empty. */
 struct run_attachments {
 	const char *subject;		/* its name: a workload's, a program's comm */
+	pid_t subject_pid;		/* its process (0: a workload's, none) */
 	const struct subject_timings *timings;	/* its own clocks (a workload) */
 	const struct lock_name *names;	/* another program's futex words, named */
 	int nnames;

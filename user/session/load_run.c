@@ -1123,6 +1123,7 @@ static int finish_model(struct jr *r, struct json_object *doc, struct session *s
 	uint64_t ops;
 
 	m->subject = s->subject;
+	m->subject_pid = s->target.mode != TGT_NONE ? s->target.pid : 0;
 	m->timings = s->target.mode == TGT_NONE ? &s->timings : NULL;
 	m->kv = s->traced ? &s->kv : NULL;
 	m->groups = s->traced ? s->kv.groups : 0;

@@ -90,6 +90,7 @@ int session_explain(struct session *s)
 {
 	struct run_attachments att = {
 		.subject = s->subject, .names = s->names, .nnames = s->nnames,
+		.subject_pid = s->target.mode != TGT_NONE ? s->target.pid : 0,
 		.timings = s->timings.threads ? &s->timings : NULL,	/* a workload's */
 		.window_start_ns = s->target.window_start_ns, .window_end_ns = s->target.window_end_ns,
 		/* an attached process's CPUs, not fctrace's */
