@@ -83,6 +83,11 @@ struct uproc {
 	 * or hidden (a kernel that will not show them reads 1 and 0) */
 	uint64_t start_code, start_stack;
 	bool image_known;
+	/* no stack of it ever matched while IMAGE_GIVE_UP did not: a kernel
+	 * whose /proc shows other values than the probes read, so the image
+	 * is not checked for it (the maps' age alone refreshes them) */
+	bool image_ignored;
+	unsigned image_matched, image_stale;
 	Dwfl *dwfl;		/* built from objs; NULL until needed */
 	struct uinline *inl;	/* the inlined functions by address, of dwfl */
 	int attached;		/* dwfl_attach_state done */
@@ -579,8 +584,24 @@ static void image_read(struct uproc *p)
 /* Are p's maps of the image e was sent from? Yes when either is unknown. */
 static bool image_matches(const struct uproc *p, const struct fct_ustack *e)
 {
-	return !p->image_known || !e->start_code ||
+	return p->image_ignored || !p->image_known || !e->start_code ||
 	       (e->start_code == p->start_code && e->start_stack == p->start_stack);
+}
+
+/* Stacks of one process that match no image it is read with, none ever
+ * matching: not its exec, a disagreement (see image_ignored). */
+#define IMAGE_GIVE_UP	64
+
+/* e is of another image than p's maps, read again: a stack of an image
+ * the process has left (false, counted), or the check given up. */
+static bool image_stale(struct usym *u, struct uproc *p)
+{
+	if (!p->image_matched && ++p->image_stale > IMAGE_GIVE_UP) {
+		p->image_ignored = true;
+		return false;
+	}
+	u->stale_image++;
+	return true;
 }
 
 int usym_snapshot(struct usym *u, pid_t tgid)
@@ -1330,11 +1351,11 @@ static Dwfl *walk_begin(struct usym *u, const struct fct_ustack *e, size_t len)
 	 * sent before an exec whose maps are all that is left) */
 	if (p && !image_matches(p, e)) {
 		usym_snapshot(u, (pid_t)e->tgid);
-		if (!image_matches(p, e)) {
-			u->stale_image++;
+		if (!image_matches(p, e) && image_stale(u, p))
 			return NULL;
-		}
 	}
+	if (p && p->image_known && e->start_code && !p->image_ignored)
+		p->image_matched++;
 	p = source_of(u, p);
 	dwfl = p ? proc_dwfl(p) : NULL;
 
