@@ -288,32 +288,22 @@ static double blocked_other_ns(const struct facts *f, const struct apart *a)
 /* "Of that, 1.2 s is counted above: ..." */
 static void ev_apart(struct diag_cause *c, const struct apart *a, double here)
 {
+	const struct { double ns; const char *what; } parts[] = {
+		{ a->pc, "page-cache misses" }, { a->disk, "disk reads past the page cache" },
+		{ a->durable, "durable writes" }, { a->sibling, "waits for another process" },
+		{ a->conns, "new connections' set-up" },
+		{ a->churn, "processes made for each connection" },
+	};
 	char buf[300] = "";
-	size_t n = 0;
 
-	if (a->pc > 0)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", page-cache misses %s",
-				      fig_ns(a->pc));
-	if (a->disk > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", disk reads past the page cache %s",
-				      fig_ns(a->disk));
-	if (a->durable > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", durable writes %s",
-				      fig_ns(a->durable));
-	if (a->sibling > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", waits for another process %s",
-				      fig_ns(a->sibling));
-	if (a->conns > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", new connections' set-up %s",
-				      fig_ns(a->conns));
-	if (a->churn > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", processes made for each "
-				      "connection %s", fig_ns(a->churn));
-	if (n)
-		cause_fig(c, "apart_ns", apart_ns(a));
-	if (n)
-		evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
-			     fig_ns(apart_ns(a)), buf + 2, fig_ns(here));
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
+		if (parts[i].ns > 0)
+			words_append(buf, sizeof(buf), ", %s %s", parts[i].what, fig_ns(parts[i].ns));
+	if (!buf[0])
+		return;
+	cause_fig(c, "apart_ns", apart_ns(a));
+	evidence_add(c, "Of that, %s is counted in causes of its own (%s): %s is left here.",
+		     fig_ns(apart_ns(a)), buf + 2, fig_ns(here));
 }
 
 /* Durable writes too small for a cause of their own, named here. */
