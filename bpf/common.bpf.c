@@ -40,6 +40,7 @@ const volatile __u32 handles_on = 0;
 const volatile __u32 handles_stream = 0;
 const volatile __u32 blocked_stacks = 0;
 __u32 enabled = 0;
+__u64 slots_claimed = 0;
 struct fct_lost lost = {};
 __u32 tl_on = 0;
 __u64 tl_end_ns = 0;

@@ -77,6 +77,7 @@ extern __u32 sc_time_every;	/* data: 1..FCT_SC_EVERY_MAX, a power of 2; the budg
 extern const volatile __u32 blocked_stacks;	/* rodata: sample the kernel stacks of
 						 * sleeps in syscalls (bstack.bpf.h) */
 extern __u32 enabled;				/* bss: the counting window */
+extern __u64 slots_claimed;			/* bss: slots given, for the recycler */
 extern struct fct_lost lost;			/* bss */
 extern __u32 tl_on;				/* bss: the timeline window is open */
 extern __u64 tl_end_ns;				/* bss: and closes then, whenever

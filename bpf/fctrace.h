@@ -26,6 +26,13 @@
  * was 14 336 less and by its own children's consecutive tids. A hit is
  * still the first probe; only a thread that has no slot walks all 16. */
 #define FCT_SLOT_PROBES	16
+/* A slot whose ended thread's account user space has taken out of the
+ * table while the run goes on (user/trace/slotrecycle.c): its tid field
+ * holds this, the rest is zero. A search walks past it (the chain goes
+ * on behind it), a new thread may claim it. Without it a slot stayed
+ * its first thread's for the whole run: a server making a process a
+ * connection filled the table in minutes, with two threads alive. */
+#define FCT_TID_RECYCLED	0xffffffffu
 /* processes one run may follow at once (--follow, attach -p A,B and
  * the descendants found at attach): an entry is freed when its
  * process's last thread exits */

@@ -14,32 +14,55 @@
 
 #define TASK_RUNNING	0
 
+/* The account of tid starts in slot t at now in state st. */
+static __always_inline struct fct_slot *slot_start(struct fct_slot *t, __u32 tgid, __u64 now,
+						    __u32 st, __u32 how)
+{
+	__sync_fetch_and_add(&slots_claimed, 1);
+	t->a.tgid = tgid;
+	t->a.begin_ns = now;
+	t->a.how = how;
+	t->st_since_ns = now;
+	t->st_state = st;
+	t->active = 1;
+	return t;
+}
+
 /* Claim a free slot for tid: the account starts at now in state st.
- * NULL if tid has a slot already (the first one is kept) or none is free. */
+ * NULL if tid has a slot already (the first one is kept) or none is free.
+ * A never-used slot ends the chain and is claimed at once; a recycled one
+ * only after the walk, since tid may have an open account past it. A
+ * claim lost to another CPU walks on. */
 static __always_inline struct fct_slot *slot_begin(__u32 tid, __u32 tgid, __u64 now,
 						    __u32 st, __u32 how)
 {
-	struct fct_slot *t;
-	__u32 k;
+	struct fct_slot *t, *room = NULL;
+	__u32 k, cur;
 
 #pragma unroll
 	for (int i = 0; i < FCT_SLOT_PROBES; i++) {
 		k = (tid + i) & slot_mask;
 		t = bpf_map_lookup_elem(&slots, &k);
 		if (!t)
-			return NULL;
-		if (t->a.tid == tid && t->active)
+			break;
+		cur = t->a.tid;
+		if (cur == tid && t->active)
 			return NULL;		/* begun twice: keep the first */
-		if (t->a.tid == 0 && __sync_val_compare_and_swap(&t->a.tid, 0, tid) == 0) {
-			t->a.tgid = tgid;
-			t->a.begin_ns = now;
-			t->a.how = how;
-			t->st_since_ns = now;
-			t->st_state = st;
-			t->active = 1;
-			return t;
+		if (cur == FCT_TID_RECYCLED) {
+			if (!room)
+				room = t;
+			continue;
 		}
+		if (cur)
+			continue;
+		if (room)
+			break;
+		if (__sync_val_compare_and_swap(&t->a.tid, 0, tid) == 0)
+			return slot_start(t, tgid, now, st, how);
 	}
+	if (room && __sync_val_compare_and_swap(&room->a.tid, FCT_TID_RECYCLED, tid) ==
+		    FCT_TID_RECYCLED)
+		return slot_start(room, tgid, now, st, how);
 	__sync_fetch_and_add(&lost.slot_full, 1);
 	return NULL;
 }

@@ -31,6 +31,9 @@
  *                            cond_result beside it (git grep's shape)
  *   target_prog threads N    N threads at once, each makes one getppid and
  *                            exits (small stacks); main joins them
+ *   target_prog churn N MS   N threads one after another, a new one every
+ *                            MS ms, each makes exactly 3 getppid calls and
+ *                            exits; main joins each before the next
  *   target_prog crowd N      N threads "crowd" at once; "ready" when all
  *                            are made; at a line on stdin each makes
  *                            exactly 3 getppid calls; all then wait for
@@ -542,6 +545,27 @@ static int threads(long n)
 		pthread_join(th[i], NULL);
 	free(th);
 	return made == n ? 0 : 1;
+}
+
+static void *three_calls(void *arg)
+{
+	for (int i = 0; i < 3; i++)
+		(void)!getppid();
+	return NULL;
+}
+
+/* churn: threads that live one after another, never many at once */
+static int churn(long n, long ms)
+{
+	pthread_t th;
+
+	for (long i = 0; i < n; i++) {
+		if (pthread_create(&th, NULL, three_calls, NULL))
+			return 1;
+		pthread_join(th, NULL);
+		sleep_ms(ms);
+	}
+	return 0;
 }
 
 /* crowd: three barriers, the main thread in each: made, go, the end */
@@ -1437,7 +1461,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|forker|\n"
+		fprintf(stderr, "usage: target_prog hold|fork|serve|sleep|turns|escape|bss|threads|crowd|churn|forker|\n"
 			"       fanout|words|zleader|tree|latch|fsync|uring|semlock|paths|workq|chain|coldread|\n"
 			"       groupcommit|mutexes|sharedpool|execspin N\n");
 		return 2;
@@ -1464,6 +1488,8 @@ int main(int argc, char **argv)
 		return threads(n);
 	if (!strcmp(argv[1], "crowd"))
 		return crowd(n);
+	if (!strcmp(argv[1], "churn"))
+		return churn(n, argc > 3 ? atol(argv[3]) : 5);
 	if (!strcmp(argv[1], "workq"))
 		return workq(n);
 	if (!strcmp(argv[1], "forkserver"))

@@ -120,6 +120,44 @@ static void test_default_holds_16000_threads(void **state)
 	session_free(&s);
 }
 
+/* 400 threads one after another, never more than a few alive, in a table
+ * of 128: ended threads' slots go to new ones while the run goes on, and
+ * each thread is accounted once, with exactly its 3 calls. */
+#define CHURN		400
+
+static void test_ended_threads_slots_recycled(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "churn", n, "5", NULL };
+	struct trace_opts t = { .probes = PG_FULL, .max_threads = 128 };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	unsigned made = 0, mains = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", CHURN);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(s.target.exit_status, 0);
+	assert_int_equal(s.kv.slots, 128);
+	assert_int_equal(s.kv.lost.slot_full, 0);
+	assert_true(s.kv.slots_recycled >= CHURN + 1 - 128);
+	for (int i = 0; i < s.kv.nthreads; i++) {
+		const struct fct_thread *a = &s.kv.threads[i];
+
+		if (a->tgid != (uint32_t)s.target.pid)
+			continue;
+		if (a->tid == a->tgid) {
+			mains++;
+			continue;
+		}
+		made++;
+		assert_int_equal(getppids(a), CROWD_CALLS);
+		assert_true(a->end_ns > a->begin_ns);
+	}
+	assert_int_equal(mains, 1);
+	assert_int_equal(made, CHURN);
+	session_free(&s);
+}
+
 /* A table of 1024 for 2501 threads: the rest are counted as lost, and
  * those alive at the end are named. */
 static void test_crowd_too_small_names_missing(void **state)
@@ -160,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_crowd_every_thread),
 		cmocka_unit_test(test_crowd_too_small_names_missing),
 		cmocka_unit_test(test_default_holds_16000_threads),
+		cmocka_unit_test(test_ended_threads_slots_recycled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

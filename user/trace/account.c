@@ -70,6 +70,16 @@ int acct_nr_own(struct fct_thread *t, struct acct_arena *a)
 	return t->nr_used ? acct_nr_reserve(t, a, 0) : 0;
 }
 
+void acct_arena_adopt(struct acct_arena *into, struct acct_arena *from)
+{
+	struct acct_block **end = &into->blocks;
+
+	while (*end)
+		end = &(*end)->next;
+	*end = from->blocks;
+	from->blocks = NULL;
+}
+
 void acct_arena_free(struct acct_arena *a)
 {
 	while (a->blocks) {

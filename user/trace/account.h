@@ -58,6 +58,9 @@ int acct_nr_reserve(struct fct_thread *t, struct acct_arena *a, unsigned n);
  * alone (a table t shares with the accounts it was copied from); -1
  * without memory. */
 int acct_nr_own(struct fct_thread *t, struct acct_arena *a);
+/* from's blocks become into's (the entries stay where they are: the
+ * accounts pointing at them need no change); from is left empty. */
+void acct_arena_adopt(struct acct_arena *into, struct acct_arena *from);
 void acct_arena_free(struct acct_arena *a);
 
 #endif /* FCTRACE_ACCOUNT_H */

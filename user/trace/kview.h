@@ -190,6 +190,7 @@ struct kview {
 	uint64_t events;	/* hook invocations counted in the window, if known */
 	unsigned slots;		/* the thread table's size (0: not known, a saved run) */
 	uint64_t slots_bytes;	/* and its kernel memory */
+	uint64_t slots_recycled;	/* ended threads' slots given to new ones */
 	unsigned futex_entries;	/* the futex table's size (0: not known) */
 	/* lost.slot_full: the target's threads alive at the end with no account,
 	 * the first KV_MISSING_MAX of them and how many more */

@@ -22,6 +22,7 @@
 #include "base/units.h"
 #include "base/clock.h"
 #include "trace/loader.h"	/* before the skeleton: it defines struct fct_lost */
+#include "trace/slotrecycle.h"
 #include "trace/slots.h"
 #include "fctrace.skel.h"
 #include "trace/cpustat.h"
@@ -172,6 +173,7 @@ struct tracer {
 	struct sockinv *flows;		/* the proxies found, scanned by fupump's tick */
 	double budget;			/* tracer_opts.budget */
 	struct selfcost *cost;		/* sampling the cost, from start to stop */
+	struct slotrec *recycle;	/* ended threads' slots emptied, from start */
 	struct selfcost_figures cost_f;
 	struct cpuclock cpu;		/* the per_cpu program's events */
 	const char *libjvm;		/* a JVM target's libjvm.so, or NULL */
@@ -1083,6 +1085,11 @@ void tracer_start(struct tracer *t)
 	diskstats_read(&t->disks_open);
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
+	if (!t->recycle)
+		t->recycle = slotrec_open(bpf_map__fd(t->skel->maps.slots),
+					  bpf_map__value_size(t->skel->maps.slots), t->nslots,
+					  bpf_map__fd(t->skel->maps.nr_spill),
+					  &t->skel->bss->slots_claimed);
 	start_fileuse(t);
 	if (t->target != TT_ATTACH)	/* an attach's, once its processes are adopted */
 		start_selfcost(t);
@@ -1155,6 +1162,8 @@ int tracer_poll(struct tracer *t, int timeout_ms)
 	uint64_t now;
 	int n;
 
+	if (t)
+		slotrec_tick(t->recycle, monotonic_ns());
 	if (!t || !t->ustacks) {
 		if (timeout_ms > 0)
 			usleep((useconds_t)timeout_ms * 1000);
@@ -1249,6 +1258,12 @@ static int keep_thread(struct kview *kv, const struct fct_account *a, int *cap)
 	return slots_account_copy(&kv->threads[kv->nthreads++], &kv->nr_arena, a) ? -ENOMEM : 0;
 }
 
+/* A slot holding an account (not never used, not recycled empty). */
+static bool used_slot(const struct fct_account *a)
+{
+	return a->tid && a->tid != FCT_TID_RECYCLED;
+}
+
 /* The slots read in place through the map's mapping (BPF_F_MMAPABLE: an
  * array's values are 8-byte aligned, one after the other); 1 when it
  * cannot be mapped, and the caller looks them up one by one. */
@@ -1264,13 +1279,13 @@ static int read_threads_mapped(struct tracer *t, struct kview *kv, int fd, size_
 	/* one allocation for the used slots: doubling copied each
 	 * struct fct_thread again and again */
 	for (__u32 k = 0; k < t->nslots; k++)
-		cap += ((const struct fct_account *)(base + k * stride))->tid != 0;
+		cap += used_slot((const struct fct_account *)(base + k * stride));
 	if (cap && !(kv->threads = calloc((size_t)cap, sizeof(*kv->threads))))
 		err = -ENOMEM;
 	for (__u32 k = 0; k < t->nslots && !err; k++) {
 		const struct fct_account *a = (const struct fct_account *)(base + k * stride);
 
-		if (a->tid)
+		if (used_slot(a))
 			err = keep_thread(kv, a, &cap);
 	}
 	munmap((void *)base, len);
@@ -1293,7 +1308,7 @@ static int read_threads(struct tracer *t, struct kview *kv)
 	if (!(val = calloc(1, vsz)))
 		return -ENOMEM;
 	for (__u32 k = 0; k < t->nslots && !err; k++)
-		if (!bpf_map_lookup_elem(fd, &k, val) && ((struct fct_account *)val)->tid)
+		if (!bpf_map_lookup_elem(fd, &k, val) && used_slot((struct fct_account *)val))
 			err = keep_thread(kv, (const struct fct_account *)val, &cap);
 	free(val);
 	return err;
@@ -1608,6 +1623,9 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	kv->cost_measured = t->cost_f.samples > 0;
 	kv->machine_cpus = (unsigned)t->cpu.n;
 	err = read_threads(t, kv);
+	kv->slots_recycled = slotrec_recycled(t->recycle);
+	if (!err)
+		err = slotrec_move_into(t->recycle, kv);
 	if (!err)
 		err = read_spilled(t, kv);
 	if (!err && kv->lost.slot_full && t->target != TT_SELF)
@@ -1724,6 +1742,7 @@ void tracer_finish(struct tracer *t)
 	stop_fileuse(t);
 	fu_streams_free(t->fu);
 	sockinv_free(t->flows);
+	slotrec_free(t->recycle);
 	fctrace_bpf__destroy(t->skel);
 	memset(t, 0, sizeof(*t));
 }

@@ -109,15 +109,14 @@ int slots_account_copy(struct fct_thread *out, struct acct_arena *arena,
 	return 0;
 }
 
-int slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
-		      const struct fct_sc_hist_key *k, const struct fct_nr_stats *v)
+int slots_nr_add(struct fct_thread *t, struct acct_arena *arena, unsigned nr,
+		 const struct fct_nr_stats *v)
 {
-	struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, k->tid);
 	struct fct_nr_stats *s;
 
-	if (!t || k->nr >= FCT_NR_MAX)
+	if (nr >= FCT_NR_MAX)
 		return 0;
-	if (!(s = acct_nr_put(t, &kv->nr_arena, k->nr)))
+	if (!(s = acct_nr_put(t, arena, nr)))
 		return -1;
 	s->count += v->count;
 	s->errors += v->errors;
@@ -125,4 +124,14 @@ int slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
 	s->total_ns += v->total_ns;
 	s->blocked_ns += v->blocked_ns;
 	return 0;
+}
+
+int slots_add_spilled(struct kview *kv, const struct kv_tid_at *ix, int n,
+		      const struct fct_sc_hist_key *k, const struct fct_nr_stats *v)
+{
+	struct fct_thread *t = (struct fct_thread *)kview_tids_find(kv, ix, n, k->tid);
+
+	if (!t)
+		return 0;
+	return slots_nr_add(t, &kv->nr_arena, k->nr, v);
 }

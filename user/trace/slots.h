@@ -29,6 +29,10 @@ void slots_find_missing(struct kview *kv, pid_t tgid);
  * -1 without memory. */
 int slots_account_copy(struct fct_thread *out, struct acct_arena *arena,
 		       const struct fct_account *a);
+/* v added to number nr's figures in t (its entry made if it had none);
+ * -1 without memory. */
+int slots_nr_add(struct fct_thread *t, struct acct_arena *arena, unsigned nr,
+		 const struct fct_nr_stats *v);
 /* A number the slot spilled (the nr_spill map's entry k, v) into its
  * thread's table: the latest thread of that tid in kv (ix, n:
  * kview_tids_sorted's); dropped when none has it; -1 without memory. */
