@@ -210,7 +210,7 @@ $(TSAN_BINS): $(OUTPUT)/tsan/%: $(OUTPUT)/tsan/tests/%.o $(patsubst %.c,$(OUTPUT
 	$(Q)$(CC) $(TSAN_FLAGS) -rdynamic $^ $(LDLIBS) -lcmocka -o $@
 
 # the server part's server and its single-purpose peer (tests/bench_server.sh)
-BENCH_PKGS := postgresql bpftrace
+BENCH_PKGS := postgresql bpftrace redis-server redis-tools nginx wrk
 deps-bench:
 	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(BENCH_PKGS)"
 

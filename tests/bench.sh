@@ -57,7 +57,7 @@
 #      microseconds) with the pools' code inside the syscall programs
 #      against FCTRACE_POOLS_OFF=1, interleaved; the program's own wall.
 #   BENCH_PARTS="overhead stats fidelity holders cpustacks pcevict jvm handles pools server"   the parts to run
-#   BENCH_SERVER_SECS=10, BENCH_SERVER_ROUNDS=3   the server part (tests/bench_server.sh)
+#   BENCH_SERVER_SECS=16, BENCH_SERVER_FROM=10, BENCH_SERVER_ROUNDS=3, BENCH_SERVERS="redis nginx pg"   the server part (tests/bench_server.sh)
 #   BENCH_CG_OPS="2000 6000"  the two op counts under callgrind ("" skips it)
 #   FCTRACE=./fctrace     OUTPUT=.output
 # The defaults take about 9-11 minutes on a 2-vCPU VM.
