@@ -53,7 +53,8 @@ void pools_print(FILE *f, const struct joined_run *m)
 		else
 			snprintf(cap, sizeof(cap), "?");
 		for (int s = 0; s < HS_N; s++)
-			if (p->kind == LK_CONNECTIONS)	/* the peer's side: not measured */
+			if (p->kind == LK_CONNECTIONS && !p->peer_processes)
+				/* the peer's side: not traced */
 				snprintf(st[s], sizeof(st[s]), "-");
 			else
 				units_pct(st[s], sizeof(st[s]),
@@ -70,6 +71,14 @@ void pools_print(FILE *f, const struct joined_run *m)
 			why_wrap(f, "  ", "a proxy's connections, counted from its sockets: "
 				 "threads are its clients, a hold one request's exchange on a "
 				 "connection, waiting its clients' requests in it for one");
+		if (p->kind == LK_CONNECTIONS && p->peer_processes)
+			fprintf(f, "  the hold's states are the peer's (%u processes traced): the "
+				"rest, %.0f %%, it waited on the proxy; idle %.0f %% of its time\n",
+				p->peer_processes, 100 * (p->hold_ns > 0 ? p->peer_wait_ns /
+				p->hold_ns : 0), 100 * p->peer_idle_share);
+		else if (p->kind == LK_CONNECTIONS)
+			fprintf(f, "  the peer was not traced: what it does with a connection is not "
+				"seen (trace it too)\n");
 		if (p->how == PC_NOT_QUEUED)
 			fprintf(f, "  capacity at most %.2f: its threads not queued, on average (%.2f if "
 				"a woken waiter has its item only once it runs); the hold, by Little's "

@@ -44,6 +44,16 @@ struct proxy {
 	char peer[SOCKINV_NAME], listen[SOCKINV_NAME];
 	unsigned conns, clients;
 	unsigned first_clients;	/* its clients at the scan that found it */
+	/* its pool's connections joined to the traced process at their
+	 * other end (a connection closed stays: its peer served it) */
+	struct { uint64_t ino; pid_t tgid; } joined[SOCKINV_PEERS];
+	unsigned njoined;
+};
+
+/* A socket of a traced process read at this scan: whose it is. */
+struct owner {
+	uint64_t ino;
+	pid_t tgid;
 };
 
 /* A process no scan found a proxy is scanned again after 1, 2, 4, then
@@ -350,6 +360,59 @@ static const char *main_peer(const struct roles *r)
 	return best;
 }
 
+/* ---- the peers at the other end ----------------------------------------- */
+
+static int by_owner_ino(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* The other end of connection e: a unix socket's peer inode, or the TCP
+ * socket whose addresses are e's reversed (0 when not in the tables: a
+ * peer on another machine). */
+static uint64_t other_end(const struct sock_table *t, const struct sock_ent *e)
+{
+	if (!e->port)
+		return e->peer_ino;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].state == ST_ESTABLISHED && t->e[i].port &&
+		    !strcmp(t->e[i].name, e->peer) && !strcmp(t->e[i].peer, e->name))
+			return t->e[i].ino;
+	return 0;
+}
+
+static bool was_joined(const struct proxy *p, uint64_t ino)
+{
+	for (unsigned i = 0; i < p->njoined; i++)
+		if (p->joined[i].ino == ino)
+			return true;
+	return false;
+}
+
+/* The pool's connections not joined yet, each to the traced process
+ * that holds its other end among those read at this scan (o[0..no),
+ * sorted): a process not due at this scan is joined at a later one. */
+static void join_peers(struct proxy *p, const struct sock_table *t, const struct owner *o,
+		       size_t no, const struct roles *r, const char *peer)
+{
+	for (int i = 0; i < r->n && p->njoined < SOCKINV_PEERS; i++) {
+		const struct sock_ent *e;
+		struct owner k = { 0 }, *w;
+
+		if (r->role[i] != FCT_FLOW_OUT || strcmp(r->peer[i], peer) ||
+		    was_joined(p, r->ino[i]) || !(e = find(t, r->ino[i])) ||
+		    !(k.ino = other_end(t, e)))
+			continue;
+		w = bsearch(&k, o, no, sizeof(k), by_owner_ino);
+		if (!w || w->tgid == p->tgid)
+			continue;	/* not traced, or the proxy's own */
+		p->joined[p->njoined].ino = r->ino[i];
+		p->joined[p->njoined++].tgid = w->tgid;
+	}
+}
+
 /* ---- the proxies --------------------------------------------------------- */
 
 static bool is_proxy(const struct sockinv *s, pid_t tgid)
@@ -377,7 +440,8 @@ static struct proxy *proxy_of(struct sockinv *s, pid_t tgid, bool make)
  * asks). Its sockets into the table (those there already keep their open
  * exchange); the clients it accepts later the probes add. */
 static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
-		     const uint64_t *inos, int ninos, struct roles *r)
+		     const uint64_t *inos, int ninos, struct roles *r, const struct owner *o,
+		     size_t no)
 {
 	struct proxy *p;
 	const char *peer;
@@ -406,6 +470,7 @@ static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
 		if (!bpf_map_update_elem(s->socks_fd, &r->ino[i], &v, BPF_NOEXIST))
 			s->inserted++;
 	}
+	join_peers(p, t, o, no, r, peer);
 }
 
 /* Whether tgid is due a scan: a proxy each time, another process as
@@ -441,9 +506,25 @@ static void not_proxy(struct sockinv *s, pid_t tgid)
 	s->seen[i].next = s->scans + s->seen[i].gap;
 }
 
+/* Each socket read at this scan with its process, sorted by inode;
+ * NULL out of memory. */
+static struct owner *owners(const pid_t *tgids, int n, const uint64_t *inos, const int *first)
+{
+	struct owner *o = malloc(((size_t)first[n] + 1) * sizeof(*o));
+
+	if (!o)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		for (int j = first[i]; j < first[i + 1]; j++)
+			o[j] = (struct owner){ inos[j], tgids[i] };
+	qsort(o, (size_t)first[n], sizeof(*o), by_owner_ino);
+	return o;
+}
+
 int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 {
 	struct sock_table t = { 0 };
+	struct owner *o = NULL;
 	uint64_t *inos = malloc(FDS_MAX * sizeof(*inos));
 	int *first = malloc(((size_t)n + 1) * sizeof(*first));
 	struct roles *r = malloc(sizeof(*r));
@@ -461,21 +542,38 @@ int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 	/* the machine's tables only when some process has a socket */
 	if (!rc && total)
 		rc = read_tables(&t);
+	if (!rc && total && !(o = owners(tgids, n, inos, first)))
+		rc = -ENOMEM;
 	for (int i = 0; !rc && total && i < n; i++) {
 		int k = first[i + 1] - first[i];
 
 		if (!k)
 			continue;
-		scan_one(s, &t, tgids[i], inos + first[i], k, r);
+		scan_one(s, &t, tgids[i], inos + first[i], k, r, o, (size_t)total);
 		not_proxy(s, tgids[i]);		/* unless it is one now */
 	}
 	if (s->inserted)
 		*s->flow_on = s->inserted;
+	free(o);
 	free(t.e);
 	free(inos);
 	free(first);
 	free(r);
 	return rc;
+}
+
+/* The distinct processes p's connections were joined to. */
+static void peers_of(const struct proxy *p, struct kv_flow *f)
+{
+	f->joined = p->njoined;
+	for (unsigned i = 0; i < p->njoined; i++) {
+		unsigned j = 0;
+
+		while (j < f->npeers && f->peers[j] != p->joined[i].tgid)
+			j++;
+		if (j == f->npeers && f->npeers < SOCKINV_PEERS)
+			f->peers[f->npeers++] = p->joined[i].tgid;
+	}
 }
 
 int sockinv_read(struct sockinv *s, struct kv_flow **out, int *n)
@@ -496,6 +594,7 @@ int sockinv_read(struct sockinv *s, struct kv_flow **out, int *n)
 		memcpy(f->listen, s->proxies[i].listen, sizeof(f->listen));
 		f->conns = s->proxies[i].conns;
 		bpf_map_lookup_elem(s->groups_fd, &k, &f->g);
+		peers_of(&s->proxies[i], f);
 		/* the most seen at a scan, or those there at the first and
 		 * every one accepted since */
 		f->clients = s->proxies[i].clients;
