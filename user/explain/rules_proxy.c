@@ -143,11 +143,12 @@ static void ev_peer(struct diag_cause *c, const struct pool_row *p, const char *
 	cause_fig(c, "peer_wait_share", hold_share(p, p->peer_wait_ns));
 	cause_fig(c, "peer_idle_share", p->peer_idle_share);
 	evidence_add(c, "Each request held a connection %s (its exchange): the peer (%u "
-		     "processes, %u threads, at the other end of %u of the connections) was on "
+		     "process%s, %u thread%s, at the other end of %u of the connections) was on "
 		     "CPU %s of it (%s in syscalls), runnable %s, blocked %s (I/O and faults), in "
 		     "lock waits %s, and asleep waiting on %s the rest, %s (the request on its way "
 		     "there, the reply on its way back).", fig_ns(p->hold_ns), p->peer_processes,
-		     p->peer_threads, p->peer_connections, fig_pct(hold_share(p, cpu)),
+		     p->peer_processes == 1 ? "" : "es", p->peer_threads,
+		     p->peer_threads == 1 ? "" : "s", p->peer_connections, fig_pct(hold_share(p, cpu)),
 		     fig_pct(hold_share(p, p->state_ns[HS_SYSCALL])),
 		     fig_pct(hold_share(p, p->state_ns[HS_PREEMPTED])),
 		     fig_pct(hold_share(p, p->state_ns[HS_BLOCKED])),
