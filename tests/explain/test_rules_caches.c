@@ -457,6 +457,15 @@ static void test_proxy_peer(void **state)
 	assert_true(fig_is(c, "fix_items", 8));
 	show(x);
 	free(x);
+	/* 2 of its 4 connections' peers traced: not said by halves */
+	x = fx_proxy(5e9, 5e9);
+	x->m.pools->peer_connections = 2;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "pool_too_small");
+	assert_true(fig_is(c, "peer_processes", 0));
+	assert_false(has_fig(c, "peer_oncpu_share"));
+	assert_non_null(strstr(c->evidence[c->nevidence - 2], "only 2 of them"));
+	free(x);
 }
 
 /* A start-up's few connections are no pool's misses. */

@@ -120,9 +120,17 @@ static double hold_share(const struct pool_row *p, double ns)
 static void ev_peer_untraced(struct diag_cause *c, const struct pool_row *p, const char *comm)
 {
 	cause_fig(c, "peer_processes", 0);
-	evidence_add(c, "What the peer at the other end of %s's connections (%s) does while one "
-		     "is busy is not seen: it was not traced. Trace it too (fctrace attach -p "
-		     "%u,PEER_PID --follow, or run both) to see its side.", comm, p->peer, p->tgid);
+	if (p->peer_connections)	/* some of them only: not said by halves */
+		evidence_add(c, "What the peer at the other end of %s's connections (%s) does "
+			     "while one is busy is not said: only %u of them had a traced process "
+			     "at the other end. Trace all of the peer (fctrace attach -p "
+			     "%u,PEER_PID --follow) to see its side.", comm, p->peer,
+			     p->peer_connections, p->tgid);
+	else
+		evidence_add(c, "What the peer at the other end of %s's connections (%s) does "
+			     "while one is busy is not seen: it was not traced. Trace it too "
+			     "(fctrace attach -p %u,PEER_PID --follow, or run both) to see its "
+			     "side.", comm, p->peer, p->tgid);
 }
 
 /* The peer's side: what each request's hold of a connection was made of,

@@ -60,14 +60,21 @@ static bool forwards(const struct fct_flow_group *g)
 	return in >= PROXY_MIN_REQUESTS && out >= 0.9 * in && out <= 1.1 * in;
 }
 
-/* The peer's side, when some of the connections were joined to a traced
- * process: else hold_state stays 0 (the peer is not seen). */
+/* The peer's side, when every connection of the pool (at the last scan
+ * that saw one) was joined to a traced process: the exchanges' time is
+ * then all theirs to account for. Else hold_state stays 0 (the peer is
+ * not seen, or only part of it: peer_connections says how much, with
+ * peer_processes 0). */
 static void peer_row(struct pool_row *p, const struct joined_run *m, const struct kv_flow *f)
 {
 	struct peer_sums s;
 
 	if (!f->npeers)
 		return;
+	if (f->joined_now < f->conns_now) {
+		p->peer_connections = f->joined_now;
+		return;
+	}
 	peer_sums_of(&s, m, f->peers, f->npeers);
 	p->peer_processes = f->npeers;
 	p->peer_connections = f->joined;

@@ -48,6 +48,7 @@ struct proxy {
 	 * other end (a connection closed stays: its peer served it) */
 	struct { uint64_t ino; pid_t tgid; } joined[SOCKINV_PEERS];
 	unsigned njoined;
+	unsigned conns_now, joined_now;	/* at the last scan that saw one */
 };
 
 /* A socket of a traced process read at this scan: whose it is. */
@@ -369,17 +370,25 @@ static int by_owner_ino(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
-/* The other end of connection e: a unix socket's peer inode, or the TCP
- * socket whose addresses are e's reversed (0 when not in the tables: a
- * peer on another machine). */
-static uint64_t other_end(const struct sock_table *t, const struct sock_ent *e)
+/* The traced process at the other end of connection e among the
+ * sockets read at this scan (o[0..no), sorted), or 0: a unix socket's
+ * peer by its inode; a TCP socket's, the one whose addresses are e's
+ * reversed (the traced processes' sockets are looked at, not the
+ * machine's: fewer). */
+static pid_t other_end(const struct sock_table *t, const struct sock_ent *e,
+		       const struct owner *o, size_t no)
 {
-	if (!e->port)
-		return e->peer_ino;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->e[i].state == ST_ESTABLISHED && t->e[i].port &&
-		    !strcmp(t->e[i].name, e->peer) && !strcmp(t->e[i].peer, e->name))
-			return t->e[i].ino;
+	const struct sock_ent *x;
+	struct owner k = { .ino = e->peer_ino }, *w;
+
+	if (!e->port) {
+		w = k.ino ? bsearch(&k, o, no, sizeof(k), by_owner_ino) : NULL;
+		return w ? w->tgid : 0;
+	}
+	for (size_t i = 0; i < no; i++)
+		if ((x = find(t, o[i].ino)) && x->port && x->state == ST_ESTABLISHED &&
+		    !strcmp(x->name, e->peer) && !strcmp(x->peer, e->name))
+			return o[i].tgid;
 	return 0;
 }
 
@@ -392,25 +401,34 @@ static bool was_joined(const struct proxy *p, uint64_t ino)
 }
 
 /* The pool's connections not joined yet, each to the traced process
- * that holds its other end among those read at this scan (o[0..no),
- * sorted): a process not due at this scan is joined at a later one. */
+ * that holds its other end among those read at this scan: a process not
+ * due at this scan is joined at a later one. And how many of them are
+ * joined now. */
 static void join_peers(struct proxy *p, const struct sock_table *t, const struct owner *o,
 		       size_t no, const struct roles *r, const char *peer)
 {
-	for (int i = 0; i < r->n && p->njoined < SOCKINV_PEERS; i++) {
-		const struct sock_ent *e;
-		struct owner k = { 0 }, *w;
+	unsigned now = 0, joined = 0;
 
-		if (r->role[i] != FCT_FLOW_OUT || strcmp(r->peer[i], peer) ||
-		    was_joined(p, r->ino[i]) || !(e = find(t, r->ino[i])) ||
-		    !(k.ino = other_end(t, e)))
+	for (int i = 0; i < r->n; i++) {
+		const struct sock_ent *e;
+		pid_t tgid;
+
+		if (r->role[i] != FCT_FLOW_OUT || strcmp(r->peer[i], peer))
 			continue;
-		w = bsearch(&k, o, no, sizeof(k), by_owner_ino);
-		if (!w || w->tgid == p->tgid)
+		now++;
+		if (was_joined(p, r->ino[i])) {
+			joined++;
+			continue;
+		}
+		if (p->njoined == SOCKINV_PEERS || !(e = find(t, r->ino[i])) ||
+		    !(tgid = other_end(t, e, o, no)) || tgid == p->tgid)
 			continue;	/* not traced, or the proxy's own */
 		p->joined[p->njoined].ino = r->ino[i];
-		p->joined[p->njoined++].tgid = w->tgid;
+		p->joined[p->njoined++].tgid = tgid;
+		joined++;
 	}
+	if (now)
+		p->conns_now = now, p->joined_now = joined;
 }
 
 /* ---- the proxies --------------------------------------------------------- */
@@ -566,6 +584,8 @@ int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 static void peers_of(const struct proxy *p, struct kv_flow *f)
 {
 	f->joined = p->njoined;
+	f->conns_now = p->conns_now;
+	f->joined_now = p->joined_now;
 	for (unsigned i = 0; i < p->njoined; i++) {
 		unsigned j = 0;
 

@@ -19,7 +19,7 @@
 #include "fctrace.h"
 
 #define SOCKINV_NAME	112
-#define SOCKINV_PEERS	64	/* traced peer processes kept a proxy */
+#define SOCKINV_PEERS	256	/* connections joined to a peer kept a proxy */
 
 /* A proxy as the scans found it, and what the probes measured of it. */
 struct kv_flow {
@@ -31,9 +31,12 @@ struct kv_flow {
 	unsigned clients;		/* client connections, the most at once */
 	/* the traced processes at the other end of its pool's connections
 	 * (the unix peer's inode, or TCP's 4-tuple reversed, found among
-	 * their descriptors): joined is the connections so joined, ever */
+	 * their descriptors): joined is the connections so joined, ever;
+	 * conns_now and joined_now the pool's connections at the last scan
+	 * that saw one, and of those the joined: the peer's side is whole
+	 * only when they are equal */
 	pid_t peers[SOCKINV_PEERS];
-	unsigned npeers, joined;
+	unsigned npeers, joined, conns_now, joined_now;
 	struct fct_flow_group g;	/* the probes' sums (fctrace.h) */
 };
 
