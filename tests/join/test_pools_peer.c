@@ -139,6 +139,23 @@ static void test_nothing(void **state)
 	assert_int_equal(s.threads, 0);
 }
 
+/* Accounts past their window (a row whose span is shorter than its
+ * sleep): the idle share stays a share. */
+static void test_idle_past_window(void **state)
+{
+	struct joined_run m;
+	struct peer_sums s;
+	struct pool_row p = { 0 };
+	pid_t peer = PEER;
+
+	(void)state;
+	model(&m);
+	rows[0].end_ns = rows[1].end_ns = 100 * MS;
+	peer_sums_of(&s, &m, &peer, 1);
+	pool_peer_hold(&p, &s, 500 * MS, 1000);
+	assert_float_equal(p.peer_idle_share, 1, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_hold_scaled),
 		cmocka_unit_test(test_nothing),
+		cmocka_unit_test(test_idle_past_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

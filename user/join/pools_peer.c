@@ -76,6 +76,10 @@ void pool_peer_hold(struct pool_row *p, const struct peer_sums *s, double busy_n
 		p->state_ns[k] = s->part_ns[k] * scale / (double)exchanges;
 	p->peer_wait_ns = (busy_ns - work * scale) / (double)exchanges;
 	p->peer_work_share = work / busy_ns;
+	/* accounts a little past their window (rounding at the edges) stay
+	 * a share */
 	p->peer_idle_share = s->wall_ns > 0 ? s->idle_ns / s->wall_ns : 0;
+	if (p->peer_idle_share > 1)
+		p->peer_idle_share = 1;
 	p->peer_threads = s->threads;
 }
