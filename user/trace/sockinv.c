@@ -49,6 +49,9 @@ struct proxy {
 	struct { uint64_t ino; pid_t tgid; } joined[SOCKINV_PEERS];
 	unsigned njoined;
 	unsigned conns_now, joined_now;	/* at the last scan that saw one */
+	/* its connections not joined at the last scan, as one number, and
+	 * the set every traced process's sockets were last read for */
+	uint64_t unjoined, tried;
 };
 
 /* A socket of a traced process read at this scan: whose it is. */
@@ -409,6 +412,7 @@ static void join_peers(struct proxy *p, const struct sock_table *t, const struct
 {
 	unsigned now = 0, joined = 0;
 
+	p->unjoined = 0;
 	for (int i = 0; i < r->n; i++) {
 		const struct sock_ent *e;
 		pid_t tgid;
@@ -421,8 +425,11 @@ static void join_peers(struct proxy *p, const struct sock_table *t, const struct
 			continue;
 		}
 		if (p->njoined == SOCKINV_PEERS || !(e = find(t, r->ino[i])) ||
-		    !(tgid = other_end(t, e, o, no)) || tgid == p->tgid)
-			continue;	/* not traced, or the proxy's own */
+		    !(tgid = other_end(t, e, o, no)) || tgid == p->tgid) {
+			/* not traced, not read at this scan, or the proxy's own */
+			p->unjoined += r->ino[i] * 0x9e3779b97f4a7c15ull + 1;
+			continue;
+		}
 		p->joined[p->njoined].ino = r->ino[i];
 		p->joined[p->njoined++].tgid = tgid;
 		joined++;
@@ -539,6 +546,62 @@ static struct owner *owners(const pid_t *tgids, int n, const uint64_t *inos, con
 	return o;
 }
 
+/* o[0..no) and the sockets of the processes of tgids[0..n) that had none
+ * read at this scan (first: as sockinv_scan has it), sorted; NULL out of
+ * memory. *nall: how many. */
+static struct owner *owners_all(const struct owner *o, size_t no, const pid_t *tgids, int n,
+				const int *first, size_t *nall)
+{
+	uint64_t *inos = malloc(FDS_MAX * sizeof(*inos));
+	struct owner *all = malloc((no + FDS_MAX) * sizeof(*all));
+	size_t m = no;
+
+	if (!inos || !all) {
+		free(inos);
+		free(all);
+		return NULL;
+	}
+	memcpy(all, o, no * sizeof(*o));
+	for (int i = 0; i < n && m < no + FDS_MAX; i++) {
+		int k = first[i + 1] > first[i] ? 0 :
+			proc_sockets(tgids[i], inos, (int)(no + FDS_MAX - m));
+
+		for (int j = 0; j < k; j++)
+			all[m++] = (struct owner){ inos[j], tgids[i] };
+	}
+	qsort(all, m, sizeof(*all), by_owner_ino);
+	free(inos);
+	*nall = m;
+	return all;
+}
+
+/* A proxy whose connections' other ends none of the sockets read at this
+ * scan held (a peer not due: an old process is read only every
+ * RESCAN_OTHERS scans): once for each new set of them, every traced
+ * process's sockets are read and the join tried again. An untraced peer
+ * costs one such read a new connection, not one a scan. */
+static int join_rest(struct sockinv *s, const struct sock_table *t, const pid_t *tgids, int n,
+		     const uint64_t *inos, const int *first, const struct owner *o, struct roles *r)
+{
+	struct owner *all = NULL;
+	size_t nall = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct proxy *p = proxy_of(s, tgids[i], false);
+		int k = first[i + 1] - first[i];
+
+		if (!p || !k || !p->unjoined || p->unjoined == p->tried)
+			continue;
+		if (!all && !(all = owners_all(o, (size_t)first[n], tgids, n, first, &nall)))
+			return -ENOMEM;
+		classify(t, inos + first[i], k, r);
+		join_peers(p, t, all, nall, r, p->peer);
+		p->tried = p->unjoined;
+	}
+	free(all);
+	return 0;
+}
+
 int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 {
 	struct sock_table t = { 0 };
@@ -570,6 +633,8 @@ int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 		scan_one(s, &t, tgids[i], inos + first[i], k, r, o, (size_t)total);
 		not_proxy(s, tgids[i]);		/* unless it is one now */
 	}
+	if (!rc && total)
+		rc = join_rest(s, &t, tgids, n, inos, first, o, r);
 	if (s->inserted)
 		*s->flow_on = s->inserted;
 	free(o);
