@@ -135,7 +135,7 @@ ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_exp
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
 	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
-	      trace/test_uinline join/test_pools base/test_idxhash join/test_holders trace/test_account
+	      trace/test_uinline join/test_pools join/test_pools_peer base/test_idxhash join/test_holders trace/test_account
 TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
