@@ -453,6 +453,8 @@ static void test_proxy_peer(void **state)
 	assert_true(fig_is(c, "peer_locks_share", 0.05));
 	assert_true(fig_is(c, "peer_wait_share", 0.25));
 	assert_true(fig_is(c, "peer_idle_share", 0.3));
+	/* runnable longer than on CPU: the CPUs bound it */
+	assert_non_null(strstr(c->evidence[c->nevidence - 3], "waited for a CPU longer"));
 	/* the fix still made: the figures fit the cause's room */
 	assert_true(fig_is(c, "fix_items", 8));
 	show(x);

@@ -162,6 +162,9 @@ static void ev_peer(struct diag_cause *c, const struct pool_row *p, const char *
 		     fig_pct(hold_share(p, p->state_ns[HS_BLOCKED])),
 		     fig_pct(hold_share(p, p->state_ns[HS_WAITING])), comm,
 		     fig_pct(hold_share(p, p->peer_wait_ns)));
+	if (p->state_ns[HS_PREEMPTED] >= 0.25 * p->hold_ns && p->state_ns[HS_PREEMPTED] >= cpu)
+		evidence_add(c, "Inside the exchanges the peer waited for a CPU longer than it ran: "
+			     "the machine's CPUs bound it, and more connections would share them.");
 	evidence_add(c, "The peer's threads waited for their next request (asleep in a poll or "
 		     "a receive) %s of their time%s.", fig_pct(p->peer_idle_share),
 		     p->peer_work_share > 1.05 ? "; they worked more than the exchanges lasted "
