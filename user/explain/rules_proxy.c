@@ -152,16 +152,17 @@ static void ev_peer(struct diag_cause *c, const struct pool_row *p, const char *
 	cause_fig(c, "peer_idle_share", p->peer_idle_share);
 	evidence_add(c, "Each request held a connection %s (its exchange): the peer (%u "
 		     "process%s, %u thread%s, at the other end of %u of the connections) was on "
-		     "CPU %s of it (%s in syscalls), runnable %s, blocked %s (I/O and faults), in "
-		     "lock waits %s, and asleep waiting on %s the rest, %s (the request on its way "
-		     "there, the reply on its way back).", fig_ns(p->hold_ns), p->peer_processes,
+		     "CPU %s of it (%s in syscalls), runnable %s, blocked %s (I/O, faults), in "
+		     "futex waits %s, and the rest, %s, asleep in a poll: waiting on %s (the "
+		     "request on its way, the reply on its way back), or on locks it waits for "
+		     "in a poll.", fig_ns(p->hold_ns), p->peer_processes,
 		     p->peer_processes == 1 ? "" : "es", p->peer_threads,
 		     p->peer_threads == 1 ? "" : "s", p->peer_connections, fig_pct(hold_share(p, cpu)),
 		     fig_pct(hold_share(p, p->state_ns[HS_SYSCALL])),
 		     fig_pct(hold_share(p, p->state_ns[HS_PREEMPTED])),
 		     fig_pct(hold_share(p, p->state_ns[HS_BLOCKED])),
-		     fig_pct(hold_share(p, p->state_ns[HS_WAITING])), comm,
-		     fig_pct(hold_share(p, p->peer_wait_ns)));
+		     fig_pct(hold_share(p, p->state_ns[HS_WAITING])),
+		     fig_pct(hold_share(p, p->peer_wait_ns)), comm);
 	if (p->state_ns[HS_PREEMPTED] >= 0.25 * p->hold_ns && p->state_ns[HS_PREEMPTED] >= cpu)
 		evidence_add(c, "Inside the exchanges the peer waited for a CPU longer than it ran: "
 			     "the machine's CPUs bound it, and more connections would share them.");
