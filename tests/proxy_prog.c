@@ -4,10 +4,13 @@
  * probes (tests/bpf/test_bpf_proxy.c). Not fctrace's code: it includes
  * nothing of it.
  *
- *   proxy_prog DIR N M REQUESTS DELAY_US
+ *   proxy_prog DIR N M REQUESTS DELAY_US [cpu]
  *
  * Three processes. The backend (a child) serves DIR/be.sock: a thread a
- * connection, each request (8 bytes) answered after DELAY_US. The
+ * connection, each request (8 bytes) answered after DELAY_US (asleep;
+ * with `cpu`, DELAY_US of its thread's CPU time, spinning). It waits for
+ * a connection and for each request in poll(), as a database server
+ * waits in epoll, and times itself (below). The
  * proxy (this process, the one traced) listens on DIR/px.sock and keeps
  * N connections to the backend; it sleeps 0.3 s first (fctrace scans for
  * a proxy's sockets soon after it connects), then accepts M clients, reads each request
@@ -17,7 +20,17 @@
  * other. When every client has closed, the proxy prints one line:
  *   requests forwarded queue_ns conns clients
  * queue_ns: the time from its read of each request to its write of it to
- * the backend, summed (CLOCK_MONOTONIC).
+ * the backend, summed (CLOCK_MONOTONIC). The line goes on with the
+ * proxy's exchanges and the backend's own clocks, summed over its threads
+ * (in memory the processes share), once every connection has closed and
+ * the backend has ended:
+ *   ... exchange_ns serve_ns cpu_ns idle_ns life_ns
+ * exchange_ns: the proxy's write of each request upstream to its read of
+ * the reply; serve_ns: the backend's read of each request to its write
+ * of the reply; cpu_ns: its threads' CPU time, whole
+ * (CLOCK_THREAD_CPUTIME_ID at their end, the accepting thread's
+ * included); idle_ns: their time in poll() waiting for a connection or a
+ * request; life_ns: their lives, summed.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,7 +41,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -38,7 +53,14 @@
 
 static char be_path[108], px_path[108];
 static unsigned delay_us;
-static int nreq;
+static int nreq, spin;
+
+/* The backend's own clocks, in memory shared with the proxy. */
+struct be_clock {
+	uint64_t serve_ns, cpu_ns, idle_ns, life_ns;
+	unsigned done;		/* serving threads ended */
+};
+static struct be_clock *bec;
 
 static uint64_t now_ns(void)
 {
@@ -46,6 +68,19 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void add(uint64_t *to, uint64_t ns)
+{
+	__atomic_add_fetch(to, ns, __ATOMIC_RELAXED);
 }
 
 static void die(const char *what)
@@ -82,28 +117,80 @@ static int connect_to(const char *path)
 
 /* ---- the backend: a thread a connection --------------------------------- */
 
+/* Wait in poll() for fd to be readable, timed as idle; 0 or -1. */
+static int await(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t t0 = now_ns();
+	int rc = poll(&p, 1, -1);
+
+	add(&bec->idle_ns, now_ns() - t0);
+	return rc == 1 ? 0 : -1;
+}
+
+static void work(void)
+{
+	uint64_t until = cpu_ns() + delay_us * 1000ull;
+
+	if (!spin) {
+		usleep(delay_us);
+		return;
+	}
+	while (cpu_ns() < until)
+		;
+}
+
+/* A thread's end: its CPU time and its life into the shared clocks. */
+static void thread_end(uint64_t born)
+{
+	add(&bec->cpu_ns, cpu_ns());
+	add(&bec->life_ns, now_ns() - born);
+}
+
 static void *serve(void *arg)
 {
 	int c = (int)(intptr_t)arg;
+	uint64_t born = now_ns(), t0;
 	char buf[8];
 
-	while (read(c, buf, sizeof(buf)) == (ssize_t)sizeof(buf)) {
-		usleep(delay_us);
+	while (!await(c) && read(c, buf, sizeof(buf)) == (ssize_t)sizeof(buf)) {
+		t0 = now_ns();
+		work();
+		add(&bec->serve_ns, now_ns() - t0);
 		if (write(c, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 			break;
 	}
 	close(c);
+	thread_end(born);
+	__atomic_add_fetch(&bec->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
+static void on_term(int sig)
+{
+	(void)sig;	/* poll() returns EINTR: the accepting thread ends */
+}
+
+/* The accepting thread; the proxy's SIGTERM ends it (its serving
+ * threads, which block the signal, have ended by then). */
 static void backend(int l)
 {
+	struct sigaction sa = { .sa_handler = on_term };
+	uint64_t born = now_ns();
+	sigset_t term, was;
 	pthread_t th;
 	int c;
 
-	while ((c = accept(l, NULL, NULL)) >= 0)
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!await(l) && (c = accept(l, NULL, NULL)) >= 0) {
+		pthread_sigmask(SIG_BLOCK, &term, &was);
 		if (pthread_create(&th, NULL, serve, (void *)(intptr_t)c) == 0)
 			pthread_detach(th);
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
+	}
+	thread_end(born);
 	_exit(0);
 }
 
@@ -145,12 +232,14 @@ struct proxy {
 	char req[MAXC][8];
 	unsigned long requests, forwarded;
 	uint64_t queue_ns;
+	uint64_t sent_at[MAXN], exchange_ns;	/* each exchange upstream, write to read */
 };
 
 static void forward(struct proxy *p, int u, int cfd)
 {
 	p->queue_ns += now_ns() - p->read_at[cfd];
 	p->up_for[u] = cfd;
+	p->sent_at[u] = now_ns();
 	if (write(p->up[u], p->req[cfd], 8) != 8)
 		die("forward");
 	p->forwarded++;
@@ -187,8 +276,10 @@ static void on_reply(struct proxy *p, int u)
 	char buf[8];
 	int cfd = p->up_for[u];
 
-	if (read(p->up[u], buf, sizeof(buf)) != (ssize_t)sizeof(buf) ||
-	    write(cfd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+	if (read(p->up[u], buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		die("reply");
+	p->exchange_ns += now_ns() - p->sent_at[u];
+	if (write(cfd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 		die("reply");
 	p->up_for[u] = -1;
 	if (p->qlen) {
@@ -235,19 +326,36 @@ static void run_proxy(struct proxy *p, int l, int m)
 	close(ep);
 }
 
+/* The pool's connections closed, their threads' ends awaited (10 s at
+ * most), then the accepting thread's. */
+static void end_backend(struct proxy *p, pid_t be)
+{
+	for (int u = 0; u < p->n; u++)
+		close(p->up[u]);
+	for (int i = 0; i < 10000 && __atomic_load_n(&bec->done, __ATOMIC_ACQUIRE) <
+	     (unsigned)p->n; i++)
+		usleep(1000);
+	kill(be, SIGTERM);
+	waitpid(be, NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
 	static struct proxy p;
 	int n, m, lb, lp;
 	pid_t be, cl;
 
-	if (argc != 6 || (n = atoi(argv[2])) <= 0 || n > MAXN || (m = atoi(argv[3])) <= 0 ||
+	if (argc < 6 || argc > 7 || (n = atoi(argv[2])) <= 0 || n > MAXN || (m = atoi(argv[3])) <= 0 ||
 	    m > MAXC - 16 || (nreq = atoi(argv[4])) <= 0) {
-		fprintf(stderr, "usage: proxy_prog DIR N M REQUESTS DELAY_US (N <= %d, M <= %d)\n",
+		fprintf(stderr, "usage: proxy_prog DIR N M REQUESTS DELAY_US [cpu] (N <= %d, M <= %d)\n",
 			MAXN, MAXC - 16);
 		return 2;
 	}
 	delay_us = (unsigned)atoi(argv[5]);
+	spin = argc == 7 && !strcmp(argv[6], "cpu");
+	bec = mmap(NULL, sizeof(*bec), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (bec == MAP_FAILED)
+		die("mmap");
 	snprintf(be_path, sizeof(be_path), "%s/be.sock", argv[1]);
 	snprintf(px_path, sizeof(px_path), "%s/px.sock", argv[1]);
 	lb = listen_on(be_path);
@@ -271,11 +379,12 @@ int main(int argc, char **argv)
 	usleep(300000);
 	run_proxy(&p, lp, m);
 	waitpid(cl, NULL, 0);
-	kill(be, SIGTERM);
-	waitpid(be, NULL, 0);
+	end_backend(&p, be);
 	unlink(be_path);
 	unlink(px_path);
-	printf("%lu %lu %llu %d %d\n", p.requests, p.forwarded, (unsigned long long)p.queue_ns, n,
-	       m);
+	printf("%lu %lu %llu %d %d %llu %llu %llu %llu %llu\n", p.requests, p.forwarded,
+	       (unsigned long long)p.queue_ns, n, m, (unsigned long long)p.exchange_ns,
+	       (unsigned long long)bec->serve_ns, (unsigned long long)bec->cpu_ns,
+	       (unsigned long long)bec->idle_ns, (unsigned long long)bec->life_ns);
 	return 0;
 }

@@ -406,6 +406,10 @@ static void test_proxy_pool(void **state)
 	assert_true(fig_is(c, "fix_items", 8));
 	assert_true(fig_is(c, "fix_wall_ns", 5e9));
 	assert_true(knob_is(c, "default_pool_size", 8));
+	/* the peer not traced: said, and none of its figures made */
+	assert_true(fig_is(c, "peer_processes", 0));
+	assert_false(has_fig(c, "peer_oncpu_share"));
+	assert_false(has_fig(c, "peer_wait_share"));
 	show(x);
 	free(x);
 	/* not bounded at twice: toward the clients */
@@ -415,6 +419,54 @@ static void test_proxy_pool(void **state)
 	assert_true(fig_is(c, "fix_items", 32));
 	assert_false(has_fig(c, "fix_wall_ns"));
 	assert_true(knob_is(c, "default_pool_size", 32));
+	free(x);
+}
+
+/* The peer traced (pools_peer.c): a request's 400 us hold of a
+ * connection is 100 us on CPU (40 in syscalls), 160 runnable, 20
+ * blocked, 20 in lock waits, 100 waiting on the proxy; idle 30 %. */
+static void test_proxy_peer(void **state)
+{
+	struct fx *x = fx_proxy(5e9, 5e9);
+	struct pool_row *p = x->m.pools;
+	const struct diag_cause *c;
+
+	(void)state;
+	p->peer_processes = 4;
+	p->peer_threads = 4;
+	p->peer_connections = 4;
+	p->state_ns[HS_USER] = 60000;
+	p->state_ns[HS_SYSCALL] = 40000;
+	p->state_ns[HS_PREEMPTED] = 160000;
+	p->state_ns[HS_BLOCKED] = 20000;
+	p->state_ns[HS_WAITING] = 20000;
+	p->peer_wait_ns = 100000;
+	p->peer_work_share = 0.75;
+	p->peer_idle_share = 0.3;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "pool_too_small");
+	assert_non_null(c);
+	assert_true(fig_is(c, "peer_processes", 4));
+	assert_true(fig_is(c, "peer_oncpu_share", 0.25));
+	assert_true(fig_is(c, "peer_runq_share", 0.4));
+	assert_true(fig_is(c, "peer_blocked_share", 0.05));
+	assert_true(fig_is(c, "peer_locks_share", 0.05));
+	assert_true(fig_is(c, "peer_wait_share", 0.25));
+	assert_true(fig_is(c, "peer_idle_share", 0.3));
+	/* runnable longer than on CPU: the CPUs bound it */
+	assert_non_null(strstr(c->evidence[c->nevidence - 3], "waited for a CPU longer"));
+	/* the fix still made: the figures fit the cause's room */
+	assert_true(fig_is(c, "fix_items", 8));
+	show(x);
+	free(x);
+	/* 2 of its 4 connections' peers traced: not said by halves */
+	x = fx_proxy(5e9, 5e9);
+	x->m.pools->peer_connections = 2;
+	explain_run(&x->m, &x->d);
+	c = cause_of(&x->d, "pool_too_small");
+	assert_true(fig_is(c, "peer_processes", 0));
+	assert_false(has_fig(c, "peer_oncpu_share"));
+	assert_non_null(strstr(c->evidence[c->nevidence - 2], "only 2 of them"));
 	free(x);
 }
 
@@ -771,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_connections_not_kept),
 		cmocka_unit_test(test_connections_knob),
 		cmocka_unit_test(test_proxy_pool),
+		cmocka_unit_test(test_proxy_peer),
 		cmocka_unit_test(test_connections_few),
 		cmocka_unit_test(test_block_cache_few_rereads),
 		cmocka_unit_test(test_block_cache_below_floor),

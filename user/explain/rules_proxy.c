@@ -4,7 +4,9 @@
  * clients wait in it for one of its N connections to the peer and how
  * long, how busy the N were, and the setting that sizes it. The share is
  * of its clients' time (they need not be traced): the requests' wait in
- * the proxy over the clients' time in the window.
+ * the proxy over the clients' time in the window. When the peer was
+ * traced too, what it did while a connection was busy (pools_peer.h);
+ * when not, a line says so and no figure of it is made.
  */
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +111,68 @@ static void ev_busy(struct diag_cause *c, const struct joined_run *m, const stru
 			     fig_pct(runq));
 }
 
+/* ns's share of the mean hold. */
+static double hold_share(const struct pool_row *p, double ns)
+{
+	return fig_ratio(ns, p->hold_ns);
+}
+
+static void ev_peer_untraced(struct diag_cause *c, const struct pool_row *p, const char *comm)
+{
+	cause_fig(c, "peer_processes", 0);
+	if (p->peer_connections)	/* some of them only: not said by halves */
+		evidence_add(c, "What the peer at the other end of %s's connections (%s) does "
+			     "while one is busy is not said: only %u of them had a traced process "
+			     "at the other end. Trace all of the peer (fctrace attach -p "
+			     "%u,PEER_PID --follow) to see its side.", comm, p->peer,
+			     p->peer_connections, p->tgid);
+	else
+		evidence_add(c, "What the peer at the other end of %s's connections (%s) does "
+			     "while one is busy is not seen: it was not traced. Trace it too "
+			     "(fctrace attach -p %u,PEER_PID --follow, or run both) to see its "
+			     "side.", comm, p->peer, p->tgid);
+}
+
+/* The peer's side: what each request's hold of a connection was made of,
+ * and how long its threads waited for the next request. */
+static void ev_peer(struct diag_cause *c, const struct pool_row *p, const char *comm)
+{
+	double cpu = p->state_ns[HS_USER] + p->state_ns[HS_SYSCALL];
+
+	if (!p->peer_processes) {
+		ev_peer_untraced(c, p, comm);
+		return;
+	}
+	cause_fig(c, "peer_processes", p->peer_processes);
+	cause_fig(c, "peer_oncpu_share", hold_share(p, cpu));
+	cause_fig(c, "peer_runq_share", hold_share(p, p->state_ns[HS_PREEMPTED]));
+	cause_fig(c, "peer_blocked_share", hold_share(p, p->state_ns[HS_BLOCKED]));
+	cause_fig(c, "peer_locks_share", hold_share(p, p->state_ns[HS_WAITING]));
+	cause_fig(c, "peer_wait_share", hold_share(p, p->peer_wait_ns));
+	cause_fig(c, "peer_idle_share", p->peer_idle_share);
+	evidence_add(c, "Each request held a connection %s (its exchange): the peer (%u "
+		     "process%s, %u thread%s, at the other end of %u of the connections) was on "
+		     "CPU %s of it (%s in syscalls), runnable %s, blocked %s (I/O, faults), in "
+		     "futex waits %s, and the rest, %s, asleep in a poll: waiting on %s (the "
+		     "request on its way, the reply on its way back), or on locks it waits for "
+		     "in a poll.", fig_ns(p->hold_ns), p->peer_processes,
+		     p->peer_processes == 1 ? "" : "es", p->peer_threads,
+		     p->peer_threads == 1 ? "" : "s", p->peer_connections, fig_pct(hold_share(p, cpu)),
+		     fig_pct(hold_share(p, p->state_ns[HS_SYSCALL])),
+		     fig_pct(hold_share(p, p->state_ns[HS_PREEMPTED])),
+		     fig_pct(hold_share(p, p->state_ns[HS_BLOCKED])),
+		     fig_pct(hold_share(p, p->state_ns[HS_WAITING])),
+		     fig_pct(hold_share(p, p->peer_wait_ns)), comm);
+	if (p->state_ns[HS_PREEMPTED] >= 0.25 * p->hold_ns && p->state_ns[HS_PREEMPTED] >= cpu)
+		evidence_add(c, "Inside the exchanges the peer waited for a CPU longer than it ran: "
+			     "the machine's CPUs bound it, and more connections would share them.");
+	evidence_add(c, "The peer's threads waited for their next request (asleep in a poll or "
+		     "a receive) %s of their time%s.", fig_pct(p->peer_idle_share),
+		     p->peer_work_share > 1.05 ? "; they worked more than the exchanges lasted "
+		     "(they serve others too, or work after a reply): their parts are scaled to "
+		     "the exchanges" : "");
+}
+
 /* The what-ifs in one sentence: "8 connections: at most 4.32 s; ..." */
 static void ev_whatif(struct diag_cause *c, const struct pool_row *p)
 {
@@ -184,6 +248,7 @@ bool rule_proxy_pool(const struct facts *f, struct finding *o)
 	cause_fig(&o->c, "waiters", p->waiters_mean);
 	ev_requests(&o->c, p, comm);
 	ev_busy(&o->c, f->m, p, comm);
+	ev_peer(&o->c, p, comm);
 	ev_whatif(&o->c, p);
 	proxy_fix(o, p, comm, peer);
 	return true;

@@ -87,6 +87,14 @@ struct pool_row {
 	double runq_share;	/* the waiting threads' run-queue share */
 	double window_ns;	/* the span the means are over */
 	unsigned ncpus;		/* the CPUs the program had */
+	/* connections: the peer's side when it is traced too (pools_peer.h):
+	 * its processes and threads joined, the connections joined to them;
+	 * state_ns[] is then the peer's, peer_wait_ns the rest of the mean
+	 * hold (the peer waiting on the proxy), peer_work_share its work
+	 * over the exchanges' time (past 1: scaled to it), peer_idle_share
+	 * its threads' time waiting for a request */
+	unsigned peer_processes, peer_threads, peer_connections;
+	double peer_wait_ns, peer_work_share, peer_idle_share;
 	struct pool_whatif whatif[POOL_WHATIF_MAX];
 	int nwhatif;
 };

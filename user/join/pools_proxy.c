@@ -5,12 +5,15 @@
  * (trace/sockinv.h): a client's request from its arrival to its reply
  * (in), the same request on a pool's connection (out). What the first
  * holds beyond the second, less the proxy's own time on CPU, is the wait
- * for a connection; the N are counted, not inferred.
+ * for a connection; the N are counted, not inferred. When the peer at
+ * the other end of the connections is traced too, what it did while they
+ * were busy is the holds' state (pools_peer.c).
  */
 #include <stdio.h>
 #include <string.h>
 #include "join/join.h"
 #include "join/pools.h"
+#include "join/pools_peer.h"
 
 #define PROXY_MIN_REQUESTS	20
 
@@ -57,6 +60,27 @@ static bool forwards(const struct fct_flow_group *g)
 	return in >= PROXY_MIN_REQUESTS && out >= 0.9 * in && out <= 1.1 * in;
 }
 
+/* The peer's side, when every connection of the pool (at the last scan
+ * that saw one) was joined to a traced process: the exchanges' time is
+ * then all theirs to account for. Else hold_state stays 0 (the peer is
+ * not seen, or only part of it: peer_connections says how much, with
+ * peer_processes 0). */
+static void peer_row(struct pool_row *p, const struct joined_run *m, const struct kv_flow *f)
+{
+	struct peer_sums s;
+
+	if (!f->npeers)
+		return;
+	if (f->joined_now < f->conns_now) {
+		p->peer_connections = f->joined_now;
+		return;
+	}
+	peer_sums_of(&s, m, f->peers, f->npeers);
+	p->peer_processes = f->npeers;
+	p->peer_connections = f->joined;
+	pool_peer_hold(p, &s, (double)f->g.out_ns, f->g.out_n);
+}
+
 static void proxy_row(struct pool_row *p, const struct joined_run *m, const struct kv_flow *f)
 {
 	const struct fct_flow_group *g = &f->g;
@@ -84,6 +108,7 @@ static void proxy_row(struct pool_row *p, const struct joined_run *m, const stru
 	p->waiters_mean = p->window_ns > 0 ? (double)p->wait_ns / p->window_ns : 0;
 	p->max_holding = busy_levels(g, f->conns, &p->queued_ns);
 	p->ncpus = m->ncpus;
+	peer_row(p, m, f);
 }
 
 /*

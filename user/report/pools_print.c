@@ -33,6 +33,24 @@ static void print_whatifs(FILE *f, const struct pool_row *p)
 	}
 }
 
+/* A proxy's pool: whose the hold's states are, or that they are not seen. */
+static void print_peer(FILE *f, const struct pool_row *p)
+{
+	char buf[300];
+
+	if (!p->peer_processes) {
+		why_wrap(f, "  ", "the peer was not traced: what it does with a connection is not "
+			 "seen (trace it too)");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "the hold's states are the peer's (%u process%s traced at "
+		 "the other end of %u connections): the rest, %.0f %%, it waited on the proxy; "
+		 "idle %.0f %% of its time", p->peer_processes, p->peer_processes == 1 ? "" : "es",
+		 p->peer_connections, 100 * (p->hold_ns > 0 ? p->peer_wait_ns / p->hold_ns : 0),
+		 100 * p->peer_idle_share);
+	why_wrap(f, "  ", buf);
+}
+
 void pools_print(FILE *f, const struct joined_run *m)
 {
 	char cap[16], hold[16], st[HS_N][16], wt[16];
@@ -53,7 +71,8 @@ void pools_print(FILE *f, const struct joined_run *m)
 		else
 			snprintf(cap, sizeof(cap), "?");
 		for (int s = 0; s < HS_N; s++)
-			if (p->kind == LK_CONNECTIONS)	/* the peer's side: not measured */
+			if (p->kind == LK_CONNECTIONS && !p->peer_processes)
+				/* the peer's side: not traced */
 				snprintf(st[s], sizeof(st[s]), "-");
 			else
 				units_pct(st[s], sizeof(st[s]),
@@ -70,6 +89,8 @@ void pools_print(FILE *f, const struct joined_run *m)
 			why_wrap(f, "  ", "a proxy's connections, counted from its sockets: "
 				 "threads are its clients, a hold one request's exchange on a "
 				 "connection, waiting its clients' requests in it for one");
+		if (p->kind == LK_CONNECTIONS)
+			print_peer(f, p);
 		if (p->how == PC_NOT_QUEUED)
 			fprintf(f, "  capacity at most %.2f: its threads not queued, on average (%.2f if "
 				"a woken waiter has its item only once it runs); the hold, by Little's "

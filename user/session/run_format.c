@@ -416,6 +416,16 @@ static const struct jr_field pool_tail[] = {
 	JR_NSF(pool_row, "window_ns", window_ns),
 	JR_FIELD(pool_row, "cpus", ncpus),
 	JR_OBJECT("hold_state", pool_state, 0),
+	/* connections whose peer was traced too (pools_peer.h); 0 for the
+	 * others; absent before them */
+	JR_FIELD_IF(pool_row, "peer_processes", peer_processes, OPT),
+	JR_FIELD_IF(pool_row, "peer_threads", peer_threads, OPT),
+	JR_FIELD_IF(pool_row, "peer_connections", peer_connections, OPT),
+	{ .key = "peer_wait_ns", .kind = JR_NS, .flags = OPT, JR_AT(pool_row, peer_wait_ns) },
+	{ .key = "peer_work_share", .kind = JR_DOUBLE, .flags = OPT,
+	  JR_AT(pool_row, peer_work_share) },
+	{ .key = "peer_idle_share", .kind = JR_DOUBLE, .flags = OPT,
+	  JR_AT(pool_row, peer_idle_share) },
 };
 
 static const struct jr_field pool_whatif_row[] = {

@@ -44,6 +44,20 @@ struct proxy {
 	char peer[SOCKINV_NAME], listen[SOCKINV_NAME];
 	unsigned conns, clients;
 	unsigned first_clients;	/* its clients at the scan that found it */
+	/* its pool's connections joined to the traced process at their
+	 * other end (a connection closed stays: its peer served it) */
+	struct { uint64_t ino; pid_t tgid; } joined[SOCKINV_PEERS];
+	unsigned njoined;
+	unsigned conns_now, joined_now;	/* at the last scan that saw one */
+	/* its connections not joined at the last scan, as one number, and
+	 * the set every traced process's sockets were last read for */
+	uint64_t unjoined, tried;
+};
+
+/* A socket of a traced process read at this scan: whose it is. */
+struct owner {
+	uint64_t ino;
+	pid_t tgid;
 };
 
 /* A process no scan found a proxy is scanned again after 1, 2, 4, then
@@ -350,6 +364,80 @@ static const char *main_peer(const struct roles *r)
 	return best;
 }
 
+/* ---- the peers at the other end ----------------------------------------- */
+
+static int by_owner_ino(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* The traced process at the other end of connection e among the
+ * sockets read at this scan (o[0..no), sorted), or 0: a unix socket's
+ * peer by its inode; a TCP socket's, the one whose addresses are e's
+ * reversed (the traced processes' sockets are looked at, not the
+ * machine's: fewer). */
+static pid_t other_end(const struct sock_table *t, const struct sock_ent *e,
+		       const struct owner *o, size_t no)
+{
+	const struct sock_ent *x;
+	struct owner k = { .ino = e->peer_ino }, *w;
+
+	if (!e->port) {
+		w = k.ino ? bsearch(&k, o, no, sizeof(k), by_owner_ino) : NULL;
+		return w ? w->tgid : 0;
+	}
+	for (size_t i = 0; i < no; i++)
+		if ((x = find(t, o[i].ino)) && x->port && x->state == ST_ESTABLISHED &&
+		    !strcmp(x->name, e->peer) && !strcmp(x->peer, e->name))
+			return o[i].tgid;
+	return 0;
+}
+
+static bool was_joined(const struct proxy *p, uint64_t ino)
+{
+	for (unsigned i = 0; i < p->njoined; i++)
+		if (p->joined[i].ino == ino)
+			return true;
+	return false;
+}
+
+/* The pool's connections not joined yet, each to the traced process
+ * that holds its other end among those read at this scan: a process not
+ * due at this scan is joined at a later one. And how many of them are
+ * joined now. */
+static void join_peers(struct proxy *p, const struct sock_table *t, const struct owner *o,
+		       size_t no, const struct roles *r, const char *peer)
+{
+	unsigned now = 0, joined = 0;
+
+	p->unjoined = 0;
+	for (int i = 0; i < r->n; i++) {
+		const struct sock_ent *e;
+		pid_t tgid;
+
+		if (r->role[i] != FCT_FLOW_OUT || strcmp(r->peer[i], peer))
+			continue;
+		now++;
+		if (was_joined(p, r->ino[i])) {
+			joined++;
+			continue;
+		}
+		if (p->njoined == SOCKINV_PEERS || !(e = find(t, r->ino[i])) ||
+		    !(tgid = other_end(t, e, o, no)) || tgid == p->tgid) {
+			/* not traced, not read at this scan, or the proxy's own */
+			p->unjoined += r->ino[i] * 0x9e3779b97f4a7c15ull + 1;
+			continue;
+		}
+		p->joined[p->njoined].ino = r->ino[i];
+		p->joined[p->njoined++].tgid = tgid;
+		joined++;
+	}
+	if (now)
+		p->conns_now = now, p->joined_now = joined;
+}
+
 /* ---- the proxies --------------------------------------------------------- */
 
 static bool is_proxy(const struct sockinv *s, pid_t tgid)
@@ -377,7 +465,8 @@ static struct proxy *proxy_of(struct sockinv *s, pid_t tgid, bool make)
  * asks). Its sockets into the table (those there already keep their open
  * exchange); the clients it accepts later the probes add. */
 static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
-		     const uint64_t *inos, int ninos, struct roles *r)
+		     const uint64_t *inos, int ninos, struct roles *r, const struct owner *o,
+		     size_t no)
 {
 	struct proxy *p;
 	const char *peer;
@@ -406,6 +495,7 @@ static void scan_one(struct sockinv *s, const struct sock_table *t, pid_t tgid,
 		if (!bpf_map_update_elem(s->socks_fd, &r->ino[i], &v, BPF_NOEXIST))
 			s->inserted++;
 	}
+	join_peers(p, t, o, no, r, peer);
 }
 
 /* Whether tgid is due a scan: a proxy each time, another process as
@@ -441,9 +531,81 @@ static void not_proxy(struct sockinv *s, pid_t tgid)
 	s->seen[i].next = s->scans + s->seen[i].gap;
 }
 
+/* Each socket read at this scan with its process, sorted by inode;
+ * NULL out of memory. */
+static struct owner *owners(const pid_t *tgids, int n, const uint64_t *inos, const int *first)
+{
+	struct owner *o = malloc(((size_t)first[n] + 1) * sizeof(*o));
+
+	if (!o)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		for (int j = first[i]; j < first[i + 1]; j++)
+			o[j] = (struct owner){ inos[j], tgids[i] };
+	qsort(o, (size_t)first[n], sizeof(*o), by_owner_ino);
+	return o;
+}
+
+/* o[0..no) and the sockets of the processes of tgids[0..n) that had none
+ * read at this scan (first: as sockinv_scan has it), sorted; NULL out of
+ * memory. *nall: how many. */
+static struct owner *owners_all(const struct owner *o, size_t no, const pid_t *tgids, int n,
+				const int *first, size_t *nall)
+{
+	uint64_t *inos = malloc(FDS_MAX * sizeof(*inos));
+	struct owner *all = malloc((no + FDS_MAX) * sizeof(*all));
+	size_t m = no;
+
+	if (!inos || !all) {
+		free(inos);
+		free(all);
+		return NULL;
+	}
+	memcpy(all, o, no * sizeof(*o));
+	for (int i = 0; i < n && m < no + FDS_MAX; i++) {
+		int k = first[i + 1] > first[i] ? 0 :
+			proc_sockets(tgids[i], inos, (int)(no + FDS_MAX - m));
+
+		for (int j = 0; j < k; j++)
+			all[m++] = (struct owner){ inos[j], tgids[i] };
+	}
+	qsort(all, m, sizeof(*all), by_owner_ino);
+	free(inos);
+	*nall = m;
+	return all;
+}
+
+/* A proxy whose connections' other ends none of the sockets read at this
+ * scan held (a peer not due: an old process is read only every
+ * RESCAN_OTHERS scans): once for each new set of them, every traced
+ * process's sockets are read and the join tried again. An untraced peer
+ * costs one such read a new connection, not one a scan. */
+static int join_rest(struct sockinv *s, const struct sock_table *t, const pid_t *tgids, int n,
+		     const uint64_t *inos, const int *first, const struct owner *o, struct roles *r)
+{
+	struct owner *all = NULL;
+	size_t nall = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct proxy *p = proxy_of(s, tgids[i], false);
+		int k = first[i + 1] - first[i];
+
+		if (!p || !k || !p->unjoined || p->unjoined == p->tried)
+			continue;
+		if (!all && !(all = owners_all(o, (size_t)first[n], tgids, n, first, &nall)))
+			return -ENOMEM;
+		classify(t, inos + first[i], k, r);
+		join_peers(p, t, all, nall, r, p->peer);
+		p->tried = p->unjoined;
+	}
+	free(all);
+	return 0;
+}
+
 int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 {
 	struct sock_table t = { 0 };
+	struct owner *o = NULL;
 	uint64_t *inos = malloc(FDS_MAX * sizeof(*inos));
 	int *first = malloc(((size_t)n + 1) * sizeof(*first));
 	struct roles *r = malloc(sizeof(*r));
@@ -461,21 +623,42 @@ int sockinv_scan(struct sockinv *s, const pid_t *tgids, int n)
 	/* the machine's tables only when some process has a socket */
 	if (!rc && total)
 		rc = read_tables(&t);
+	if (!rc && total && !(o = owners(tgids, n, inos, first)))
+		rc = -ENOMEM;
 	for (int i = 0; !rc && total && i < n; i++) {
 		int k = first[i + 1] - first[i];
 
 		if (!k)
 			continue;
-		scan_one(s, &t, tgids[i], inos + first[i], k, r);
+		scan_one(s, &t, tgids[i], inos + first[i], k, r, o, (size_t)total);
 		not_proxy(s, tgids[i]);		/* unless it is one now */
 	}
+	if (!rc && total)
+		rc = join_rest(s, &t, tgids, n, inos, first, o, r);
 	if (s->inserted)
 		*s->flow_on = s->inserted;
+	free(o);
 	free(t.e);
 	free(inos);
 	free(first);
 	free(r);
 	return rc;
+}
+
+/* The distinct processes p's connections were joined to. */
+static void peers_of(const struct proxy *p, struct kv_flow *f)
+{
+	f->joined = p->njoined;
+	f->conns_now = p->conns_now;
+	f->joined_now = p->joined_now;
+	for (unsigned i = 0; i < p->njoined; i++) {
+		unsigned j = 0;
+
+		while (j < f->npeers && f->peers[j] != p->joined[i].tgid)
+			j++;
+		if (j == f->npeers && f->npeers < SOCKINV_PEERS)
+			f->peers[f->npeers++] = p->joined[i].tgid;
+	}
 }
 
 int sockinv_read(struct sockinv *s, struct kv_flow **out, int *n)
@@ -496,6 +679,7 @@ int sockinv_read(struct sockinv *s, struct kv_flow **out, int *n)
 		memcpy(f->listen, s->proxies[i].listen, sizeof(f->listen));
 		f->conns = s->proxies[i].conns;
 		bpf_map_lookup_elem(s->groups_fd, &k, &f->g);
+		peers_of(&s->proxies[i], f);
 		/* the most seen at a scan, or those there at the first and
 		 * every one accepted since */
 		f->clients = s->proxies[i].clients;

@@ -7,7 +7,9 @@
  * flow_socks table with its role and the proxy's group, for
  * bpf/sockflow.bpf.h to time the exchanges on it; the clients accepted
  * later are added by the probes themselves, the pool's connections made
- * later by the next scan.
+ * later by the next scan. The other end of each of the pool's
+ * connections is looked for among the traced processes' sockets: the
+ * peer that serves it, when it is traced too (pools_peer.c).
  */
 #ifndef FCTRACE_SOCKINV_H
 #define FCTRACE_SOCKINV_H
@@ -17,6 +19,7 @@
 #include "fctrace.h"
 
 #define SOCKINV_NAME	112
+#define SOCKINV_PEERS	256	/* connections joined to a peer kept a proxy */
 
 /* A proxy as the scans found it, and what the probes measured of it. */
 struct kv_flow {
@@ -26,6 +29,14 @@ struct kv_flow {
 	char listen[SOCKINV_NAME];	/* where its clients connect */
 	unsigned conns;			/* the pool's connections, the most at once */
 	unsigned clients;		/* client connections, the most at once */
+	/* the traced processes at the other end of its pool's connections
+	 * (the unix peer's inode, or TCP's 4-tuple reversed, found among
+	 * their descriptors): joined is the connections so joined, ever;
+	 * conns_now and joined_now the pool's connections at the last scan
+	 * that saw one, and of those the joined: the peer's side is whole
+	 * only when they are equal */
+	pid_t peers[SOCKINV_PEERS];
+	unsigned npeers, joined, conns_now, joined_now;
 	struct fct_flow_group g;	/* the probes' sums (fctrace.h) */
 };
 
