@@ -31,9 +31,12 @@
  *                            cond_result beside it (git grep's shape)
  *   target_prog threads N    N threads at once, each makes one getppid and
  *                            exits (small stacks); main joins them
- *   target_prog churn N MS   N threads one after another, a new one every
- *                            MS ms, each makes exactly 3 getppid calls and
- *                            exits; main joins each before the next
+ *   target_prog churn N MS [wide]  N threads one after another, a new one
+ *                            every MS ms, each makes exactly 3 getppid calls
+ *                            and exits; main joins each before the next.
+ *                            wide: each also makes one call of each of
+ *                            WIDE_CALLS' numbers (bad arguments: an error
+ *                            at once), 1 + 56 numbers a thread
  *   target_prog crowd N      N threads "crowd" at once; "ready" when all
  *                            are made; at a line on stdin each makes
  *                            exactly 3 getppid calls; all then wait for
@@ -547,20 +550,37 @@ static int threads(long n)
 	return made == n ? 0 : 1;
 }
 
+/* Numbers that fail at once on (-1, 0, 0) or ignore their arguments:
+ * a thread that calls them all has 56 numbers in its syscall tables. */
+static const long wide_calls[] = {
+	SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_ioctl, SYS_pread64,
+	SYS_pwrite64, SYS_readv, SYS_writev, SYS_access, SYS_sched_yield, SYS_dup,
+	SYS_getpid, SYS_sendfile, SYS_connect, SYS_accept, SYS_sendto, SYS_recvfrom,
+	SYS_shutdown, SYS_bind, SYS_listen, SYS_getsockname, SYS_getpeername,
+	SYS_getsockopt, SYS_fcntl, SYS_flock, SYS_fsync, SYS_fdatasync, SYS_ftruncate,
+	SYS_getdents, SYS_getcwd, SYS_fchdir, SYS_fchmod, SYS_fchown, SYS_gettimeofday,
+	SYS_getrusage, SYS_sysinfo, SYS_times, SYS_getuid, SYS_getgid, SYS_geteuid,
+	SYS_getegid, SYS_getpgrp, SYS_getgroups, SYS_getpgid, SYS_getsid, SYS_capget,
+	SYS_sigaltstack, SYS_fstatfs, SYS_getpriority, SYS_sched_getparam,
+	SYS_sched_getscheduler, SYS_gettid, SYS_time, SYS_sched_getaffinity,
+};
+
 static void *three_calls(void *arg)
 {
 	for (int i = 0; i < 3; i++)
 		(void)!getppid();
+	for (size_t i = 0; arg && i < sizeof(wide_calls) / sizeof(wide_calls[0]); i++)
+		(void)!syscall(wide_calls[i], -1L, 0L, 0L);
 	return NULL;
 }
 
 /* churn: threads that live one after another, never many at once */
-static int churn(long n, long ms)
+static int churn(long n, long ms, int wide)
 {
 	pthread_t th;
 
 	for (long i = 0; i < n; i++) {
-		if (pthread_create(&th, NULL, three_calls, NULL))
+		if (pthread_create(&th, NULL, three_calls, wide ? (void *)1 : NULL))
 			return 1;
 		pthread_join(th, NULL);
 		sleep_ms(ms);
@@ -1489,7 +1509,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "crowd"))
 		return crowd(n);
 	if (!strcmp(argv[1], "churn"))
-		return churn(n, argc > 3 ? atol(argv[3]) : 5);
+		return churn(n, argc > 3 ? atol(argv[3]) : 5, argc > 4 && !strcmp(argv[4], "wide"));
 	if (!strcmp(argv[1], "workq"))
 		return workq(n);
 	if (!strcmp(argv[1], "forkserver"))

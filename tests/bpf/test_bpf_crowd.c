@@ -158,6 +158,39 @@ static void test_ended_threads_slots_recycled(void **state)
 	session_free(&s);
 }
 
+/* The same churn, each thread calling 57 numbers, every call timed: 400
+ * threads make 22 800 (thread, number) histograms, past the 16 384 the
+ * map holds at once. The entries of recycled threads leave with them:
+ * none lost, and every thread keeps its own. */
+#define WIDE_NUMBERS	57
+
+static void test_recycled_threads_map_entries_moved(void **state)
+{
+	char n[16], *argv[] = { (char *)target_prog(), "churn", n, "5", "wide", NULL };
+	struct trace_opts t = { .probes = PG_FULL, .max_threads = 128, .time_every = 1 };
+	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
+	unsigned hists = 0;
+	struct session s;
+
+	BPF_TEST_REQUIRE();
+	snprintf(n, sizeof(n), "%d", CHURN);
+	assert_int_equal(session_run_target(&t, &to, &s), 0);
+	assert_int_equal(s.target.exit_status, 0);
+	assert_int_equal(s.kv.lost.slot_full, 0);
+	assert_int_equal(s.kv.lost.sc_hist_full, 0);
+	for (int i = 0; i < s.kv.nsc_hists; i++) {
+		const struct kv_sc_hist *h = &s.kv.sc_hists[i];
+		const struct fct_thread *a = kview_thread(&s.kv, h->key.tid);
+
+		if (a && a->tgid == (uint32_t)s.target.pid && a->tid != a->tgid &&
+		    h->key.nr == (SYS_getpgrp & (FCT_NR_MAX - 1)))
+			hists++;
+	}
+	assert_int_equal(hists, CHURN);	/* one getpgrp histogram a thread */
+	assert_true(s.kv.nsc_hists >= CHURN * WIDE_NUMBERS);
+	session_free(&s);
+}
+
 /* A table of 1024 for 2501 threads: the rest are counted as lost, and
  * those alive at the end are named. */
 static void test_crowd_too_small_names_missing(void **state)
@@ -199,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_crowd_too_small_names_missing),
 		cmocka_unit_test(test_default_holds_16000_threads),
 		cmocka_unit_test(test_ended_threads_slots_recycled),
+		cmocka_unit_test(test_recycled_threads_map_entries_moved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1076,6 +1076,24 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 	return 0;
 }
 
+/* The maps keyed by thread whose entries go with a recycled slot. */
+static void track_tid_maps(struct tracer *t)
+{
+	const struct { struct bpf_map *m; size_t ksz, vsz; } maps[] = {
+		{ t->skel->maps.futex_waits, sizeof(struct fct_futex_key), sizeof(struct fct_futex_val) },
+		{ t->skel->maps.wake_after, sizeof(struct fct_wake_after_key),
+		  sizeof(struct fct_wake_after_val) },
+		{ t->skel->maps.sib_after, sizeof(struct fct_sib_after_key),
+		  sizeof(struct fct_sib_after_val) },
+		{ t->skel->maps.sc_hists, sizeof(struct fct_sc_hist_key), sizeof(struct fct_sc_hist) },
+		{ t->skel->maps.pc_pages, sizeof(struct fct_pc_key), sizeof(struct fct_pc_val) },
+		{ t->skel->maps.klock_waits, sizeof(struct fct_klock_key), sizeof(struct fct_klock_val) },
+	};
+
+	for (size_t i = 0; t->recycle && i < sizeof(maps) / sizeof(maps[0]); i++)
+		slotrec_track_map(t->recycle, bpf_map__fd(maps[i].m), maps[i].ksz, maps[i].vsz);
+}
+
 void tracer_start(struct tracer *t)
 {
 	if (!t || !t->skel)
@@ -1090,6 +1108,7 @@ void tracer_start(struct tracer *t)
 					  bpf_map__value_size(t->skel->maps.slots), t->nslots,
 					  bpf_map__fd(t->skel->maps.nr_spill),
 					  &t->skel->bss->slots_claimed);
+	track_tid_maps(t);
 	start_fileuse(t);
 	if (t->target != TT_ATTACH)	/* an attach's, once its processes are adopted */
 		start_selfcost(t);
@@ -1334,6 +1353,17 @@ static int read_hash(int fd, size_t ksz, size_t vsz,
 			return err;
 	}
 	return 0;
+}
+
+/* A map keyed by thread: the entries the recycler moved out, then the
+ * map's own. */
+static int read_tid_hash(struct tracer *t, struct bpf_map *map, size_t ksz, size_t vsz,
+			 int (*add)(struct kview *kv, const void *k, const void *v, void *arg),
+			 struct kview *kv, void *arg)
+{
+	int err = slotrec_each_moved(t->recycle, bpf_map__fd(map), add, kv, arg);
+
+	return err ? err : read_hash(bpf_map__fd(map), ksz, vsz, add, kv, arg);
 }
 
 struct spill_ix {
@@ -1633,14 +1663,14 @@ int tracer_read(struct tracer *t, struct kview *kv)
 	if (!err && kv->machine_sampled)
 		err = read_others(t, kv);
 	if (!err)
-		err = read_hash(bpf_map__fd(t->skel->maps.futex_waits), sizeof(struct fct_futex_key),
+		err = read_tid_hash(t, t->skel->maps.futex_waits, sizeof(struct fct_futex_key),
 				sizeof(struct fct_futex_val), add_futex, kv, NULL);
 	if (!err)
-		err = read_hash(bpf_map__fd(t->skel->maps.wake_after),
+		err = read_tid_hash(t, t->skel->maps.wake_after,
 				sizeof(struct fct_wake_after_key), sizeof(struct fct_wake_after_val),
 				add_wake_after, kv, NULL);
 	if (!err)
-		err = read_hash(bpf_map__fd(t->skel->maps.sib_after),
+		err = read_tid_hash(t, t->skel->maps.sib_after,
 				sizeof(struct fct_sib_after_key), sizeof(struct fct_sib_after_val),
 				add_sib_after, kv, NULL);
 	kv->pools_ran = t->skel->rodata->pools_on && t->links[prog_index("fct_sys_enter")] &&
@@ -1649,14 +1679,14 @@ int tracer_read(struct tracer *t, struct kview *kv)
 		err = read_hash(bpf_map__fd(t->skel->maps.pools), sizeof(struct fct_pool_key),
 				sizeof(struct fct_pool_val), add_pool, kv, NULL);
 	if (!err)
-		err = read_hash(bpf_map__fd(t->skel->maps.sc_hists), sizeof(struct fct_sc_hist_key),
+		err = read_tid_hash(t, t->skel->maps.sc_hists, sizeof(struct fct_sc_hist_key),
 				sizeof(struct fct_sc_hist), add_sc_hist, kv, NULL);
 	if (!err) {
 		kview_sort_sc_hists(kv);
 		kview_scale(kv);
 	}
 	if (!err)
-		err = read_hash(bpf_map__fd(t->skel->maps.pc_pages), sizeof(struct fct_pc_key),
+		err = read_tid_hash(t, t->skel->maps.pc_pages, sizeof(struct fct_pc_key),
 				sizeof(struct fct_pc_val), add_pc, kv, NULL);
 	if (!err)
 		err = read_fileuse(t, kv);
@@ -1674,7 +1704,7 @@ int tracer_read(struct tracer *t, struct kview *kv)
 					add_uring, kv, NULL);
 	}
 	if (!err) {
-		err = read_hash(bpf_map__fd(t->skel->maps.klock_waits), sizeof(struct fct_klock_key),
+		err = read_tid_hash(t, t->skel->maps.klock_waits, sizeof(struct fct_klock_key),
 				sizeof(struct fct_klock_val), add_klock, kv, &kc);
 		ksyms_free(kc.ks);
 	}

@@ -3,6 +3,7 @@
  * (slotrecycle.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,19 @@
  * again and again. */
 #define SLOTREC_EVERY_NS	100000000ull
 
+/* A map whose key begins with a thread's tid: the entries of the threads
+ * a pass recycled are moved out with them (a server making a process a
+ * connection filled the syscall histograms' table in minutes). */
+#define SLOTREC_MAPS		8
+#define SLOTREC_BATCH		1024
+
+struct tidmap {
+	int fd;
+	size_t ksz, vsz;
+	char *kv;			/* the entries moved out: key, value, ... */
+	size_t n, cap;
+};
+
 struct slotrec {
 	char *base;			/* the slots, mapped read-write */
 	size_t len, stride, vsz;
@@ -36,6 +50,11 @@ struct slotrec {
 	struct fct_thread *out;		/* the accounts taken out */
 	int n, cap;
 	struct acct_arena arena;	/* their syscall tables */
+	__u32 *pass_tids;		/* the tids this pass recycled, sorted */
+	int npass, cappass;
+	struct tidmap maps[SLOTREC_MAPS];
+	int nmaps;
+	uint64_t moved;			/* map entries moved out */
 };
 
 struct slotrec *slotrec_open(int fd, size_t vsz, unsigned nslots, int spill_fd,
@@ -107,11 +126,106 @@ static int recycle_one(struct slotrec *r, unsigned k, uint64_t before)
 	if (!(t = next_out(r)) || slots_account_copy(t, &r->arena, a) || take_spilled(r, t, a))
 		return -1;
 	r->n++;
+	if (r->npass == r->cappass) {
+		int cap = r->cappass ? 2 * r->cappass : 256;
+		void *p = realloc(r->pass_tids, (size_t)cap * sizeof(*r->pass_tids));
+
+		if (!p)
+			return -1;
+		r->pass_tids = p;
+		r->cappass = cap;
+	}
+	r->pass_tids[r->npass++] = a->tid;
 	/* zero under the old tid, which no claim or lookup takes, then
 	 * free: a claim sees a clean slot */
 	memset(slot + sizeof(a->tid), 0, r->vsz - sizeof(a->tid));
 	__atomic_store_n((uint32_t *)slot, FCT_TID_RECYCLED, __ATOMIC_RELEASE);
 	return 1;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool recycled_now(const struct slotrec *r, __u32 tid)
+{
+	return bsearch(&tid, r->pass_tids, (size_t)r->npass, sizeof(tid), cmp_tid) != NULL;
+}
+
+/* One entry kept in m; -1 without memory. */
+static int keep_entry(struct tidmap *m, const char *k, const char *v)
+{
+	size_t esz = m->ksz + m->vsz;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 256;
+		void *p = realloc(m->kv, cap * esz);
+
+		if (!p)
+			return -1;
+		m->kv = p;
+		m->cap = cap;
+	}
+	memcpy(m->kv + m->n * esz, k, m->ksz);
+	memcpy(m->kv + m->n * esz + m->ksz, v, m->vsz);
+	m->n++;
+	return 0;
+}
+
+/* The entries of this pass's threads in map m moved out: read in
+ * batches, the chosen keys deleted after each. */
+static void move_entries(struct slotrec *r, struct tidmap *m, char *keys, char *vals, char *del)
+{
+	__u32 in = 0, out = 0, count, ndel;
+	bool first = true, done = false;
+
+	while (!done) {
+		count = SLOTREC_BATCH;
+		if (bpf_map_lookup_batch(m->fd, first ? NULL : &in, &out, keys, vals, &count, NULL)) {
+			if (errno != ENOENT)
+				return;		/* ENOSPC, EINVAL ...: left in place */
+			done = true;
+		}
+		first = false;
+		in = out;
+		ndel = 0;
+		for (__u32 i = 0; i < count; i++) {
+			const char *k = keys + i * m->ksz;
+
+			if (!recycled_now(r, *(const __u32 *)k))
+				continue;
+			if (keep_entry(m, k, vals + i * m->vsz))
+				return;
+			memcpy(del + ndel++ * m->ksz, k, m->ksz);
+		}
+		if (ndel && !bpf_map_delete_batch(m->fd, del, &ndel, NULL))
+			r->moved += ndel;
+	}
+}
+
+static void move_map_entries(struct slotrec *r)
+{
+	size_t kmax = 0, vmax = 0;
+	char *keys, *vals, *del;
+
+	if (!r->npass || !r->nmaps)
+		return;
+	qsort(r->pass_tids, (size_t)r->npass, sizeof(*r->pass_tids), cmp_tid);
+	for (int i = 0; i < r->nmaps; i++) {
+		kmax = r->maps[i].ksz > kmax ? r->maps[i].ksz : kmax;
+		vmax = r->maps[i].vsz > vmax ? r->maps[i].vsz : vmax;
+	}
+	keys = malloc(SLOTREC_BATCH * kmax);
+	vals = malloc(SLOTREC_BATCH * vmax);
+	del = malloc(SLOTREC_BATCH * kmax);
+	for (int i = 0; keys && vals && del && i < r->nmaps; i++)
+		move_entries(r, &r->maps[i], keys, vals, del);
+	free(keys);
+	free(vals);
+	free(del);
 }
 
 unsigned slotrec_pass(struct slotrec *r, uint64_t now)
@@ -122,6 +236,7 @@ unsigned slotrec_pass(struct slotrec *r, uint64_t now)
 		return 0;
 	r->last_pass_ns = now;
 	r->claimed_at_pass = *r->claimed;
+	r->npass = 0;
 	for (unsigned k = 0; k < r->nslots; k++) {
 		int got = recycle_one(r, k, now > SLOTREC_AGE_NS ? now - SLOTREC_AGE_NS : 0);
 
@@ -130,7 +245,38 @@ unsigned slotrec_pass(struct slotrec *r, uint64_t now)
 		done += (unsigned)got;
 	}
 	r->recycled += done;
+	move_map_entries(r);
 	return done;
+}
+
+int slotrec_track_map(struct slotrec *r, int fd, size_t ksz, size_t vsz)
+{
+	if (!r || r->nmaps == SLOTREC_MAPS || ksz < sizeof(__u32) || fd < 0)
+		return -1;
+	r->maps[r->nmaps++] = (struct tidmap){ .fd = fd, .ksz = ksz, .vsz = vsz };
+	return 0;
+}
+
+int slotrec_each_moved(const struct slotrec *r, int fd, slotrec_add_fn add,
+		       struct kview *kv, void *arg)
+{
+	for (int i = 0; r && i < r->nmaps; i++) {
+		const struct tidmap *m = &r->maps[i];
+		size_t esz = m->ksz + m->vsz;
+		int err;
+
+		if (m->fd != fd)
+			continue;
+		for (size_t j = 0; j < m->n; j++)
+			if ((err = add(kv, m->kv + j * esz, m->kv + j * esz + m->ksz, arg)))
+				return err;
+	}
+	return 0;
+}
+
+uint64_t slotrec_moved(const struct slotrec *r)
+{
+	return r ? r->moved : 0;
 }
 
 void slotrec_tick(struct slotrec *r, uint64_t now)
@@ -176,6 +322,9 @@ void slotrec_free(struct slotrec *r)
 		return;
 	munmap(r->base, r->len);
 	free(r->out);
+	free(r->pass_tids);
+	for (int i = 0; i < r->nmaps; i++)
+		free(r->maps[i].kv);
 	acct_arena_free(&r->arena);
 	free(r);
 }

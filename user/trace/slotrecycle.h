@@ -6,8 +6,9 @@
  * and every thread after was lost. Now, when half the table has been
  * claimed since the last pass, the accounts of threads that ended a
  * while ago are copied out (with the syscall numbers they spilled) and
- * their slots marked FCT_TID_RECYCLED for new threads to claim. The
- * copies join the table's own accounts when the run is read.
+ * their slots marked FCT_TID_RECYCLED for new threads to claim; their
+ * entries in the maps keyed by thread go with them. The copies join the
+ * table's own accounts and the maps' entries when the run is read.
  */
 #ifndef FCTRACE_SLOTRECYCLE_H
 #define FCTRACE_SLOTRECYCLE_H
@@ -31,6 +32,17 @@ void slotrec_tick(struct slotrec *r, uint64_t now);
 /* One pass now: the slots of threads ended before now - SLOTREC_AGE_NS
  * emptied; how many. */
 unsigned slotrec_pass(struct slotrec *r, uint64_t now);
+/* A map whose key begins with a thread's tid (fd; key and value sizes):
+ * each pass moves the entries of the threads it recycled out of it too;
+ * -1 when r is NULL or has no room. */
+int slotrec_track_map(struct slotrec *r, int fd, size_t ksz, size_t vsz);
+/* The entries moved out of map fd, each given to add as the map's own
+ * reader would be; add's first error ends it. */
+typedef int (*slotrec_add_fn)(struct kview *kv, const void *k, const void *v, void *arg);
+int slotrec_each_moved(const struct slotrec *r, int fd, slotrec_add_fn add,
+		       struct kview *kv, void *arg);
+/* Map entries moved out so far. */
+uint64_t slotrec_moved(const struct slotrec *r);
 /* Slots emptied so far. */
 uint64_t slotrec_recycled(const struct slotrec *r);
 /* The accounts taken out, moved onto kv->threads (their syscall tables
