@@ -135,7 +135,7 @@ ASAN_TESTS := base/test_hist base/test_numlist cli/test_options explain/test_exp
 	      explain/test_whatif_lock workloads/test_wl_pool workloads/test_wl_bcache workloads/test_wl_run \
 	      report/test_html trace/test_probes join/test_join jvm/test_jvm join/test_timeline \
 	      session/test_load_json base/test_termsafe base/test_sudo report/test_flame_inline \
-	      trace/test_uinline join/test_pools join/test_pools_peer base/test_idxhash join/test_holders trace/test_account
+	      trace/test_uinline join/test_pools join/test_pools_peer join/test_pools_proxy base/test_idxhash join/test_holders trace/test_account
 TSAN_TESTS := workloads/test_wl_run workloads/test_wl_bcache
 ASAN_BINS := $(patsubst %,$(OUTPUT)/asan/%,$(ASAN_TESTS))
 TSAN_BINS := $(patsubst %,$(OUTPUT)/tsan/%,$(TSAN_TESTS))
@@ -150,7 +150,7 @@ POOL_TESTS := report/test_html workloads/test_wl_run workloads/test_wl_bcache wo
 	      report/test_compare explain/test_explain base/test_hist join/test_join jvm/test_jvm \
 	      base/test_numlist cli/test_options trace/test_probes explain/test_roles session/test_sweep \
 	      join/test_timeline explain/test_whatif explain/test_whatif_lock join/test_lockname join/test_reuse \
-	      join/test_pools join/test_pools_jvm join/test_pools_peer trace/test_blockuse explain/test_knobs report/test_table_locks report/test_caches_print join/test_roots \
+	      join/test_pools join/test_pools_jvm join/test_pools_peer join/test_pools_proxy trace/test_blockuse explain/test_knobs report/test_table_locks report/test_caches_print join/test_roots \
 	      trace/test_account explain/test_rules_caches explain/test_rules_cpu explain/test_rules_locks
 POOL_BINS := $(filter $(patsubst %,$(OUTPUT)/tsan/%,$(POOL_TESTS)),$(TSAN_BINS)) \
 	     $(filter $(patsubst %,$(OUTPUT)/tests/%,$(POOL_TESTS)),$(TEST_BINS)) \

@@ -24,13 +24,14 @@
  * proxy's exchanges and the backend's own clocks, summed over its threads
  * (in memory the processes share), once every connection has closed and
  * the backend has ended:
- *   ... exchange_ns serve_ns cpu_ns idle_ns life_ns
+ *   ... exchange_ns serve_ns cpu_ns idle_ns life_ns span_ns
  * exchange_ns: the proxy's write of each request upstream to its read of
  * the reply; serve_ns: the backend's read of each request to its write
  * of the reply; cpu_ns: its threads' CPU time, whole
  * (CLOCK_THREAD_CPUTIME_ID at their end, the accepting thread's
  * included); idle_ns: their time in poll() waiting for a connection or a
- * request; life_ns: their lives, summed.
+ * request; life_ns: their lives, summed; span_ns: the proxy's first
+ * request read to its last reply written (the pool's span of use).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -233,6 +234,7 @@ struct proxy {
 	unsigned long requests, forwarded;
 	uint64_t queue_ns;
 	uint64_t sent_at[MAXN], exchange_ns;	/* each exchange upstream, write to read */
+	uint64_t first_ns, last_ns;	/* the first request's read, the last reply's write */
 };
 
 static void forward(struct proxy *p, int u, int cfd)
@@ -264,6 +266,8 @@ static void on_client(struct proxy *p, int ep, int cfd, int *open)
 		return;
 	}
 	p->read_at[cfd] = now_ns();
+	if (!p->first_ns)
+		p->first_ns = p->read_at[cfd];
 	p->requests++;
 	if ((u = free_conn(p)) >= 0)
 		forward(p, u, cfd);
@@ -281,6 +285,7 @@ static void on_reply(struct proxy *p, int u)
 	p->exchange_ns += now_ns() - p->sent_at[u];
 	if (write(cfd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 		die("reply");
+	p->last_ns = now_ns();
 	p->up_for[u] = -1;
 	if (p->qlen) {
 		cfd = p->queue[p->qhead];
@@ -382,9 +387,10 @@ int main(int argc, char **argv)
 	end_backend(&p, be);
 	unlink(be_path);
 	unlink(px_path);
-	printf("%lu %lu %llu %d %d %llu %llu %llu %llu %llu\n", p.requests, p.forwarded,
+	printf("%lu %lu %llu %d %d %llu %llu %llu %llu %llu %llu\n", p.requests, p.forwarded,
 	       (unsigned long long)p.queue_ns, n, m, (unsigned long long)p.exchange_ns,
 	       (unsigned long long)bec->serve_ns, (unsigned long long)bec->cpu_ns,
-	       (unsigned long long)bec->idle_ns, (unsigned long long)bec->life_ns);
+	       (unsigned long long)bec->idle_ns, (unsigned long long)bec->life_ns,
+	       (unsigned long long)(p.last_ns - p.first_ns));
 	return 0;
 }

@@ -173,7 +173,7 @@ static void ev_peer(struct diag_cause *c, const struct pool_row *p, const char *
 		     "the exchanges" : "");
 }
 
-/* The what-ifs in one sentence: "8 connections: at most 4.32 s; ..." */
+/* The what-ifs in one sentence: "8 connections: 4.32 s; ..." */
 static void ev_whatif(struct diag_cause *c, const struct pool_row *p)
 {
 	char buf[400] = "";
@@ -182,12 +182,13 @@ static void ev_whatif(struct diag_cause *c, const struct pool_row *p)
 		words_append(buf, sizeof(buf), "%s%u connections: %s", buf[0] ? "; " : "",
 			     p->whatif[i].capacity, fig_ns(p->whatif[i].wall_ns));
 	if (buf[0])
-		evidence_add(c, "The same work, %s now, would take at least (a bound: a connection "
-			     "held as long as now, every client always asking, the machine's CPUs "
-			     "busy in proportion): %s.", fig_ns(p->window_ns), buf);
+		evidence_add(c, "The same work, %s now, would take about (the clients as a "
+			     "finite-source queue: a connection held as long as now, each client "
+			     "as long outside the proxy, the machine's CPUs busy in proportion; a "
+			     "peer's own locks are not in it): %s.", fig_ns(p->window_ns), buf);
 }
 
-/* Whether more connections stop paying at twice as many: the bound is
+/* Whether more connections stop paying at twice as many: the limit is
  * then the CPUs' (or the clients'), not the pool's. */
 static const struct pool_whatif *plateau(const struct pool_row *p)
 {
@@ -209,11 +210,11 @@ static void proxy_fix(struct finding *o, const struct pool_row *p, const char *c
 		cause_knob(&o->c, name, to);
 	}
 	cause_fig(&o->c, "fix_items", to);
-	if (w)	/* more would gain little: the bound there */
+	if (w)	/* more would gain little: the prediction there */
 		cause_fig(&o->c, "fix_wall_ns", w->wall_ns);
 	if (w)
 		set_fix(o, "%s's clients queue for its %u connections, but more would gain little: "
-			"with %u the same work takes at least %s instead of %s, bounded by the "
+			"with %u the same work would take about %s instead of %s, held back by the "
 			"machine's CPUs, which the peer's work shares. Try %u%s and measure; a peer's "
 			"own locks can take even that back.", comm, p->capacity, w->capacity,
 			fig_ns(w->wall_ns), fig_ns(p->window_ns), w->capacity, with);

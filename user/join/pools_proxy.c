@@ -112,38 +112,48 @@ static void proxy_row(struct pool_row *p, const struct joined_run *m, const stru
 }
 
 /*
- * What another number of connections would give, as a bound: requests a
- * second at most the least of
- *   - C x now / N: the N were held all the time while clients queued, so
- *     a request holds one for N / (requests a second);
- *   - clients / (R0 + Z): every client always asking, R0 its request's
- *     time in the proxy without the wait, Z its time outside it;
- *   - now / the machine's busy share: the CPUs (the peer's work runs on
- *     them too, and costs as much a request).
- * The same work's wall at that rate. Not a prediction: a peer's own locks
- * can take the gain back.
+ * What another number of connections would give: the proxy's clients as
+ * the finite-source queue the other pools use (pools_model.c): t clients
+ * each spend z outside the pool, then queue for one of n connections,
+ * each held h a request; the machine's CPUs bound it at ncpus / cpu
+ * requests a second, cpu the machine's busy CPU a request at the
+ * measured rate (the peer's work, the proxy's and the clients' share
+ * them: /proc/stat's busy share over the window, so the bound is the
+ * measured rate over that share). While the clients
+ * queue, every connection is held all the time (a pooler's transaction
+ * mode keeps one between its client's statements), so h = n / x by
+ * Little's law; else the exchanges' own time. The predicted wall is the
+ * measured one times the model's rate now over its rate then: what the
+ * model misses at the measured point cancels. A peer's own locks are not
+ * in it (TPC-B's branch rows took a bigger pool's gain back).
  */
 static void proxy_whatifs(struct pool_row *p, const struct kview *kv, const struct kv_flow *f)
 {
 	static const unsigned times[] = { 2, 4, 8 };
 	double x = p->window_ns > 0 ? (double)f->g.in_n / p->window_ns : 0;
-	double r0 = ((double)f->g.in_ns - (double)p->wait_ns) / (double)f->g.in_n;
-	double z = ((double)f->clients * p->window_ns - (double)f->g.in_ns) / (double)f->g.in_n;
-	double cap = kv->cpu.valid ? (double)(kv->cpu.busy_ns + kv->cpu.idle_ns) : 0;
-	double xcpu = cap > 0 && kv->cpu.busy_ns ? x * cap / (double)kv->cpu.busy_ns : 0;
+	double n = p->capacity, t = f->clients, h, z, cpu = 0, now;
 
-	for (size_t i = 0; x > 0 && i < sizeof(times) / sizeof(*times); i++) {
+	if (x <= 0 || !p->capacity || !f->clients)
+		return;
+	h = p->waiters_mean >= 0.5 ? n / x : p->hold_ns;
+	z = t / x - h - (double)p->wait_ns / (double)f->g.in_n;
+	if (z < 0)
+		z = 0;
+	/* the CPUs' busy share over the window, as CPU a request at the
+	 * measured rate: the cap is then x / busy share, never under x */
+	if (kv->cpu.valid && kv->cpu.busy_ns && p->ncpus)
+		cpu = (double)p->ncpus * (double)kv->cpu.busy_ns /
+		      (double)(kv->cpu.busy_ns + kv->cpu.idle_ns) / x;
+	now = pool_rate(n, t, h, z, cpu, p->ncpus);
+	for (size_t i = 0; now > 0 && i < sizeof(times) / sizeof(*times); i++) {
 		unsigned c = p->capacity * times[i];
-		double xc = (double)c * x / (double)p->capacity;
+		double then = pool_rate(c, t, h, z, cpu, p->ncpus);
 
 		if (c > 2 * f->clients)
 			break;
-		if (r0 + z > 0 && (double)f->clients / (r0 + z) < xc)
-			xc = (double)f->clients / (r0 + z);
-		if (xcpu > 0 && xcpu < xc)
-			xc = xcpu;
-		p->whatif[p->nwhatif++] = (struct pool_whatif){ c, p->threads,
-								 p->window_ns * x / xc };
+		if (then > 0)
+			p->whatif[p->nwhatif++] = (struct pool_whatif){ c, p->threads,
+									 p->window_ns * now / then };
 	}
 }
 
