@@ -167,7 +167,7 @@ tracer_stop() {
 	if [ "$1" = fctrace ] || [ "$1" = exact ] || [ "$1" = light ]; then
 		share=$(grep -o '"share": *[0-9.e-]*' "$tmp/srv.json" 2>/dev/null | head -n 1 |
 			sed 's/.*: *//')
-		[ -n "$share" ] || share=-
+		[ -n "$share" ] || { share=-; cp "$tmp/srv.err" "$tmp/srv.err.failed"; }
 	fi
 	rm -f "$tmp/srv.json" "$tmp/perf.data" "$tmp/peer.out"
 }
