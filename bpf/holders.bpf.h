@@ -31,10 +31,13 @@
  *   - off CPU, switch out to switch in (exact, for the same reason),
  *     as blocked or preempted by how it went out; inside a charged
  *     syscall it is a part of that syscall's time, kept apart;
- *   - on CPU outside syscalls: a thread can take and release a mutex
- *     many times without a syscall, so no edge brackets that time. The
- *     cpu-clock samples that find the thread owning the lock estimate
- *     it instead (fct_hold_sample).
+ *   - on CPU from a charged syscall's exit to the thread's next entry or
+ *     switch out, the lock owned at both (a span: the two calls' paths
+ *     and the user code between; exact, hold_span_end);
+ *   - on CPU elsewhere outside syscalls: a thread can take and release
+ *     a mutex many times without a syscall, so no edge brackets that
+ *     time. The cpu-clock samples that find the thread owning the lock
+ *     estimate it instead (fct_hold_sample).
  * Each segment also gets its overlap with the word's contended time
  * (some traced thread in a futex wait on it) and its waiters' time, from
  * two integrals per word kept under a spin lock (hold_sync).
@@ -47,7 +50,10 @@
  * process's words (no map update, no clock read unless it owns one);
  * other processes' threads only compare tgids. A syscall exit is a
  * branch unless the call began owning a lock or is a wait on a watched
- * word.
+ * word. A span since a charged exit costs its end (the next entry or
+ * switch out) one array lookup and three or four atomic adds on the
+ * lock, and a sample inside it a few stores in the slot instead of the
+ * lock's atomics.
  */
 #ifndef FCTRACE_HOLDERS_BPF_H
 #define FCTRACE_HOLDERS_BPF_H

@@ -6,8 +6,10 @@
  *   held = syscall + blocked + preempted + user + waiting
  *
  *   syscall    on CPU inside syscalls (futex waits on other words aside),
- *              their entry and exit paths included (calibrated in place:
- *              holders_edge_share), and preempted on the way back
+ *              their entry and exit paths included (timed between two
+ *              calls, holders_span_user_share; elsewhere sampled and
+ *              calibrated in place: holders_edge_share), and preempted
+ *              on the way back or between two calls
  *   blocked    asleep holding it: I/O, a page-cache miss, a sleep, a fault
  *   preempted  runnable but not running: inside a syscall or in user space
  *   user       on CPU in user space (estimated from cpu-clock samples),
