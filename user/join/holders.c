@@ -127,8 +127,8 @@ double holders_edge_share(const struct fct_hold_lock *k)
  */
 double holders_span_user_share(const struct fct_hold_lock *k)
 {
-	if (!k->span_samples)
-		return 1;
+	if (!k->span_samples || k->span_samples_user >= k->span_samples)
+		return 1;	/* (more user than all: a torn read, as no sample) */
 	return (double)k->span_samples_user / (double)k->span_samples;
 }
 
