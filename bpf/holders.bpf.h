@@ -344,9 +344,12 @@ static __always_inline void hold_gap(__u32 i, __u32 nr, __u64 d)
  * number, at most HOLD_SPAN_MAX_NS (before one is measured, that). The
  * paths vary about their least (cache misses, close's release in its
  * task work: holdprog's spans here are 1.4-1.9 us at least, 1.6-2.3 us
- * at the median, 2.0-3.0 us at the 90th percentile); past the bound a
- * span is user work between the calls. User work the same between every
- * two calls, under the bound, passes for their paths.
+ * at the median, 2.0-3.0 us at the 90th percentile). Past the bound a
+ * span is user work between the calls or an interrupt in the paths (an
+ * IPI costs 15-40 us in this VM): kept apart (span_user), user space
+ * splits it by the samples inside the spans (holders_span_user_share).
+ * User work the same between every two calls, under the bound, passes
+ * for their paths.
  */
 #define HOLD_SPAN_MAX_NS	5000
 
@@ -611,9 +614,10 @@ static __always_inline bool hold_on_sc_return(struct task_struct *p, __u32 nr)
 #endif
 }
 
-/* Was task p (current) stopped in user mode at the instruction after a
- * syscall? A timer interrupt that came due in the exit path is taken
- * there, and a preemption it brings leaves the call with it. */
+/* Are task p's (current's) user registers at the instruction after a
+ * syscall? So they are in a call's entry and exit paths, and when an
+ * interrupt that came due in the exit path was taken there as it came
+ * back: a preemption then leaves the call with it. */
 static __always_inline bool hold_at_sc_return(struct task_struct *p)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(p);
