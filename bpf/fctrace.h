@@ -743,11 +743,11 @@ struct fct_hold_chain {
 /* One watched word and what its holders did while holding it. The
  * exact states tile the holders' syscalls and off-CPU time; their
  * on-CPU time outside syscalls is sampled. So:
- *   held_ns ~= sc.ns + sc_edge.ns + blocked.ns + preempted.ns
- *              + (samples_user.ns + samples_kernel.ns + samples_sc_return.ns)
- *                * 10^9 / FCT_CPUCLOCK_HZ
+ *   held_ns ~= sc.ns + sc_edge.ns + span.ns + span_user.ns + blocked.ns
+ *              + preempted.ns + (samples_user.ns + samples_kernel.ns
+ *              + samples_sc_return.ns) * 10^9 / FCT_CPUCLOCK_HZ
  * and the syscalls' share of it as the program sees them (entry and exit
- * paths included): sc.ns + sc_edge.ns + (samples_kernel.ns +
+ * paths included): sc.ns + sc_edge.ns + span.ns + (samples_kernel.ns +
  * samples_sc_return.ns) * 10^9 / FCT_CPUCLOCK_HZ. */
 struct fct_hold_lock {
 	__u64 uaddr;		/* the futex word or the ObjectMonitor; 0: a free slot */
@@ -781,6 +781,24 @@ struct fct_hold_lock {
 	struct fct_hold_time samples_sc_return;	/* samples: user mode at the instruction
 						 * after a syscall - the exit path's, whose
 						 * timer interrupt waited for user mode */
+	struct fct_hold_time span;		/* exact: on CPU from a charged syscall's
+						 * exit tracepoint to its thread's next
+						 * entry or switch out, still holding it:
+						 * the exit path, the next entry's path
+						 * and the user code between, up to the
+						 * bound (holders.bpf.h, hold_span_bound) */
+	struct fct_hold_time span_user;		/* exact: those spans' time past it (user
+						 * work between two calls) */
+	struct fct_hold_time span_preempted;	/* exact: preempted inside such a span
+						 * past the paths' bound (where a call's
+						 * interrupt was taken late, or between
+						 * two calls' user code) */
+	__u64 spans;		/* those spans */
+	__u64 span_samples;	/* samples inside them, not counted above (their
+				 * time is exact) */
+	__u64 span_samples_user;	/* of those, in user mode off a syscall's
+					 * return point: what share of span_user
+					 * is user work, not interrupts in the paths */
 	__u64 gaps;		/* exit-to-entry spans measured (fct_hold_nr) */
 	__u64 sc_unconfirmed;	/* owner at a syscall's entry but not at its exit:
 				 * not charged (freed or reused memory) */

@@ -31,10 +31,13 @@
  *   - off CPU, switch out to switch in (exact, for the same reason),
  *     as blocked or preempted by how it went out; inside a charged
  *     syscall it is a part of that syscall's time, kept apart;
- *   - on CPU outside syscalls: a thread can take and release a mutex
- *     many times without a syscall, so no edge brackets that time. The
- *     cpu-clock samples that find the thread owning the lock estimate
- *     it instead (fct_hold_sample).
+ *   - on CPU from a charged syscall's exit to the thread's next entry or
+ *     switch out, the lock owned at both (a span: the two calls' paths
+ *     and the user code between; exact, hold_span_end);
+ *   - on CPU elsewhere outside syscalls: a thread can take and release
+ *     a mutex many times without a syscall, so no edge brackets that
+ *     time. The cpu-clock samples that find the thread owning the lock
+ *     estimate it instead (fct_hold_sample).
  * Each segment also gets its overlap with the word's contended time
  * (some traced thread in a futex wait on it) and its waiters' time, from
  * two integrals per word kept under a spin lock (hold_sync).
@@ -47,7 +50,10 @@
  * process's words (no map update, no clock read unless it owns one);
  * other processes' threads only compare tgids. A syscall exit is a
  * branch unless the call began owning a lock or is a wait on a watched
- * word.
+ * word. A span since a charged exit costs its end (the next entry or
+ * switch out) one array lookup and three or four atomic adds on the
+ * lock, and a sample inside it a few stores in the slot instead of the
+ * lock's atomics.
  */
 #ifndef FCTRACE_HOLDERS_BPF_H
 #define FCTRACE_HOLDERS_BPF_H
@@ -93,6 +99,7 @@ extern const volatile __u32 holders_on;		/* rodata: this code runs */
  * a syscall begun holding the lock. */
 #define HOLD_OFF_IN_SC	4
 #define HOLD_OFF_EDGE	8	/* on a charged syscall's way back to user space */
+#define HOLD_OFF_SPAN	16	/* preempted later in a span since a charged exit */
 
 /* Is ip the instruction after a syscall instruction? A cpu-clock
  * interrupt that came due in a syscall's exit path, where interrupts are
@@ -331,6 +338,100 @@ static __always_inline void hold_gap(__u32 i, __u32 nr, __u64 d)
 }
 
 /*
+ * The most of a span (a charged syscall's exit tracepoint to its
+ * thread's next entry or switch out, holding the lock throughout) taken
+ * as the two calls' paths: twice the shortest span measured after that
+ * number, at most HOLD_SPAN_MAX_NS (before one is measured, that). The
+ * paths vary about their least (cache misses, close's release in its
+ * task work: holdprog's spans here are 1.4-1.9 us at least, 1.6-2.3 us
+ * at the median, 2.0-3.0 us at the 90th percentile). Past the bound a
+ * span is user work between the calls or an interrupt in the paths (an
+ * IPI costs 15-40 us in this VM): kept apart (span_user), user space
+ * splits it by the samples inside the spans (holders_span_user_share).
+ * User work the same between every two calls, under the bound, passes
+ * for their paths.
+ */
+#define HOLD_SPAN_MAX_NS	5000
+
+static __always_inline __u64 hold_span_bound(const struct fct_hold_lock *h, __u32 nr)
+{
+	__u64 least = h->nr[nr & (FCT_NR_MAX - 1)].gap_min_ns;
+
+	return least && least < HOLD_SPAN_MAX_NS / 2 ? 2 * least : HOLD_SPAN_MAX_NS;
+}
+
+/* The samples t's open span held back go to lock h's sampled states
+ * after all: the lock was let go inside the span, so they are the only
+ * measure of its held part. */
+static __always_inline void hold_stash_count(struct fct_hold_lock *h, const struct fct_slot *t)
+{
+	struct fct_hold_time *dst[3] = { &h->samples_kernel, &h->samples_sc_return,
+					  &h->samples_user };
+
+#pragma unroll
+	for (int k = 0; k < 3; k++) {
+		const struct fct_hold_stash *s = &t->hold_stash[k];
+
+		if (!s->n)
+			continue;
+		__sync_fetch_and_add(&dst[k]->ns, s->n);
+		if (s->contended) {
+			__sync_fetch_and_add(&dst[k]->contended_ns, s->contended);
+			__sync_fetch_and_add(&dst[k]->waiter_ns, s->waiters);
+		}
+	}
+}
+
+/* span d ns, with the lock's waiter and contended integrals dw, dc over
+ * it, up to bound as the paths and the rest as user work */
+static __always_inline void hold_span_add(struct fct_hold_lock *h, __u64 d, __u64 bound,
+					  __s64 dw, __s64 dc)
+{
+	__s64 pw = dw, pc = dc;
+
+	if (d > bound) {
+		/* the integrals' share of the paths' part (a span is
+		 * microseconds: the products stay far from overflow) */
+		pw = dw > 0 ? (__s64)((__u64)dw * bound / d) : 0;
+		pc = dc > 0 ? (__s64)((__u64)dc * bound / d) : 0;
+		hold_add(&h->span_user, d - bound, dw - pw, dc - pc);
+		d = bound;
+	}
+	hold_add(&h->span, d, pw, pc);
+}
+
+/*
+ * The span from t's last charged exit, if one is open, ends at now (an
+ * entry or a switch out). held: t still owns that lock, w and c its
+ * integrals at now: its time is exact and the samples in it are dropped.
+ * Else the lock was let go inside it: its samples count.
+ */
+static __always_inline void hold_span_end(struct fct_slot *t, bool held, __u64 now,
+					  __s64 w, __s64 c)
+{
+	__u32 lock1 = t->hold_exit_lock;
+	struct fct_hold_lock *h;
+
+	t->hold_exit_lock = 0;
+	h = lock1 ? hold_lock(lock1 - 1) : NULL;
+	if (h && held) {
+		__sync_fetch_and_add(&h->spans, 1);
+		if (t->hold_stashed)
+			__sync_fetch_and_add(&h->span_samples, t->hold_stashed);
+		if (t->hold_stash[2].n)
+			__sync_fetch_and_add(&h->span_samples_user, t->hold_stash[2].n);
+		hold_span_add(h, now - t->hold_exit_ns, hold_span_bound(h, t->hold_edge_nr - 1),
+			      w - t->hold_exit_w, c - t->hold_exit_c);
+	} else if (h && t->hold_stashed) {
+		hold_stash_count(h, t);
+	}
+	if (t->hold_stashed) {
+		t->hold_stashed = 0;
+		__builtin_memset(t->hold_stash, 0, sizeof(t->hold_stash));
+	}
+}
+
+/*
  * sys_enter of thread t (current; regs: the tp_btf form's, plain loads).
  * A FUTEX_WAIT may make its word watched; then, if t owns a watched
  * lock, the syscall's segment begins. A FUTEX_WAIT or FUTEX_WAKE on a
@@ -357,11 +458,12 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 	if (!hold_global.nwatched && !wait)
 		return;
 	exit_nr = t->hold_edge_nr - 1;
-	t->hold_edge_nr = 0;
 	exit_lock = t->hold_exit_lock;	/* a span ends at any entry */
-	t->hold_exit_lock = 0;
-	if (id == NR_URETPROBE)
+	if (id == NR_URETPROBE) {
+		hold_span_end(t, false, 0, 0, 0);
+		t->hold_edge_nr = 0;
 		return;		/* fctrace's own return probe's trap, not the holder's */
+	}
 	if (wait) {
 		i = jwait ? (int)t->hold_jwait - 1 : hold_watch(t, word);
 		if (i >= 0) {
@@ -370,11 +472,14 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 			t->hold_wait = i + 1;
 		}
 	}
-	if (!hold_global.nwatched)
+	i = hold_global.nwatched ? fct_hold_owned(t, op == FUTEX_WAIT || op == FUTEX_WAKE ? word : 0)
+				 : -1;
+	if (i < 0 || exit_lock != (__u32)i + 1)
+		hold_span_end(t, false, 0, 0, 0);
+	if (i < 0) {
+		t->hold_edge_nr = 0;
 		return;
-	i = fct_hold_owned(t, op == FUTEX_WAIT || op == FUTEX_WAKE ? word : 0);
-	if (i < 0)
-		return;
+	}
 	if (!now)
 		now = bpf_ktime_get_ns();
 	if (exit_lock == (__u32)i + 1)
@@ -394,6 +499,9 @@ static __always_inline void fct_hold_enter(struct fct_slot *t, struct pt_regs *r
 	t->hold_sc_disk_n = t->disk_done;
 	t->hold_sc_disk_ns = t->disk_wait_ns;
 	hold_marks(i, now, &t->hold_sc_w, &t->hold_sc_c);
+	if (exit_lock == (__u32)i + 1)
+		hold_span_end(t, true, now, t->hold_sc_w, t->hold_sc_c);
+	t->hold_edge_nr = 0;
 }
 
 /* The disk requests the thread submitted that completed in a segment of
@@ -450,6 +558,8 @@ static __always_inline bool hold_sc_end(struct fct_slot *t, __u32 i, __u64 now)
 		return false;
 	}
 	hold_marks(i, now, &w, &c);
+	t->hold_exit_w = w;	/* a span after this exit begins with them */
+	t->hold_exit_c = c;
 	d = now - t->hold_sc_ns;
 	w -= t->hold_sc_w;
 	c -= t->hold_sc_c;
@@ -504,34 +614,71 @@ static __always_inline bool hold_on_sc_return(struct task_struct *p, __u32 nr)
 #endif
 }
 
-/* prev goes off CPU (current is still prev): if it owns a lock, the
- * off-CPU segment begins. */
-/* prev (slot t) goes off CPU (current is still prev): if it owns a lock,
- * the off-CPU segment begins at now. */
+/* Are task p's (current's) user registers at the instruction after a
+ * syscall? So they are in a call's entry and exit paths, and when an
+ * interrupt that came due in the exit path was taken there as it came
+ * back: a preemption then leaves the call with it. */
+static __always_inline bool hold_at_sc_return(struct task_struct *p)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(p);
+
+	return regs && fct_after_syscall(BPF_CORE_READ(regs, ip));
+}
+
+/* Is prev (slot t), going off CPU at now outside the syscall
+ * tracepoints holding lock1 - 1, on a syscall's edge: runnable (preempted,
+ * or rescheduled on its way back to user space: schedule() there is no
+ * preemption by the tracepoint's flag) with its user registers at a
+ * syscall's return point (in a call's entry path
+ * before its tracepoint, in its exit path after it, or interrupted as it
+ * came back: the program's own clock counts that in the call), still in
+ * the exit path of the charged call before (its number in orig_ax), or
+ * within the paths' bound of that call's exit with the lock held since
+ * (an open span)? */
+static __always_inline bool hold_on_edge(const struct fct_slot *t, struct task_struct *prev,
+					 bool runnable, __u32 lock1, __u64 now)
+{
+	struct fct_hold_lock *h;
+
+	if (runnable && hold_at_sc_return(prev))
+		return true;
+	if (!t->hold_edge_nr)
+		return false;
+	if (hold_on_sc_return(prev, t->hold_edge_nr - 1))
+		return true;
+	h = t->hold_exit_lock == lock1 ? hold_lock(lock1 - 1) : NULL;
+	return h && now - t->hold_exit_ns <= hold_span_bound(h, t->hold_edge_nr - 1);
+}
+
+/* prev (slot t) goes off CPU (current is still prev) at now: if it owns
+ * a lock, the off-CPU segment begins, and a span since a charged exit
+ * ends there. */
 static __always_inline void hold_switch_out(struct fct_slot *t, struct task_struct *prev,
 					    bool preempt, unsigned int prev_state, __u64 now)
 {
-	int i;
+	int i = -1;
 
-	t->hold_exit_lock = 0;	/* a span with a switch in it is no edge */
 	if (t->hold_sc)
 		i = t->hold_sc - 1;
-	else if (t->in_syscall)
-		return;		/* a syscall begun not owning one: owns none */
-	else
+	else if (!t->in_syscall)	/* in one begun not owning one: owns none */
 		i = fct_hold_owned(t, 0);
-	if (i < 0)
+	if (i < 0) {
+		hold_span_end(t, false, 0, 0, 0);
 		return;
+	}
 	t->hold_off = i + 1;
 	t->hold_off_code = (!preempt && prev_state != 0) ? FCT_ST_BLOCKED : FCT_ST_RUNNABLE;
 	if (t->hold_sc)
 		t->hold_off_code |= HOLD_OFF_IN_SC;
-	else if (t->hold_edge_nr && hold_on_sc_return(prev, t->hold_edge_nr - 1))
+	else if (hold_on_edge(t, prev, t->hold_off_code == FCT_ST_RUNNABLE, i + 1, now))
 		t->hold_off_code |= HOLD_OFF_EDGE;
+	else if (t->hold_exit_lock == (__u32)i + 1 && t->hold_off_code == FCT_ST_RUNNABLE)
+		t->hold_off_code |= HOLD_OFF_SPAN;
 	t->hold_off_ns = now;
 	t->hold_off_disk_n = t->disk_done;
 	t->hold_off_disk_ns = t->disk_wait_ns;
 	hold_marks(i, now, &t->hold_off_w, &t->hold_off_c);
+	hold_span_end(t, t->hold_exit_lock == (__u32)i + 1, now, t->hold_off_w, t->hold_off_c);
 }
 
 /* next (slot t) comes back on CPU at now: charge its off-CPU segment, if
@@ -556,6 +703,8 @@ static __always_inline void hold_switch_in(struct fct_slot *t, __u64 now)
 		ht = (code & FCT_C_STATE) == FCT_ST_BLOCKED ? &h->sc_blocked : &h->sc_preempted;
 	else if (code & HOLD_OFF_EDGE)
 		ht = &h->sc_edge;
+	else if (code & HOLD_OFF_SPAN)
+		ht = &h->span_preempted;
 	else
 		ht = (code & FCT_C_STATE) == FCT_ST_BLOCKED ? &h->blocked : &h->preempted;
 	hold_add(ht, now - t->hold_off_ns, w - t->hold_off_w, c - t->hold_off_c);
@@ -582,15 +731,17 @@ static __always_inline void fct_hold_switch(struct fct_slot *tp, struct task_str
 
 /* A cpu-clock sample that found t on CPU (cpuclock.bpf.c): in a syscall
  * begun holding a lock it is part of that syscall's exact time; else,
- * if t owns a watched lock, a sample of its on-CPU time holding it. A
+ * if t owns a watched lock, a sample of its on-CPU time holding it
+ * (held back while a span since a charged exit is open). A
  * kernel-mode sample inside a syscall begun not holding one cannot be
  * holding one (only user space takes a mutex): no read. ip: the user
  * mode sample's instruction (a syscall's return point or not). */
-static __always_inline void fct_hold_sample(const struct fct_slot *t, bool user, __u64 ip)
+static __always_inline void fct_hold_sample(struct fct_slot *t, bool user, __u64 ip)
 {
 	struct fct_hold_lock *h;
 	struct fct_hold_time *s;
-	__u32 n;
+	struct fct_hold_stash *st;
+	__u32 n, kind;
 	int i;
 
 	if (!holders_on || !hold_global.nwatched)
@@ -613,12 +764,20 @@ static __always_inline void fct_hold_sample(const struct fct_slot *t, bool user,
 	if (!h)
 		return;
 	n = h->waiters;
-	if (!user)
-		s = &h->samples_kernel;
-	else if (fct_after_syscall(ip))
-		s = &h->samples_sc_return;
-	else
-		s = &h->samples_user;
+	kind = !user ? 0 : fct_after_syscall(ip) ? 1 : 2;
+	if (t->hold_exit_lock == (__u32)i + 1) {
+		/* in a span since a charged exit: its time is exact if it
+		 * ends holding the lock (hold_span_end), else this counts */
+		st = &t->hold_stash[kind == 0 ? 0 : kind == 1 ? 1 : 2];
+		st->n++;
+		if (n) {
+			st->contended++;
+			st->waiters += n;
+		}
+		t->hold_stashed++;
+		return;
+	}
+	s = kind == 0 ? &h->samples_kernel : kind == 1 ? &h->samples_sc_return : &h->samples_user;
 	__sync_fetch_and_add(&s->ns, 1);
 	if (n) {
 		__sync_fetch_and_add(&s->contended_ns, 1);

@@ -18,6 +18,12 @@
 #define FCT_C_UNINT	8	/* asleep in TASK_UNINTERRUPTIBLE */
 #define FCT_C_STOPPED	16	/* stopped or traced */
 
+/* Samples of one kind held back (holders.bpf.h): their count, those
+ * with a waiter, and the waiters at them. */
+struct fct_hold_stash {
+	__u32 n, contended, waiters;
+};
+
 /*
  * A thread slot: the account user space reads, then the state machines'
  * private state (hot: the first fields after the account are the ones
@@ -108,7 +114,12 @@ struct fct_slot {
 	__u64 hold_exit_ns;	/* when the last charged syscall's exit began */
 	__u32 hold_exit_lock;	/* and the lock it was charged to, + 1 (0: none
 				 * since: the next entry or switch clears it) */
-	__u32 hold_pad;
+	__u32 hold_stashed;	/* samples in hold_stash */
+	__s64 hold_exit_w, hold_exit_c;	/* the lock's integrals at that exit */
+	/* the samples holding that lock since that exit, by kind (kernel, at a
+	 * syscall's return, user): dropped if the span ends holding it (its
+	 * time is then exact), else counted (holders.bpf.h, hold_span_end) */
+	struct fct_hold_stash hold_stash[3];
 	__u64 hold_sc_word;	/* the charged futex wait's word (the lock a chain waits for) */
 	__u64 hold_sc_ns;
 	__s64 hold_sc_w, hold_sc_c;

@@ -9,7 +9,7 @@
  * beside what PROG printed about itself (holdutil.c).
  *
  * --expect locked: held share within 25 % of PROG's, syscall share of
- * the hold within 15 points; --expect fixed: syscall share under 10 %.
+ * the hold within 10 points; --expect fixed: syscall share under 10 %.
  * Exit status 0 when the checks pass (or none asked), 1 if not, 2 on a
  * usage or setup error. Root (it loads BPF).
  */
@@ -69,10 +69,10 @@ static int check(const char *expect, const struct hold_run *r)
 	bad |= fabs(c.held_err) > 25;
 	printf("check: held within 25 %%: %+.1f %%: %s\n", c.held_err,
 	       fabs(c.held_err) > 25 ? "FAIL" : "ok");
-	bad |= fabs(c.sc_share_bpf - c.sc_share_prog) > 15;
-	printf("check: syscall share within 15 points: %+.1f: %s\n",
+	bad |= fabs(c.sc_share_bpf - c.sc_share_prog) > 10;
+	printf("check: syscall share within 10 points: %+.1f: %s\n",
 	       c.sc_share_bpf - c.sc_share_prog,
-	       fabs(c.sc_share_bpf - c.sc_share_prog) > 15 ? "FAIL" : "ok");
+	       fabs(c.sc_share_bpf - c.sc_share_prog) > 10 ? "FAIL" : "ok");
 	return bad;
 }
 

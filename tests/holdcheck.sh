@@ -3,7 +3,7 @@
 # tests/holdprog's own timings, in its four modes, under the holders
 # probes alone (they bring the syscall and sched programs they ride in)
 # and in the full set, which has them:
-#   locked   held share within 25 %, syscall share of the hold within 15 points
+#   locked   held share within 25 %, syscall share of the hold within 10 points
 #   fixed    the syscall share of the hold under 10 %
 #   preempt  held share within 25 % (the preempted share is printed)
 #   cold     as locked, a miss reading from disk inside the lock (the

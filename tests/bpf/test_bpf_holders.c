@@ -4,9 +4,9 @@
  * (tests/holdprog: 8 threads, one static mutex over a handle table whose
  * misses stat, open and close files inside it), run through the tracer
  * API from its exec to its exit (holdutil.c, as `make holdcheck` does):
- *   locked   held within 25 %, the syscall share of the hold within 15
- *            points, the syscalls made inside the lock by name as the
- *            program counted them (see EARLY_CALLS);
+ *   locked   held within 25 %, the syscall share of the hold within 10
+ *            points (SC_POINTS), the syscalls made inside the lock by
+ *            name as the program counted them (see EARLY_CALLS);
  *   fixed    the syscalls moved out: their share of the hold under 10 %;
  *   preempt  long holds, more runnable threads than CPUs: the preempted
  *            share shows;
@@ -43,6 +43,12 @@
  */
 #define EARLY_CALLS	25
 #define EARLY_PCT	10
+
+/* The syscalls' share of the hold against the program's own clock, in
+ * points: on holds that are all syscalls, 0.6-2.6 points under it quiet
+ * and beside two CPU hogs (docs/holders.md) since the spans between
+ * charged calls are timed; 4-10 quiet and 10-14 busy before. */
+#define SC_POINTS	10
 
 static char prog[4096];
 
@@ -103,19 +109,19 @@ static void assert_agrees(const struct fct_hold_lock *h, const struct hold_truth
 		      "%.1f %%, blocked %.1f %%\n", c->held_err, c->sc_share_bpf, c->sc_share_prog,
 		      c->preempted_share, c->blocked_share);
 	assert_true(fabs(c->held_err) <= 25);
-	assert_true(fabs(c->sc_share_bpf - c->sc_share_prog) <= 15);
+	assert_true(fabs(c->sc_share_bpf - c->sc_share_prog) <= SC_POINTS);
 	assert_syscalls_by_name(h, tr);
 }
 
 /*
- * Holds that are all syscalls (newfstatat, openat, close: the program
- * finds ~91 % of the hold in them by its own clock, the rest its clock
- * reads and loop). The BPF share counts the paths outside the
- * tracepoints: the kernel samples there, those in fctrace's own syscall
- * programs, a preemption on the way back, and the late samples the
- * calibration finds (holders.c). Measured 7 points under the program on
- * a quiet machine, 10-14 beside two CPU hogs (docs/holders.md): the
- * 15-point tolerance holds there, with little to spare.
+ * Holds that are all syscalls, no user spin (newfstatat, openat, close:
+ * the program finds ~91 % of the hold in them by its own clock, the rest
+ * its clock reads and loop). The BPF share counts the paths outside the
+ * tracepoints: the spans between two charged calls (exact), the kernel
+ * samples elsewhere, those in fctrace's own syscall programs, a
+ * preemption on the way back or between two calls, and the late samples
+ * the calibration finds (holders.c). Within SC_POINTS of the program's
+ * own clock quiet and beside two CPU hogs (docs/holders.md).
  */
 static void test_locked(void **state)
 {
@@ -129,6 +135,7 @@ static void test_locked(void **state)
 	assert_agrees(h, &r.truth, &c);
 	assert_true(c.sc_share_prog > 80);	/* the program's design: all syscalls */
 	assert_true(h->gaps > 0);		/* the spans between its calls were measured */
+	assert_true(h->spans > 0);		/* and timed */
 }
 
 static void test_fixed(void **state)

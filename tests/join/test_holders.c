@@ -2,7 +2,9 @@
  * test_holders.c - the holders' partition of one watched word: a
  * preemption on a charged syscall's way back is the syscall's, and the
  * paths the kernel samples did not see move from the user samples by the
- * shortest exit-to-entry spans measured, never past them.
+ * shortest exit-to-entry spans measured, never past them; the exact spans
+ * between calls are the calls', and their time past the paths' bound (and
+ * the preemptions in them) splits by the samples inside them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +91,45 @@ static void test_return_preemption_is_the_syscalls(void **state)
 	assert_float_equal(h.state_ns[HS_PREEMPTED], 0, 0);
 }
 
+/* spans 0.5 ms within their bound, 0.1 ms past it and 40 us preempted in
+ * them; 2 of their 10 samples in user mode */
+static void test_spans_are_the_calls(void **state)
+{
+	struct lock_holders h = { 0 };
+
+	setup_word();
+	k.gaps = 0;
+	k.span.ns = 500000;
+	k.span_user.ns = 100000;
+	k.span_preempted.ns = 40000;
+	k.span_samples = 10;
+	k.span_samples_user = 2;
+	assert_float_equal(holders_span_user_share(&k), 0.2, 1e-12);
+	holders_add(&h, &k, false);
+	assert_float_equal(h.state_ns[HS_SYSCALL],
+			   1000000 + SAMPLE + 500000 + 0.8 * 100000 + 0.8 * 40000, 1e-3);
+	assert_float_equal(h.state_ns[HS_USER], 4 * SAMPLE + 0.2 * 100000, 1e-3);
+	assert_float_equal(h.state_ns[HS_PREEMPTED], 0.2 * 40000, 1e-3);
+	assert_float_equal(h.held_ns, 1000000 + 5 * SAMPLE + 640000, 1e-3);
+}
+
+/* No sample inside the spans: nothing says their time past the bound was
+ * the paths' - user work, and runnable in user space. */
+static void test_unsampled_spans_past_bound_are_user(void **state)
+{
+	struct lock_holders h = { 0 };
+
+	setup_word();
+	k.gaps = 0;
+	k.span.ns = 500000;
+	k.span_user.ns = 100000;
+	k.span_preempted.ns = 40000;
+	holders_add(&h, &k, false);
+	assert_float_equal(h.state_ns[HS_SYSCALL], 1000000 + SAMPLE + 500000, 1e-3);
+	assert_float_equal(h.state_ns[HS_USER], 4 * SAMPLE + 100000, 1e-3);
+	assert_float_equal(h.state_ns[HS_PREEMPTED], 40000, 1e-3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +137,8 @@ int main(void)
 		cmocka_unit_test(test_no_span_no_move),
 		cmocka_unit_test(test_unspanned_calls_and_cap),
 		cmocka_unit_test(test_return_preemption_is_the_syscalls),
+		cmocka_unit_test(test_spans_are_the_calls),
+		cmocka_unit_test(test_unsampled_spans_past_bound_are_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

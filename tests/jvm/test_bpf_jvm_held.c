@@ -133,6 +133,12 @@ static void print_cmp(const char *what, const struct jrun *r, const struct hold_
 		      what, m.held_ns / 1e6, m.sc_ns / 1e6, m.sc_edge_ns / 1e6, m.sc_paths_ns / 1e6,
 		      m.sc_blocked_ns / 1e6, m.sc_preempted_ns / 1e6, m.user_ns / 1e6,
 		      m.blocked_ns / 1e6, m.preempted_ns / 1e6);
+	print_message("  %s: spans %llu, %.1f ms paths, %.1f past the bound, %.1f preempted in them "
+		      "(%llu samples, %llu user); preempted on a call's edge %.1f ms\n", what,
+		      (unsigned long long)r->mon->spans, r->mon->span.ns / 1e6,
+		      r->mon->span_user.ns / 1e6, r->mon->span_preempted.ns / 1e6,
+		      (unsigned long long)r->mon->span_samples,
+		      (unsigned long long)r->mon->span_samples_user, r->mon->sc_edge.ns / 1e6);
 	for (unsigned nr = 0; nr < FCT_NR_MAX; nr++)
 		if (r->mon->nr[nr].count)
 			print_message("    syscall %u: %llu calls, %.1f ms\n", nr,

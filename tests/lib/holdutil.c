@@ -186,7 +186,9 @@ static double part(const struct fct_hold_time *ht, int f, bool sampled)
 /* held time, or its contended or waiter-weighted version (f) */
 static double held(const struct fct_hold_lock *h, int f)
 {
-	return part(&h->sc, f, false) + part(&h->sc_edge, f, false) + part(&h->blocked, f, false) +
+	return part(&h->sc, f, false) + part(&h->sc_edge, f, false) + part(&h->span, f, false) +
+	       part(&h->span_user, f, false) + part(&h->span_preempted, f, false) +
+	       part(&h->blocked, f, false) +
 	       part(&h->preempted, f, false) + part(&h->samples_user, f, true) +
 	       part(&h->samples_kernel, f, true) + part(&h->samples_sc_return, f, true);
 }
@@ -208,7 +210,13 @@ void hold_measure(const struct fct_hold_lock *h, struct hold_measured *m)
 	 * calibration by the shortest exit-to-entry span) */
 	m->sc_paths_ns += part(&h->samples_user, 0, true) * holders_edge_share(h);
 	m->user_ns -= m->sc_paths_ns;
+	/* the spans from a charged exit to the next edge holding it: exact */
+	m->sc_paths_ns += h->span.ns + h->span_user.ns * (1 - holders_span_user_share(h));
+	m->user_ns += h->span_user.ns * holders_span_user_share(h);
 	m->oncpu_ns = m->user_ns + m->sc_paths_ns;
+	/* preempted inside a span: the calls' as its time is, as holders.c */
+	m->preempted_ns += h->span_preempted.ns * holders_span_user_share(h);
+	m->sc_edge_ns += h->span_preempted.ns * (1 - holders_span_user_share(h));
 	m->sc_seen_ns = m->sc_ns + m->sc_edge_ns + m->sc_paths_ns;
 	m->held_ns = held(h, 0);
 	m->cont_held_ns = held(h, 1);
@@ -306,6 +314,10 @@ static void print_lock(FILE *f, const struct fct_hold_lock *h, const struct hold
 		" nested %llu\n", (unsigned long long)h->sc_count,
 		(unsigned long long)h->sc_unconfirmed, (unsigned long long)h->samples_in_sc,
 		(unsigned long long)h->nested);
+	fprintf(f, "  bpf spans from a charged exit to the next edge holding it %llu: %.1f ms "
+		"paths, %.1f ms past their bound (%llu samples in them dropped, %llu of them "
+		"user)\n", (unsigned long long)h->spans, h->span.ns / 1e6, h->span_user.ns / 1e6,
+		(unsigned long long)h->span_samples, (unsigned long long)h->span_samples_user);
 	fprintf(f, "  bpf exit-to-entry spans holding it %llu: %.1f %% of the user samples are "
 		"the paths\n", (unsigned long long)h->gaps, 100 * holders_edge_share(h));
 	print_syscalls(f, h);

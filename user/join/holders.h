@@ -6,8 +6,10 @@
  *   held = syscall + blocked + preempted + user + waiting
  *
  *   syscall    on CPU inside syscalls (futex waits on other words aside),
- *              their entry and exit paths included (calibrated in place:
- *              holders_edge_share), and preempted on the way back
+ *              their entry and exit paths included (timed between two
+ *              calls, holders_span_user_share; elsewhere sampled and
+ *              calibrated in place: holders_edge_share), and preempted
+ *              on the way back or between two calls
  *   blocked    asleep holding it: I/O, a page-cache miss, a sleep, a fault
  *   preempted  runnable but not running: inside a syscall or in user space
  *   user       on CPU in user space (estimated from cpu-clock samples),
@@ -85,6 +87,10 @@ double holders_path_share(const struct fct_hold_lock *k);
 /* Of its user-mode samples, the share that is its syscalls' paths seen
  * late (calibrated by the shortest exit-to-entry span measured). */
 double holders_edge_share(const struct fct_hold_lock *k);
+/* Of the time its spans from a charged exit to the next edge took past
+ * their bound (span_user), the share that is user work, not interrupts
+ * in the paths: the share of the samples inside the spans in user mode. */
+double holders_span_user_share(const struct fct_hold_lock *k);
 /* Add one watched word's figures to h; disk: the disk group ran (its
  * requests' figures are measured). */
 void holders_add(struct lock_holders *h, const struct fct_hold_lock *k, bool disk);
