@@ -163,6 +163,15 @@ PAIR_TESTS := cli/test_outputs report/test_report session/test_saved cli/test_ha
 	      cli/test_target_cli report/test_schema cli/test_preflight cli/test_security \
 	      jvm/test_jvm_attach_sec
 PAIR_BINS := $(filter $(patsubst %,$(OUTPUT)/tests/%,$(PAIR_TESTS)),$(TEST_BINS))
+# Every other test checks its figures against the program's own clocks or
+# exact counts of the same run, and holds beside another test (issue 43:
+# the suite passes beside a second make test): they run two at a time,
+# after the pairs. Alone, last: those whose what-ifs are checked against
+# later runs of the program (the machine's load moves those runs, not the
+# traced one), and the 16 000 threads of test_bpf_crowd.
+SOLO_TESTS := bpf/test_bpf_held jvm/test_bpf_jvm_held bpf/test_bpf_crowd
+SOLO_BINS := $(filter $(patsubst %,$(OUTPUT)/tests/%,$(SOLO_TESTS)),$(TEST_BINS))
+TWO_BINS  := $(filter-out $(POOL_BINS) $(PAIR_BINS) $(SOLO_BINS),$(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS))
 NPROC     := $(shell nproc 2>/dev/null || echo 1)
 
 # The packages first, then everything the tests run, built NPROC at a time
@@ -183,8 +192,8 @@ test: deps deps-test
 		&& rm -f $(OUTPUT)/saved-run.json $(OUTPUT)/saved-again.json \
 		&& echo "valgrind memcheck of fctrace report: clean"
 	@$(MAKE) --no-print-directory fuzz-replay
-	@sh tests/run.sh -j $(NPROC) $(POOL_BINS) -- -j 2 $(PAIR_BINS) -- \
-		$(filter-out $(POOL_BINS) $(PAIR_BINS),$(TEST_BINS) $(ASAN_BINS) $(TSAN_BINS))
+	@sh tests/run.sh -j $(NPROC) $(POOL_BINS) -- -j 2 $(PAIR_BINS) -- -j 2 $(TWO_BINS) -- \
+		$(SOLO_BINS)
 
 
 $(OUTPUT)/asan/%.o: %.c $(OUTPUT)/fctrace.skel.h

@@ -5,8 +5,9 @@
 #   first; then each BIN runs alone. make test's groups: POOL_TESTS (no
 #   root, no BPF, no timing), then PAIR_TESTS two at a time (BPF, but
 #   asserting nothing a neighbour's CPU use could move: texts, files, exact
-#   counts, round trips). A test whose figures would change with another
-#   test taking its CPU stays one at a time.
+#   counts, round trips), then the other BPF tests two at a time (each
+#   checks its figures against its program's own clocks in the same run),
+#   and last SOLO_TESTS one at a time (what-ifs checked against later runs).
 # Exit status 1 when any test failed. Each line ends with the binary's wall
 # and CPU (user+sys) seconds, and the slowest ten are listed at the end:
 # where make test's time goes.
