@@ -622,7 +622,7 @@ static __always_inline bool hold_at_sc_return(struct task_struct *p)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(p);
 
-	return regs && fct_after_syscall(BPF_CORE_READ(regs, ip));
+	return regs && fct_after_syscall(PT_REGS_IP_CORE(regs));
 }
 
 /* Is prev (slot t), going off CPU at now outside the syscall
