@@ -120,15 +120,20 @@ static void test_default_holds_16000_threads(void **state)
 	session_free(&s);
 }
 
-/* 400 threads one after another, never more than a few alive, in a table
- * of 128: ended threads' slots go to new ones while the run goes on, and
- * each thread is accounted once, with exactly its 3 calls. */
-#define CHURN		400
+/* 600 threads one after another, never more than a few alive, in a table
+ * of 256: ended threads' slots go to new ones while the run goes on, and
+ * each thread is accounted once, with exactly its 3 calls. A pass takes
+ * threads ended 100 ms before and comes at most every 100 ms: at a thread
+ * each 5 ms that is 40 or so slots waiting, and the table leaves room for
+ * the watch loop to be late by a second on a busy machine (128 lost 3 or 4
+ * beside a second test suite). */
+#define CHURN		600
+#define CHURN_SLOTS	256
 
 static void test_ended_threads_slots_recycled(void **state)
 {
 	char n[16], *argv[] = { (char *)target_prog(), "churn", n, "5", NULL };
-	struct trace_opts t = { .probes = PG_FULL, .max_threads = 128 };
+	struct trace_opts t = { .probes = PG_FULL, .max_threads = CHURN_SLOTS };
 	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
 	unsigned made = 0, mains = 0;
 	struct session s;
@@ -137,9 +142,9 @@ static void test_ended_threads_slots_recycled(void **state)
 	snprintf(n, sizeof(n), "%d", CHURN);
 	assert_int_equal(session_run_target(&t, &to, &s), 0);
 	assert_int_equal(s.target.exit_status, 0);
-	assert_int_equal(s.kv.slots, 128);
+	assert_int_equal(s.kv.slots, CHURN_SLOTS);
 	assert_int_equal(s.kv.lost.slot_full, 0);
-	assert_true(s.kv.slots_recycled >= CHURN + 1 - 128);
+	assert_true(s.kv.slots_recycled >= CHURN + 1 - CHURN_SLOTS);
 	for (int i = 0; i < s.kv.nthreads; i++) {
 		const struct fct_thread *a = &s.kv.threads[i];
 
@@ -158,8 +163,8 @@ static void test_ended_threads_slots_recycled(void **state)
 	session_free(&s);
 }
 
-/* The same churn, each thread calling 57 numbers, every call timed: 400
- * threads make 22 800 (thread, number) histograms, past the 16 384 the
+/* The same churn, each thread calling 57 numbers, every call timed: 600
+ * threads make 34 200 (thread, number) histograms, past the 16 384 the
  * map holds at once. The entries of recycled threads leave with them:
  * none lost, and every thread keeps its own. */
 #define WIDE_NUMBERS	57
@@ -167,7 +172,7 @@ static void test_ended_threads_slots_recycled(void **state)
 static void test_recycled_threads_map_entries_moved(void **state)
 {
 	char n[16], *argv[] = { (char *)target_prog(), "churn", n, "5", "wide", NULL };
-	struct trace_opts t = { .probes = PG_FULL, .max_threads = 128, .time_every = 1 };
+	struct trace_opts t = { .probes = PG_FULL, .max_threads = CHURN_SLOTS, .time_every = 1 };
 	struct target_opts to = { .mode = TGT_EXEC, .argv = argv };
 	unsigned hists = 0;
 	struct session s;
