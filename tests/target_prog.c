@@ -29,8 +29,9 @@
  *                            ~30 µs of work each: workers wait on the
  *                            static condvar cond_add, the producer on
  *                            cond_result beside it (git grep's shape)
- *   target_prog threads N    N threads at once, each makes one getppid and
- *                            exits (small stacks); main joins them
+ *   target_prog threads N [together]  N threads at once, each makes one
+ *                            getppid and exits (small stacks); main joins
+ *                            them. together: each lives until all are made
  *   target_prog churn N MS [wide]  N threads one after another, a new one
  *                            every MS ms, each makes exactly 3 getppid calls
  *                            and exits; main joins each before the next.
@@ -527,13 +528,17 @@ static int serve(long ms)
 	return 0;
 }
 
+static volatile int threads_released;
+
 static void *one_call(void *arg)
 {
 	(void)!getppid();
+	while (arg && !threads_released)	/* together: alive until all are made */
+		usleep(1000);
 	return NULL;
 }
 
-static int threads(long n)
+static int threads(long n, int together)
 {
 	pthread_t *th = calloc((size_t)n, sizeof(*th));
 	pthread_attr_t at;
@@ -542,8 +547,9 @@ static int threads(long n)
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, 64 * 1024);
 	for (; th && made < n; made++)
-		if (pthread_create(&th[made], &at, one_call, NULL))
+		if (pthread_create(&th[made], &at, one_call, together ? (void *)1 : NULL))
 			break;
+	threads_released = 1;
 	for (long i = 0; i < made; i++)
 		pthread_join(th[i], NULL);
 	free(th);
@@ -1505,7 +1511,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "turns"))
 		return turns(n);
 	if (!strcmp(argv[1], "threads"))
-		return threads(n);
+		return threads(n, argc > 3 && !strcmp(argv[3], "together"));
 	if (!strcmp(argv[1], "crowd"))
 		return crowd(n);
 	if (!strcmp(argv[1], "churn"))
