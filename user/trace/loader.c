@@ -1079,19 +1079,14 @@ int tracer_prepare(struct tracer **out, const struct tracer_opts *opts,
 /* The maps keyed by thread whose entries go with a recycled slot. */
 static void track_tid_maps(struct tracer *t)
 {
-	const struct { struct bpf_map *m; size_t ksz, vsz; } maps[] = {
-		{ t->skel->maps.futex_waits, sizeof(struct fct_futex_key), sizeof(struct fct_futex_val) },
-		{ t->skel->maps.wake_after, sizeof(struct fct_wake_after_key),
-		  sizeof(struct fct_wake_after_val) },
-		{ t->skel->maps.sib_after, sizeof(struct fct_sib_after_key),
-		  sizeof(struct fct_sib_after_val) },
-		{ t->skel->maps.sc_hists, sizeof(struct fct_sc_hist_key), sizeof(struct fct_sc_hist) },
-		{ t->skel->maps.pc_pages, sizeof(struct fct_pc_key), sizeof(struct fct_pc_val) },
-		{ t->skel->maps.klock_waits, sizeof(struct fct_klock_key), sizeof(struct fct_klock_val) },
+	struct bpf_map *const maps[] = {
+		t->skel->maps.futex_waits, t->skel->maps.wake_after, t->skel->maps.sib_after,
+		t->skel->maps.sc_hists, t->skel->maps.pc_pages, t->skel->maps.klock_waits,
 	};
 
-	for (size_t i = 0; t->recycle && i < sizeof(maps) / sizeof(maps[0]); i++)
-		slotrec_track_map(t->recycle, bpf_map__fd(maps[i].m), maps[i].ksz, maps[i].vsz);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		slotrec_track_map(t->recycle, bpf_map__fd(maps[i]), bpf_map__key_size(maps[i]),
+				  bpf_map__value_size(maps[i]));
 }
 
 void tracer_start(struct tracer *t)
@@ -1103,12 +1098,11 @@ void tracer_start(struct tracer *t)
 	diskstats_read(&t->disks_open);
 	t->on_ns = monotonic_ns();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_SEQ_CST);
-	if (!t->recycle)
-		t->recycle = slotrec_open(bpf_map__fd(t->skel->maps.slots),
-					  bpf_map__value_size(t->skel->maps.slots), t->nslots,
-					  bpf_map__fd(t->skel->maps.nr_spill),
-					  &t->skel->bss->slots_claimed);
-	track_tid_maps(t);
+	if (!t->recycle && (t->recycle = slotrec_open(bpf_map__fd(t->skel->maps.slots),
+						      bpf_map__value_size(t->skel->maps.slots),
+						      t->nslots, bpf_map__fd(t->skel->maps.nr_spill),
+						      &t->skel->bss->slots_claimed)))
+		track_tid_maps(t);	/* once: a map tracked twice would give its entries twice */
 	start_fileuse(t);
 	if (t->target != TT_ATTACH)	/* an attach's, once its processes are adopted */
 		start_selfcost(t);
